@@ -1,0 +1,116 @@
+import Testing
+@testable import SimKernel
+
+@Suite struct RandomStreamTests {
+    /// Known answer: xoshiro256** from state {1, 2, 3, 4} (Blackman & Vigna's reference code).
+    @Test func xoshiro256StarStarKnownAnswer() {
+        var r = RandomStream(state: (1, 2, 3, 4))
+        let first = (0..<6).map { _ in r.next() }
+        #expect(first == [11520, 0, 1_509_978_240, 1_215_971_899_390_074_240, 1_216_172_134_540_287_360, 607_988_272_756_665_600])
+    }
+
+    /// Known answer: SplitMix64 from 1234567 (the reference test vector).
+    @Test func splitMix64KnownAnswer() {
+        var s = SplitMix64(state: 1_234_567)
+        #expect((0..<3).map { _ in s.next() } == [6_457_827_717_110_365_317, 3_203_168_211_198_807_973, 9_817_491_932_198_370_423])
+    }
+
+    @Test func streamsDependOnSeedEntityAndPurposeOnly() {
+        func firstDraws(_ seed: UInt64, _ entity: UInt64, _ purpose: StreamPurpose) -> [UInt64] {
+            var r = RandomStream(seed: seed, entity: entity, purpose: purpose)
+            return (0..<4).map { _ in r.next() }
+        }
+        #expect(firstDraws(42, 7, "user") == firstDraws(42, 7, "user"))
+        #expect(firstDraws(42, 7, "user") != firstDraws(43, 7, "user"))
+        #expect(firstDraws(42, 7, "user") != firstDraws(42, 8, "user"))
+        #expect(firstDraws(42, 7, "user") != firstDraws(42, 7, "os"))
+        // Entity 0 and seed 0 are ordinary inputs, not degenerate ones.
+        #expect(firstDraws(0, 0, "user") != [0, 0, 0, 0])
+    }
+
+    @Test func purposeKeyIsFNV1aOfTheName() {
+        // FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c: the key depends on the bytes only.
+        #expect(StreamPurpose("a").key == 0xAF63_DC4C_8601_EC8C)
+    }
+}
+
+@Suite struct DrawTests {
+    @Test func uniformUsesTheTop53Bits() {
+        var a = RandomStream(state: (1, 2, 3, 4))
+        var b = RandomStream(state: (1, 2, 3, 4))
+        for _ in 0..<100 { #expect(a.uniform() == Double(b.next() >> 11) * 0x1.0p-53) }
+    }
+
+    @Test func integerInRangeCoversTheRangeAndNothingElse() {
+        var r = RandomStream(splitMixSeed: 9)
+        var seen = [Int](repeating: 0, count: 7)
+        for _ in 0..<7_000 {
+            let v = r.int(in: -3...3)
+            #expect((-3...3).contains(v))
+            seen[Int(v) + 3] += 1
+        }
+        // Each value about 1,000 times; 6 standard deviations is about 180.
+        #expect(seen.allSatisfy { abs($0 - 1_000) < 180 })
+        #expect(r.int(in: 5...5) == 5)
+        _ = r.int(in: Int64.min...Int64.max)  // the full range does not trap
+    }
+
+    @Test func chanceAtTheEdges() {
+        var r = RandomStream(splitMixSeed: 1)
+        #expect((0..<100).allSatisfy { _ in !r.chance(0) })
+        #expect((0..<100).allSatisfy { _ in r.chance(1) })
+        let hits = (0..<10_000).filter { _ in r.chance(0.25) }.count
+        #expect(abs(hits - 2_500) < 260)
+    }
+
+    @Test func exponentialMean() {
+        var r = RandomStream(splitMixSeed: 2)
+        let n = 20_000.0
+        let mean = (0..<20_000).reduce(0.0) { acc, _ in acc + r.exponential(mean: 14_400) } / n
+        #expect(abs(mean - 14_400) < 14_400 * 0.04)
+    }
+
+    @Test func lognormalHitsItsMedianAndP99() {
+        var r = RandomStream(splitMixSeed: 3)
+        let sorted = (0..<20_000).map { _ in r.lognormal(median: 40, p99: 400) }.sorted()
+        #expect(abs(sorted[10_000] - 40) < 40 * 0.05)
+        #expect(abs(sorted[19_800] - 400) < 400 * 0.12)
+    }
+
+    @Test func normalMeanAndSpread() {
+        var r = RandomStream(splitMixSeed: 4)
+        let xs = (0..<20_000).map { _ in r.normal(mean: 10, sd: 2) }
+        let mean = xs.reduce(0, +) / Double(xs.count)
+        let sd = (xs.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(xs.count)).squareRoot()
+        #expect(abs(mean - 10) < 0.06)
+        #expect(abs(sd - 2) < 0.06)
+    }
+
+    @Test func weightedChoiceFollowsWeightsAndSkipsZeros() {
+        var r = RandomStream(splitMixSeed: 5)
+        var counts = [0, 0, 0]
+        for _ in 0..<10_000 { counts[r.weightedChoice([0.6, 0, 0.4])] += 1 }
+        #expect(counts[1] == 0)
+        #expect(abs(counts[0] - 6_000) < 300)
+    }
+
+    @Test func poissonMean() {
+        var r = RandomStream(splitMixSeed: 6)
+        for mean in [0.5, 4.0, 50.0] {
+            let avg = Double((0..<10_000).reduce(0) { acc, _ in acc + r.poisson(mean: mean) }) / 10_000
+            #expect(abs(avg - mean) < max(0.05, mean * 0.03))
+        }
+    }
+
+    @Test func distributionsAsScenarioFilesWriteThem() {
+        var r = RandomStream(splitMixSeed: 7)
+        #expect(Distribution.constant(5).sample(&r) == 5)
+        for _ in 0..<1_000 {
+            let u = Distribution.uniform(2, 3).sample(&r)
+            #expect(u >= 2 && u < 3)
+        }
+        // Durations are never negative, whatever the distribution draws.
+        #expect(Distribution.normal(mean: -1_000, sd: 1).sampleDuration(&r) == .zero)
+        #expect(Distribution.lognormal(median: 40, p99: 400).mean > 40)
+    }
+}
