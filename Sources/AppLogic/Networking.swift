@@ -1,0 +1,40 @@
+/// Identifies one request the logic issued; responses come back with it.
+public struct RequestID: Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt32
+    public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+    public var description: String { "#\(rawValue)" }
+}
+
+/// The API endpoints the background logic calls (seed `000`, "Data to Fetch").
+public enum Endpoint: Hashable, Sendable {
+    /// `GET /v1/test/history?limit=N`
+    case testHistory(limit: Int)
+    /// `GET /v1/test/active`
+    case activeSession
+
+    public var path: String {
+        switch self {
+        case .testHistory(let limit): return "/v1/test/history?limit=\(limit)"
+        case .activeSession: return "/v1/test/active"
+        }
+    }
+}
+
+/// A decoded 200 response.
+public enum ResponseBody: Hashable, Sendable {
+    /// The user's most recent completed test (nil if none) and the server's clock.
+    case testHistory(latestCompletedAt: Instant?, serverTime: Instant)
+    /// Whether a test is in progress, and the server's clock.
+    case activeSession(inProgress: Bool, serverTime: Instant)
+}
+
+/// How a request ended, as URLSession would report it.
+public enum HTTPResult: Hashable, Sendable {
+    case ok(ResponseBody)
+    /// A non-2xx status (401, 500, 503...).
+    case status(Int)
+    /// No response: offline, timed out, lost in transit or at a dead server, or cancelled by the app.
+    case failed(TransportError)
+}
+
+public enum TransportError: Hashable, Sendable { case offline, timedOut, connectionLost, cancelled }

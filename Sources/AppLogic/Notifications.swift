@@ -1,0 +1,17 @@
+/// Whether the user lets the app post notifications (`UNAuthorizationStatus`).
+public enum NotificationAuthorization: Hashable, Sendable {
+    case notDetermined, denied, authorized, provisional
+
+    /// Authorized and provisional may be posted (provisional ones are delivered quietly).
+    public var allowsPosting: Bool { self == .authorized || self == .provisional }
+}
+
+/// A local notification request (`UNNotificationRequest` with an immediate trigger).
+public struct LocalNotification: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable { case testAvailable }
+    public var kind: Kind
+    /// `content.badge`: nil leaves the app badge alone (seed `002`, issue 3: the badge
+    /// is owned centrally, never set by one notification).
+    public var badge: Int?
+    public init(kind: Kind, badge: Int?) { self.kind = kind; self.badge = badge }
+}

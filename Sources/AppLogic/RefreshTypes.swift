@@ -1,0 +1,146 @@
+/// Seed `000`'s numbers; each is overridable by a scenario's `logic.refresh`.
+public struct RefreshConfiguration: Hashable, Sendable {
+    /// `earliestBeginDate` of the next request: 4 h ("Refresh Frequency").
+    public var preferredInterval: Interval = .hours(4)
+    /// Skip when the last refresh is more recent: 12 h ("Conditional Execution").
+    public var minimumInterval: Interval = .hours(12)
+    /// Test cadence: 90 days.
+    public var testCadence: Interval = .days(90)
+    /// No notification when the app was opened more recently: 24 h ("Notification Throttling").
+    public var recentOpenSuppression: Interval = .hours(24)
+    /// Hard stop inside the 30 s budget: 20 s (Phase 5.1, "Enforce 20-second max").
+    public var hardStop: Interval = .seconds(20)
+    public init() {}
+}
+
+/// Known bugs (seed `002`) as switchable deviations. The empty set is the fixed logic.
+public struct RefreshVariants: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Expiration handler and normal path both call `setTaskCompleted`.
+    public static let unguardedCompletion = RefreshVariants(rawValue: 1 << 0)
+    /// Writes are not flushed with `synchronize()`; a kill loses them.
+    public static let noSynchronize = RefreshVariants(rawValue: 1 << 1)
+    /// The notification sets `badge = 1`.
+    public static let badgeOverwrite = RefreshVariants(rawValue: 1 << 2)
+    /// Available after 91 days instead of 90.
+    public static let cadenceOffByOne = RefreshVariants(rawValue: 1 << 3)
+    /// Days counted on the device's local calendar and clock.
+    public static let localCalendarDays = RefreshVariants(rawValue: 1 << 4)
+    /// Notifies although the app was opened in the last 24 h.
+    public static let ignoresRecentOpen = RefreshVariants(rawValue: 1 << 5)
+}
+
+/// What the host knows when the system launches the task.
+public struct RefreshLaunchContext: Hashable, Sendable {
+    public var signedIn: Bool
+    /// `NWPathMonitor`'s view at launch.
+    public var networkReachable: Bool
+    public var notificationAuthorization: NotificationAuthorization
+    /// `TimeZone.current.identifier`.
+    public var timeZoneIdentifier: String
+    public init(signedIn: Bool, networkReachable: Bool, notificationAuthorization: NotificationAuthorization, timeZoneIdentifier: String) {
+        self.signedIn = signedIn
+        self.networkReachable = networkReachable
+        self.notificationAuthorization = notificationAuthorization
+        self.timeZoneIdentifier = timeZoneIdentifier
+    }
+}
+
+public enum RefreshInput: Hashable, Sendable {
+    /// BGTaskScheduler launched the `BGAppRefreshTask`.
+    case taskLaunched(RefreshLaunchContext)
+    /// The task's `expirationHandler` ran.
+    case taskExpired
+    /// The 20 s hard-stop timer the logic asked for fired.
+    case hardStopFired
+    case httpResponse(RequestID, HTTPResult)
+    /// The user brought the app to the foreground.
+    case appOpened
+}
+
+/// The persisted keys (UserDefaults).
+public enum RefreshStoredKey: String, Hashable, Sendable {
+    case lastRefreshAt, notifiedWindow, lastAppOpenAt
+}
+
+public enum RefreshEffect: Hashable, Sendable {
+    /// Submit a `BGAppRefreshTaskRequest` (replacing any pending one).
+    case scheduleRefresh(earliestBegin: Instant)
+    /// Cancel the pending request (after sign-out).
+    case cancelScheduledRefresh
+    case httpRequest(RequestID, Endpoint)
+    /// Cancel every in-flight request; each answers `.failed(.cancelled)`.
+    case cancelRequests
+    case startHardStopTimer(after: Interval)
+    case cancelHardStopTimer
+    /// `task.setTaskCompleted(success:)`.
+    case completeTask(success: Bool)
+    case postNotification(LocalNotification)
+    /// `UserDefaults.set(_:forKey:)`: in memory at once, on disk later.
+    case store(RefreshStoredKey, Instant)
+    /// `UserDefaults.synchronize()`: everything stored so far is on disk.
+    case synchronize
+    /// Log the user out (401).
+    case signOut
+    case analytics(AnalyticsEvent)
+}
+
+/// Seed `000`'s analytics events ("Decision 6").
+public enum AnalyticsEvent: Hashable, Sendable {
+    /// `background_refresh_started`
+    case refreshStarted
+    /// `background_refresh_completed` with success and duration
+    case refreshCompleted(success: Bool, duration: Interval)
+    /// `background_refresh_notification_sent`
+    case notificationSent
+    /// `background_refresh_data_fetched`
+    case dataFetched(FetchedData)
+
+    public enum FetchedData: String, Hashable, Sendable { case testHistory = "test_history", activeSession = "active_session" }
+
+    public var name: String {
+        switch self {
+        case .refreshStarted: return "background_refresh_started"
+        case .refreshCompleted: return "background_refresh_completed"
+        case .notificationSent: return "background_refresh_notification_sent"
+        case .dataFetched: return "background_refresh_data_fetched"
+        }
+    }
+}
+
+/// One device's refresh state. `stored` mirrors what the app wrote to UserDefaults
+/// (as the app reads it back in-process); after a termination the host rebuilds the
+/// state from what reached the disk with ``init(persisted:)``.
+public struct RefreshState: Hashable, Sendable {
+    public struct Stored: Hashable, Sendable {
+        public var lastRefreshAt: Instant?
+        /// The completion time (server clock) of the test whose window was notified.
+        public var notifiedWindow: Instant?
+        public var lastAppOpenAt: Instant?
+        public init(lastRefreshAt: Instant? = nil, notifiedWindow: Instant? = nil, lastAppOpenAt: Instant? = nil) {
+            self.lastRefreshAt = lastRefreshAt
+            self.notifiedWindow = notifiedWindow
+            self.lastAppOpenAt = lastAppOpenAt
+        }
+    }
+
+    /// The task being run, if any.
+    struct Task: Hashable, Sendable {
+        var startedAt: Instant
+        var context: RefreshLaunchContext
+        var completed = false
+        var awaiting: RequestID?
+        var hardStopArmed = false
+        var windowCompletedAt: Instant?
+    }
+
+    public var stored: Stored
+    var task: Task?
+    var nextRequest: UInt32 = 0
+
+    public init(persisted: Stored = Stored()) { stored = persisted }
+
+    /// Whether a launched task has not yet called `setTaskCompleted` (as the logic believes).
+    public var isRunningTask: Bool { task.map { !$0.completed } ?? false }
+}
