@@ -1,0 +1,45 @@
+/// What a scenario may name, and which of those this build can run yet.
+/// A name that exists but is not built answers "not available yet" (exit 2), as
+/// `INTERFACE.md` promises; a name that does not exist is an error.
+public enum Catalog {
+    /// Every variant name of `INTERFACE.md`, in its order, and whether it is built.
+    public static let variants: [(name: String, available: Bool)] = [
+        ("refresh.unguardedCompletion", true),
+        ("refresh.noSynchronize", true),
+        ("refresh.badgeOverwrite", true),
+        ("refresh.cadenceOffByOne", true),
+        ("refresh.localCalendarDays", true),
+        ("refresh.ignoresRecentOpen", true),
+        ("stepSync.insertNotUpsert", false),
+        ("stepSync.advanceCursorOnFailure", false),
+        ("stepSync.ignoresLowBattery", false),
+        ("push.retryOn4xx", false),
+        ("push.ignore410", false),
+        ("push.ignoreQuietHours", false),
+        ("continuation.inMemoryResult", false),
+    ]
+
+    /// Features a device can run in this build; the default of `features`.
+    public static let availableFeatures: [Feature] = [.refresh]
+
+    /// Platforms a cohort can use in this build.
+    public static let availablePlatforms: [Platform] = [.ios]
+
+    /// Fault kinds of `INTERFACE.md` and whether they are built.
+    public static let faultKinds: [(name: String, available: Bool)] = [
+        ("backendOutage", true),
+        ("backendSlowdown", true),
+        ("networkOutage", true),
+        ("networkLatency", true),
+        ("pushProviderErrors", false),
+        ("pushProviderOutage", false),
+        ("clockSkew", true),
+        ("timeZoneChange", true),
+        ("appTermination", true),
+        ("authExpiry", true),
+        ("lowPowerMode", true),
+    ]
+
+    /// Network profiles and their defaults.
+    public static let networkProfiles = ["urban", "rural", "commuter", "flaky"]
+}

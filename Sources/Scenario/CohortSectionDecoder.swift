@@ -1,0 +1,95 @@
+/// The sections of a cohort: `battery`, `usage`, `settings`, `ios`. Each key is
+/// optional and defaults to the section type's `defaults`.
+enum CohortSectionDecoder {
+    static let batteryKeys = ["capacityMah", "initialPercent", "charging"]
+
+    /// `battery`: `capacityMah` > 0, `initialPercent` a distribution of numbers in [0, 100],
+    /// `charging` one of ``ChargingHabit``.
+    static func battery(_ node: ScenarioNode) throws(ScenarioError) -> BatteryConfig {
+        var battery = BatteryConfig.defaults
+        for member in try node.members("a battery object, e.g. {\"capacityMah\": 3300, \"charging\": \"overnight\"}") {
+            let child = member.node
+            switch member.key {
+            case "capacityMah": battery.capacityMah = try child.positiveNumber("a battery capacity in mAh: a number above 0")
+            case "initialPercent": battery.initialPercent = try child.distribution(.number(0...100))
+            case "charging": battery.charging = try child.choice(ChargingHabit.self)
+            default: throw member.unknownKey(among: batteryKeys)
+            }
+        }
+        return battery
+    }
+
+    static let usageKeys = ["appOpensPerDay", "notificationOpenProbability", "notificationOpenDelay",
+                            "takeTestProbability", "testDuration"]
+
+    /// `usage`: `appOpensPerDay` ≥ 0, the two probabilities fractions,
+    /// `notificationOpenDelay` a distribution of durations, `testDuration` > 0.
+    static func usage(_ node: ScenarioNode) throws(ScenarioError) -> UsageConfig {
+        var usage = UsageConfig.defaults
+        for member in try node.members("a usage object, e.g. {\"appOpensPerDay\": 2.5}") {
+            let child = member.node
+            switch member.key {
+            case "appOpensPerDay":
+                usage.appOpensPerDay = try child.number(in: 0...Double.greatestFiniteMagnitude, "app opens per day: a number of 0 or more")
+            case "notificationOpenProbability": usage.notificationOpenProbability = try child.fraction()
+            case "notificationOpenDelay": usage.notificationOpenDelay = try child.distribution(.duration)
+            case "takeTestProbability": usage.takeTestProbability = try child.fraction()
+            case "testDuration": usage.testDuration = try child.duration(.positive)
+            default: throw member.unknownKey(among: usageKeys)
+            }
+        }
+        return usage
+    }
+
+    static let settingsKeys = ["backgroundAppRefresh", "lowPowerMode", "notificationPermission"]
+
+    /// `settings`: two fractions and `notificationPermission`, a categorical choice over
+    /// ``NotificationPermission``.
+    static func settings(_ node: ScenarioNode) throws(ScenarioError) -> DeviceSettings {
+        var settings = DeviceSettings.defaults
+        for member in try node.members("a settings object, e.g. {\"backgroundAppRefresh\": 0.9}") {
+            let child = member.node
+            switch member.key {
+            case "backgroundAppRefresh": settings.backgroundAppRefresh = try child.fraction()
+            case "lowPowerMode": settings.lowPowerMode = try child.fraction()
+            case "notificationPermission": settings.notificationPermission = try notificationPermission(child)
+            default: throw member.unknownKey(among: settingsKeys)
+            }
+        }
+        return settings
+    }
+
+    static func notificationPermission(_ node: ScenarioNode) throws(ScenarioError) -> Categorical<NotificationPermission> {
+        let names = NotificationPermission.allCases.map(\.rawValue)
+        return try node.categorical(of: "notification permission states", example: "{\"authorized\": 0.6, \"denied\": 0.4}") {
+            (member) throws(ScenarioError) in
+            let expected = "a notification permission state: \(ScenarioNode.oneOf(names))"
+            guard let state = NotificationPermission(rawValue: member.key) else {
+                var found = "the name \(JSONValue.quoteForMessage(member.key))"
+                if let guess = KeySuggestion.closest(to: member.key, among: names) { found += "; did you mean `\(guess)`?" }
+                throw member.node.error(expected: expected, found: found)
+            }
+            return state
+        }
+    }
+
+    static let iosKeys = ["refreshLaunchDelay", "refreshRunLimit", "earlyExpirationRate", "watchdogGrace", "kvPersistDelay"]
+
+    /// `ios`: `refreshLaunchDelay` a distribution of durations, `refreshRunLimit` > 0,
+    /// `earlyExpirationRate` a fraction, `watchdogGrace` and `kvPersistDelay` ≥ 0.
+    static func ios(_ node: ScenarioNode) throws(ScenarioError) -> IOSConfig {
+        var ios = IOSConfig.defaults
+        for member in try node.members("an ios object, e.g. {\"refreshRunLimit\": \"30s\"}") {
+            let child = member.node
+            switch member.key {
+            case "refreshLaunchDelay": ios.refreshLaunchDelay = try child.distribution(.duration)
+            case "refreshRunLimit": ios.refreshRunLimit = try child.duration(.positive)
+            case "earlyExpirationRate": ios.earlyExpirationRate = try child.fraction()
+            case "watchdogGrace": ios.watchdogGrace = try child.duration(.nonNegative)
+            case "kvPersistDelay": ios.kvPersistDelay = try child.duration(.nonNegative)
+            default: throw member.unknownKey(among: iosKeys)
+            }
+        }
+        return ios
+    }
+}

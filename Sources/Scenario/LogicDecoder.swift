@@ -1,0 +1,63 @@
+import SimKernel
+
+/// `logic`: `refresh` (the refresh component's intervals and limits, defaults from seed
+/// `000`) and `variants` (known-bug variant names from ``Catalog/variants``, each at
+/// most once, each built in this version). `stepSync`, `push` and `continuation` are
+/// promised by `INTERFACE.md` and answer "not available yet" until they are built.
+enum LogicDecoder {
+    static let keys = ["refresh", "variants"]
+    static let promisedKeys = ["stepSync", "push", "continuation"]
+
+    static func decode(_ node: ScenarioNode) throws(ScenarioError) -> LogicConfig {
+        var logic = LogicConfig.defaults
+        for member in try node.members("a logic object, e.g. {\"refresh\": {}, \"variants\": []}") {
+            switch member.key {
+            case "refresh": logic.refresh = try refresh(member.node)
+            case "variants": logic.variants = try variants(member.node)
+            case let key where promisedKeys.contains(key):
+                throw member.node.error(expected: "a logic component this build can configure: `refresh`",
+                                        found: "a configuration for `\(key)` (not available yet in this build)")
+            default: throw member.unknownKey(among: keys + promisedKeys)
+            }
+        }
+        return logic
+    }
+
+    static let refreshKeys = ["preferredInterval", "minimumInterval", "testCadence", "recentOpenSuppression", "hardStop"]
+
+    /// `logic.refresh`: every interval and limit > 0, except `recentOpenSuppression` ≥ 0
+    /// (zero turns the suppression off).
+    static func refresh(_ node: ScenarioNode) throws(ScenarioError) -> RefreshConfig {
+        var refresh = RefreshConfig.defaults
+        for member in try node.members("a refresh object, e.g. {\"preferredInterval\": \"4h\"}") {
+            let child = member.node
+            switch member.key {
+            case "preferredInterval": refresh.preferredInterval = try child.duration(.positive)
+            case "minimumInterval": refresh.minimumInterval = try child.duration(.positive)
+            case "testCadence": refresh.testCadence = try child.duration(.positive)
+            case "recentOpenSuppression": refresh.recentOpenSuppression = try child.duration(.nonNegative)
+            case "hardStop": refresh.hardStop = try child.duration(.positive)
+            default: throw member.unknownKey(among: refreshKeys)
+            }
+        }
+        return refresh
+    }
+
+    static func variants(_ node: ScenarioNode) throws(ScenarioError) -> [String] {
+        let all = Catalog.variants.map(\.name)
+        let expectedOne = "a known-bug variant name such as \"refresh.noSynchronize\" (see INTERFACE.md)"
+        var names: [String] = []
+        for element in try node.elements("an array of variant names, e.g. [\"refresh.noSynchronize\"]") {
+            let name = try element.name(among: all, expectedOne)
+            guard Catalog.variants.contains(where: { $0.name == name && $0.available }) else {
+                let built = Catalog.variants.filter(\.available).map { "`\($0.name)`" }.joined(separator: ", ")
+                throw element.notAvailableYet(name, expected: "a variant available in this build: \(built)")
+            }
+            guard !names.contains(name) else {
+                throw element.error(expected: "each variant at most once", found: "\(JSONValue.quoteForMessage(name)) a second time")
+            }
+            names.append(name)
+        }
+        return names
+    }
+}

@@ -1,0 +1,200 @@
+import SimKernel
+
+/// A decoded, validated scenario file (`INTERFACE.md`, "Scenario files").
+/// Every field has its default already applied; the decoder is the only producer.
+public struct Scenario: Sendable, Equatable {
+    public var name: String
+    public var description: String
+    public var seed: UInt64
+    /// Seconds since 1970-01-01T00:00:00Z of simulated time zero.
+    public var startUnixSeconds: Int64
+    public var duration: SimDuration
+    public var tieBreak: TieBreakMode
+    public var fleet: [Cohort]
+    public var logic: LogicConfig
+    public var backend: BackendConfig
+    public var faults: [Fault]
+    public var expect: [Expectation]
+
+    /// The file the scenario came from, as given on the command line (for messages and replay hints).
+    public var sourcePath: String
+}
+
+public enum TieBreakMode: String, Sendable, Equatable { case fifo, shuffle }
+
+public enum Platform: String, Sendable, Equatable { case ios, android }
+
+public enum Feature: String, Sendable, Equatable, CaseIterable {
+    case refresh, stepSync, push, continuation
+}
+
+/// A categorical choice: names with non-negative weights of positive sum, in file order.
+public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
+    public var options: [(value: Value, weight: Double)]
+    public init(_ options: [(value: Value, weight: Double)]) { self.options = options }
+    public var weights: [Double] { options.map(\.weight) }
+    public func pick(_ rng: inout RandomStream) -> Value { options[rng.weightedChoice(weights)].value }
+    public static func == (a: Categorical, b: Categorical) -> Bool {
+        a.options.count == b.options.count && zip(a.options, b.options).allSatisfy { $0.value == $1.value && $0.weight == $1.weight }
+    }
+}
+
+public enum NotificationPermission: String, Sendable, Equatable, CaseIterable {
+    case notDetermined, denied, authorized, provisional
+}
+
+public enum ChargingHabit: String, Sendable, Equatable, CaseIterable { case overnight, topUps, rarely }
+
+public struct Cohort: Sendable, Equatable {
+    public var name: String
+    public var count: Int
+    public var platform: Platform
+    /// Default: every feature built so far (see README, "Features").
+    public var features: [Feature]
+    /// IANA names with weights. Default `{"UTC": 1}`.
+    public var timeZones: Categorical<String>
+    public var battery: BatteryConfig
+    public var usage: UsageConfig
+    public var network: NetworkConfig
+    public var settings: DeviceSettings
+    /// Fraction of users signed in. Default 0.95.
+    public var signedIn: Double
+    /// Days since the user's last completed test at simulated time zero. Default uniform [0, 120].
+    public var lastTestDaysAgo: Distribution
+    public var ios: IOSConfig
+}
+
+public struct BatteryConfig: Sendable, Equatable {
+    /// Default 3300 mAh.
+    public var capacityMah: Double
+    /// Percent at time zero. Default uniform [30, 100].
+    public var initialPercent: Distribution
+    /// Default overnight.
+    public var charging: ChargingHabit
+}
+
+public struct UsageConfig: Sendable, Equatable {
+    /// Mean app opens per day (Poisson). Default 2.5.
+    public var appOpensPerDay: Double
+    /// Probability that a user opens the app from a test-available notification. Default 0.5.
+    public var notificationOpenProbability: Double
+    /// Delay from a notification to the user opening it. Default lognormal median 20 min, p99 12 h.
+    public var notificationOpenDelay: Distribution
+    /// Probability that a user takes an available test when the app is opened. Default 0.6.
+    public var takeTestProbability: Double
+    /// How long taking a test lasts (the active session exists meanwhile). Default 25 min.
+    public var testDuration: SimDuration
+}
+
+/// Network profiles: `urban`, `rural`, `commuter`, `flaky` set defaults; the other keys override them.
+public struct NetworkConfig: Sendable, Equatable {
+    public var profile: String
+    /// Round-trip latency of one request, microseconds.
+    public var latency: Distribution
+    /// Probability that a request fails in transit.
+    public var failureRate: Double
+    /// Mean offline spells per day (Poisson).
+    public var offlineSpellsPerDay: Double
+    /// Length of an offline spell, microseconds.
+    public var offlineSpellDuration: Distribution
+}
+
+public struct DeviceSettings: Sendable, Equatable {
+    /// Fraction with Background App Refresh on. Default 0.9.
+    public var backgroundAppRefresh: Double
+    /// Fraction with Low Power Mode on. Default 0.05.
+    public var lowPowerMode: Double
+    /// Default authorized 0.6, denied 0.3, notDetermined 0.1.
+    public var notificationPermission: Categorical<NotificationPermission>
+}
+
+/// The iOS model's named assumptions (`REFERENCE.md` F; README "Assumptions").
+public struct IOSConfig: Sendable, Equatable {
+    /// Delay from `earliestBeginDate` to the launch the system grants. Default lognormal median 1 h, p99 10 h.
+    public var refreshLaunchDelay: Distribution
+    /// Run time before expiration. Default 30 s (`REFERENCE.md` F).
+    public var refreshRunLimit: SimDuration
+    /// Fraction of launches that expire early, after 2-5 s (`REFERENCE.md` F, field reports). Default 0.02.
+    public var earlyExpirationRate: Double
+    /// Time after expiration before the watchdog kills a task not yet completed. Default 5 s.
+    public var watchdogGrace: SimDuration
+    /// Delay before an unsynchronised key-value write reaches disk. Default 10 s.
+    public var kvPersistDelay: SimDuration
+}
+
+public struct LogicConfig: Sendable, Equatable {
+    public var refresh: RefreshConfig
+    public var variants: [String]
+}
+
+/// Seed `000`'s refresh rules; each default is the seed's value.
+public struct RefreshConfig: Sendable, Equatable {
+    /// Preferred interval for the next refresh (`earliestBeginDate`). 4 h.
+    public var preferredInterval: SimDuration
+    /// Skip when the last refresh is more recent than this. 12 h.
+    public var minimumInterval: SimDuration
+    /// Test cadence. 90 d.
+    public var testCadence: SimDuration
+    /// No notification when the app was opened more recently than this. 24 h.
+    public var recentOpenSuppression: SimDuration
+    /// Hard stop of the work inside the 30 s budget. 20 s.
+    public var hardStop: SimDuration
+}
+
+public struct BackendConfig: Sendable, Equatable {
+    /// Concurrent API workers. Default 64.
+    public var workers: Int
+    /// Service time of one request, microseconds. Default lognormal median 40 ms, p99 400 ms.
+    public var serviceTime: Distribution
+    /// Requests waiting beyond this answer 503. Default 10,000.
+    public var queueLimit: Int
+    /// Client-side request timeout (URLSession's default 60 s).
+    public var requestTimeout: SimDuration
+    /// API tokens live this long after sign-in before they expire (401). Default 30 d.
+    public var authTokenLifetime: SimDuration
+}
+
+public struct Fault: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case backendOutage
+        case backendSlowdown(factor: Double)
+        case networkOutage
+        case networkLatency(extra: Distribution)
+        case pushProviderErrors(provider: String, status: Int, rate: Double)
+        case pushProviderOutage(provider: String)
+        case clockSkew(offset: SimDuration)
+        case timeZoneChange(to: String)
+        case appTermination(ratePerDeviceDay: Double)
+        case authExpiry
+        case lowPowerMode
+    }
+    public var kind: Kind
+    public var at: SimDuration
+    /// Nil for faults that do not span time.
+    public var duration: SimDuration?
+    /// Narrow to one cohort (by name).
+    public var cohort: String?
+    /// Share of the (cohort's) devices affected. Default 1.
+    public var fraction: Double
+}
+
+public struct Expectation: Sendable, Equatable {
+    /// A dotted path into `report.json`, e.g. `latency.testAvailableToNotified.p95`.
+    public var metric: String
+    /// Bounds in the report's units (durations converted to seconds).
+    public var min: Double?
+    public var max: Double?
+}
+
+/// A scenario that cannot be used: where, what was expected, what was found.
+public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    /// JSON path of the offending value, e.g. `$.fleet[0].battery.capacityMah`.
+    public var path: String
+    public var expected: String
+    public var found: String
+    public init(file: String, path: String, expected: String, found: String) {
+        self.file = file; self.path = path; self.expected = expected; self.found = found
+    }
+    public var description: String { "\(file): \(path): expected \(expected), found \(found)" }
+}
