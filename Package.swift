@@ -1,0 +1,28 @@
+// swift-tools-version: 6.0
+// FleetSim: a deterministic discrete-event simulator of a fleet of phones.
+// No package dependencies, by design (toolchain only).
+import PackageDescription
+
+let package = Package(
+    name: "FleetSim",
+    products: [
+        .executable(name: "fleetsim", targets: ["fleetsim"]),
+    ],
+    targets: [
+        .target(name: "SimKernel"),
+        .target(name: "AppLogic"),
+        .target(name: "Platform", dependencies: ["SimKernel", "AppLogic"]),
+        .target(name: "Backend", dependencies: ["SimKernel"]),
+        .target(name: "Scenario", dependencies: ["SimKernel"]),
+        .target(name: "Reports"),
+        .target(name: "Simulation", dependencies: ["SimKernel", "AppLogic", "Platform", "Backend", "Scenario", "Reports"]),
+        .executableTarget(name: "fleetsim", dependencies: ["SimKernel", "Scenario", "Simulation", "Reports"]),
+        .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
+        // TEMP .testTarget(name: "AppLogicTests", dependencies: ["AppLogic"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "SimKernel"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "SimKernel"]),
+        // TEMP .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Scenario", "Reports", "SimKernel", "AppLogic", "Platform", "Backend"]),
+        // TEMP .testTarget(name: "CLITests", dependencies: ["fleetsim"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,61 @@
+import SimKernel
+
+/// The API server as a queueing system: `workers` requests in service at once, the
+/// rest waiting first-in first-out; a request arriving to a full queue is answered
+/// 503 at once; during an outage nothing answers (the client times out). Service
+/// times are drawn by the caller (from the requesting device's stream) and multiplied
+/// by ``slowdown`` (`backendSlowdown` fault).
+public struct APIServerModel: Sendable {
+    public let workers: Int
+    public let queueLimit: Int
+    public let serviceTime: Distribution
+    public private(set) var busy = 0
+    public var slowdown = 1.0
+    public var outage = false
+    private var waiting = RingBuffer<Waiting>(capacity: 64)
+
+    public struct Waiting: Sendable {
+        public var job: UInt32
+        public var since: SimTime
+    }
+
+    public enum Admission: Equatable, Sendable {
+        /// A worker takes it now.
+        case serve
+        /// It waits for a worker.
+        case queued
+        /// Queue full: 503.
+        case rejected
+        /// Outage: no answer.
+        case unanswered
+    }
+
+    public init(workers: Int, queueLimit: Int, serviceTime: Distribution) {
+        self.workers = workers
+        self.queueLimit = queueLimit
+        self.serviceTime = serviceTime
+    }
+
+    public var queueDepth: Int { waiting.count }
+
+    public mutating func arrive(job: UInt32, now: SimTime) -> Admission {
+        if outage { return .unanswered }
+        if busy < workers { busy += 1; return .serve }
+        if waiting.count >= queueLimit { return .rejected }
+        waiting.append(Waiting(job: job, since: now))
+        return .queued
+    }
+
+    /// A worker finished; returns the job it takes next, if any (else the worker idles).
+    public mutating func finish() -> Waiting? {
+        if let next = waiting.popFirst() { return next }
+        busy -= 1
+        return nil
+    }
+
+    /// One service time, slowed down by the current factor.
+    public func drawServiceTime(_ rng: inout RandomStream) -> SimDuration {
+        let base = serviceTime.sampleDuration(&rng)
+        return slowdown == 1 ? base : SimDuration(microseconds: Int64((Double(base.microseconds) * slowdown).rounded()))
+    }
+}

@@ -1,0 +1,74 @@
+import SimKernel
+
+/// BGTaskScheduler's handling of one `BGAppRefreshTaskRequest` identifier
+/// (`REFERENCE.md` F).
+///
+/// - One pending request per identifier: a new submit replaces the pending one.
+/// - `earliestBeginDate`: the task "won't begin sooner"; when it does begin is the
+///   system's choice. **Assumption** (`refreshLaunchDelay`, overridable): the launch
+///   comes a drawn delay after `earliestBeginDate`.
+/// - Background App Refresh off: `submit` fails with `.unavailable`.
+/// - Low Power Mode: "Background App Refresh is disabled automatically"; a due
+///   request waits and is launched a fresh drawn delay after Low Power Mode ends.
+/// - Run time "up to 30 seconds", then the expiration handler. Field reports of
+///   tasks expiring after 2-5 s become `earlyExpirationRate`.
+/// - **Assumption** (`watchdogGrace`): a task still not completed that long after
+///   its expiration is killed by the watchdog, terminating the app.
+public struct BGTaskSchedulerModel: Sendable {
+    public var launchDelay: Distribution
+    public var runLimit: SimDuration
+    public var earlyExpirationRate: Double
+    public var watchdogGrace: SimDuration
+
+    /// `REFERENCE.md` F: tasks expiring after 2-5 s in the field.
+    public static let earlyExpiration = (min: SimDuration.seconds(2), max: SimDuration.seconds(5))
+
+    public init(launchDelay: Distribution, runLimit: SimDuration, earlyExpirationRate: Double, watchdogGrace: SimDuration) {
+        self.launchDelay = launchDelay
+        self.runLimit = runLimit
+        self.earlyExpirationRate = earlyExpirationRate
+        self.watchdogGrace = watchdogGrace
+    }
+
+    public enum SubmitResult: Equatable, Sendable {
+        case scheduled(launchAt: SimTime)
+        /// `BGTaskScheduler.Error.unavailable`: Background App Refresh is off.
+        case unavailable
+    }
+
+    /// Submits a request; returns when the system will try to launch it.
+    public func submit(earliestBegin: SimTime, now: SimTime, backgroundAppRefresh: Bool, rng: inout RandomStream) -> SubmitResult {
+        guard backgroundAppRefresh else { return .unavailable }
+        let begin = earliestBegin < now ? now : earliestBegin
+        return .scheduled(launchAt: begin + launchDelay.sampleDuration(&rng))
+    }
+
+    /// When a due request may launch. A force-quit app is handled by the caller.
+    public func mayLaunch(lowPowerMode: Bool, backgroundAppRefresh: Bool) -> Bool {
+        backgroundAppRefresh && !lowPowerMode
+    }
+
+    /// How long a launched task runs before its expiration handler is called.
+    public func runTimeBeforeExpiration(rng: inout RandomStream) -> SimDuration {
+        guard rng.chance(earlyExpirationRate) else { return runLimit }
+        let e = Self.earlyExpiration
+        return SimDuration(microseconds: rng.int(in: e.min.microseconds...e.max.microseconds))
+    }
+}
+
+/// One device's refresh-task bookkeeping, as the OS sees it (ground truth for the oracle).
+public struct RefreshTaskSlot: Sendable {
+    /// Generation of the pending request's launch event (cancels a replaced request).
+    public var pending = GenerationCounter()
+    public var hasPending = false
+    /// The request is due but held back (Low Power Mode).
+    public var heldBack = false
+    /// Serial of the task now or last running; events carry it.
+    public var serial: UInt32 = 0
+    public var running = false
+    public var expired = false
+    public var launchedAt = SimTime.zero
+    /// How often the app called `setTaskCompleted` for the current task.
+    public var completions: UInt8 = 0
+    public init() {}
+}

@@ -1,0 +1,37 @@
+import SimKernel
+import Platform
+import Scenario
+
+/// The models and parameters every device of one cohort shares.
+struct CohortModels {
+    var name: String
+    var platform: CohortPlatform
+    var scheduler: BGTaskSchedulerModel
+    var network: NetworkModel
+    var usage: UsageConfig
+    var kvPersistDelay: SimDuration
+    var capacityMah: Double
+    /// Offsets of this cohort's devices: `first ..< first + count`.
+    var firstDevice: Int
+    var count: Int
+
+    init(_ cohort: Cohort, firstDevice: Int) {
+        name = cohort.name
+        platform = cohort.platform
+        scheduler = BGTaskSchedulerModel(
+            launchDelay: cohort.ios.refreshLaunchDelay,
+            runLimit: cohort.ios.refreshRunLimit,
+            earlyExpirationRate: cohort.ios.earlyExpirationRate,
+            watchdogGrace: cohort.ios.watchdogGrace)
+        network = NetworkModel(
+            latency: cohort.network.latency,
+            failureRate: cohort.network.failureRate,
+            offlineSpellsPerDay: cohort.network.offlineSpellsPerDay,
+            offlineSpellDuration: cohort.network.offlineSpellDuration)
+        usage = cohort.usage
+        kvPersistDelay = cohort.ios.kvPersistDelay
+        capacityMah = cohort.battery.capacityMah
+        self.firstDevice = firstDevice
+        count = cohort.count
+    }
+}

@@ -1,0 +1,62 @@
+import SimKernel
+import AppLogic
+import Platform
+
+/// One simulated phone and its user: a few hundred bytes of plain values, kept in
+/// one contiguous array indexed by the dense device id.
+struct Device {
+    // Identity and settings drawn at set-up
+    var cohort: UInt16
+    var clock: DeviceClock
+    /// The time zone drawn at set-up (a `timeZoneChange` with a duration returns here).
+    var homeTimeZone: UInt16
+    var backgroundAppRefresh: Bool
+    var lowPowerModeSetting: Bool
+    var permission: NotificationAuthorization
+    var signedIn: Bool
+    var capacityMah: Double
+
+    // Faults and connectivity in force
+    var lowPowerFaults: UInt8 = 0
+    var offlineSpells: UInt8 = 0
+    var outageFaults: UInt8 = 0
+    var latencyFault: Int16 = -1
+    var lowPowerMode: Bool { lowPowerModeSetting || lowPowerFaults > 0 }
+    var online: Bool { offlineSpells == 0 && outageFaults == 0 }
+
+    // The app's process and its durable storage
+    var process: AppProcessState = .terminated
+    /// Bumped at every termination; events of an earlier incarnation are stale.
+    var incarnation: UInt32 = 0
+    var foregroundUntil = World.never
+    var refresh = RefreshState()
+    /// What reached the disk (UserDefaults).
+    var durable = RefreshState.Stored()
+    var keyValue = KeyValueDurability()
+    var hardStop = GenerationCounter()
+    /// The job of the request in flight, or -1.
+    var inflightJob: Int32 = -1
+
+    // The OS's view of the refresh task
+    var task = RefreshTaskSlot()
+    var taskJoules = 0.0
+
+    // Energy and counts
+    var radio = RadioState()
+    var cpuJoules = 0.0
+    var launches: UInt32 = 0
+    var refreshesOverBudget: UInt32 = 0
+
+    // Oracle bookkeeping (ground truth, never the logic's beliefs)
+    /// The window (true last completion) last notified, and how often.
+    var notifiedWindow = World.never
+    var notificationsInWindow: UInt8 = 0
+    var seenWindow = World.never
+    var lastTrueOpen = World.never
+
+    // Random streams, one per purpose
+    var userStream: RandomStream
+    var osStream: RandomStream
+    var networkStream: RandomStream
+    var backendStream: RandomStream
+}

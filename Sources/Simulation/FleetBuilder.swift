@@ -1,0 +1,75 @@
+import SimKernel
+import AppLogic
+import Platform
+import Scenario
+
+/// Expands a scenario's cohorts into devices with dense ids in file order.
+///
+/// Every draw of a device comes from streams keyed by (seed, device id, purpose), and
+/// its set-up draws are made in a fixed order from its own `setup` stream, so adding
+/// a cohort (or a device) never changes another device's draws.
+enum FleetBuilder {
+    struct Fleet {
+        var devices: [Device] = []
+        var cohorts: [CohortModels] = []
+        var timeZones: [String] = []
+        /// True time of each user's last completed test.
+        var lastCompleted: [SimTime] = []
+    }
+
+    static func build(_ scenario: Scenario) -> Fleet {
+        var fleet = Fleet()
+        let total = scenario.fleet.reduce(0) { $0 + $1.count }
+        fleet.devices.reserveCapacity(total)
+        fleet.lastCompleted.reserveCapacity(total)
+        for cohort in scenario.fleet {
+            for option in cohort.timeZones.options where !fleet.timeZones.contains(option.value) {
+                fleet.timeZones.append(option.value)
+            }
+        }
+        for fault in scenario.faults {
+            if case .timeZoneChange(let to) = fault.kind, !fleet.timeZones.contains(to) { fleet.timeZones.append(to) }
+        }
+        for (c, cohort) in scenario.fleet.enumerated() {
+            fleet.cohorts.append(CohortModels(cohort, firstDevice: fleet.devices.count))
+            let zoneIndex = cohort.timeZones.options.map { UInt16(fleet.timeZones.firstIndex(of: $0.value)!) }
+            let permissions = cohort.settings.notificationPermission
+            for _ in 0..<cohort.count {
+                let id = UInt64(fleet.devices.count)
+                var setup = RandomStream(seed: scenario.seed, entity: id, purpose: "setup")
+                let zone = zoneIndex[setup.weightedChoice(cohort.timeZones.weights)]
+                let bar = setup.chance(cohort.settings.backgroundAppRefresh)
+                let lpm = setup.chance(cohort.settings.lowPowerMode)
+                let permission = permissions.pick(&setup)
+                let signedIn = setup.chance(cohort.signedIn)
+                let daysAgo = max(0, cohort.lastTestDaysAgo.sample(&setup))
+                fleet.lastCompleted.append(SimTime(microseconds: -Int64((daysAgo * 86_400_000_000).rounded())))
+                fleet.devices.append(Device(
+                    cohort: UInt16(c),
+                    clock: DeviceClock(timeZone: zone),
+                    homeTimeZone: zone,
+                    backgroundAppRefresh: bar,
+                    lowPowerModeSetting: lpm,
+                    permission: permission.authorization,
+                    signedIn: signedIn,
+                    capacityMah: cohort.battery.capacityMah,
+                    userStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user"),
+                    osStream: RandomStream(seed: scenario.seed, entity: id, purpose: "os"),
+                    networkStream: RandomStream(seed: scenario.seed, entity: id, purpose: "network"),
+                    backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend")))
+            }
+        }
+        return fleet
+    }
+}
+
+extension NotificationPermission {
+    var authorization: NotificationAuthorization {
+        switch self {
+        case .notDetermined: return .notDetermined
+        case .denied: return .denied
+        case .authorized: return .authorized
+        case .provisional: return .provisional
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import SimKernel
+
+/// The invariants, judged from ground truth the world owns (what the OS saw, what
+/// the backend knows), never from what the logic believes.
+public enum ViolationKind: String, CaseIterable, Sendable {
+    /// `setTaskCompleted` called more than once for one task (seed `002`, issue 1).
+    case taskCompletedTwice
+    /// A task not completed after its expiration was killed by the watchdog.
+    case taskKilledByWatchdog
+    /// A test-available notification before the test was truly available.
+    case notifiedBeforeAvailable
+    /// More than one test-available notification in one test window.
+    case notifiedTwiceInWindow
+    /// A notification although the app was opened less than 24 h before (seed `000`).
+    case notifiedDespiteRecentOpen
+}
+
+public struct Violation: Sendable, Equatable {
+    public var kind: ViolationKind
+    public var device: Int
+    public var time: SimTime
+    public var detail: String
+}
+
+/// Counts checks and violations; keeps the first ``sampleLimit`` violations.
+struct Oracle {
+    static let sampleLimit = 20
+    var checked: UInt64 = 0
+    var counts = [UInt64](repeating: 0, count: ViolationKind.allCases.count)
+    var samples: [Violation] = []
+
+    var violations: UInt64 { counts.reduce(0, +) }
+
+    /// Records one check; `detail` (built by the caller only when the check fails) says what went wrong.
+    mutating func check(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
+        checked &+= 1
+        guard !holds else { return }
+        counts[ViolationKind.allCases.firstIndex(of: kind)!] += 1
+        if samples.count < Oracle.sampleLimit {
+            samples.append(Violation(kind: kind, device: device, time: time, detail: detail ?? kind.rawValue))
+        }
+    }
+}

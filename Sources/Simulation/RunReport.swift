@@ -1,0 +1,239 @@
+import SimKernel
+import Scenario
+import Reports
+
+/// FleetSim's version, written into every report.
+public let fleetsimVersion = "0.1.0"
+
+/// What a finished run produced: `report.json`'s document and the verdicts that set
+/// the exit code.
+public struct RunOutcome: Sendable {
+    public var report: ReportValue
+    public var violations: UInt64
+    public var expectations: [ExpectationResult]
+    /// Exit code 0 when nothing was violated and every expectation held, else 1.
+    public var passed: Bool { violations == 0 && expectations.allSatisfy(\.passed) }
+}
+
+public struct ExpectationResult: Sendable, Equatable {
+    public var metric: String
+    public var min: Double?
+    public var max: Double?
+    /// Nil when the metric had no data (an empty histogram): that fails.
+    public var value: Double?
+    public var passed: Bool
+}
+
+extension World {
+    /// Builds the report. Fails (as a scenario error) only when an `expect` names a
+    /// metric that `report.json` does not have.
+    public func report() throws(ScenarioError) -> RunOutcome {
+        var document: [String: ReportValue] = [
+            "scenario": .string(scenario.name),
+            "seed": .count(scenario.seed),
+            "fleetsimVersion": .string(fleetsimVersion),
+            "simulated": [
+                "devices": .count(devices.count),
+                "duration": .seconds(scenario.duration.microseconds),
+                "events": .count(clock.processed),
+                "start": .string(Trace.utc(startUnixSeconds * 1_000_000)),
+            ],
+            "latency": latencySection(),
+            "battery": batterySection(),
+            "backend": backendSection(),
+            "scheduling": schedulingSection(),
+            "notifications": [
+                "posted": .count(metrics.notificationsPosted),
+                "notShownWithoutPermission": .count(metrics.notificationsSuppressed),
+            ],
+            "users": [
+                "appOpens": .count(metrics.appOpens),
+                "testsStarted": .count(metrics.testsTaken),
+            ],
+            "analytics": .object(metrics.analytics.mapValues { .count($0) }),
+            "invariants": invariantsSection(),
+        ]
+        let results = try evaluate(ReportValue.object(document))
+        document["expect"] = .array(results.map { r in
+            .object([
+                "metric": .string(r.metric),
+                "min": r.min.map { .fixed($0, 6) } ?? .null,
+                "max": r.max.map { .fixed($0, 6) } ?? .null,
+                "value": r.value.map { .fixed($0, 6) } ?? .null,
+                "pass": .bool(r.passed),
+            ])
+        })
+        return RunOutcome(report: .object(document), violations: oracle.violations, expectations: results)
+    }
+
+    private func evaluate(_ document: ReportValue) throws(ScenarioError) -> [ExpectationResult] {
+        var results: [ExpectationResult] = []
+        for (index, e) in scenario.expect.enumerated() {
+            guard let found = document.lookup(e.metric), found.arrayValue == nil, found.objectValue == nil, found.stringValue == nil else {
+                throw ScenarioError(file: scenario.sourcePath, path: "$.expect[\(index)].metric",
+                                    expected: "a number in report.json, such as \"invariants.violations\" or \"latency.testAvailableToNotified.p95\"",
+                                    found: "\"\(e.metric)\"")
+            }
+            let value = found.doubleValue
+            let passed = value.map { v in (e.min.map { v >= $0 } ?? true) && (e.max.map { v <= $0 } ?? true) } ?? false
+            results.append(ExpectationResult(metric: e.metric, min: e.min, max: e.max, value: value, passed: passed))
+        }
+        return results
+    }
+
+    private func latencySection() -> ReportValue {
+        let empty = LatencyHistogram().latencySummary()
+        var section: [String: ReportValue] = [
+            "testAvailableToNotified": metrics.testAvailableToNotified.latencySummary(),
+            "testAvailableToSeen": metrics.testAvailableToSeen.latencySummary(),
+            "refreshTaskDuration": metrics.refreshTaskDuration.latencySummary(),
+            // Keys promised by INTERFACE.md whose features are not built yet: present, empty.
+            "stepsRecordedToSynced": empty,
+            "continuationCompletedToNotified": empty,
+        ]
+        for priority in ["blocking", "high", "normal", "low"] { section["pushCreatedToDelivered.\(priority)"] = empty }
+        return .object(section)
+    }
+
+    private var simulatedDays: Double { max(scenario.duration.seconds / 86_400, 1e-9) }
+
+    private func batterySection() -> ReportValue {
+        var section: [String: ReportValue] = [:]
+        for (c, cohort) in cohorts.enumerated() {
+            let range = cohort.firstDevice ..< cohort.firstDevice + cohort.count
+            let capacity = cohort.capacityMah
+            var perDay: [Double] = [], wakeups: [Double] = [], radioSeconds: [Double] = []
+            var overBudget = 0
+            for d in range {
+                let joules = devices[d].radio.joules + devices[d].cpuJoules
+                perDay.append(energy.milliampHours(joules: joules) / simulatedDays)
+                wakeups.append(Double(devices[d].launches) / simulatedDays)
+                radioSeconds.append(devices[d].radio.activeSeconds / simulatedDays)
+                if devices[d].refreshesOverBudget > 0 { overBudget += 1 }
+            }
+            let perRefresh = metrics.refreshEnergy[c]
+            section[cohort.name] = [
+                "capacityMah": .fixed(capacity, 1),
+                "appEnergyPerDeviceDay": [
+                    "mAh": Summary(perDay).value(digits: 4),
+                    "percentOfCapacity": Summary(perDay.map { $0 / capacity * 100 }).value(digits: 5),
+                ],
+                "energyPerRefresh": [
+                    "count": .count(perRefresh.count),
+                    "mAh": Summary(perRefresh).value(digits: 4),
+                    "percentOfCapacity": Summary(perRefresh.map { $0 / capacity * 100 }).value(digits: 5),
+                ],
+                "energyPerSync": [
+                    "count": .count(0),
+                    "mAh": Summary([]).value(digits: 4),
+                    "percentOfCapacity": Summary([]).value(digits: 5),
+                ],
+                "wakeupsPerDeviceDay": Summary(wakeups).value(digits: 3),
+                "radioActiveSecondsPerDeviceDay": Summary(radioSeconds).value(digits: 3),
+                // Seed `000`: "Battery Impact Target: < 1% battery usage per refresh".
+                "budget": ["perRefreshPercent": .fixed(1, 2)],
+                "devicesOverBudget": .count(overBudget),
+            ]
+        }
+        return .object(section)
+    }
+
+    private func backendSection() -> ReportValue {
+        let perSecond = metrics.arrivalsPerSecond.map(Double.init)
+        let total = metrics.requestsHistory + metrics.requestsActive
+        return [
+            "requests": [
+                "total": .count(total),
+                "byEndpoint": [
+                    "/v1/test/history": .count(metrics.requestsHistory),
+                    "/v1/test/active": .count(metrics.requestsActive),
+                ],
+            ],
+            "requestsPerSecond": [
+                "mean": .fixed(Double(total) / max(scenario.duration.seconds, 1e-9), 4),
+                "p99": .fixed(Summary(perSecond).quantile(0.99) ?? 0, 1),
+                "peak": .fixed(perSecond.max() ?? 0, 1),
+            ],
+            "queueing": metrics.queueingLatency.latencySummary(),
+            "capacity": ["workers": .count(server.workers), "queueLimit": .count(server.queueLimit)],
+            "rejected": .count(metrics.rejected),
+            "unanswered": .count(metrics.unanswered),
+            "unauthorized": .count(metrics.unauthorized),
+            "clientTimeouts": .count(metrics.timeouts),
+            "lostInTransit": .count(metrics.transportFailures),
+            "pushes": .object([:]),
+        ]
+    }
+
+    private func schedulingSection() -> ReportValue {
+        var perPlatform: [String: ReportValue] = [:]
+        for platform in ["ios", "android"] {
+            let members = cohorts.filter { $0.platform.rawValue == platform }
+            let deviceCount = members.reduce(0) { $0 + $1.count }
+            guard deviceCount > 0 else { continue }
+            let launches = members.reduce(0) { acc, c in
+                acc + (c.firstDevice ..< c.firstDevice + c.count).reduce(0) { $0 + Int(devices[$1].launches) }
+            }
+            perPlatform[platform] = ["all": .fixed(Double(launches) / Double(deviceCount) / simulatedDays, 3)]
+        }
+        return [
+            "launchesPerDeviceDay": .object(perPlatform),
+            "launches": .count(metrics.launches),
+            "expirations": .count(metrics.expirations),
+            "earlyExpirations": .count(metrics.earlyExpirations),
+            "watchdogKills": .count(metrics.watchdogKills),
+            "submitUnavailable": .count(metrics.submitUnavailable),
+            "heldBackByLowPowerMode": .count(metrics.launchesHeldBack),
+            "jetsamKills": .count(metrics.jetsamKills),
+            "dozeDeferrals": .count(0),
+        ]
+    }
+
+    private func invariantsSection() -> ReportValue {
+        var byKind: [String: ReportValue] = [:]
+        for (k, kind) in ViolationKind.allCases.enumerated() { byKind[kind.rawValue] = .count(oracle.counts[k]) }
+        return [
+            "checked": .count(oracle.checked),
+            "violations": .count(oracle.violations),
+            "byKind": .object(byKind),
+            "samples": .array(oracle.samples.map { v in
+                .object([
+                    "kind": .string(v.kind.rawValue),
+                    "device": .count(v.device),
+                    "time": .seconds(v.time.microseconds),
+                    "detail": .string(v.detail),
+                    "replay": .string(replayCommand(device: v.device, at: v.time)),
+                ])
+            }),
+        ]
+    }
+
+    /// The command that shows the story of `device` around `time`.
+    public func replayCommand(device: Int, at time: SimTime) -> String {
+        let from = max(0, time.microseconds / 1_000_000 - 300)
+        return "fleetsim replay \(scenario.sourcePath) --seed \(scenario.seed) --device \(device) --from \(from)s --to \(time.microseconds / 1_000_000 + 60)s"
+    }
+}
+
+/// Exact order statistics of a small sample (per-device values), deterministic.
+struct Summary {
+    let sorted: [Double]
+    init(_ values: [Double]) { sorted = values.sorted() }
+
+    /// Nearest-rank quantile, q in [0, 1].
+    func quantile(_ q: Double) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        let rank = max(1, Int((q * Double(sorted.count)).rounded(.up)))
+        return sorted[min(rank, sorted.count) - 1]
+    }
+
+    func value(digits: Int) -> ReportValue {
+        let mean = sorted.isEmpty ? nil : sorted.reduce(0, +) / Double(sorted.count)
+        return [
+            "mean": mean.map { .fixed($0, digits) } ?? .null,
+            "p50": quantile(0.5).map { .fixed($0, digits) } ?? .null,
+            "p95": quantile(0.95).map { .fixed($0, digits) } ?? .null,
+            "max": sorted.last.map { .fixed($0, digits) } ?? .null,
+        ]
+    }
+}

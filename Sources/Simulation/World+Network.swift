@@ -1,0 +1,180 @@
+import SimKernel
+import AppLogic
+import Platform
+import Backend
+
+/// A request on its way: from the device through the network to the API server and back.
+/// Its slot is reused once both the client and the server are done with it; events
+/// carry the slot's generation so those of a finished request are ignored.
+struct Job {
+    var device: UInt32
+    var incarnation: UInt32
+    var request: RequestID
+    var endpoint: Endpoint
+    var sentAt: SimTime
+    var roundTrip: SimDuration
+    var generation: UInt32 = 0
+    var clientDone = false
+    var serverDone = false
+    var cancelled = false
+    var result: HTTPResult = .failed(.timedOut)
+}
+
+extension World {
+    mutating func send(_ d: UInt32, _ request: RequestID, _ endpoint: Endpoint) {
+        let i = Int(d)
+        let cohort = cohorts[Int(devices[i].cohort)]
+        var roundTrip = cohort.network.latency.sampleDuration(&devices[i].networkStream)
+        if devices[i].latencyFault >= 0, case .networkLatency(let extra) = scenario.faults[Int(devices[i].latencyFault)].kind {
+            roundTrip = roundTrip + extra.sampleDuration(&devices[i].networkStream)
+        }
+        let job = allocateJob(Job(device: d, incarnation: devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip))
+        let generation = jobs[Int(job)].generation
+        devices[i].inflightJob = Int32(job)
+        guard devices[i].online else {
+            jobs[Int(job)].serverDone = true
+            jobs[Int(job)].result = .failed(.offline)
+            clock.schedule(.responseReachesDevice(job: job, generation: generation), at: now)
+            note(d, "network: \(endpoint.path) fails at once: offline")
+            return
+        }
+        if devices[i].networkStream.chance(cohort.network.failureRate) {
+            metrics.transportFailures += 1
+            jobs[Int(job)].serverDone = true
+            jobs[Int(job)].result = .failed(.connectionLost)
+            clock.schedule(.responseReachesDevice(job: job, generation: generation), after: roundTrip)
+            note(d, "network: \(endpoint.path) will be lost in transit")
+            return
+        }
+        clock.schedule(.requestReachesServer(job: job, generation: generation), after: SimDuration(microseconds: roundTrip.microseconds / 2))
+        clock.schedule(.requestTimesOut(job: job, generation: generation), after: requestTimeout)
+        note(d, "network: \(endpoint.path) sent, round trip \(roundTrip)")
+    }
+
+    /// URLSession cancellation: each in-flight task answers `.cancelled` right away.
+    mutating func cancelInflight(_ d: UInt32) {
+        let i = Int(d)
+        let job = devices[i].inflightJob
+        guard job >= 0, !jobs[Int(job)].clientDone else { return }
+        jobs[Int(job)].cancelled = true
+        clock.schedule(.responseReachesDevice(job: UInt32(job), generation: jobs[Int(job)].generation), at: now)
+    }
+
+    mutating func requestReachesServer(_ job: UInt32, generation: UInt32) {
+        let j = Int(job)
+        guard jobs[j].generation == generation else { return }
+        let second = Int(now.microseconds / 1_000_000)
+        if second < metrics.arrivalsPerSecond.count { metrics.arrivalsPerSecond[second] &+= 1 }
+        switch jobs[j].endpoint {
+        case .testHistory: metrics.requestsHistory += 1
+        case .activeSession: metrics.requestsActive += 1
+        }
+        switch server.arrive(job: job, now: now) {
+        case .serve:
+            metrics.queueingLatency.record(0)
+            startService(job)
+        case .queued:
+            break
+        case .rejected:
+            metrics.rejected += 1
+            jobs[j].serverDone = true
+            jobs[j].result = .status(503)
+            returnResponse(job)
+        case .unanswered:
+            metrics.unanswered += 1
+            jobs[j].serverDone = true
+            note(jobs[j].device, "backend: no answer (outage)")
+        }
+    }
+
+    private mutating func startService(_ job: UInt32) {
+        let d = Int(jobs[Int(job)].device)
+        let service = server.drawServiceTime(&devices[d].backendStream)
+        clock.schedule(.serviceCompletes(job: job, generation: jobs[Int(job)].generation), after: service)
+    }
+
+    mutating func serviceCompletes(_ job: UInt32, generation: UInt32) {
+        let j = Int(job)
+        guard jobs[j].generation == generation else { return }
+        let user = Int(jobs[j].device)
+        jobs[j].serverDone = true
+        // The answer comes from the backend's ground truth at this instant.
+        if !tokens.isValid(user, at: now) {
+            metrics.unauthorized += 1
+            jobs[j].result = .status(401)
+        } else {
+            let serverTime = Instant(unixMicroseconds: startUnixSeconds * 1_000_000 + now.microseconds)
+            switch jobs[j].endpoint {
+            case .testHistory:
+                let completed = truth.lastCompletedAt(user)
+                jobs[j].result = .ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: startUnixSeconds * 1_000_000 + completed.microseconds), serverTime: serverTime))
+            case .activeSession:
+                jobs[j].result = .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))
+            }
+        }
+        returnResponse(job)
+        if let next = server.finish() {
+            metrics.queueingLatency.record((now - next.since).microseconds)
+            startService(next.job)
+        }
+    }
+
+    private mutating func returnResponse(_ job: UInt32) {
+        let j = Int(job)
+        clock.schedule(.responseReachesDevice(job: job, generation: jobs[j].generation), after: SimDuration(microseconds: jobs[j].roundTrip.microseconds / 2))
+    }
+
+    mutating func responseReachesDevice(_ job: UInt32, generation: UInt32) {
+        let j = Int(job)
+        guard jobs[j].generation == generation else { return }
+        if !jobs[j].clientDone {
+            jobs[j].clientDone = true
+            let result: HTTPResult = jobs[j].cancelled ? .failed(.cancelled) : jobs[j].result
+            complete(job, with: result)
+        }
+        releaseIfDone(job)
+    }
+
+    mutating func requestTimesOut(_ job: UInt32, generation: UInt32) {
+        let j = Int(job)
+        guard jobs[j].generation == generation, !jobs[j].clientDone else { return }
+        metrics.timeouts += 1
+        jobs[j].clientDone = true
+        complete(job, with: .failed(.timedOut))
+        releaseIfDone(job)
+    }
+
+    /// The client side of a request ends: radio energy, then the logic hears of it.
+    private mutating func complete(_ job: UInt32, with result: HTTPResult) {
+        let j = Int(job)
+        let d = jobs[j].device
+        let i = Int(d)
+        let joules = devices[i].radio.transfer(from: jobs[j].sentAt, to: now, model: energy)
+        if devices[i].task.running { devices[i].taskJoules += joules }
+        if devices[i].inflightJob == Int32(job) { devices[i].inflightJob = -1 }
+        // A terminated or suspended app is not there to hear it.
+        guard devices[i].incarnation == jobs[j].incarnation, devices[i].process == .running else {
+            note(d, "network: response \(jobs[j].request) dropped (app not running)")
+            return
+        }
+        deliver(d, .httpResponse(jobs[j].request, result))
+    }
+
+    private mutating func releaseIfDone(_ job: UInt32) {
+        let j = Int(job)
+        guard jobs[j].clientDone, jobs[j].serverDone else { return }
+        jobs[j].generation &+= 1
+        freeJobs.append(job)
+    }
+
+    private mutating func allocateJob(_ job: Job) -> UInt32 {
+        if let slot = freeJobs.popLast() {
+            let generation = jobs[Int(slot)].generation
+            jobs[Int(slot)] = job
+            jobs[Int(slot)].generation = generation
+            return slot
+        }
+        jobs.append(job)
+        return UInt32(jobs.count - 1)
+    }
+}

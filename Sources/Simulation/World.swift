@@ -1,0 +1,283 @@
+import SimKernel
+import AppLogic
+import Platform
+import Backend
+import Scenario
+
+/// One deterministic world: a fleet, its OS models, the app's real logic on each
+/// device, the backend, and the oracle. A pure function of (scenario, seed): it has
+/// no wall clock, no Swift concurrency, and no hashed-collection order reaching events.
+///
+/// Drive it with ``run(until:)`` (bounded) and read ``report()`` at the end.
+public struct World {
+    public let scenario: Scenario
+    var clock: SimClock<WorldEvent>
+    var devices: [Device]
+    let cohorts: [CohortModels]
+    let timeZones: [String]
+    let logic: RefreshLogic
+    var server: APIServerModel
+    var truth: TestAvailabilityTruth
+    var tokens: AuthTokens
+    var jobs: [Job] = []
+    var freeJobs: [UInt32] = []
+    /// The reused buffer the logic writes its effects into.
+    var effects: [RefreshEffect] = []
+    var metrics: Metrics
+    var oracle = Oracle()
+    let energy = RadioEnergyModel()
+    public let end: SimTime
+    let startUnixSeconds: Int64
+    let requestTimeout: SimDuration
+    /// "Never happened" for per-device times (compare with `==`, never subtract).
+    static let never = SimTime(microseconds: Int64.min)
+    /// **Assumption**: how long the app stays in the foreground after an open.
+    static let foregroundSession = SimDuration.minutes(3)
+    /// Trace of one device for `replay`, when asked for.
+    let traceRecorder: Trace?
+
+    /// - Parameter traceDevice: record the event-by-event story of this device.
+    public init(scenario: Scenario, traceDevice: Int? = nil) {
+        self.scenario = scenario
+        let fleet = FleetBuilder.build(scenario)
+        devices = fleet.devices
+        cohorts = fleet.cohorts
+        timeZones = fleet.timeZones
+        end = SimTime.zero + scenario.duration
+        startUnixSeconds = scenario.startUnixSeconds
+        requestTimeout = scenario.backend.requestTimeout
+        clock = SimClock(
+            tieBreak: scenario.tieBreak == .shuffle ? .shuffle : .fifo,
+            shuffleStream: RandomStream(seed: scenario.seed, entity: UInt64.max, purpose: "tieBreak"),
+            reserve: devices.count * 4)
+        logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
+        let b = scenario.backend
+        server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
+        truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
+        tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
+        metrics = Metrics(cohorts: cohorts.count, seconds: Int(scenario.duration.microseconds / 1_000_000) + 1)
+        effects.reserveCapacity(16)
+        traceRecorder = traceDevice.flatMap { $0 >= 0 && $0 < fleet.devices.count ? Trace(device: $0) : nil }
+        start()
+    }
+
+    public var now: SimTime { clock.now }
+    public var eventsProcessed: UInt64 { clock.processed }
+    public var deviceCount: Int { devices.count }
+
+    /// Processes every event before `limit` (and before the scenario's end). Bounded:
+    /// time only moves forward and stops at the end.
+    public mutating func run(until limit: SimTime) {
+        let stop = limit < end ? limit : end
+        while let event = clock.next(before: stop) { step(event) }
+    }
+
+    public mutating func runToEnd() { run(until: end) }
+
+    // MARK: - Set-up
+
+    private mutating func start() {
+        for d in devices.indices {
+            let id = UInt32(d)
+            if devices[d].signedIn { tokens.issue(d, at: .zero) }
+            let cohort = cohorts[Int(devices[d].cohort)]
+            scheduleNextOpen(id)
+            if let gap = cohort.network.nextSpell(rng: &devices[d].networkStream) {
+                clock.schedule(.offlineSpellStarts(device: id), after: gap)
+            }
+            // The app was in use before the run: a refresh request is already pending,
+            // submitted sometime in the last preferred interval.
+            let interval = scenario.logic.refresh.preferredInterval.microseconds
+            let earliest = SimTime(microseconds: devices[d].osStream.int(in: 0...max(0, interval - 1)))
+            submitRefresh(id, earliestBegin: earliest)
+        }
+        for (i, fault) in scenario.faults.enumerated() {
+            clock.schedule(.faultStarts(index: UInt16(i)), at: .zero + fault.at)
+            if let duration = fault.duration { clock.schedule(.faultEnds(index: UInt16(i)), at: .zero + fault.at + duration) }
+        }
+    }
+
+    // MARK: - The event switch
+
+    mutating func step(_ event: WorldEvent) {
+        switch event {
+        case .userOpensApp(let d):
+            openApp(d, fromNotification: false)
+            scheduleNextOpen(d)
+        case .notificationTapped(let d):
+            openApp(d, fromNotification: true)
+        case .foregroundSessionEnds(let d, let incarnation):
+            let i = Int(d)
+            guard devices[i].incarnation == incarnation, devices[i].process == .running,
+                  now >= devices[i].foregroundUntil, !devices[i].task.running else { return }
+            suspend(d)
+        case .testCompleted(let d):
+            truth.complete(Int(d), at: now)
+            note(d, "user completes the test; next window opens at \(format(truth.availableAt(Int(d))))")
+        case .refreshLaunch(let d, let generation):
+            launchRefresh(d, generation: generation)
+        case .refreshExpires(let d, let serial):
+            expireRefresh(d, serial: serial)
+        case .refreshWatchdog(let d, let serial):
+            let i = Int(d)
+            guard devices[i].task.serial == serial, devices[i].task.running else { return }
+            metrics.watchdogKills += 1
+            oracle.check(false, .taskKilledByWatchdog, device: i, time: now, detail: "task \(serial) not completed \(cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace) after expiration")
+            note(d, "OS: watchdog kills the app (task \(serial) never completed after expiration)")
+            terminate(d)
+        case .hardStopFires(let d, let generation):
+            guard devices[Int(d)].hardStop.isCurrent(generation) else { return }
+            deliver(d, .hardStopFired)
+        case .keyValueFlush(let d, let generation):
+            let i = Int(d)
+            guard devices[i].keyValue.flush.isCurrent(generation), devices[i].process == .running else { return }
+            persist(d, how: "persisted by UserDefaults")
+        case .requestReachesServer(let job, let generation):
+            requestReachesServer(job, generation: generation)
+        case .serviceCompletes(let job, let generation):
+            serviceCompletes(job, generation: generation)
+        case .responseReachesDevice(let job, let generation):
+            responseReachesDevice(job, generation: generation)
+        case .requestTimesOut(let job, let generation):
+            requestTimesOut(job, generation: generation)
+        case .offlineSpellStarts(let d):
+            let i = Int(d)
+            devices[i].offlineSpells += 1
+            let cohort = cohorts[Int(devices[i].cohort)]
+            let length = cohort.network.offlineSpellDuration.sampleDuration(&devices[i].networkStream)
+            clock.schedule(.offlineSpellEnds(device: d), after: length)
+            note(d, "network: offline for \(length)")
+        case .offlineSpellEnds(let d):
+            let i = Int(d)
+            devices[i].offlineSpells -= 1
+            note(d, "network: back online")
+            if let gap = cohorts[Int(devices[i].cohort)].network.nextSpell(rng: &devices[i].networkStream) {
+                clock.schedule(.offlineSpellStarts(device: d), after: gap)
+            }
+        case .faultStarts(let index):
+            applyFault(Int(index), starting: true)
+        case .faultEnds(let index):
+            applyFault(Int(index), starting: false)
+        case .jetsam(let d, let fault):
+            jetsam(d, fault: Int(fault))
+        }
+    }
+
+    // MARK: - The user
+
+    private mutating func scheduleNextOpen(_ d: UInt32) {
+        let i = Int(d)
+        let perDay = cohorts[Int(devices[i].cohort)].usage.appOpensPerDay
+        guard perDay > 0 else { return }
+        let gap = SimDuration.fromSeconds(devices[i].userStream.exponential(mean: 86_400 / perDay))
+        clock.schedule(.userOpensApp(device: d), after: gap)
+    }
+
+    private mutating func openApp(_ d: UInt32, fromNotification: Bool) {
+        let i = Int(d)
+        metrics.appOpens += 1
+        devices[i].lastTrueOpen = now
+        note(d, fromNotification ? "user opens the app from the notification" : "user opens the app")
+        // Ground truth: the user sees an available test, and may take it.
+        let usage = cohorts[Int(devices[i].cohort)].usage
+        if truth.isAvailable(i, at: now), !truth.inProgress(i, at: now) {
+            let window = truth.lastCompletedAt(i)
+            if devices[i].seenWindow != window {
+                devices[i].seenWindow = window
+                if truth.availableAt(i) >= .zero { metrics.testAvailableToSeen.record((now - truth.availableAt(i)).microseconds) }
+            }
+            if devices[i].userStream.chance(usage.takeTestProbability) {
+                metrics.testsTaken += 1
+                truth.start(i, at: now, duration: usage.testDuration)
+                clock.schedule(.testCompleted(device: d), after: usage.testDuration)
+                note(d, "user starts the test")
+            }
+        }
+        // Signing in again (assumption) or refreshing the token in the foreground.
+        if !devices[i].signedIn { devices[i].signedIn = true; note(d, "user signs in") }
+        tokens.issue(i, at: now)
+
+        resume(d)
+        devices[i].foregroundUntil = now + World.foregroundSession
+        clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[i].incarnation), after: World.foregroundSession)
+        deliver(d, .appOpened)
+    }
+
+    // MARK: - Process lifecycle
+
+    /// The app runs (cold start if it was terminated); unpersisted writes get a flush.
+    mutating func resume(_ d: UInt32) {
+        let i = Int(d)
+        if devices[i].process == .terminated { note(d, "app cold-starts") }
+        devices[i].process = .running
+        if devices[i].keyValue.dirty { armFlush(d) }
+    }
+
+    mutating func suspend(_ d: UInt32) {
+        devices[Int(d)].process = .suspended
+        note(d, "app suspended")
+    }
+
+    /// Abrupt termination: in-memory state and unpersisted writes are lost.
+    mutating func terminate(_ d: UInt32) {
+        let i = Int(d)
+        if devices[i].keyValue.dirty { note(d, "UserDefaults: unpersisted writes lost") }
+        devices[i].process = .terminated
+        devices[i].incarnation &+= 1
+        devices[i].refresh = RefreshState(persisted: devices[i].durable)
+        devices[i].keyValue.dirty = false
+        devices[i].keyValue.flush.cancel()
+        devices[i].hardStop.cancel()
+        devices[i].inflightJob = -1
+        if devices[i].task.running { endTask(d) }
+    }
+
+    private mutating func jetsam(_ d: UInt32, fault: Int) {
+        let f = scenario.faults[fault]
+        let until = f.duration.map { SimTime.zero + f.at + $0 } ?? end
+        guard now < until, case .appTermination(let rate) = f.kind else { return }
+        let i = Int(d)
+        if devices[i].process != .terminated {
+            metrics.jetsamKills += 1
+            note(d, "OS: app terminated (jetsam)")
+            terminate(d)
+        }
+        let gap = SimDuration.fromSeconds(devices[i].osStream.exponential(mean: 86_400 / rate))
+        clock.schedule(.jetsam(device: d, fault: UInt16(fault)), after: gap)
+    }
+
+    // MARK: - Key-value durability
+
+    mutating func armFlush(_ d: UInt32) {
+        let i = Int(d)
+        let generation = devices[i].keyValue.flush.arm()
+        clock.schedule(.keyValueFlush(device: d, generation: generation), after: cohorts[Int(devices[i].cohort)].kvPersistDelay)
+    }
+
+    mutating func persist(_ d: UInt32, how: String) {
+        let i = Int(d)
+        devices[i].durable = devices[i].refresh.stored
+        devices[i].keyValue.dirty = false
+        devices[i].keyValue.flush.cancel()
+        note(d, "UserDefaults: \(how)")
+    }
+
+    // MARK: - Trace
+
+    /// Records a line of the traced device's story (no cost for other devices).
+    @inline(__always) func note(_ d: UInt32, _ text: @autoclosure () -> String) {
+        guard let traceRecorder, traceRecorder.device == Int(d) else { return }
+        traceRecorder.append(time: now, wallMicroseconds: devices[Int(d)].clock.wallMicroseconds(at: now, startUnixSeconds: startUnixSeconds),
+                      timeZone: timeZones[Int(devices[Int(d)].clock.timeZone)], startUnixSeconds: startUnixSeconds, text())
+    }
+
+    func format(_ t: SimTime) -> String { Trace.utc(startUnixSeconds * 1_000_000 + t.microseconds) }
+}
+
+extension World {
+    /// The traced device's story (empty unless the world was built with `traceDevice`).
+    public var trace: [(time: SimTime, line: String)] { traceRecorder?.entries ?? [] }
+
+    /// Memory of one device's state in the world's contiguous array.
+    public static var bytesPerDevice: Int { MemoryLayout<Device>.stride }
+}

@@ -1,0 +1,28 @@
+/// Everything that can happen in a world, as small values dispatched by one `switch`
+/// in ``World/step(_:)``. Payloads are dense ids (device, job, fault) and the
+/// generation or serial that makes a superseded event a no-op (cancellation without
+/// searching the heap).
+enum WorldEvent {
+    // User
+    case userOpensApp(device: UInt32)
+    case notificationTapped(device: UInt32)
+    case foregroundSessionEnds(device: UInt32, incarnation: UInt32)
+    case testCompleted(device: UInt32)
+    // iOS
+    case refreshLaunch(device: UInt32, generation: UInt32)
+    case refreshExpires(device: UInt32, serial: UInt32)
+    case refreshWatchdog(device: UInt32, serial: UInt32)
+    case hardStopFires(device: UInt32, generation: UInt32)
+    case keyValueFlush(device: UInt32, generation: UInt32)
+    // Network and backend
+    case requestReachesServer(job: UInt32, generation: UInt32)
+    case serviceCompletes(job: UInt32, generation: UInt32)
+    case responseReachesDevice(job: UInt32, generation: UInt32)
+    case requestTimesOut(job: UInt32, generation: UInt32)
+    case offlineSpellStarts(device: UInt32)
+    case offlineSpellEnds(device: UInt32)
+    // Faults
+    case faultStarts(index: UInt16)
+    case faultEnds(index: UInt16)
+    case jetsam(device: UInt32, fault: UInt16)
+}

@@ -1,0 +1,61 @@
+import Foundation
+import SimKernel
+import Scenario
+import Simulation
+
+/// `fleetsim bench`: speed is measured here, never in a timed unit test.
+enum Bench {
+    /// The independent implementation's counts for the kernel reference model.
+    static let expectedCounts = [10_000: 1_121_399, 100_000: 11_201_804]
+    /// The kernel's throughput target at N = 10,000 (release build, 2 cores).
+    static let targetEventsPerSecond = 10_000_000.0
+
+    static func run(worldDevices: Int, quick: Bool) -> Int32 {
+        var ok = true
+        print("Kernel reference model (KernelBenchmark): 7 days, think 14,400 s, service 0.2 s x 50 slots, app 21,600 s")
+        for n in quick ? [10_000] : [10_000, 100_000] {
+            var best = Double.infinity
+            var events = 0
+            for _ in 0..<(quick ? 1 : 3) {
+                let started = ContinuousClock.now
+                events = KernelBenchmark.countEvents(devices: n)
+                best = min(best, seconds(since: started))
+            }
+            let rate = Double(events) / best
+            let expected = expectedCounts[n] ?? -1
+            let match = events == expected
+            ok = ok && match
+            print(String(format: "  N = %7d: %10d events (expected %d: %@), %.3f s, %.2f M events/s",
+                         n, events, expected, match ? "match" : "MISMATCH", best, rate / 1e6))
+            if n == 10_000 && rate < targetEventsPerSecond {
+                print(String(format: "  below the %.0f M events/s target (is this a release build?)", targetEventsPerSecond / 1e6))
+            }
+        }
+
+        let json = """
+        {"name": "bench-world", "seed": 1, "duration": "7d",
+         "fleet": [{"cohort": "ios", "count": \(worldDevices), "platform": "ios"}]}
+        """
+        do {
+            let scenario = try ScenarioDecoder.decode(Array(json.utf8), file: "<bench>")
+            let started = ContinuousClock.now
+            var world = World(scenario: scenario)
+            world.runToEnd()
+            let s = seconds(since: started)
+            let events = Double(world.eventsProcessed)
+            print("Whole world (iOS refresh slice, 7 days):")
+            print(String(format: "  %d devices, %.0f events in %.3f s: %.2f M events/s, %.0f devices/s, %.1f simulated device-days/ms",
+                         worldDevices, events, s, events / s / 1e6, Double(worldDevices) / s, Double(worldDevices) * 7 / s / 1000))
+            print("  \(World.bytesPerDevice) bytes of state per device")
+        } catch {
+            eprint("error: \(error)")
+            return 2
+        }
+        return ok ? 0 : 1
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let d = start.duration(to: .now)
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}

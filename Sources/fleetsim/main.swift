@@ -1,0 +1,3 @@
+import Foundation
+
+exit(FleetSimCommand.main(CommandLine.arguments))
