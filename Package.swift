@@ -21,8 +21,8 @@ let package = Package(
         // TEMP .testTarget(name: "AppLogicTests", dependencies: ["AppLogic"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "SimKernel"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "SimKernel"]),
-        // TEMP .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Scenario", "Reports", "SimKernel", "AppLogic", "Platform", "Backend"]),
-        // TEMP .testTarget(name: "CLITests", dependencies: ["fleetsim"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Scenario", "Reports", "SimKernel", "AppLogic", "Platform", "Backend"]),
+        .testTarget(name: "CLITests", dependencies: ["fleetsim"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -167,9 +167,13 @@ public struct RefreshLogic: Sendable {
     /// The expiration handler and the 20 s hard stop: cancel the work and complete, once.
     private func stop(reason: StopReason, state: inout RefreshState, now: Instant, into effects: inout [RefreshEffect]) {
         guard let task = state.task else { return }
+        // Once completed, nothing is left to stop: every completion path has already
+        // cancelled its request and disarmed the timer (a stopped task keeps `awaiting`
+        // set, so without this a late expiration or timer would cancel again). The
+        // unguarded variant goes on, as the original expiration handler did.
+        if task.completed && !variants.contains(.unguardedCompletion) { return }
         if task.awaiting != nil { effects.append(.cancelRequests) }
         if reason == .expired { disarmHardStop(state: &state, into: &effects) } else { state.task?.hardStopArmed = false }
-        if task.completed && !variants.contains(.unguardedCompletion) { return }
         complete(success: false, state: &state, now: now, into: &effects)
     }
 

@@ -11,7 +11,7 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static func + (a: Instant, d: Interval) -> Instant { Instant(unixMicroseconds: a.unixMicroseconds + d.microseconds) }
     public static func - (a: Instant, b: Instant) -> Interval { Interval(microseconds: a.unixMicroseconds - b.unixMicroseconds) }
     public static func - (a: Instant, d: Interval) -> Instant { Instant(unixMicroseconds: a.unixMicroseconds - d.microseconds) }
-    public var description: String { "@\(unixMicroseconds)us" }
+    public var description: String { iso8601 }
 }
 
 /// A span of time in microseconds.

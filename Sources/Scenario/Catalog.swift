@@ -6,7 +6,7 @@ public enum Catalog {
     public static let variants: [(name: String, available: Bool)] = [
         ("refresh.unguardedCompletion", true),
         ("refresh.noSynchronize", true),
-        ("refresh.badgeOverwrite", true),
+        ("refresh.badgeOverwrite", false),
         ("refresh.cadenceOffByOne", true),
         ("refresh.localCalendarDays", true),
         ("refresh.ignoresRecentOpen", true),

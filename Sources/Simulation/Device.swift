@@ -53,6 +53,9 @@ struct Device {
     var notificationsInWindow: UInt8 = 0
     var seenWindow = World.never
     var lastTrueOpen = World.never
+    /// The window (true last completion) of a history response this task received
+    /// while that window was truly open, or `never`.
+    var taskSawOpenWindow = World.never
 
     // Random streams, one per purpose
     var userStream: RandomStream

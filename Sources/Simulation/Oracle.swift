@@ -13,6 +13,10 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     case notifiedTwiceInWindow
     /// A notification although the app was opened less than 24 h before (seed `000`).
     case notifiedDespiteRecentOpen
+    /// A refresh fetched the history of a truly available, not yet notified test and
+    /// completed successfully without notifying, although the user (by ground truth)
+    /// had not opened the app for 24 h, was not taking the test and allows notifications.
+    case availableTestNotNotified
 }
 
 public struct Violation: Sendable, Equatable {
@@ -31,13 +35,16 @@ struct Oracle {
 
     var violations: UInt64 { counts.reduce(0, +) }
 
-    /// Records one check; `detail` (built by the caller only when the check fails) says what went wrong.
-    mutating func check(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
+    /// Records one check; `detail` (built by the caller only when the check fails) says
+    /// what went wrong. Returns whether it held.
+    @discardableResult
+    mutating func check(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) -> Bool {
         checked &+= 1
-        guard !holds else { return }
+        guard !holds else { return true }
         counts[ViolationKind.allCases.firstIndex(of: kind)!] += 1
         if samples.count < Oracle.sampleLimit {
             samples.append(Violation(kind: kind, device: device, time: time, detail: detail ?? kind.rawValue))
         }
+        return false
     }
 }

@@ -18,6 +18,8 @@ struct Job {
     var serverDone = false
     var cancelled = false
     var result: HTTPResult = .failed(.timedOut)
+    /// Ground truth when the server answered: the window was open (its key), else `never`.
+    var openWindow = World.never
 }
 
 extension World {
@@ -107,6 +109,7 @@ extension World {
             switch jobs[j].endpoint {
             case .testHistory:
                 let completed = truth.lastCompletedAt(user)
+                jobs[j].openWindow = truth.isAvailable(user, at: now) ? completed : World.never
                 jobs[j].result = .ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: startUnixSeconds * 1_000_000 + completed.microseconds), serverTime: serverTime))
             case .activeSession:
                 jobs[j].result = .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))
@@ -157,6 +160,7 @@ extension World {
             note(d, "network: response \(jobs[j].request) dropped (app not running)")
             return
         }
+        if case .ok(.testHistory) = result, devices[i].task.running { devices[i].taskSawOpenWindow = jobs[j].openWindow }
         deliver(d, .httpResponse(jobs[j].request, result))
     }
 

@@ -47,6 +47,7 @@ extension World {
         devices[i].task.completions = 0
         devices[i].task.launchedAt = now
         devices[i].taskJoules = 0
+        devices[i].taskSawOpenWindow = World.never
         devices[i].launches += 1
         metrics.launches += 1
         let runTime = scheduler.runTimeBeforeExpiration(rng: &devices[i].osStream)
@@ -126,7 +127,8 @@ extension World {
             clock.schedule(.hardStopFires(device: d, generation: generation), after: SimDuration(microseconds: after.microseconds))
         case .cancelHardStopTimer:
             devices[i].hardStop.cancel()
-        case .completeTask:
+        case .completeTask(let success):
+            if success, devices[i].task.running, devices[i].task.completions == 0 { checkNotifiedIfDue(d) }
             completeTask(d)
         case .postNotification(let notification):
             post(notification, device: d)
@@ -147,11 +149,26 @@ extension World {
         let i = Int(d)
         devices[i].task.completions &+= 1
         let calls = devices[i].task.completions
-        oracle.check(calls == 1, .taskCompletedTwice, device: i, time: now,
+        verify(calls == 1, .taskCompletedTwice, device: i, time: now,
                      detail: calls == 1 ? nil : "setTaskCompleted called \(calls) times for task \(devices[i].task.serial)")
         guard devices[i].task.running else { return }
         endTask(d)
-        if now >= devices[i].foregroundUntil { suspend(d) }
+        clock.schedule(.suspendAfterTask(device: d, serial: devices[i].task.serial), after: World.suspensionDelay)
+    }
+
+    /// `availableTestNotNotified`: judged when a task completes successfully, from the
+    /// truth at the history response and now (the window is still open, no test in
+    /// progress, no open in the last 24 h, notifications allowed, none shown yet).
+    private mutating func checkNotifiedIfDue(_ d: UInt32) {
+        let i = Int(d)
+        let window = devices[i].taskSawOpenWindow
+        guard window != World.never, truth.lastCompletedAt(i) == window, !truth.inProgress(i, at: now),
+              devices[i].permission.allowsPosting else { return }
+        let opened = devices[i].lastTrueOpen
+        guard opened == World.never || now - opened >= scenario.logic.refresh.recentOpenSuppression else { return }
+        let notified = devices[i].notifiedWindow == window
+        verify(notified, .availableTestNotNotified, device: i, time: now,
+                     detail: notified ? nil : "test available since \(format(truth.availableAt(i))) and this refresh saw it, but no notification")
     }
 
     // MARK: - Notifications
@@ -166,7 +183,7 @@ extension World {
         metrics.notificationsPosted += 1
         let availableAt = truth.availableAt(i)
         let window = truth.lastCompletedAt(i)
-        oracle.check(now >= availableAt, .notifiedBeforeAvailable, device: i, time: now,
+        verify(now >= availableAt, .notifiedBeforeAvailable, device: i, time: now,
                      detail: now >= availableAt ? nil : "notified at \(format(now)), test available only at \(format(availableAt))")
         if devices[i].notifiedWindow == window {
             devices[i].notificationsInWindow &+= 1
@@ -178,11 +195,11 @@ extension World {
             if now >= availableAt, availableAt >= .zero { metrics.testAvailableToNotified.record((now - availableAt).microseconds) }
         }
         let inWindow = devices[i].notificationsInWindow
-        oracle.check(inWindow == 1, .notifiedTwiceInWindow, device: i, time: now,
+        verify(inWindow == 1, .notifiedTwiceInWindow, device: i, time: now,
                      detail: inWindow == 1 ? nil : "notification \(inWindow) for the window opened at \(format(availableAt))")
         let opened = devices[i].lastTrueOpen
         let openedRecently = opened != World.never && now - opened < scenario.logic.refresh.recentOpenSuppression
-        oracle.check(!openedRecently, .notifiedDespiteRecentOpen, device: i, time: now,
+        verify(!openedRecently, .notifiedDespiteRecentOpen, device: i, time: now,
                      detail: openedRecently ? "app opened \(now - opened) before the notification" : nil)
         note(d, "OS: notification shown: test available")
         let usage = cohorts[Int(devices[i].cohort)].usage

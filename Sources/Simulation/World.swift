@@ -31,6 +31,9 @@ public struct World {
     let requestTimeout: SimDuration
     /// "Never happened" for per-device times (compare with `==`, never subtract).
     static let never = SimTime(microseconds: Int64.min)
+    /// **Assumption**: iOS suspends the app this long after its background task
+    /// completes, so callbacks already due (a cancelled request's) still run.
+    static let suspensionDelay = SimDuration.seconds(1)
     /// **Assumption**: how long the app stays in the foreground after an open.
     static let foregroundSession = SimDuration.minutes(3)
     /// Trace of one device for `replay`, when asked for.
@@ -122,9 +125,14 @@ public struct World {
             let i = Int(d)
             guard devices[i].task.serial == serial, devices[i].task.running else { return }
             metrics.watchdogKills += 1
-            oracle.check(false, .taskKilledByWatchdog, device: i, time: now, detail: "task \(serial) not completed \(cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace) after expiration")
+            verify(false, .taskKilledByWatchdog, device: i, time: now, detail: "task \(serial) not completed \(cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace) after expiration")
             note(d, "OS: watchdog kills the app (task \(serial) never completed after expiration)")
             terminate(d)
+        case .suspendAfterTask(let d, let serial):
+            let i = Int(d)
+            guard devices[i].task.serial == serial, !devices[i].task.running, devices[i].process == .running,
+                  now >= devices[i].foregroundUntil else { return }
+            suspend(d)
         case .hardStopFires(let d, let generation):
             guard devices[Int(d)].hardStop.isCurrent(generation) else { return }
             deliver(d, .hardStopFired)
@@ -260,6 +268,15 @@ public struct World {
         devices[i].keyValue.dirty = false
         devices[i].keyValue.flush.cancel()
         note(d, "UserDefaults: \(how)")
+    }
+
+    // MARK: - Oracle
+
+    /// One oracle check; a violation also goes into the device's trace, at its instant.
+    mutating func verify(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
+        if !oracle.check(holds, kind, device: device, time: time, detail: detail) {
+            note(UInt32(device), "ORACLE: violation \(kind.rawValue): \(detail ?? "")")
+        }
     }
 
     // MARK: - Trace

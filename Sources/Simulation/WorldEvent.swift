@@ -13,6 +13,7 @@ enum WorldEvent {
     case refreshExpires(device: UInt32, serial: UInt32)
     case refreshWatchdog(device: UInt32, serial: UInt32)
     case hardStopFires(device: UInt32, generation: UInt32)
+    case suspendAfterTask(device: UInt32, serial: UInt32)
     case keyValueFlush(device: UInt32, generation: UInt32)
     // Network and backend
     case requestReachesServer(job: UInt32, generation: UInt32)

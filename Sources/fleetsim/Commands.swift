@@ -11,12 +11,14 @@ enum FleetSimCommand {
     fleetsim \(fleetsimVersion): deterministic discrete-event simulation of a fleet of phones running real background logic.
 
     USAGE
-      fleetsim run SCENARIO [--seed N] [--scale F] [--out DIR] [--quiet]
+      fleetsim run SCENARIO [--seed N] [--scale F] [--variants LIST] [--out DIR] [--quiet]
           Simulate; write report.json, report.md, report.html and junit.xml into DIR
           (default reports/<scenario name>/). Exit 1 if an invariant or expectation failed.
+          --variants replaces the file's logic.variants: a comma-separated list of
+          names, or "none" for the correct logic.
       fleetsim validate SCENARIO
           Check a scenario file without running it.
-      fleetsim replay SCENARIO --device ID [--seed N] [--scale F] [--from T] [--to T]
+      fleetsim replay SCENARIO --device ID [--seed N] [--scale F] [--variants LIST] [--from T] [--to T]
           Re-run deterministically and print one device's event-by-event story
           (OS events, logic inputs and effects, network and backend steps, oracle
           verdicts) with UTC and local times. T is a duration since the start ("26h", "3600s").
@@ -88,7 +90,7 @@ enum FleetSimCommand {
     // MARK: - run
 
     static func run(_ args: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(args, valued: ["seed", "scale", "out", "shard"], flags: ["quiet"])
+        let parsed = try Arguments(args, valued: ["seed", "scale", "out", "shard", "variants"], flags: ["quiet"])
         let path = try parsed.positional(0, "SCENARIO file")
         try parsed.noExtraPositionals(after: 1)
         if parsed.options["shard"] != nil {
@@ -101,6 +103,7 @@ enum FleetSimCommand {
         guard var scenario = load(path) else { return 2 }
         if let seed { scenario.seed = seed }
         if let scale { scenario = scenario.scaled(by: scale) }
+        if let list = parsed.options["variants"] { scenario.logic.variants = try variants(list) }
         let outDir = parsed.options["out"] ?? "reports/\(safeName(scenario.name))"
         let progress = !parsed.flags.contains("quiet") && isatty(2) == 1
 
@@ -159,7 +162,7 @@ enum FleetSimCommand {
     // MARK: - replay
 
     static func replay(_ args: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(args, valued: ["seed", "device", "from", "to", "scale"], flags: [])
+        let parsed = try Arguments(args, valued: ["seed", "device", "from", "to", "scale", "variants"], flags: [])
         let path = try parsed.positional(0, "SCENARIO file")
         try parsed.noExtraPositionals(after: 1)
         guard let device = try parsed.int("device") else { throw UsageError("replay needs --device ID") }
@@ -168,6 +171,7 @@ enum FleetSimCommand {
         guard var scenario = load(path) else { return 2 }
         if let seed = try parsed.uint64("seed") { scenario.seed = seed }
         if let scale = try parsed.double("scale") { scenario = scenario.scaled(by: scale) }
+        if let list = parsed.options["variants"] { scenario.logic.variants = try variants(list) }
         let devices = scenario.fleet.reduce(0) { $0 + $1.count }
         guard device >= 0, device < devices else { throw UsageError("--device must be in 0..<\(devices), found \(device)") }
         var world = World(scenario: scenario, traceDevice: device)
@@ -181,6 +185,19 @@ enum FleetSimCommand {
             }
         }
         return 0
+    }
+
+    /// `--variants a,b` or `--variants none`, checked against the catalog.
+    static func variants(_ list: String) throws(UsageError) -> [String] {
+        if list == "none" || list.isEmpty { return [] }
+        let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        for name in names {
+            guard let entry = Catalog.variants.first(where: { $0.name == name }) else {
+                throw UsageError("--variants: unknown variant '\(name)'; known: \(Catalog.variants.map(\.name).joined(separator: ", "))")
+            }
+            guard entry.available else { throw UsageError("--variants: '\(name)' is not available yet in this build") }
+        }
+        return names
     }
 
     private static func duration(_ parsed: Arguments, _ name: String) throws(UsageError) -> SimDuration? {

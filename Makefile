@@ -1,0 +1,25 @@
+# FleetSim: the two commands a user needs are `make run` and `make test`.
+SWIFT ?= swift
+BIN := .build/release/fleetsim
+
+.PHONY: run test bench build clean
+
+## Build (release) and run the default scenario; reports go to reports/default/.
+run: build
+	$(BIN) run scenarios/default.json
+
+## The whole test suite (unit, property, scenario and CLI end-to-end tests).
+test:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Kernel and whole-world throughput (release build): exact reference counts and events/s.
+bench: build
+	$(BIN) bench
+
+build:
+	$(SWIFT) build -c release --product fleetsim
+
+clean:
+	rm -rf .build
+	find reports -mindepth 1 -maxdepth 1 ! -name baselines -exec rm -rf {} +

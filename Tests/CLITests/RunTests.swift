@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@Suite struct RunTests {
+    /// The shipped race scenario: the variant is caught (exit 1, replay hint printed);
+    /// `--variants none` runs the correct logic on the same seed and passes.
+    @Test func raceScenarioFailsWithItsVariantAndPassesWithout() throws {
+        let out = try CLI.temporaryDirectory()
+        let caught = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--out", out.path, "--quiet"])
+        #expect(caught.status == 1)
+        #expect(caught.stdout.contains("taskCompletedTwice"))
+        #expect(caught.stdout.contains("fleetsim replay scenarios/races/unguarded-completion.json --seed 1 --device "))
+        let report = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
+        #expect(report.contains("\"taskCompletedTwice\": "))
+        for name in ["report.md", "report.html", "junit.xml"] {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path))
+        }
+
+        let clean = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--variants", "none", "--out", out.path, "--quiet"])
+        #expect(clean.status == 0, "\(clean.stdout)")
+        #expect(clean.stdout.contains("0 invariant violation(s)"))
+    }
+
+    /// A bad scenario writes nothing: no partial report.
+    @Test func badScenarioWritesNoReport() throws {
+        let dir = try CLI.temporaryDirectory()
+        let file = try CLI.write(#"{"name": "x", "duration": "2d", "fleet": []}"#, to: "bad.json", in: dir)
+        let out = dir.appendingPathComponent("out")
+        let r = try CLI.run(["run", file, "--out", out.path])
+        #expect(r.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    /// `replay` prints the story of one device with UTC and local times, and the
+    /// oracle's verdict at its instant.
+    @Test func replayShowsTheViolatingEvent() throws {
+        let r = try CLI.run(["replay", "scenarios/races/unguarded-completion.json", "--seed", "1", "--device", "48", "--from", "630s", "--to", "640s"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("logic -> completeTask(success: false)"))
+        #expect(r.stdout.contains("ORACLE: violation taskCompletedTwice"))
+        #expect(r.stdout.contains("2026-03-02T00:10:34.423Z"))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        for args in [[], ["frobnicate"], ["run"], ["run", "scenarios/default.json", "--seed", "minus-one"],
+                     ["run", "scenarios/default.json", "--bogus"], ["explore", "scenarios/default.json"],
+                     ["run", "scenarios/default.json", "--variants", "refresh.nope"]] {
+            let r = try CLI.run(args)
+            #expect(r.status == 2, "\(args)")
+        }
+        let help = try CLI.run(["help"])
+        #expect(help.status == 0)
+        for command in ["run SCENARIO", "validate SCENARIO", "replay SCENARIO", "bench"] { #expect(help.stdout.contains(command)) }
+    }
+
+    /// The bench cross-checks the kernel against the independent implementation.
+    @Test func benchPrintsTheReferenceCount() throws {
+        let r = try CLI.run(["bench", "--quick", "--devices", "200"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("1121399 events (expected 1121399: match)"))
+        #expect(r.stdout.contains("bytes of state per device"))
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+import Scenario
+@testable import Simulation
+
+/// Every built variant is caught by its shipped scenario within 20 seeds, with the
+/// violation kind that names its bug, and the correct logic has no violation on the
+/// same seeds.
+@Suite struct VariantTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var file: String
+        var kind: ViolationKind
+        var testDescription: String { file }
+    }
+
+    static let cases: [Case] = [
+        Case(file: "scenarios/races/unguarded-completion.json", kind: .taskCompletedTwice),
+        Case(file: "scenarios/races/no-synchronize.json", kind: .notifiedTwiceInWindow),
+        Case(file: "scenarios/races/cadence-off-by-one.json", kind: .availableTestNotNotified),
+        Case(file: "scenarios/races/local-calendar-days.json", kind: .notifiedBeforeAvailable),
+        Case(file: "scenarios/races/ignores-recent-open.json", kind: .notifiedDespiteRecentOpen),
+    ]
+
+    static func violations(_ scenario: Scenario) -> (total: UInt64, of: (ViolationKind) -> UInt64) {
+        var world = World(scenario: scenario)
+        world.runToEnd()
+        let counts = world.oracle.counts
+        return (world.oracle.violations, { kind in counts[ViolationKind.allCases.firstIndex(of: kind)!] })
+    }
+
+    @Test(arguments: cases) func variantIsCaughtAndCorrectLogicIsNot(_ c: Case) throws {
+        let shipped = try Fixtures.scenario(c.file)
+        #expect(!shipped.logic.variants.isEmpty)
+        var caughtAt: UInt64?
+        for seed in UInt64(1)...20 {
+            var s = shipped
+            s.seed = seed
+            if Self.violations(s).of(c.kind) > 0 { caughtAt = seed; break }
+        }
+        let found = try #require(caughtAt, "\(c.file): variant not caught within 20 seeds")
+        for seed in UInt64(1)...found {
+            var s = shipped
+            s.seed = seed
+            s.logic.variants = []
+            #expect(Self.violations(s).total == 0, "correct logic violated an invariant on seed \(seed)")
+        }
+    }
+
+    /// The replay hint of a sample names the scenario file, the seed and the device.
+    @Test func violationSamplesCarryAReplayCommand() throws {
+        var world = World(scenario: try Fixtures.scenario("scenarios/races/unguarded-completion.json"))
+        world.runToEnd()
+        let sample = try #require(world.report().report.lookup("invariants.samples.0"))
+        let replay = try #require(sample.lookup("replay")?.stringValue)
+        let device = try #require(sample.lookup("device")?.intValue)
+        #expect(replay.hasPrefix("fleetsim replay "))
+        #expect(replay.contains("scenarios/races/unguarded-completion.json --seed 1 --device \(device) "))
+    }
+}
