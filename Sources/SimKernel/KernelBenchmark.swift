@@ -49,8 +49,7 @@ public struct KernelBenchmark {
         var waiting = [UInt32](repeating: 0, count: max(devices, 1))
         var head = 0, tail = 0, waitingCount = 0
         var events = 0
-        let end = horizon.microseconds
-        while let next = queue.nextTime, next.microseconds < end, let (now, event) = queue.pop() {
+        while let (now, event) = queue.pop(before: horizon) {
             events &+= 1
             let t = now.microseconds
             switch event {

@@ -29,7 +29,7 @@ public struct SimClock<Event> {
     /// The next event strictly before `end`, with `now` advanced to its time; nil when
     /// none is left before `end`, with `now` advanced to `end` (never backwards).
     @inlinable public mutating func next(before end: SimTime) -> Event? {
-        if let t = queue.nextTime, t < end, let (time, event) = queue.pop() {
+        if let (time, event) = queue.pop(before: end) {
             if current < time { current = time }
             handedOut &+= 1
             return event
