@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "Simulation", dependencies: ["SimKernel", "AppLogic", "Platform", "Backend", "Scenario", "Reports"]),
         .executableTarget(name: "fleetsim", dependencies: ["SimKernel", "Scenario", "Simulation", "Reports"]),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
-        // TEMP .testTarget(name: "AppLogicTests", dependencies: ["AppLogic"]),
+        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "SimKernel"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "SimKernel"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Scenario", "Reports", "SimKernel", "AppLogic", "Platform", "Backend"]),

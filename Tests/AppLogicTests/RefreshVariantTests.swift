@@ -1,0 +1,252 @@
+import Testing
+import AppLogic
+
+/// The known bugs of seed `002`, switched on one at a time: each test shows the bug's
+/// effect, next to the fixed logic where the two runs differ only by the variant.
+@Suite struct RefreshVariantTests {
+    /// 2026-01-01T00:00:00Z.
+    let completedAt = Instant(unixSeconds: 1_767_225_600)
+    /// 2026-04-01T00:00:00Z, 90 days after `completedAt`.
+    let serverTime = Instant(unixSeconds: 1_775_001_600)
+
+    /// Launches a task on `store` one second before `answeredAt` (its effects asserted
+    /// in full) and returns what the test-history answer, at the device time
+    /// `answeredAt`, produces. It decides nothing: availability is whatever the logic
+    /// answers.
+    private func historyAnswer(
+        _ store: inout RefreshStore, context: RefreshLaunchContext = .device(),
+        latestCompletedAt: Instant, serverTime: Instant, answeredAt: Instant,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [RefreshEffect] {
+        let launchedAt = answeredAt - .seconds(1)
+        #expect(store.send(.taskLaunched(context), at: launchedAt) == [
+            .analytics(.refreshStarted),
+            .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
+            .startHardStopTimer(after: .seconds(20)),
+            .httpRequest(RequestID(1), .testHistory(limit: 1)),
+        ], sourceLocation: sourceLocation)
+        return store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: latestCompletedAt, serverTime: serverTime))), at: answeredAt)
+    }
+
+    // MARK: - unguardedCompletion (issue 1)
+
+    /// The expiration handler completes the task; the awaiting request, answering
+    /// "cancelled", completes it a second time. (The fixed logic ignores that answer:
+    /// `TaskCompletionTests.expirationWhileAwaitingCancelsAndCompletesOnce`.)
+    @Test func unguardedCompletionCompletesASecondTimeOnTheCancelledResponse() {
+        let launchedAt = serverTime
+        var store = RefreshStore(variants: .unguardedCompletion)
+        #expect(store.send(.taskLaunched(.device()), at: launchedAt) == [
+            .analytics(.refreshStarted),
+            .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
+            .startHardStopTimer(after: .seconds(20)),
+            .httpRequest(RequestID(1), .testHistory(limit: 1)),
+        ])
+        let expiredAt = launchedAt + .seconds(5)
+        #expect(store.send(.taskExpired, at: expiredAt) == [
+            .cancelRequests,
+            .cancelHardStopTimer,
+            .completeTask(success: false),
+            .analytics(.refreshCompleted(success: false, duration: .seconds(5))),
+        ])
+        #expect(store.send(.httpResponse(RequestID(1), .failed(.cancelled)), at: expiredAt) == [
+            .completeTask(success: false),
+            .analytics(.refreshCompleted(success: false, duration: .seconds(5))),
+        ])
+    }
+
+    // MARK: - noSynchronize (issue 2)
+
+    @Test func noSynchronizeNeverFlushesTheWrites() {
+        let launchedAt = serverTime
+        var store = RefreshStore(variants: .noSynchronize)
+        #expect(historyAnswer(&store, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == [
+            .analytics(.dataFetched(.testHistory)),
+            .httpRequest(RequestID(2), .activeSession),
+        ])
+        let decidedAt = launchedAt + .seconds(2)
+        #expect(store.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: false, serverTime: serverTime + .seconds(1)))), at: decidedAt) == [
+            .analytics(.dataFetched(.activeSession)),
+            .store(.notifiedWindow, completedAt),
+            .postNotification(LocalNotification(kind: .testAvailable, badge: nil)),
+            .analytics(.notificationSent),
+            .cancelHardStopTimer,
+            .store(.lastRefreshAt, decidedAt),
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
+        ])
+    }
+
+    // MARK: - badgeOverwrite (issue 3)
+
+    @Test func badgeOverwriteSetsTheBadgeToOne() {
+        let launchedAt = serverTime
+        var store = RefreshStore(variants: .badgeOverwrite)
+        #expect(historyAnswer(&store, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == [
+            .analytics(.dataFetched(.testHistory)),
+            .httpRequest(RequestID(2), .activeSession),
+        ])
+        let decidedAt = launchedAt + .seconds(2)
+        #expect(store.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: false, serverTime: serverTime + .seconds(1)))), at: decidedAt) == [
+            .analytics(.dataFetched(.activeSession)),
+            .store(.notifiedWindow, completedAt),
+            .synchronize,
+            .postNotification(LocalNotification(kind: .testAvailable, badge: 1)),
+            .analytics(.notificationSent),
+            .cancelHardStopTimer,
+            .store(.lastRefreshAt, decidedAt),
+            .synchronize,
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
+        ])
+    }
+
+    // MARK: - cadenceOffByOne
+
+    @Test func cadenceOffByOneIsNotAvailableAtExactly90Days() {
+        let serverTime = completedAt + .days(90)
+        let answeredAt = serverTime
+
+        var buggy = RefreshStore(variants: .cadenceOffByOne)
+        #expect(historyAnswer(&buggy, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: answeredAt) == [
+            .analytics(.dataFetched(.testHistory)),
+            .cancelHardStopTimer,
+            .store(.lastRefreshAt, answeredAt),
+            .synchronize,
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
+        ])
+
+        var fixed = RefreshStore()
+        #expect(historyAnswer(&fixed, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: answeredAt) == [
+            .analytics(.dataFetched(.testHistory)),
+            .httpRequest(RequestID(2), .activeSession),
+        ])
+    }
+
+    @Test func cadenceOffByOneIsAvailableAt91Days() {
+        let serverTime = completedAt + .days(91)
+        var buggy = RefreshStore(variants: .cadenceOffByOne)
+        #expect(historyAnswer(&buggy, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: serverTime) == [
+            .analytics(.dataFetched(.testHistory)),
+            .httpRequest(RequestID(2), .activeSession),
+        ])
+    }
+
+    // MARK: - localCalendarDays (issue 5)
+
+    /// The device clock runs 3 days ahead; 87 true days have passed. The local-calendar
+    /// count reads the device clock and says 90: available. The fixed logic reads the
+    /// server's clock: not available.
+    @Test func localCalendarDaysWithADeviceClock3DaysAheadIsAvailableAt87TrueDays() {
+        let serverTime = completedAt + .days(87)
+        let deviceNow = serverTime + .days(3)
+
+        var buggy = RefreshStore(variants: .localCalendarDays)
+        #expect(historyAnswer(&buggy, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: deviceNow) == [
+            .analytics(.dataFetched(.testHistory)),
+            .httpRequest(RequestID(2), .activeSession),
+        ])
+
+        var fixed = RefreshStore()
+        #expect(historyAnswer(&fixed, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: deviceNow) == [
+            .analytics(.dataFetched(.testHistory)),
+            .cancelHardStopTimer,
+            .store(.lastRefreshAt, deviceNow),
+            .synchronize,
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
+        ])
+    }
+
+    /// New York springs forward on 2026-03-08 (02:00 EST becomes 03:00 EDT), so 90
+    /// calendar days from 00:30 that night end one hour before 90 × 24 h have elapsed.
+    /// With a right device clock, between those two instants the local-calendar count
+    /// says available and the fixed logic does not.
+    @Test func localCalendarDaysAcrossSpringForwardInNewYorkCountsAnHourEarly() {
+        let newYork = RefreshLaunchContext.device(timeZone: "America/New_York")
+        // 2026-03-08T00:30:00-05:00 (EST), on the server's clock.
+        let completedAt = Instant(unixSeconds: 1_772_947_800)
+        // 2026-06-06T00:30:00-04:00 (EDT): 90 calendar days later, 89 d 23 h elapsed.
+        let ninetyCalendarDays = Instant(unixSeconds: 1_780_720_200)
+        #expect(ninetyCalendarDays - completedAt == .days(89) + .hours(23))
+        // 2026-06-06T01:30:00-04:00 (EDT): 90 × 24 h elapsed.
+        let ninetyTimes24h = Instant(unixSeconds: 1_780_723_800)
+        #expect(ninetyTimes24h - completedAt == .days(90))
+
+        // One second before 90 calendar days, both say not available.
+        let justBefore = ninetyCalendarDays - .seconds(1)
+        var buggyBefore = RefreshStore(variants: .localCalendarDays)
+        #expect(historyAnswer(&buggyBefore, context: newYork, latestCompletedAt: completedAt, serverTime: justBefore, answeredAt: justBefore) == [
+            .analytics(.dataFetched(.testHistory)),
+            .cancelHardStopTimer,
+            .store(.lastRefreshAt, justBefore),
+            .synchronize,
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
+        ])
+
+        // At 90 calendar days (89 d 23 h elapsed) they disagree.
+        var buggy = RefreshStore(variants: .localCalendarDays)
+        #expect(historyAnswer(&buggy, context: newYork, latestCompletedAt: completedAt, serverTime: ninetyCalendarDays, answeredAt: ninetyCalendarDays) == [
+            .analytics(.dataFetched(.testHistory)),
+            .httpRequest(RequestID(2), .activeSession),
+        ])
+        var fixed = RefreshStore()
+        #expect(historyAnswer(&fixed, context: newYork, latestCompletedAt: completedAt, serverTime: ninetyCalendarDays, answeredAt: ninetyCalendarDays) == [
+            .analytics(.dataFetched(.testHistory)),
+            .cancelHardStopTimer,
+            .store(.lastRefreshAt, ninetyCalendarDays),
+            .synchronize,
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
+        ])
+
+        // One second before 90 × 24 h the fixed logic still says not available; at
+        // 90 × 24 h it says available.
+        let fixedJustBefore = ninetyTimes24h - .seconds(1)
+        var fixedBefore = RefreshStore()
+        #expect(historyAnswer(&fixedBefore, context: newYork, latestCompletedAt: completedAt, serverTime: fixedJustBefore, answeredAt: fixedJustBefore) == [
+            .analytics(.dataFetched(.testHistory)),
+            .cancelHardStopTimer,
+            .store(.lastRefreshAt, fixedJustBefore),
+            .synchronize,
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
+        ])
+        var fixedAt = RefreshStore()
+        #expect(historyAnswer(&fixedAt, context: newYork, latestCompletedAt: completedAt, serverTime: ninetyTimes24h, answeredAt: ninetyTimes24h) == [
+            .analytics(.dataFetched(.testHistory)),
+            .httpRequest(RequestID(2), .activeSession),
+        ])
+    }
+
+    // MARK: - ignoresRecentOpen
+
+    @Test func ignoresRecentOpenNotifiesAlthoughTheAppWasOpenedAnHourBefore() {
+        let launchedAt = serverTime
+        let decidedAt = launchedAt + .seconds(2)
+        let openedAt = decidedAt - .hours(1)
+        var store = RefreshStore(variants: .ignoresRecentOpen)
+        #expect(store.send(.appOpened, at: openedAt) == [
+            .store(.lastAppOpenAt, openedAt),
+            .scheduleRefresh(earliestBegin: openedAt + .hours(4)),
+        ])
+        #expect(historyAnswer(&store, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == [
+            .analytics(.dataFetched(.testHistory)),
+            .httpRequest(RequestID(2), .activeSession),
+        ])
+        #expect(store.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: false, serverTime: serverTime + .seconds(1)))), at: decidedAt) == [
+            .analytics(.dataFetched(.activeSession)),
+            .store(.notifiedWindow, completedAt),
+            .synchronize,
+            .postNotification(LocalNotification(kind: .testAvailable, badge: nil)),
+            .analytics(.notificationSent),
+            .cancelHardStopTimer,
+            .store(.lastRefreshAt, decidedAt),
+            .synchronize,
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
+        ])
+    }
+}
