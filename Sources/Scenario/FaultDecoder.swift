@@ -28,6 +28,9 @@ enum FaultDecoder {
     static let commonKeys = ["kind", "at", "duration", "cohort", "fraction"]
 
     /// Kinds whose `duration` is required.
+    /// Faults of the backend as a whole: they take no `cohort` or `fraction`.
+    static let serverWideKinds: Set<String> = ["backendOutage", "backendSlowdown"]
+
     static let spanningKinds: Set<String> = ["backendOutage", "backendSlowdown", "networkOutage", "networkLatency",
                                              "pushProviderErrors", "pushProviderOutage", "lowPowerMode"]
 
@@ -86,6 +89,10 @@ enum FaultDecoder {
                 // An instant fault has nothing to undo: a duration there would be silently ignored.
                 if kind == "authExpiry" { throw member.unknownKey(among: commonKeys.filter { $0 != "duration" } + own, context: " of an `authExpiry` fault (it is instant)") }
                 duration = try child.duration(.positive, expected: "how long the fault lasts: " + DurationRule.positive.expected)
+            case "cohort" where serverWideKinds.contains(kind), "fraction" where serverWideKinds.contains(kind):
+                // The backend is one server: narrowing it to devices would be silently ignored.
+                throw member.unknownKey(among: commonKeys.filter { $0 != "cohort" && $0 != "fraction" } + own,
+                                        context: " of a `\(kind)` fault (it affects the whole backend)")
             case "cohort":
                 _ = try child.nonEmptyString("the name of a cohort of the fleet")
                 cohortNode = child

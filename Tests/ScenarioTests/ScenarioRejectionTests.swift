@@ -162,6 +162,12 @@ import Testing
                         path: "$.faults[0].rate", found: ["a number -1"])
         expectRejection(Fixtures.scenario(top: #""faults": [{"kind": "lowPowerMode", "at": "1d", "duration": "1h", "fraction": 1.5}]"#),
                         path: "$.faults[0].fraction", found: ["a number 1.5"])
+        // The backend is one server: it cannot be narrowed to devices, and an instant
+        // fault has no duration to honour.
+        expectRejection(Fixtures.scenario(top: #""faults": [{"kind": "backendSlowdown", "at": "1d", "duration": "1h", "factor": 3, "fraction": 0.5}]"#),
+                        path: "$.faults[0].fraction", found: ["the unknown key \"fraction\""], expected: ["whole backend"])
+        expectRejection(Fixtures.scenario(top: #""faults": [{"kind": "authExpiry", "at": "1d", "duration": "1h"}]"#),
+                        path: "$.faults[0].duration", found: ["the unknown key \"duration\""], expected: ["instant"])
     }
 
     @Test func otherValueRules() {
