@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/fleetsim
 
-.PHONY: run test bench build clean
+.PHONY: run test bench explore build clean
 
 ## Build (release) and run the default scenario; reports go to reports/default/.
 run: build
@@ -16,6 +16,10 @@ test:
 ## Kernel and whole-world throughput (release build): exact reference counts and events/s.
 bench: build
 	$(BIN) bench
+
+## 200 seeds of the default scenario in parallel: every seed must pass.
+explore: build
+	$(BIN) explore scenarios/default.json --seeds 200
 
 build:
 	$(SWIFT) build -c release --product fleetsim

@@ -43,10 +43,13 @@ public struct RefreshLogic: Sendable {
         case .httpResponse(let id, let result):
             response(id, result, state: &state, now: now, into: &effects)
         case .appOpened:
-            // Remember the open (rule 4) and submit the next refresh, as the app does
-            // when it enters the background.
+            // Remember the open (rule 4) and flush it: the 24 h rule depends on it, and
+            // an app killed right after an open would otherwise lose it (seed `002`,
+            // issue 2; found by `fleetsim explore` on the default scenario, seed 34).
+            // Then submit the next refresh, as the app does when it enters the background.
             state.stored.lastAppOpenAt = now
             effects.append(.store(.lastAppOpenAt, now))
+            if !variants.contains(.noSynchronize) { effects.append(.synchronize) }
             effects.append(.scheduleRefresh(earliestBegin: now + config.preferredInterval))
         }
     }

@@ -176,6 +176,14 @@ public struct Fault: Sendable, Equatable {
     public var cohort: String?
     /// Share of the (cohort's) devices affected. Default 1.
     public var fraction: Double
+
+    public init(kind: Kind, at: SimDuration, duration: SimDuration?, cohort: String?, fraction: Double) {
+        self.kind = kind
+        self.at = at
+        self.duration = duration
+        self.cohort = cohort
+        self.fraction = fraction
+    }
 }
 
 public struct Expectation: Sendable, Equatable {

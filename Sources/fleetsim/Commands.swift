@@ -11,21 +11,26 @@ enum FleetSimCommand {
     fleetsim \(fleetsimVersion): deterministic discrete-event simulation of a fleet of phones running real background logic.
 
     USAGE
-      fleetsim run SCENARIO [--seed N] [--scale F] [--variants LIST] [--out DIR] [--quiet]
+      fleetsim run SCENARIO [--seed N] [--scale F] [--variants LIST] [--swarm] [--out DIR] [--quiet]
           Simulate; write report.json, report.md, report.html and junit.xml into DIR
           (default reports/<scenario name>/). Exit 1 if an invariant or expectation failed.
           --variants replaces the file's logic.variants: a comma-separated list of
           names, or "none" for the correct logic.
       fleetsim validate SCENARIO
           Check a scenario file without running it.
-      fleetsim replay SCENARIO --device ID [--seed N] [--scale F] [--variants LIST] [--from T] [--to T]
+      fleetsim replay SCENARIO --device ID [--seed N] [--scale F] [--variants LIST] [--swarm] [--from T] [--to T]
           Re-run deterministically and print one device's event-by-event story
           (OS events, logic inputs and effects, network and backend steps, oracle
           verdicts) with UTC and local times. T is a duration since the start ("26h", "3600s").
+      fleetsim explore SCENARIO --seeds N [--first S] [--jobs J] [--swarm] [--scale F] [--variants LIST]
+          Run N seeds (S, S+1, ...; default S = 1) in parallel, each world single-threaded;
+          print every failing seed with its violation kinds and the exact replay command,
+          then a summary table. Exit 1 if any seed failed. --swarm also draws OS-policy
+          parameters and fault rates from each seed (ranges in the README).
       fleetsim bench [--devices N] [--quick]
           Kernel reference model (exact event counts, events per second) and
           whole-world throughput.
-      fleetsim explore | compare | merge | run --shard
+      fleetsim compare | merge | run --shard
           Not available yet in this build.
 
     Exit codes: 0 success, 1 violation or failed expectation, 2 bad usage or bad scenario.
@@ -43,7 +48,8 @@ enum FleetSimCommand {
             case "validate": return try validate(args.dropFirst())
             case "replay": return try replay(args.dropFirst())
             case "bench": return try bench(args.dropFirst())
-            case "explore", "compare", "merge":
+            case "explore": return try Explore.run(args.dropFirst())
+            case "compare", "merge":
                 eprint("fleetsim: '\(command)' is not available yet in this build.")
                 return 2
             case "help", "--help", "-h":
@@ -90,7 +96,7 @@ enum FleetSimCommand {
     // MARK: - run
 
     static func run(_ args: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(args, valued: ["seed", "scale", "out", "shard", "variants"], flags: ["quiet"])
+        let parsed = try Arguments(args, valued: ["seed", "scale", "out", "shard", "variants"], flags: ["quiet", "swarm"])
         let path = try parsed.positional(0, "SCENARIO file")
         try parsed.noExtraPositionals(after: 1)
         if parsed.options["shard"] != nil {
@@ -104,6 +110,7 @@ enum FleetSimCommand {
         if let seed { scenario.seed = seed }
         if let scale { scenario = scenario.scaled(by: scale) }
         if let list = parsed.options["variants"] { scenario.logic.variants = try variants(list) }
+        if parsed.flags.contains("swarm") { scenario = Swarm.apply(to: scenario) }
         let outDir = parsed.options["out"] ?? "reports/\(safeName(scenario.name))"
         let progress = !parsed.flags.contains("quiet") && isatty(2) == 1
 
@@ -162,7 +169,7 @@ enum FleetSimCommand {
     // MARK: - replay
 
     static func replay(_ args: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(args, valued: ["seed", "device", "from", "to", "scale", "variants"], flags: [])
+        let parsed = try Arguments(args, valued: ["seed", "device", "from", "to", "scale", "variants"], flags: ["swarm"])
         let path = try parsed.positional(0, "SCENARIO file")
         try parsed.noExtraPositionals(after: 1)
         guard let device = try parsed.int("device") else { throw UsageError("replay needs --device ID") }
@@ -172,6 +179,7 @@ enum FleetSimCommand {
         if let seed = try parsed.uint64("seed") { scenario.seed = seed }
         if let scale = try parsed.double("scale") { scenario = scenario.scaled(by: scale) }
         if let list = parsed.options["variants"] { scenario.logic.variants = try variants(list) }
+        if parsed.flags.contains("swarm") { scenario = Swarm.apply(to: scenario) }
         let devices = scenario.fleet.reduce(0) { $0 + $1.count }
         guard device >= 0, device < devices else { throw UsageError("--device must be in 0..<\(devices), found \(device)") }
         var world = World(scenario: scenario, traceDevice: device)

@@ -129,6 +129,7 @@ import AppLogic
         var store = RefreshStore()
         #expect(store.send(.appOpened, at: openedAt) == [
             .store(.lastAppOpenAt, openedAt),
+            .synchronize,
             .scheduleRefresh(earliestBegin: openedAt + .hours(4)),
         ])
         #expect(store.send(.taskLaunched(.device()), at: launchedAt) == [
@@ -159,6 +160,7 @@ import AppLogic
         var store = RefreshStore()
         #expect(store.send(.appOpened, at: openedAt) == [
             .store(.lastAppOpenAt, openedAt),
+            .synchronize,
             .scheduleRefresh(earliestBegin: openedAt + .hours(4)),
         ])
         #expect(store.send(.taskLaunched(.device()), at: launchedAt) == [

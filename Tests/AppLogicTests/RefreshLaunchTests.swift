@@ -86,10 +86,11 @@ import AppLogic
         ])
     }
 
-    @Test func appOpenedStoresTheOpenAndSchedulesTheNextRefresh() {
+    @Test func appOpenedStoresAndFlushesTheOpenThenSchedulesTheNextRefresh() {
         var store = RefreshStore()
         #expect(store.send(.appOpened, at: now) == [
             .store(.lastAppOpenAt, now),
+            .synchronize,
             .scheduleRefresh(earliestBegin: now + .hours(4)),
         ])
         #expect(store.state.stored == RefreshState.Stored(lastAppOpenAt: now))

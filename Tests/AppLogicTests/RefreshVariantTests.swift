@@ -230,6 +230,7 @@ import AppLogic
         var store = RefreshStore(variants: .ignoresRecentOpen)
         #expect(store.send(.appOpened, at: openedAt) == [
             .store(.lastAppOpenAt, openedAt),
+            .synchronize,
             .scheduleRefresh(earliestBegin: openedAt + .hours(4)),
         ])
         #expect(historyAnswer(&store, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == [
