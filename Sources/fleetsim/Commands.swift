@@ -30,7 +30,11 @@ enum FleetSimCommand {
       fleetsim bench [--devices N] [--quick]
           Kernel reference model (exact event counts, events per second) and
           whole-world throughput.
-      fleetsim compare | merge | run --shard
+      fleetsim compare BASELINE.json REPORT.json [--tolerance PCT]
+          Regression gate: exit 1 if a metric where lower is better (latency
+          percentiles, energy, violations, rejected requests, ...) grew by more
+          than PCT percent (default 5) over the baseline.
+      fleetsim merge | run --shard
           Not available yet in this build.
 
     Exit codes: 0 success, 1 violation or failed expectation, 2 bad usage or bad scenario.
@@ -49,7 +53,8 @@ enum FleetSimCommand {
             case "replay": return try replay(args.dropFirst())
             case "bench": return try bench(args.dropFirst())
             case "explore": return try Explore.run(args.dropFirst())
-            case "compare", "merge":
+            case "compare": return try Compare.run(args.dropFirst())
+            case "merge":
                 eprint("fleetsim: '\(command)' is not available yet in this build.")
                 return 2
             case "help", "--help", "-h":

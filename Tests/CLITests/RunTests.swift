@@ -43,7 +43,7 @@ import Testing
 
     @Test func usageErrorsExitTwo() throws {
         for args in [[], ["frobnicate"], ["run"], ["run", "scenarios/default.json", "--seed", "minus-one"],
-                     ["run", "scenarios/default.json", "--bogus"], ["explore", "scenarios/default.json"],
+                     ["run", "scenarios/default.json", "--bogus"], ["merge", "a.json"],
                      ["run", "scenarios/default.json", "--variants", "refresh.nope"]] {
             let r = try CLI.run(args)
             #expect(r.status == 2, "\(args)")
