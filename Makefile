@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/fleetsim
 
-.PHONY: run test bench explore build clean
+.PHONY: run test bench explore baseline build clean
 
 ## Build (release) and run the default scenario; reports go to reports/default/.
 run: build
@@ -20,6 +20,12 @@ bench: build
 ## 200 seeds of the default scenario in parallel: every seed must pass.
 explore: build
 	$(BIN) explore scenarios/default.json --seeds 200
+
+## Regenerate the golden report that GoldenReportTests compares byte for byte.
+## Do it when a change to the model or the logic is meant to change the numbers.
+baseline: build
+	$(BIN) run scenarios/default.json --scale 0.1 --out .build/baseline --quiet
+	cp .build/baseline/report.json reports/baselines/default.json
 
 build:
 	$(SWIFT) build -c release --product fleetsim
