@@ -10,8 +10,12 @@ public struct APIServerModel: Sendable {
     public let queueLimit: Int
     public let serviceTime: Distribution
     public private(set) var busy = 0
-    public var slowdown = 1.0
-    public var outage = false
+    /// Factors of the `backendSlowdown` faults in force, in start order.
+    public private(set) var slowdowns: [Double] = []
+    /// `backendOutage` faults in force.
+    public private(set) var outages = 0
+    public var slowdown: Double { slowdowns.reduce(1, *) }
+    public var outage: Bool { outages > 0 }
     private var waiting = RingBuffer<Waiting>(capacity: 64)
 
     public struct Waiting: Sendable {
@@ -36,13 +40,23 @@ public struct APIServerModel: Sendable {
         self.serviceTime = serviceTime
     }
 
-    public var queueDepth: Int { waiting.count }
+    /// The most requests that waited at once.
+    public private(set) var peakQueueDepth = 0
+
+    /// Faults may overlap: each start is undone by its own end.
+    public mutating func outageStarts() { outages += 1 }
+    public mutating func outageEnds() { outages -= 1 }
+    public mutating func slowdownStarts(_ factor: Double) { slowdowns.append(factor) }
+    public mutating func slowdownEnds(_ factor: Double) {
+        if let i = slowdowns.firstIndex(of: factor) { slowdowns.remove(at: i) }
+    }
 
     public mutating func arrive(job: UInt32, now: SimTime) -> Admission {
         if outage { return .unanswered }
         if busy < workers { busy += 1; return .serve }
         if waiting.count >= queueLimit { return .rejected }
         waiting.append(Waiting(job: job, since: now))
+        peakQueueDepth = max(peakQueueDepth, waiting.count)
         return .queued
     }
 
@@ -56,6 +70,7 @@ public struct APIServerModel: Sendable {
     /// One service time, slowed down by the current factor.
     public func drawServiceTime(_ rng: inout RandomStream) -> SimDuration {
         let base = serviceTime.sampleDuration(&rng)
-        return slowdown == 1 ? base : SimDuration(microseconds: Int64((Double(base.microseconds) * slowdown).rounded()))
+        guard !slowdowns.isEmpty else { return base }
+        return .fromSeconds(base.seconds * slowdown)
     }
 }

@@ -69,7 +69,9 @@ public struct ReportComparison: Sendable, Equatable {
             }
             let after = current[metric] ?? nil
             guard let b = before, let a = after else {
-                if before != after { changes.append(Change(metric: metric, baseline: before, current: after)) }
+                // A gated number that became null (no data at all) regressed.
+                if before != nil, gated { regressions.append(Change(metric: metric, baseline: before, current: nil)) }
+                else if before != after { changes.append(Change(metric: metric, baseline: before, current: after)) }
                 continue
             }
             let allowance = abs(b) * tolerance

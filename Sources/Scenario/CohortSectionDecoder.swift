@@ -30,7 +30,7 @@ enum CohortSectionDecoder {
             let child = member.node
             switch member.key {
             case "appOpensPerDay":
-                usage.appOpensPerDay = try child.number(in: 0...Double.greatestFiniteMagnitude, "app opens per day: a number of 0 or more")
+                usage.appOpensPerDay = try child.number(in: 0...1_440, "app opens per day: a number from 0 to 1440")
             case "notificationOpenProbability": usage.notificationOpenProbability = try child.fraction()
             case "notificationOpenDelay": usage.notificationOpenDelay = try child.distribution(.duration)
             case "takeTestProbability": usage.takeTestProbability = try child.fraction()

@@ -52,9 +52,18 @@ enum FaultDecoder {
     static let statuses: [Int64] = [400, 410, 429, 500, 503]
     static let expected = "an array of faults, e.g. [{\"kind\": \"backendOutage\", \"at\": \"2d\", \"duration\": \"3h\"}]"
 
+    /// Put a limit on everything: a scenario has at most this many faults.
+    static let maximumFaults = 1_000
+    /// Rates per device-day above this (one a minute) are not a fault but a mistake.
+    static let maximumRatePerDay = 1_440.0
+
     static func decodeList(_ node: ScenarioNode) throws(ScenarioError) -> [Decoded] {
         var result: [Decoded] = []
-        for element in try node.elements(expected) {
+        let elements = try node.elements(expected)
+        guard elements.count <= maximumFaults else {
+            throw node.error(expected: "at most \(maximumFaults) faults", found: "\(elements.count) faults")
+        }
+        for element in elements {
             result.append(try decode(element))
         }
         return result
@@ -141,7 +150,7 @@ enum FaultDecoder {
         case ("provider", _): return "a push provider: \(ScenarioNode.oneOf(providers))"
         case ("status", _): return "an HTTP status: one of \(statuses.map(String.init).joined(separator: ", "))"
         case ("rate", "pushProviderErrors"): return "the share of sends answered with that status: a fraction (a number from 0 to 1)"
-        case ("rate", _): return "terminations per device-day: a number of 0 or more"
+        case ("rate", _): return "terminations per device-day: a number from 0 to 1440"
         case ("offset", _): return "the clock's offset: " + DurationRule.signed.expected
         default: return "the destination: " + TimeZoneName.expected
         }
@@ -159,7 +168,7 @@ enum FaultDecoder {
             guard statuses.contains(status) else { throw node.error(expected: expected) }
             values.status = Int(status)
         case "rate" where kind == "pushProviderErrors": values.rate = try node.fraction()
-        case "rate": values.rate = try node.number(in: 0...Double.greatestFiniteMagnitude, expected)
+        case "rate": values.rate = try node.number(in: 0...maximumRatePerDay, expected)
         case "offset": values.offset = try node.duration(.signed, expected: expected)
         default:  // "to"
             let name = try node.string(expected)

@@ -1,7 +1,11 @@
 /// `fleet`: a non-empty array of cohorts whose `cohort` names are unique.
 /// Devices get dense ids in this order (`INTERFACE.md`).
-enum FleetDecoder {
+public enum FleetDecoder {
     static let expected = "the fleet: a non-empty array of cohorts, e.g. [{\"cohort\": \"ios-daily\", \"count\": 1000, \"platform\": \"ios\"}]"
+
+    /// The most devices one world simulates (≈ 5 GB of device state): larger fleets
+    /// are sharded. Checked again after `--scale`.
+    public static let maximumDevices = 10_000_000
 
     static func decode(_ node: ScenarioNode) throws(ScenarioError) -> [Cohort] {
         let elements = try node.elements(expected)
@@ -15,6 +19,12 @@ enum FleetDecoder {
                                      found: "\(JSONValue.quoteForMessage(cohort.name)), already the name of $.fleet[\(earlier)]")
             }
             cohorts.append(cohort)
+            let total = cohorts.reduce(0) { $0 + $1.count }
+            if total > maximumDevices {
+                throw (element.member("count") ?? element).error(
+                    expected: "at most \(maximumDevices) devices in the whole fleet (shard larger fleets)",
+                    found: "\(total) devices up to this cohort")
+            }
         }
         return cohorts
     }

@@ -28,7 +28,7 @@ enum NetworkDecoder {
             case "latency": latency = try child.distribution(.duration)
             case "failureRate": failureRate = try child.fraction()
             case "offlineSpellsPerDay":
-                offlineSpellsPerDay = try child.number(in: 0...Double.greatestFiniteMagnitude, "offline spells per day: a number of 0 or more")
+                offlineSpellsPerDay = try child.number(in: 0...1_440, "offline spells per day: a number from 0 to 1440")
             case "offlineSpellDuration": offlineSpellDuration = try child.distribution(.duration)
             default: throw member.unknownKey(among: keys)
             }

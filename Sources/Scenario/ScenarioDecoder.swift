@@ -15,6 +15,9 @@ import SimKernel
 /// - A name that exists but is not built in this version (see ``Catalog``) is an error
 ///   saying "not available yet in this build".
 public enum ScenarioDecoder {
+    /// The longest run a scenario may ask for.
+    public static let maximumDuration = SimDuration.days(366)
+
     /// Largest scenario file read, so a wrong path such as `/dev/zero` cannot exhaust memory.
     public static let maximumFileBytes = 16 << 20
 
@@ -57,7 +60,13 @@ public enum ScenarioDecoder {
             case "description": description = try node.string("a one-line description (a string)")
             case "seed": seed = UInt64(try node.integer(in: 0...(1 << 53), "a seed: an integer from 0 to 2^53 (9007199254740992)"))
             case "start": start = try decodeStart(node)
-            case "duration": duration = try node.duration(.positive)
+            case "duration":
+                let d = try node.duration(.positive)
+                // Put a limit on everything: per-second load series and device-days scale with it.
+                guard d <= ScenarioDecoder.maximumDuration else {
+                    throw node.error(expected: "a run of at most \(ScenarioDecoder.maximumDuration) (366 days)", found: d.description)
+                }
+                duration = d
             case "tieBreak": tieBreak = try decodeTieBreak(node)
             case "fleet": fleet = try FleetDecoder.decode(node)
             case "logic": logic = try LogicDecoder.decode(node)

@@ -18,6 +18,10 @@ public struct Scenario: Sendable, Equatable {
 
     /// The file the scenario came from, as given on the command line (for messages and replay hints).
     public var sourcePath: String
+
+    /// Command-line options that changed this scenario after it was read
+    /// (`--scale 0.05 --variants none --swarm`); every replay command repeats them.
+    public var replayOptions: String = ""
 }
 
 public enum TieBreakMode: String, Sendable, Equatable { case fifo, shuffle }

@@ -28,20 +28,6 @@ public enum Distribution: Sendable, Equatable, CustomStringConvertible {
         return SimDuration(microseconds: x > 0 ? Int64(min(x, 9.0e18).rounded()) : 0)
     }
 
-    /// The mean of the distribution.
-    public var mean: Double {
-        switch self {
-        case .constant(let x): return x
-        case .uniform(let a, let b): return (a + b) / 2
-        case .exponential(let mean): return mean
-        case .lognormal(let median, let p99):
-            guard p99 > median, median > 0 else { return median }
-            let sigma = log(p99 / median) / RandomStream.z99
-            return median * exp(sigma * sigma / 2)
-        case .normal(let mean, _): return mean
-        }
-    }
-
     public var description: String {
         switch self {
         case .constant(let x): return "constant(\(x))"
@@ -52,5 +38,4 @@ public enum Distribution: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public static func constant(duration: SimDuration) -> Distribution { .constant(Double(duration.microseconds)) }
 }

@@ -10,7 +10,11 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static let zero = SimTime(microseconds: 0)
 
     @inlinable public static func < (a: SimTime, b: SimTime) -> Bool { a.microseconds < b.microseconds }
-    @inlinable public static func + (t: SimTime, d: SimDuration) -> SimTime { SimTime(microseconds: t.microseconds &+ d.microseconds) }
+    /// Saturates at the ends of `Int64`, so a far-future deadline can never wrap into the past.
+    @inlinable public static func + (t: SimTime, d: SimDuration) -> SimTime {
+        let (sum, overflow) = t.microseconds.addingReportingOverflow(d.microseconds)
+        return SimTime(microseconds: overflow ? (d.microseconds > 0 ? .max : .min) : sum)
+    }
     @inlinable public static func - (t: SimTime, d: SimDuration) -> SimTime { SimTime(microseconds: t.microseconds &- d.microseconds) }
     @inlinable public static func - (a: SimTime, b: SimTime) -> SimDuration { SimDuration(microseconds: a.microseconds &- b.microseconds) }
 
@@ -32,9 +36,11 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
     @inlinable public static func minutes(_ v: Int64) -> SimDuration { SimDuration(microseconds: v * 60_000_000) }
     @inlinable public static func hours(_ v: Int64) -> SimDuration { SimDuration(microseconds: v * 3_600_000_000) }
     @inlinable public static func days(_ v: Int64) -> SimDuration { SimDuration(microseconds: v * 86_400_000_000) }
-    /// Rounds to the nearest microsecond.
+    /// Rounds to the nearest microsecond; saturates (about ±292,000 years) instead of trapping.
     @inlinable public static func fromSeconds(_ v: Double) -> SimDuration {
-        SimDuration(microseconds: Int64((v * 1_000_000).rounded()))
+        let us = (v * 1_000_000).rounded()
+        guard us.isFinite else { return SimDuration(microseconds: us.isNaN ? 0 : (us > 0 ? .max : .min)) }
+        return SimDuration(microseconds: us >= 9.2e18 ? .max : (us <= -9.2e18 ? .min : Int64(us)))
     }
 
     @inlinable public static func < (a: SimDuration, b: SimDuration) -> Bool { a.microseconds < b.microseconds }

@@ -17,10 +17,11 @@ struct Device {
     var capacityMah: Double
 
     // Faults and connectivity in force
-    var lowPowerFaults: UInt8 = 0
-    var offlineSpells: UInt8 = 0
-    var outageFaults: UInt8 = 0
-    var latencyFault: Int16 = -1
+    // Counters, so overlapping faults each undo only themselves (the decoder caps
+    // a scenario at 1,000 faults).
+    var lowPowerFaults: UInt16 = 0
+    var offlineSpells: UInt16 = 0
+    var outageFaults: UInt16 = 0
     var lowPowerMode: Bool { lowPowerModeSetting || lowPowerFaults > 0 }
     var online: Bool { offlineSpells == 0 && outageFaults == 0 }
 

@@ -42,7 +42,8 @@ enum FleetBuilder {
                 let lpm = setup.chance(cohort.settings.lowPowerMode)
                 let permission = permissions.pick(&setup)
                 let signedIn = setup.chance(cohort.signedIn)
-                let daysAgo = max(0, cohort.lastTestDaysAgo.sample(&setup))
+                // Clamped to a century: a distribution's tail must not overflow the clock.
+                let daysAgo = min(max(0, cohort.lastTestDaysAgo.sample(&setup)), 36_500)
                 fleet.lastCompleted.append(SimTime(microseconds: -Int64((daysAgo * 86_400_000_000).rounded())))
                 fleet.devices.append(Device(
                     cohort: UInt16(c),

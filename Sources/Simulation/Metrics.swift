@@ -1,3 +1,4 @@
+import AppLogic
 import SimKernel
 import Reports
 
@@ -7,7 +8,7 @@ struct Metrics {
     var testAvailableToSeen = LatencyHistogram()
     var refreshTaskDuration = LatencyHistogram()
     var queueingLatency = LatencyHistogram()
-    /// Energy of each background refresh task, per cohort, in nano-mAh for the histogram.
+    /// Energy of each background refresh task (mAh), per cohort.
     var refreshEnergy: [[Double]]
 
     var requestsHistory: UInt64 = 0
@@ -17,8 +18,8 @@ struct Metrics {
     var timeouts: UInt64 = 0
     var transportFailures: UInt64 = 0
     var unauthorized: UInt64 = 0
-    /// Requests arriving at the server, per second of simulated time.
-    var arrivalsPerSecond: [UInt32]
+    /// Requests arriving at the server, per second of simulated time (grown as traffic comes).
+    var arrivalsPerSecond: [UInt32] = []
 
     var launches: UInt64 = 0
     var submitUnavailable: UInt64 = 0
@@ -31,11 +32,34 @@ struct Metrics {
     var notificationsSuppressed: UInt64 = 0
     var appOpens: UInt64 = 0
     var testsTaken: UInt64 = 0
-    /// Analytics events by name, in a fixed order.
-    var analytics: [String: UInt64] = [:]
+    /// Analytics events, counted by ``AnalyticsCounter/index(of:)``.
+    var analytics = [UInt64](repeating: 0, count: AnalyticsCounter.names.count)
 
-    init(cohorts: Int, seconds: Int) {
+    init(cohorts: Int) {
         refreshEnergy = Array(repeating: [], count: cohorts)
-        arrivalsPerSecond = Array(repeating: 0, count: max(1, seconds))
+    }
+
+    mutating func countArrival(at now: SimTime) {
+        let second = Int(now.microseconds / 1_000_000)
+        if second >= arrivalsPerSecond.count {
+            arrivalsPerSecond.append(contentsOf: repeatElement(0, count: second - arrivalsPerSecond.count + 1))
+        }
+        arrivalsPerSecond[second] &+= 1
+    }
+}
+
+
+/// Seed `000`'s analytics events, counted in an array instead of hashing names per event.
+enum AnalyticsCounter {
+    static let names = ["background_refresh_started", "background_refresh_completed",
+                        "background_refresh_notification_sent", "background_refresh_data_fetched"]
+
+    static func index(of event: AnalyticsEvent) -> Int {
+        switch event {
+        case .refreshStarted: return 0
+        case .refreshCompleted: return 1
+        case .notificationSent: return 2
+        case .dataFetched: return 3
+        }
     }
 }

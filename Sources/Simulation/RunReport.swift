@@ -50,7 +50,7 @@ extension World {
                 "appOpens": .count(metrics.appOpens),
                 "testsStarted": .count(metrics.testsTaken),
             ],
-            "analytics": .object(metrics.analytics.mapValues { .count($0) }),
+            "analytics": .object(Dictionary(uniqueKeysWithValues: AnalyticsCounter.names.enumerated().map { ($1, .count(metrics.analytics[$0])) })),
             "invariants": invariantsSection(),
         ]
         let results = try evaluate(ReportValue.object(document))
@@ -139,7 +139,10 @@ extension World {
     }
 
     private func backendSection() -> ReportValue {
-        let perSecond = metrics.arrivalsPerSecond.map(Double.init)
+        // Every second of the run counts, quiet ones included.
+        var perSecond = metrics.arrivalsPerSecond.map(Double.init)
+        let seconds = Int(scenario.duration.microseconds / 1_000_000)
+        if perSecond.count < seconds { perSecond.append(contentsOf: repeatElement(0, count: seconds - perSecond.count)) }
         let total = metrics.requestsHistory + metrics.requestsActive
         return [
             "requests": [
@@ -156,6 +159,7 @@ extension World {
             ],
             "queueing": metrics.queueingLatency.latencySummary(),
             "capacity": ["workers": .count(server.workers), "queueLimit": .count(server.queueLimit)],
+            "peakQueueDepth": .count(server.peakQueueDepth),
             "rejected": .count(metrics.rejected),
             "unanswered": .count(metrics.unanswered),
             "unauthorized": .count(metrics.unauthorized),
@@ -211,7 +215,8 @@ extension World {
     /// The command that shows the story of `device` around `time`.
     public func replayCommand(device: Int, at time: SimTime) -> String {
         let from = max(0, time.microseconds / 1_000_000 - 300)
-        return "fleetsim replay \(scenario.sourcePath) --seed \(scenario.seed) --device \(device) --from \(from)s --to \(time.microseconds / 1_000_000 + 60)s"
+        let options = scenario.replayOptions.isEmpty ? "" : " \(scenario.replayOptions)"
+        return "fleetsim replay \(scenario.sourcePath) --seed \(scenario.seed) --device \(device) --from \(from)s --to \(time.microseconds / 1_000_000 + 60)s\(options)"
     }
 }
 

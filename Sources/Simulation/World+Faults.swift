@@ -10,17 +10,31 @@ extension World {
         let fault = scenario.faults[index]
         if let name = fault.cohort, cohorts[Int(devices[d].cohort)].name != name { return false }
         if fault.fraction >= 1 { return true }
-        var stream = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: StreamPurpose("fault.\(index)"))
+        var stream = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: faultPurposes[index])
         return stream.chance(fault.fraction)
+    }
+
+    /// The extra latency of the `networkLatency` faults in force that touch device `d`.
+    mutating func extraLatency(_ d: Int) -> SimDuration {
+        var extra = SimDuration.zero
+        for index in activeLatencyFaults where isAffected(d, by: index) {
+            if case .networkLatency(let distribution) = scenario.faults[index].kind {
+                extra = extra + distribution.sampleDuration(&devices[d].networkStream)
+            }
+        }
+        return extra
     }
 
     mutating func applyFault(_ index: Int, starting: Bool) {
         let fault = scenario.faults[index]
+        // Faults may overlap: every start is undone by its own end, never by another's.
         switch fault.kind {
         case .backendOutage:
-            server.outage = starting
+            if starting { server.outageStarts() } else { server.outageEnds() }
         case .backendSlowdown(let factor):
-            server.slowdown = starting ? factor : 1
+            if starting { server.slowdownStarts(factor) } else { server.slowdownEnds(factor) }
+        case .networkLatency:
+            if starting { activeLatencyFaults.append(index) } else { activeLatencyFaults.removeAll { $0 == index } }
         case .pushProviderErrors, .pushProviderOutage:
             break  // rejected by the decoder until the push pipeline exists
         default:
@@ -36,15 +50,19 @@ extension World {
         case .networkOutage:
             devices[i].outageFaults = starting ? devices[i].outageFaults + 1 : devices[i].outageFaults - 1
             note(d, starting ? "fault: network outage begins" : "fault: network outage ends")
-        case .networkLatency:
-            if starting { devices[i].latencyFault = Int16(index) } else if devices[i].latencyFault == Int16(index) { devices[i].latencyFault = -1 }
         case .clockSkew(let offset):
-            devices[i].clock.skew = starting ? offset : .zero
+            devices[i].clock.skew = starting ? devices[i].clock.skew + offset : devices[i].clock.skew - offset
             note(d, "fault: device clock now off by \(devices[i].clock.skew)")
         case .timeZoneChange(let to):
-            let zone = starting ? UInt16(timeZones.firstIndex(of: to)!) : devices[i].homeTimeZone
-            devices[i].clock.timeZone = zone
-            note(d, "fault: user \(starting ? "travels to" : "returns to") \(timeZones[Int(zone)])")
+            let target = timeZoneIndex[index]
+            if starting {
+                devices[i].clock.timeZone = target
+                note(d, "fault: user travels to \(to)")
+            } else if devices[i].clock.timeZone == target {
+                // Back home, unless a later trip has moved the user on.
+                devices[i].clock.timeZone = devices[i].homeTimeZone
+                note(d, "fault: user returns to \(timeZones[Int(devices[i].homeTimeZone)])")
+            }
         case .appTermination(let rate):
             guard starting, rate > 0 else { return }
             let gap = SimDuration.fromSeconds(devices[i].osStream.exponential(mean: 86_400 / rate))
@@ -59,7 +77,7 @@ extension World {
             if !starting, devices[i].task.heldBack, !devices[i].lowPowerMode {
                 submitRefresh(d, earliestBegin: now)
             }
-        case .backendOutage, .backendSlowdown, .pushProviderErrors, .pushProviderOutage:
+        case .backendOutage, .backendSlowdown, .networkLatency, .pushProviderErrors, .pushProviderOutage:
             break
         }
     }

@@ -27,9 +27,7 @@ extension World {
         let i = Int(d)
         let cohort = cohorts[Int(devices[i].cohort)]
         var roundTrip = cohort.network.latency.sampleDuration(&devices[i].networkStream)
-        if devices[i].latencyFault >= 0, case .networkLatency(let extra) = scenario.faults[Int(devices[i].latencyFault)].kind {
-            roundTrip = roundTrip + extra.sampleDuration(&devices[i].networkStream)
-        }
+        if !activeLatencyFaults.isEmpty { roundTrip = roundTrip + extraLatency(i) }
         let job = allocateJob(Job(device: d, incarnation: devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip))
         let generation = jobs[Int(job)].generation
         devices[i].inflightJob = Int32(job)
@@ -53,6 +51,17 @@ extension World {
         note(d, "network: \(endpoint.path) sent, round trip \(roundTrip)")
     }
 
+    /// The app died with a request in flight: nobody is waiting for it any more (no
+    /// timeout, no radio cost charged to a later task); the server side runs its course.
+    mutating func abandonInflight(_ d: UInt32) {
+        let i = Int(d)
+        let job = devices[i].inflightJob
+        devices[i].inflightJob = -1
+        guard job >= 0, !jobs[Int(job)].clientDone else { return }
+        jobs[Int(job)].clientDone = true
+        releaseIfDone(UInt32(job))
+    }
+
     /// URLSession cancellation: each in-flight task answers `.cancelled` right away.
     mutating func cancelInflight(_ d: UInt32) {
         let i = Int(d)
@@ -65,8 +74,7 @@ extension World {
     mutating func requestReachesServer(_ job: UInt32, generation: UInt32) {
         let j = Int(job)
         guard jobs[j].generation == generation else { return }
-        let second = Int(now.microseconds / 1_000_000)
-        if second < metrics.arrivalsPerSecond.count { metrics.arrivalsPerSecond[second] &+= 1 }
+        metrics.countArrival(at: now)
         switch jobs[j].endpoint {
         case .testHistory: metrics.requestsHistory += 1
         case .activeSession: metrics.requestsActive += 1
@@ -86,6 +94,7 @@ extension World {
             metrics.unanswered += 1
             jobs[j].serverDone = true
             note(jobs[j].device, "backend: no answer (outage)")
+            releaseIfDone(job)
         }
     }
 

@@ -43,7 +43,6 @@ extension World {
         devices[i].task.hasPending = false
         devices[i].task.serial &+= 1
         devices[i].task.running = true
-        devices[i].task.expired = false
         devices[i].task.completions = 0
         devices[i].task.launchedAt = now
         devices[i].taskJoules = 0
@@ -65,7 +64,6 @@ extension World {
     mutating func expireRefresh(_ d: UInt32, serial: UInt32) {
         let i = Int(d)
         guard devices[i].task.serial == serial, devices[i].task.running else { return }
-        devices[i].task.expired = true
         metrics.expirations += 1
         if now - devices[i].task.launchedAt < cohorts[Int(devices[i].cohort)].scheduler.runLimit { metrics.earlyExpirations += 1 }
         note(d, "OS: task \(serial) expires; expiration handler runs")
@@ -133,14 +131,16 @@ extension World {
         case .postNotification(let notification):
             post(notification, device: d)
         case .store:
+            // The first unpersisted write starts the persistence delay; later ones ride along.
+            let wasDirty = devices[i].keyValue.dirty
             devices[i].keyValue.dirty = true
-            if devices[i].process == .running { armFlush(d) }
+            if !wasDirty, devices[i].process == .running { armFlush(d) }
         case .synchronize:
             persist(d, how: "synchronized")
         case .signOut:
             devices[i].signedIn = false
         case .analytics(let event):
-            metrics.analytics[event.name, default: 0] += 1
+            metrics.analytics[AnalyticsCounter.index(of: event)] += 1
         }
     }
 
@@ -200,7 +200,7 @@ extension World {
         let opened = devices[i].lastTrueOpen
         let openedRecently = opened != World.never && now - opened < scenario.logic.refresh.recentOpenSuppression
         verify(!openedRecently, .notifiedDespiteRecentOpen, device: i, time: now,
-                     detail: openedRecently ? "app opened \(now - opened) before the notification" : nil)
+                     detail: openedRecently ? "app opened \(hours(now - opened)) before the notification" : nil)
         note(d, "OS: notification shown: test available")
         let usage = cohorts[Int(devices[i].cohort)].usage
         if devices[i].userStream.chance(usage.notificationOpenProbability) {

@@ -36,6 +36,12 @@ public struct World {
     static let suspensionDelay = SimDuration.seconds(1)
     /// **Assumption**: how long the app stays in the foreground after an open.
     static let foregroundSession = SimDuration.minutes(3)
+    /// One stream purpose per fault (which devices a narrowed fault touches).
+    let faultPurposes: [StreamPurpose]
+    /// The time-zone table index of each `timeZoneChange` fault's destination.
+    let timeZoneIndex: [UInt16]
+    /// Indices of the `networkLatency` faults in force.
+    var activeLatencyFaults: [Int] = []
     /// Trace of one device for `replay`, when asked for.
     let traceRecorder: Trace?
 
@@ -58,8 +64,14 @@ public struct World {
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
-        metrics = Metrics(cohorts: cohorts.count, seconds: Int(scenario.duration.microseconds / 1_000_000) + 1)
+        metrics = Metrics(cohorts: cohorts.count)
         effects.reserveCapacity(16)
+        faultPurposes = scenario.faults.indices.map { StreamPurpose("fault.\($0)") }
+        let zones = fleet.timeZones
+        timeZoneIndex = scenario.faults.map { fault in
+            if case .timeZoneChange(let to) = fault.kind { return UInt16(zones.firstIndex(of: to) ?? 0) }
+            return 0
+        }
         traceRecorder = traceDevice.flatMap { $0 >= 0 && $0 < fleet.devices.count ? Trace(device: $0) : nil }
         start()
     }
@@ -94,8 +106,9 @@ public struct World {
             let earliest = SimTime(microseconds: devices[d].osStream.int(in: 0...max(0, interval - 1)))
             submitRefresh(id, earliestBegin: earliest)
         }
-        for (i, fault) in scenario.faults.enumerated() {
+        for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {
             clock.schedule(.faultStarts(index: UInt16(i)), at: .zero + fault.at)
+            // An end at or after the run's end never runs (time saturates, never wraps).
             if let duration = fault.duration { clock.schedule(.faultEnds(index: UInt16(i)), at: .zero + fault.at + duration) }
         }
     }
@@ -236,7 +249,7 @@ public struct World {
         devices[i].keyValue.dirty = false
         devices[i].keyValue.flush.cancel()
         devices[i].hardStop.cancel()
-        devices[i].inflightJob = -1
+        abandonInflight(d)
         if devices[i].task.running { endTask(d) }
     }
 
@@ -289,6 +302,9 @@ public struct World {
     }
 
     func format(_ t: SimTime) -> String { Trace.utc(startUnixSeconds * 1_000_000 + t.microseconds) }
+
+    /// A span for oracle details, e.g. `13.9 h`.
+    func hours(_ d: SimDuration) -> String { "\((d.seconds / 360).rounded() / 10) h" }
 }
 
 extension World {

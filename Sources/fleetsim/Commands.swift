@@ -109,13 +109,9 @@ enum FleetSimCommand {
             return 2
         }
         let seed = try parsed.uint64("seed")
-        let scale = try parsed.double("scale")
-        if let scale, scale < 0 { throw UsageError("--scale must be >= 0, found \(scale)") }
         guard var scenario = load(path) else { return 2 }
         if let seed { scenario.seed = seed }
-        if let scale { scenario = scenario.scaled(by: scale) }
-        if let list = parsed.options["variants"] { scenario.logic.variants = try variants(list) }
-        if parsed.flags.contains("swarm") { scenario = Swarm.apply(to: scenario) }
+        scenario = swarmIfAsked(try adjust(scenario, parsed), parsed)
         let outDir = parsed.options["out"] ?? "reports/\(safeName(scenario.name))"
         let progress = !parsed.flags.contains("quiet") && isatty(2) == 1
 
@@ -182,9 +178,7 @@ enum FleetSimCommand {
         let to = try duration(parsed, "to")
         guard var scenario = load(path) else { return 2 }
         if let seed = try parsed.uint64("seed") { scenario.seed = seed }
-        if let scale = try parsed.double("scale") { scenario = scenario.scaled(by: scale) }
-        if let list = parsed.options["variants"] { scenario.logic.variants = try variants(list) }
-        if parsed.flags.contains("swarm") { scenario = Swarm.apply(to: scenario) }
+        scenario = swarmIfAsked(try adjust(scenario, parsed), parsed)
         let devices = scenario.fleet.reduce(0) { $0 + $1.count }
         guard device >= 0, device < devices else { throw UsageError("--device must be in 0..<\(devices), found \(device)") }
         var world = World(scenario: scenario, traceDevice: device)
@@ -198,6 +192,36 @@ enum FleetSimCommand {
             }
         }
         return 0
+    }
+
+    /// Applies `--scale` and `--variants`, and records them with `--swarm` so that
+    /// every replay command printed for this run repeats them.
+    static func adjust(_ scenario: Scenario, _ parsed: Arguments) throws(UsageError) -> Scenario {
+        var s = scenario
+        var options: [String] = []
+        if let text = parsed.options["scale"], let scale = try parsed.double("scale") {
+            guard scale > 0 else { throw UsageError("--scale must be greater than 0, found \(text)") }
+            s = s.scaled(by: scale)
+            let total = s.fleet.reduce(0) { $0 + $1.count }
+            guard total <= FleetDecoder.maximumDevices else {
+                throw UsageError("--scale \(text) gives \(total) devices; one world simulates at most \(FleetDecoder.maximumDevices) (shard larger fleets)")
+            }
+            options.append("--scale \(text)")
+        }
+        if let list = parsed.options["variants"] {
+            s.logic.variants = try variants(list)
+            options.append("--variants \(list)")
+        }
+        if parsed.flags.contains("swarm") {
+            options.append("--swarm")
+        }
+        s.replayOptions = options.joined(separator: " ")
+        return s
+    }
+
+    /// The swarm is drawn per seed, so it is applied after the seed is final.
+    static func swarmIfAsked(_ scenario: Scenario, _ parsed: Arguments) -> Scenario {
+        parsed.flags.contains("swarm") ? Swarm.apply(to: scenario) : scenario
     }
 
     /// `--variants a,b` or `--variants none`, checked against the catalog.

@@ -34,10 +34,8 @@ enum Explore {
         let first = try parsed.uint64("first") ?? 1
         let jobs = max(1, try parsed.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount)
         let swarm = parsed.flags.contains("swarm")
-        guard var base = FleetSimCommand.load(path) else { return 2 }
-        if let scale = try parsed.double("scale") { base = base.scaled(by: scale) }
-        if let list = parsed.options["variants"] { base.logic.variants = try FleetSimCommand.variants(list) }
-        let scenario = base
+        guard let loaded = FleetSimCommand.load(path) else { return 2 }
+        let scenario = try FleetSimCommand.adjust(loaded, parsed)
 
         let results = Results(count: count)
         let done = DispatchGroup()
@@ -57,7 +55,6 @@ enum Explore {
 
         var failed = 0
         var totals: [String: Int64] = [:]
-        let extra = (swarm ? " --swarm" : "") + (parsed.options["scale"].map { " --scale \($0)" } ?? "") + (parsed.options["variants"].map { " --variants \($0)" } ?? "")
         for case let r? in results.slots {
             for k in r.byKind { totals[k.kind, default: 0] += k.count }
             guard !r.passed else { continue }
@@ -66,7 +63,8 @@ enum Explore {
             print("seed \(r.seed): FAIL  \(kinds.joined(separator: ", "))")
             if let device = r.firstDevice, let time = r.firstTime {
                 let from = max(0, Int(time) - 300)
-                print("  fleetsim replay \(path) --seed \(r.seed) --device \(device) --from \(from)s --to \(Int(time) + 60)s\(extra)")
+                let options = scenario.replayOptions.isEmpty ? "" : " \(scenario.replayOptions)"
+                print("  fleetsim replay \(path) --seed \(r.seed) --device \(device) --from \(from)s --to \(Int(time) + 60)s\(options)")
             }
         }
         print("\nexplored \(count) seed(s) from \(first)\(swarm ? " with swarm parameters" : ""): \(count - failed) passed, \(failed) failed")

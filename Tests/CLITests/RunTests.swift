@@ -61,3 +61,39 @@ import Testing
         #expect(r.stdout.contains("bytes of state per device"))
     }
 }
+
+@Suite struct RobustnessTests {
+    /// Valid but extreme values run (or are refused with exit 2): never a crash.
+    @Test func extremeValuesNeverCrash() throws {
+        let dir = try CLI.temporaryDirectory()
+        let file = try CLI.write("""
+        {"name": "extreme", "duration": "2d",
+         "fleet": [{"cohort": "a", "count": 20, "platform": "ios",
+                    "usage": {"appOpensPerDay": 1e-9}, "network": {"offlineSpellsPerDay": 1e-12},
+                    "lastTestDaysAgo": {"constant": 1e300}}],
+         "faults": [{"kind": "backendSlowdown", "at": "1h", "duration": "1h", "factor": 1e300},
+                    {"kind": "appTermination", "at": "0s", "rate": 1e-12}]}
+        """, to: "extreme.json", in: dir)
+        let run = try CLI.run(["run", file, "--out", dir.appendingPathComponent("out").path, "--quiet"])
+        #expect(run.status == 0 || run.status == 1, "\(run.stderr)")
+        for args in [["run", file, "--scale", "1e9"], ["explore", file, "--seeds", "2", "--scale", "-1"], ["replay", file, "--device", "0", "--scale", "0"]] {
+            let r = try CLI.run(args)
+            #expect(r.status == 2, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("--scale"))
+        }
+        let long = try CLI.write(#"{"name": "long", "duration": "200000d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}]}"#, to: "long.json", in: dir)
+        let r = try CLI.run(["validate", long])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("$.duration"))
+    }
+
+    /// Replay commands repeat the options that changed the scenario.
+    @Test func replayCommandsCarryTheRunsOptions() throws {
+        let out = try CLI.temporaryDirectory()
+        let r = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--scale", "0.5", "--out", out.path, "--quiet"])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("s --scale 0.5\n"))
+        let report = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
+        #expect(report.contains("s --scale 0.5\""))
+    }
+}

@@ -31,5 +31,11 @@ import Testing
         let r = ReportComparison(baseline: ["latency.x.p95": 1, "users.appOpens": 3], current: [:], tolerance: 0.05)
         #expect(r.regressions.map(\.metric) == ["latency.x.p95"])
         #expect(r.changes.isEmpty)
+        // So is one that lost its data (null): every notification lost, say.
+        let before: [String: Double?] = ["latency.x.p95": 1, "latency.x.p99": Optional<Double>.none]
+        let after: [String: Double?] = ["latency.x.p95": Optional<Double>.none, "latency.x.p99": 2]
+        let lost = ReportComparison(baseline: before, current: after, tolerance: 0.05)
+        #expect(lost.regressions.map(\.metric) == ["latency.x.p95"])
+        #expect(lost.changes.map(\.metric) == ["latency.x.p99"])
     }
 }

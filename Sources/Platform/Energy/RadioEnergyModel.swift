@@ -35,7 +35,6 @@ public struct RadioState: Sendable {
     public var joules = 0.0
     /// Seconds in promotion, transfer or tail.
     public var activeSeconds = 0.0
-    public var promotions: UInt32 = 0
     public init() {}
 
     /// Accounts a transfer over `[start, end]` and returns the energy it added (J).
@@ -54,7 +53,6 @@ public struct RadioState: Sendable {
         } else {
             joules += model.promotionSeconds * model.promotionWatts
             activeSeconds += model.promotionSeconds
-            promotions += 1
         }
         if end > start { active(seconds: (end - start).seconds, model: model) }
         activeUntil = end > start ? end : start

@@ -66,7 +66,6 @@ public struct RefreshTaskSlot: Sendable {
     /// Serial of the task now or last running; events carry it.
     public var serial: UInt32 = 0
     public var running = false
-    public var expired = false
     public var launchedAt = SimTime.zero
     /// How often the app called `setTaskCompleted` for the current task.
     public var completions: UInt8 = 0

@@ -3,10 +3,11 @@ import SimKernel
 /// UserDefaults durability (`REFERENCE.md` F: "persisted to disk asynchronously";
 /// seed `002`, issue 2: writes lost on abrupt termination).
 ///
-/// **Assumption** (`kvPersistDelay`, overridable): a write reaches disk that long
-/// after it was made if the app is still running then; an app suspended first
-/// persists at its next run; `synchronize()` persists at once; a termination
-/// before persistence loses every write not yet on disk.
+/// **Assumption** (`kvPersistDelay`, overridable): the first write not yet on disk
+/// starts a timer; when it fires with the app running, everything written so far
+/// reaches disk. An app suspended first persists that long into its next run;
+/// `synchronize()` persists at once; a termination before persistence loses every
+/// write not yet on disk.
 public struct KeyValueDurability: Sendable {
     /// Writes not yet on disk.
     public var dirty = false
