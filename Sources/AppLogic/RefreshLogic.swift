@@ -14,9 +14,9 @@ import Foundation
 /// 3. Fetch the latest test (`limit=1`); the test is available when the server's
 ///    clock is at least 90 days past its completion, so a wrong device clock cannot
 ///    fire it early (seed `002`, issue 5). A completion "in the future" is never available.
-/// 4. If available and not yet notified for this window, check the active session;
-///    with no test in progress, notify once per window, unless the app was opened in
-///    the last 24 h or notifications are not permitted.
+/// 4. If available, not yet notified for this window, permitted, and the app was not
+///    opened in the last 24 h, check the active session (only then: "use active
+///    endpoint only if needed"); with no test in progress, notify once per window.
 /// 5. Persist what changed and synchronize before posting (seed `002`, issue 2), complete
 ///    the task exactly once (issue 1), never set the badge (issue 3).
 /// 6. A hard stop at 20 s inside the 30 s budget; 401 signs the user out and clears
@@ -99,6 +99,10 @@ public struct RefreshLogic: Sendable {
             effects.append(.analytics(.dataFetched(.testHistory)))
             guard !task.completed, isTestAvailable(latestCompletedAt: latest, serverTime: serverTime, deviceNow: now, timeZone: task.context.timeZoneIdentifier),
                   !alreadyNotified(for: latest, state: state) else {
+                return finish(state: &state, now: now, into: &effects)
+            }
+            // Seed `000`: "use active endpoint only if needed": not when no notification could follow.
+            guard task.context.notificationAuthorization.allowsPosting, !openedRecently(state: state, now: now) else {
                 return finish(state: &state, now: now, into: &effects)
             }
             state.task?.windowCompletedAt = latest

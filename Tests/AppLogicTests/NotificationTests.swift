@@ -78,18 +78,15 @@ import AppLogic
             .startHardStopTimer(after: .seconds(20)),
             .httpRequest(RequestID(1), .testHistory(limit: 1)),
         ])
-        #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime))), at: launchedAt + .seconds(1)) == [
+        // No notification can follow, so the active session is not even asked for.
+        let decidedAt = launchedAt + .seconds(1)
+        #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime))), at: decidedAt) == [
             .analytics(.dataFetched(.testHistory)),
-            .httpRequest(RequestID(2), .activeSession),
-        ])
-        let decidedAt = launchedAt + .seconds(2)
-        #expect(store.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: false, serverTime: serverTime + .seconds(1)))), at: decidedAt) == [
-            .analytics(.dataFetched(.activeSession)),
             .cancelHardStopTimer,
             .store(.lastRefreshAt, decidedAt),
             .synchronize,
             .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
         ])
         #expect(store.state.stored.notifiedWindow == nil)
     }
@@ -124,7 +121,7 @@ import AppLogic
 
     @Test func appOpened23h59m59sBeforeTheDecisionDoesNotNotify() {
         let launchedAt = serverTime
-        let decidedAt = launchedAt + .seconds(2)
+        let decidedAt = launchedAt + .seconds(1)
         let openedAt = decidedAt - (.hours(23) + .minutes(59) + .seconds(59))
         var store = RefreshStore()
         #expect(store.send(.appOpened, at: openedAt) == [
@@ -138,25 +135,23 @@ import AppLogic
             .startHardStopTimer(after: .seconds(20)),
             .httpRequest(RequestID(1), .testHistory(limit: 1)),
         ])
-        #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime))), at: launchedAt + .seconds(1)) == [
+        // Decided on the history response: no active-session request, no notification.
+        #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime))), at: decidedAt) == [
             .analytics(.dataFetched(.testHistory)),
-            .httpRequest(RequestID(2), .activeSession),
-        ])
-        #expect(store.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: false, serverTime: serverTime + .seconds(1)))), at: decidedAt) == [
-            .analytics(.dataFetched(.activeSession)),
             .cancelHardStopTimer,
             .store(.lastRefreshAt, decidedAt),
             .synchronize,
             .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
         ])
         #expect(store.state.stored.notifiedWindow == nil)
     }
 
     @Test func appOpenedExactly24hBeforeTheDecisionNotifies() {
         let launchedAt = serverTime
+        let historyAt = launchedAt + .seconds(1)  // the decision: the open is exactly 24 h old
         let decidedAt = launchedAt + .seconds(2)
-        let openedAt = decidedAt - .hours(24)
+        let openedAt = historyAt - .hours(24)
         var store = RefreshStore()
         #expect(store.send(.appOpened, at: openedAt) == [
             .store(.lastAppOpenAt, openedAt),
@@ -169,7 +164,7 @@ import AppLogic
             .startHardStopTimer(after: .seconds(20)),
             .httpRequest(RequestID(1), .testHistory(limit: 1)),
         ])
-        #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime))), at: launchedAt + .seconds(1)) == [
+        #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime))), at: historyAt) == [
             .analytics(.dataFetched(.testHistory)),
             .httpRequest(RequestID(2), .activeSession),
         ])
