@@ -1,0 +1,429 @@
+import SimKernel
+
+/// The constants of Android's `DeviceIdleController` (`REFERENCE.md` A, [DIC] @01740ef,
+/// `Constants.DEFAULT_*` with `COMPRESS_TIME` false), plus the named assumptions the
+/// simulator needs where the platform leaves timing to hardware.
+///
+/// AOSP's factors are floats (`(long) (delay * 2f)`); every default here is a whole
+/// number of milliseconds times 2, so an integer factor gives the same values.
+public struct DozeConfig: Sendable, Equatable {
+    // Light Doze (REFERENCE.md A, "Light Doze").
+    /// `LIGHT_IDLE_AFTER_INACTIVE_TIMEOUT`: 1 min ([DIC7]: 5 min).
+    public var lightIdleAfterInactiveTimeout = SimDuration.minutes(1)
+    /// `LIGHT_PRE_IDLE_TIMEOUT`: 3 min wait for running jobs before the first light idle.
+    public var lightPreIdleTimeout = SimDuration.minutes(3)
+    /// `LIGHT_IDLE_TIMEOUT`: the first light idle period, 5 min.
+    public var lightIdleTimeout = SimDuration.minutes(5)
+    /// `LIGHT_IDLE_FACTOR`: 2.
+    public var lightIdleFactor: Int64 = 2
+    /// `LIGHT_MAX_IDLE_TIMEOUT`: 15 min.
+    public var lightMaxIdleTimeout = SimDuration.minutes(15)
+    /// `LIGHT_IDLE_MAINTENANCE_MIN_BUDGET` / `MAX_BUDGET`: 1 min / 5 min.
+    public var lightMaintenanceMinBudget = SimDuration.minutes(1)
+    public var lightMaintenanceMaxBudget = SimDuration.minutes(5)
+    /// `MIN_LIGHT_MAINTENANCE_TIME`: a light maintenance window lasts at least 5 s.
+    public var minLightMaintenanceTime = SimDuration.seconds(5)
+
+    // Deep Doze (REFERENCE.md A, "Deep Doze").
+    /// `INACTIVE_TIMEOUT`: 30 min (small-battery devices: 15 min).
+    public var inactiveTimeout = SimDuration.minutes(30)
+    /// `IDLE_AFTER_INACTIVE_TIMEOUT`: 30 min in IDLE_PENDING, motion watched.
+    public var idleAfterInactiveTimeout = SimDuration.minutes(30)
+    /// `SENSING_TIMEOUT` / `LOCATING_TIMEOUT`: 4 min / 30 s.
+    public var sensingTimeout = SimDuration.minutes(4)
+    public var locatingTimeout = SimDuration.seconds(30)
+    /// `MOTION_INACTIVE_TIMEOUT`: 10 min back to idle after motion.
+    public var motionInactiveTimeout = SimDuration.minutes(10)
+    /// `IDLE_TIMEOUT` × `IDLE_FACTOR`, capped at `MAX_IDLE_TIMEOUT`: 60 min, ×2, 6 h.
+    public var idleTimeout = SimDuration.minutes(60)
+    public var idleFactor: Int64 = 2
+    public var maxIdleTimeout = SimDuration.hours(6)
+    /// `IDLE_PENDING_TIMEOUT` × `IDLE_PENDING_FACTOR`, capped at `MAX_IDLE_PENDING_TIMEOUT`:
+    /// the deep maintenance window, 5 min, ×2, 10 min.
+    public var idlePendingTimeout = SimDuration.minutes(5)
+    public var idlePendingFactor: Int64 = 2
+    public var maxIdlePendingTimeout = SimDuration.minutes(10)
+    /// `MIN_DEEP_MAINTENANCE_TIME`: a deep maintenance window lasts at least 30 s.
+    public var minDeepMaintenanceTime = SimDuration.seconds(30)
+    /// `QUICK_DOZE_DELAY_TIMEOUT`: 1 min (Battery Saver turns Quick Doze on, REFERENCE.md E).
+    public var quickDozeDelayTimeout = SimDuration.minutes(1)
+    /// `MAX_TEMP_APP_ALLOWLIST_DURATION_MS`: a high-priority push allow-lists its app 5 min.
+    public var highPriorityPushAllowList = SimDuration.minutes(5)
+
+    // Named assumptions.
+    /// **Assumption** (`anyMotionCheck`): how long AnyMotion takes to call a still device
+    /// stationary: two 2.5 s accelerometer measurements 5 s apart
+    /// (`AnyMotionDetector` `ORIENTATION_MEASUREMENT_DURATION_MILLIS` 2500,
+    /// `ORIENTATION_MEASUREMENT_INTERVAL_MILLIS` 5000, found by string search), 10 s.
+    public var anyMotionCheck = SimDuration.seconds(10)
+    /// **Assumption** (`locationFix`): how long a location fix within the required 20 m
+    /// takes; `nil` (the default) means none arrives, so LOCATING lasts its whole 30 s
+    /// timeout, as indoors, where the 20 m accuracy is rarely met.
+    public var locationFix: SimDuration? = nil
+    // **Assumption**: Doze's alarms are window alarms (`FLEX_TIME_SHORT`, light flex 1 to
+    // 15 min); they fire at the start of their window, as when nothing else is batched.
+
+    public init() {}
+}
+
+/// The deep state machine's states (`STATE_*` of [DIC]).
+public enum DozeDeepState: UInt8, Sendable, Equatable {
+    case active, inactive, idlePending, sensing, locating, idle, idleMaintenance, quickDozeDelay
+}
+
+/// The light state machine's states (`LIGHT_STATE_*` of [DIC]); `override` means deep
+/// Doze has taken over.
+public enum DozeLightState: UInt8, Sendable, Equatable {
+    case active, inactive, preIdle, idle, waitingForNetwork, idleMaintenance, override
+}
+
+/// What the device tells Doze.
+public enum DozeInput: Sendable, Equatable {
+    /// **Assumption**: the screen turning on is the user unlocking (`WAIT_FOR_UNLOCK`).
+    case screen(on: Bool)
+    case charging(Bool)
+    /// Significant motion (a pick-up, a walk). Watched from IDLE_PENDING on, as in AOSP.
+    case motion
+    case network(connected: Bool)
+    /// JobScheduler or alarms have work running (`setJobsActive`); a maintenance window
+    /// ends early once this is false and its minimum time has passed.
+    case jobsActive(Bool)
+    /// Battery Saver's Quick Doze (REFERENCE.md E): skips motion and location checks.
+    case quickDoze(Bool)
+    /// The app got a high-priority push: it is temp-allow-listed for 5 min.
+    case highPriorityPush
+    /// The world reached `nextDeadline`.
+    case timer
+}
+
+/// A state change, in order, for the world and the trace.
+public enum DozeTransition: Sendable, Equatable {
+    case deep(DozeDeepState)
+    case light(DozeLightState)
+}
+
+/// One device's Doze state: both machines, their alarms and their growing delays.
+/// Plain values, 100-odd bytes; no allocation.
+public struct DozeState: Sendable, Equatable {
+    public internal(set) var deep = DozeDeepState.active
+    public internal(set) var light = DozeLightState.active
+    public internal(set) var screenOn = true
+    public internal(set) var charging = false
+    public internal(set) var networkConnected = true
+    public internal(set) var jobsActive = false
+    public internal(set) var quickDoze = false
+    /// The app's temp allow-list ends here (REFERENCE.md A: high-priority push 5 min).
+    public internal(set) var allowListedUntil = SimTime(microseconds: .min)
+
+    var deepAlarm: SimTime?
+    var lightAlarm: SimTime?
+    /// AnyMotion's "stationary" result, while SENSING.
+    var anyMotionResult: SimTime?
+    var sensingTimeoutAlarm: SimTime?
+    var locationFixAt: SimTime?
+    /// `mActiveIdleOpCount` held by a maintenance window's start until its minimum time.
+    var idleOpUntil: SimTime?
+    var inactiveTimeout: SimDuration
+    var nextIdleDelay = SimDuration.zero
+    var nextIdlePendingDelay = SimDuration.zero
+    var nextLightIdleDelay = SimDuration.zero
+    var lightBudget = SimDuration.zero
+    var maintenanceStart: SimTime?
+    var notMoving = false
+    var quickDozeWhileIdling = false
+
+    /// A device with its screen on, unplugged and online: both machines ACTIVE.
+    public init(config: DozeConfig) { inactiveTimeout = config.inactiveTimeout }
+
+    /// The earliest moment something is due; the world calls `handle(.timer, …)` then.
+    public var nextDeadline: SimTime? {
+        earliest(earliest(earliest(deepAlarm, lightAlarm), earliest(anyMotionResult, sensingTimeoutAlarm)),
+                 earliest(locationFixAt, idleOpUntil))
+    }
+
+    /// Deep idle, or light idle outside its maintenance windows: jobs, syncs and
+    /// standard alarms wait, and the network is cut for apps not allow-listed.
+    public var restrictsBackgroundWork: Bool {
+        deep == .idle || light == .idle || light == .waitingForNetwork
+    }
+
+    /// Whether the app is temp-allow-listed (network and wake locks despite Doze).
+    public func isAllowListed(at now: SimTime) -> Bool { now < allowListedUntil }
+
+    var opsInactive: Bool { idleOpUntil == nil && !jobsActive }
+}
+
+/// The earlier of two optional deadlines (`nil` is "never").
+func earliest(_ a: SimTime?, _ b: SimTime?) -> SimTime? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return a < b ? a : b
+}
+
+/// Android Doze: `DeviceIdleController`'s deep and light state machines, driven by
+/// screen, charging, motion, network and JobScheduler activity (`REFERENCE.md` A).
+///
+/// - Screen off and unplugged: light INACTIVE, then after 1 min light IDLE of 5, 10, then
+///   15 min, each followed by a maintenance window of 1–5 min budget (unused time below
+///   1 min is carried forward, overruns deducted; at least 5 s). Without network, light
+///   maintenance waits up to one more idle period.
+/// - Deep: INACTIVE 30 min, IDLE_PENDING 30 min (motion watched), SENSING (AnyMotion),
+///   LOCATING (≤ 30 s), then IDLE of 1 h, 2 h, 4 h, 6 h, 6 h…, separated by maintenance
+///   windows of 5 min then 10 min (at least 30 s; they end early once no work is left).
+///   Deep IDLE puts light Doze into OVERRIDE.
+/// - Screen on or charging: both ACTIVE at once. Motion from IDLE_PENDING on: ACTIVE,
+///   then INACTIVE again with a 10 min timeout.
+/// - Quick Doze (Battery Saver): 1 min, then deep IDLE with no motion or location check.
+///
+/// The world calls `handle` with every input and with `.timer` at `state.nextDeadline`.
+public struct DozeController: Sendable {
+    public var config: DozeConfig
+
+    public init(config: DozeConfig = .init()) { self.config = config }
+
+    public func handle(_ input: DozeInput, state s: inout DozeState, now: SimTime, into out: inout [DozeTransition]) {
+        switch input {
+        case .screen(let on):
+            if on { s.screenOn = true; becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out) }
+            else if s.screenOn { s.screenOn = false; becomeInactiveIfAppropriate(&s, now: now, out: &out) }
+        case .charging(let on):
+            if on { s.charging = true; becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out) }
+            else if s.charging { s.charging = false; becomeInactiveIfAppropriate(&s, now: now, out: &out) }
+        case .motion:
+            motion(&s, now: now, out: &out)
+        case .network(let connected):
+            guard connected != s.networkConnected else { return }
+            s.networkConnected = connected
+            if connected && s.light == .waitingForNetwork { stepLight(&s, now: now, out: &out) }
+        case .jobsActive(let active):
+            s.jobsActive = active
+            if !active { exitMaintenanceEarlyIfNeeded(&s, now: now, out: &out) }
+        case .quickDoze(let on):
+            s.quickDoze = on
+            s.quickDozeWhileIdling = on && (s.deep == .idle || s.deep == .idleMaintenance)
+            if on { becomeInactiveIfAppropriate(&s, now: now, out: &out) }
+        case .highPriorityPush:
+            s.allowListedUntil = now + config.highPriorityPushAllowList
+        case .timer:
+            fireDue(&s, now: now, out: &out)
+        }
+    }
+
+    // MARK: - Timers
+
+    /// Runs every alarm due at `now`, deep before light when they coincide. Bounded: each
+    /// step either moves an alarm into the future or clears it.
+    private func fireDue(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
+        for _ in 0..<16 {
+            if let t = s.deepAlarm, t <= now { s.deepAlarm = nil; stepDeep(&s, now: now, out: &out); continue }
+            if let t = s.sensingTimeoutAlarm, t <= now {
+                // The sensing-timeout listener: no AnyMotion answer in time; start over.
+                s.sensingTimeoutAlarm = nil
+                if s.deep == .sensing {
+                    becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out)
+                    becomeInactiveIfAppropriate(&s, now: now, out: &out)
+                }
+                continue
+            }
+            if let t = s.anyMotionResult, t <= now {
+                // `onAnyMotionResult(RESULT_STATIONARY)`.
+                s.anyMotionResult = nil
+                if s.deep == .sensing { s.notMoving = true; stepDeep(&s, now: now, out: &out) }
+                continue
+            }
+            if let t = s.locationFixAt, t <= now {
+                // `receivedGenericLocationLocked` with a fix within the required accuracy.
+                s.locationFixAt = nil
+                if s.deep == .locating && s.notMoving { stepDeep(&s, now: now, out: &out) }
+                continue
+            }
+            if let t = s.lightAlarm, t <= now { s.lightAlarm = nil; stepLight(&s, now: now, out: &out); continue }
+            if let t = s.idleOpUntil, t <= now {
+                // `MSG_FINISH_IDLE_OP` after `MIN_*_MAINTENANCE_TIME`.
+                s.idleOpUntil = nil
+                exitMaintenanceEarlyIfNeeded(&s, now: now, out: &out)
+                continue
+            }
+            return
+        }
+    }
+
+    // MARK: - Transitions of [DIC]
+
+    private func setDeep(_ s: inout DozeState, _ d: DozeDeepState, _ out: inout [DozeTransition]) {
+        guard s.deep != d else { return }
+        s.deep = d
+        out.append(.deep(d))
+    }
+
+    private func setLight(_ s: inout DozeState, _ l: DozeLightState, _ out: inout [DozeTransition]) {
+        guard s.light != l else { return }
+        s.light = l
+        out.append(.light(l))
+    }
+
+    /// `resetIdleManagementLocked`.
+    private func resetDeep(_ s: inout DozeState) {
+        s.nextIdlePendingDelay = .zero
+        s.nextIdleDelay = .zero
+        s.deepAlarm = nil
+        s.sensingTimeoutAlarm = nil
+        s.anyMotionResult = nil
+        s.locationFixAt = nil
+    }
+
+    /// `resetLightIdleManagementLocked`.
+    private func resetLight(_ s: inout DozeState) {
+        s.nextLightIdleDelay = .zero
+        s.lightBudget = .zero
+        s.lightAlarm = nil
+    }
+
+    /// `becomeActiveLocked(reason, uid, newInactiveTimeout, changeLightIdle)`.
+    private func becomeActive(_ s: inout DozeState, timeout: SimDuration, changeLight: Bool, out: inout [DozeTransition]) {
+        guard s.deep != .active || s.light != .active else { return }
+        setDeep(&s, .active, &out)
+        s.inactiveTimeout = timeout
+        resetDeep(&s)
+        if s.light != .idleMaintenance { s.maintenanceStart = nil }
+        if changeLight {
+            setLight(&s, .active, &out)
+            resetLight(&s)
+        }
+    }
+
+    /// `becomeInactiveIfAppropriateLocked`.
+    private func becomeInactiveIfAppropriate(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
+        guard !s.charging && !s.screenOn else { return }
+        if s.quickDoze {
+            if s.deep == .quickDozeDelay || s.deep == .idle || s.deep == .idleMaintenance { return }
+            setDeep(&s, .quickDozeDelay, &out)
+            resetDeep(&s)
+            s.deepAlarm = now + config.quickDozeDelayTimeout
+        } else if s.deep == .active {
+            setDeep(&s, .inactive, &out)
+            resetDeep(&s)
+            s.deepAlarm = now + s.inactiveTimeout
+        }
+        if s.light == .active {
+            setLight(&s, .inactive, &out)
+            resetLight(&s)
+            s.lightAlarm = now + config.lightIdleAfterInactiveTimeout
+        }
+    }
+
+    /// `motionLocked` → `handleMotionDetectedLocked(MOTION_INACTIVE_TIMEOUT)`. The motion
+    /// sensor is registered from IDLE_PENDING on (`startMonitoringMotionLocked`).
+    private func motion(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
+        switch s.deep {
+        case .active, .inactive: return
+        case .quickDozeDelay: return
+        case .idlePending, .sensing, .locating, .idle, .idleMaintenance: break
+        }
+        if s.quickDoze && !s.quickDozeWhileIdling { return }
+        let wasOverride = s.light == .override
+        becomeActive(&s, timeout: config.motionInactiveTimeout, changeLight: wasOverride, out: &out)
+        becomeInactiveIfAppropriate(&s, now: now, out: &out)
+    }
+
+    /// `stepIdleStateLocked`, with its fall-throughs.
+    private func stepDeep(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
+        switch s.deep {
+        case .active:
+            return
+        case .inactive:
+            s.deepAlarm = now + config.idleAfterInactiveTimeout
+            setDeep(&s, .idlePending, &out)
+        case .idlePending:
+            setDeep(&s, .sensing, &out)
+            s.sensingTimeoutAlarm = now + config.sensingTimeout
+            s.notMoving = false
+            s.anyMotionResult = now + config.anyMotionCheck
+        case .sensing:
+            s.sensingTimeoutAlarm = nil
+            setDeep(&s, .locating, &out)
+            s.deepAlarm = now + config.locatingTimeout
+            s.locationFixAt = config.locationFix.map { now + $0 }
+        case .locating, .quickDozeDelay:
+            s.deepAlarm = nil
+            s.locationFixAt = nil
+            s.nextIdlePendingDelay = config.idlePendingTimeout
+            s.nextIdleDelay = config.idleTimeout
+            enterDeepIdle(&s, now: now, out: &out)
+        case .idleMaintenance:
+            enterDeepIdle(&s, now: now, out: &out)
+        case .idle:
+            s.idleOpUntil = now + config.minDeepMaintenanceTime
+            s.deepAlarm = now + s.nextIdlePendingDelay
+            s.maintenanceStart = now
+            s.nextIdlePendingDelay = max(config.idlePendingTimeout,
+                                         min(config.maxIdlePendingTimeout, s.nextIdlePendingDelay * config.idlePendingFactor))
+            setDeep(&s, .idleMaintenance, &out)
+        }
+    }
+
+    private func enterDeepIdle(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
+        s.deepAlarm = now + s.nextIdleDelay
+        s.nextIdleDelay = max(config.idleTimeout, min(s.nextIdleDelay * config.idleFactor, config.maxIdleTimeout))
+        setDeep(&s, .idle, &out)
+        if s.light != .override {
+            setLight(&s, .override, &out)
+            s.lightAlarm = nil
+        }
+    }
+
+    /// `stepLightIdleStateLocked`, with its fall-throughs.
+    private func stepLight(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
+        switch s.light {
+        case .active, .override:
+            return
+        case .inactive:
+            s.lightBudget = config.lightMaintenanceMinBudget
+            s.nextLightIdleDelay = config.lightIdleTimeout
+            s.maintenanceStart = nil
+            if !s.opsInactive {
+                setLight(&s, .preIdle, &out)
+                s.lightAlarm = now + config.lightPreIdleTimeout
+                return
+            }
+            enterLightIdle(&s, now: now, out: &out)
+        case .preIdle, .idleMaintenance:
+            enterLightIdle(&s, now: now, out: &out)
+        case .idle, .waitingForNetwork:
+            if s.networkConnected || s.light == .waitingForNetwork {
+                s.idleOpUntil = now + config.minLightMaintenanceTime
+                s.maintenanceStart = now
+                s.lightBudget = max(config.lightMaintenanceMinBudget, min(config.lightMaintenanceMaxBudget, s.lightBudget))
+                s.lightAlarm = now + s.lightBudget
+                setLight(&s, .idleMaintenance, &out)
+            } else {
+                s.lightAlarm = now + s.nextLightIdleDelay
+                setLight(&s, .waitingForNetwork, &out)
+            }
+        }
+    }
+
+    private func enterLightIdle(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
+        if let start = s.maintenanceStart {
+            // Unused minimum budget is carried forward; an overrun comes out of the reserve.
+            s.lightBudget = s.lightBudget + (config.lightMaintenanceMinBudget - (now - start))
+        }
+        s.maintenanceStart = nil
+        s.lightAlarm = now + s.nextLightIdleDelay
+        s.nextLightIdleDelay = min(config.lightMaxIdleTimeout, s.nextLightIdleDelay * config.lightIdleFactor)
+        setLight(&s, .idle, &out)
+    }
+
+    /// `exitMaintenanceEarlyIfNeededLocked`.
+    private func exitMaintenanceEarlyIfNeeded(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
+        guard s.deep == .idleMaintenance || s.light == .idleMaintenance || s.light == .preIdle else { return }
+        guard s.opsInactive else { return }
+        if s.deep == .idleMaintenance {
+            s.deepAlarm = nil
+            stepDeep(&s, now: now, out: &out)
+        } else {
+            s.lightAlarm = nil
+            stepLight(&s, now: now, out: &out)
+        }
+    }
+}
