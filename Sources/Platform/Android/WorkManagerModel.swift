@@ -1,0 +1,167 @@
+import SimKernel
+
+/// WorkManager's limits (`REFERENCE.md` D, [WM] `WorkRequest.kt`, `PeriodicWorkRequest.kt`).
+public struct WorkManagerConfig: Sendable, Equatable {
+    /// `MIN_PERIODIC_INTERVAL_MILLIS`: 15 min.
+    public var minPeriodicInterval = SimDuration.minutes(15)
+    /// `MIN_PERIODIC_FLEX_MILLIS`: 5 min; flex is clamped to [5 min, interval].
+    public var minPeriodicFlex = SimDuration.minutes(5)
+    /// `MIN_BACKOFF_MILLIS` / `MAX_BACKOFF_MILLIS`: 10 s / 5 h.
+    public var minBackoff = SimDuration.seconds(10)
+    public var maxBackoff = SimDuration.hours(5)
+    public init() {}
+}
+
+/// `BackoffPolicy`.
+public enum WorkBackoffPolicy: UInt8, Sendable, Equatable { case exponential, linear }
+
+/// `NetworkType` (the ones a phone fleet tells apart).
+public enum WorkNetworkType: UInt8, Sendable, Equatable { case notRequired, connected, unmetered }
+
+/// A work request's constraints (`REFERENCE.md` D).
+public struct WorkConstraints: Sendable, Equatable {
+    public var network: WorkNetworkType
+    public var requiresCharging: Bool
+    /// Follows BatteryService's "battery low" with its 15 % / 20 % hysteresis (`BatteryLowMonitor`).
+    public var requiresBatteryNotLow: Bool
+    public init(network: WorkNetworkType = .notRequired, requiresCharging: Bool = false, requiresBatteryNotLow: Bool = false) {
+        self.network = network
+        self.requiresCharging = requiresCharging
+        self.requiresBatteryNotLow = requiresBatteryNotLow
+    }
+}
+
+/// What the device offers at a moment, to test constraints against.
+public struct DeviceConditions: Sendable, Equatable {
+    public var network: WorkNetworkType
+    public var charging: Bool
+    public var batteryLow: Bool
+    public init(network: WorkNetworkType, charging: Bool, batteryLow: Bool) {
+        self.network = network
+        self.charging = charging
+        self.batteryLow = batteryLow
+    }
+}
+
+/// A `OneTimeWorkRequest` or `PeriodicWorkRequest`, as built (clamped by `WorkManagerModel.request`).
+public struct WorkRequest: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case oneTime
+        case periodic(interval: SimDuration, flex: SimDuration)
+    }
+    public var kind: Kind
+    public var initialDelay: SimDuration
+    public var constraints: WorkConstraints
+    public var backoffPolicy: WorkBackoffPolicy
+    public var backoffDelay: SimDuration
+}
+
+/// How a run ended (`ListenableWorker.Result`).
+public enum WorkResult: UInt8, Sendable, Equatable { case success, retry, failure }
+
+/// One work request's schedule state (`WorkSpec`'s `lastEnqueueTime`, `periodCount`,
+/// `runAttemptCount`).
+public struct WorkSpecState: Sendable, Equatable {
+    public internal(set) var lastEnqueueTime: SimTime
+    public internal(set) var periodCount: UInt32 = 0
+    public internal(set) var runAttemptCount: UInt32 = 0
+    /// Finished for good: a one-time request that succeeded or failed.
+    public internal(set) var finished = false
+    public init(enqueuedAt: SimTime) { lastEnqueueTime = enqueuedAt }
+}
+
+/// WorkManager's scheduling rules (`REFERENCE.md` D, [WM] `WorkSpec.calculateNextRunTime`).
+///
+/// - Periodic: interval ≥ 15 min, flex clamped to [5 min, interval]. Unflexed, the first
+///   run is due at enqueue + initial delay; flexed, at enqueue + initial delay +
+///   (interval − flex), the start of the first flex window. Later runs are due one
+///   interval after the previous run ended (its re-enqueue), which lands them at the
+///   start of the next flex window.
+/// - Backoff after `retry`: exponential delay × 2^(attempt − 1) or linear delay × attempt,
+///   delay clamped to [10 s, 5 h] when built and the result capped at 5 h.
+/// - The run itself goes through JobScheduler (API 23+), so it also waits for Doze's
+///   maintenance windows and the app's quota: `mayRun` combines those gates.
+public struct WorkManagerModel: Sendable {
+    public var config: WorkManagerConfig
+    public init(config: WorkManagerConfig = .init()) { self.config = config }
+
+    /// Builds a request as the builders do: periodic interval and flex clamped, the
+    /// backoff delay clamped (REFERENCE.md D).
+    public func request(_ kind: WorkRequest.Kind, initialDelay: SimDuration = .zero, constraints: WorkConstraints = .init(),
+                        backoffPolicy: WorkBackoffPolicy = .exponential, backoffDelay: SimDuration = .seconds(30)) -> WorkRequest {
+        var k = kind
+        if case .periodic(let interval, let flex) = kind {
+            let i = max(interval, config.minPeriodicInterval)
+            k = .periodic(interval: i, flex: min(max(flex, config.minPeriodicFlex), i))
+        }
+        return WorkRequest(kind: k, initialDelay: initialDelay, constraints: constraints, backoffPolicy: backoffPolicy,
+                           backoffDelay: min(max(backoffDelay, config.minBackoff), config.maxBackoff))
+    }
+
+    /// The retry delay after the `attempt`-th failed run (1 is the first), capped at 5 h.
+    public func backoff(_ request: WorkRequest, attempt: UInt32) -> SimDuration {
+        let d = request.backoffDelay.microseconds
+        let cap = config.maxBackoff.microseconds
+        switch request.backoffPolicy {
+        case .linear:
+            let (v, o) = d.multipliedReportingOverflow(by: Int64(attempt))
+            return SimDuration(microseconds: o ? cap : min(v, cap))
+        case .exponential:
+            let shift = attempt == 0 ? 0 : attempt - 1
+            guard shift < 62, d <= cap >> Int64(shift) else { return config.maxBackoff }
+            return SimDuration(microseconds: min(d << Int64(shift), cap))
+        }
+    }
+
+    /// When the request is next due (`calculateNextRunTime`); nil once finished.
+    public func nextRunTime(_ request: WorkRequest, _ s: WorkSpecState) -> SimTime? {
+        guard !s.finished else { return nil }
+        if s.runAttemptCount > 0 { return s.lastEnqueueTime + backoff(request, attempt: s.runAttemptCount) }
+        switch request.kind {
+        case .oneTime:
+            return s.lastEnqueueTime + request.initialDelay
+        case .periodic(let interval, let flex):
+            if s.periodCount == 0 {
+                let start = s.lastEnqueueTime + request.initialDelay
+                return flex == interval ? start : start + (interval - flex)
+            }
+            return s.lastEnqueueTime + interval
+        }
+    }
+
+    /// Records a run's end: success or failure finishes a one-time request and starts a
+    /// periodic one's next period; retry backs off from `now`.
+    public func runFinished(_ request: WorkRequest, _ s: inout WorkSpecState, result: WorkResult, now: SimTime) {
+        s.lastEnqueueTime = now
+        switch (result, request.kind) {
+        case (.retry, _):
+            s.runAttemptCount += 1
+        case (_, .oneTime):
+            s.finished = true
+        case (_, .periodic):
+            s.runAttemptCount = 0
+            s.periodCount += 1
+        }
+    }
+
+    /// Whether the device meets the constraints (REFERENCE.md D, E).
+    public func constraintsMet(_ c: WorkConstraints, _ d: DeviceConditions) -> Bool {
+        if c.requiresCharging && !d.charging { return false }
+        if c.requiresBatteryNotLow && d.batteryLow { return false }
+        switch c.network {
+        case .notRequired: return true
+        case .connected: return d.network != .notRequired
+        case .unmetered: return d.network == .unmetered
+        }
+    }
+
+    /// Whether a due request may start now: constraints met, Doze not holding background
+    /// work back (REFERENCE.md A: jobs run in maintenance windows), and the app within
+    /// its JobScheduler quota (REFERENCE.md B). `DeviceConditions.network` is
+    /// `.notRequired` for "no network".
+    public func mayRun(_ request: WorkRequest, _ s: WorkSpecState, now: SimTime, conditions: DeviceConditions,
+                       doze: DozeState, quotaAllows: Bool) -> Bool {
+        guard let due = nextRunTime(request, s), due <= now else { return false }
+        return constraintsMet(request.constraints, conditions) && !doze.restrictsBackgroundWork && quotaAllows
+    }
+}

@@ -1,0 +1,121 @@
+import Testing
+import SimKernel
+@testable import Platform
+
+/// `REFERENCE.md` D: backoff, periodic schedule with flex, constraints; E: the battery
+/// hysteresis behind battery-not-low.
+@Suite struct WorkManagerModelTests {
+    let model = WorkManagerModel()
+
+    @Test func exponentialRetryDelaysDoubleFrom30SecondsAndCapAt5Hours() {
+        let r = model.request(.oneTime)
+        let delays = (1...13).map { model.backoff(r, attempt: $0).microseconds / 1_000_000 }
+        #expect(delays == [30, 60, 120, 240, 480, 960, 1_920, 3_840, 7_680, 15_360, 18_000, 18_000, 18_000])
+    }
+
+    @Test func linearRetryDelaysGrowBy30SecondsAndCapAt5Hours() {
+        let r = model.request(.oneTime, backoffPolicy: .linear)
+        #expect(model.backoff(r, attempt: 1) == .seconds(30))
+        #expect(model.backoff(r, attempt: 2) == .seconds(60))
+        #expect(model.backoff(r, attempt: 599) == .seconds(17_970))
+        #expect(model.backoff(r, attempt: 600) == .seconds(18_000))
+        #expect(model.backoff(r, attempt: 601) == .seconds(18_000))
+    }
+
+    @Test func backoffDelayIsClampedTo10SecondsAnd5Hours() {
+        #expect(model.request(.oneTime, backoffDelay: .seconds(9)).backoffDelay == .seconds(10))
+        #expect(model.request(.oneTime, backoffDelay: .seconds(10)).backoffDelay == .seconds(10))
+        #expect(model.request(.oneTime, backoffDelay: .hours(6)).backoffDelay == .hours(5))
+    }
+
+    @Test func aRetriedRunIsDueItsBackoffAfterTheRunEnded() {
+        let r = model.request(.oneTime)
+        var s = WorkSpecState(enqueuedAt: .zero)
+        #expect(model.nextRunTime(r, s) == .zero)
+        model.runFinished(r, &s, result: .retry, now: SimTime.zero + .seconds(5))
+        #expect(model.nextRunTime(r, s) == SimTime.zero + .seconds(35))
+        model.runFinished(r, &s, result: .retry, now: SimTime.zero + .seconds(40))
+        #expect(model.nextRunTime(r, s) == SimTime.zero + .seconds(100))
+        model.runFinished(r, &s, result: .success, now: SimTime.zero + .seconds(101))
+        #expect(model.nextRunTime(r, s) == nil)
+    }
+
+    @Test func periodicIntervalAndFlexAreClamped() {
+        #expect(model.request(.periodic(interval: .minutes(14), flex: .minutes(4))).kind
+                == .periodic(interval: .minutes(15), flex: .minutes(5)))
+        #expect(model.request(.periodic(interval: .minutes(15), flex: .minutes(5))).kind
+                == .periodic(interval: .minutes(15), flex: .minutes(5)))
+        #expect(model.request(.periodic(interval: .hours(1), flex: .hours(2))).kind
+                == .periodic(interval: .hours(1), flex: .hours(1)))
+    }
+
+    /// 4 h interval, 1 h flex: the flex windows are [3 h, 4 h], [7 h, 8 h]…; each run is
+    /// due at the start of its window, the next one interval after the run ended.
+    @Test func periodicWorkWithFlexRunsInItsFlexWindow() {
+        let r = model.request(.periodic(interval: .hours(4), flex: .hours(1)))
+        var s = WorkSpecState(enqueuedAt: .zero)
+        #expect(model.nextRunTime(r, s) == SimTime.zero + .hours(3))
+        model.runFinished(r, &s, result: .success, now: SimTime.zero + .hours(3) + .minutes(2))
+        #expect(model.nextRunTime(r, s) == SimTime.zero + .hours(7) + .minutes(2))
+        model.runFinished(r, &s, result: .failure, now: SimTime.zero + .hours(7) + .minutes(3))
+        #expect(model.nextRunTime(r, s) == SimTime.zero + .hours(11) + .minutes(3))
+    }
+
+    @Test func unflexedPeriodicWorkRunsAtOnceThenEveryInterval() {
+        let r = model.request(.periodic(interval: .hours(1), flex: .hours(1)), initialDelay: .minutes(10))
+        var s = WorkSpecState(enqueuedAt: .zero)
+        #expect(model.nextRunTime(r, s) == SimTime.zero + .minutes(10))
+        model.runFinished(r, &s, result: .success, now: SimTime.zero + .minutes(11))
+        #expect(model.nextRunTime(r, s) == SimTime.zero + .minutes(71))
+    }
+
+    @Test func aDueRunWaitsForDozeToOpenAMaintenanceWindow() {
+        let r = model.request(.oneTime, constraints: WorkConstraints(network: .connected))
+        let s = WorkSpecState(enqueuedAt: .zero)
+        let online = DeviceConditions(network: .connected, charging: false, batteryLow: false)
+        let doze = DozeController()
+        var d = DozeState(config: doze.config)
+        var out: [DozeTransition] = []
+        doze.handle(.screen(on: false), state: &d, now: .zero, into: &out)
+        #expect(model.mayRun(r, s, now: SimTime.zero + .seconds(30), conditions: online, doze: d, quotaAllows: true))
+        doze.handle(.timer, state: &d, now: SimTime.zero + .minutes(1), into: &out)
+        #expect(d.light == .idle)
+        #expect(!model.mayRun(r, s, now: SimTime.zero + .minutes(1), conditions: online, doze: d, quotaAllows: true))
+        doze.handle(.timer, state: &d, now: SimTime.zero + .minutes(6), into: &out)
+        #expect(d.light == .idleMaintenance)
+        #expect(model.mayRun(r, s, now: SimTime.zero + .minutes(6), conditions: online, doze: d, quotaAllows: true))
+        #expect(!model.mayRun(r, s, now: SimTime.zero + .minutes(6), conditions: online, doze: d, quotaAllows: false))
+        let offline = DeviceConditions(network: .notRequired, charging: false, batteryLow: false)
+        #expect(!model.mayRun(r, s, now: SimTime.zero + .minutes(6), conditions: offline, doze: d, quotaAllows: true))
+    }
+
+    @Test func constraintsNetworkChargingAndBatteryNotLow() {
+        let c = WorkConstraints(network: .unmetered, requiresCharging: true, requiresBatteryNotLow: true)
+        #expect(model.constraintsMet(c, DeviceConditions(network: .unmetered, charging: true, batteryLow: false)))
+        #expect(!model.constraintsMet(c, DeviceConditions(network: .connected, charging: true, batteryLow: false)))
+        #expect(!model.constraintsMet(c, DeviceConditions(network: .unmetered, charging: false, batteryLow: false)))
+        #expect(!model.constraintsMet(c, DeviceConditions(network: .unmetered, charging: true, batteryLow: true)))
+        #expect(model.constraintsMet(WorkConstraints(network: .connected), DeviceConditions(network: .unmetered, charging: false, batteryLow: true)))
+    }
+
+    /// Unplugged and draining: low at 15 %, not at 15.1 %; it stays low up to 19.9 %
+    /// while charging back up from a dead spot unplugged, and clears at 20 % or on plug-in.
+    @Test func batteryLowFollowsThe15And20PercentHysteresis() {
+        let m = BatteryLowMonitor()
+        #expect(!m.isLow(levelPercent: 15.1, plugged: false, wasLow: false))
+        #expect(m.isLow(levelPercent: 15, plugged: false, wasLow: false))
+        #expect(m.isLow(levelPercent: 19.9, plugged: false, wasLow: true))
+        #expect(!m.isLow(levelPercent: 19.9, plugged: false, wasLow: false))
+        #expect(!m.isLow(levelPercent: 20, plugged: false, wasLow: true))
+        #expect(!m.isLow(levelPercent: 10, plugged: true, wasLow: true))
+    }
+
+    @Test func batterySaverTurnsOnAt15PercentUnpluggedAndOffWhenPlugged() {
+        let m = BatterySaverModel()
+        #expect(!m.isOn(levelPercent: 15.1, plugged: false, wasOn: false))
+        #expect(m.isOn(levelPercent: 15, plugged: false, wasOn: false))
+        #expect(m.isOn(levelPercent: 40, plugged: false, wasOn: true))
+        #expect(!m.isOn(levelPercent: 10, plugged: true, wasOn: true))
+        #expect(!BatterySaverModel(autoLevelPercent: nil).isOn(levelPercent: 5, plugged: false, wasOn: false))
+    }
+}
