@@ -1,0 +1,135 @@
+import SimKernel
+
+/// JobScheduler's per-bucket quotas (`REFERENCE.md` B, Android 12–14 defaults, same as
+/// [QC11]), indexed by `StandbyBucket.rawValue`.
+public struct JobQuotaConfig: Sendable, Equatable {
+    /// Run time allowed per window: 10 min for every bucket.
+    public var allowedTimePerWindow: [SimDuration] = Array(repeating: .minutes(10), count: 5)
+    /// Window lengths: 10 min, 2 h, 8 h, 24 h, 24 h.
+    public var windowSize: [SimDuration] = [.minutes(10), .hours(2), .hours(8), .hours(24), .hours(24)]
+    /// Jobs started per window: 75, 120, 200, 48, 10.
+    public var maxJobsPerWindow: [Int] = [75, 120, 200, 48, 10]
+    /// Sessions per window: 75, 10, 8, 3, 1.
+    public var maxSessionsPerWindow: [Int] = [75, 10, 8, 3, 1]
+    /// Every bucket: at most 4 h of run time per 24 h.
+    public var maxExecutionTimePer24h = SimDuration.hours(4)
+    /// Every bucket: at most 20 jobs per 1 min.
+    public var rateLimitJobs = 20
+    public var rateLimitWindow = SimDuration.minutes(1)
+    /// A regular job is guaranteed 10 min and stopped then ("the 10-minute job limit").
+    public var maxJobRunTime = SimDuration.minutes(10)
+    /// **Assumption** (`sessionCoalescing`): jobs starting within 5 s of the previous
+    /// session's end continue it (QuotaController's `TIMING_SESSION_COALESCING_DURATION_MS`,
+    /// from memory of the AOSP source, not in REFERENCE.md).
+    public var sessionCoalescing = SimDuration.seconds(5)
+    public init() {}
+}
+
+/// One app's job history on one device: its timing sessions and job starts of the last
+/// 24 h, oldest first. The arrays are reserved at creation and pruned as time passes,
+/// so recording an event does not allocate.
+public struct JobQuotaState: Sendable, Equatable {
+    struct Session: Sendable, Equatable { var start: SimTime; var end: SimTime }
+    var sessions: [Session] = []
+    var jobStarts: [SimTime] = []
+    /// Jobs running now; a session is open while this is above zero.
+    public internal(set) var running = 0
+    var openSessionStart: SimTime?
+
+    public init() {
+        sessions.reserveCapacity(32)
+        jobStarts.reserveCapacity(64)
+    }
+}
+
+/// JobScheduler's QuotaController for one app (`REFERENCE.md` B).
+///
+/// - A job may start when, within its bucket's window, the app has used less than the
+///   allowed run time, started fewer jobs than the cap and had fewer sessions than the
+///   cap; within the last 24 h less than 4 h of run time; and fewer than 20 jobs in the
+///   last minute. A session is a span with at least one job running.
+/// - Jobs while charging or in the foreground (TOP) are exempt.
+/// - A running job is stopped after 10 min, or when the window's run time runs out.
+public struct JobQuotaTracker: Sendable {
+    public var config: JobQuotaConfig
+    public init(config: JobQuotaConfig = .init()) { self.config = config }
+
+    /// Whether a job may start now.
+    public func mayStart(_ s: JobQuotaState, bucket: StandbyBucket, now: SimTime, exempt: Bool) -> Bool {
+        if exempt { return true }
+        let b = bucket.rawValue
+        let windowStart = now - config.windowSize[b]
+        if executionTime(s, since: windowStart, now: now) >= config.allowedTimePerWindow[b] { return false }
+        if executionTime(s, since: now - .hours(24), now: now) >= config.maxExecutionTimePer24h { return false }
+        if startsSince(s, windowStart) >= config.maxJobsPerWindow[b] { return false }
+        if startsSince(s, now - config.rateLimitWindow) >= config.rateLimitJobs { return false }
+        // A job that would open a new session needs a free session slot.
+        let continues = s.running > 0 || (s.sessions.last.map { now - $0.end <= config.sessionCoalescing } ?? false)
+        if !continues && sessionsSince(s, windowStart, now: now) >= config.maxSessionsPerWindow[b] { return false }
+        return true
+    }
+
+    public func jobStarted(_ s: inout JobQuotaState, now: SimTime) {
+        prune(&s, now: now)
+        s.jobStarts.append(now)
+        if s.running == 0 {
+            if let last = s.sessions.last, now - last.end <= config.sessionCoalescing {
+                s.openSessionStart = last.start
+                s.sessions.removeLast()
+            } else {
+                s.openSessionStart = now
+            }
+        }
+        s.running += 1
+    }
+
+    public func jobStopped(_ s: inout JobQuotaState, now: SimTime) {
+        guard s.running > 0 else { return }
+        s.running -= 1
+        if s.running == 0, let start = s.openSessionStart {
+            s.sessions.append(.init(start: start, end: now))
+            s.openSessionStart = nil
+        }
+    }
+
+    /// When a job started at `startedAt` must be stopped: its 10 min limit, or the
+    /// earliest moment the app's run time could run out (the world re-checks then with
+    /// `mayStart`, as time sliding out of the window may have freed more).
+    public func stopDeadline(_ s: JobQuotaState, bucket: StandbyBucket, startedAt: SimTime, now: SimTime, exempt: Bool) -> SimTime {
+        let limit = startedAt + config.maxJobRunTime
+        if exempt { return limit }
+        let b = bucket.rawValue
+        let inWindow = config.allowedTimePerWindow[b] - executionTime(s, since: now - config.windowSize[b], now: now)
+        let inDay = config.maxExecutionTimePer24h - executionTime(s, since: now - .hours(24), now: now)
+        return min(limit, now + max(.zero, min(inWindow, inDay)))
+    }
+
+    /// Run time within [since, now], the open session included.
+    public func executionTime(_ s: JobQuotaState, since: SimTime, now: SimTime) -> SimDuration {
+        var total = SimDuration.zero
+        for x in s.sessions where x.end > since { total = total + (x.end - max(x.start, since)) }
+        if let start = s.openSessionStart { total = total + (now - max(start, since)) }
+        return total
+    }
+
+    private func startsSince(_ s: JobQuotaState, _ since: SimTime) -> Int {
+        var n = 0
+        for t in s.jobStarts.reversed() { if t > since { n += 1 } else { break } }
+        return n
+    }
+
+    private func sessionsSince(_ s: JobQuotaState, _ since: SimTime, now: SimTime) -> Int {
+        var n = s.openSessionStart == nil ? 0 : 1
+        for x in s.sessions where x.end > since { n += 1 }
+        return n
+    }
+
+    /// Drops what is older than the longest window (24 h).
+    private func prune(_ s: inout JobQuotaState, now: SimTime) {
+        let horizon = now - .hours(24)
+        if let i = s.sessions.firstIndex(where: { $0.end > horizon }), i > 0 { s.sessions.removeFirst(i) }
+        else if let last = s.sessions.last, last.end <= horizon { s.sessions.removeAll(keepingCapacity: true) }
+        if let i = s.jobStarts.firstIndex(where: { $0 > horizon }), i > 0 { s.jobStarts.removeFirst(i) }
+        else if let last = s.jobStarts.last, last <= horizon { s.jobStarts.removeAll(keepingCapacity: true) }
+    }
+}

@@ -1,0 +1,92 @@
+import Testing
+import SimKernel
+@testable import Platform
+
+/// `REFERENCE.md` B: JobScheduler quotas per bucket and window.
+@Suite struct JobQuotaTrackerTests {
+    let q = JobQuotaTracker()
+    let t0 = SimTime.zero
+
+    func run(_ s: inout JobQuotaState, from a: SimTime, for d: SimDuration) {
+        q.jobStarted(&s, now: a)
+        q.jobStopped(&s, now: a + d)
+    }
+
+    /// WORKING_SET: 10 min of run time per 2 h window. 9:59 then 0:01 use it up; it
+    /// frees as the first session slides out of the window, one second after 2 h.
+    @Test func workingSetRunTimeHoldsPerTwoHourWindow() {
+        var s = JobQuotaState()
+        run(&s, from: t0, for: .seconds(599))
+        #expect(q.mayStart(s, bucket: .workingSet, now: t0 + .minutes(20), exempt: false))
+        run(&s, from: t0 + .minutes(20), for: .seconds(1))
+        #expect(q.executionTime(s, since: t0, now: t0 + .minutes(30)) == .minutes(10))
+        #expect(!q.mayStart(s, bucket: .workingSet, now: t0 + .minutes(30), exempt: false))
+        #expect(!q.mayStart(s, bucket: .workingSet, now: t0 + .hours(2), exempt: false))
+        #expect(q.mayStart(s, bucket: .workingSet, now: t0 + .hours(2) + .seconds(1), exempt: false))
+        #expect(q.mayStart(s, bucket: .workingSet, now: t0 + .minutes(30), exempt: true))
+    }
+
+    /// Jobs within 5 s of a session's end continue it; the gap counts as run time.
+    @Test func jobsWithinFiveSecondsCoalesceIntoOneSession() {
+        var s = JobQuotaState()
+        run(&s, from: t0, for: .seconds(10))
+        run(&s, from: t0 + .seconds(15), for: .seconds(10))
+        run(&s, from: t0 + .seconds(31), for: .seconds(10))
+        #expect(q.executionTime(s, since: t0, now: t0 + .minutes(1)) == .seconds(35))
+        // RESTRICTED allows one session: the first two jobs made one, the third a second,
+        // so only a job that continues the last session (within 5 s of 41 s) may start.
+        #expect(q.mayStart(s, bucket: .restricted, now: t0 + .seconds(46), exempt: false))
+        #expect(!q.mayStart(s, bucket: .restricted, now: t0 + .seconds(46) + .microseconds(1), exempt: false))
+    }
+
+    /// RARE: 3 sessions per 24 h. The fourth waits until the first (0–1 min) has left
+    /// the window (now − 24 h, now].
+    @Test func rareSessionsHoldPerDay() {
+        var s = JobQuotaState()
+        for h in 0..<3 { run(&s, from: t0 + .hours(Int64(h)), for: .minutes(1)) }
+        #expect(!q.mayStart(s, bucket: .rare, now: t0 + .hours(3), exempt: false))
+        #expect(q.mayStart(s, bucket: .frequent, now: t0 + .hours(3), exempt: false))
+        #expect(!q.mayStart(s, bucket: .rare, now: t0 + .hours(24) + .seconds(59), exempt: false))
+        #expect(q.mayStart(s, bucket: .rare, now: t0 + .hours(24) + .seconds(60), exempt: false))
+    }
+
+    /// RESTRICTED: 10 jobs per 24 h, within the one session.
+    @Test func restrictedJobCountHoldsPerDay() {
+        var s = JobQuotaState()
+        q.jobStarted(&s, now: t0)
+        for i in 1..<10 {
+            #expect(q.mayStart(s, bucket: .restricted, now: t0 + .seconds(Int64(i)), exempt: false))
+            q.jobStarted(&s, now: t0 + .seconds(Int64(i)))
+        }
+        #expect(!q.mayStart(s, bucket: .restricted, now: t0 + .seconds(10), exempt: false))
+    }
+
+    /// Every bucket: at most 20 jobs in any minute.
+    @Test func twentyJobsPerMinute() {
+        var s = JobQuotaState()
+        for i in 0..<20 { run(&s, from: t0 + .milliseconds(Int64(i) * 100), for: .milliseconds(10)) }
+        #expect(!q.mayStart(s, bucket: .active, now: t0 + .seconds(60) - .microseconds(1), exempt: false))
+        #expect(q.mayStart(s, bucket: .active, now: t0 + .seconds(60), exempt: false))
+    }
+
+    /// Every bucket: at most 4 h of run time in 24 h, even with window quota left.
+    @Test func fourHoursPerDay() {
+        var s = JobQuotaState()
+        // 24 ACTIVE sessions of 10 min, one every 30 min: 4 h in 11:30 h.
+        for i in 0..<24 { run(&s, from: t0 + .minutes(Int64(i) * 30), for: .minutes(10)) }
+        #expect(!q.mayStart(s, bucket: .active, now: t0 + .hours(12), exempt: false))
+        #expect(q.mayStart(s, bucket: .active, now: t0 + .hours(24) + .seconds(1), exempt: false))
+    }
+
+    /// A job is stopped after 10 min, or earlier when the window's run time runs out.
+    @Test func stopDeadlineIsTheTenMinuteLimitOrTheQuota() {
+        var s = JobQuotaState()
+        q.jobStarted(&s, now: t0)
+        #expect(q.stopDeadline(s, bucket: .workingSet, startedAt: t0, now: t0, exempt: false) == t0 + .minutes(10))
+        #expect(q.stopDeadline(s, bucket: .workingSet, startedAt: t0, now: t0, exempt: true) == t0 + .minutes(10))
+        q.jobStopped(&s, now: t0 + .minutes(4))
+        q.jobStarted(&s, now: t0 + .minutes(30))
+        #expect(q.stopDeadline(s, bucket: .workingSet, startedAt: t0 + .minutes(30), now: t0 + .minutes(30), exempt: false)
+                == t0 + .minutes(36))
+    }
+}

@@ -1,0 +1,71 @@
+import Testing
+import SimKernel
+@testable import Platform
+
+/// `REFERENCE.md` B: demotion needs both the elapsed and the screen-on threshold.
+@Suite struct StandbyBucketModelTests {
+    let model = StandbyBucketModel()
+    let t0 = SimTime.zero
+
+    /// Opened at 0, screen on 1 h–7 h (6 h, enough for every screen threshold): the
+    /// elapsed thresholds alone decide, at 12 h, 24 h, 48 h and 8 d exactly.
+    @Test func demotionAtTheElapsedThresholdsWhenScreenTimeSuffices() {
+        var s = StandbyBucketState(lastUsedAt: t0)
+        model.appUsed(state: &s, now: t0)
+        model.screen(on: true, state: &s, now: t0 + .hours(1))
+        model.screen(on: false, state: &s, now: t0 + .hours(7))
+        #expect(model.bucket(s, at: t0 + .hours(12) - .seconds(1)) == .active)
+        #expect(model.nextChange(s, after: t0 + .hours(7)) == t0 + .hours(12))
+        #expect(model.bucket(s, at: t0 + .hours(12)) == .workingSet)
+        #expect(model.nextChange(s, after: t0 + .hours(12)) == t0 + .hours(24))
+        #expect(model.bucket(s, at: t0 + .hours(24) - .seconds(1)) == .workingSet)
+        #expect(model.bucket(s, at: t0 + .hours(24)) == .frequent)
+        #expect(model.bucket(s, at: t0 + .hours(48) - .seconds(1)) == .frequent)
+        #expect(model.bucket(s, at: t0 + .hours(48)) == .rare)
+        #expect(model.nextChange(s, after: t0 + .hours(48)) == t0 + .days(8))
+        #expect(model.bucket(s, at: t0 + .days(8) - .seconds(1)) == .rare)
+        #expect(model.bucket(s, at: t0 + .days(8)) == .restricted)
+        #expect(model.nextChange(s, after: t0 + .days(8)) == nil)
+    }
+
+    /// Screen off for 30 days: the app stops at WORKING_SET. Then the screen-on time
+    /// decides: FREQUENT after 1 h of screen, RARE after 2 h, RESTRICTED after 6 h.
+    @Test func demotionWaitsForScreenOnTime() {
+        var s = StandbyBucketState(lastUsedAt: t0)
+        model.appUsed(state: &s, now: t0)
+        #expect(model.bucket(s, at: t0 + .days(30)) == .workingSet)
+        #expect(model.nextChange(s, after: t0 + .hours(12)) == nil)
+        let on = t0 + .days(30)
+        model.screen(on: true, state: &s, now: on)
+        #expect(model.nextChange(s, after: on) == on + .hours(1))
+        #expect(model.bucket(s, at: on + .hours(1) - .seconds(1)) == .workingSet)
+        #expect(model.bucket(s, at: on + .hours(1)) == .frequent)
+        #expect(model.bucket(s, at: on + .hours(2)) == .rare)
+        #expect(model.bucket(s, at: on + .hours(6) - .seconds(1)) == .rare)
+        #expect(model.bucket(s, at: on + .hours(6)) == .restricted)
+    }
+
+    /// Strong usage holds ACTIVE for 1 h even for an app last used long ago.
+    @Test func openingTheAppPromotesToActive() {
+        var s = StandbyBucketState(lastUsedAt: t0)
+        model.screen(on: true, state: &s, now: t0)
+        #expect(model.bucket(s, at: t0 + .days(9)) == .restricted)
+        model.appUsed(state: &s, now: t0 + .days(9))
+        #expect(model.bucket(s, at: t0 + .days(9)) == .active)
+        #expect(model.bucket(s, at: t0 + .days(9) + .hours(12) - .seconds(1)) == .active)
+        #expect(model.bucket(s, at: t0 + .days(9) + .hours(12)) == .workingSet)
+    }
+
+    /// A notification seen lifts a RARE app to WORKING_SET for 12 h, then it falls back.
+    @Test func notificationSeenHoldsWorkingSetFor12Hours() {
+        var s = StandbyBucketState(lastUsedAt: t0)
+        model.screen(on: true, state: &s, now: t0)
+        let seen = t0 + .hours(50)
+        #expect(model.bucket(s, at: seen) == .rare)
+        model.notificationSeen(state: &s, now: seen)
+        #expect(model.bucket(s, at: seen) == .workingSet)
+        #expect(model.nextChange(s, after: seen) == seen + .hours(12))
+        #expect(model.bucket(s, at: seen + .hours(12) - .seconds(1)) == .workingSet)
+        #expect(model.bucket(s, at: seen + .hours(12)) == .rare)
+    }
+}
