@@ -1,0 +1,3 @@
+import Testing
+import SimKernel
+@testable import Platform
