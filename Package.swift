@@ -22,7 +22,7 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "SimKernel"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "SimKernel"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Scenario", "Reports", "SimKernel", "AppLogic", "Platform", "Backend"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "SimKernel"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "SimKernel", "AppLogic"]),
         .testTarget(name: "CLITests", dependencies: ["fleetsim"]),
     ],
     swiftLanguageModes: [.v6]
