@@ -33,11 +33,12 @@ extension PushRouter {
         switch policy.decide(result, retries: record.retries) {
         case .accepted:
             state.sends.remove(at: s)
-            if let d = state.devices.firstIndex(where: { $0.token == record.token }) {
-                state.devices[d].lastUsedAt = now
-                state.devices[d].lastValidatedAt = now
-            }
-            guard case .notification(let nid) = record.purpose, let j = state.jobs.firstIndex(where: { $0.id == nid }) else { return }
+            let d = state.devices.firstIndex(where: { $0.token == record.token })
+            if let d { state.devices[d].lastValidatedAt = now }
+            guard case .notification(let nid) = record.purpose else { return }
+            // A delivered notification is a use (`lastUsedAt`); a silent push is not.
+            if let d { state.devices[d].lastUsedAt = now }
+            guard let j = state.jobs.firstIndex(where: { $0.id == nid }) else { return }
             state.jobs[j].outstanding -= 1
             state.jobs[j].accepted = true
             if record.token.provider == .apns { state.jobs[j].delivered = true }

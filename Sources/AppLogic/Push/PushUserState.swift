@@ -4,7 +4,7 @@ public struct PushDeviceRecord: Hashable, Sendable {
     public var token: PushToken
     public var status: PushTokenStatus
     public var registeredAt: Instant
-    /// The last app use on the device or the last push a provider accepted for it (`lastUsedAt`).
+    /// The last app use on the device or the last notification a provider accepted for it (`lastUsedAt`).
     public var lastUsedAt: Instant
     /// The last time a provider accepted a push to this token (or the token was registered).
     public var lastValidatedAt: Instant
