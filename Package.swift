@@ -20,6 +20,7 @@ let package = Package(
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "AppLogicTests", dependencies: ["AppLogic"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "SimKernel"]),
+        .testTarget(name: "BackendTests", dependencies: ["Backend", "SimKernel"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "SimKernel"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Scenario", "Reports", "SimKernel", "AppLogic", "Platform", "Backend"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "SimKernel", "AppLogic"]),

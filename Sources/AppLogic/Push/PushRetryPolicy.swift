@@ -1,0 +1,55 @@
+/// What a provider's answer means for a send (seed `001`, "Retry Logic" and "Common
+/// Push Errors"; REFERENCE.md G and H).
+///
+/// - 200: done.
+/// - 410 (APNs Unregistered) and 404 (FCM UNREGISTERED): the token is expired; no retry.
+/// - 5xx and a 30 s timeout: retried after 1 s, 5 s and 25 s, then given up; a
+///   `Retry-After` longer than the wait is honoured (REFERENCE.md H).
+/// - 429: retried after `Retry-After`, or 1 min doubled at each retry without it
+///   (REFERENCE.md H: first delay at least 1 min). **Assumption**: 429 retries count
+///   against the same 3 retries as 5xx.
+/// - Any other 4xx (400, 403, 405, 413): failed at once, never retried.
+public struct PushRetryPolicy: Sendable {
+    public var config: PushConfiguration
+    public var variants: PushVariants
+    public init(config: PushConfiguration, variants: PushVariants) {
+        self.config = config
+        self.variants = variants
+    }
+
+    public enum Decision: Hashable, Sendable {
+        case accepted
+        /// Try again after the wait.
+        case retry(after: Interval, PushFailureReason)
+        /// Failed for good; `expireToken` when the provider says the token is gone.
+        case fail(PushFailureReason, expireToken: Bool)
+    }
+
+    /// The decision for `result` of a send that has already been retried `retries` times.
+    public func decide(_ result: PushProviderResult, retries: Int) -> Decision {
+        let canRetry = retries < config.retryDelays.count
+        switch result {
+        case .accepted:
+            return .accepted
+        case .timedOut:
+            return canRetry ? .retry(after: config.retryDelays[retries], .timedOut) : .fail(.timedOut, expireToken: false)
+        case .status(let code, let retryAfter):
+            switch code {
+            case 404, 410:
+                return .fail(.unregistered, expireToken: !variants.contains(.ignore410))
+            case 429:
+                guard canRetry else { return .fail(.rateLimited, expireToken: false) }
+                let backoff = Interval(microseconds: config.rateLimitBackoff.microseconds << Int64(retries))
+                return .retry(after: retryAfter ?? backoff, .rateLimited)
+            case 500 ..< 600:
+                guard canRetry else { return .fail(.serverError(code), expireToken: false) }
+                return .retry(after: max(config.retryDelays[retries], retryAfter ?? .zero), .serverError(code))
+            default:
+                if variants.contains(.retryOn4xx) && canRetry {
+                    return .retry(after: config.retryDelays[retries], .clientError(code))
+                }
+                return .fail(.clientError(code), expireToken: false)
+            }
+        }
+    }
+}

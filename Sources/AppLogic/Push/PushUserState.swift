@@ -1,0 +1,103 @@
+/// One registered device of a user (seed `001`, "Device Registration Entity"), as the
+/// registry keeps it: its current token and that token's status.
+public struct PushDeviceRecord: Hashable, Sendable {
+    public var token: PushToken
+    public var status: PushTokenStatus
+    public var registeredAt: Instant
+    /// The last app use on the device or the last notification a provider accepted for it (`lastUsedAt`).
+    public var lastUsedAt: Instant
+    /// The last time a provider accepted a push to this token (or the token was registered).
+    public var lastValidatedAt: Instant
+    /// When the token was marked expired.
+    public var expiredAt: Instant?
+
+    public var device: PushDeviceID { token.device }
+}
+
+/// One user's pipeline state: the device registry, the central unread count, the
+/// limits' counters, what quiet hours hold, and the sends in flight. Plain values;
+/// its arrays stay empty (no allocation) for a user with nothing in flight.
+public struct PushUserState: Hashable, Sendable {
+    public var settings: PushUserSettings
+    public internal(set) var devices: [PushDeviceRecord] = []
+    /// The central unread count: the badge every push carries.
+    public internal(set) var unread = 0
+    /// The last in-app activity on any of the user's devices.
+    public internal(set) var lastActiveAt: Instant?
+    /// The badge the last push carried; the daily sync sends one when `unread` differs.
+    var lastBadgeSent = 0
+    /// Normal pushes sent on local day `normalDay`.
+    var normalDay: Int32 = .min
+    var normalCount: UInt8 = 0
+    /// High pushes sent in local week `highWeek`.
+    var highWeek: Int32 = .min
+    var highCount: UInt8 = 0
+    /// Normal notifications held for the summary at the end of quiet hours.
+    public internal(set) var heldNormal: [NotificationID] = []
+    /// High notifications queued until the end of quiet hours, with their creation time.
+    var queuedHigh: [QueuedPush] = []
+    var quietReleaseAt: Instant?
+    var nextDailyAt: Instant?
+    /// Notifications being pushed.
+    var jobs: [PushJob] = []
+    /// Sends awaiting an answer or a retry.
+    var sends: [PushSendRecord] = []
+    var nextSend: UInt32 = 0
+
+    public init(settings: PushUserSettings) { self.settings = settings }
+
+    /// Sends awaiting a provider's answer or a retry.
+    public var sendsInFlight: Int { sends.count }
+    /// Notifications still being pushed (awaiting answers, escalation or the 15 min check).
+    public var notificationsInFlight: Int { jobs.count }
+}
+
+struct QueuedPush: Hashable, Sendable {
+    var request: PushNotificationRequest
+    var createdAt: Instant
+}
+
+/// A notification being pushed to one or more devices.
+struct PushJob: Hashable, Sendable {
+    enum Source: Hashable, Sendable {
+        case request(PushNotificationRequest)
+        case summary(count: Int)
+    }
+    var id: NotificationID
+    var priority: PushPriority
+    var source: Source
+    var expiration: Instant
+    /// The device tried first (high priority escalates to the others).
+    var firstDevice: PushDeviceID
+    /// Sends not yet ended.
+    var outstanding = 0
+    var accepted = false
+    var delivered = false
+    var escalated = false
+    var emailed = false
+    /// The 15 min check of a high push has run.
+    var delayChecked = false
+
+    var collapseId: String? {
+        if case .request(let request) = source { return request.collapseId }
+        return nil
+    }
+}
+
+/// One send to a provider, across its retries (each attempt has a new id).
+struct PushSendRecord: Hashable, Sendable {
+    enum Purpose: Hashable, Sendable {
+        case notification(NotificationID)
+        case badge
+        case validation
+    }
+    var id: PushSendID
+    var purpose: Purpose
+    var token: PushToken
+    var payload: PushPayload
+    var priority: PushPriority
+    var collapseId: String?
+    var expiration: Instant
+    var retries = 0
+    var waitingRetry = false
+}

@@ -1,0 +1,135 @@
+import Testing
+import AppLogic
+
+/// Routing by priority, the 5 min activity window, opt-outs and the daily and weekly
+/// limits (seed `001`, "Channel Selection Logic", "Priority-Based Delivery", "Push
+/// Frequency Limits").
+@Suite struct PushRoutingTests {
+    @Test func registrationActivatesTheTokenAndArmsTheDailyMaintenance() {
+        var store = PushStore()
+        #expect(store.send(.deviceRegistered(apns(1)), at: monday) == [
+            .markToken(apns(1), .active),
+            .startTimer(.daily, at: monday + .days(1)),
+        ])
+        #expect(store.send(.deviceRegistered(fcm(2)), at: monday + .seconds(1)) == [.markToken(fcm(2), .active)])
+        #expect(store.state.devices.map(\.status) == [.active, .active])
+    }
+
+    @Test func normalGoesToTheMostRecentlyUsedDeviceOnly() {
+        var store = PushStore()
+        _ = store.send(.deviceRegistered(apns(1)), at: monday)
+        _ = store.send(.deviceRegistered(fcm(2)), at: monday)
+        _ = store.send(.userActivity(PushDeviceID(1)), at: monday + .hours(1))
+        let t = monday + .hours(2)
+        #expect(store.send(dueSoon(7, .normal), at: t) == [
+            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(7, badge: 1), priority: .normal, collapseId: nil, expiration: t + .days(7)),
+        ])
+    }
+
+    @Test func blockingGoesToEveryActiveDevice() {
+        var store = PushStore()
+        _ = store.send(.deviceRegistered(apns(1)), at: monday)
+        _ = store.send(.deviceRegistered(fcm(2)), at: monday)
+        let t = monday + .hours(2)
+        #expect(store.send(dueSoon(7, .blocking), at: t) == [
+            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(7, badge: 1), priority: .blocking, collapseId: nil, expiration: t + .hours(24)),
+            .send(PushSendID(2), to: fcm(2), payload: dueSoonPayload(7, badge: 1, provider: .fcm), priority: .blocking, collapseId: nil, expiration: t + .hours(24)),
+        ])
+    }
+
+    /// Seed `001`: normal is pushed only when `lastActivityAge > 5 * 60`.
+    @Test(arguments: [(Interval.seconds(299), false), (.seconds(300), false), (Interval(microseconds: 300_000_001), true)])
+    func normalIsSkippedWithinFiveMinutesOfInAppActivity(age: Interval, pushed: Bool) {
+        var store = PushStore()
+        _ = store.send(.deviceRegistered(apns(1)), at: monday)
+        _ = store.send(.userActivity(PushDeviceID(1)), at: monday + .hours(1))
+        let t = monday + .hours(1) + age
+        let expected: [PushEffect] = pushed
+            ? [.send(PushSendID(1), to: apns(1), payload: dueSoonPayload(3, badge: 1), priority: .normal, collapseId: nil, expiration: t + .days(7))]
+            : [.suppressed(NotificationID(3), .activeInApp)]
+        #expect(store.send(dueSoon(3, .normal), at: t) == expected)
+    }
+
+    @Test func highIsSentDespiteRecentActivity() {
+        var store = PushStore()
+        _ = store.send(.deviceRegistered(apns(1)), at: monday)
+        _ = store.send(.userActivity(PushDeviceID(1)), at: monday + .hours(1))
+        let t = monday + .hours(1) + .seconds(10)
+        #expect(store.send(dueSoon(3, .high), at: t) == [
+            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(3, badge: 1), priority: .high, collapseId: nil, expiration: t + .hours(24)),
+            .startTimer(.escalate(NotificationID(3)), at: t + .minutes(5)),
+            .startTimer(.highDelayCheck(NotificationID(3)), at: t + .minutes(15)),
+        ])
+    }
+
+    @Test func optedOutCategoryGetsNoPushButCountsAsUnread() {
+        var store = PushStore(optedOut: PushCategories(.challenges))
+        _ = store.send(.deviceRegistered(apns(1)), at: monday)
+        #expect(store.send(dueSoon(3, .blocking, category: .challenges), at: monday + .hours(1)) == [.suppressed(NotificationID(3), .optedOut)])
+        #expect(store.state.unread == 1)
+    }
+
+    @Test func lowPriorityIsABadgeOnlySilentPush() {
+        var store = PushStore()
+        _ = store.send(.deviceRegistered(fcm(1)), at: monday)
+        let t = monday + .hours(1)
+        #expect(store.send(dueSoon(3, .low), at: t) == [
+            .suppressed(NotificationID(3), .lowPriority),
+            // {"data":{"badge":"1"}} is 22 bytes.
+            .send(PushSendID(1), to: fcm(1), payload: PushPayload(content: .badgeOnly, badge: 1, bytes: 22), priority: .low, collapseId: "badge", expiration: t + .days(3)),
+        ])
+    }
+
+    @Test func noActiveDeviceMeansNoPush() {
+        var store = PushStore()
+        #expect(store.send(dueSoon(3, .high), at: monday) == [.suppressed(NotificationID(3), .noActiveDevice)])
+    }
+
+    /// Five normal pushes per local day; the sixth is suppressed; the count restarts at
+    /// local midnight (Tokyo, UTC+9: 15:00Z).
+    @Test func theFifthNormalPushOfADayIsSentAndTheSixthIsNot() {
+        var store = PushStore(timeZone: "Asia/Tokyo")
+        _ = store.send(.deviceRegistered(apns(1)), at: monday)
+        // 2026-03-02T15:00:00Z is 2026-03-03 00:00 in Tokyo; start at 00:00 Tokyo on the 2nd (= 03-01T15:00Z).
+        let dayStart = monday - .hours(9)
+        for n in 1 ... 5 {
+            let t = dayStart + .hours(Int64(n))
+            #expect(store.send(dueSoon(UInt64(n), .normal), at: t) == [
+                .send(PushSendID(UInt32(n)), to: apns(1), payload: dueSoonPayload(UInt64(n), badge: n), priority: .normal, collapseId: nil, expiration: t + .days(7)),
+            ])
+        }
+        let lastSecond = dayStart + .days(1) - .seconds(1)
+        #expect(store.send(dueSoon(6, .normal), at: lastSecond) == [.suppressed(NotificationID(6), .dailyLimit)])
+        let nextDay = dayStart + .days(1)
+        #expect(store.send(dueSoon(7, .normal), at: nextDay) == [
+            .send(PushSendID(6), to: apns(1), payload: dueSoonPayload(7, badge: 7), priority: .normal, collapseId: nil, expiration: nextDay + .days(7)),
+        ])
+    }
+
+    /// Ten high pushes per local week (Monday to Sunday); the eleventh is suppressed; blocking is unlimited.
+    @Test func theTenthHighPushOfAWeekIsSentAndTheEleventhIsNot() {
+        var store = PushStore()
+        _ = store.send(.deviceRegistered(apns(1)), at: monday)
+        for n in 1 ... 10 {
+            let effects = store.send(dueSoon(UInt64(n), .high), at: monday + .hours(Int64(n)))
+            #expect(effects.count == 3)
+            guard case .send = effects.first else { Issue.record("push \(n) not sent: \(effects)"); return }
+        }
+        let sunday = monday + .days(7) - .seconds(1)
+        #expect(store.send(dueSoon(11, .high), at: sunday) == [.suppressed(NotificationID(11), .weeklyLimit)])
+        #expect(store.send(dueSoon(12, .blocking), at: sunday) == [
+            .send(PushSendID(11), to: apns(1), payload: dueSoonPayload(12, badge: 12, provider: .apns).withBytes(102), priority: .blocking, collapseId: nil, expiration: sunday + .hours(24)),
+        ])
+        let nextMonday = monday + .days(7)
+        #expect(store.send(dueSoon(13, .high), at: nextMonday) == [
+            .send(PushSendID(12), to: apns(1), payload: dueSoonPayload(13, badge: 13).withBytes(102), priority: .high, collapseId: nil, expiration: nextMonday + .hours(24)),
+            .startTimer(.escalate(NotificationID(13)), at: nextMonday + .minutes(5)),
+            .startTimer(.highDelayCheck(NotificationID(13)), at: nextMonday + .minutes(15)),
+        ])
+    }
+}
+
+extension PushPayload {
+    /// The same payload with another size (a two-digit badge adds a byte).
+    func withBytes(_ bytes: Int) -> PushPayload { PushPayload(content: content, badge: badge, bytes: bytes) }
+}
