@@ -68,9 +68,6 @@ extension World {
         switch picked {
         case .continueHere:
             choice = .continueHere
-            // Waiting on the screen keeps the app in the foreground, at most until the timeout.
-            let logic = scenario.logic.continuation
-            keepForeground(d, until: now + max(logic.hierarchicalTimeout, logic.baselineTimeout))
         case .moveOn:
             choice = .moveOn
             devices[i].foregroundUntil = now
@@ -78,6 +75,7 @@ extension World {
             scheduleSuspensionCheck(d)
         case .cancel:
             choice = .cancel
+            userLooks(d)
         }
         deliverContinuation(d, .userChose(choice))
     }
@@ -114,6 +112,14 @@ extension World {
     mutating func backgroundTimeExpires(_ d: UInt32, generation: UInt32) {
         let i = Int(d)
         guard devices[i].continuationSlot.backgroundTask.isCurrent(generation), devices[i].continuationSlot.holdsBackgroundTask else { return }
+        let granted = cohorts[Int(devices[i].cohort)].continuation.backgroundTime
+        if now < devices[i].foregroundUntil {
+            // Back in the foreground (the user opened the app): background time is not
+            // consumed there; it counts again from when the app leaves.
+            let again = devices[i].continuationSlot.backgroundTask.arm()
+            clock.schedule(.backgroundTimeExpires(device: d, generation: again), at: devices[i].foregroundUntil + granted)
+            return
+        }
         note(d, "OS: background time runs out; expiration handler runs")
         deliverContinuation(d, .backgroundTimeExpiring)
         guard devices[i].continuationSlot.holdsBackgroundTask else { return }
@@ -209,6 +215,10 @@ extension World {
         switch effect {
         case .httpRequest(let id, let endpoint):
             metrics.continuation.started += 1
+            // The user waits on the screen (the app stays in the foreground) until the
+            // result, a failure, or a choice at the alert that leaves.
+            let logic = scenario.logic.continuation
+            keepForeground(d, until: now + max(logic.hierarchicalTimeout, logic.baselineTimeout) + World.suspensionDelay)
             send(d, id, endpoint)
         case .cancelRequest:
             let job = devices[i].continuationSlot.job

@@ -232,7 +232,8 @@ public struct World {
         tokens.issue(i, at: now)
 
         resume(d)
-        devices[i].foregroundUntil = now + World.foregroundSession
+        // An open never shortens a foreground stay already planned (a user waiting on an analysis).
+        devices[i].foregroundUntil = max(devices[i].foregroundUntil, now + World.foregroundSession)
         clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[i].incarnation), after: World.foregroundSession)
         deliver(d, .appOpened)
         continuationOnOpen(d)
