@@ -11,11 +11,14 @@ public enum Endpoint: Hashable, Sendable {
     case testHistory(limit: Int)
     /// `GET /v1/test/active`
     case activeSession
+    /// `POST /v1/homework/analyze?mode=...`: the long request of seed `004`.
+    case analysis(AnalysisMode)
 
     public var path: String {
         switch self {
         case .testHistory(let limit): return "/v1/test/history?limit=\(limit)"
         case .activeSession: return "/v1/test/active"
+        case .analysis(let mode): return "/v1/homework/analyze?mode=\(mode.rawValue)"
         }
     }
 }
@@ -26,6 +29,8 @@ public enum ResponseBody: Hashable, Sendable {
     case testHistory(latestCompletedAt: Instant?, serverTime: Instant)
     /// Whether a test is in progress, and the server's clock.
     case activeSession(inProgress: Bool, serverTime: Instant)
+    /// The finished analysis (seed `004`'s parsing result).
+    case analysis
 }
 
 /// How a request ended, as URLSession would report it.

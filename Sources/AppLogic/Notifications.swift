@@ -8,10 +8,16 @@ public enum NotificationAuthorization: Hashable, Sendable {
 
 /// A local notification request (`UNNotificationRequest` with an immediate trigger).
 public struct LocalNotification: Hashable, Sendable {
-    public enum Kind: String, Hashable, Sendable { case testAvailable }
+    public enum Kind: String, Hashable, Sendable {
+        /// Seed `000`: a cognitive test is due.
+        case testAvailable
+        /// Seed `004`: "Homework Analysis Complete".
+        case analysisComplete
+    }
     public var kind: Kind
     /// `content.badge`: nil leaves the app badge alone (seed `002`, issue 3: the badge
-    /// is owned centrally, never set by one notification).
+    /// is owned centrally, never set by one notification); the host then tells
+    /// ``BadgeManager``, the badge's one owner, that the delivered notifications changed.
     public var badge: Int?
     public init(kind: Kind, badge: Int?) { self.kind = kind; self.badge = badge }
 }

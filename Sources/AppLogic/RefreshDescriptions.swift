@@ -37,6 +37,7 @@ extension HTTPResult: CustomStringConvertible {
         switch self {
         case .ok(.testHistory(let latest, let server)): return "200 history(latest: \(latest.map { "\($0)" } ?? "none"), server: \(server))"
         case .ok(.activeSession(let inProgress, _)): return "200 active(inProgress: \(inProgress))"
+        case .ok(.analysis): return "200 analysis"
         case .status(let code): return "\(code)"
         case .failed(let error): return "failed(\(error))"
         }

@@ -121,7 +121,7 @@ public struct RefreshLogic: Sendable {
             effects.append(.cancelScheduledRefresh)
             complete(success: false, state: &state, now: now, into: &effects)
 
-        case .status, .failed:
+        case .status, .failed, .ok(.analysis):  // an analysis body never answers a refresh request
             disarmHardStop(state: &state, into: &effects)
             complete(success: false, state: &state, now: now, into: &effects)
         }

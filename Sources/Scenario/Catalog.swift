@@ -6,7 +6,7 @@ public enum Catalog {
     public static let variants: [(name: String, available: Bool)] = [
         ("refresh.unguardedCompletion", true),
         ("refresh.noSynchronize", true),
-        ("refresh.badgeOverwrite", false),
+        ("refresh.badgeOverwrite", true),
         ("refresh.cadenceOffByOne", true),
         ("refresh.localCalendarDays", true),
         ("refresh.ignoresRecentOpen", true),
@@ -16,11 +16,11 @@ public enum Catalog {
         ("push.retryOn4xx", false),
         ("push.ignore410", false),
         ("push.ignoreQuietHours", false),
-        ("continuation.inMemoryResult", false),
+        ("continuation.inMemoryResult", true),
     ]
 
     /// Features a device can run in this build; the default of `features`.
-    public static let availableFeatures: [Feature] = [.refresh]
+    public static let availableFeatures: [Feature] = [.refresh, .continuation]
 
     /// Platforms a cohort can use in this build.
     public static let availablePlatforms: [Platform] = [.ios]

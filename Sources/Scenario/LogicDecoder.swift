@@ -1,21 +1,22 @@
 import SimKernel
 
 /// `logic`: `refresh` (the refresh component's intervals and limits, defaults from seed
-/// `000`) and `variants` (known-bug variant names from ``Catalog/variants``, each at
-/// most once, each built in this version). `stepSync`, `push` and `continuation` are
+/// `000`), `continuation` (seed `004`'s thresholds) and `variants` (known-bug variant names from ``Catalog/variants``, each at
+/// most once, each built in this version). `stepSync` and `push` are
 /// promised by `INTERFACE.md` and answer "not available yet" until they are built.
 enum LogicDecoder {
-    static let keys = ["refresh", "variants"]
-    static let promisedKeys = ["stepSync", "push", "continuation"]
+    static let keys = ["refresh", "continuation", "variants"]
+    static let promisedKeys = ["stepSync", "push"]
 
     static func decode(_ node: ScenarioNode) throws(ScenarioError) -> LogicConfig {
         var logic = LogicConfig.defaults
         for member in try node.members("a logic object, e.g. {\"refresh\": {}, \"variants\": []}") {
             switch member.key {
             case "refresh": logic.refresh = try refresh(member.node)
+            case "continuation": logic.continuation = try ContinuationDecoder.logic(member.node)
             case "variants": logic.variants = try variants(member.node)
             case let key where promisedKeys.contains(key):
-                throw member.node.error(expected: "a logic component this build can configure: `refresh`",
+                throw member.node.error(expected: "a logic component this build can configure: `refresh` or `continuation`",
                                         found: "a configuration for `\(key)` (not available yet in this build)")
             default: throw member.unknownKey(among: keys + promisedKeys)
             }

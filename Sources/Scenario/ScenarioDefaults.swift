@@ -72,7 +72,7 @@ extension RefreshConfig {
 
 extension LogicConfig {
     /// Seed rules, no bug variants.
-    public static let defaults = LogicConfig(refresh: .defaults, variants: [])
+    public static let defaults = LogicConfig(refresh: .defaults, variants: [], continuation: .defaults)
 }
 
 extension BackendConfig {

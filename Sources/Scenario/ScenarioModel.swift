@@ -66,6 +66,8 @@ public struct Cohort: Sendable, Equatable {
     /// Days since the user's last completed test at simulated time zero. Default uniform [0, 120].
     public var lastTestDaysAgo: Distribution
     public var ios: IOSConfig
+    /// Seed `004`'s users, server times and background time (``ContinuationUsage``).
+    public var continuation: ContinuationUsage = .defaults
 }
 
 public struct BatteryConfig: Sendable, Equatable {
@@ -129,6 +131,7 @@ public struct IOSConfig: Sendable, Equatable {
 public struct LogicConfig: Sendable, Equatable {
     public var refresh: RefreshConfig
     public var variants: [String]
+    public var continuation: ContinuationConfig = .defaults
 }
 
 /// Seed `000`'s refresh rules; each default is the seed's value.

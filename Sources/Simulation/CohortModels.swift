@@ -11,6 +11,9 @@ struct CohortModels {
     var usage: UsageConfig
     var kvPersistDelay: SimDuration
     var capacityMah: Double
+    /// Whether the cohort's `features` include seed `004`'s continuation.
+    var runsContinuation: Bool
+    var continuation: ContinuationUsage
     /// Offsets of this cohort's devices: `first ..< first + count`.
     var firstDevice: Int
     var count: Int
@@ -31,6 +34,8 @@ struct CohortModels {
         usage = cohort.usage
         kvPersistDelay = cohort.ios.kvPersistDelay
         capacityMah = cohort.battery.capacityMah
+        runsContinuation = cohort.features.contains(.continuation)
+        continuation = cohort.continuation
         self.firstDevice = firstDevice
         count = cohort.count
     }

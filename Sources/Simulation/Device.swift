@@ -58,9 +58,17 @@ struct Device {
     /// while that window was truly open, or `never`.
     var taskSawOpenWindow = World.never
 
+    // Continuation (seed `004`) and the notification centre
+    var continuation = ContinuationState()
+    /// What of the continuation state reached the disk (UserDefaults).
+    var durableContinuation = ContinuationState.Stored()
+    var continuationSlot = ContinuationSlot()
+    var notificationCenter: NotificationCenterModel
+
     // Random streams, one per purpose
     var userStream: RandomStream
     var osStream: RandomStream
     var networkStream: RandomStream
     var backendStream: RandomStream
+    var continuationStream: RandomStream
 }

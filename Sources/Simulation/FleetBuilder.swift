@@ -54,10 +54,12 @@ enum FleetBuilder {
                     permission: permission.authorization,
                     signedIn: signedIn,
                     capacityMah: cohort.battery.capacityMah,
+                    notificationCenter: NotificationCenterModel(authorization: permission.authorization),
                     userStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user"),
                     osStream: RandomStream(seed: scenario.seed, entity: id, purpose: "os"),
                     networkStream: RandomStream(seed: scenario.seed, entity: id, purpose: "network"),
-                    backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend")))
+                    backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend"),
+                    continuationStream: RandomStream(seed: scenario.seed, entity: id, purpose: "continuation")))
             }
         }
         return fleet

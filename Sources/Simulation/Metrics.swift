@@ -34,6 +34,7 @@ struct Metrics {
     var testsTaken: UInt64 = 0
     /// Analytics events, counted by ``AnalyticsCounter/index(of:)``.
     var analytics = [UInt64](repeating: 0, count: AnalyticsCounter.names.count)
+    var continuation = ContinuationMetrics()
 
     init(cohorts: Int) {
         refreshEnergy = Array(repeating: [], count: cohorts)

@@ -17,6 +17,14 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// completed successfully without notifying, although the user (by ground truth)
     /// had not opened the app for 24 h, was not taking the test and allows notifications.
     case availableTestNotNotified
+    /// When the user opens the app, the badge differs from the number of unread
+    /// notifications (seed `002`, issue 3).
+    case badgeDiffersFromUnread
+    /// A result of seed `004`'s analysis reached the app but was neither seen by the
+    /// user nor on disk when the app was terminated.
+    case continuationResultLost
+    /// An analysis-complete notification without a result in the app (seed `004`).
+    case continuationNotifiedWithoutResult
 }
 
 public struct Violation: Sendable, Equatable {

@@ -52,6 +52,7 @@ extension World {
             ],
             "analytics": .object(Dictionary(uniqueKeysWithValues: AnalyticsCounter.names.enumerated().map { ($1, .count(metrics.analytics[$0])) })),
             "invariants": invariantsSection(),
+            "continuation": continuationSection(),
         ]
         let results = try evaluate(ReportValue.object(document))
         document["expect"] = .array(results.map { r in
@@ -87,9 +88,9 @@ extension World {
             "testAvailableToNotified": metrics.testAvailableToNotified.latencySummary(),
             "testAvailableToSeen": metrics.testAvailableToSeen.latencySummary(),
             "refreshTaskDuration": metrics.refreshTaskDuration.latencySummary(),
+            "continuationCompletedToNotified": metrics.continuation.completedToNotified.latencySummary(),
             // Keys promised by INTERFACE.md whose features are not built yet: present, empty.
             "stepsRecordedToSynced": empty,
-            "continuationCompletedToNotified": empty,
         ]
         for priority in ["blocking", "high", "normal", "low"] { section["pushCreatedToDelivered.\(priority)"] = empty }
         return .object(section)
@@ -143,13 +144,14 @@ extension World {
         var perSecond = metrics.arrivalsPerSecond.map(Double.init)
         let seconds = Int(scenario.duration.microseconds / 1_000_000)
         if perSecond.count < seconds { perSecond.append(contentsOf: repeatElement(0, count: seconds - perSecond.count)) }
-        let total = metrics.requestsHistory + metrics.requestsActive
+        let total = metrics.requestsHistory + metrics.requestsActive + metrics.continuation.requests
         return [
             "requests": [
                 "total": .count(total),
                 "byEndpoint": [
                     "/v1/test/history": .count(metrics.requestsHistory),
                     "/v1/test/active": .count(metrics.requestsActive),
+                    "/v1/homework/analyze": .count(metrics.continuation.requests),
                 ],
             ],
             "requestsPerSecond": [
@@ -217,6 +219,33 @@ extension World {
         let from = max(0, time.microseconds / 1_000_000 - 300)
         let options = scenario.replayOptions.isEmpty ? "" : " \(scenario.replayOptions)"
         return "fleetsim replay \(scenario.sourcePath) --seed \(scenario.seed) --device \(device) --from \(from)s --to \(time.microseconds / 1_000_000 + 60)s\(options)"
+    }
+}
+
+extension World {
+    /// Seed `004`'s analyses: how many started, what users chose at the alert, and how
+    /// each ended.
+    fileprivate func continuationSection() -> ReportValue {
+        let c = metrics.continuation
+        var choices: [String: ReportValue] = [:]
+        for (k, name) in ContinuationChoiceName.allCases.enumerated() { choices[name.rawValue] = .count(c.choices[k]) }
+        return [
+            "started": .count(c.started),
+            "offeredBackground": .count(c.offered),
+            "choices": .object(choices),
+            "outcomes": [
+                "shownHere": .count(c.shownHere),
+                "failedHere": .count(c.failedHere),
+                "cancelled": .count(c.cancelled),
+                "completedInBackground": .count(c.completedInBackground),
+                "failedInBackground": .count(c.failedInBackground),
+                "timedOut": .count(c.timedOut),
+                "backgroundTimeExpired": .count(c.backgroundTimeExpired),
+                "interruptedByTermination": .count(c.interruptedByTermination),
+            ],
+            "notified": .count(c.notified),
+            "shownAtOpen": .count(c.shownAtOpen),
+        ]
     }
 }
 

@@ -20,6 +20,8 @@ struct Job {
     var result: HTTPResult = .failed(.timedOut)
     /// Ground truth when the server answered: the window was open (its key), else `never`.
     var openWindow = World.never
+    /// When the server finished it (`never` until then).
+    var answeredAt = World.never
 }
 
 extension World {
@@ -30,7 +32,10 @@ extension World {
         if !activeLatencyFaults.isEmpty { roundTrip = roundTrip + extraLatency(i) }
         let job = allocateJob(Job(device: d, incarnation: devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip))
         let generation = jobs[Int(job)].generation
-        devices[i].inflightJob = Int32(job)
+        // Seed `004`'s analysis has its own slot, and only the logic's 180 s / 300 s deadline.
+        let analysis: Bool
+        if case .analysis = endpoint { analysis = true } else { analysis = false }
+        if analysis { devices[i].continuationSlot.job = Int32(job) } else { devices[i].inflightJob = Int32(job) }
         guard devices[i].online else {
             jobs[Int(job)].serverDone = true
             jobs[Int(job)].result = .failed(.offline)
@@ -47,7 +52,7 @@ extension World {
             return
         }
         clock.schedule(.requestReachesServer(job: job, generation: generation), after: SimDuration(microseconds: roundTrip.microseconds / 2))
-        clock.schedule(.requestTimesOut(job: job, generation: generation), after: requestTimeout)
+        if !analysis { clock.schedule(.requestTimesOut(job: job, generation: generation), after: requestTimeout) }
         note(d, "network: \(endpoint.path) sent, round trip \(roundTrip)")
     }
 
@@ -78,6 +83,7 @@ extension World {
         switch jobs[j].endpoint {
         case .testHistory: metrics.requestsHistory += 1
         case .activeSession: metrics.requestsActive += 1
+        case .analysis: metrics.continuation.requests += 1
         }
         switch server.arrive(job: job, now: now) {
         case .serve:
@@ -100,7 +106,12 @@ extension World {
 
     private mutating func startService(_ job: UInt32) {
         let d = Int(jobs[Int(job)].device)
-        let service = server.drawServiceTime(&devices[d].backendStream)
+        let service: SimDuration
+        if case .analysis(let mode) = jobs[Int(job)].endpoint {
+            service = analysisServiceTime(mode, device: d, rng: &devices[d].continuationStream)
+        } else {
+            service = server.drawServiceTime(&devices[d].backendStream)
+        }
         clock.schedule(.serviceCompletes(job: job, generation: jobs[Int(job)].generation), after: service)
     }
 
@@ -109,6 +120,7 @@ extension World {
         guard jobs[j].generation == generation else { return }
         let user = Int(jobs[j].device)
         jobs[j].serverDone = true
+        jobs[j].answeredAt = now
         // The answer comes from the backend's ground truth at this instant.
         if !tokens.isValid(user, at: now) {
             metrics.unauthorized += 1
@@ -122,6 +134,8 @@ extension World {
                 jobs[j].result = .ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: startUnixSeconds * 1_000_000 + completed.microseconds), serverTime: serverTime))
             case .activeSession:
                 jobs[j].result = .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))
+            case .analysis:
+                jobs[j].result = .ok(.analysis)
             }
         }
         returnResponse(job)
@@ -164,16 +178,18 @@ extension World {
         let joules = devices[i].radio.transfer(from: jobs[j].sentAt, to: now, model: energy)
         if devices[i].task.running { devices[i].taskJoules += joules }
         if devices[i].inflightJob == Int32(job) { devices[i].inflightJob = -1 }
+        if devices[i].continuationSlot.job == Int32(job) { devices[i].continuationSlot.job = -1 }
         // A terminated or suspended app is not there to hear it.
         guard devices[i].incarnation == jobs[j].incarnation, devices[i].process == .running else {
             note(d, "network: response \(jobs[j].request) dropped (app not running)")
             return
         }
+        if case .analysis = jobs[j].endpoint { return receiveAnalysis(job, result) }
         if case .ok(.testHistory) = result, devices[i].task.running { devices[i].taskSawOpenWindow = jobs[j].openWindow }
         deliver(d, .httpResponse(jobs[j].request, result))
     }
 
-    private mutating func releaseIfDone(_ job: UInt32) {
+    mutating func releaseIfDone(_ job: UInt32) {
         let j = Int(job)
         guard jobs[j].clientDone, jobs[j].serverDone else { return }
         jobs[j].generation &+= 1

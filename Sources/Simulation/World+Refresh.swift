@@ -202,6 +202,7 @@ extension World {
         verify(!openedRecently, .notifiedDespiteRecentOpen, device: i, time: now,
                      detail: openedRecently ? "app opened \(hours(now - opened)) before the notification" : nil)
         note(d, "OS: notification shown: test available")
+        notificationDelivered(notification, device: d)
         let usage = cohorts[Int(devices[i].cohort)].usage
         if devices[i].userStream.chance(usage.notificationOpenProbability) {
             clock.schedule(.notificationTapped(device: d), after: usage.notificationOpenDelay.sampleDuration(&devices[i].userStream))

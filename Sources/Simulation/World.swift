@@ -16,6 +16,8 @@ public struct World {
     let cohorts: [CohortModels]
     let timeZones: [String]
     let logic: RefreshLogic
+    let continuationLogic: ContinuationLogic
+    let badgeManager = BadgeManager()
     var server: APIServerModel
     var truth: TestAvailabilityTruth
     var tokens: AuthTokens
@@ -23,6 +25,8 @@ public struct World {
     var freeJobs: [UInt32] = []
     /// The reused buffer the logic writes its effects into.
     var effects: [RefreshEffect] = []
+    var continuationEffects: [ContinuationEffect] = []
+    var badgeEffects: [BadgeManager.Effect] = []
     var metrics: Metrics
     var oracle = Oracle()
     let energy = RadioEnergyModel()
@@ -60,6 +64,8 @@ public struct World {
             shuffleStream: RandomStream(seed: scenario.seed, entity: UInt64.max, purpose: "tieBreak"),
             reserve: devices.count * 4)
         logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
+        continuationLogic = ContinuationLogic(config: scenario.logic.continuation.configuration,
+                                              variants: ContinuationVariants(names: scenario.logic.variants))
         let b = scenario.backend
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
@@ -125,7 +131,8 @@ public struct World {
         case .foregroundSessionEnds(let d, let incarnation):
             let i = Int(d)
             guard devices[i].incarnation == incarnation, devices[i].process == .running,
-                  now >= devices[i].foregroundUntil, !devices[i].task.running else { return }
+                  now >= devices[i].foregroundUntil, !devices[i].task.running,
+                  !devices[i].continuationSlot.holdsBackgroundTask else { return }
             suspend(d)
         case .testCompleted(let d):
             truth.complete(Int(d), at: now)
@@ -144,7 +151,7 @@ public struct World {
         case .suspendAfterTask(let d, let serial):
             let i = Int(d)
             guard devices[i].task.serial == serial, !devices[i].task.running, devices[i].process == .running,
-                  now >= devices[i].foregroundUntil else { return }
+                  now >= devices[i].foregroundUntil, !devices[i].continuationSlot.holdsBackgroundTask else { return }
             suspend(d)
         case .hardStopFires(let d, let generation):
             guard devices[Int(d)].hardStop.isCurrent(generation) else { return }
@@ -181,6 +188,12 @@ public struct World {
             applyFault(Int(index), starting: false)
         case .jetsam(let d, let fault):
             jetsam(d, fault: Int(fault))
+        case .continuationTimer(let d, let timer, let generation):
+            continuationTimerFires(d, timer: timer, generation: generation)
+        case .continuationChoice(let d, let incarnation):
+            continuationChoice(d, incarnation: incarnation)
+        case .backgroundTimeExpires(let d, let generation):
+            backgroundTimeExpires(d, generation: generation)
         }
     }
 
@@ -219,9 +232,11 @@ public struct World {
         tokens.issue(i, at: now)
 
         resume(d)
-        devices[i].foregroundUntil = now + World.foregroundSession
+        // An open never shortens a foreground stay already planned (a user waiting on an analysis).
+        devices[i].foregroundUntil = max(devices[i].foregroundUntil, now + World.foregroundSession)
         clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[i].incarnation), after: World.foregroundSession)
         deliver(d, .appOpened)
+        continuationOnOpen(d)
     }
 
     // MARK: - Process lifecycle
@@ -242,6 +257,7 @@ public struct World {
     /// Abrupt termination: in-memory state and unpersisted writes are lost.
     mutating func terminate(_ d: UInt32) {
         let i = Int(d)
+        terminateContinuation(d)
         if devices[i].keyValue.dirty { note(d, "UserDefaults: unpersisted writes lost") }
         devices[i].process = .terminated
         devices[i].incarnation &+= 1
@@ -278,6 +294,7 @@ public struct World {
     mutating func persist(_ d: UInt32, how: String) {
         let i = Int(d)
         devices[i].durable = devices[i].refresh.stored
+        devices[i].durableContinuation = devices[i].continuation.stored
         devices[i].keyValue.dirty = false
         devices[i].keyValue.flush.cancel()
         note(d, "UserDefaults: \(how)")

@@ -26,4 +26,8 @@ enum WorldEvent {
     case faultStarts(index: UInt16)
     case faultEnds(index: UInt16)
     case jetsam(device: UInt32, fault: UInt16)
+    // Continuation (seed `004`)
+    case continuationTimer(device: UInt32, timer: UInt8, generation: UInt32)
+    case continuationChoice(device: UInt32, incarnation: UInt32)
+    case backgroundTimeExpires(device: UInt32, generation: UInt32)
 }

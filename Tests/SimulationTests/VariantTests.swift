@@ -18,6 +18,8 @@ import Scenario
         Case(file: "scenarios/races/cadence-off-by-one.json", kind: .availableTestNotNotified),
         Case(file: "scenarios/races/local-calendar-days.json", kind: .notifiedBeforeAvailable),
         Case(file: "scenarios/races/ignores-recent-open.json", kind: .notifiedDespiteRecentOpen),
+        Case(file: "scenarios/races/badge-overwrite.json", kind: .badgeDiffersFromUnread),
+        Case(file: "scenarios/races/in-memory-result.json", kind: .continuationResultLost),
     ]
 
     static func violations(_ scenario: Scenario) -> (total: UInt64, of: (ViolationKind) -> UInt64) {

@@ -1,0 +1,210 @@
+import Testing
+import AppLogic
+
+/// Seed `004` at its boundaries: the 10 s offer, the 180 s / 300 s timeouts, the three
+/// choices, the OS's background time, and persistence before the notification.
+@Suite struct ContinuationLogicTests {
+    /// 2026-03-02T09:00:00Z.
+    let startedAt = Instant(unixSeconds: 1_772_442_000)
+    let done = HTTPResult.ok(.analysis)
+    let notification = LocalNotification(kind: .analysisComplete, badge: nil)
+
+    /// Starts a request (its effects asserted in full) and, when `offer`, fires the 10 s timer.
+    private func start(_ store: inout ContinuationStore, _ mode: AnalysisMode = .hierarchical,
+                       notifications: NotificationAuthorization = .authorized, offer: Bool = true,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(store.send(.analysisRequested(mode, notifications: notifications), at: startedAt) == [
+            .httpRequest(RequestID(1), .analysis(mode)),
+            .startTimer(.offer, after: .seconds(10)),
+            .startTimer(.deadline, after: .seconds(mode == .hierarchical ? 300 : 180)),
+        ], sourceLocation: sourceLocation)
+        guard offer else { return }
+        #expect(store.send(.timerFired(.offer), at: startedAt + .seconds(10)) == [.offerBackground], sourceLocation: sourceLocation)
+    }
+
+    // MARK: - The 10 s threshold
+
+    @Test func resultAt9_9SecondsIsShownAndTheAlertNeverAppears() {
+        var store = ContinuationStore()
+        start(&store, offer: false)
+        let at = startedAt + Interval(microseconds: 9_900_000)
+        #expect(store.send(.httpResponse(RequestID(1), done), at: at) == [
+            .cancelTimer(.offer), .cancelTimer(.deadline),
+            .showResult(AnalysisResult(request: RequestID(1), mode: .hierarchical)),
+        ])
+        #expect(store.send(.timerFired(.offer), at: startedAt + .seconds(10)) == [])
+        #expect(!store.state.isBusy)
+    }
+
+    @Test func stillRunningAt10SecondsOffersTheBackgroundAndTheResultThenIsShownHere() {
+        var store = ContinuationStore()
+        start(&store)
+        #expect(store.send(.userChose(.continueHere), at: startedAt + .seconds(11)) == [])
+        #expect(store.send(.httpResponse(RequestID(1), done), at: startedAt + .seconds(40)) == [
+            .cancelTimer(.deadline),
+            .showResult(AnalysisResult(request: RequestID(1), mode: .hierarchical)),
+        ])
+        #expect(store.state.stored == ContinuationState.Stored())
+    }
+
+    @Test func aSecondStartWhileOneRunsIsIgnored() {
+        var store = ContinuationStore()
+        start(&store, offer: false)
+        #expect(store.send(.analysisRequested(.baseline, notifications: .authorized), at: startedAt + .seconds(1)) == [])
+    }
+
+    // MARK: - Timeouts per mode
+
+    @Test func baselineResultAt179SecondsIsShown() {
+        var store = ContinuationStore()
+        start(&store, .baseline)
+        _ = store.send(.userChose(.continueHere), at: startedAt + .seconds(10))
+        #expect(store.send(.httpResponse(RequestID(1), done), at: startedAt + .seconds(179)) == [
+            .cancelTimer(.deadline),
+            .showResult(AnalysisResult(request: RequestID(1), mode: .baseline)),
+        ])
+    }
+
+    @Test func baselineTimesOutAt180SecondsAndTheLateAnswerIsIgnored() {
+        var store = ContinuationStore()
+        start(&store, .baseline)
+        _ = store.send(.userChose(.continueHere), at: startedAt + .seconds(10))
+        #expect(store.send(.timerFired(.deadline), at: startedAt + .seconds(180)) == [.cancelRequest, .showFailure])
+        #expect(store.send(.httpResponse(RequestID(1), .failed(.cancelled)), at: startedAt + .seconds(180)) == [])
+        #expect(!store.state.isBusy)
+    }
+
+    @Test func hierarchicalResultAt299SecondsIsShown() {
+        var store = ContinuationStore()
+        start(&store, .hierarchical)
+        _ = store.send(.userChose(.continueHere), at: startedAt + .seconds(10))
+        #expect(store.send(.httpResponse(RequestID(1), done), at: startedAt + .seconds(299)) == [
+            .cancelTimer(.deadline),
+            .showResult(AnalysisResult(request: RequestID(1), mode: .hierarchical)),
+        ])
+    }
+
+    @Test func hierarchicalTimesOutAt300Seconds() {
+        var store = ContinuationStore()
+        start(&store, .hierarchical)
+        _ = store.send(.userChose(.continueHere), at: startedAt + .seconds(10))
+        #expect(store.send(.timerFired(.deadline), at: startedAt + .seconds(300)) == [.cancelRequest, .showFailure])
+    }
+
+    @Test func foregroundFailureBeforeTheOfferIsShownAndDisarmsBothTimers() {
+        var store = ContinuationStore()
+        start(&store, offer: false)
+        #expect(store.send(.httpResponse(RequestID(1), .status(503)), at: startedAt + .seconds(2)) == [
+            .cancelTimer(.offer), .cancelTimer(.deadline), .showFailure,
+        ])
+    }
+
+    // MARK: - Cancel
+
+    @Test func cancelStopsTheRequestAndItsTimeout() {
+        var store = ContinuationStore()
+        start(&store)
+        #expect(store.send(.userChose(.cancel), at: startedAt + .seconds(12)) == [.cancelRequest, .cancelTimer(.deadline)])
+        #expect(store.send(.httpResponse(RequestID(1), .failed(.cancelled)), at: startedAt + .seconds(12)) == [])
+        #expect(store.send(.timerFired(.deadline), at: startedAt + .seconds(300)) == [])
+    }
+
+    // MARK: - Move on: background time, persistence, notification
+
+    @Test func movedOnResultIsStoredAndFlushedBeforeTheNotificationThenTheBackgroundTaskEnds() {
+        var store = ContinuationStore()
+        start(&store)
+        #expect(store.send(.userChose(.moveOn), at: startedAt + .seconds(10)) == [.beginBackgroundTask])
+        let result = AnalysisResult(request: RequestID(1), mode: .hierarchical)
+        #expect(store.send(.httpResponse(RequestID(1), done), at: startedAt + .seconds(25)) == [
+            .cancelTimer(.deadline),
+            .storeResult(result),
+            .synchronize,
+            .postNotification(notification),
+            .endBackgroundTask,
+        ])
+        #expect(store.state.stored == ContinuationState.Stored(unseenResult: result))
+    }
+
+    /// Terminated after the write: the app rebuilt from disk shows the result at the next open, once.
+    @Test func terminationAfterPersistenceKeepsTheResultForTheNextOpen() {
+        var store = ContinuationStore()
+        start(&store)
+        _ = store.send(.userChose(.moveOn), at: startedAt + .seconds(10))
+        _ = store.send(.httpResponse(RequestID(1), done), at: startedAt + .seconds(25))
+        var relaunched = ContinuationStore(state: ContinuationState(persisted: store.state.stored))
+        let result = AnalysisResult(request: RequestID(1), mode: .hierarchical)
+        #expect(relaunched.send(.appOpened, at: startedAt + .hours(1)) == [.showResult(result), .storeResult(nil), .synchronize])
+        #expect(relaunched.send(.appOpened, at: startedAt + .hours(2)) == [])
+    }
+
+    /// Terminated before the result arrived: nothing was stored, nothing is shown.
+    @Test func terminationBeforeTheResultLeavesNothingToShow() {
+        var store = ContinuationStore()
+        start(&store)
+        _ = store.send(.userChose(.moveOn), at: startedAt + .seconds(10))
+        var relaunched = ContinuationStore(state: ContinuationState(persisted: store.state.stored))
+        #expect(relaunched.send(.appOpened, at: startedAt + .hours(1)) == [])
+        #expect(!relaunched.state.isBusy)
+    }
+
+    @Test func withoutPermissionTheResultIsStoredButNotNotified() {
+        var store = ContinuationStore()
+        start(&store, notifications: .denied)
+        _ = store.send(.userChose(.moveOn), at: startedAt + .seconds(10))
+        let result = AnalysisResult(request: RequestID(1), mode: .hierarchical)
+        #expect(store.send(.httpResponse(RequestID(1), done), at: startedAt + .seconds(25)) == [
+            .cancelTimer(.deadline), .storeResult(result), .synchronize, .endBackgroundTask,
+        ])
+    }
+
+    @Test func backgroundFailureEndsTheTaskWithoutNotification() {
+        var store = ContinuationStore()
+        start(&store)
+        _ = store.send(.userChose(.moveOn), at: startedAt + .seconds(10))
+        #expect(store.send(.httpResponse(RequestID(1), .failed(.connectionLost)), at: startedAt + .seconds(20)) == [
+            .cancelTimer(.deadline), .endBackgroundTask,
+        ])
+    }
+
+    @Test func backgroundTimeRunningOutCancelsAndEndsTheTask() {
+        var store = ContinuationStore()
+        start(&store)
+        _ = store.send(.userChose(.moveOn), at: startedAt + .seconds(10))
+        #expect(store.send(.backgroundTimeExpiring, at: startedAt + .seconds(40)) == [
+            .cancelRequest, .cancelTimer(.deadline), .endBackgroundTask,
+        ])
+        #expect(store.send(.httpResponse(RequestID(1), .failed(.cancelled)), at: startedAt + .seconds(40)) == [])
+        #expect(store.send(.backgroundTimeExpiring, at: startedAt + .seconds(41)) == [])
+    }
+
+    @Test func backgroundTimeoutAt300SecondsEndsTheTaskWithoutNotification() {
+        var store = ContinuationStore()
+        start(&store)
+        _ = store.send(.userChose(.moveOn), at: startedAt + .seconds(10))
+        #expect(store.send(.timerFired(.deadline), at: startedAt + .seconds(300)) == [.cancelRequest, .endBackgroundTask])
+    }
+
+    @Test func aChoiceWithoutTheAlertIsIgnored() {
+        var store = ContinuationStore()
+        start(&store, offer: false)
+        #expect(store.send(.userChose(.moveOn), at: startedAt + .seconds(5)) == [])
+        #expect(store.send(.backgroundTimeExpiring, at: startedAt + .seconds(6)) == [])
+    }
+
+    // MARK: - The variant: the result in memory only
+
+    @Test func inMemoryResultNotifiesWithoutWritingAndATerminationLosesIt() {
+        var store = ContinuationStore(variants: .inMemoryResult)
+        start(&store)
+        _ = store.send(.userChose(.moveOn), at: startedAt + .seconds(10))
+        #expect(store.send(.httpResponse(RequestID(1), done), at: startedAt + .seconds(25)) == [
+            .cancelTimer(.deadline), .postNotification(notification), .endBackgroundTask,
+        ])
+        #expect(store.state.stored == ContinuationState.Stored())
+        var relaunched = ContinuationStore(variants: .inMemoryResult, state: ContinuationState(persisted: store.state.stored))
+        #expect(relaunched.send(.appOpened, at: startedAt + .hours(1)) == [])
+        // Without the termination, the open shows it from memory.
+        #expect(store.send(.appOpened, at: startedAt + .hours(1)) == [.showResult(AnalysisResult(request: RequestID(1), mode: .hierarchical))])
+    }
+}
