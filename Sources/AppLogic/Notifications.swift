@@ -13,6 +13,8 @@ public struct LocalNotification: Hashable, Sendable {
         case testAvailable
         /// Seed `004`: "Homework Analysis Complete".
         case analysisComplete
+        /// Seed `001`: a push notification from the server, shown by the OS.
+        case push
     }
     public var kind: Kind
     /// `content.badge`: nil leaves the app badge alone (seed `002`, issue 3: the badge

@@ -14,6 +14,8 @@ struct CohortModels {
     /// Whether the cohort's `features` include seed `004`'s continuation.
     var runsContinuation: Bool
     var continuation: ContinuationUsage
+    /// Whether the cohort's `features` include seed `001`'s push pipeline.
+    var runsPush: Bool
     /// Offsets of this cohort's devices: `first ..< first + count`.
     var firstDevice: Int
     var count: Int
@@ -36,6 +38,7 @@ struct CohortModels {
         capacityMah = cohort.battery.capacityMah
         runsContinuation = cohort.features.contains(.continuation)
         continuation = cohort.continuation
+        runsPush = cohort.features.contains(.push)
         self.firstDevice = firstDevice
         count = cohort.count
     }

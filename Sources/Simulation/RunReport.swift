@@ -53,6 +53,7 @@ extension World {
             "analytics": .object(Dictionary(uniqueKeysWithValues: AnalyticsCounter.names.enumerated().map { ($1, .count(metrics.analytics[$0])) })),
             "invariants": invariantsSection(),
             "continuation": continuationSection(),
+            "push": pushSection(),
         ]
         let results = try evaluate(ReportValue.object(document))
         document["expect"] = .array(results.map { r in
@@ -92,7 +93,7 @@ extension World {
             // Keys promised by INTERFACE.md whose features are not built yet: present, empty.
             "stepsRecordedToSynced": empty,
         ]
-        for priority in ["blocking", "high", "normal", "low"] { section["pushCreatedToDelivered.\(priority)"] = empty }
+        for (name, value) in pushLatencies() { section[name] = value }
         return .object(section)
     }
 
@@ -167,7 +168,8 @@ extension World {
             "unauthorized": .count(metrics.unauthorized),
             "clientTimeouts": .count(metrics.timeouts),
             "lostInTransit": .count(metrics.transportFailures),
-            "pushes": .object([:]),
+            "pushes": pushesByProvider(),
+            "load": loadSection(),
         ]
     }
 

@@ -48,6 +48,10 @@ public struct World {
     var activeLatencyFaults: [Int] = []
     /// Trace of one device for `replay`, when asked for.
     let traceRecorder: Trace?
+    /// Seed `001`'s pipeline, when a cohort runs `push` (World+Push.swift).
+    var pushWorld: PushWorld?
+    /// The backend's load over simulated time (capacity planning).
+    var load: LoadSeries
 
     /// - Parameter traceDevice: record the event-by-event story of this device.
     public init(scenario: Scenario, traceDevice: Int? = nil) {
@@ -79,7 +83,9 @@ public struct World {
             return 0
         }
         traceRecorder = traceDevice.flatMap { $0 >= 0 && $0 < fleet.devices.count ? Trace(device: $0) : nil }
+        load = LoadSeries(duration: scenario.duration)
         start()
+        startPush()
     }
 
     public var now: SimTime { clock.now }
@@ -91,6 +97,7 @@ public struct World {
     public mutating func run(until limit: SimTime) {
         let stop = limit < end ? limit : end
         while let event = clock.next(before: stop) { step(event) }
+        if stop == end { closePushLedger() }
     }
 
     public mutating func runToEnd() { run(until: end) }
@@ -179,6 +186,7 @@ public struct World {
             let i = Int(d)
             devices[i].offlineSpells -= 1
             note(d, "network: back online")
+            if devices[i].online { pushDeviceReachable(d) }
             if let gap = cohorts[Int(devices[i].cohort)].network.nextSpell(rng: &devices[i].networkStream) {
                 clock.schedule(.offlineSpellStarts(device: d), after: gap)
             }
@@ -194,6 +202,16 @@ public struct World {
             continuationChoice(d, incarnation: incarnation)
         case .backgroundTimeExpires(let d, let generation):
             backgroundTimeExpires(d, generation: generation)
+        case .pushSource(let d, let source):
+            pushSourceFires(d, source: Int(source))
+        case .pushBroadcast(let index):
+            pushBroadcast(Int(index))
+        case .pushTimer(let slot):
+            pushTimerFires(slot)
+        case .pushAnswer(let slot, let generation):
+            pushAnswer(slot, generation: generation)
+        case .pushArrives(let message):
+            pushArrives(message)
         }
     }
 
@@ -237,6 +255,7 @@ public struct World {
         clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[i].incarnation), after: World.foregroundSession)
         deliver(d, .appOpened)
         continuationOnOpen(d)
+        pushOnOpen(d)
     }
 
     // MARK: - Process lifecycle

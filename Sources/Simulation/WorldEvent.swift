@@ -30,4 +30,10 @@ enum WorldEvent {
     case continuationTimer(device: UInt32, timer: UInt8, generation: UInt32)
     case continuationChoice(device: UInt32, incarnation: UInt32)
     case backgroundTimeExpires(device: UInt32, generation: UInt32)
+    // Push (seed `001`)
+    case pushSource(device: UInt32, source: UInt8)
+    case pushBroadcast(index: UInt16)
+    case pushTimer(slot: UInt32)
+    case pushAnswer(slot: UInt32, generation: UInt32)
+    case pushArrives(message: UInt32)
 }
