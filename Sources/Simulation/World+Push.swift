@@ -123,7 +123,9 @@ extension World {
     mutating func pushInput(_ u: Int, _ input: PushInput, context: Int64) {
         let d = pushWorld!.truth[u].device
         note(d, "push <- \(input)")
-        var effects = pushWorld!.effects
+        // The reused buffer, moved out (not copied) while the effects run.
+        var effects: [PushEffect] = []
+        swap(&effects, &pushWorld!.effects)
         effects.removeAll(keepingCapacity: true)
         pushWorld!.router.handle(input, state: &pushWorld!.users[u], now: instant(now), into: &effects)
         var finalFailure = false
@@ -380,14 +382,15 @@ extension World {
 
     /// The device came online (or out of idle): the providers hand over what they stored.
     mutating func pushDeviceReachable(_ d: UInt32) {
-        guard let pw = pushWorld, pw.userOf[Int(d)] >= 0 else { return }
-        let u = Int(pw.userOf[Int(d)])
-        let stored = pw.truth[u].stored
+        // Never bind the whole `pushWorld` to a local: that would copy its arrays at the next write.
+        guard let u32 = pushWorld?.userOf[Int(d)], u32 >= 0 else { return }
+        let u = Int(u32)
+        let stored = pushWorld!.truth[u].stored
         guard !stored.isEmpty else { return }
         pushWorld!.truth[u].stored.removeAll()
         var delivered: [UInt64] = []
         var discarded = false
-        if pw.truth[u].provider == .apns {
+        if pushWorld!.truth[u].provider == .apns {
             if let delivery = pushWorld!.apns.deviceCameOnline(d, now: now) { delivered.append(delivery.message) }
         } else {
             let flush = pushWorld!.fcm.deviceReachable(d, now: now)
@@ -477,11 +480,11 @@ extension World {
     /// An app open: the token is registered if the registry does not hold it active, the
     /// open is in-app activity, and the user reads every notification (README, "the badge").
     mutating func pushOnOpen(_ d: UInt32) {
-        guard let pw = pushWorld, pw.userOf[Int(d)] >= 0 else { return }
-        let u = Int(pw.userOf[Int(d)])
+        guard let u32 = pushWorld?.userOf[Int(d)], u32 >= 0 else { return }
+        let u = Int(u32)
         pushWorld!.truth[u].shownCollapsed.removeAll()
-        if devices[Int(d)].notificationCenter.authorization.allowsPosting, pw.truth[u].registryStatus != .active,
-           pw.truth[u].registryStatus != .inactive {
+        let status = pushWorld!.truth[u].registryStatus
+        if devices[Int(d)].notificationCenter.authorization.allowsPosting, status != .active, status != .inactive {
             pushRegister(d)
         }
         pushInput(u, .userActivity(PushDeviceID(d)), context: -1)

@@ -20,6 +20,9 @@ import Scenario
         Case(file: "scenarios/races/ignores-recent-open.json", kind: .notifiedDespiteRecentOpen),
         Case(file: "scenarios/races/badge-overwrite.json", kind: .badgeDiffersFromUnread),
         Case(file: "scenarios/races/in-memory-result.json", kind: .continuationResultLost),
+        Case(file: "scenarios/races/retry-on-4xx.json", kind: .pushClientErrorRetried),
+        Case(file: "scenarios/races/ignore-410.json", kind: .pushSentToUnregisteredToken),
+        Case(file: "scenarios/races/ignore-quiet-hours.json", kind: .pushDisplayedInQuietHours),
     ]
 
     static func violations(_ scenario: Scenario) -> (total: UInt64, of: (ViolationKind) -> UInt64) {
