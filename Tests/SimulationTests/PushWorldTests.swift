@@ -50,6 +50,7 @@ import Reports
         s.fleet[0].settings.notificationPermission = Categorical([(value: .authorized, weight: 1)])
         s.fleet[0].push.emailEnabled = 1
         s.fleet[0].push.sources = s.fleet[0].push.sources.map { var c = $0; c.perDay = 0; return c }
+        s.fleet[0].push.optOut = [0, 0, 0, 0]
         s.fleet[0].usage.appOpensPerDay = 0
         s.faults = [Fault(kind: .pushProviderOutage(provider: "apns"), at: .zero, duration: .hours(6), cohort: nil, fraction: 1)]
         let (_, r) = try Self.run(s)
@@ -67,6 +68,7 @@ import Reports
         var s = try Fixtures.scenario("scenarios/broadcast.json").scaled(by: 0.0001)
         s.fleet[0].settings.notificationPermission = Categorical([(value: .denied, weight: 1)])
         s.fleet[0].push.sources = s.fleet[0].push.sources.map { var c = $0; c.perDay = 0; return c }
+        s.fleet[0].push.optOut = [0, 0, 0, 0]
         let (_, r) = try Self.run(s)
         #expect(Self.count(r, "push.tokens.registrations") == 0)
         #expect(Self.count(r, "push.suppressedByReason.noActiveDevice") == 10)
