@@ -11,11 +11,22 @@ public enum Endpoint: Hashable, Sendable {
     case testHistory(limit: Int)
     /// `GET /v1/test/active`
     case activeSession
+    /// `PUT /api/v1/steps/sync` (upsert), or `POST /api/v1/steps` (insert) (seed `003`, "Backend API Changes").
+    case syncSteps(StepUpload)
 
     public var path: String {
         switch self {
         case .testHistory(let limit): return "/v1/test/history?limit=\(limit)"
         case .activeSession: return "/v1/test/active"
+        case .syncSteps(let upload): return upload.method == .upsert ? "/api/v1/steps/sync" : "/api/v1/steps"
+        }
+    }
+
+    /// `GET`, `PUT` or `POST`.
+    public var method: String {
+        switch self {
+        case .testHistory, .activeSession: return "GET"
+        case .syncSteps(let upload): return upload.method == .upsert ? "PUT" : "POST"
         }
     }
 }
@@ -26,6 +37,8 @@ public enum ResponseBody: Hashable, Sendable {
     case testHistory(latestCompletedAt: Instant?, serverTime: Instant)
     /// Whether a test is in progress, and the server's clock.
     case activeSession(inProgress: Bool, serverTime: Instant)
+    /// Step rows created and updated by a step upload (seed `003`'s response `data`).
+    case stepsSynced(created: Int, updated: Int)
 }
 
 /// How a request ended, as URLSession would report it.

@@ -8,7 +8,11 @@ public enum NotificationAuthorization: Hashable, Sendable {
 
 /// A local notification request (`UNNotificationRequest` with an immediate trigger).
 public struct LocalNotification: Hashable, Sendable {
-    public enum Kind: String, Hashable, Sendable { case testAvailable }
+    public enum Kind: String, Hashable, Sendable {
+        case testAvailable
+        /// Seed `003`: steps have not synced for 24 h.
+        case stepSyncStale
+    }
     public var kind: Kind
     /// `content.badge`: nil leaves the app badge alone (seed `002`, issue 3: the badge
     /// is owned centrally, never set by one notification).

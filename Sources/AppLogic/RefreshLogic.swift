@@ -121,7 +121,8 @@ public struct RefreshLogic: Sendable {
             effects.append(.cancelScheduledRefresh)
             complete(success: false, state: &state, now: now, into: &effects)
 
-        case .status, .failed:
+        case .status, .failed, .ok(.stepsSynced):
+            // `.stepsSynced` answers a step upload, never a refresh request: a failure if it came.
             disarmHardStop(state: &state, into: &effects)
             complete(success: false, state: &state, now: now, into: &effects)
         }

@@ -11,6 +11,10 @@ struct CohortModels {
     var usage: UsageConfig
     var kvPersistDelay: SimDuration
     var capacityMah: Double
+    /// The cohort runs the step sync (`features` has `stepSync`).
+    var stepSync: Bool
+    var battery: BatteryModel
+    var initialPercent: Distribution
     /// Offsets of this cohort's devices: `first ..< first + count`.
     var firstDevice: Int
     var count: Int
@@ -31,6 +35,9 @@ struct CohortModels {
         usage = cohort.usage
         kvPersistDelay = cohort.ios.kvPersistDelay
         capacityMah = cohort.battery.capacityMah
+        stepSync = cohort.features.contains(.stepSync)
+        battery = BatteryModel(capacityMah: cohort.battery.capacityMah, habit: BatteryModel.Habit(cohort.battery.charging))
+        initialPercent = cohort.battery.initialPercent
         self.firstDevice = firstDevice
         count = cohort.count
     }

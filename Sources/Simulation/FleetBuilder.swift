@@ -57,7 +57,8 @@ enum FleetBuilder {
                     userStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user"),
                     osStream: RandomStream(seed: scenario.seed, entity: id, purpose: "os"),
                     networkStream: RandomStream(seed: scenario.seed, entity: id, purpose: "network"),
-                    backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend")))
+                    backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend"),
+                    stepStream: RandomStream(seed: scenario.seed, entity: id, purpose: "stepSync")))
             }
         }
         return fleet

@@ -17,6 +17,13 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// completed successfully without notifying, although the user (by ground truth)
     /// had not opened the app for 24 h, was not taking the test and allows notifications.
     case availableTestNotNotified
+    /// More than one step row for one (user, date, source) (seed `003`: upsert).
+    case duplicateStepRows
+    /// A local day that ended within the 30 days before a read the server then received,
+    /// whose true steps the server does not hold in full (seed `003`: backfill).
+    case stepsNeverSynced
+    /// A step upload while the battery was truly low (seed `003`: "mandatory"; `REFERENCE.md` E).
+    case syncedOnLowBattery
 }
 
 public struct Violation: Sendable, Equatable {

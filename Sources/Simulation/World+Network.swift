@@ -20,6 +20,9 @@ struct Job {
     var result: HTTPResult = .failed(.timedOut)
     /// Ground truth when the server answered: the window was open (its key), else `never`.
     var openWindow = World.never
+    /// A step upload's health-data range, true times.
+    var stepsReadFrom = World.never
+    var stepsReadTo = World.never
 }
 
 extension World {
@@ -28,9 +31,10 @@ extension World {
         let cohort = cohorts[Int(devices[i].cohort)]
         var roundTrip = cohort.network.latency.sampleDuration(&devices[i].networkStream)
         if !activeLatencyFaults.isEmpty { roundTrip = roundTrip + extraLatency(i) }
-        let job = allocateJob(Job(device: d, incarnation: devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip))
+        let job = allocateJob(Job(device: d, incarnation: devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip,
+                                  stepsReadFrom: devices[i].stepsReadFrom, stepsReadTo: devices[i].stepsReadTo))
         let generation = jobs[Int(job)].generation
-        devices[i].inflightJob = Int32(job)
+        if case .syncSteps = endpoint { devices[i].stepJob = Int32(job) } else { devices[i].inflightJob = Int32(job) }
         guard devices[i].online else {
             jobs[Int(job)].serverDone = true
             jobs[Int(job)].result = .failed(.offline)
@@ -78,6 +82,7 @@ extension World {
         switch jobs[j].endpoint {
         case .testHistory: metrics.requestsHistory += 1
         case .activeSession: metrics.requestsActive += 1
+        case .syncSteps(let upload): if upload.method == .upsert { metrics.requestsStepSync += 1 } else { metrics.requestsStepInsert += 1 }
         }
         switch server.arrive(job: job, now: now) {
         case .serve:
@@ -122,6 +127,8 @@ extension World {
                 jobs[j].result = .ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: startUnixSeconds * 1_000_000 + completed.microseconds), serverTime: serverTime))
             case .activeSession:
                 jobs[j].result = .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))
+            case .syncSteps(let upload):
+                jobs[j].result = applyStepUpload(job, upload)
             }
         }
         returnResponse(job)
@@ -164,6 +171,15 @@ extension World {
         let joules = devices[i].radio.transfer(from: jobs[j].sentAt, to: now, model: energy)
         if devices[i].task.running { devices[i].taskJoules += joules }
         if devices[i].inflightJob == Int32(job) { devices[i].inflightJob = -1 }
+        if case .syncSteps = jobs[j].endpoint {
+            if devices[i].stepJob == Int32(job) { devices[i].stepJob = -1 }
+            accountStepUpload(i, radioJoules: joules, seconds: (now - jobs[j].sentAt).seconds)
+            guard devices[i].incarnation == jobs[j].incarnation, devices[i].process == .running else {
+                note(d, "network: response \(jobs[j].request) dropped (app not running)")
+                return
+            }
+            return deliverStep(d, .httpResponse(jobs[j].request, result))
+        }
         // A terminated or suspended app is not there to hear it.
         guard devices[i].incarnation == jobs[j].incarnation, devices[i].process == .running else {
             note(d, "network: response \(jobs[j].request) dropped (app not running)")
@@ -173,7 +189,7 @@ extension World {
         deliver(d, .httpResponse(jobs[j].request, result))
     }
 
-    private mutating func releaseIfDone(_ job: UInt32) {
+    mutating func releaseIfDone(_ job: UInt32) {
         let j = Int(job)
         guard jobs[j].clientDone, jobs[j].serverDone else { return }
         jobs[j].generation &+= 1

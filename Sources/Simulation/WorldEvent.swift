@@ -26,4 +26,6 @@ enum WorldEvent {
     case faultStarts(index: UInt16)
     case faultEnds(index: UInt16)
     case jetsam(device: UInt32, fault: UInt16)
+    // Step sync (World+StepSync)
+    case stepSync(StepSyncEvent)
 }
