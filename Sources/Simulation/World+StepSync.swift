@@ -49,7 +49,10 @@ extension World {
         devices[i].stepSync = StepSyncState(persisted: stored)
         devices[i].stepDurable = stored
         devices[i].stepsSyncedThrough = lastSync
-        devices[i].firstJudgedDay = localTime(i, at: lastSync).day
+        // What that sync brought to the server: its day's steps up to then.
+        let synced = localTime(i, at: lastSync)
+        devices[i].firstJudgedDay = synced.day
+        _ = stepStore.upsert(user: i, day: synced.day, steps: health.steps(user: i, day: synced.day, before: synced.day, secondOfDay: synced.secondOfDay))
         devices[i].stepsJudgedThrough = devices[i].firstJudgedDay - 1
         let notice = devices[i].staleNotice.arm()
         clock.schedule(.stepSync(.staleNotificationFires(device: d, generation: notice)), at: lastSync + scenario.logic.stepSync.staleNotificationAge)
@@ -111,8 +114,11 @@ extension World {
         note(d, "OS: HealthKit background delivery wakes the app")
         resume(d)
         let generation = devices[i].stepWake.arm()
-        clock.schedule(.stepSync(.wakeEnds(device: d, generation: generation)), after: World.healthDeliveryBudget)
         deliverStep(d, .healthDataDelivered(stepContext(i)))
+        // Work still under way (no `finishWork` yet): its budget ends it at the latest.
+        if devices[i].stepWake.isCurrent(generation) {
+            clock.schedule(.stepSync(.wakeEnds(device: d, generation: generation)), after: World.healthDeliveryBudget)
+        }
         scheduleHealthDelivery(d)
     }
 

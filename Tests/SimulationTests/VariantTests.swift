@@ -18,6 +18,9 @@ import Scenario
         Case(file: "scenarios/races/cadence-off-by-one.json", kind: .availableTestNotNotified),
         Case(file: "scenarios/races/local-calendar-days.json", kind: .notifiedBeforeAvailable),
         Case(file: "scenarios/races/ignores-recent-open.json", kind: .notifiedDespiteRecentOpen),
+        Case(file: "scenarios/races/insert-not-upsert.json", kind: .duplicateStepRows),
+        Case(file: "scenarios/races/advance-cursor-on-failure.json", kind: .stepsNeverSynced),
+        Case(file: "scenarios/races/ignores-low-battery.json", kind: .syncedOnLowBattery),
     ]
 
     static func violations(_ scenario: Scenario) -> (total: UInt64, of: (ViolationKind) -> UInt64) {
