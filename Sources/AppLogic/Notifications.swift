@@ -15,6 +15,8 @@ public struct LocalNotification: Hashable, Sendable {
         case analysisComplete
         /// Seed `001`: a push notification from the server, shown by the OS.
         case push
+        /// Seed `003`: steps have not synced for 24 h.
+        case stepSyncStale
     }
     public var kind: Kind
     /// `content.badge`: nil leaves the app badge alone (seed `002`, issue 3: the badge

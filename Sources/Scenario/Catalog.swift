@@ -10,9 +10,9 @@ public enum Catalog {
         ("refresh.cadenceOffByOne", true),
         ("refresh.localCalendarDays", true),
         ("refresh.ignoresRecentOpen", true),
-        ("stepSync.insertNotUpsert", false),
-        ("stepSync.advanceCursorOnFailure", false),
-        ("stepSync.ignoresLowBattery", false),
+        ("stepSync.insertNotUpsert", true),
+        ("stepSync.advanceCursorOnFailure", true),
+        ("stepSync.ignoresLowBattery", true),
         ("push.retryOn4xx", true),
         ("push.ignore410", true),
         ("push.ignoreQuietHours", true),
@@ -20,12 +20,12 @@ public enum Catalog {
     ]
 
     /// Features a device can run in this build.
-    public static let availableFeatures: [Feature] = [.refresh, .continuation, .push]
+    public static let availableFeatures: [Feature] = [.refresh, .stepSync, .continuation, .push]
 
     /// The default of `features`. **Decision**: `push` is opt-in (listed in `features`),
     /// so scenarios written before it keep their numbers; INTERFACE.md's "all four" is
     /// the goal once the lead flips it.
-    public static let defaultFeatures: [Feature] = [.refresh, .continuation]
+    public static let defaultFeatures: [Feature] = [.refresh, .stepSync, .continuation]
 
     /// Platforms a cohort can use in this build.
     public static let availablePlatforms: [Platform] = [.ios]

@@ -16,6 +16,10 @@ struct CohortModels {
     var continuation: ContinuationUsage
     /// Whether the cohort's `features` include seed `001`'s push pipeline.
     var runsPush: Bool
+    /// The cohort runs the step sync (`features` has `stepSync`).
+    var stepSync: Bool
+    var battery: BatteryModel
+    var initialPercent: Distribution
     /// Offsets of this cohort's devices: `first ..< first + count`.
     var firstDevice: Int
     var count: Int
@@ -39,6 +43,9 @@ struct CohortModels {
         runsContinuation = cohort.features.contains(.continuation)
         continuation = cohort.continuation
         runsPush = cohort.features.contains(.push)
+        stepSync = cohort.features.contains(.stepSync)
+        battery = BatteryModel(capacityMah: cohort.battery.capacityMah, habit: BatteryModel.Habit(cohort.battery.charging))
+        initialPercent = cohort.battery.initialPercent
         self.firstDevice = firstDevice
         count = cohort.count
     }

@@ -18,6 +18,13 @@ public struct World {
     let logic: RefreshLogic
     let continuationLogic: ContinuationLogic
     let badgeManager = BadgeManager()
+    let stepLogic: StepSyncLogic
+    /// The reused buffer the step sync writes its effects into.
+    var stepEffects: [StepSyncEffect] = []
+    var stepStore: StepStore
+    let health: HealthDataGenerator
+    /// One per entry of `timeZones`.
+    let calendars: [LocalCalendar]
     var server: APIServerModel
     var truth: TestAvailabilityTruth
     var tokens: AuthTokens
@@ -70,6 +77,11 @@ public struct World {
         logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
         continuationLogic = ContinuationLogic(config: scenario.logic.continuation.configuration,
                                               variants: ContinuationVariants(names: scenario.logic.variants))
+        stepLogic = StepSyncLogic(config: scenario.logic.stepSync.configuration, variants: StepSyncVariants(names: scenario.logic.variants))
+        stepStore = StepStore(users: fleet.cohorts.contains(where: \.stepSync) ? fleet.devices.count : 0)
+        health = HealthDataGenerator(seed: scenario.seed)
+        calendars = fleet.timeZones.map(LocalCalendar.init(identifier:))
+        stepEffects.reserveCapacity(16)
         let b = scenario.backend
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
@@ -118,6 +130,10 @@ public struct World {
             let interval = scenario.logic.refresh.preferredInterval.microseconds
             let earliest = SimTime(microseconds: devices[d].osStream.int(in: 0...max(0, interval - 1)))
             submitRefresh(id, earliestBegin: earliest)
+            if cohort.stepSync {
+                var battery = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "battery")
+                startStepSync(id, initialPercent: cohort.initialPercent.sample(&battery))
+            }
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {
             clock.schedule(.faultStarts(index: UInt16(i)), at: .zero + fault.at)
@@ -212,6 +228,8 @@ public struct World {
             pushAnswer(slot, generation: generation)
         case .pushArrives(let message):
             pushArrives(message)
+        case .stepSync(let event):
+            stepSyncEvent(event)
         }
     }
 
@@ -256,6 +274,7 @@ public struct World {
         deliver(d, .appOpened)
         continuationOnOpen(d)
         pushOnOpen(d)
+        if cohorts[Int(devices[i].cohort)].stepSync { deliverStep(d, .appOpened(stepContext(i))) }
     }
 
     // MARK: - Process lifecycle
@@ -269,6 +288,7 @@ public struct World {
     }
 
     mutating func suspend(_ d: UInt32) {
+        failStepUploadOnSuspension(d)
         devices[Int(d)].process = .suspended
         note(d, "app suspended")
     }
@@ -285,6 +305,7 @@ public struct World {
         devices[i].keyValue.flush.cancel()
         devices[i].hardStop.cancel()
         abandonInflight(d)
+        terminateStepSync(d)
         if devices[i].task.running { endTask(d) }
     }
 
@@ -314,6 +335,7 @@ public struct World {
         let i = Int(d)
         devices[i].durable = devices[i].refresh.stored
         devices[i].durableContinuation = devices[i].continuation.stored
+        devices[i].stepDurable = devices[i].stepSync.stored
         devices[i].keyValue.dirty = false
         devices[i].keyValue.flush.cancel()
         note(d, "UserDefaults: \(how)")

@@ -36,4 +36,6 @@ enum WorldEvent {
     case pushTimer(slot: UInt32)
     case pushAnswer(slot: UInt32, generation: UInt32)
     case pushArrives(message: UInt32)
+    // Step sync (World+StepSync)
+    case stepSync(StepSyncEvent)
 }
