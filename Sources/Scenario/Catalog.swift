@@ -19,13 +19,9 @@ public enum Catalog {
         ("continuation.inMemoryResult", true),
     ]
 
-    /// Features a device can run in this build.
+    /// Features a device can run in this build; the default of `features` (all four,
+    /// as `INTERFACE.md` promises).
     public static let availableFeatures: [Feature] = [.refresh, .stepSync, .continuation, .push]
-
-    /// The default of `features`. **Decision**: `push` is opt-in (listed in `features`),
-    /// so scenarios written before it keep their numbers; INTERFACE.md's "all four" is
-    /// the goal once the lead flips it.
-    public static let defaultFeatures: [Feature] = [.refresh, .stepSync, .continuation]
 
     /// Platforms a cohort can use in this build.
     public static let availablePlatforms: [Platform] = [.ios]
