@@ -26,6 +26,42 @@ import AppLogic
         ])
     }
 
+    /// Seed `001`'s "most recently used device" is the user's use: a blocking push the
+    /// FCM phone accepted last does not make it the target of the next normal push.
+    @Test func anAcceptedPushDoesNotMakeADeviceTheMostRecentlyUsed() {
+        var store = PushStore()
+        _ = store.send(.deviceRegistered(apns(1)), at: monday)
+        _ = store.send(.deviceRegistered(fcm(2)), at: monday)
+        _ = store.send(.userActivity(PushDeviceID(1)), at: monday + .hours(1))
+        let t1 = monday + .hours(2)
+        _ = store.send(dueSoon(1, .blocking), at: t1)
+        #expect(store.send(.providerResponse(PushSendID(1), .accepted), at: t1 + .seconds(1)) == [])
+        #expect(store.send(.providerResponse(PushSendID(2), .accepted), at: t1 + .seconds(2)) == [])
+        let t2 = monday + .hours(3)
+        #expect(store.send(dueSoon(2, .normal), at: t2) == [
+            .send(PushSendID(3), to: apns(1), payload: dueSoonPayload(2, badge: 2), priority: .normal, collapseId: nil, expiration: t2 + .days(7)),
+        ])
+    }
+
+    /// A token rotation (FCM `onTokenRefresh`, in the background) is not a use; a
+    /// registration (at an app launch) is.
+    @Test func aRotationIsNotAUseButARegistrationIs() {
+        var store = PushStore()
+        _ = store.send(.deviceRegistered(apns(1)), at: monday)
+        _ = store.send(.deviceRegistered(fcm(2)), at: monday)
+        _ = store.send(.userActivity(PushDeviceID(1)), at: monday + .hours(1))
+        _ = store.send(.tokenRotated(fcm(2, generation: 2)), at: monday + .hours(2))
+        let t1 = monday + .hours(3)
+        #expect(store.send(dueSoon(1, .normal), at: t1) == [
+            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .normal, collapseId: nil, expiration: t1 + .days(7)),
+        ])
+        _ = store.send(.deviceRegistered(fcm(2, generation: 2)), at: monday + .hours(4))
+        let t2 = monday + .hours(5)
+        #expect(store.send(dueSoon(2, .normal), at: t2) == [
+            .send(PushSendID(2), to: fcm(2, generation: 2), payload: dueSoonPayload(2, badge: 2, provider: .fcm), priority: .normal, collapseId: nil, expiration: t2 + .days(7)),
+        ])
+    }
+
     @Test func blockingGoesToEveryActiveDevice() {
         var store = PushStore()
         _ = store.send(.deviceRegistered(apns(1)), at: monday)

@@ -36,7 +36,8 @@ extension PushRouter {
             let d = state.devices.firstIndex(where: { $0.token == record.token })
             if let d { state.devices[d].lastValidatedAt = now }
             guard case .notification(let nid) = record.purpose else { return }
-            // A delivered notification is a use (`lastUsedAt`); a silent push is not.
+            // A delivered notification keeps the device out of the 90-day deactivation
+            // (`lastUsedAt`); a silent push does not. Routing ranks by `lastActiveAt` instead.
             if let d { state.devices[d].lastUsedAt = now }
             guard let j = state.jobs.firstIndex(where: { $0.id == nid }) else { return }
             state.jobs[j].outstanding -= 1

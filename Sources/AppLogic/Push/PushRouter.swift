@@ -36,8 +36,10 @@ public struct PushRouter: Sendable {
     /// Handles one input at the true time `now`, appending effects in the order they must run.
     public func handle(_ input: PushInput, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) {
         switch input {
-        case .deviceRegistered(let token), .tokenRotated(let token):
-            register(token, state: &state, now: now, into: &effects)
+        case .deviceRegistered(let token):
+            register(token, use: true, state: &state, now: now, into: &effects)
+        case .tokenRotated(let token):
+            register(token, use: false, state: &state, now: now, into: &effects)
         case .userActivity(let device):
             activity(on: device, state: &state, now: now, into: &effects)
         case .notificationCreated(let request):
@@ -184,11 +186,12 @@ public struct PushRouter: Sendable {
         return mostRecentlyUsed(state).map { [$0] } ?? []
     }
 
-    /// The active device used last; on a tie, the one registered first.
+    /// The active device the user used last (``PushDeviceRecord/lastActiveAt``, not the
+    /// last push it accepted); on a tie, the one registered first.
     func mostRecentlyUsed(_ state: PushUserState) -> Int? {
         var best: Int?
         for i in state.devices.indices where state.devices[i].status == .active {
-            if best == nil || state.devices[i].lastUsedAt > state.devices[best!].lastUsedAt { best = i }
+            if best == nil || state.devices[i].lastActiveAt > state.devices[best!].lastActiveAt { best = i }
         }
         return best
     }
