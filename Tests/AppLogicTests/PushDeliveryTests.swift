@@ -52,7 +52,9 @@ import AppLogic
         ])
     }
 
-    @Test func tooManyRequestsWaitsForRetryAfterOrOneMinute() {
+    /// REFERENCE.md H: QUOTA_EXCEEDED, "first delay at least 1 min"; the backoff doubles
+    /// (2 min at the second retry) and a shorter `Retry-After` never cuts it.
+    @Test func tooManyRequestsWaitsOneMinuteThenTwoEvenWithAShorterRetryAfter() {
         var (store, t0) = sentNormal()
         #expect(store.send(.providerResponse(PushSendID(1), .status(429, retryAfter: nil)), at: t0) == [
             .sendFailed(PushSendID(1), .rateLimited, willRetry: true),
@@ -61,7 +63,16 @@ import AppLogic
         _ = store.send(.timerFired(.retry(PushSendID(1))), at: t0 + .minutes(1))
         #expect(store.send(.providerResponse(PushSendID(2), .status(429, retryAfter: .seconds(7))), at: t0 + .minutes(1)) == [
             .sendFailed(PushSendID(2), .rateLimited, willRetry: true),
-            .startTimer(.retry(PushSendID(2)), at: t0 + .minutes(1) + .seconds(7)),
+            .startTimer(.retry(PushSendID(2)), at: t0 + .minutes(3)),
+        ])
+    }
+
+    @Test(arguments: [(Int64(59), Int64(60)), (60, 60), (61, 61)])
+    func aFirst429WaitsTheLongerOfOneMinuteAndRetryAfter(retryAfterSeconds: Int64, waitSeconds: Int64) {
+        var (store, t0) = sentNormal()
+        #expect(store.send(.providerResponse(PushSendID(1), .status(429, retryAfter: .seconds(retryAfterSeconds))), at: t0) == [
+            .sendFailed(PushSendID(1), .rateLimited, willRetry: true),
+            .startTimer(.retry(PushSendID(1)), at: t0 + .seconds(waitSeconds)),
         ])
     }
 

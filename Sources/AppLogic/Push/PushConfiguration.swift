@@ -15,7 +15,7 @@ public struct PushConfiguration: Hashable, Sendable {
     public var retryDelays: [Interval] = [.seconds(1), .seconds(5), .seconds(25)]
     /// The host's HTTP/2 client answers ``PushProviderResult/timedOut`` after 30 s ("Retry Logic").
     public var providerTimeout: Interval = .seconds(30)
-    /// A 429 without `Retry-After` waits this long, doubled at each further retry.
+    /// A 429 waits this long, doubled at each further retry; a longer `Retry-After` wins.
     /// REFERENCE.md H: QUOTA_EXCEEDED, "first delay at least 1 min".
     public var rateLimitBackoff: Interval = .minutes(1)
     /// TTL (`apns-expiration`, FCM `ttl`) by priority: 24 h high and blocking, 7 d normal,
