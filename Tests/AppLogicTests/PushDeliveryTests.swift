@@ -103,6 +103,18 @@ import AppLogic
         ])
     }
 
+    /// Seed `001`: "Invalid token | 400/404 | Mark device expired": a 400 whose reason
+    /// names the token (APNs BadDeviceToken, REFERENCE.md G) expires it; other 400s do not.
+    @Test func aBadDeviceToken400ExpiresTheToken() {
+        var (store, t0) = sentNormal()
+        #expect(store.send(.providerResponse(PushSendID(1), .invalidToken(400)), at: t0) == [
+            .sendFailed(PushSendID(1), .unregistered, willRetry: false),
+            .markToken(apns(1), .expired),
+            .sendEmail(NotificationID(1), reason: .allDevicesFailed),
+        ])
+        #expect(store.send(dueSoon(2, .high), at: t0 + .hours(1)) == [.suppressed(NotificationID(2), .noActiveDevice)])
+    }
+
     @Test func theRetryOn4xxVariantRetriesAClientError() {
         var (store, t0) = sentNormal(variants: .retryOn4xx)
         #expect(store.send(.providerResponse(PushSendID(1), .status(400, retryAfter: nil)), at: t0) == [

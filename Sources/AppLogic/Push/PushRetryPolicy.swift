@@ -10,6 +10,9 @@
 ///   backoff, "first delay at least 1 min"; seed `001`: "Rate limit | 429 | exponential
 ///   backoff, queue", so a 429 is retried, unlike the other 4xx). **Assumption**: 429
 ///   retries count against the same 3 retries as 5xx.
+/// - A 400 whose reason names the token (``PushProviderResult/invalidToken(_:)``, APNs
+///   BadDeviceToken): the token is expired, as for 410 (seed `001`: "Invalid token |
+///   400/404 | Mark device expired"); reported as ``PushFailureReason/unregistered``.
 /// - Any other 4xx (400, 403, 405, 413): failed at once, never retried.
 public struct PushRetryPolicy: Sendable {
     public var config: PushConfiguration
@@ -33,6 +36,8 @@ public struct PushRetryPolicy: Sendable {
         switch result {
         case .accepted:
             return .accepted
+        case .invalidToken:
+            return .fail(.unregistered, expireToken: true)
         case .timedOut:
             return canRetry ? .retry(after: config.retryDelays[retries], .timedOut) : .fail(.timedOut, expireToken: false)
         case .status(let code, let retryAfter):

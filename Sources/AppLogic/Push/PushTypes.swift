@@ -106,6 +106,11 @@ public enum PushProviderResult: Hashable, Sendable {
     case status(Int, retryAfter: Interval?)
     /// No answer within ``PushConfiguration/providerTimeout``.
     case timedOut
+    /// A rejection whose reason names the token itself (APNs 400 BadDeviceToken, REFERENCE.md G),
+    /// with its status: seed `001`'s "Invalid token | 400/404 | Mark device expired".
+    /// Other 400s (BadCollapseId, BadPriority, FCM INVALID_ARGUMENT, which does not say
+    /// which argument) come as ``status(_:retryAfter:)`` and leave the token alone.
+    case invalidToken(Int)
 }
 
 public enum PushInput: Hashable, Sendable {
@@ -157,7 +162,7 @@ public enum EmailFallbackReason: Hashable, Sendable {
 
 /// Why a send failed (seed `001`, "push_notification_failed").
 public enum PushFailureReason: Hashable, Sendable {
-    /// 410 or 404: the token is no longer valid.
+    /// 410 or 404, or a 400 naming the token (``PushProviderResult/invalidToken(_:)``): the token is no longer valid.
     case unregistered
     /// Any other 4xx.
     case clientError(Int)
