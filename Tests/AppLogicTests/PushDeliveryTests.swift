@@ -159,26 +159,32 @@ import AppLogic
         ])
         // APNs accepting counts as delivered: the 15 min check sends no email.
         #expect(store.send(.providerResponse(PushSendID(2), .accepted), at: t0 + .minutes(5)) == [])
-        #expect(store.send(.timerFired(.highDelayCheck(NotificationID(1))), at: t0 + .minutes(15)) == [])
+        #expect(store.send(.timerFired(.highDelayCheck(NotificationID(1))), at: t0 + .minutes(15) + Interval(microseconds: 1)) == [])
         #expect(store.state.notificationsInFlight == 0)
     }
 
-    @Test func highDeliveredAt14m59sSendsNoEmailButUndeliveredAt15mDoes() {
+    /// Seed `001`: email when "delayed >15 minutes": a receipt at exactly 15:00 is in
+    /// time; the check runs one microsecond later.
+    @Test func highDeliveredAt15m00sSendsNoEmailButUndeliveredJustAfterDoes() {
         func sent() -> (PushStore, Instant) {
             var store = PushStore()
             _ = store.send(.deviceRegistered(fcm(1)), at: monday)
             let t0 = monday + .hours(1)
-            _ = store.send(dueSoon(1, .high), at: t0)
+            #expect(store.send(dueSoon(1, .high), at: t0) == [
+                .send(PushSendID(1), to: fcm(1), payload: dueSoonPayload(1, badge: 1, provider: .fcm), priority: .high, collapseId: nil, expiration: t0 + .hours(24)),
+                .startTimer(.escalate(NotificationID(1)), at: t0 + .minutes(5)),
+                .startTimer(.highDelayCheck(NotificationID(1)), at: t0 + .minutes(15) + Interval(microseconds: 1)),
+            ])
             _ = store.send(.providerResponse(PushSendID(1), .accepted), at: t0 + Interval(microseconds: 80_000))
             // The only device was tried first: escalation has no one else to send to.
             #expect(store.send(.timerFired(.escalate(NotificationID(1))), at: t0 + .minutes(5)) == [])
             return (store, t0)
         }
         var (delivered, t0) = sent()
-        #expect(delivered.send(.deliveryReceipt(NotificationID(1), PushDeviceID(1)), at: t0 + .minutes(15) - .seconds(1)) == [])
-        #expect(delivered.send(.timerFired(.highDelayCheck(NotificationID(1))), at: t0 + .minutes(15)) == [])
+        #expect(delivered.send(.deliveryReceipt(NotificationID(1), PushDeviceID(1)), at: t0 + .minutes(15)) == [])
+        #expect(delivered.send(.timerFired(.highDelayCheck(NotificationID(1))), at: t0 + .minutes(15) + Interval(microseconds: 1)) == [])
         var (late, t1) = sent()
-        #expect(late.send(.timerFired(.highDelayCheck(NotificationID(1))), at: t1 + .minutes(15)) == [
+        #expect(late.send(.timerFired(.highDelayCheck(NotificationID(1))), at: t1 + .minutes(15) + Interval(microseconds: 1)) == [
             .sendEmail(NotificationID(1), reason: .highPriorityDelayed),
         ])
         #expect(late.state.notificationsInFlight == 0)

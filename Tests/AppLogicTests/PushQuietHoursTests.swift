@@ -60,7 +60,7 @@ import AppLogic
         #expect(store.send(.timerFired(.quietHoursEnd), at: end) == [
             .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .high, collapseId: nil, expiration: created + .hours(24)),
             .startTimer(.escalate(NotificationID(1)), at: end + .minutes(5)),
-            .startTimer(.highDelayCheck(NotificationID(1)), at: end + .minutes(15)),
+            .startTimer(.highDelayCheck(NotificationID(1)), at: end + .minutes(15) + Interval(microseconds: 1)),
         ])
     }
 

@@ -94,7 +94,7 @@ import AppLogic
         #expect(store.send(dueSoon(3, .high), at: t) == [
             .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(3, badge: 1), priority: .high, collapseId: nil, expiration: t + .hours(24)),
             .startTimer(.escalate(NotificationID(3)), at: t + .minutes(5)),
-            .startTimer(.highDelayCheck(NotificationID(3)), at: t + .minutes(15)),
+            .startTimer(.highDelayCheck(NotificationID(3)), at: t + .minutes(15) + Interval(microseconds: 1)),
         ])
     }
 

@@ -5,7 +5,8 @@ public struct PushConfiguration: Hashable, Sendable {
     public var activityWindow: Interval = .minutes(5)
     /// High priority goes to every device when not delivered within 5 min ("Priority-Based Delivery").
     public var highEscalationDelay: Interval = .minutes(5)
-    /// High priority falls back to email when delayed over 15 min ("Fallback Mechanism").
+    /// High priority falls back to email when delayed over 15 min ("Fallback Mechanism":
+    /// "delayed >15 minutes"): the check runs 1 µs after this delay.
     public var highEmailDelay: Interval = .minutes(15)
     /// At most 5 normal pushes per day ("Push Frequency Limits").
     public var normalPerDay = 5

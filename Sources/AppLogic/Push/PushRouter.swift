@@ -15,8 +15,8 @@ import Foundation
 ///    summary at their end, high is queued and sent right after; blocking bypasses them.
 /// 6. At most 5 normal pushes per local day and 10 high per local week; blocking is unlimited.
 /// 7. Blocking goes to every active device, high and normal to the most recently used
-///    one; high goes to every device if not delivered within 5 min, and to email if not
-///    delivered within 15 min.
+///    one; high goes to every device if not delivered within 5 min, and to email if
+///    still not delivered once more than 15 min have passed (at 15 min + 1 µs).
 ///
 /// Delivery (``PushRetryPolicy``) and the registry (token lifecycle, cleanup, weekly
 /// validation, daily badge sync) are in the extensions of this type.
@@ -132,7 +132,8 @@ public struct PushRouter: Sendable {
         state.jobs.append(job)
         if request.priority == .high {
             effects.append(.startTimer(.escalate(request.id), at: now + config.highEscalationDelay))
-            effects.append(.startTimer(.highDelayCheck(request.id), at: now + config.highEmailDelay))
+            // Email only when "delayed >15 minutes": a delivery at exactly 15 min is in time.
+            effects.append(.startTimer(.highDelayCheck(request.id), at: now + config.highEmailDelay + Interval(microseconds: 1)))
         }
     }
 

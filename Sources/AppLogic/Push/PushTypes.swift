@@ -138,7 +138,7 @@ public enum PushTimer: Hashable, Sendable {
     case retry(PushSendID)
     /// High priority: 5 min without delivery, send to every device.
     case escalate(NotificationID)
-    /// High priority: 15 min without delivery, fall back to email.
+    /// High priority: more than 15 min without delivery (armed at 15 min + 1 µs), fall back to email.
     case highDelayCheck(NotificationID)
     /// The user's quiet hours end: release what was held.
     case quietHoursEnd
@@ -156,7 +156,7 @@ public enum PushSuppression: Hashable, Sendable {
 public enum EmailFallbackReason: Hashable, Sendable {
     /// Every device targeted failed.
     case allDevicesFailed
-    /// High priority not delivered 15 min after it was sent.
+    /// High priority not delivered more than 15 min after it was sent.
     case highPriorityDelayed
 }
 
