@@ -243,6 +243,10 @@ import AppLogic
         var store = PushStore()
         _ = store.send(.deviceRegistered(apns(1)), at: monday)
         let request = PushNotificationRequest(id: NotificationID(1), category: .assignments, priority: .normal, title: "Due soon", body: "x", dataBytes: 4096)
-        #expect(store.send(.notificationCreated(request), at: monday + .hours(1)) == [.suppressed(NotificationID(1), .payloadTooLarge)])
+        let t = monday + .hours(1)
+        #expect(store.send(.notificationCreated(request), at: t) == [
+            .suppressed(NotificationID(1), .payloadTooLarge),
+            badgeOnly(1, to: apns(1), badge: 1, bytes: 41, at: t),
+        ])
     }
 }

@@ -179,7 +179,7 @@ public enum PushContent: Hashable, Sendable {
     case alert(NotificationID, title: String, body: String, threadId: String)
     /// Notifications held through quiet hours, as one: "You have N updates".
     case summary(NotificationID, count: Int)
-    /// `content-available` with the badge only (low priority, daily badge sync).
+    /// `content-available` with the badge only: a changed unread count no alert carries, or the daily badge sync.
     case badgeOnly
     /// The weekly validation test push (silent).
     case validation
