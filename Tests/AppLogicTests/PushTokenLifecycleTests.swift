@@ -77,16 +77,19 @@ import AppLogic
         #expect(store.send(.userActivity(PushDeviceID(1)), at: day90 + .hours(1)) == [.markToken(apns(1), .active)])
     }
 
-    @Test func anExpiredDeviceIsPurged180DaysLater() {
+    /// Seed `001`: "Devices with expired tokens purged after 180 days", "User notified via
+    /// email before purging": day 179 does nothing; day 180 emails, then purges.
+    @Test func anExpiredDeviceIsPurged180DaysLaterAfterAnEmail() {
         var store = PushStore()
         _ = store.send(.deviceRegistered(apns(1)), at: monday)
         _ = store.send(dueSoon(1, .normal), at: monday)
         _ = store.send(.providerResponse(PushSendID(1), .status(410, retryAfter: nil)), at: monday)
         // Move the maintenance along without sends: the only device is expired.
-        for day in 1 ..< 180 { _ = store.send(.timerFired(.daily), at: monday + .days(Int64(day))) }
-        #expect(store.state.devices.count == 1)
+        for day in 1 ..< 179 { _ = store.send(.timerFired(.daily), at: monday + .days(Int64(day))) }
         let day180 = monday + .days(180)
-        #expect(store.send(.timerFired(.daily), at: day180) == [.purgeDevice(PushDeviceID(1))])
+        #expect(store.send(.timerFired(.daily), at: monday + .days(179)) == [.startTimer(.daily, at: day180)])
+        #expect(store.state.devices.count == 1)
+        #expect(store.send(.timerFired(.daily), at: day180) == [.emailPurgeNotice(PushDeviceID(1)), .purgeDevice(PushDeviceID(1))])
         #expect(store.state.devices.isEmpty)
     }
 

@@ -6,7 +6,10 @@
 /// - a 410 or 404 expires the token; the device re-registers at its next launch;
 /// - app use reactivates an inactive device;
 /// - once a day: devices unused for 90 days become inactive, devices expired for 180
-///   days are purged; when the unread count differs from the badge last pushed, a
+///   days are purged, each after an email to the user ("User notified via email before
+///   purging"; **Assumption**: in the same daily run, just before the purge, since seed
+///   `001` gives no notice period; an account notice, sent whether or not the user
+///   enabled notification emails); when the unread count differs from the badge last pushed, a
 ///   badge-only silent push goes to every active device; otherwise tokens not validated
 ///   for 7 days get a silent test push (an accepted push of any kind validates a token).
 ///
@@ -72,6 +75,7 @@ extension PushRouter {
                 effects.append(.markToken(record.token, .inactive))
             } else if record.status == .expired, let expired = record.expiredAt, now - expired >= config.purgeAfter {
                 state.devices.remove(at: d)
+                effects.append(.emailPurgeNotice(record.device))
                 effects.append(.purgeDevice(record.device))
                 continue
             }

@@ -214,6 +214,9 @@ public enum PushEffect: Hashable, Sendable {
     case sendEmail(NotificationID, reason: EmailFallbackReason)
     /// A registry write: the token's status changed.
     case markToken(PushToken, PushTokenStatus)
+    /// Email the user that `device` is about to be purged (seed `001`, "Device Cleanup":
+    /// "User notified via email before purging"); always just before its ``purgeDevice(_:)``.
+    case emailPurgeNotice(PushDeviceID)
     /// The device's registration was deleted (expired for 180 days).
     case purgeDevice(PushDeviceID)
     /// The notification gets no push.
