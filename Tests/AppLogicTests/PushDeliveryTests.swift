@@ -239,6 +239,25 @@ import AppLogic
         #expect(payload == PushPayload(content: .alert(NotificationID(1), title: "Due soon", body: expectedBody, threadId: "assignments"), badge: 1, bytes: 4096))
     }
 
+    /// Two-byte characters: with 3600 bytes of data, 404 bytes are left for the body
+    /// (4096 - 84 - 8 - 3600), so 200 "é" and "..." (403 bytes) fit and 201 (405) do not.
+    @Test func aBodyOfTwoByteCharactersIsShortenedToTheLongestThatFits() {
+        let body = String(repeating: "é", count: 240)
+        let request = PushNotificationRequest(id: NotificationID(1), category: .assignments, priority: .normal, title: "Due soon", body: body, dataBytes: 3600)
+        let payload = PushComposer(config: PushConfiguration()).compose(request, badge: 1, provider: .apns)
+        let expectedBody = String(repeating: "é", count: 200) + "..."
+        #expect(payload == PushPayload(content: .alert(NotificationID(1), title: "Due soon", body: expectedBody, threadId: "assignments"), badge: 1, bytes: 4095))
+    }
+
+    /// Below 4 characters a cut has no "...": with 4002 bytes of data, 2 bytes are left,
+    /// so "a..." (4) and "aaa" (3) do not fit and "aa" does, making exactly 4096.
+    @Test func aBodyCutBelowFourCharactersHasNoEllipsis() {
+        let request = PushNotificationRequest(id: NotificationID(1), category: .assignments, priority: .normal, title: "Due soon",
+                                              body: String(repeating: "a", count: 240), dataBytes: 4002)
+        let payload = PushComposer(config: PushConfiguration()).compose(request, badge: 1, provider: .apns)
+        #expect(payload == PushPayload(content: .alert(NotificationID(1), title: "Due soon", body: "aa", threadId: "assignments"), badge: 1, bytes: 4096))
+    }
+
     @Test func aPayloadThatCannotFitIsNotPushed() {
         var store = PushStore()
         _ = store.send(.deviceRegistered(apns(1)), at: monday)
