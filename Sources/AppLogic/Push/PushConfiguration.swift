@@ -14,7 +14,9 @@ public struct PushConfiguration: Hashable, Sendable {
     public var highPerWeek = 10
     /// Waits before the 1st, 2nd and 3rd retry of a 5xx or timeout: 1 s, 5 s, 25 s ("Retry Strategy").
     public var retryDelays: [Interval] = [.seconds(1), .seconds(5), .seconds(25)]
-    /// The host's HTTP/2 client answers ``PushProviderResult/timedOut`` after 30 s ("Retry Logic").
+    /// 30 s without an answer is a timeout, retried like a 5xx ("Retry Logic": "If no
+    /// response after 30s: Timeout and retry"). The logic never reads it: the host arms
+    /// it on each send and feeds ``PushProviderResult/timedOut`` (FleetSim's world does).
     public var providerTimeout: Interval = .seconds(30)
     /// A 429 waits this long, doubled at each further retry; a longer `Retry-After` wins.
     /// REFERENCE.md H: QUOTA_EXCEEDED, "first delay at least 1 min".
