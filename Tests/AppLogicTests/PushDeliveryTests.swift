@@ -52,7 +52,9 @@ import AppLogic
         ])
     }
 
-    @Test func tooManyRequestsWaitsForRetryAfterOrOneMinute() {
+    /// REFERENCE.md H: QUOTA_EXCEEDED, "first delay at least 1 min"; the backoff doubles
+    /// (2 min at the second retry) and a shorter `Retry-After` never cuts it.
+    @Test func tooManyRequestsWaitsOneMinuteThenTwoEvenWithAShorterRetryAfter() {
         var (store, t0) = sentNormal()
         #expect(store.send(.providerResponse(PushSendID(1), .status(429, retryAfter: nil)), at: t0) == [
             .sendFailed(PushSendID(1), .rateLimited, willRetry: true),
@@ -61,7 +63,16 @@ import AppLogic
         _ = store.send(.timerFired(.retry(PushSendID(1))), at: t0 + .minutes(1))
         #expect(store.send(.providerResponse(PushSendID(2), .status(429, retryAfter: .seconds(7))), at: t0 + .minutes(1)) == [
             .sendFailed(PushSendID(2), .rateLimited, willRetry: true),
-            .startTimer(.retry(PushSendID(2)), at: t0 + .minutes(1) + .seconds(7)),
+            .startTimer(.retry(PushSendID(2)), at: t0 + .minutes(3)),
+        ])
+    }
+
+    @Test(arguments: [(Int64(59), Int64(60)), (60, 60), (61, 61)])
+    func aFirst429WaitsTheLongerOfOneMinuteAndRetryAfter(retryAfterSeconds: Int64, waitSeconds: Int64) {
+        var (store, t0) = sentNormal()
+        #expect(store.send(.providerResponse(PushSendID(1), .status(429, retryAfter: .seconds(retryAfterSeconds))), at: t0) == [
+            .sendFailed(PushSendID(1), .rateLimited, willRetry: true),
+            .startTimer(.retry(PushSendID(1)), at: t0 + .seconds(waitSeconds)),
         ])
     }
 
@@ -90,6 +101,18 @@ import AppLogic
             .sendFailed(PushSendID(1), .clientError(status), willRetry: false),
             .sendEmail(NotificationID(1), reason: .allDevicesFailed),
         ])
+    }
+
+    /// Seed `001`: "Invalid token | 400/404 | Mark device expired": a 400 whose reason
+    /// names the token (APNs BadDeviceToken, REFERENCE.md G) expires it; other 400s do not.
+    @Test func aBadDeviceToken400ExpiresTheToken() {
+        var (store, t0) = sentNormal()
+        #expect(store.send(.providerResponse(PushSendID(1), .invalidToken(400)), at: t0) == [
+            .sendFailed(PushSendID(1), .unregistered, willRetry: false),
+            .markToken(apns(1), .expired),
+            .sendEmail(NotificationID(1), reason: .allDevicesFailed),
+        ])
+        #expect(store.send(dueSoon(2, .high), at: t0 + .hours(1)) == [.suppressed(NotificationID(2), .noActiveDevice)])
     }
 
     @Test func theRetryOn4xxVariantRetriesAClientError() {
@@ -136,26 +159,32 @@ import AppLogic
         ])
         // APNs accepting counts as delivered: the 15 min check sends no email.
         #expect(store.send(.providerResponse(PushSendID(2), .accepted), at: t0 + .minutes(5)) == [])
-        #expect(store.send(.timerFired(.highDelayCheck(NotificationID(1))), at: t0 + .minutes(15)) == [])
+        #expect(store.send(.timerFired(.highDelayCheck(NotificationID(1))), at: t0 + .minutes(15) + Interval(microseconds: 1)) == [])
         #expect(store.state.notificationsInFlight == 0)
     }
 
-    @Test func highDeliveredAt14m59sSendsNoEmailButUndeliveredAt15mDoes() {
+    /// Seed `001`: email when "delayed >15 minutes": a receipt at exactly 15:00 is in
+    /// time; the check runs one microsecond later.
+    @Test func highDeliveredAt15m00sSendsNoEmailButUndeliveredJustAfterDoes() {
         func sent() -> (PushStore, Instant) {
             var store = PushStore()
             _ = store.send(.deviceRegistered(fcm(1)), at: monday)
             let t0 = monday + .hours(1)
-            _ = store.send(dueSoon(1, .high), at: t0)
+            #expect(store.send(dueSoon(1, .high), at: t0) == [
+                .send(PushSendID(1), to: fcm(1), payload: dueSoonPayload(1, badge: 1, provider: .fcm), priority: .high, collapseId: nil, expiration: t0 + .hours(24)),
+                .startTimer(.escalate(NotificationID(1)), at: t0 + .minutes(5)),
+                .startTimer(.highDelayCheck(NotificationID(1)), at: t0 + .minutes(15) + Interval(microseconds: 1)),
+            ])
             _ = store.send(.providerResponse(PushSendID(1), .accepted), at: t0 + Interval(microseconds: 80_000))
             // The only device was tried first: escalation has no one else to send to.
             #expect(store.send(.timerFired(.escalate(NotificationID(1))), at: t0 + .minutes(5)) == [])
             return (store, t0)
         }
         var (delivered, t0) = sent()
-        #expect(delivered.send(.deliveryReceipt(NotificationID(1), PushDeviceID(1)), at: t0 + .minutes(15) - .seconds(1)) == [])
-        #expect(delivered.send(.timerFired(.highDelayCheck(NotificationID(1))), at: t0 + .minutes(15)) == [])
+        #expect(delivered.send(.deliveryReceipt(NotificationID(1), PushDeviceID(1)), at: t0 + .minutes(15)) == [])
+        #expect(delivered.send(.timerFired(.highDelayCheck(NotificationID(1))), at: t0 + .minutes(15) + Interval(microseconds: 1)) == [])
         var (late, t1) = sent()
-        #expect(late.send(.timerFired(.highDelayCheck(NotificationID(1))), at: t1 + .minutes(15)) == [
+        #expect(late.send(.timerFired(.highDelayCheck(NotificationID(1))), at: t1 + .minutes(15) + Interval(microseconds: 1)) == [
             .sendEmail(NotificationID(1), reason: .highPriorityDelayed),
         ])
         #expect(late.state.notificationsInFlight == 0)
@@ -210,10 +239,33 @@ import AppLogic
         #expect(payload == PushPayload(content: .alert(NotificationID(1), title: "Due soon", body: expectedBody, threadId: "assignments"), badge: 1, bytes: 4096))
     }
 
+    /// Two-byte characters: with 3600 bytes of data, 404 bytes are left for the body
+    /// (4096 - 84 - 8 - 3600), so 200 "é" and "..." (403 bytes) fit and 201 (405) do not.
+    @Test func aBodyOfTwoByteCharactersIsShortenedToTheLongestThatFits() {
+        let body = String(repeating: "é", count: 240)
+        let request = PushNotificationRequest(id: NotificationID(1), category: .assignments, priority: .normal, title: "Due soon", body: body, dataBytes: 3600)
+        let payload = PushComposer(config: PushConfiguration()).compose(request, badge: 1, provider: .apns)
+        let expectedBody = String(repeating: "é", count: 200) + "..."
+        #expect(payload == PushPayload(content: .alert(NotificationID(1), title: "Due soon", body: expectedBody, threadId: "assignments"), badge: 1, bytes: 4095))
+    }
+
+    /// Below 4 characters a cut has no "...": with 4002 bytes of data, 2 bytes are left,
+    /// so "a..." (4) and "aaa" (3) do not fit and "aa" does, making exactly 4096.
+    @Test func aBodyCutBelowFourCharactersHasNoEllipsis() {
+        let request = PushNotificationRequest(id: NotificationID(1), category: .assignments, priority: .normal, title: "Due soon",
+                                              body: String(repeating: "a", count: 240), dataBytes: 4002)
+        let payload = PushComposer(config: PushConfiguration()).compose(request, badge: 1, provider: .apns)
+        #expect(payload == PushPayload(content: .alert(NotificationID(1), title: "Due soon", body: "aa", threadId: "assignments"), badge: 1, bytes: 4096))
+    }
+
     @Test func aPayloadThatCannotFitIsNotPushed() {
         var store = PushStore()
         _ = store.send(.deviceRegistered(apns(1)), at: monday)
         let request = PushNotificationRequest(id: NotificationID(1), category: .assignments, priority: .normal, title: "Due soon", body: "x", dataBytes: 4096)
-        #expect(store.send(.notificationCreated(request), at: monday + .hours(1)) == [.suppressed(NotificationID(1), .payloadTooLarge)])
+        let t = monday + .hours(1)
+        #expect(store.send(.notificationCreated(request), at: t) == [
+            .suppressed(NotificationID(1), .payloadTooLarge),
+            badgeOnly(1, to: apns(1), badge: 1, bytes: 41, at: t),
+        ])
     }
 }

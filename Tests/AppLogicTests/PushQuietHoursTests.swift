@@ -35,15 +35,20 @@ import AppLogic
         let saturdayNight = Instant(unixSeconds: 1_772_938_800)  // 22:00 EST
         let end = Instant(unixSeconds: 1_772_967_600)  // 07:00 EDT
         _ = store.send(.deviceRegistered(apns(1)), at: saturdayNight - .hours(5))
+        // The count each held notification adds goes out in a badge-only silent push.
         #expect(store.send(dueSoon(1, .normal), at: saturdayNight) == [
             .held(NotificationID(1), until: end),
             .startTimer(.quietHoursEnd, at: end),
+            badgeOnly(1, to: apns(1), badge: 1, bytes: 41, at: saturdayNight),
         ])
-        #expect(store.send(dueSoon(2, .normal), at: saturdayNight + .hours(5)) == [.held(NotificationID(2), until: end)])
+        #expect(store.send(dueSoon(2, .normal), at: saturdayNight + .hours(5)) == [
+            .held(NotificationID(2), until: end),
+            badgeOnly(2, to: apns(1), badge: 2, bytes: 41, at: saturdayNight + .hours(5)),
+        ])
         #expect(store.send(.timerFired(.quietHoursEnd), at: end) == [
             .summarized([NotificationID(1), NotificationID(2)], into: NotificationID(2)),
             // {"aps":{"alert":{"title":"You have 2 updates","body":"Tap to view"},"badge":2,"thread-id":"summary"}}: 101 bytes.
-            .send(PushSendID(1), to: apns(1), payload: PushPayload(content: .summary(NotificationID(2), count: 2), badge: 2, bytes: 101),
+            .send(PushSendID(3), to: apns(1), payload: PushPayload(content: .summary(NotificationID(2), count: 2), badge: 2, bytes: 101),
                   priority: .normal, collapseId: nil, expiration: end + .days(7)),
         ])
     }
@@ -56,11 +61,12 @@ import AppLogic
         #expect(store.send(dueSoon(1, .high), at: created) == [
             .held(NotificationID(1), until: end),
             .startTimer(.quietHoursEnd, at: end),
+            badgeOnly(1, to: apns(1), badge: 1, bytes: 41, at: created),
         ])
         #expect(store.send(.timerFired(.quietHoursEnd), at: end) == [
-            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .high, collapseId: nil, expiration: created + .hours(24)),
+            .send(PushSendID(2), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .high, collapseId: nil, expiration: created + .hours(24)),
             .startTimer(.escalate(NotificationID(1)), at: end + .minutes(5)),
-            .startTimer(.highDelayCheck(NotificationID(1)), at: end + .minutes(15)),
+            .startTimer(.highDelayCheck(NotificationID(1)), at: end + .minutes(15) + Interval(microseconds: 1)),
         ])
     }
 
@@ -80,9 +86,10 @@ import AppLogic
         #expect(store.send(dueSoon(1, .normal), at: end - .seconds(1)) == [
             .held(NotificationID(1), until: end),
             .startTimer(.quietHoursEnd, at: end),
+            badgeOnly(1, to: apns(1), badge: 1, bytes: 41, at: end - .seconds(1)),
         ])
         #expect(store.send(dueSoon(2, .normal), at: end) == [
-            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(2, badge: 2), priority: .normal, collapseId: nil, expiration: end + .days(7)),
+            .send(PushSendID(2), to: apns(1), payload: dueSoonPayload(2, badge: 2), priority: .normal, collapseId: nil, expiration: end + .days(7)),
         ])
     }
 

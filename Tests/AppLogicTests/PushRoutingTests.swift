@@ -26,6 +26,42 @@ import AppLogic
         ])
     }
 
+    /// Seed `001`'s "most recently used device" is the user's use: a blocking push the
+    /// FCM phone accepted last does not make it the target of the next normal push.
+    @Test func anAcceptedPushDoesNotMakeADeviceTheMostRecentlyUsed() {
+        var store = PushStore()
+        _ = store.send(.deviceRegistered(apns(1)), at: monday)
+        _ = store.send(.deviceRegistered(fcm(2)), at: monday)
+        _ = store.send(.userActivity(PushDeviceID(1)), at: monday + .hours(1))
+        let t1 = monday + .hours(2)
+        _ = store.send(dueSoon(1, .blocking), at: t1)
+        #expect(store.send(.providerResponse(PushSendID(1), .accepted), at: t1 + .seconds(1)) == [])
+        #expect(store.send(.providerResponse(PushSendID(2), .accepted), at: t1 + .seconds(2)) == [])
+        let t2 = monday + .hours(3)
+        #expect(store.send(dueSoon(2, .normal), at: t2) == [
+            .send(PushSendID(3), to: apns(1), payload: dueSoonPayload(2, badge: 2), priority: .normal, collapseId: nil, expiration: t2 + .days(7)),
+        ])
+    }
+
+    /// A token rotation (FCM `onTokenRefresh`, in the background) is not a use; a
+    /// registration (at an app launch) is.
+    @Test func aRotationIsNotAUseButARegistrationIs() {
+        var store = PushStore()
+        _ = store.send(.deviceRegistered(apns(1)), at: monday)
+        _ = store.send(.deviceRegistered(fcm(2)), at: monday)
+        _ = store.send(.userActivity(PushDeviceID(1)), at: monday + .hours(1))
+        _ = store.send(.tokenRotated(fcm(2, generation: 2)), at: monday + .hours(2))
+        let t1 = monday + .hours(3)
+        #expect(store.send(dueSoon(1, .normal), at: t1) == [
+            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .normal, collapseId: nil, expiration: t1 + .days(7)),
+        ])
+        _ = store.send(.deviceRegistered(fcm(2, generation: 2)), at: monday + .hours(4))
+        let t2 = monday + .hours(5)
+        #expect(store.send(dueSoon(2, .normal), at: t2) == [
+            .send(PushSendID(2), to: fcm(2, generation: 2), payload: dueSoonPayload(2, badge: 2, provider: .fcm), priority: .normal, collapseId: nil, expiration: t2 + .days(7)),
+        ])
+    }
+
     @Test func blockingGoesToEveryActiveDevice() {
         var store = PushStore()
         _ = store.send(.deviceRegistered(apns(1)), at: monday)
@@ -46,7 +82,7 @@ import AppLogic
         let t = monday + .hours(1) + age
         let expected: [PushEffect] = pushed
             ? [.send(PushSendID(1), to: apns(1), payload: dueSoonPayload(3, badge: 1), priority: .normal, collapseId: nil, expiration: t + .days(7))]
-            : [.suppressed(NotificationID(3), .activeInApp)]
+            : [.suppressed(NotificationID(3), .activeInApp), badgeOnly(1, to: apns(1), badge: 1, bytes: 41, at: t)]
         #expect(store.send(dueSoon(3, .normal), at: t) == expected)
     }
 
@@ -58,14 +94,19 @@ import AppLogic
         #expect(store.send(dueSoon(3, .high), at: t) == [
             .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(3, badge: 1), priority: .high, collapseId: nil, expiration: t + .hours(24)),
             .startTimer(.escalate(NotificationID(3)), at: t + .minutes(5)),
-            .startTimer(.highDelayCheck(NotificationID(3)), at: t + .minutes(15)),
+            .startTimer(.highDelayCheck(NotificationID(3)), at: t + .minutes(15) + Interval(microseconds: 1)),
         ])
     }
 
+    /// The count still rises, so a badge-only silent push carries it (seed `001`, "Badge Management").
     @Test func optedOutCategoryGetsNoPushButCountsAsUnread() {
         var store = PushStore(optedOut: PushCategories(.challenges))
         _ = store.send(.deviceRegistered(apns(1)), at: monday)
-        #expect(store.send(dueSoon(3, .blocking, category: .challenges), at: monday + .hours(1)) == [.suppressed(NotificationID(3), .optedOut)])
+        let t = monday + .hours(1)
+        #expect(store.send(dueSoon(3, .blocking, category: .challenges), at: t) == [
+            .suppressed(NotificationID(3), .optedOut),
+            badgeOnly(1, to: apns(1), badge: 1, bytes: 41, at: t),
+        ])
         #expect(store.state.unread == 1)
     }
 
@@ -99,10 +140,13 @@ import AppLogic
             ])
         }
         let lastSecond = dayStart + .days(1) - .seconds(1)
-        #expect(store.send(dueSoon(6, .normal), at: lastSecond) == [.suppressed(NotificationID(6), .dailyLimit)])
+        #expect(store.send(dueSoon(6, .normal), at: lastSecond) == [
+            .suppressed(NotificationID(6), .dailyLimit),
+            badgeOnly(6, to: apns(1), badge: 6, bytes: 41, at: lastSecond),
+        ])
         let nextDay = dayStart + .days(1)
         #expect(store.send(dueSoon(7, .normal), at: nextDay) == [
-            .send(PushSendID(6), to: apns(1), payload: dueSoonPayload(7, badge: 7), priority: .normal, collapseId: nil, expiration: nextDay + .days(7)),
+            .send(PushSendID(7), to: apns(1), payload: dueSoonPayload(7, badge: 7), priority: .normal, collapseId: nil, expiration: nextDay + .days(7)),
         ])
     }
 
@@ -111,20 +155,28 @@ import AppLogic
         var store = PushStore()
         _ = store.send(.deviceRegistered(apns(1)), at: monday)
         for n in 1 ... 10 {
-            let effects = store.send(dueSoon(UInt64(n), .high), at: monday + .hours(Int64(n)))
-            #expect(effects.count == 3)
-            guard case .send = effects.first else { Issue.record("push \(n) not sent: \(effects)"); return }
+            let t = monday + .hours(Int64(n))
+            // The JSON of a two-digit badge is one byte longer: 101 bytes, then 102 from badge 10.
+            #expect(store.send(dueSoon(UInt64(n), .high), at: t) == [
+                .send(PushSendID(UInt32(n)), to: apns(1), payload: dueSoonPayload(UInt64(n), badge: n).withBytes(n < 10 ? 101 : 102),
+                      priority: .high, collapseId: nil, expiration: t + .hours(24)),
+                .startTimer(.escalate(NotificationID(UInt64(n))), at: t + .minutes(5)),
+                .startTimer(.highDelayCheck(NotificationID(UInt64(n))), at: t + .minutes(15) + Interval(microseconds: 1)),
+            ])
         }
         let sunday = monday + .days(7) - .seconds(1)
-        #expect(store.send(dueSoon(11, .high), at: sunday) == [.suppressed(NotificationID(11), .weeklyLimit)])
+        #expect(store.send(dueSoon(11, .high), at: sunday) == [
+            .suppressed(NotificationID(11), .weeklyLimit),
+            badgeOnly(11, to: apns(1), badge: 11, bytes: 42, at: sunday),
+        ])
         #expect(store.send(dueSoon(12, .blocking), at: sunday) == [
-            .send(PushSendID(11), to: apns(1), payload: dueSoonPayload(12, badge: 12, provider: .apns).withBytes(102), priority: .blocking, collapseId: nil, expiration: sunday + .hours(24)),
+            .send(PushSendID(12), to: apns(1), payload: dueSoonPayload(12, badge: 12, provider: .apns).withBytes(102), priority: .blocking, collapseId: nil, expiration: sunday + .hours(24)),
         ])
         let nextMonday = monday + .days(7)
         #expect(store.send(dueSoon(13, .high), at: nextMonday) == [
-            .send(PushSendID(12), to: apns(1), payload: dueSoonPayload(13, badge: 13).withBytes(102), priority: .high, collapseId: nil, expiration: nextMonday + .hours(24)),
+            .send(PushSendID(13), to: apns(1), payload: dueSoonPayload(13, badge: 13).withBytes(102), priority: .high, collapseId: nil, expiration: nextMonday + .hours(24)),
             .startTimer(.escalate(NotificationID(13)), at: nextMonday + .minutes(5)),
-            .startTimer(.highDelayCheck(NotificationID(13)), at: nextMonday + .minutes(15)),
+            .startTimer(.highDelayCheck(NotificationID(13)), at: nextMonday + .minutes(15) + Interval(microseconds: 1)),
         ])
     }
 }

@@ -42,3 +42,10 @@ func dueSoonPayload(_ id: UInt64, badge: Int, provider: PushProvider = .apns) ->
     PushPayload(content: .alert(NotificationID(id), title: "Due soon", body: "Treble Clef Notes", threadId: "assignments"),
                 badge: badge, bytes: provider == .apns ? 101 : 136)
 }
+
+/// The badge-only silent push (seed `001`, "Silent Push Payload"). Its JSON is
+/// `{"aps":{"content-available":1,"badge":N}}` (41 bytes at a one-digit badge) for APNs
+/// and `{"data":{"badge":"N"}}` (22 bytes) for FCM; `bytes` is given by each test.
+func badgeOnly(_ id: UInt32, to token: PushToken, badge: Int, bytes: Int, at t: Instant) -> PushEffect {
+    .send(PushSendID(id), to: token, payload: PushPayload(content: .badgeOnly, badge: badge, bytes: bytes), priority: .low, collapseId: "badge", expiration: t + .days(3))
+}

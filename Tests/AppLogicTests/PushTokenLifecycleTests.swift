@@ -77,28 +77,34 @@ import AppLogic
         #expect(store.send(.userActivity(PushDeviceID(1)), at: day90 + .hours(1)) == [.markToken(apns(1), .active)])
     }
 
-    @Test func anExpiredDeviceIsPurged180DaysLater() {
+    /// Seed `001`: "Devices with expired tokens purged after 180 days", "User notified via
+    /// email before purging": day 179 does nothing; day 180 emails, then purges.
+    @Test func anExpiredDeviceIsPurged180DaysLaterAfterAnEmail() {
         var store = PushStore()
         _ = store.send(.deviceRegistered(apns(1)), at: monday)
         _ = store.send(dueSoon(1, .normal), at: monday)
         _ = store.send(.providerResponse(PushSendID(1), .status(410, retryAfter: nil)), at: monday)
         // Move the maintenance along without sends: the only device is expired.
-        for day in 1 ..< 180 { _ = store.send(.timerFired(.daily), at: monday + .days(Int64(day))) }
-        #expect(store.state.devices.count == 1)
+        for day in 1 ..< 179 { _ = store.send(.timerFired(.daily), at: monday + .days(Int64(day))) }
         let day180 = monday + .days(180)
-        #expect(store.send(.timerFired(.daily), at: day180) == [.purgeDevice(PushDeviceID(1))])
+        #expect(store.send(.timerFired(.daily), at: monday + .days(179)) == [.startTimer(.daily, at: day180)])
+        #expect(store.state.devices.count == 1)
+        #expect(store.send(.timerFired(.daily), at: day180) == [.emailPurgeNotice(PushDeviceID(1)), .purgeDevice(PushDeviceID(1))])
         #expect(store.state.devices.isEmpty)
     }
 
-    @Test func theDailyBadgeSyncGoesOutWhenReadsMovedTheCount() {
+    /// A count that rose while the only device was expired (no push could carry it) is
+    /// synced at the next daily run after the device re-registers.
+    @Test func theDailyBadgeSyncGoesOutWhenTheCountDriftedFromTheLastBadgePushed() {
         var store = PushStore()
         _ = store.send(.deviceRegistered(apns(1)), at: monday)
         _ = store.send(dueSoon(1, .normal), at: monday + .hours(1))
-        _ = store.send(dueSoon(2, .normal), at: monday + .hours(2))
-        _ = store.send(.notificationsRead(count: 1), at: monday + .hours(3))
+        _ = store.send(.providerResponse(PushSendID(1), .status(410, retryAfter: nil)), at: monday + .hours(1))
+        #expect(store.send(dueSoon(2, .normal), at: monday + .hours(2)) == [.suppressed(NotificationID(2), .noActiveDevice)])
+        _ = store.send(.deviceRegistered(apns(1, generation: 2)), at: monday + .hours(4))
         let day1 = monday + .days(1)
         #expect(store.send(.timerFired(.daily), at: day1) == [
-            .send(PushSendID(3), to: apns(1), payload: PushPayload(content: .badgeOnly, badge: 1, bytes: 41), priority: .low, collapseId: "badge", expiration: day1 + .days(3)),
+            badgeOnly(2, to: apns(1, generation: 2), badge: 2, bytes: 41, at: day1),
             .startTimer(.daily, at: day1 + .days(1)),
         ])
     }

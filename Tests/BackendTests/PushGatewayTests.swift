@@ -52,6 +52,24 @@ import Backend
         #expect(status(g.send(unknown, deviceOnline: true, now: t0, rng: &rng).0) == 400)
     }
 
+    /// Seed `001`: "Unregistered | 410 | Device uninstalled app". After the app is removed
+    /// its token gets 410, not 400; a generation never issued still gets 400; a reinstall's
+    /// new token is accepted and the removed one stays 410. The stored notification is dropped.
+    @Test mutating func apnsAnswers410ForTheTokenOfAnUninstalledApp() {
+        var g = apns()
+        #expect(status(g.send(apnsRequest(1), deviceOnline: false, now: t0, rng: &rng).0) == 200)
+        g.appRemoved(device: 0)
+        guard case .rejected(410, "Unregistered", nil, _) = g.send(apnsRequest(2), deviceOnline: true, now: t0, rng: &rng).0 else {
+            Issue.record("the removed app's token was not answered 410"); return
+        }
+        let never = APNsGatewayModel.Request(token: GatewayToken(device: 0, generation: 2), message: 3, priority: 10, expiration: t0 + .days(1), collapseId: nil, payloadBytes: 10)
+        #expect(status(g.send(never, deviceOnline: true, now: t0, rng: &rng).0) == 400)
+        #expect(g.deviceCameOnline(0, now: t0 + .seconds(1)) == nil)
+        g.tokenIssued(device: 0, generation: 2)
+        #expect(status(g.send(never, deviceOnline: true, now: t0, rng: &rng).0) == 200)
+        #expect(status(g.send(apnsRequest(4), deviceOnline: true, now: t0, rng: &rng).0) == 410)
+    }
+
     @Test mutating func apnsCollapseIdOf64BytesIsAcceptedAnd65Rejected() {
         var g = apns()
         #expect(status(g.send(apnsRequest(1, collapseId: String(repeating: "c", count: 64)), deviceOnline: true, now: t0, rng: &rng).0) == 200)
@@ -105,6 +123,23 @@ import Backend
         guard case .rejected(404, "UNREGISTERED", _, _) = g.send(fcmRequest(1), reach: .active, now: t0, rng: &rng).0 else {
             Issue.record("a rotated token was not answered 404"); return
         }
+    }
+
+    /// REFERENCE.md H: 404 UNREGISTERED for an uninstalled app's token; 400 only for a
+    /// generation never issued; a reinstall's token is accepted, the removed one stays 404.
+    @Test mutating func fcmAnswers404ForTheTokenOfAnUninstalledApp() {
+        var g = fcm()
+        #expect(status(g.send(fcmRequest(1), reach: .offline, now: t0, rng: &rng).0) == 200)
+        g.appRemoved(device: 0)
+        guard case .rejected(404, "UNREGISTERED", nil, _) = g.send(fcmRequest(2), reach: .active, now: t0, rng: &rng).0 else {
+            Issue.record("the removed app's token was not answered 404"); return
+        }
+        let never = FCMGatewayModel.Request(token: GatewayToken(device: 0, generation: 2), message: 3, highPriority: false, ttl: .days(1), collapseKey: nil, payloadBytes: 10)
+        #expect(status(g.send(never, reach: .active, now: t0, rng: &rng).0) == 400)
+        #expect(g.deviceReachable(0, now: t0 + .seconds(1)) == FCMGatewayModel.Flush(deliveries: [], deletedMessages: false))
+        g.tokenIssued(device: 0, generation: 2)
+        #expect(status(g.send(never, reach: .active, now: t0, rng: &rng).0) == 200)
+        #expect(status(g.send(fcmRequest(4), reach: .active, now: t0, rng: &rng).0) == 404)
     }
 
     @Test mutating func fcmHighReachesAnIdleDeviceButNormalWaitsForItToWake() {

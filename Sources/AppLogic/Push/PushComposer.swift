@@ -1,9 +1,9 @@
 /// Seed `001`'s "Push Composition": titles of at most 65 and bodies of at most 240
 /// characters, truncated with "..."; the thread id defaults to the category ("Grouping
 /// Rules": group by category); the badge is the central unread count; a payload over
-/// the provider's limit (4096 bytes, REFERENCE.md G and H) has its body shortened until
-/// it fits ("Payload too large: truncate content"), and is not sent when even an
-/// empty body does not fit.
+/// the provider's limit (4096 bytes, REFERENCE.md G and H) has its body shortened to the
+/// longest that fits ("Payload too large: truncate content"), and is not sent when even
+/// an empty body does not fit.
 ///
 /// Sizes are those of the JSON the provider receives, in the shape of seed `001`'s
 /// examples (**Assumption**: no `sound`, `category` or image keys, which the fleet does
@@ -25,14 +25,26 @@ public struct PushComposer: Sendable {
         }
         var bytes = size(body)
         if bytes > limit {
-            // Shorten the body, a character at a time, until it fits (rare: only data-heavy payloads).
-            var keep = body.count
-            while bytes > limit, keep > 0 {
-                keep -= 1
-                body = keep == 0 ? "" : PushComposer.truncate(request.body, to: keep)
-                bytes = size(body)
+            // The longest shortened body that fits (rare: only data-heavy payloads). From 4
+            // characters up a cut keeps "...", so a longer one is never smaller: bisect
+            // there; below 4 there is no "...", so 3, 2, 1 and 0 are tried in turn.
+            var fit: (body: String, bytes: Int)?
+            var low = 4, high = body.count - 1
+            while low <= high {
+                let keep = (low + high) / 2
+                let candidate = PushComposer.truncate(request.body, to: keep)
+                let n = size(candidate)
+                if n <= limit { fit = (candidate, n); low = keep + 1 } else { high = keep - 1 }
             }
-            if bytes > limit { return nil }
+            var keep = min(3, body.count - 1)
+            while fit == nil, keep >= 0 {
+                let candidate = PushComposer.truncate(request.body, to: keep)
+                let n = size(candidate)
+                if n <= limit { fit = (candidate, n) }
+                keep -= 1
+            }
+            guard let fit else { return nil }
+            (body, bytes) = fit
         }
         return PushPayload(content: .alert(request.id, title: title, body: body, threadId: thread), badge: badge, bytes: bytes)
     }

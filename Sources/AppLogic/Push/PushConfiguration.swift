@@ -5,7 +5,8 @@ public struct PushConfiguration: Hashable, Sendable {
     public var activityWindow: Interval = .minutes(5)
     /// High priority goes to every device when not delivered within 5 min ("Priority-Based Delivery").
     public var highEscalationDelay: Interval = .minutes(5)
-    /// High priority falls back to email when delayed over 15 min ("Fallback Mechanism").
+    /// High priority falls back to email when delayed over 15 min ("Fallback Mechanism":
+    /// "delayed >15 minutes"): the check runs 1 µs after this delay.
     public var highEmailDelay: Interval = .minutes(15)
     /// At most 5 normal pushes per day ("Push Frequency Limits").
     public var normalPerDay = 5
@@ -13,9 +14,11 @@ public struct PushConfiguration: Hashable, Sendable {
     public var highPerWeek = 10
     /// Waits before the 1st, 2nd and 3rd retry of a 5xx or timeout: 1 s, 5 s, 25 s ("Retry Strategy").
     public var retryDelays: [Interval] = [.seconds(1), .seconds(5), .seconds(25)]
-    /// The host's HTTP/2 client answers ``PushProviderResult/timedOut`` after 30 s ("Retry Logic").
+    /// 30 s without an answer is a timeout, retried like a 5xx ("Retry Logic": "If no
+    /// response after 30s: Timeout and retry"). The logic never reads it: the host arms
+    /// it on each send and feeds ``PushProviderResult/timedOut`` (FleetSim's world does).
     public var providerTimeout: Interval = .seconds(30)
-    /// A 429 without `Retry-After` waits this long, doubled at each further retry.
+    /// A 429 waits this long, doubled at each further retry; a longer `Retry-After` wins.
     /// REFERENCE.md H: QUOTA_EXCEEDED, "first delay at least 1 min".
     public var rateLimitBackoff: Interval = .minutes(1)
     /// TTL (`apns-expiration`, FCM `ttl`) by priority: 24 h high and blocking, 7 d normal,

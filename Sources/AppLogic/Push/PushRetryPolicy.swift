@@ -5,9 +5,14 @@
 /// - 410 (APNs Unregistered) and 404 (FCM UNREGISTERED): the token is expired; no retry.
 /// - 5xx and a 30 s timeout: retried after 1 s, 5 s and 25 s, then given up; a
 ///   `Retry-After` longer than the wait is honoured (REFERENCE.md H).
-/// - 429: retried after `Retry-After`, or 1 min doubled at each retry without it
-///   (REFERENCE.md H: first delay at least 1 min). **Assumption**: 429 retries count
-///   against the same 3 retries as 5xx.
+/// - 429: retried after 1 min, doubled at each retry (2 min, 4 min), or after
+///   `Retry-After` when that is longer (REFERENCE.md H: QUOTA_EXCEEDED, exponential
+///   backoff, "first delay at least 1 min"; seed `001`: "Rate limit | 429 | exponential
+///   backoff, queue", so a 429 is retried, unlike the other 4xx). **Assumption**: 429
+///   retries count against the same 3 retries as 5xx.
+/// - A 400 whose reason names the token (``PushProviderResult/invalidToken(_:)``, APNs
+///   BadDeviceToken): the token is expired, as for 410 (seed `001`: "Invalid token |
+///   400/404 | Mark device expired"); reported as ``PushFailureReason/unregistered``.
 /// - Any other 4xx (400, 403, 405, 413): failed at once, never retried.
 public struct PushRetryPolicy: Sendable {
     public var config: PushConfiguration
@@ -31,6 +36,8 @@ public struct PushRetryPolicy: Sendable {
         switch result {
         case .accepted:
             return .accepted
+        case .invalidToken:
+            return .fail(.unregistered, expireToken: true)
         case .timedOut:
             return canRetry ? .retry(after: config.retryDelays[retries], .timedOut) : .fail(.timedOut, expireToken: false)
         case .status(let code, let retryAfter):
@@ -40,7 +47,7 @@ public struct PushRetryPolicy: Sendable {
             case 429:
                 guard canRetry else { return .fail(.rateLimited, expireToken: false) }
                 let backoff = Interval(microseconds: config.rateLimitBackoff.microseconds << Int64(retries))
-                return .retry(after: retryAfter ?? backoff, .rateLimited)
+                return .retry(after: max(backoff, retryAfter ?? .zero), .rateLimited)
             case 500 ..< 600:
                 guard canRetry else { return .fail(.serverError(code), expireToken: false) }
                 return .retry(after: max(config.retryDelays[retries], retryAfter ?? .zero), .serverError(code))

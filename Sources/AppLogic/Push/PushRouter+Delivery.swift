@@ -27,6 +27,14 @@ extension PushRouter {
              expiration: now + config.ttlLow, state: &state, into: &effects)
     }
 
+    /// The unread count changed and no alert carries it: a badge-only silent push to every
+    /// active device (seed `001`, "Badge Management").
+    func pushBadge(state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) {
+        for d in state.devices.indices where state.devices[d].status == .active {
+            sendSilent(.badgeOnly, to: state.devices[d].token, state: &state, now: now, into: &effects)
+        }
+    }
+
     func response(_ id: PushSendID, _ result: PushProviderResult, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) {
         guard let s = state.sends.firstIndex(where: { $0.id == id && !$0.waitingRetry }) else { return }
         let record = state.sends[s]
@@ -36,7 +44,8 @@ extension PushRouter {
             let d = state.devices.firstIndex(where: { $0.token == record.token })
             if let d { state.devices[d].lastValidatedAt = now }
             guard case .notification(let nid) = record.purpose else { return }
-            // A delivered notification is a use (`lastUsedAt`); a silent push is not.
+            // A delivered notification keeps the device out of the 90-day deactivation
+            // (`lastUsedAt`); a silent push does not. Routing ranks by `lastActiveAt` instead.
             if let d { state.devices[d].lastUsedAt = now }
             guard let j = state.jobs.firstIndex(where: { $0.id == nid }) else { return }
             state.jobs[j].outstanding -= 1

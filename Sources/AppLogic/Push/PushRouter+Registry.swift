@@ -6,25 +6,32 @@
 /// - a 410 or 404 expires the token; the device re-registers at its next launch;
 /// - app use reactivates an inactive device;
 /// - once a day: devices unused for 90 days become inactive, devices expired for 180
-///   days are purged; when the unread count differs from the badge last pushed, a
+///   days are purged, each after an email to the user ("User notified via email before
+///   purging"; **Assumption**: in the same daily run, just before the purge, since seed
+///   `001` gives no notice period; an account notice, sent whether or not the user
+///   enabled notification emails); when the unread count differs from the badge last pushed, a
 ///   badge-only silent push goes to every active device; otherwise tokens not validated
 ///   for 7 days get a silent test push (an accepted push of any kind validates a token).
 ///
 /// **Assumption**: a newly registered token counts as validated; its first test push is 7 days later.
 extension PushRouter {
-    func register(_ token: PushToken, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) {
+    /// A registration (`use`: at an app launch) or a token rotation (not a use of the app).
+    func register(_ token: PushToken, use: Bool, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) {
         if let d = state.devices.firstIndex(where: { $0.device == token.device }) {
             let old = state.devices[d]
+            let lastActiveAt = use ? now : old.lastActiveAt
             if old.token == token {
                 state.devices[d].lastUsedAt = now
+                state.devices[d].lastActiveAt = lastActiveAt
                 guard old.status != .active else { return armDaily(state: &state, now: now, into: &effects) }
             } else if old.status != .revoked {
                 effects.append(.markToken(old.token, .revoked))
             }
             state.devices[d] = PushDeviceRecord(token: token, status: .active, registeredAt: old.token == token ? old.registeredAt : now,
-                                                lastUsedAt: now, lastValidatedAt: now, expiredAt: nil)
+                                                lastUsedAt: now, lastActiveAt: lastActiveAt, lastValidatedAt: now, expiredAt: nil)
         } else {
-            state.devices.append(PushDeviceRecord(token: token, status: .active, registeredAt: now, lastUsedAt: now, lastValidatedAt: now, expiredAt: nil))
+            state.devices.append(PushDeviceRecord(token: token, status: .active, registeredAt: now, lastUsedAt: now, lastActiveAt: now,
+                                                  lastValidatedAt: now, expiredAt: nil))
         }
         effects.append(.markToken(token, .active))
         armDaily(state: &state, now: now, into: &effects)
@@ -34,6 +41,7 @@ extension PushRouter {
         state.lastActiveAt = now
         guard let d = state.devices.firstIndex(where: { $0.device == device }) else { return }
         state.devices[d].lastUsedAt = now
+        state.devices[d].lastActiveAt = now
         if state.devices[d].status == .inactive {
             state.devices[d].status = .active
             effects.append(.markToken(state.devices[d].token, .active))
@@ -67,6 +75,7 @@ extension PushRouter {
                 effects.append(.markToken(record.token, .inactive))
             } else if record.status == .expired, let expired = record.expiredAt, now - expired >= config.purgeAfter {
                 state.devices.remove(at: d)
+                effects.append(.emailPurgeNotice(record.device))
                 effects.append(.purgeDevice(record.device))
                 continue
             }

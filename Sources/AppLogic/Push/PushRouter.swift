@@ -8,15 +8,19 @@ import Foundation
 /// Routing a created notification ("Channel Selection Logic", "Priority-Based Delivery"):
 /// 1. The central unread count rises (the in-app notification always exists).
 /// 2. A category the user opted out of gets no push.
-/// 3. Low priority gets no visible push: a badge-only silent push to the most recently used device.
+/// 3. Low priority gets no visible push.
 /// 4. Normal priority is skipped when the user was active in-app in the last 5 min
 ///    (pushed only when the activity is more than 5 min old).
 /// 5. Inside quiet hours (the user's IANA time zone) normal is held and batched into one
 ///    summary at their end, high is queued and sent right after; blocking bypasses them.
 /// 6. At most 5 normal pushes per local day and 10 high per local week; blocking is unlimited.
 /// 7. Blocking goes to every active device, high and normal to the most recently used
-///    one; high goes to every device if not delivered within 5 min, and to email if not
-///    delivered within 15 min.
+///    one; high goes to every device if not delivered within 5 min, and to email if
+///    still not delivered once more than 15 min have passed (at 15 min + 1 µs).
+/// 8. When the unread count changes (a notification created, or some read) and no alert
+///    of that input carries it, a badge-only silent push goes to every active device
+///    ("Badge Management": "Push badge-only update when count changes (silent push)";
+///    low priority: "Badge-only silent push to update app icon count").
 ///
 /// Delivery (``PushRetryPolicy``) and the registry (token lifecycle, cleanup, weekly
 /// validation, daily badge sync) are in the extensions of this type.
@@ -36,14 +40,18 @@ public struct PushRouter: Sendable {
     /// Handles one input at the true time `now`, appending effects in the order they must run.
     public func handle(_ input: PushInput, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) {
         switch input {
-        case .deviceRegistered(let token), .tokenRotated(let token):
-            register(token, state: &state, now: now, into: &effects)
+        case .deviceRegistered(let token):
+            register(token, use: true, state: &state, now: now, into: &effects)
+        case .tokenRotated(let token):
+            register(token, use: false, state: &state, now: now, into: &effects)
         case .userActivity(let device):
             activity(on: device, state: &state, now: now, into: &effects)
         case .notificationCreated(let request):
-            created(request, state: &state, now: now, into: &effects)
+            if !created(request, state: &state, now: now, into: &effects) { pushBadge(state: &state, now: now, into: &effects) }
         case .notificationsRead(let count):
+            let before = state.unread
             state.unread = max(0, state.unread - max(0, count))
+            if state.unread != before { pushBadge(state: &state, now: now, into: &effects) }
         case .providerResponse(let id, let result):
             response(id, result, state: &state, now: now, into: &effects)
         case .deliveryReceipt(let id, _):
@@ -68,23 +76,24 @@ public struct PushRouter: Sendable {
 
     // MARK: - Routing
 
-    private func created(_ request: PushNotificationRequest, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) {
+    /// Routes a created notification; true when an alert went out (it carries the new count).
+    private func created(_ request: PushNotificationRequest, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) -> Bool {
         state.unread += 1
         if state.settings.optedOut.contains(request.category) {
-            return effects.append(.suppressed(request.id, .optedOut))
+            effects.append(.suppressed(request.id, .optedOut))
+            return false
         }
         if request.priority == .low {
             effects.append(.suppressed(request.id, .lowPriority))
-            if let target = mostRecentlyUsed(state) {
-                sendSilent(.badgeOnly, to: state.devices[target].token, state: &state, now: now, into: &effects)
-            }
-            return
+            return false
         }
         guard mostRecentlyUsed(state) != nil else {
-            return effects.append(.suppressed(request.id, .noActiveDevice))
+            effects.append(.suppressed(request.id, .noActiveDevice))
+            return false
         }
         if request.priority == .normal, let active = state.lastActiveAt, now - active <= config.activityWindow {
-            return effects.append(.suppressed(request.id, .activeInApp))
+            effects.append(.suppressed(request.id, .activeInApp))
+            return false
         }
         if request.priority < .blocking, !variants.contains(.ignoreQuietHours),
            let quiet = state.settings.quietHours, quiet.contains(now, in: state.settings.timeZone) {
@@ -100,25 +109,31 @@ public struct PushRouter: Sendable {
                 state.quietReleaseAt = until
                 effects.append(.startTimer(.quietHoursEnd, at: until))
             }
-            return
+            return false
         }
-        release(request, createdAt: now, state: &state, now: now, into: &effects)
+        return release(request, createdAt: now, state: &state, now: now, into: &effects)
     }
 
-    /// Sends a routed notification now, within the limits.
-    private func release(_ request: PushNotificationRequest, createdAt: Instant, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) {
+    /// Sends a routed notification now, within the limits; true when it went out.
+    @discardableResult
+    private func release(_ request: PushNotificationRequest, createdAt: Instant, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) -> Bool {
         let targets = targets(for: request.priority, state)
-        guard !targets.isEmpty else { return effects.append(.suppressed(request.id, .noActiveDevice)) }
+        guard !targets.isEmpty else {
+            effects.append(.suppressed(request.id, .noActiveDevice))
+            return false
+        }
         var payloads: [PushPayload] = []
         payloads.reserveCapacity(targets.count)
         for t in targets {
             guard let payload = composer.compose(request, badge: state.unread, provider: state.devices[t].token.provider) else {
-                return effects.append(.suppressed(request.id, .payloadTooLarge))
+                effects.append(.suppressed(request.id, .payloadTooLarge))
+                return false
             }
             payloads.append(payload)
         }
         if let reason = overLimit(request.priority, state: &state, now: now) {
-            return effects.append(.suppressed(request.id, reason))
+            effects.append(.suppressed(request.id, reason))
+            return false
         }
         var job = PushJob(id: request.id, priority: request.priority, source: .request(request),
                           expiration: createdAt + config.ttl(request.priority), firstDevice: state.devices[targets[0]].device)
@@ -130,8 +145,10 @@ public struct PushRouter: Sendable {
         state.jobs.append(job)
         if request.priority == .high {
             effects.append(.startTimer(.escalate(request.id), at: now + config.highEscalationDelay))
-            effects.append(.startTimer(.highDelayCheck(request.id), at: now + config.highEmailDelay))
+            // Email only when "delayed >15 minutes": a delivery at exactly 15 min is in time.
+            effects.append(.startTimer(.highDelayCheck(request.id), at: now + config.highEmailDelay + Interval(microseconds: 1)))
         }
+        return true
     }
 
     /// The end of quiet hours: queued high pushes go now, held normal ones as one summary.
@@ -184,11 +201,12 @@ public struct PushRouter: Sendable {
         return mostRecentlyUsed(state).map { [$0] } ?? []
     }
 
-    /// The active device used last; on a tie, the one registered first.
+    /// The active device the user used last (``PushDeviceRecord/lastActiveAt``, not the
+    /// last push it accepted); on a tie, the one registered first.
     func mostRecentlyUsed(_ state: PushUserState) -> Int? {
         var best: Int?
         for i in state.devices.indices where state.devices[i].status == .active {
-            if best == nil || state.devices[i].lastUsedAt > state.devices[best!].lastUsedAt { best = i }
+            if best == nil || state.devices[i].lastActiveAt > state.devices[best!].lastActiveAt { best = i }
         }
         return best
     }

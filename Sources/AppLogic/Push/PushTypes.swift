@@ -106,6 +106,11 @@ public enum PushProviderResult: Hashable, Sendable {
     case status(Int, retryAfter: Interval?)
     /// No answer within ``PushConfiguration/providerTimeout``.
     case timedOut
+    /// A rejection whose reason names the token itself (APNs 400 BadDeviceToken, REFERENCE.md G),
+    /// with its status: seed `001`'s "Invalid token | 400/404 | Mark device expired".
+    /// Other 400s (BadCollapseId, BadPriority, FCM INVALID_ARGUMENT, which does not say
+    /// which argument) come as ``status(_:retryAfter:)`` and leave the token alone.
+    case invalidToken(Int)
 }
 
 public enum PushInput: Hashable, Sendable {
@@ -133,7 +138,7 @@ public enum PushTimer: Hashable, Sendable {
     case retry(PushSendID)
     /// High priority: 5 min without delivery, send to every device.
     case escalate(NotificationID)
-    /// High priority: 15 min without delivery, fall back to email.
+    /// High priority: more than 15 min without delivery (armed at 15 min + 1 µs), fall back to email.
     case highDelayCheck(NotificationID)
     /// The user's quiet hours end: release what was held.
     case quietHoursEnd
@@ -151,13 +156,13 @@ public enum PushSuppression: Hashable, Sendable {
 public enum EmailFallbackReason: Hashable, Sendable {
     /// Every device targeted failed.
     case allDevicesFailed
-    /// High priority not delivered 15 min after it was sent.
+    /// High priority not delivered more than 15 min after it was sent.
     case highPriorityDelayed
 }
 
 /// Why a send failed (seed `001`, "push_notification_failed").
 public enum PushFailureReason: Hashable, Sendable {
-    /// 410 or 404: the token is no longer valid.
+    /// 410 or 404, or a 400 naming the token (``PushProviderResult/invalidToken(_:)``): the token is no longer valid.
     case unregistered
     /// Any other 4xx.
     case clientError(Int)
@@ -174,7 +179,7 @@ public enum PushContent: Hashable, Sendable {
     case alert(NotificationID, title: String, body: String, threadId: String)
     /// Notifications held through quiet hours, as one: "You have N updates".
     case summary(NotificationID, count: Int)
-    /// `content-available` with the badge only (low priority, daily badge sync).
+    /// `content-available` with the badge only: a changed unread count no alert carries, or the daily badge sync.
     case badgeOnly
     /// The weekly validation test push (silent).
     case validation
@@ -209,6 +214,9 @@ public enum PushEffect: Hashable, Sendable {
     case sendEmail(NotificationID, reason: EmailFallbackReason)
     /// A registry write: the token's status changed.
     case markToken(PushToken, PushTokenStatus)
+    /// Email the user that `device` is about to be purged (seed `001`, "Device Cleanup":
+    /// "User notified via email before purging"); always just before its ``purgeDevice(_:)``.
+    case emailPurgeNotice(PushDeviceID)
     /// The device's registration was deleted (expired for 180 days).
     case purgeDevice(PushDeviceID)
     /// The notification gets no push.

@@ -4,8 +4,13 @@ public struct PushDeviceRecord: Hashable, Sendable {
     public var token: PushToken
     public var status: PushTokenStatus
     public var registeredAt: Instant
-    /// The last app use on the device or the last notification a provider accepted for it (`lastUsedAt`).
+    /// The last app use on the device or the last notification a provider accepted for it
+    /// (`lastUsedAt`): the 90-day deactivation clock.
     public var lastUsedAt: Instant
+    /// The user's last use of the app on this device (an app open or in-app activity, or a
+    /// registration, which happens at a launch): what "most recently used device" ranks by
+    /// (seed `001`, "Multi-Device Management"). Pushes and token rotations do not move it.
+    public var lastActiveAt: Instant
     /// The last time a provider accepted a push to this token (or the token was registered).
     public var lastValidatedAt: Instant
     /// When the token was marked expired.

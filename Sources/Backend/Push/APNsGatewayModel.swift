@@ -10,7 +10,7 @@ import SimKernel
 ///   notification is the phone's business (its notification centre), not the gateway's.
 /// - `apns-collapse-id` at most 64 bytes; payload at most 4096 bytes.
 /// - Errors: 400 BadDeviceToken / BadCollapseId / BadPriority, 410 Unregistered (a token
-///   the device no longer holds), 413 PayloadTooLarge; 403, 405, 429, 500 and 503 come
+///   issued but no longer held: rotated, or the app uninstalled), 413 PayloadTooLarge; 403, 405, 429, 500 and 503 come
 ///   from the error-rate faults only (their causes, certificates, methods and per-token
 ///   rates, are not modelled).
 /// - An outage answers nothing.
@@ -63,8 +63,10 @@ public struct APNsGatewayModel: Sendable {
     }
 
     struct Slot: Hashable, Sendable {
-        /// The token generation the device holds; 0: none (the app is not installed).
+        /// The last token generation issued to the device; 0: none yet.
         var generation: UInt32 = 0
+        /// The app was uninstalled after `generation` was issued: every token it had is unregistered.
+        var removed = false
         var stored: Stored?
     }
 
@@ -78,14 +80,18 @@ public struct APNsGatewayModel: Sendable {
         slots = Array(repeating: Slot(), count: deviceCount)
     }
 
-    /// The device obtained token `generation` (registration or rotation); older ones become unregistered.
+    /// The device obtained token `generation` (registration or rotation, or a reinstall);
+    /// older ones become unregistered.
     public mutating func tokenIssued(device: UInt32, generation: UInt32) {
         slots[Int(device)].generation = generation
+        slots[Int(device)].removed = false
     }
 
-    /// The app was uninstalled: its token is unregistered and its stored notification dropped.
+    /// The app was uninstalled: its tokens answer 410 Unregistered (seed `001`: "Unregistered |
+    /// 410 | Device uninstalled app") and its stored notification is dropped.
     public mutating func appRemoved(device: UInt32) {
-        slots[Int(device)] = Slot()
+        slots[Int(device)].removed = true
+        slots[Int(device)].stored = nil
     }
 
     /// Answers a send and, if accepted for an online device, when it is delivered. An
@@ -99,8 +105,9 @@ public struct APNsGatewayModel: Sendable {
         }
         if let status = faults.injectedStatus(&rng) { return reject(status, APNsGatewayModel.reason(status)) }
         let slot = slots[Int(request.token.device)]
+        // A token never issued is malformed (400); one issued, then replaced or uninstalled, is gone (410).
         if request.token.generation > slot.generation || request.token.generation == 0 { return reject(400, "BadDeviceToken") }
-        if request.token.generation < slot.generation { return reject(410, "Unregistered") }
+        if request.token.generation < slot.generation || slot.removed { return reject(410, "Unregistered") }
         if request.payloadBytes > config.payloadLimit { return reject(413, "PayloadTooLarge") }
         if let id = request.collapseId, id.utf8.count > config.collapseIdLimit { return reject(400, "BadCollapseId") }
         let delay: Distribution

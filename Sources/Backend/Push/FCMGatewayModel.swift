@@ -11,8 +11,8 @@ import SimKernel
 ///   the 101st discards every stored message (the device is told of deleted messages).
 /// - Per device: 240 messages a minute and 5 000 an hour; collapsible messages have a
 ///   burst of 20, refilled 1 per 3 min; over any of them, 429 QUOTA_EXCEEDED.
-/// - Errors: 404 UNREGISTERED, 400 INVALID_ARGUMENT (payload over 4096 bytes, ttl out of
-///   range, unknown token), 429 QUOTA_EXCEEDED; 403, 500 and 503 from the error-rate faults.
+/// - Errors: 404 UNREGISTERED (a token rotated away or of an uninstalled app), 400
+///   INVALID_ARGUMENT (payload over 4096 bytes, ttl out of range, a token never issued), 429 QUOTA_EXCEEDED; 403, 500 and 503 from the error-rate faults.
 ///
 /// **Assumptions**: a 5th collapse key evicts the oldest key; the message that
 /// overflows the 100 is discarded with the others; the rate windows are fixed minutes
@@ -73,7 +73,10 @@ public struct FCMGatewayModel: Sendable {
     }
 
     struct Slot: Hashable, Sendable {
+        /// The last token generation issued to the device; 0: none yet.
         var generation: UInt32 = 0
+        /// The app was uninstalled after `generation` was issued: every token it had is unregistered.
+        var removed = false
         var stored: [Stored] = []
         var deleted = false
         var minuteStart = SimTime.zero, minuteCount = 0
@@ -91,8 +94,18 @@ public struct FCMGatewayModel: Sendable {
         slots = Array(repeating: Slot(), count: deviceCount)
     }
 
-    public mutating func tokenIssued(device: UInt32, generation: UInt32) { slots[Int(device)].generation = generation }
-    public mutating func appRemoved(device: UInt32) { slots[Int(device)] = Slot() }
+    /// The device obtained token `generation` (registration, rotation or a reinstall); older ones become unregistered.
+    public mutating func tokenIssued(device: UInt32, generation: UInt32) {
+        slots[Int(device)].generation = generation
+        slots[Int(device)].removed = false
+    }
+
+    /// The app was uninstalled: its tokens answer 404 UNREGISTERED (REFERENCE.md H; seed `001`:
+    /// "Device uninstalled app") and its stored messages and rate counts are dropped.
+    public mutating func appRemoved(device: UInt32) {
+        let generation = slots[Int(device)].generation
+        slots[Int(device)] = Slot(generation: generation, removed: true)
+    }
 
     public mutating func send(_ request: Request, reach: Reach, now: SimTime, rng: inout RandomStream) -> (GatewayAnswer, GatewayDelivery?) {
         if faults.outage { return (.unanswered, nil) }
@@ -103,7 +116,7 @@ public struct FCMGatewayModel: Sendable {
         if let status = faults.injectedStatus(&rng) { return reject(status, FCMGatewayModel.reason(status)) }
         let d = Int(request.token.device)
         if request.token.generation > slots[d].generation || request.token.generation == 0 { return reject(400, "INVALID_ARGUMENT") }
-        if request.token.generation < slots[d].generation { return reject(404, "UNREGISTERED") }
+        if request.token.generation < slots[d].generation || slots[d].removed { return reject(404, "UNREGISTERED") }
         if request.payloadBytes > config.payloadLimit || request.ttl < .zero || request.ttl > config.ttlMax {
             return reject(400, "INVALID_ARGUMENT")
         }
