@@ -26,6 +26,8 @@ struct PushMetrics {
     var tokens = [UInt64](repeating: 0, count: PushMetrics.tokenNames.count)
     var registrations: UInt64 = 0
     var purged: UInt64 = 0
+    /// Seed `001`: "User notified via email before purging".
+    var purgeNotices: UInt64 = 0
     var shown: UInt64 = 0
     var shownQuietly: UInt64 = 0
     var notShownWithoutPermission: UInt64 = 0

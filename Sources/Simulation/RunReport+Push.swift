@@ -116,6 +116,7 @@ extension World {
                 "registrations": .count(m.registrations),
                 "marked": named(PushMetrics.tokenNames, m.tokens),
                 "purged": .count(m.purged),
+                "purgeNoticeEmails": .count(m.purgeNotices),
                 "activeAtEnd": .count(activeTokens),
                 // Seed `001`: expired tokens / active tokens, per week (target < 1 %).
                 "expirationRatePerWeek": activeTokens > 0

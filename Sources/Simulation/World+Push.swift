@@ -143,6 +143,8 @@ extension World {
             case .markToken(let token, let status):
                 pushWorld!.metrics.tokens[PushMetrics.index(status)] += 1
                 if token.generation == pushWorld!.truth[u].generation { pushWorld!.truth[u].registryStatus = status }
+            case .emailPurgeNotice:
+                pushWorld!.metrics.purgeNotices += 1
             case .purgeDevice:
                 pushWorld!.metrics.purged += 1
                 pushWorld!.truth[u].registryStatus = nil
@@ -299,10 +301,12 @@ extension World {
         switch answer {
         case .unanswered:
             pushWorld!.inflight[s].result = .timedOut
-        case .rejected(let status, _, let retryAfter, let latency):
+        case .rejected(let status, let reason, let retryAfter, let latency):
             after = min(latency, timeout)
-            pushWorld!.inflight[s].result = latency < timeout
-                ? .status(status, retryAfter: retryAfter.map { Interval(microseconds: $0.microseconds) }) : .timedOut
+            // APNs names the token in its 400 (REFERENCE.md G: BadDeviceToken): the token is invalid.
+            let result: PushProviderResult = status == 400 && reason == "BadDeviceToken"
+                ? .invalidToken(status) : .status(status, retryAfter: retryAfter.map { Interval(microseconds: $0.microseconds) })
+            pushWorld!.inflight[s].result = latency < timeout ? result : .timedOut
         case .accepted(let latency):
             after = min(latency, timeout)
             pushWorld!.inflight[s].result = latency < timeout ? .accepted : .timedOut
@@ -362,6 +366,9 @@ extension World {
             pushWorld!.metrics.accepted[p] += 1
         case .timedOut:
             pushWorld!.metrics.unanswered[p] += 1
+        case .invalidToken(let status):
+            if let k = PushMetrics.statuses.firstIndex(of: status) { pushWorld!.metrics.byStatus[p][k] += 1 }
+            pushWorld!.truth[u].goneGeneration = record.token.generation
         case .status(let status, _):
             if let k = PushMetrics.statuses.firstIndex(of: status) { pushWorld!.metrics.byStatus[p][k] += 1 }
             if record.streaming, status == 429 || status >= 500 { load.pushRejected[p][load.index(now)] &+= 1 }
