@@ -94,4 +94,26 @@ import SimKernel
         #expect(q.stopDeadline(s, bucket: .workingSet, startedAt: t0 + .minutes(30), now: t0 + .minutes(30), exempt: false)
                 == t0 + .minutes(40))
     }
+
+    /// ACTIVE: 10 min allowed in a 10 min window is "effectively unlimited" (REFERENCE.md
+    /// B): after 10 min of run time in the last 10 min a job may still start; only the
+    /// 4 h a day and the 30 min per job bound it.
+    @Test func activeIsNotBoundByItsTenMinuteWindow() {
+        var s = JobQuotaState()
+        run(&s, from: t0, for: .minutes(10))
+        #expect(q.mayStart(s, bucket: .active, now: t0 + .minutes(10), exempt: false))
+        #expect(!q.mayStart(s, bucket: .workingSet, now: t0 + .minutes(10), exempt: false))
+        q.jobStarted(&s, now: t0 + .minutes(10))
+        #expect(q.stopDeadline(s, bucket: .active, startedAt: t0 + .minutes(10), now: t0 + .minutes(10), exempt: false)
+                == t0 + .minutes(40))
+    }
+
+    /// 4 h a day caps an ACTIVE job between 10 and 30 min: 3:45 h used leaves 15 min.
+    @Test func theDailyLimitStopsAnActiveJobBetweenTenAndThirtyMinutes() {
+        var s = JobQuotaState()
+        run(&s, from: t0, for: .minutes(225))
+        let start = t0 + .hours(5)
+        q.jobStarted(&s, now: start)
+        #expect(q.stopDeadline(s, bucket: .active, startedAt: start, now: start, exempt: false) == start + .minutes(15))
+    }
 }

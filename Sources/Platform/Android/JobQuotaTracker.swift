@@ -49,7 +49,8 @@ public struct JobQuotaState: Sendable, Equatable {
 /// JobScheduler's QuotaController for one app (`REFERENCE.md` B).
 ///
 /// - A job may start when, within its bucket's window, the app has used less than the
-///   allowed run time, started fewer jobs than the cap and had fewer sessions than the
+///   allowed run time (ACTIVE, whose window is no longer than its allowed time, is not
+///   bound by it: "effectively unlimited"), started fewer jobs than the cap and had fewer sessions than the
 ///   cap; within the last 24 h less than 4 h of run time; and fewer than 20 jobs in the
 ///   last minute. A session is a span with at least one job running.
 /// - Jobs while charging or in the foreground (TOP) are exempt.
@@ -65,7 +66,7 @@ public struct JobQuotaTracker: Sendable {
         if exempt { return true }
         let b = bucket.rawValue
         let windowStart = now - config.windowSize[b]
-        if executionTime(s, since: windowStart, now: now) >= config.allowedTimePerWindow[b] { return false }
+        if limitsByWindow(b), executionTime(s, since: windowStart, now: now) >= config.allowedTimePerWindow[b] { return false }
         if executionTime(s, since: now - .hours(24), now: now) >= config.maxExecutionTimePer24h { return false }
         if startsSince(s, windowStart) >= config.maxJobsPerWindow[b] { return false }
         if startsSince(s, now - config.rateLimitWindow) >= config.rateLimitJobs { return false }
@@ -107,9 +108,19 @@ public struct JobQuotaTracker: Sendable {
         let limit = startedAt + config.maxJobRunTimeLimit
         if exempt { return limit }
         let b = bucket.rawValue
-        let inWindow = config.allowedTimePerWindow[b] - executionTime(s, since: now - config.windowSize[b], now: now)
         let inDay = config.maxExecutionTimePer24h - executionTime(s, since: now - .hours(24), now: now)
-        return max(guaranteed, min(limit, now + max(.zero, min(inWindow, inDay))))
+        var left = inDay
+        if limitsByWindow(b) {
+            left = min(left, config.allowedTimePerWindow[b] - executionTime(s, since: now - config.windowSize[b], now: now))
+        }
+        return max(guaranteed, min(limit, now + max(.zero, left)))
+    }
+
+    /// Whether the bucket's window run time binds: not when the window is no longer than
+    /// the time allowed in it (ACTIVE: 10 min in 10 min, "effectively unlimited",
+    /// `REFERENCE.md` B; QuotaController skips the window then and only the 24 h limit holds).
+    private func limitsByWindow(_ b: Int) -> Bool {
+        config.windowSize[b] > config.allowedTimePerWindow[b]
     }
 
     /// Run time within [since, now], the open session included.
