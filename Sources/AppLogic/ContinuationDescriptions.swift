@@ -9,6 +9,8 @@ extension ContinuationInput: CustomStringConvertible {
         case .httpResponse(let id, let result): return "httpResponse(\(id), \(result))"
         case .backgroundTimeExpiring: return "backgroundTimeExpiring"
         case .appOpened: return "appOpened"
+        case .appEnteredBackground: return "appEnteredBackground"
+        case .notificationAuthorizationAnswered(let status): return "notificationAuthorizationAnswered(\(status))"
         }
     }
 }
@@ -22,6 +24,7 @@ extension ContinuationEffect: CustomStringConvertible {
         case .cancelTimer(let timer): return "cancelTimer(\(timer))"
         case .offerBackground: return "offerBackground"
         case .beginBackgroundTask: return "beginBackgroundTask"
+        case .requestNotificationAuthorization: return "requestNotificationAuthorization"
         case .endBackgroundTask: return "endBackgroundTask"
         case .showResult(let r): return "showResult(\(r.request))"
         case .showFailure: return "showFailure"

@@ -12,7 +12,10 @@
 ///    and "Cancel". A result before 10 s is shown and the alert never appears.
 /// 3. "Continue Here" keeps waiting on the screen; "Cancel" cancels the request;
 ///    "Move On & Notify" asks the OS for background time (`beginBackgroundTask`),
-///    because a detached task alone is suspended with the app.
+///    because a detached task alone is suspended with the app, and asks for
+///    notification permission when it is not determined yet (or only provisional):
+///    seed `004`'s `requestNotificationPermissions()`, "Permission request: Shown on
+///    first use". The answer counts when the result arrives, not the status at the start.
 /// 4. A result in the background is written and synchronized **before** the
 ///    completion notification is posted (the fix of "Known Limitations" 2: results
 ///    held in memory only), then the background task ends. The notification leaves
@@ -22,7 +25,10 @@
 ///    no notification is sent ("Clean failure: ... notification not sent").
 /// 6. When the OS's background time runs out, the expiration handler cancels the
 ///    request and ends the background task (an app that does not is killed).
-/// 7. At an open, a stored result not yet seen is shown and cleared.
+/// 7. At an open, a stored result not yet seen is shown and cleared. An open while an
+///    analysis runs in the background brings it back in front (the background task is
+///    kept): a result then is shown, not notified, and the task ends; when the app
+///    leaves the foreground again, the analysis is back in the background.
 public struct ContinuationLogic: Sendable {
     public var config: ContinuationConfiguration
     public var variants: ContinuationVariants
@@ -55,7 +61,11 @@ public struct ContinuationLogic: Sendable {
             guard let work = state.work else { return }
             effects.append(.cancelRequest)
             if work.offerArmed { effects.append(.cancelTimer(.offer)) }
-            effects.append(work.phase == .background ? .endBackgroundTask : .showFailure)
+            switch work.phase {
+            case .background: effects.append(.endBackgroundTask)
+            case .backInApp: effects.append(.showFailure); effects.append(.endBackgroundTask)
+            case .waiting, .offered, .continuingHere: effects.append(.showFailure)
+            }
             state.work = nil
 
         case .userChose(let choice):
@@ -68,6 +78,9 @@ public struct ContinuationLogic: Sendable {
                 work.phase = .background
                 state.work = work
                 effects.append(.beginBackgroundTask)
+                if work.notifications == .notDetermined || work.notifications == .provisional {
+                    effects.append(.requestNotificationAuthorization)
+                }
             case .cancel:
                 effects.append(.cancelRequest)
                 effects.append(.cancelTimer(.deadline))
@@ -79,33 +92,53 @@ public struct ContinuationLogic: Sendable {
             if work.offerArmed { effects.append(.cancelTimer(.offer)) }
             effects.append(.cancelTimer(.deadline))
             state.work = nil
-            let background = work.phase == .background
-            guard case .ok(.analysis) = result else {
-                effects.append(background ? .endBackgroundTask : .showFailure)
-                return
-            }
             let analysis = AnalysisResult(request: id, mode: work.mode)
-            guard background else { return effects.append(.showResult(analysis)) }
-            if variants.contains(.inMemoryResult) {
-                state.memoryResult = analysis
-            } else {
-                state.stored.unseenResult = analysis
-                effects.append(.storeResult(analysis))
-                effects.append(.synchronize)
+            let succeeded: Bool
+            if case .ok(.analysis) = result { succeeded = true } else { succeeded = false }
+            switch work.phase {
+            case .waiting, .offered, .continuingHere:
+                effects.append(succeeded ? .showResult(analysis) : .showFailure)
+            case .backInApp:
+                effects.append(succeeded ? .showResult(analysis) : .showFailure)
+                effects.append(.endBackgroundTask)
+            case .background:
+                guard succeeded else { return effects.append(.endBackgroundTask) }
+                if variants.contains(.inMemoryResult) {
+                    state.memoryResult = analysis
+                } else {
+                    state.stored.unseenResult = analysis
+                    effects.append(.storeResult(analysis))
+                    effects.append(.synchronize)
+                }
+                if work.notifications.allowsPosting {
+                    effects.append(.postNotification(LocalNotification(kind: .analysisComplete, badge: nil)))
+                }
+                effects.append(.endBackgroundTask)
             }
-            if work.notifications.allowsPosting {
-                effects.append(.postNotification(LocalNotification(kind: .analysisComplete, badge: nil)))
-            }
-            effects.append(.endBackgroundTask)
 
         case .backgroundTimeExpiring:
-            guard let work = state.work, work.phase == .background else { return }
+            guard let work = state.work, work.phase == .background || work.phase == .backInApp else { return }
             effects.append(.cancelRequest)
             effects.append(.cancelTimer(.deadline))
+            if work.phase == .backInApp { effects.append(.showFailure) }
             effects.append(.endBackgroundTask)
             state.work = nil
 
+        case .notificationAuthorizationAnswered(let status):
+            guard var work = state.work else { return }
+            work.notifications = status
+            state.work = work
+
+        case .appEnteredBackground:
+            guard var work = state.work, work.phase == .backInApp else { return }
+            work.phase = .background
+            state.work = work
+
         case .appOpened:
+            if var work = state.work, work.phase == .background {
+                work.phase = .backInApp
+                state.work = work
+            }
             if let shown = state.memoryResult {
                 state.memoryResult = nil
                 effects.append(.showResult(shown))

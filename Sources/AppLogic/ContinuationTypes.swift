@@ -68,6 +68,11 @@ public enum ContinuationInput: Hashable, Sendable {
     case backgroundTimeExpiring
     /// The user brought the app to the foreground.
     case appOpened
+    /// The app left the foreground (`applicationDidEnterBackground`).
+    case appEnteredBackground
+    /// The answer to ``ContinuationEffect/requestNotificationAuthorization``: the status
+    /// after the prompt (or at once, with no prompt, when already determined).
+    case notificationAuthorizationAnswered(NotificationAuthorization)
 }
 
 public enum ContinuationEffect: Hashable, Sendable {
@@ -80,6 +85,10 @@ public enum ContinuationEffect: Hashable, Sendable {
     case offerBackground
     /// `UIApplication.beginBackgroundTask(expirationHandler:)`.
     case beginBackgroundTask
+    /// `UNUserNotificationCenter.requestAuthorization(options: [.alert, .sound, .badge])`
+    /// (seed `004`, `requestNotificationPermissions()` on "Move On & Notify"); the host
+    /// answers with ``ContinuationInput/notificationAuthorizationAnswered(_:)``.
+    case requestNotificationAuthorization
     /// `UIApplication.endBackgroundTask(_:)`.
     case endBackgroundTask
     /// The user sees the result on screen.
@@ -112,6 +121,9 @@ public struct ContinuationState: Hashable, Sendable {
         case continuingHere
         /// "Move On & Notify": running inside a background task.
         case background
+        /// Moved on, then the user opened the app again: in front, the background task
+        /// still held; a result now is shown, not notified.
+        case backInApp
     }
 
     struct Work: Hashable, Sendable {
@@ -132,4 +144,8 @@ public struct ContinuationState: Hashable, Sendable {
 
     /// Whether an analysis is running.
     public var isBusy: Bool { work != nil }
+
+    /// Whether an analysis the user moved on from runs while the app is in front again
+    /// (the host tells the logic ``ContinuationInput/appEnteredBackground`` when it leaves).
+    public var isBackInApp: Bool { work?.phase == .backInApp }
 }

@@ -18,6 +18,9 @@ struct ContinuationSlot {
     /// that the user has not seen yet (0: none), and when the server finished it.
     var unseenRequest: UInt32 = 0
     var completedAt = World.never
+    /// The OS's answer to a permission request, delivered to the logic once the effects
+    /// of the input that asked have run.
+    var authorizationAnswer: NotificationAuthorization?
 }
 
 /// What the continuation runs measured (seed `004`'s outcomes).
@@ -95,6 +98,39 @@ extension World {
     /// background task, a refresh task), which checks again when it ends.
     private mutating func scheduleSuspensionCheck(_ d: UInt32) {
         clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), after: World.suspensionDelay)
+    }
+
+    /// The foreground session ended: an analysis the user came back to (moved on, then
+    /// opened the app) is in the background again.
+    mutating func continuationLeavesForeground(_ d: UInt32) {
+        guard devices[Int(d)].continuation.isBackInApp else { return }
+        deliverContinuation(d, .appEnteredBackground)
+    }
+
+    /// `requestAuthorization` from "Move On & Notify" (seed `004`): a not-determined or
+    /// provisional status prompts, and the user answers at once (**Assumption**) with
+    /// "Allow" at the share of the cohort's `notificationPermission` weights that chose:
+    /// authorized (and provisional) over authorized, provisional and denied; 0.5 when the
+    /// cohort gives none of them (the defaults: 0.6 / 0.9, two thirds allow). A
+    /// determined status answers at once with no prompt.
+    private mutating func requestNotificationAuthorization(_ d: UInt32) {
+        let i = Int(d)
+        let before = devices[i].notificationCenter.authorization
+        if before == .notDetermined || before == .provisional {
+            var allow = 0.0, decided = 0.0
+            for option in scenario.fleet[Int(devices[i].cohort)].settings.notificationPermission.options {
+                switch option.value {
+                case .authorized, .provisional: allow += option.weight; decided += option.weight
+                case .denied: decided += option.weight
+                case .notDetermined: break
+                }
+            }
+            let allows = devices[i].continuationStream.chance(decided > 0 ? allow / decided : 0.5)
+            devices[i].notificationCenter.requestAuthorization(.full, userAllows: allows)
+            devices[i].permission = devices[i].notificationCenter.authorization
+            note(d, "OS: notification permission prompt; the user \(allows ? "allows" : "declines")")
+        }
+        devices[i].continuationSlot.authorizationAnswer = devices[i].notificationCenter.authorization
     }
 
     // MARK: - OS events
@@ -191,6 +227,10 @@ extension World {
             note(d, "continuation -> \(effect)")
             execute(effect, device: d)
         }
+        if let answer = devices[i].continuationSlot.authorizationAnswer {
+            devices[i].continuationSlot.authorizationAnswer = nil
+            deliverContinuation(d, .notificationAuthorizationAnswered(answer))
+        }
     }
 
     /// Outcome counts, from what the logic answered to which input.
@@ -198,15 +238,20 @@ extension World {
         guard !effects.isEmpty else { return }
         switch input {
         case .httpResponse(_, .ok(.analysis)):
-            if effects.contains(.endBackgroundTask) { metrics.continuation.completedInBackground += 1 } else { metrics.continuation.shownHere += 1 }
+            if effects.contains(where: { if case .showResult = $0 { return true } else { return false } }) {
+                metrics.continuation.shownHere += 1
+            } else {
+                metrics.continuation.completedInBackground += 1
+            }
         case .httpResponse:
-            if effects.contains(.endBackgroundTask) { metrics.continuation.failedInBackground += 1 } else { metrics.continuation.failedHere += 1 }
+            if effects.contains(.showFailure) { metrics.continuation.failedHere += 1 } else { metrics.continuation.failedInBackground += 1 }
         case .timerFired(.deadline): metrics.continuation.timedOut += 1
         case .userChose(.cancel): metrics.continuation.cancelled += 1
         case .backgroundTimeExpiring: metrics.continuation.backgroundTimeExpired += 1
         case .appOpened:
             metrics.continuation.shownAtOpen += UInt64(effects.filter { if case .showResult = $0 { return true } else { return false } }.count)
-        case .analysisRequested, .timerFired(.offer), .userChose(.continueHere), .userChose(.moveOn): break
+        case .analysisRequested, .timerFired(.offer), .userChose(.continueHere), .userChose(.moveOn),
+             .appEnteredBackground, .notificationAuthorizationAnswered: break
         }
     }
 
@@ -239,6 +284,8 @@ extension World {
             let granted = cohorts[Int(devices[i].cohort)].continuation.backgroundTime
             clock.schedule(.backgroundTimeExpires(device: d, generation: generation), after: granted)
             note(d, "OS: background task granted for \(granted)")
+        case .requestNotificationAuthorization:
+            requestNotificationAuthorization(d)
         case .endBackgroundTask:
             devices[i].continuationSlot.backgroundTask.cancel()
             devices[i].continuationSlot.holdsBackgroundTask = false

@@ -154,8 +154,9 @@ public struct World {
         case .foregroundSessionEnds(let d, let incarnation):
             let i = Int(d)
             guard devices[i].incarnation == incarnation, devices[i].process == .running,
-                  now >= devices[i].foregroundUntil, !devices[i].task.running,
-                  !devices[i].continuationSlot.holdsBackgroundTask else { return }
+                  now >= devices[i].foregroundUntil else { return }
+            continuationLeavesForeground(d)
+            guard !devices[i].task.running, !devices[i].continuationSlot.holdsBackgroundTask else { return }
             suspend(d)
         case .testCompleted(let d):
             truth.complete(Int(d), at: now)

@@ -207,4 +207,112 @@ import AppLogic
         // Without the termination, the open shows it from memory.
         #expect(store.send(.appOpened, at: startedAt + .hours(1)) == [.showResult(AnalysisResult(request: RequestID(1), mode: .hierarchical))])
     }
+
+    // MARK: - Permission on "Move On & Notify" (seed 004: "Permission request: Shown on first use")
+
+    /// Not determined at the start: moving on asks; "Allow" then means the result is notified.
+    @Test func movingOnWithPermissionNotDeterminedAsksAndAnAllowNotifies() {
+        var store = ContinuationStore()
+        start(&store, notifications: .notDetermined)
+        #expect(store.send(.userChose(.moveOn), at: startedAt + .seconds(10)) == [.beginBackgroundTask, .requestNotificationAuthorization])
+        #expect(store.send(.notificationAuthorizationAnswered(.authorized), at: startedAt + .seconds(10)) == [])
+        let result = AnalysisResult(request: RequestID(1), mode: .hierarchical)
+        #expect(store.send(.httpResponse(RequestID(1), done), at: startedAt + .seconds(25)) == [
+            .cancelTimer(.deadline), .storeResult(result), .synchronize, .postNotification(notification), .endBackgroundTask,
+        ])
+    }
+
+    /// "Don't Allow": the result waits for the next open, no notification.
+    @Test func aDeclinedPromptStoresTheResultWithoutNotification() {
+        var store = ContinuationStore()
+        start(&store, notifications: .notDetermined)
+        _ = store.send(.userChose(.moveOn), at: startedAt + .seconds(10))
+        #expect(store.send(.notificationAuthorizationAnswered(.denied), at: startedAt + .seconds(10)) == [])
+        let result = AnalysisResult(request: RequestID(1), mode: .hierarchical)
+        #expect(store.send(.httpResponse(RequestID(1), done), at: startedAt + .seconds(25)) == [
+            .cancelTimer(.deadline), .storeResult(result), .synchronize, .endBackgroundTask,
+        ])
+    }
+
+    /// Provisional: a full request prompts, so the app asks too.
+    @Test func movingOnWithProvisionalPermissionAsks() {
+        var store = ContinuationStore()
+        start(&store, notifications: .provisional)
+        #expect(store.send(.userChose(.moveOn), at: startedAt + .seconds(10)) == [.beginBackgroundTask, .requestNotificationAuthorization])
+    }
+
+    /// Already determined (authorized or denied): no request.
+    @Test func movingOnWithADeterminedPermissionDoesNotAsk() {
+        for status in [NotificationAuthorization.authorized, .denied] {
+            var store = ContinuationStore()
+            start(&store, notifications: status)
+            #expect(store.send(.userChose(.moveOn), at: startedAt + .seconds(10)) == [.beginBackgroundTask])
+        }
+    }
+
+    /// An answer after the analysis ended changes nothing.
+    @Test func anAnswerWithNoAnalysisRunningIsIgnored() {
+        var store = ContinuationStore()
+        #expect(store.send(.notificationAuthorizationAnswered(.authorized), at: startedAt) == [])
+        #expect(!store.state.isBusy)
+    }
+
+    // MARK: - Opening the app during a background analysis
+
+    /// Moved on, then opened the app: a result now is shown, not stored or notified, and
+    /// the background task ends.
+    @Test func aResultWhileBackInTheAppIsShownWithoutNotification() {
+        var store = ContinuationStore()
+        start(&store)
+        _ = store.send(.userChose(.moveOn), at: startedAt + .seconds(10))
+        #expect(store.send(.appOpened, at: startedAt + .seconds(15)) == [])
+        #expect(store.state.isBackInApp)
+        #expect(store.send(.httpResponse(RequestID(1), done), at: startedAt + .seconds(25)) == [
+            .cancelTimer(.deadline), .showResult(AnalysisResult(request: RequestID(1), mode: .hierarchical)), .endBackgroundTask,
+        ])
+        #expect(store.state.stored == ContinuationState.Stored())
+        #expect(!store.state.isBusy)
+    }
+
+    /// Back in the app, then away again before the result: it is notified as before.
+    @Test func leavingTheAppAgainReturnsTheAnalysisToTheBackground() {
+        var store = ContinuationStore()
+        start(&store)
+        _ = store.send(.userChose(.moveOn), at: startedAt + .seconds(10))
+        _ = store.send(.appOpened, at: startedAt + .seconds(15))
+        #expect(store.send(.appEnteredBackground, at: startedAt + .seconds(20)) == [])
+        #expect(!store.state.isBackInApp)
+        let result = AnalysisResult(request: RequestID(1), mode: .hierarchical)
+        #expect(store.send(.httpResponse(RequestID(1), done), at: startedAt + .seconds(25)) == [
+            .cancelTimer(.deadline), .storeResult(result), .synchronize, .postNotification(notification), .endBackgroundTask,
+        ])
+    }
+
+    /// Back in the app: a failure or the 300 s timeout is shown, and the task ends.
+    @Test func aFailureOrTheTimeoutWhileBackInTheAppIsShown() {
+        var failing = ContinuationStore()
+        start(&failing)
+        _ = failing.send(.userChose(.moveOn), at: startedAt + .seconds(10))
+        _ = failing.send(.appOpened, at: startedAt + .seconds(15))
+        #expect(failing.send(.httpResponse(RequestID(1), .status(503)), at: startedAt + .seconds(20)) == [
+            .cancelTimer(.deadline), .showFailure, .endBackgroundTask,
+        ])
+        var slow = ContinuationStore()
+        start(&slow)
+        _ = slow.send(.userChose(.moveOn), at: startedAt + .seconds(10))
+        _ = slow.send(.appOpened, at: startedAt + .seconds(15))
+        #expect(slow.send(.timerFired(.deadline), at: startedAt + .seconds(300)) == [.cancelRequest, .showFailure, .endBackgroundTask])
+    }
+
+    /// An open with no analysis in the background does not bring anything back, and
+    /// `appEnteredBackground` outside that phase does nothing.
+    @Test func appEnteredBackgroundOutsideTheBackInAppPhaseIsIgnored() {
+        var store = ContinuationStore()
+        start(&store)
+        _ = store.send(.userChose(.continueHere), at: startedAt + .seconds(10))
+        #expect(store.send(.appEnteredBackground, at: startedAt + .seconds(11)) == [])
+        #expect(store.send(.httpResponse(RequestID(1), done), at: startedAt + .seconds(25)) == [
+            .cancelTimer(.deadline), .showResult(AnalysisResult(request: RequestID(1), mode: .hierarchical)),
+        ])
+    }
 }

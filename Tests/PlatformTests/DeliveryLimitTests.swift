@@ -70,6 +70,21 @@ import SimKernel
         #expect(compat.fireTime(due: t0 + .minutes(7), deviceIdle: true, log: clog) == t0 + .hours(1))
     }
 
+    /// The log keeps the newest `capacity` times across wrap-arounds: with capacity 3,
+    /// after 5 deliveries (0, 10, 20, 30, 40 s) the 3 newest are 20, 30, 40 s.
+    @Test func theLogKeepsTheNewestTimesAsItWraps() {
+        var log = DeliveryLog(capacity: 3)
+        for i in 0..<5 { log.record(t0 + .seconds(Int64(i) * 10)) }
+        #expect(log.last == t0 + .seconds(40))
+        #expect(log.count(in: .minutes(1), now: t0 + .seconds(40)) == 3)
+        #expect(log.count(in: .seconds(15), now: t0 + .seconds(40)) == 2)
+        // 3 per minute: the next slot opens when 20 s leaves the window.
+        #expect(log.nextSlot(limit: 3, window: .minutes(1), now: t0 + .seconds(41)) == t0 + .seconds(80))
+        #expect(log.nextSlot(limit: 2, window: .minutes(1), now: t0 + .seconds(41)) == t0 + .seconds(90))
+        log.record(t0 + .seconds(50))
+        #expect(log.nextSlot(limit: 3, window: .minutes(1), now: t0 + .seconds(51)) == t0 + .seconds(90))
+    }
+
     @Test func aggressiveOEMKillsAfterTheScreenIsOffLongEnough() {
         #expect(OEMBackgroundPolicy.stock.killTime(screenOffAt: t0) == nil)
         #expect(OEMBackgroundPolicy.killsBackgroundApps(afterScreenOff: .minutes(10)).killTime(screenOffAt: t0) == t0 + .minutes(10))

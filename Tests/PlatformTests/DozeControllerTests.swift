@@ -129,3 +129,39 @@ struct Timed: Equatable, CustomStringConvertible {
         ])
     }
 }
+
+/// `MIN_TIME_TO_ALARM` (REFERENCE.md A: 30 min): deep Doze does not step on with a
+/// wake-from-idle alarm due sooner; it goes ACTIVE and INACTIVE again.
+@Suite struct DozeMinTimeToAlarmTests {
+    /// Screen off at 0 with an alarm clock set; the alarm fires at `cleared` (the next
+    /// one is none); deep transitions up to `until` seconds.
+    func deepTimeline(alarmAt alarm: Int64, clearedAt cleared: Int64, until: Int64 = 7_200) -> [Timed] {
+        var run = DozeRun()
+        run.send(.nextWakeFromIdleAlarm(SimTime.zero + .seconds(alarm)), at: .zero)
+        run.send(.screen(on: false), at: .zero)
+        if cleared <= until { run.send(.nextWakeFromIdleAlarm(nil), at: SimTime.zero + .seconds(cleared)) }
+        run.run(until: SimTime.zero + .seconds(until))
+        return run.timeline.filter { if case .deep = $0.transition { return true } else { return false } }
+    }
+
+    /// The alarm at 55 min is 25 min away when INACTIVE ends at 30 min: back to
+    /// INACTIVE for another 30 min; the alarm fires (and is cleared) at 55 min.
+    @Test func anAlarm29MinutesAwayHoldsDeepDozeBack() {
+        #expect(deepTimeline(alarmAt: 1_800 + 1_799, clearedAt: 3_599) == [
+            Timed(0, .deep(.inactive)),
+            Timed(1_800, .deep(.active)), Timed(1_800, .deep(.inactive)),
+            Timed(3_600, .deep(.idlePending)),
+            Timed(5_400, .deep(.sensing)), Timed(5_410, .deep(.locating)), Timed(5_440, .deep(.idle)),
+        ])
+    }
+
+    /// Exactly 30 min away does not hold it back: IDLE_PENDING at 30 min. (At 60 min the
+    /// alarm is due now, and the next step would be held; the timeline stops before.)
+    @Test func anAlarm30MinutesAwayDoesNot() {
+        #expect(deepTimeline(alarmAt: 1_800 + 1_800, clearedAt: 3_600, until: 3_599) == [
+            Timed(0, .deep(.inactive)),
+            Timed(1_800, .deep(.idlePending)),
+        ])
+    }
+}
+

@@ -78,15 +78,42 @@ import SimKernel
         #expect(q.mayStart(s, bucket: .active, now: t0 + .hours(24) + .seconds(1), exempt: false))
     }
 
-    /// A job is stopped after 10 min, or earlier when the window's run time runs out.
-    @Test func stopDeadlineIsTheTenMinuteLimitOrTheQuota() {
+    /// REFERENCE.md B, per-job limits: a regular job is guaranteed 10 min and runs at
+    /// most 30 min. Quota left decides in between; exempt jobs get the 30 min.
+    @Test func stopDeadlineGuaranteesTenMinutesAndCapsAtThirty() {
         var s = JobQuotaState()
         q.jobStarted(&s, now: t0)
+        // A fresh WORKING_SET app has its 10 min of window quota: stopped at 10:00.
         #expect(q.stopDeadline(s, bucket: .workingSet, startedAt: t0, now: t0, exempt: false) == t0 + .minutes(10))
-        #expect(q.stopDeadline(s, bucket: .workingSet, startedAt: t0, now: t0, exempt: true) == t0 + .minutes(10))
+        // Exempt (charging, TOP): the 30 min cap.
+        #expect(q.stopDeadline(s, bucket: .workingSet, startedAt: t0, now: t0, exempt: true) == t0 + .minutes(30))
         q.jobStopped(&s, now: t0 + .minutes(4))
+        // 4 min used of the 2 h window: quota alone would stop the next job at 6 min,
+        // but the guarantee holds it to 10 min.
         q.jobStarted(&s, now: t0 + .minutes(30))
         #expect(q.stopDeadline(s, bucket: .workingSet, startedAt: t0 + .minutes(30), now: t0 + .minutes(30), exempt: false)
-                == t0 + .minutes(36))
+                == t0 + .minutes(40))
+    }
+
+    /// ACTIVE: 10 min allowed in a 10 min window is "effectively unlimited" (REFERENCE.md
+    /// B): after 10 min of run time in the last 10 min a job may still start; only the
+    /// 4 h a day and the 30 min per job bound it.
+    @Test func activeIsNotBoundByItsTenMinuteWindow() {
+        var s = JobQuotaState()
+        run(&s, from: t0, for: .minutes(10))
+        #expect(q.mayStart(s, bucket: .active, now: t0 + .minutes(10), exempt: false))
+        #expect(!q.mayStart(s, bucket: .workingSet, now: t0 + .minutes(10), exempt: false))
+        q.jobStarted(&s, now: t0 + .minutes(10))
+        #expect(q.stopDeadline(s, bucket: .active, startedAt: t0 + .minutes(10), now: t0 + .minutes(10), exempt: false)
+                == t0 + .minutes(40))
+    }
+
+    /// 4 h a day caps an ACTIVE job between 10 and 30 min: 3:45 h used leaves 15 min.
+    @Test func theDailyLimitStopsAnActiveJobBetweenTenAndThirtyMinutes() {
+        var s = JobQuotaState()
+        run(&s, from: t0, for: .minutes(225))
+        let start = t0 + .hours(5)
+        q.jobStarted(&s, now: start)
+        #expect(q.stopDeadline(s, bucket: .active, startedAt: start, now: start, exempt: false) == start + .minutes(15))
     }
 }

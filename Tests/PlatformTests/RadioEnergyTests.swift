@@ -141,4 +141,18 @@ import SimKernel
         #expect(ledger.meanJoules(per: .pushHandling) == 3)
         #expect(ledger.meanJoules(per: .refresh) == 4)
     }
+
+    /// An operation still open counts in neither the numerator nor the count: one
+    /// closed refresh of 4 J and one open at 10 J so far: 4 J per refresh.
+    @Test func theOpenOperationStaysOutOfTheMean() {
+        var ledger = EnergyLedger()
+        ledger.begin(.refresh)
+        ledger.chargeApp(joules: 4)
+        ledger.end()
+        ledger.begin(.refresh)
+        ledger.chargeApp(joules: 10)
+        #expect(ledger.meanJoules(per: .refresh) == 4)
+        ledger.end()
+        #expect(ledger.meanJoules(per: .refresh) == 7)
+    }
 }

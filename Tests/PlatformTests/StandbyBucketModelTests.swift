@@ -45,7 +45,9 @@ import SimKernel
         #expect(model.bucket(s, at: on + .hours(6)) == .restricted)
     }
 
-    /// Strong usage holds ACTIVE for 1 h even for an app last used long ago.
+    /// An open lifts even an app last used long ago (RESTRICTED) to ACTIVE, and as it
+    /// is use, the app stays ACTIVE until the 12 h WORKING_SET threshold (the 1 h
+    /// strong-usage hold lies inside those 12 h).
     @Test func openingTheAppPromotesToActive() {
         var s = StandbyBucketState(lastUsedAt: t0)
         model.screen(on: true, state: &s, now: t0)
@@ -67,5 +69,17 @@ import SimKernel
         #expect(model.nextChange(s, after: seen) == seen + .hours(12))
         #expect(model.bucket(s, at: seen + .hours(12) - .seconds(1)) == .workingSet)
         #expect(model.bucket(s, at: seen + .hours(12)) == .rare)
+    }
+
+    /// The 1 h strong-usage hold binds when the WORKING_SET threshold is shorter: with
+    /// 30 min, an opened app is ACTIVE until 1 h (59:59 ACTIVE, 1:00:00 WORKING_SET).
+    @Test func strongUsageHoldsActiveForOneHourUnderAShortWorkingSetThreshold() {
+        var config = StandbyBucketConfig()
+        config.elapsedThresholds[1] = .minutes(30)
+        let model = StandbyBucketModel(config: config)
+        var s = StandbyBucketState(lastUsedAt: t0)
+        model.appUsed(state: &s, now: t0)
+        #expect(model.bucket(s, at: t0 + .hours(1) - .seconds(1)) == .active)
+        #expect(model.bucket(s, at: t0 + .hours(1)) == .workingSet)
     }
 }

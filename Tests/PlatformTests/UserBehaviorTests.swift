@@ -72,6 +72,23 @@ import SimKernel
         #expect(DiurnalCurve(weights: [-1] + Array(repeating: 1, count: 23)) == nil)
     }
 
+    /// Nil means only "rate zero": a high rate that starts in hours of weight 0 still
+    /// finds its arrival. 100,000 opens a day, all at 08:xx UTC, asked at 00:00: the
+    /// candidates of 00:00-08:00 are skipped and the arrival falls in 08:00-09:00.
+    @Test func aHighRateStartingInZeroWeightHoursStillArrives() {
+        var weights = Array(repeating: 0.0, count: 24)
+        weights[8] = 1
+        let model = UserBehaviorModel(curve: DiurnalCurve(weights: weights)!, appOpensPerDay: 100_000)
+        var zone = LocalTimeZone(identifier: "UTC")!
+        var rng = RandomStream(seed: 1, entity: 0, purpose: "user.open")
+        let at = model.nextAppOpen(after: .zero, rng: &rng, zone: &zone, startUnixSeconds: start)
+        #expect(at != nil)
+        if let at {
+            #expect(at >= .zero + .hours(8))
+            #expect(at < .zero + .hours(9))
+        }
+    }
+
     @Test func screenSessionsAverageTheirDailyRate() {
         let model = UserBehaviorModel(screenSessionsPerDay: 40)
         var zone = LocalTimeZone(identifier: "Asia/Tokyo")!

@@ -136,10 +136,12 @@ public struct APNsGatewayModel: Sendable {
         return GatewayDelivery(message: stored.message, device: device, at: now)
     }
 
-    /// The reason APNs gives with `status` (REFERENCE.md G).
+    /// The reason APNs gives with an injected `status` (REFERENCE.md G). An injected 400
+    /// is a bad request (`BadTopic`), not a bad token: the fault tests the rule "no retry on
+    /// 4xx" without expiring tokens; the model's own token checks answer `BadDeviceToken`.
     static func reason(_ status: Int) -> String {
         switch status {
-        case 400: return "BadDeviceToken"
+        case 400: return "BadTopic"
         case 403: return "InvalidProviderToken"
         case 405: return "MethodNotAllowed"
         case 410: return "Unregistered"

@@ -2,11 +2,13 @@ import SimKernel
 
 /// The times of an app's recent deliveries of one kind (FCM high priority, while-idle
 /// alarms), for limits counted over a sliding window. Keeps at most `capacity` times,
-/// the newest; a limit of N per window needs a capacity of N. Reserved at creation, so
-/// recording does not allocate.
+/// the newest; a limit of N per window needs a capacity of N. A ring buffer reserved at
+/// creation: recording neither allocates nor shifts the older times.
 public struct DeliveryLog: Sendable, Equatable {
     var times: [SimTime] = []
     let capacity: Int
+    /// Where the oldest time is once the buffer is full (the next to be overwritten).
+    var head = 0
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -14,14 +16,21 @@ public struct DeliveryLog: Sendable, Equatable {
     }
 
     public mutating func record(_ t: SimTime) {
-        if times.count == capacity { times.removeFirst() }
-        times.append(t)
+        guard times.count == capacity else { return times.append(t) }
+        times[head] = t
+        head = head + 1 == capacity ? 0 : head + 1
+    }
+
+    /// The `k`-th newest time (0 is the newest); `k` < number kept.
+    private func newest(_ k: Int) -> SimTime {
+        let i = head - 1 - k
+        return times[i >= 0 ? i : i + times.count]
     }
 
     /// Deliveries in (now − window, now].
     public func count(in window: SimDuration, now: SimTime) -> Int {
         var n = 0
-        for t in times.reversed() { if t > now - window { n += 1 } else { break } }
+        while n < times.count, newest(n) > now - window { n += 1 }
         return n
     }
 
@@ -30,8 +39,8 @@ public struct DeliveryLog: Sendable, Equatable {
     public func nextSlot(limit: Int, window: SimDuration, now: SimTime) -> SimTime {
         guard limit > 0 else { return SimTime(microseconds: .max) }
         guard count(in: window, now: now) >= limit, times.count >= limit else { return now }
-        return times[times.count - limit] + window
+        return newest(limit - 1) + window
     }
 
-    public var last: SimTime? { times.last }
+    public var last: SimTime? { times.isEmpty ? nil : newest(0) }
 }

@@ -47,6 +47,11 @@ public struct DozeConfig: Sendable, Equatable {
     public var minDeepMaintenanceTime = SimDuration.seconds(30)
     /// `QUICK_DOZE_DELAY_TIMEOUT`: 1 min (Battery Saver turns Quick Doze on, REFERENCE.md E).
     public var quickDozeDelayTimeout = SimDuration.minutes(1)
+    /// `MIN_TIME_TO_ALARM`: deep Doze does not step on (toward IDLE, or into the next
+    /// IDLE) while a wake-from-idle alarm (`setAlarmClock`, `FLAG_WAKE_FROM_IDLE`) is due
+    /// sooner than this; it goes ACTIVE and INACTIVE again. 30 min (REFERENCE.md A;
+    /// [DIC7]: 60 min).
+    public var minTimeToAlarm = SimDuration.minutes(30)
     /// `MAX_TEMP_APP_ALLOWLIST_DURATION_MS`: a high-priority push allow-lists its app 5 min.
     public var highPriorityPushAllowList = SimDuration.minutes(5)
 
@@ -92,6 +97,10 @@ public enum DozeInput: Sendable, Equatable {
     case quickDoze(Bool)
     /// The app got a high-priority push: it is temp-allow-listed for 5 min.
     case highPriorityPush
+    /// The device's next wake-from-idle alarm (`AlarmManager.getNextWakeFromIdleTime`:
+    /// alarm clocks and `FLAG_WAKE_FROM_IDLE` alarms), nil when none is set. Deep Doze
+    /// holds back within `minTimeToAlarm` of it.
+    case nextWakeFromIdleAlarm(SimTime?)
     /// The world reached `nextDeadline`.
     case timer
 }
@@ -114,6 +123,8 @@ public struct DozeState: Sendable, Equatable {
     public internal(set) var quickDoze = false
     /// The app's temp allow-list ends here (REFERENCE.md A: high-priority push 5 min).
     public internal(set) var allowListedUntil = SimTime(microseconds: .min)
+    /// The next wake-from-idle alarm the device has set, if any.
+    public internal(set) var nextWakeFromIdleAlarm: SimTime?
 
     var deepAlarm: SimTime?
     var lightAlarm: SimTime?
@@ -174,6 +185,8 @@ func earliest(_ a: SimTime?, _ b: SimTime?) -> SimTime? {
 /// - Screen on or charging: both ACTIVE at once. Motion from IDLE_PENDING on: ACTIVE,
 ///   then INACTIVE again with a 10 min timeout.
 /// - Quick Doze (Battery Saver): 1 min, then deep IDLE with no motion or location check.
+/// - A wake-from-idle alarm due within 30 min (`MIN_TIME_TO_ALARM`) when deep Doze would
+///   step on: ACTIVE, then INACTIVE again with a fresh 30 min timeout.
 ///
 /// The world calls `handle` with every input and with `.timer` at `state.nextDeadline`.
 public struct DozeController: Sendable {
@@ -204,6 +217,8 @@ public struct DozeController: Sendable {
             if on { becomeInactiveIfAppropriate(&s, now: now, out: &out) }
         case .highPriorityPush:
             s.allowListedUntil = now + config.highPriorityPushAllowList
+        case .nextWakeFromIdleAlarm(let at):
+            s.nextWakeFromIdleAlarm = at
         case .timer:
             fireDue(&s, now: now, out: &out)
         }
@@ -326,8 +341,17 @@ public struct DozeController: Sendable {
         becomeInactiveIfAppropriate(&s, now: now, out: &out)
     }
 
-    /// `stepIdleStateLocked`, with its fall-throughs.
+    /// `stepIdleStateLocked`, with its fall-throughs. It first checks
+    /// `MIN_TIME_TO_ALARM`: with a wake-from-idle alarm due sooner, "we don't actually
+    /// want to go idle": `becomeActiveLocked("alarm")` then `becomeInactiveIfAppropriateLocked`.
     private func stepDeep(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
+        if let alarm = s.nextWakeFromIdleAlarm, alarm - now < config.minTimeToAlarm {
+            if s.deep != .active {
+                becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out)
+                becomeInactiveIfAppropriate(&s, now: now, out: &out)
+            }
+            return
+        }
         switch s.deep {
         case .active:
             return

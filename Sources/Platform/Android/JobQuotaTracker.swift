@@ -16,8 +16,12 @@ public struct JobQuotaConfig: Sendable, Equatable {
     /// Every bucket: at most 20 jobs per 1 min.
     public var rateLimitJobs = 20
     public var rateLimitWindow = SimDuration.minutes(1)
-    /// A regular job is guaranteed 10 min and stopped then ("the 10-minute job limit").
+    /// A regular job is guaranteed 10 min: quota never stops it earlier
+    /// (`REFERENCE.md` B, per-job limits).
     public var maxJobRunTime = SimDuration.minutes(10)
+    /// No job runs longer than 30 min, however much quota is left, exempt jobs included
+    /// (`REFERENCE.md` B, per-job limits).
+    public var maxJobRunTimeLimit = SimDuration.minutes(30)
     /// **Assumption** (`sessionCoalescing`): jobs starting within 5 s of the previous
     /// session's end continue it (QuotaController's `TIMING_SESSION_COALESCING_DURATION_MS`,
     /// from memory of the AOSP source, not in REFERENCE.md).
@@ -45,11 +49,14 @@ public struct JobQuotaState: Sendable, Equatable {
 /// JobScheduler's QuotaController for one app (`REFERENCE.md` B).
 ///
 /// - A job may start when, within its bucket's window, the app has used less than the
-///   allowed run time, started fewer jobs than the cap and had fewer sessions than the
+///   allowed run time (ACTIVE, whose window is no longer than its allowed time, is not
+///   bound by it: "effectively unlimited"), started fewer jobs than the cap and had fewer sessions than the
 ///   cap; within the last 24 h less than 4 h of run time; and fewer than 20 jobs in the
 ///   last minute. A session is a span with at least one job running.
 /// - Jobs while charging or in the foreground (TOP) are exempt.
-/// - A running job is stopped after 10 min, or when the window's run time runs out.
+/// - A running job is guaranteed 10 min; after that it is stopped when the app's run
+///   time (window or 24 h) runs out, and at 30 min at the latest. Exempt jobs run up
+///   to 30 min (`REFERENCE.md` B, per-job limits).
 public struct JobQuotaTracker: Sendable {
     public var config: JobQuotaConfig
     public init(config: JobQuotaConfig = .init()) { self.config = config }
@@ -59,7 +66,7 @@ public struct JobQuotaTracker: Sendable {
         if exempt { return true }
         let b = bucket.rawValue
         let windowStart = now - config.windowSize[b]
-        if executionTime(s, since: windowStart, now: now) >= config.allowedTimePerWindow[b] { return false }
+        if limitsByWindow(b), executionTime(s, since: windowStart, now: now) >= config.allowedTimePerWindow[b] { return false }
         if executionTime(s, since: now - .hours(24), now: now) >= config.maxExecutionTimePer24h { return false }
         if startsSince(s, windowStart) >= config.maxJobsPerWindow[b] { return false }
         if startsSince(s, now - config.rateLimitWindow) >= config.rateLimitJobs { return false }
@@ -92,16 +99,28 @@ public struct JobQuotaTracker: Sendable {
         }
     }
 
-    /// When a job started at `startedAt` must be stopped: its 10 min limit, or the
-    /// earliest moment the app's run time could run out (the world re-checks then with
-    /// `mayStart`, as time sliding out of the window may have freed more).
+    /// When a job started at `startedAt` must be stopped: not before its 10 min
+    /// guarantee, not after 30 min, and in between when the app's run time (window or
+    /// 24 h) runs out as seen from `now` (`REFERENCE.md` B, per-job limits). Exempt jobs
+    /// run the full 30 min.
     public func stopDeadline(_ s: JobQuotaState, bucket: StandbyBucket, startedAt: SimTime, now: SimTime, exempt: Bool) -> SimTime {
-        let limit = startedAt + config.maxJobRunTime
+        let guaranteed = startedAt + config.maxJobRunTime
+        let limit = startedAt + config.maxJobRunTimeLimit
         if exempt { return limit }
         let b = bucket.rawValue
-        let inWindow = config.allowedTimePerWindow[b] - executionTime(s, since: now - config.windowSize[b], now: now)
         let inDay = config.maxExecutionTimePer24h - executionTime(s, since: now - .hours(24), now: now)
-        return min(limit, now + max(.zero, min(inWindow, inDay)))
+        var left = inDay
+        if limitsByWindow(b) {
+            left = min(left, config.allowedTimePerWindow[b] - executionTime(s, since: now - config.windowSize[b], now: now))
+        }
+        return max(guaranteed, min(limit, now + max(.zero, left)))
+    }
+
+    /// Whether the bucket's window run time binds: not when the window is no longer than
+    /// the time allowed in it (ACTIVE: 10 min in 10 min, "effectively unlimited",
+    /// `REFERENCE.md` B; QuotaController skips the window then and only the 24 h limit holds).
+    private func limitsByWindow(_ b: Int) -> Bool {
+        config.windowSize[b] > config.allowedTimePerWindow[b]
     }
 
     /// Run time within [since, now], the open session included.

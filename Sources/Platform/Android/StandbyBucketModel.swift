@@ -13,7 +13,10 @@ public struct StandbyBucketConfig: Sendable, Equatable {
     public var elapsedThresholds: [SimDuration] = [.zero, .hours(12), .hours(24), .hours(48), .days(8)]
     /// Screen-on time since last use at which each bucket is reached: 0, 0, 1 h, 2 h, 6 h.
     public var screenOnThresholds: [SimDuration] = [.zero, .zero, .hours(1), .hours(2), .hours(6)]
-    /// Strong usage (the user opens the app): held in ACTIVE at least 1 h.
+    /// Strong usage (the user opens the app): held in ACTIVE at least 1 h. With the
+    /// default thresholds this never shows: an open also resets the last use, and the
+    /// app stays ACTIVE until the 12 h WORKING_SET threshold anyway (REFERENCE.md B lists
+    /// both). It binds only when `elapsedThresholds[1]` is set below 1 h.
     public var strongUsageHold = SimDuration.hours(1)
     /// A notification seen: promoted to WORKING_SET for 12 h, without counting as use.
     public var notificationSeenHold = SimDuration.hours(12)
@@ -46,7 +49,8 @@ public struct StandbyBucketState: Sendable, Equatable {
 /// - An app drops to a bucket once **both** the elapsed time and the device's screen-on
 ///   time since the app's last use reach that bucket's thresholds (12 h / 0; 24 h / 1 h;
 ///   48 h / 2 h; 8 d / 6 h).
-/// - Opening the app is use: ACTIVE, and held there at least 1 h. A notification seen
+/// - Opening the app is use: ACTIVE, held there at least 1 h, and with the default
+///   thresholds until the 12 h WORKING_SET threshold. A notification seen
 ///   holds the app in WORKING_SET (or better) for 12 h but is not use, so the app drops
 ///   back when the hold ends.
 /// - **Assumption**: the bucket changes the moment a threshold is reached; AOSP applies it

@@ -19,8 +19,6 @@ public struct WhileIdleAlarmLimiter: Sendable {
     public var shortGap = SimDuration.seconds(5)
     public var quotaPerHour = 72
     public var compatQuotaPerHour = 7
-    /// Each delivery before Android 12 temp-allow-lists the app for 10 s.
-    public var allowListPerDelivery = SimDuration.seconds(10)
 
     public init(policy: WhileIdleAlarmPolicy) { self.policy = policy }
 

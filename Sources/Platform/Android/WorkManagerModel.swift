@@ -75,8 +75,10 @@ public struct WorkSpecState: Sendable, Equatable {
 /// - Periodic: interval ≥ 15 min, flex clamped to [5 min, interval]. Unflexed, the first
 ///   run is due at enqueue + initial delay; flexed, at enqueue + initial delay +
 ///   (interval − flex), the start of the first flex window. Later runs are due one
-///   interval after the previous run ended (its re-enqueue), which lands them at the
-///   start of the next flex window.
+///   interval after the previous run ended (its re-enqueue, REFERENCE.md D), not on a
+///   fixed grid: a run that ended at its window's start puts the next at the next
+///   window's start, but a run held back (by Doze, quota, constraints) or running long
+///   pushes every later run back by as much; nothing catches up.
 /// - Backoff after `retry`: exponential delay × 2^(attempt − 1) or linear delay × attempt,
 ///   delay clamped to [10 s, 5 h] when built and the result capped at 5 h.
 /// - The run itself goes through JobScheduler (API 23+), so it also waits for Doze's

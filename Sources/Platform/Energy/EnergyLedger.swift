@@ -71,9 +71,11 @@ public struct EnergyLedger: Sendable {
     }
 
     /// Mean energy per completed operation of a kind (J); nil before the first. An
-    /// operation still open adds its energy so far to the numerator only.
+    /// operation still open counts in neither the energy nor the count.
     public func meanJoules(per operation: EnergyOperation) -> Double? {
         let n = operationsCompleted[Int(operation.rawValue)]
-        return n == 0 ? nil : appJoulesByOperation[Int(operation.rawValue)] / Double(n)
+        guard n > 0 else { return nil }
+        let running = open == operation ? openJoules : 0
+        return (appJoulesByOperation[Int(operation.rawValue)] - running) / Double(n)
     }
 }

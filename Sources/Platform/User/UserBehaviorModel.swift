@@ -27,9 +27,10 @@ public struct UserBehaviorModel: Sendable {
     /// The cohort's `usage.appOpensPerDay` (scenario default 2.5).
     public var appOpensPerDay: Double
 
-    /// At most this many candidates per draw: a bound on the loop. With weights whose
-    /// max/mean is at most 24 a draw needs 24 candidates on average; hitting the bound
-    /// returns nil (no arrival within ~1,000 × the peak gap).
+    /// At most this many candidates in hours of positive weight per draw: a bound on the
+    /// loop. The last one is kept if all before it were thinned away, a bias that needs
+    /// 999 rejections in a row: below (1 − 0.05/1.7)^999 ≈ 1e-13 for ``DiurnalCurve/phoneUse``.
+    /// Candidates in hours of weight 0 do not count: they skip to the hour's end.
     public static let candidateLimit = 1_000
 
     public init(curve: DiurnalCurve = .phoneUse, screenSessionsPerDay: Double = 40,
@@ -41,12 +42,12 @@ public struct UserBehaviorModel: Sendable {
         self.appOpensPerDay = appOpensPerDay
     }
 
-    /// The next screen session's start after `now`; nil when the rate is zero.
+    /// The next screen session's start after `now`; nil only when the rate is zero.
     public func nextScreenSession(after now: SimTime, rng: inout RandomStream, zone: inout LocalTimeZone, startUnixSeconds: Int64) -> SimTime? {
         nextArrival(after: now, perDay: screenSessionsPerDay, rng: &rng, zone: &zone, startUnixSeconds: startUnixSeconds)
     }
 
-    /// The next app open after `now`; nil when the rate is zero.
+    /// The next app open after `now`; nil only when the rate is zero.
     public func nextAppOpen(after now: SimTime, rng: inout RandomStream, zone: inout LocalTimeZone, startUnixSeconds: Int64) -> SimTime? {
         nextArrival(after: now, perDay: appOpensPerDay, rng: &rng, zone: &zone, startUnixSeconds: startUnixSeconds)
     }
@@ -55,16 +56,29 @@ public struct UserBehaviorModel: Sendable {
         screenSessionLength.sampleDuration(&rng)
     }
 
-    /// The next arrival of a process of mean `perDay` arrivals a day shaped by `curve`.
+    /// The next arrival of a process of mean `perDay` arrivals a day shaped by `curve`;
+    /// nil only when `perDay` is zero (or not finite): then there is none, ever.
+    ///
+    /// A candidate in a local hour of weight 0 is never kept, and nothing can arrive in
+    /// the rest of that hour, so the draw restarts at the hour's end (exact, as the
+    /// exponential gaps are memoryless). A high rate asked in a long zero-weight night
+    /// thus still finds the morning's arrival.
     public func nextArrival(after now: SimTime, perDay: Double, rng: inout RandomStream, zone: inout LocalTimeZone, startUnixSeconds: Int64) -> SimTime? {
         guard perDay > 0, perDay.isFinite else { return nil }
         let peakGapSeconds = 86_400 / (perDay * curve.maxWeight / curve.meanWeight)
+        let hour: Int64 = 3_600_000_000
         var t = now
-        for _ in 0..<Self.candidateLimit {
+        var candidates = 0
+        while true {
             t = t + .fromSeconds(rng.exponential(mean: peakGapSeconds))
-            let hour = zone.localTime(atUnixMicroseconds: startUnixSeconds * 1_000_000 + t.microseconds).hour
-            if rng.uniform() * curve.maxWeight < curve.weights[hour] { return t }
+            let local = zone.localTime(atUnixMicroseconds: startUnixSeconds * 1_000_000 + t.microseconds)
+            let weight = curve.weights[local.hour]
+            if weight == 0 {
+                t = t + SimDuration(microseconds: hour - local.microsecondsIntoDay % hour)
+                continue
+            }
+            candidates += 1
+            if rng.uniform() * curve.maxWeight < weight || candidates == Self.candidateLimit { return t }
         }
-        return nil
     }
 }
