@@ -122,7 +122,7 @@ extension World {
         let d = Int(jobs[Int(job)].device)
         let service: SimDuration
         if case .analysis(let mode) = jobs[Int(job)].endpoint {
-            service = analysisServiceTime(mode, device: d, rng: &devices[d].continuationStream)
+            service = analysisServiceTime(mode, device: d)
         } else {
             service = server.drawServiceTime(&devices[d].backendStream)
         }
