@@ -175,8 +175,8 @@ extension World {
         let j = Int(job)
         let d = jobs[j].device
         let i = Int(d)
-        let joules = devices[i].radio.transfer(from: jobs[j].sentAt, to: now, model: energy)
-        if devices[i].task.running { devices[i].taskJoules += joules }
+        let over = bearer(i, at: jobs[j].sentAt)
+        devices[i].ledger.chargeApp(joules: devices[i].radio.transfer(from: jobs[j].sentAt, to: now, over: over, model: energy))
         if devices[i].inflightJob == Int32(job) { devices[i].inflightJob = -1 }
         if devices[i].continuationSlot.job == Int32(job) { devices[i].continuationSlot.job = -1 }
         // A terminated or suspended app is not there to hear it.

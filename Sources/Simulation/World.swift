@@ -48,6 +48,12 @@ public struct World {
     var activeLatencyFaults: [Int] = []
     /// Trace of one device for `replay`, when asked for.
     let traceRecorder: Trace?
+    /// One per entry of `timeZones`, caching each zone's UTC offset between DST changes.
+    var localZones: [LocalTimeZone]
+    /// Android-only state, indexed by `Device.android` (World+Android).
+    var androids: [AndroidDevice] = []
+    /// The reused buffer Doze writes its transitions into.
+    var dozeTransitions: [DozeTransition] = []
 
     /// - Parameter traceDevice: record the event-by-event story of this device.
     public init(scenario: Scenario, traceDevice: Int? = nil) {
@@ -78,6 +84,7 @@ public struct World {
             if case .timeZoneChange(let to) = fault.kind { return UInt16(zones.firstIndex(of: to) ?? 0) }
             return 0
         }
+        localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
         traceRecorder = traceDevice.flatMap { $0 >= 0 && $0 < fleet.devices.count ? Trace(device: $0) : nil }
         start()
     }
@@ -110,7 +117,7 @@ public struct World {
             // submitted sometime in the last preferred interval.
             let interval = scenario.logic.refresh.preferredInterval.microseconds
             let earliest = SimTime(microseconds: devices[d].osStream.int(in: 0...max(0, interval - 1)))
-            submitRefresh(id, earliestBegin: earliest)
+            if cohort.android != nil { startAndroid(id, firstDue: earliest) } else { submitRefresh(id, earliestBegin: earliest) }
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {
             clock.schedule(.faultStarts(index: UInt16(i)), at: .zero + fault.at)
@@ -133,6 +140,7 @@ public struct World {
             guard devices[i].incarnation == incarnation, devices[i].process == .running,
                   now >= devices[i].foregroundUntil, !devices[i].task.running,
                   !devices[i].continuationSlot.holdsBackgroundTask else { return }
+            if userMayForceQuit(d) { return }
             suspend(d)
         case .testCompleted(let d):
             truth.complete(Int(d), at: now)
@@ -175,10 +183,12 @@ public struct World {
             let length = cohort.network.offlineSpellDuration.sampleDuration(&devices[i].networkStream)
             clock.schedule(.offlineSpellEnds(device: d), after: length)
             note(d, "network: offline for \(length)")
+            connectivityChanged(d)
         case .offlineSpellEnds(let d):
             let i = Int(d)
             devices[i].offlineSpells -= 1
             note(d, "network: back online")
+            connectivityChanged(d)
             if let gap = cohorts[Int(devices[i].cohort)].network.nextSpell(rng: &devices[i].networkStream) {
                 clock.schedule(.offlineSpellStarts(device: d), after: gap)
             }
@@ -194,18 +204,12 @@ public struct World {
             continuationChoice(d, incarnation: incarnation)
         case .backgroundTimeExpires(let d, let generation):
             backgroundTimeExpires(d, generation: generation)
+        case .android(let event):
+            androidEvent(event)
         }
     }
 
     // MARK: - The user
-
-    private mutating func scheduleNextOpen(_ d: UInt32) {
-        let i = Int(d)
-        let perDay = cohorts[Int(devices[i].cohort)].usage.appOpensPerDay
-        guard perDay > 0 else { return }
-        let gap = SimDuration.fromSeconds(devices[i].userStream.exponential(mean: 86_400 / perDay))
-        clock.schedule(.userOpensApp(device: d), after: gap)
-    }
 
     private mutating func openApp(_ d: UInt32, fromNotification: Bool) {
         let i = Int(d)
@@ -235,6 +239,7 @@ public struct World {
         // An open never shortens a foreground stay already planned (a user waiting on an analysis).
         devices[i].foregroundUntil = max(devices[i].foregroundUntil, now + World.foregroundSession)
         clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[i].incarnation), after: World.foregroundSession)
+        platformSeesOpen(d)
         deliver(d, .appOpened)
         continuationOnOpen(d)
     }

@@ -30,4 +30,6 @@ enum WorldEvent {
     case continuationTimer(device: UInt32, timer: UInt8, generation: UInt32)
     case continuationChoice(device: UInt32, incarnation: UInt32)
     case backgroundTimeExpires(device: UInt32, generation: UInt32)
+    // Android (World+Android)
+    case android(AndroidEvent)
 }

@@ -32,6 +32,9 @@ public struct UserBehaviorModel: Sendable {
     /// returns nil (no arrival within ~1,000 × the peak gap).
     public static let candidateLimit = 1_000
 
+    /// Arrivals later than this (µs of simulated time, a quarter of the clock's range) are none.
+    public static let horizon = Int64.max / 4
+
     public init(curve: DiurnalCurve = .phoneUse, screenSessionsPerDay: Double = 40,
                 screenSessionLength: Distribution = .lognormal(median: 60e6, p99: 1_800e6),
                 appOpensPerDay: Double = 2.5) {
@@ -62,6 +65,8 @@ public struct UserBehaviorModel: Sendable {
         var t = now
         for _ in 0..<Self.candidateLimit {
             t = t + .fromSeconds(rng.exponential(mean: peakGapSeconds))
+            // Beyond ~73,000 years (a rate near zero): none, rather than overflow local time.
+            guard t.microseconds < Self.horizon else { return nil }
             let hour = zone.localTime(atUnixMicroseconds: startUnixSeconds * 1_000_000 + t.microseconds).hour
             if rng.uniform() * curve.maxWeight < curve.weights[hour] { return t }
         }
