@@ -13,12 +13,24 @@ public enum Endpoint: Hashable, Sendable {
     case activeSession
     /// `POST /v1/homework/analyze?mode=...`: the long request of seed `004`.
     case analysis(AnalysisMode)
+    /// `PUT /api/v1/steps/sync` (upsert), or `POST /api/v1/steps` (insert) (seed `003`, "Backend API Changes").
+    case syncSteps(StepUpload)
 
     public var path: String {
         switch self {
         case .testHistory(let limit): return "/v1/test/history?limit=\(limit)"
         case .activeSession: return "/v1/test/active"
         case .analysis(let mode): return "/v1/homework/analyze?mode=\(mode.rawValue)"
+        case .syncSteps(let upload): return upload.method == .upsert ? "/api/v1/steps/sync" : "/api/v1/steps"
+        }
+    }
+
+    /// `GET`, `PUT` or `POST`.
+    public var method: String {
+        switch self {
+        case .testHistory, .activeSession: return "GET"
+        case .analysis: return "POST"
+        case .syncSteps(let upload): return upload.method == .upsert ? "PUT" : "POST"
         }
     }
 }
@@ -31,6 +43,8 @@ public enum ResponseBody: Hashable, Sendable {
     case activeSession(inProgress: Bool, serverTime: Instant)
     /// The finished analysis (seed `004`'s parsing result).
     case analysis
+    /// Step rows created and updated by a step upload (seed `003`'s response `data`).
+    case stepsSynced(created: Int, updated: Int)
 }
 
 /// How a request ended, as URLSession would report it.

@@ -13,6 +13,8 @@ public struct LocalNotification: Hashable, Sendable {
         case testAvailable
         /// Seed `004`: "Homework Analysis Complete".
         case analysisComplete
+        /// Seed `003`: steps have not synced for 24 h.
+        case stepSyncStale
     }
     public var kind: Kind
     /// `content.badge`: nil leaves the app badge alone (seed `002`, issue 3: the badge

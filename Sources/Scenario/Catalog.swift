@@ -10,9 +10,9 @@ public enum Catalog {
         ("refresh.cadenceOffByOne", true),
         ("refresh.localCalendarDays", true),
         ("refresh.ignoresRecentOpen", true),
-        ("stepSync.insertNotUpsert", false),
-        ("stepSync.advanceCursorOnFailure", false),
-        ("stepSync.ignoresLowBattery", false),
+        ("stepSync.insertNotUpsert", true),
+        ("stepSync.advanceCursorOnFailure", true),
+        ("stepSync.ignoresLowBattery", true),
         ("push.retryOn4xx", false),
         ("push.ignore410", false),
         ("push.ignoreQuietHours", false),
@@ -20,7 +20,7 @@ public enum Catalog {
     ]
 
     /// Features a device can run in this build; the default of `features`.
-    public static let availableFeatures: [Feature] = [.refresh, .continuation]
+    public static let availableFeatures: [Feature] = [.refresh, .stepSync, .continuation]
 
     /// Platforms a cohort can use in this build.
     public static let availablePlatforms: [Platform] = [.ios, .android]

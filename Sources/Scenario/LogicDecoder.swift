@@ -1,12 +1,13 @@
 import SimKernel
 
 /// `logic`: `refresh` (the refresh component's intervals and limits, defaults from seed
-/// `000`), `continuation` (seed `004`'s thresholds) and `variants` (known-bug variant names from ``Catalog/variants``, each at
-/// most once, each built in this version). `stepSync` and `push` are
-/// promised by `INTERFACE.md` and answer "not available yet" until they are built.
+/// `000`), `stepSync` (seed `003`'s), `continuation` (seed `004`'s thresholds) and
+/// `variants` (known-bug variant names from ``Catalog/variants``, each at most once, each
+/// built in this version). `push` is promised by `INTERFACE.md` and answers "not
+/// available yet" until it is built.
 enum LogicDecoder {
-    static let keys = ["refresh", "continuation", "variants"]
-    static let promisedKeys = ["stepSync", "push"]
+    static let keys = ["refresh", "stepSync", "continuation", "variants"]
+    static let promisedKeys = ["push"]
 
     static func decode(_ node: ScenarioNode) throws(ScenarioError) -> LogicConfig {
         var logic = LogicConfig.defaults
@@ -14,9 +15,10 @@ enum LogicDecoder {
             switch member.key {
             case "refresh": logic.refresh = try refresh(member.node)
             case "continuation": logic.continuation = try ContinuationDecoder.logic(member.node)
+            case "stepSync": logic.stepSync = try stepSync(member.node)
             case "variants": logic.variants = try variants(member.node)
             case let key where promisedKeys.contains(key):
-                throw member.node.error(expected: "a logic component this build can configure: `refresh` or `continuation`",
+                throw member.node.error(expected: "a logic component this build can configure: `refresh`, `stepSync` or `continuation`",
                                         found: "a configuration for `\(key)` (not available yet in this build)")
             default: throw member.unknownKey(among: keys + promisedKeys)
             }
@@ -42,6 +44,39 @@ enum LogicDecoder {
             }
         }
         return refresh
+    }
+
+    static let stepSyncKeys = ["syncInterval", "backfillLimit", "retryDelays", "openSyncAge", "staleNotificationAge", "lowBatteryPercent"]
+
+    /// `logic.stepSync`: intervals > 0, `backfillLimit` at most 31 d; `retryDelays` an array of at most 10 positive
+    /// durations (empty: no retries); `lowBatteryPercent` an integer in 0...100.
+    static func stepSync(_ node: ScenarioNode) throws(ScenarioError) -> StepSyncConfig {
+        var sync = StepSyncConfig.defaults
+        for member in try node.members("a stepSync object, e.g. {\"syncInterval\": \"2h\"}") {
+            let child = member.node
+            switch member.key {
+            case "syncInterval": sync.syncInterval = try child.duration(.positive)
+            case "backfillLimit":
+                sync.backfillLimit = try child.duration(.positive)
+                // The step store keeps 32 days a user (StepStore.daysKept).
+                guard sync.backfillLimit <= .days(31) else {
+                    throw child.error(expected: "a backfill of at most 31 days (the step store keeps 32 days a user)", found: "\(sync.backfillLimit)")
+                }
+            case "retryDelays":
+                let elements = try child.elements("an array of retry delays, e.g. [\"5m\", \"10m\", \"15m\"]")
+                guard elements.count <= 10 else {
+                    throw child.error(expected: "at most 10 retry delays", found: "\(elements.count)")
+                }
+                var delays: [SimDuration] = []
+                for element in elements { delays.append(try element.duration(.positive)) }
+                sync.retryDelays = delays
+            case "openSyncAge": sync.openSyncAge = try child.duration(.positive)
+            case "staleNotificationAge": sync.staleNotificationAge = try child.duration(.positive)
+            case "lowBatteryPercent": sync.lowBatteryPercent = Int(try child.integer(in: 0...100, "a whole percent"))
+            default: throw member.unknownKey(among: stepSyncKeys)
+            }
+        }
+        return sync
     }
 
     static func variants(_ node: ScenarioNode) throws(ScenarioError) -> [String] {

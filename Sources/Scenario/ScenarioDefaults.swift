@@ -70,9 +70,21 @@ extension RefreshConfig {
         hardStop: .seconds(20))
 }
 
+extension StepSyncConfig {
+    /// Seed `003`: 2 h interval, 30 d backfill, retries after 5/10/15 min, sync on open after
+    /// 24 h, notify after 24 h without a sync; low battery at 15 % (REFERENCE.md E).
+    public static let defaults = StepSyncConfig(
+        syncInterval: .hours(2),
+        backfillLimit: .days(30),
+        retryDelays: [.minutes(5), .minutes(10), .minutes(15)],
+        openSyncAge: .hours(24),
+        staleNotificationAge: .hours(24),
+        lowBatteryPercent: 15)
+}
+
 extension LogicConfig {
     /// Seed rules, no bug variants.
-    public static let defaults = LogicConfig(refresh: .defaults, variants: [], continuation: .defaults)
+    public static let defaults = LogicConfig(refresh: .defaults, stepSync: .defaults, variants: [], continuation: .defaults)
 }
 
 extension BackendConfig {

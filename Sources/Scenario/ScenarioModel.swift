@@ -176,8 +176,25 @@ public struct AndroidConfig: Sendable, Equatable {
 
 public struct LogicConfig: Sendable, Equatable {
     public var refresh: RefreshConfig
+    public var stepSync: StepSyncConfig
     public var variants: [String]
     public var continuation: ContinuationConfig = .defaults
+}
+
+/// Seed `003`'s step-sync rules; each default is the seed's value.
+public struct StepSyncConfig: Sendable, Equatable {
+    /// Periodic work interval and spacing of background syncs. 2 h.
+    public var syncInterval: SimDuration
+    /// Backfill at most this far back. 30 d.
+    public var backfillLimit: SimDuration
+    /// Delays before attempts 2, 3, 4. 5 m, 10 m, 15 m.
+    public var retryDelays: [SimDuration]
+    /// Sync on app open when the last sync is at least this old. 24 h.
+    public var openSyncAge: SimDuration
+    /// Notify when no sync has run for this long. 24 h.
+    public var staleNotificationAge: SimDuration
+    /// Battery low at or below this percent, unplugged (REFERENCE.md E). 15.
+    public var lowBatteryPercent: Int
 }
 
 /// Seed `000`'s refresh rules; each default is the seed's value.

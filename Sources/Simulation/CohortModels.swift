@@ -14,6 +14,10 @@ struct CohortModels {
     /// Whether the cohort's `features` include seed `004`'s continuation.
     var runsContinuation: Bool
     var continuation: ContinuationUsage
+    /// The cohort runs the step sync (`features` has `stepSync`; iOS only in this build).
+    var stepSync: Bool
+    var battery: BatteryModel
+    var initialPercent: Distribution
     /// Offsets of this cohort's devices: `first ..< first + count`.
     var firstDevice: Int
     var count: Int
@@ -43,6 +47,9 @@ struct CohortModels {
         capacityMah = cohort.battery.capacityMah
         runsContinuation = cohort.features.contains(.continuation)
         continuation = cohort.continuation
+        stepSync = cohort.features.contains(.stepSync) && cohort.platform == .ios
+        battery = BatteryModel(capacityMah: cohort.battery.capacityMah, habit: BatteryModel.Habit(cohort.battery.charging))
+        initialPercent = cohort.battery.initialPercent
         self.firstDevice = firstDevice
         count = cohort.count
         launchPolicy = LaunchPolicyModel(cohort.ios.launchPolicy)

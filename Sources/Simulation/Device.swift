@@ -70,6 +70,27 @@ struct Device {
     var durableContinuation = ContinuationState.Stored()
     var continuationSlot = ContinuationSlot()
     var notificationCenter: NotificationCenterModel
+    // Step sync (seed `003`; World+StepSync)
+    var stepSync = StepSyncState()
+    /// What of the step-sync state reached the disk.
+    var stepDurable = StepSyncStored()
+    /// The job of the step upload in flight, or -1.
+    var stepJob: Int32 = -1
+    var stepRetry = GenerationCounter()
+    var staleNotice = GenerationCounter()
+    var stepWake = GenerationCounter()
+    var healthWakes: UInt32 = 0
+    var battery = BatteryState(percent: 100, since: .zero, charging: false)
+    /// True times of the last health-data read (the upload's range).
+    var stepsReadFrom = World.never
+    var stepsReadTo = World.never
+    /// Ground truth: steps recorded before this true time have reached the server.
+    var stepsSyncedThrough = World.never
+    /// The oracle judges local days from `firstJudgedDay` on, each once.
+    var firstJudgedDay: Int32 = 0
+    var stepsJudgedThrough: Int32 = 0
+    /// A clock skew or time-zone change moved the local days: the steps oracle is off.
+    var calendarDisturbed = false
 
     // Random streams, one per purpose
     var userStream: RandomStream
@@ -79,4 +100,5 @@ struct Device {
     var networkStream: RandomStream
     var backendStream: RandomStream
     var continuationStream: RandomStream
+    var stepStream: RandomStream
 }

@@ -63,7 +63,8 @@ enum FleetBuilder {
                     osStream: RandomStream(seed: scenario.seed, entity: id, purpose: "os"),
                     networkStream: RandomStream(seed: scenario.seed, entity: id, purpose: "network"),
                     backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend"),
-                    continuationStream: RandomStream(seed: scenario.seed, entity: id, purpose: "continuation")))
+                    continuationStream: RandomStream(seed: scenario.seed, entity: id, purpose: "continuation"),
+                    stepStream: RandomStream(seed: scenario.seed, entity: id, purpose: "stepSync")))
             }
         }
         return fleet

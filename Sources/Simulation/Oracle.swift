@@ -25,6 +25,13 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     case continuationResultLost
     /// An analysis-complete notification without a result in the app (seed `004`).
     case continuationNotifiedWithoutResult
+    /// More than one step row for one (user, date, source) (seed `003`: upsert).
+    case duplicateStepRows
+    /// A local day that ended within the 30 days before a read the server then received,
+    /// whose true steps the server does not hold in full (seed `003`: backfill).
+    case stepsNeverSynced
+    /// A step upload while the battery was truly low (seed `003`: "mandatory"; `REFERENCE.md` E).
+    case syncedOnLowBattery
 }
 
 public struct Violation: Sendable, Equatable {

@@ -43,7 +43,7 @@ extension World {
             "backend": backendSection(),
             "scheduling": schedulingSection(),
             "notifications": [
-                "posted": .count(metrics.notificationsPosted),
+                "posted": .count(metrics.notificationsPosted + metrics.staleSyncNotifications),
                 "notShownWithoutPermission": .count(metrics.notificationsSuppressed),
             ],
             "users": [
@@ -53,6 +53,12 @@ extension World {
             "analytics": .object(Dictionary(uniqueKeysWithValues: AnalyticsCounter.names.enumerated().map { ($1, .count(metrics.analytics[$0])) })),
             "invariants": invariantsSection(),
             "continuation": continuationSection(),
+            "stepSync": [
+                "uploads": .count(metrics.stepUploads),
+                "healthKitDeliveries": .count(metrics.healthDeliveries),
+                "staleSyncNotifications": .count(metrics.staleSyncNotifications),
+                "droppedOldWrites": .count(stepStore.droppedWrites),
+            ],
         ]
         let results = try evaluate(ReportValue.object(document))
         document["expect"] = .array(results.map { r in
@@ -89,9 +95,9 @@ extension World {
             "testAvailableToSeen": metrics.testAvailableToSeen.latencySummary(),
             "refreshTaskDuration": metrics.refreshTaskDuration.latencySummary(),
             "continuationCompletedToNotified": metrics.continuation.completedToNotified.latencySummary(),
-            // Keys promised by INTERFACE.md whose features are not built yet: present, empty.
-            "stepsRecordedToSynced": empty,
+            "stepsRecordedToSynced": metrics.stepsRecordedToSynced.latencySummary(),
         ]
+        // Keys promised by INTERFACE.md whose feature is not built yet: present, empty.
         for priority in ["blocking", "high", "normal", "low"] { section["pushCreatedToDelivered.\(priority)"] = empty }
         return .object(section)
     }
@@ -108,11 +114,12 @@ extension World {
             for d in range {
                 let joules = devices[d].ledger.appJoules
                 perDay.append(energy.milliampHours(joules: joules) / simulatedDays)
-                wakeups.append(Double(devices[d].launches) / simulatedDays)
+                wakeups.append(Double(devices[d].launches + devices[d].healthWakes) / simulatedDays)
                 radioSeconds.append(devices[d].radio.activeSeconds / simulatedDays)
                 if devices[d].refreshesOverBudget > 0 { overBudget += 1 }
             }
             let perRefresh = metrics.refreshEnergy[c]
+            let perSync = metrics.syncEnergy[c]
             section[cohort.name] = [
                 "capacityMah": .fixed(capacity, 1),
                 "appEnergyPerDeviceDay": [
@@ -125,9 +132,9 @@ extension World {
                     "percentOfCapacity": Summary(perRefresh.map { $0 / capacity * 100 }).value(digits: 5),
                 ],
                 "energyPerSync": [
-                    "count": .count(0),
-                    "mAh": Summary([]).value(digits: 4),
-                    "percentOfCapacity": Summary([]).value(digits: 5),
+                    "count": .count(perSync.count),
+                    "mAh": Summary(perSync).value(digits: 4),
+                    "percentOfCapacity": Summary(perSync.map { $0 / capacity * 100 }).value(digits: 5),
                 ],
                 "wakeupsPerDeviceDay": Summary(wakeups).value(digits: 3),
                 "radioActiveSecondsPerDeviceDay": Summary(radioSeconds).value(digits: 3),
@@ -145,6 +152,7 @@ extension World {
         let seconds = Int(scenario.duration.microseconds / 1_000_000)
         if perSecond.count < seconds { perSecond.append(contentsOf: repeatElement(0, count: seconds - perSecond.count)) }
         let total = metrics.requestsHistory + metrics.requestsActive + metrics.continuation.requests
+            + metrics.requestsStepSync + metrics.requestsStepInsert
         return [
             "requests": [
                 "total": .count(total),
@@ -152,6 +160,8 @@ extension World {
                     "/v1/test/history": .count(metrics.requestsHistory),
                     "/v1/test/active": .count(metrics.requestsActive),
                     "/v1/homework/analyze": .count(metrics.continuation.requests),
+                    "/api/v1/steps/sync": .count(metrics.requestsStepSync),
+                    "/api/v1/steps": .count(metrics.requestsStepInsert),
                 ],
             ],
             "requestsPerSecond": [

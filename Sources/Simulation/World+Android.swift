@@ -66,6 +66,7 @@ extension World {
             motionStream: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "user.motion")))
         note(d, "OS: Android; standby bucket \(androids[Int(devices[i].android)].lastBucket); refresh work due \(format(firstDue))")
         if devices[i].lowPowerMode { applyDoze(d, .quickDoze(true)) }
+        if isCharging(i) { applyDoze(d, .charging(true)) }
         applyDoze(d, .screen(on: false))
         armBucketTimer(d)
         scheduleScreenSession(d)

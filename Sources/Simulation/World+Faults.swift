@@ -52,9 +52,11 @@ extension World {
             note(d, starting ? "fault: network outage begins" : "fault: network outage ends")
         case .clockSkew(let offset):
             devices[i].clock.skew = starting ? devices[i].clock.skew + offset : devices[i].clock.skew - offset
+            devices[i].calendarDisturbed = true
             note(d, "fault: device clock now off by \(devices[i].clock.skew)")
         case .timeZoneChange(let to):
             let target = timeZoneIndex[index]
+            devices[i].calendarDisturbed = true
             if starting {
                 devices[i].clock.travel(to: target)
                 note(d, "fault: user travels to \(to)")

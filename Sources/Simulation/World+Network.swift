@@ -22,6 +22,9 @@ struct Job {
     var openWindow = World.never
     /// When the server finished it (`never` until then).
     var answeredAt = World.never
+    /// A step upload's health-data range, true times.
+    var stepsReadFrom = World.never
+    var stepsReadTo = World.never
 }
 
 extension World {
@@ -30,12 +33,19 @@ extension World {
         let cohort = cohorts[Int(devices[i].cohort)]
         var roundTrip = cohort.network.latency.sampleDuration(&devices[i].networkStream)
         if !activeLatencyFaults.isEmpty { roundTrip = roundTrip + extraLatency(i) }
-        let job = allocateJob(Job(device: d, incarnation: devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip))
+        let job = allocateJob(Job(device: d, incarnation: devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip,
+                                  stepsReadFrom: devices[i].stepsReadFrom, stepsReadTo: devices[i].stepsReadTo))
         let generation = jobs[Int(job)].generation
         // Seed `004`'s analysis has its own slot, and only the logic's 180 s / 300 s deadline.
         let analysis: Bool
         if case .analysis = endpoint { analysis = true } else { analysis = false }
-        if analysis { devices[i].continuationSlot.job = Int32(job) } else { devices[i].inflightJob = Int32(job) }
+        if analysis {
+            devices[i].continuationSlot.job = Int32(job)
+        } else if case .syncSteps = endpoint {
+            devices[i].stepJob = Int32(job)
+        } else {
+            devices[i].inflightJob = Int32(job)
+        }
         guard devices[i].online else {
             jobs[Int(job)].serverDone = true
             jobs[Int(job)].result = .failed(.offline)
@@ -84,6 +94,7 @@ extension World {
         case .testHistory: metrics.requestsHistory += 1
         case .activeSession: metrics.requestsActive += 1
         case .analysis: metrics.continuation.requests += 1
+        case .syncSteps(let upload): if upload.method == .upsert { metrics.requestsStepSync += 1 } else { metrics.requestsStepInsert += 1 }
         }
         switch server.arrive(job: job, now: now) {
         case .serve:
@@ -136,6 +147,8 @@ extension World {
                 jobs[j].result = .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))
             case .analysis:
                 jobs[j].result = .ok(.analysis)
+            case .syncSteps(let upload):
+                jobs[j].result = applyStepUpload(job, upload)
             }
         }
         returnResponse(job)
@@ -176,9 +189,19 @@ extension World {
         let d = jobs[j].device
         let i = Int(d)
         let over = bearer(i, at: jobs[j].sentAt)
-        devices[i].ledger.chargeApp(joules: devices[i].radio.transfer(from: jobs[j].sentAt, to: now, over: over, model: energy))
+        let joules = devices[i].radio.transfer(from: jobs[j].sentAt, to: now, over: over, model: energy)
+        if case .syncSteps = jobs[j].endpoint {} else { devices[i].ledger.chargeApp(joules: joules) }
         if devices[i].inflightJob == Int32(job) { devices[i].inflightJob = -1 }
         if devices[i].continuationSlot.job == Int32(job) { devices[i].continuationSlot.job = -1 }
+        if case .syncSteps = jobs[j].endpoint {
+            if devices[i].stepJob == Int32(job) { devices[i].stepJob = -1 }
+            accountStepUpload(i, radioJoules: joules, seconds: (now - jobs[j].sentAt).seconds)
+            guard devices[i].incarnation == jobs[j].incarnation, devices[i].process == .running else {
+                note(d, "network: response \(jobs[j].request) dropped (app not running)")
+                return
+            }
+            return deliverStep(d, .httpResponse(jobs[j].request, result))
+        }
         // A terminated or suspended app is not there to hear it.
         guard devices[i].incarnation == jobs[j].incarnation, devices[i].process == .running else {
             note(d, "network: response \(jobs[j].request) dropped (app not running)")

@@ -68,6 +68,7 @@ extension World {
             notificationAuthorization: devices[i].permission,
             timeZoneIdentifier: timeZones[Int(devices[i].clock.timeZone)])
         deliver(d, .taskLaunched(context))
+        if cohorts[Int(devices[i].cohort)].stepSync, devices[i].process == .running { deliverStep(d, .refreshTaskLaunched(stepContext(i))) }
     }
 
     mutating func expireRefresh(_ d: UInt32, serial: UInt32) {

@@ -18,6 +18,13 @@ public struct World {
     let logic: RefreshLogic
     let continuationLogic: ContinuationLogic
     let badgeManager = BadgeManager()
+    let stepLogic: StepSyncLogic
+    /// The reused buffer the step sync writes its effects into.
+    var stepEffects: [StepSyncEffect] = []
+    var stepStore: StepStore
+    let health: HealthDataGenerator
+    /// One per entry of `timeZones`.
+    let calendars: [LocalCalendar]
     var server: APIServerModel
     var truth: TestAvailabilityTruth
     var tokens: AuthTokens
@@ -72,6 +79,11 @@ public struct World {
         logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
         continuationLogic = ContinuationLogic(config: scenario.logic.continuation.configuration,
                                               variants: ContinuationVariants(names: scenario.logic.variants))
+        stepLogic = StepSyncLogic(config: scenario.logic.stepSync.configuration, variants: StepSyncVariants(names: scenario.logic.variants))
+        stepStore = StepStore(users: fleet.cohorts.contains(where: \.stepSync) ? fleet.devices.count : 0)
+        health = HealthDataGenerator(seed: scenario.seed)
+        calendars = fleet.timeZones.map(LocalCalendar.init(identifier:))
+        stepEffects.reserveCapacity(16)
         let b = scenario.backend
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
@@ -117,7 +129,10 @@ public struct World {
             // submitted sometime in the last preferred interval.
             let interval = scenario.logic.refresh.preferredInterval.microseconds
             let earliest = SimTime(microseconds: devices[d].osStream.int(in: 0...max(0, interval - 1)))
+            var battery = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "battery")
+            startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
             if cohort.android != nil { startAndroid(id, firstDue: earliest) } else { submitRefresh(id, earliestBegin: earliest) }
+            if cohort.stepSync { startStepSync(id) }
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {
             clock.schedule(.faultStarts(index: UInt16(i)), at: .zero + fault.at)
@@ -206,6 +221,8 @@ public struct World {
             backgroundTimeExpires(d, generation: generation)
         case .android(let event):
             androidEvent(event)
+        case .stepSync(let event):
+            stepSyncEvent(event)
         }
     }
 
@@ -242,6 +259,7 @@ public struct World {
         platformSeesOpen(d)
         deliver(d, .appOpened)
         continuationOnOpen(d)
+        if cohorts[Int(devices[i].cohort)].stepSync { deliverStep(d, .appOpened(stepContext(i))) }
     }
 
     // MARK: - Process lifecycle
@@ -255,6 +273,7 @@ public struct World {
     }
 
     mutating func suspend(_ d: UInt32) {
+        failStepUploadOnSuspension(d)
         devices[Int(d)].process = .suspended
         note(d, "app suspended")
     }
@@ -271,6 +290,7 @@ public struct World {
         devices[i].keyValue.flush.cancel()
         devices[i].hardStop.cancel()
         abandonInflight(d)
+        terminateStepSync(d)
         if devices[i].task.running { endTask(d) }
     }
 
@@ -300,6 +320,7 @@ public struct World {
         let i = Int(d)
         devices[i].durable = devices[i].refresh.stored
         devices[i].durableContinuation = devices[i].continuation.stored
+        devices[i].stepDurable = devices[i].stepSync.stored
         devices[i].keyValue.dirty = false
         devices[i].keyValue.flush.cancel()
         note(d, "UserDefaults: \(how)")

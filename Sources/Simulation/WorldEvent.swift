@@ -32,4 +32,6 @@ enum WorldEvent {
     case backgroundTimeExpires(device: UInt32, generation: UInt32)
     // Android (World+Android)
     case android(AndroidEvent)
+    // Step sync (World+StepSync)
+    case stepSync(StepSyncEvent)
 }

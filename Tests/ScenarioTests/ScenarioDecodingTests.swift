@@ -65,6 +65,7 @@ import SimKernel
             logic: LogicConfig(
                 refresh: RefreshConfig(preferredInterval: .hours(6), minimumInterval: .hours(8), testCadence: .days(91),
                                        recentOpenSuppression: .zero, hardStop: .seconds(15)),
+                stepSync: .defaults,
                 variants: ["refresh.noSynchronize", "refresh.localCalendarDays"]),
             backend: BackendConfig(workers: 8, serviceTime: .uniform(Self.us(.milliseconds(10)), Self.us(.milliseconds(30))),
                                    queueLimit: 0, requestTimeout: .seconds(30), authTokenLifetime: .hours(12)),
@@ -142,6 +143,10 @@ import SimKernel
         #expect(s.logic == LogicConfig(refresh: RefreshConfig(preferredInterval: .hours(4), minimumInterval: .hours(12),
                                                               testCadence: .days(90), recentOpenSuppression: .hours(24),
                                                               hardStop: .seconds(20)),
+                                       stepSync: StepSyncConfig(syncInterval: .hours(2), backfillLimit: .days(30),
+                                                                retryDelays: [.minutes(5), .minutes(10), .minutes(15)],
+                                                                openSyncAge: .hours(24), staleNotificationAge: .hours(24),
+                                                                lowBatteryPercent: 15),
                                        variants: []))
         #expect(s.backend == BackendConfig(workers: 64, serviceTime: .lognormal(median: 40_000, p99: 400_000),
                                            queueLimit: 10_000, requestTimeout: .seconds(60), authTokenLifetime: .days(30)))

@@ -111,8 +111,8 @@ import Testing
                         path: "$.logic.variants[1]", found: ["a second time"])
         expectRejection(Fixtures.scenario(top: #""logic": {"variants": ["push.ignore410"]}"#),
                         path: "$.logic.variants[0]", found: ["\"push.ignore410\" (not available yet in this build)"])
-        expectRejection(Fixtures.scenario(cohort: #""features": ["refresh", "stepSync"]"#),
-                        path: "$.fleet[0].features[1]", found: ["\"stepSync\" (not available yet in this build)"])
+        expectRejection(Fixtures.scenario(cohort: #""features": ["refresh", "push"]"#),
+                        path: "$.fleet[0].features[1]", found: ["\"push\" (not available yet in this build)"])
         expectRejection(Fixtures.scenario(cohort: #""features": ["teleport"]"#), path: "$.fleet[0].features[0]", found: ["\"teleport\""])
         expectRejection(Fixtures.scenario(top: #""faults": [{"kind": "pushProviderErrors", "at": "1d", "duration": "1h", "provider": "apns", "status": 410, "rate": 0.5}]"#),
                         path: "$.faults[0].kind", found: ["\"pushProviderErrors\" (not available yet in this build)"])
@@ -140,8 +140,21 @@ import Testing
                         path: "$.fleet[0].network.homeWiFi")
         expectRejection(#"{"name": "t", "duration": "7d", "fleet": [{"cohort": "a", "count": 1, "platform": "iOS"}]}"#,
                         path: "$.fleet[0].platform", found: ["did you mean `ios`?"])
-        expectRejection(Fixtures.scenario(top: #""logic": {"stepSync": {}}"#),
-                        path: "$.logic.stepSync", found: ["not available yet in this build"])
+        expectRejection(Fixtures.scenario(top: #""logic": {"push": {}}"#),
+                        path: "$.logic.push", found: ["not available yet in this build"])
+    }
+
+    @Test func stepSyncKeysAreStrict() {
+        expectRejection(Fixtures.scenario(top: #""logic": {"stepSync": {"syncIntervall": "2h"}}"#),
+                        path: "$.logic.stepSync.syncIntervall", found: ["did you mean `syncInterval`?"])
+        expectRejection(Fixtures.scenario(top: #""logic": {"stepSync": {"backfillLimit": "32d"}}"#),
+                        path: "$.logic.stepSync.backfillLimit", expected: ["at most 31 days"])
+        expectRejection(Fixtures.scenario(top: #""logic": {"stepSync": {"retryDelays": ["5m", "0s"]}}"#),
+                        path: "$.logic.stepSync.retryDelays[1]", expected: ["a positive duration"])
+        expectRejection(Fixtures.scenario(top: #""logic": {"stepSync": {"retryDelays": "5m"}}"#),
+                        path: "$.logic.stepSync.retryDelays", expected: ["an array of retry delays"])
+        expectRejection(Fixtures.scenario(top: #""logic": {"stepSync": {"lowBatteryPercent": 101}}"#),
+                        path: "$.logic.stepSync.lowBatteryPercent", expected: ["a whole percent"])
     }
 
     @Test func badCategoricalWeights() {

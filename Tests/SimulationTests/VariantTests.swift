@@ -20,6 +20,9 @@ import Scenario
         Case(file: "scenarios/races/ignores-recent-open.json", kind: .notifiedDespiteRecentOpen),
         Case(file: "scenarios/races/badge-overwrite.json", kind: .badgeDiffersFromUnread),
         Case(file: "scenarios/races/in-memory-result.json", kind: .continuationResultLost),
+        Case(file: "scenarios/races/insert-not-upsert.json", kind: .duplicateStepRows),
+        Case(file: "scenarios/races/advance-cursor-on-failure.json", kind: .stepsNeverSynced),
+        Case(file: "scenarios/races/ignores-low-battery.json", kind: .syncedOnLowBattery),
     ]
 
     static func violations(_ scenario: Scenario) -> (total: UInt64, of: (ViolationKind) -> UInt64) {
