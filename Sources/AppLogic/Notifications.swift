@@ -13,6 +13,8 @@ public struct LocalNotification: Hashable, Sendable {
         case testAvailable
         /// Seed `004`: "Homework Analysis Complete".
         case analysisComplete
+        /// Seed `001`: a push notification from the server, shown by the OS.
+        case push
         /// Seed `003`: steps have not synced for 24 h.
         case stepSyncStale
     }

@@ -1,10 +1,11 @@
 import SimKernel
 
 /// `backend`: `workers` an integer ≥ 1, `serviceTime` a distribution of durations,
-/// `queueLimit` an integer ≥ 0, `requestTimeout` and `authTokenLifetime` > 0.
+/// `queueLimit` an integer ≥ 0, `requestTimeout` and `authTokenLifetime` > 0, `push`
+/// the push service's capacity (``PushDecoder/backend(_:)``).
 /// Defaults: ``BackendConfig/defaults``.
 enum BackendDecoder {
-    static let keys = ["workers", "serviceTime", "queueLimit", "requestTimeout", "authTokenLifetime"]
+    static let keys = ["workers", "serviceTime", "queueLimit", "requestTimeout", "authTokenLifetime", "push"]
     static let maximumWorkers: Int64 = 1_000_000
     static let maximumQueueLimit: Int64 = 1_000_000_000
 
@@ -20,6 +21,7 @@ enum BackendDecoder {
                 backend.queueLimit = Int(try child.integer(in: 0...maximumQueueLimit, "a queue limit: an integer from 0 to \(maximumQueueLimit)"))
             case "requestTimeout": backend.requestTimeout = try child.duration(.positive)
             case "authTokenLifetime": backend.authTokenLifetime = try child.duration(.positive)
+            case "push": backend.push = try PushDecoder.backend(child)
             default: throw member.unknownKey(among: keys)
             }
         }

@@ -52,6 +52,7 @@ public enum ScenarioDecoder {
         var backend = BackendConfig.defaults
         var faults: [FaultDecoder.Decoded] = []
         var expect: [Expectation] = []
+        var broadcasts: [PushDecoder.DecodedBroadcast] = []
 
         for member in try root.members("a JSON object with the scenario's keys (`name`, `duration`, `fleet`, ...)") {
             let node = member.node
@@ -73,6 +74,7 @@ public enum ScenarioDecoder {
             case "backend": backend = try BackendDecoder.decode(node)
             case "faults": faults = try FaultDecoder.decodeList(node)
             case "expect": expect = try ExpectationDecoder.decodeList(node)
+            case "broadcasts": broadcasts = try PushDecoder.broadcasts(node)
             default: throw member.unknownKey(among: topLevelKeys)
             }
         }
@@ -80,15 +82,18 @@ public enum ScenarioDecoder {
         guard let duration else { throw root.missing("duration", expected: "how long to simulate: " + DurationRule.positive.expected) }
         guard let fleet else { throw root.missing("fleet", expected: FleetDecoder.expected) }
         try FaultDecoder.checkCohortReferences(faults, fleet: fleet)
+        try PushDecoder.checkCohortReferences(broadcasts, fleet: fleet)
 
-        return Scenario(name: name, description: description, seed: seed, startUnixSeconds: start,
+        var scenario = Scenario(name: name, description: description, seed: seed, startUnixSeconds: start,
                         duration: duration, tieBreak: tieBreak, fleet: fleet, logic: logic, backend: backend,
                         faults: faults.map(\.fault), expect: expect, sourcePath: file)
+        scenario.broadcasts = broadcasts.map(\.broadcast)
+        return scenario
     }
 
     /// The keys of the top level, in `INTERFACE.md`'s order.
     static let topLevelKeys = ["name", "description", "seed", "start", "duration", "tieBreak",
-                               "fleet", "logic", "backend", "faults", "expect"]
+                               "fleet", "logic", "backend", "faults", "expect", "broadcasts"]
 
     static let nameExpected = "the scenario's name: a non-empty string of at most 100 characters, without `/`, `\\` or control characters, not `.` or `..` (it names the report folder)"
 

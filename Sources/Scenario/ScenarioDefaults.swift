@@ -10,8 +10,8 @@ public enum ScenarioDefaults {
     public static let start = "2026-03-02T00:00:00Z"
     public static let startUnixSeconds: Int64 = 1_772_409_600
     public static let tieBreak = TieBreakMode.fifo
-    /// Every feature built so far.
-    public static var features: [Feature] { Catalog.availableFeatures }
+    /// The features a cohort runs when it lists none (``Catalog/defaultFeatures``).
+    public static var features: [Feature] { Catalog.defaultFeatures }
     public static let timeZones = Categorical<String>([(value: "UTC", weight: 1)])
     public static let signedIn = 0.95
     public static let lastTestDaysAgo = Distribution.uniform(0, 120)

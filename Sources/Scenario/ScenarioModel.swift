@@ -15,6 +15,8 @@ public struct Scenario: Sendable, Equatable {
     public var backend: BackendConfig
     public var faults: [Fault]
     public var expect: [Expectation]
+    /// One notification to many users at one instant (seed `001`; ``Broadcast``).
+    public var broadcasts: [Broadcast] = []
 
     /// The file the scenario came from, as given on the command line (for messages and replay hints).
     public var sourcePath: String
@@ -70,6 +72,8 @@ public struct Cohort: Sendable, Equatable {
     public var android: AndroidConfig = .defaults
     /// Seed `004`'s users, server times and background time (``ContinuationUsage``).
     public var continuation: ContinuationUsage = .defaults
+    /// Seed `001`'s notification sources and user settings (``PushUsage``).
+    public var push: PushUsage = .defaults
 }
 
 public struct BatteryConfig: Sendable, Equatable {
@@ -222,6 +226,8 @@ public struct BackendConfig: Sendable, Equatable {
     public var requestTimeout: SimDuration
     /// API tokens live this long after sign-in before they expire (401). Default 30 d.
     public var authTokenLifetime: SimDuration
+    /// The push service's sending capacity (``PushBackendConfig``).
+    public var push: PushBackendConfig = .defaults
 }
 
 public struct Fault: Sendable, Equatable {

@@ -14,6 +14,8 @@ struct CohortModels {
     /// Whether the cohort's `features` include seed `004`'s continuation.
     var runsContinuation: Bool
     var continuation: ContinuationUsage
+    /// Whether the cohort's `features` include seed `001`'s push pipeline.
+    var runsPush: Bool
     /// The cohort runs the step sync (`features` has `stepSync`; iOS only in this build).
     var stepSync: Bool
     var battery: BatteryModel
@@ -47,6 +49,7 @@ struct CohortModels {
         capacityMah = cohort.battery.capacityMah
         runsContinuation = cohort.features.contains(.continuation)
         continuation = cohort.continuation
+        runsPush = cohort.features.contains(.push)
         stepSync = cohort.features.contains(.stepSync) && cohort.platform == .ios
         battery = BatteryModel(capacityMah: cohort.battery.capacityMah, habit: BatteryModel.Habit(cohort.battery.charging))
         initialPercent = cohort.battery.initialPercent

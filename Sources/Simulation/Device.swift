@@ -100,5 +100,7 @@ struct Device {
     var networkStream: RandomStream
     var backendStream: RandomStream
     var continuationStream: RandomStream
+    /// Seed `001`'s workload, provider draws and the user's answers to pushes.
+    var pushStream: RandomStream
     var stepStream: RandomStream
 }

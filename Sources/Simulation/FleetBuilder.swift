@@ -64,6 +64,7 @@ enum FleetBuilder {
                     networkStream: RandomStream(seed: scenario.seed, entity: id, purpose: "network"),
                     backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend"),
                     continuationStream: RandomStream(seed: scenario.seed, entity: id, purpose: "continuation"),
+                    pushStream: RandomStream(seed: scenario.seed, entity: id, purpose: "push"),
                     stepStream: RandomStream(seed: scenario.seed, entity: id, purpose: "stepSync")))
             }
         }

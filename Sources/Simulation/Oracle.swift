@@ -25,6 +25,19 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     case continuationResultLost
     /// An analysis-complete notification without a result in the app (seed `004`).
     case continuationNotifiedWithoutResult
+    /// A request the provider refused with a client error (400, 403, 405, 413) was sent
+    /// again (seed `001`: "no retry on 4xx").
+    case pushClientErrorRetried
+    /// A send to a token the provider had reported unregistered (410/404) before the
+    /// device registered it again (seed `001`: "mark device expired").
+    case pushSentToUnregisteredToken
+    /// A normal push sent inside the user's quiet hours and displayed inside them (seed `001`).
+    case pushDisplayedInQuietHours
+    /// A push displayed again on a device where its collapse id is still shown.
+    case pushCollapseIdShownTwice
+    /// A created notification neither delivered, emailed, expired by its TTL, suppressed
+    /// by a rule, failed on every device, dropped by the provider's rules, nor in flight.
+    case pushNotificationLost
     /// More than one step row for one (user, date, source) (seed `003`: upsert).
     case duplicateStepRows
     /// A local day that ended within the 30 days before a read the server then received,

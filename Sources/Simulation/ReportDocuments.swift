@@ -63,6 +63,40 @@ public enum ReportDocuments {
         return out
     }
 
+    /// The backend's load over time (`backend.load`): API requests and pushes per
+    /// second and the push queue's peak, each series folded into at most 48 bars (the
+    /// largest bucket of each group), labelled by the hour the group starts.
+    static func loadCharts(_ r: ReportValue) -> String {
+        let bucketSeconds = Double(r.lookup("backend.load.bucketSeconds")?.intValue ?? 60)
+        func series(_ path: String) -> [Double]? { r.lookup(path)?.arrayValue?.map { $0.doubleValue ?? 0 } }
+        func chart(_ title: String, _ values: [Double], unit: String) -> String {
+            let group = max(1, (values.count + 47) / 48)
+            var folded: [Double] = [], labels: [String] = []
+            var start = 0
+            while start < values.count {
+                folded.append(values[start ..< min(values.count, start + group)].max() ?? 0)
+                labels.append("\(Int(Double(start) * bucketSeconds / 3_600))h")
+                start += group
+            }
+            return SVGChart.bars(title: title, labels: labels, values: folded, unit: unit, width: 960) + "\n"
+        }
+        var out = ""
+        if let history = series("backend.load.requestsPerSecond./v1/test/history"),
+           let active = series("backend.load.requestsPerSecond./v1/test/active"),
+           let analyze = series("backend.load.requestsPerSecond./v1/homework/analyze") {
+            let total = history.indices.map { history[$0] + active[$0] + analyze[$0] }
+            out += chart("API requests per second (peak bucket)", total, unit: "req/s")
+        }
+        for provider in ["apns", "fcm"] {
+            guard let sends = series("backend.load.pushesPerSecond.\(provider)"), sends.contains(where: { $0 > 0 }) else { continue }
+            out += chart("\(provider.uppercased()) pushes per second (peak bucket)", sends, unit: "push/s")
+            if let queue = series("backend.load.pushQueueDepthPeak.\(provider)") {
+                out += chart("\(provider.uppercased()) push queue depth (peak)", queue, unit: "sends")
+            }
+        }
+        return out
+    }
+
     /// `report.html`: the same figures with inline SVG charts, no external assets.
     public static func html(_ outcome: RunOutcome, markdown: String) -> String {
         let r = outcome.report
@@ -75,6 +109,7 @@ public enum ReportDocuments {
         let cohorts = r.lookup("battery")?.objectValue?.keys.sorted() ?? []
         charts += SVGChart.bars(title: "App energy per device-day, p95 (mAh)", labels: cohorts,
                                 values: cohorts.map { r.lookup("battery.\($0).appEnergyPerDeviceDay.mAh.p95")?.doubleValue ?? 0 }, unit: "mAh") + "\n"
+        charts += loadCharts(r)
         let title = SVGChart.escape(r.lookup("scenario")?.stringValue ?? "")
         return """
         <!doctype html>

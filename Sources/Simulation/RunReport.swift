@@ -53,6 +53,7 @@ extension World {
             "analytics": .object(Dictionary(uniqueKeysWithValues: AnalyticsCounter.names.enumerated().map { ($1, .count(metrics.analytics[$0])) })),
             "invariants": invariantsSection(),
             "continuation": continuationSection(),
+            "push": pushSection(),
             "stepSync": [
                 "uploads": .count(metrics.stepUploads),
                 "healthKitDeliveries": .count(metrics.healthDeliveries),
@@ -89,7 +90,6 @@ extension World {
     }
 
     private func latencySection() -> ReportValue {
-        let empty = LatencyHistogram().latencySummary()
         var section: [String: ReportValue] = [
             "testAvailableToNotified": metrics.testAvailableToNotified.latencySummary(),
             "testAvailableToSeen": metrics.testAvailableToSeen.latencySummary(),
@@ -97,8 +97,7 @@ extension World {
             "continuationCompletedToNotified": metrics.continuation.completedToNotified.latencySummary(),
             "stepsRecordedToSynced": metrics.stepsRecordedToSynced.latencySummary(),
         ]
-        // Keys promised by INTERFACE.md whose feature is not built yet: present, empty.
-        for priority in ["blocking", "high", "normal", "low"] { section["pushCreatedToDelivered.\(priority)"] = empty }
+        for (name, value) in pushLatencies() { section[name] = value }
         return .object(section)
     }
 
@@ -177,7 +176,8 @@ extension World {
             "unauthorized": .count(metrics.unauthorized),
             "clientTimeouts": .count(metrics.timeouts),
             "lostInTransit": .count(metrics.transportFailures),
-            "pushes": .object([:]),
+            "pushes": pushesByProvider(),
+            "load": loadSection(),
         ]
     }
 

@@ -36,7 +36,7 @@ extension World {
         case .networkLatency:
             if starting { activeLatencyFaults.append(index) } else { activeLatencyFaults.removeAll { $0 == index } }
         case .pushProviderErrors, .pushProviderOutage:
-            break  // rejected by the decoder until the push pipeline exists
+            applyPushFault(fault.kind, starting: starting)
         default:
             for d in devices.indices where isAffected(d, by: index) {
                 applyDeviceFault(fault, index: index, device: UInt32(d), starting: starting)
@@ -50,6 +50,7 @@ extension World {
         case .networkOutage:
             devices[i].outageFaults = starting ? devices[i].outageFaults + 1 : devices[i].outageFaults - 1
             note(d, starting ? "fault: network outage begins" : "fault: network outage ends")
+            if !starting, devices[i].online { pushDeviceReachable(d) }
         case .clockSkew(let offset):
             devices[i].clock.skew = starting ? devices[i].clock.skew + offset : devices[i].clock.skew - offset
             devices[i].calendarDisturbed = true

@@ -90,12 +90,14 @@ extension World {
         let j = Int(job)
         guard jobs[j].generation == generation else { return }
         metrics.countArrival(at: now)
+        let b = load.index(now)
         switch jobs[j].endpoint {
-        case .testHistory: metrics.requestsHistory += 1
-        case .activeSession: metrics.requestsActive += 1
-        case .analysis: metrics.continuation.requests += 1
+        case .testHistory: metrics.requestsHistory += 1; load.requests[0][b] &+= 1
+        case .activeSession: metrics.requestsActive += 1; load.requests[1][b] &+= 1
+        case .analysis: metrics.continuation.requests += 1; load.requests[2][b] &+= 1
         case .syncSteps(let upload): if upload.method == .upsert { metrics.requestsStepSync += 1 } else { metrics.requestsStepInsert += 1 }
         }
+        defer { load.apiBusyPeak[b] = max(load.apiBusyPeak[b], UInt32(clamping: server.busy)) }
         switch server.arrive(job: job, now: now) {
         case .serve:
             metrics.queueingLatency.record(0)
@@ -104,6 +106,7 @@ extension World {
             break
         case .rejected:
             metrics.rejected += 1
+            load.apiRejected[b] &+= 1
             jobs[j].serverDone = true
             jobs[j].result = .status(503)
             returnResponse(job)

@@ -61,6 +61,10 @@ public struct World {
     var androids: [AndroidDevice] = []
     /// The reused buffer Doze writes its transitions into.
     var dozeTransitions: [DozeTransition] = []
+    /// Seed `001`'s pipeline, when a cohort runs `push` (World+Push.swift).
+    var pushWorld: PushWorld?
+    /// The backend's load over simulated time (capacity planning).
+    var load: LoadSeries
 
     /// - Parameter traceDevice: record the event-by-event story of this device.
     public init(scenario: Scenario, traceDevice: Int? = nil) {
@@ -98,7 +102,9 @@ public struct World {
         }
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
         traceRecorder = traceDevice.flatMap { $0 >= 0 && $0 < fleet.devices.count ? Trace(device: $0) : nil }
+        load = LoadSeries(duration: scenario.duration)
         start()
+        startPush()
     }
 
     public var now: SimTime { clock.now }
@@ -110,6 +116,7 @@ public struct World {
     public mutating func run(until limit: SimTime) {
         let stop = limit < end ? limit : end
         while let event = clock.next(before: stop) { step(event) }
+        if stop == end { closePushLedger() }
     }
 
     public mutating func runToEnd() { run(until: end) }
@@ -204,6 +211,7 @@ public struct World {
             devices[i].offlineSpells -= 1
             note(d, "network: back online")
             connectivityChanged(d)
+            if devices[i].online { pushDeviceReachable(d) }
             if let gap = cohorts[Int(devices[i].cohort)].network.nextSpell(rng: &devices[i].networkStream) {
                 clock.schedule(.offlineSpellStarts(device: d), after: gap)
             }
@@ -221,6 +229,16 @@ public struct World {
             backgroundTimeExpires(d, generation: generation)
         case .android(let event):
             androidEvent(event)
+        case .pushSource(let d, let source):
+            pushSourceFires(d, source: Int(source))
+        case .pushBroadcast(let index):
+            pushBroadcast(Int(index))
+        case .pushTimer(let slot):
+            pushTimerFires(slot)
+        case .pushAnswer(let slot, let generation):
+            pushAnswer(slot, generation: generation)
+        case .pushArrives(let message):
+            pushArrives(message)
         case .stepSync(let event):
             stepSyncEvent(event)
         }
@@ -259,6 +277,7 @@ public struct World {
         platformSeesOpen(d)
         deliver(d, .appOpened)
         continuationOnOpen(d)
+        pushOnOpen(d)
         if cohorts[Int(devices[i].cohort)].stepSync { deliverStep(d, .appOpened(stepContext(i))) }
     }
 

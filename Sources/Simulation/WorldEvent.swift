@@ -32,6 +32,12 @@ enum WorldEvent {
     case backgroundTimeExpires(device: UInt32, generation: UInt32)
     // Android (World+Android)
     case android(AndroidEvent)
+    // Push (seed `001`)
+    case pushSource(device: UInt32, source: UInt8)
+    case pushBroadcast(index: UInt16)
+    case pushTimer(slot: UInt32)
+    case pushAnswer(slot: UInt32, generation: UInt32)
+    case pushArrives(message: UInt32)
     // Step sync (World+StepSync)
     case stepSync(StepSyncEvent)
 }

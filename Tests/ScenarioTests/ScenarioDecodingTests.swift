@@ -56,7 +56,7 @@ import SimKernel
         var rareUsage = UsageConfig.defaults
         rareUsage.notificationOpenDelay = .normal(mean: Self.us(.hours(1)), sd: 0)
         let rare = Cohort(
-            name: "ios-rare", count: 0, platform: .ios, features: Catalog.availableFeatures,
+            name: "ios-rare", count: 0, platform: .ios, features: Catalog.defaultFeatures,
             timeZones: Categorical([(value: "UTC", weight: 1)]), battery: rareBattery, usage: rareUsage,
             network: rareNetwork, settings: .defaults, signedIn: 0.95, lastTestDaysAgo: .constant(3), ios: .defaults)
         let expected = Scenario(
@@ -108,7 +108,7 @@ import SimKernel
         let c = try #require(s.fleet.first)
         #expect(s.fleet.count == 1)
         #expect(c.name == "a" && c.count == 5 && c.platform == .ios)
-        #expect(c.features == Catalog.availableFeatures)
+        #expect(c.features == Catalog.defaultFeatures)
         #expect(c.timeZones == Categorical([(value: "UTC", weight: 1)]))
         #expect(c.battery == BatteryConfig(capacityMah: 3300, initialPercent: .uniform(30, 100), charging: .overnight))
         #expect(c.usage == UsageConfig(appOpensPerDay: 2.5, notificationOpenProbability: 0.5,

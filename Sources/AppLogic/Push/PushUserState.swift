@@ -50,6 +50,13 @@ public struct PushUserState: Hashable, Sendable {
     public var sendsInFlight: Int { sends.count }
     /// Notifications still being pushed (awaiting answers, escalation or the 15 min check).
     public var notificationsInFlight: Int { jobs.count }
+
+    /// Whether the server still holds notification `id`: held or queued through quiet
+    /// hours, or being pushed (a send awaiting an answer or a retry, or a high push
+    /// awaiting its 5 min or 15 min rule).
+    public func holds(_ id: NotificationID) -> Bool {
+        heldNormal.contains(id) || queuedHigh.contains { $0.request.id == id } || jobs.contains { $0.id == id }
+    }
 }
 
 struct QueuedPush: Hashable, Sendable {

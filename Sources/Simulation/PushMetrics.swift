@@ -1,0 +1,117 @@
+import AppLogic
+import SimKernel
+import Reports
+
+/// What the push pipeline measured (seed `001`'s "Aggregated Push Metrics").
+struct PushMetrics {
+    /// Created, by source (``Scenario/PushSourceName`` order, then broadcasts) and by priority.
+    var createdBySource = [UInt64](repeating: 0, count: 5)
+    var createdByPriority = [UInt64](repeating: 0, count: 4)
+    /// Final outcomes by ``PushOutcome``, filled when the run closes; `inFlight` and `lost` besides.
+    var outcomes = [UInt64](repeating: 0, count: PushOutcome.allCases.count)
+    var inFlightAtEnd: UInt64 = 0
+    var lost: UInt64 = 0
+    var suppressedByReason = [UInt64](repeating: 0, count: PushMetrics.suppressionNames.count)
+    var held: UInt64 = 0
+    var summaries: UInt64 = 0
+    /// Sends by provider (APNs 0, FCM 1) and their answers.
+    var sends = [UInt64](repeating: 0, count: 2)
+    var accepted = [UInt64](repeating: 0, count: 2)
+    var byStatus = [[UInt64]](repeating: [UInt64](repeating: 0, count: PushMetrics.statuses.count), count: 2)
+    var unanswered = [UInt64](repeating: 0, count: 2)
+    var rejectedByQueue = [UInt64](repeating: 0, count: 2)
+    var retries: UInt64 = 0
+    var failuresByReason = [UInt64](repeating: 0, count: PushMetrics.failureNames.count)
+    var emailFallbacks = [UInt64](repeating: 0, count: 2)
+    var tokens = [UInt64](repeating: 0, count: PushMetrics.tokenNames.count)
+    var registrations: UInt64 = 0
+    var purged: UInt64 = 0
+    var shown: UInt64 = 0
+    var shownQuietly: UInt64 = 0
+    var notShownWithoutPermission: UInt64 = 0
+    var collapsedInPlace: UInt64 = 0
+    var silent = [UInt64](repeating: 0, count: 3)
+    var opened: UInt64 = 0
+    var dismissed: UInt64 = 0
+    var timeToOpen = LatencyHistogram()
+    var providerLatency = [LatencyHistogram(), LatencyHistogram()]
+    var createdToDelivered = [LatencyHistogram(), LatencyHistogram(), LatencyHistogram(), LatencyHistogram()]
+
+    static let sourceNames = ["assignmentDue", "teacherFeedback", "challenge", "announcement", "broadcast"]
+    static let priorityNames = ["low", "normal", "high", "blocking"]
+    static let suppressionNames = ["optedOut", "activeInApp", "dailyLimit", "weeklyLimit", "noActiveDevice", "payloadTooLarge", "lowPriority"]
+    static let statuses = [400, 403, 404, 405, 410, 413, 429, 500, 503]
+    static let failureNames = ["unregistered", "clientError", "rateLimited", "serverError", "timedOut", "expired"]
+    static let tokenNames = ["active", "inactive", "expired", "revoked"]
+    static let silentNames = ["delivered", "coalesced", "dropped"]
+
+    static func index(_ s: PushSuppression) -> Int {
+        switch s {
+        case .optedOut: return 0
+        case .activeInApp: return 1
+        case .dailyLimit: return 2
+        case .weeklyLimit: return 3
+        case .noActiveDevice: return 4
+        case .payloadTooLarge: return 5
+        case .lowPriority: return 6
+        }
+    }
+
+    static func index(_ r: PushFailureReason) -> Int {
+        switch r {
+        case .unregistered: return 0
+        case .clientError: return 1
+        case .rateLimited: return 2
+        case .serverError: return 3
+        case .timedOut: return 4
+        case .expired: return 5
+        }
+    }
+
+    static func index(_ s: PushTokenStatus) -> Int {
+        switch s {
+        case .active: return 0
+        case .inactive: return 1
+        case .expired: return 2
+        case .revoked: return 3
+        }
+    }
+}
+
+/// The backend's load over simulated time, for capacity planning: counts per bucket of
+/// ``bucket`` (1 min for runs of at most 2 days, 10 min beyond, so 7 days stay at 1008
+/// points), and peaks per bucket.
+struct LoadSeries {
+    let bucket: SimDuration
+    let buckets: Int
+    /// API requests arriving, by endpoint (history, active, analyze).
+    var requests: [[UInt32]]
+    /// API requests answered 503 (queue full).
+    var apiRejected: [UInt32]
+    /// The most API workers busy at once.
+    var apiBusyPeak: [UInt32]
+    /// Push sends handed to each provider (APNs, FCM).
+    var pushSends: [[UInt32]]
+    /// Sends the push service refused (its queue full) or the provider refused with 429 or 5xx.
+    var pushRejected: [[UInt32]]
+    /// The longest push queue, and the most sends awaiting an answer, per provider.
+    var pushQueuePeak: [[UInt32]]
+    var pushStreamingPeak: [[UInt32]]
+
+    init(duration: SimDuration) {
+        bucket = duration <= .hours(48) ? .minutes(1) : .minutes(10)
+        buckets = Int((duration.microseconds + bucket.microseconds - 1) / bucket.microseconds)
+        let zeros = [UInt32](repeating: 0, count: buckets)
+        requests = [zeros, zeros, zeros]
+        apiRejected = zeros
+        apiBusyPeak = zeros
+        pushSends = [zeros, zeros]
+        pushRejected = [zeros, zeros]
+        pushQueuePeak = [zeros, zeros]
+        pushStreamingPeak = [zeros, zeros]
+    }
+
+    @inline(__always) func index(_ now: SimTime) -> Int {
+        min(buckets - 1, max(0, Int(now.microseconds / bucket.microseconds)))
+    }
+}
