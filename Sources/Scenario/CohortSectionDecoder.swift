@@ -1,3 +1,5 @@
+import SimKernel
+
 /// The sections of a cohort: `battery`, `usage`, `settings`, `ios`. Each key is
 /// optional and defaults to the section type's `defaults`.
 enum CohortSectionDecoder {
@@ -128,9 +130,9 @@ extension CohortSectionDecoder {
         return p
     }
 
-    static let androidKeys = ["motionEventsPerDay", "quotaRecheck"]
+    static let androidKeys = ["motionEventsPerDay", "quotaRecheck", "oemPolicy"]
 
-    /// `android`: `motionEventsPerDay` from 0 to 1440, `quotaRecheck` > 0.
+    /// `android`: `motionEventsPerDay` from 0 to 1440, `quotaRecheck` > 0, `oemPolicy`.
     static func android(_ node: ScenarioNode) throws(ScenarioError) -> AndroidConfig {
         var a = AndroidConfig.defaults
         for member in try node.members("an android object, e.g. {\"motionEventsPerDay\": 6}") {
@@ -139,9 +141,31 @@ extension CohortSectionDecoder {
             case "motionEventsPerDay":
                 a.motionEventsPerDay = try child.number(in: 0...1_440, "motion events per day: a number from 0 to 1440")
             case "quotaRecheck": a.quotaRecheck = try child.duration(.positive)
+            case "oemPolicy": a.oemKillAfterScreenOff = try oemPolicy(child)
             default: throw member.unknownKey(among: androidKeys)
             }
         }
         return a
+    }
+
+    static let oemPolicyExpected = "\"stock\" or an object {\"killsBackgroundApps\": DURATION}, e.g. {\"killsBackgroundApps\": \"10m\"}"
+
+    /// `android.oemPolicy`: `"stock"` (nil: never killed) or `{"killsBackgroundApps": "10m"}`,
+    /// the screen-off time after which the app is force-stopped (> 0).
+    static func oemPolicy(_ node: ScenarioNode) throws(ScenarioError) -> SimDuration? {
+        if case .string = node.value {
+            _ = try node.name(among: ["stock"], oemPolicyExpected)
+            return nil
+        }
+        let members = try node.members(oemPolicyExpected)
+        guard !members.isEmpty else { throw node.error(expected: oemPolicyExpected, found: "an empty object") }
+        var after: SimDuration?
+        for member in members {
+            switch member.key {
+            case "killsBackgroundApps": after = try member.node.duration(.positive)
+            default: throw member.unknownKey(among: ["killsBackgroundApps"])
+            }
+        }
+        return after
     }
 }

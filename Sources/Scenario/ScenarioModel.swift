@@ -174,6 +174,10 @@ public struct AndroidConfig: Sendable, Equatable {
     /// **Assumption**: a job held back by its standby bucket's quota is looked at again
     /// after this long (JobScheduler sets an alarm for when quota frees). Default 15 min.
     public var quotaRecheck: SimDuration = .minutes(15)
+    /// **Assumption** (`oemPolicy`, no published numbers): a manufacturer that force-stops
+    /// the app once the screen has been off this long with the app in the background;
+    /// nil is `"stock"` (AOSP: never). Default nil.
+    public var oemKillAfterScreenOff: SimDuration? = nil
     public init() {}
     public static let defaults = AndroidConfig()
 }

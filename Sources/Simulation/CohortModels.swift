@@ -16,7 +16,7 @@ struct CohortModels {
     var continuation: ContinuationUsage
     /// Whether the cohort's `features` include seed `001`'s push pipeline.
     var runsPush: Bool
-    /// The cohort runs the step sync (`features` has `stepSync`; iOS only in this build).
+    /// The cohort runs the step sync (`features` has `stepSync`).
     var stepSync: Bool
     var battery: BatteryModel
     var initialPercent: Distribution
@@ -50,7 +50,7 @@ struct CohortModels {
         runsContinuation = cohort.features.contains(.continuation)
         continuation = cohort.continuation
         runsPush = cohort.features.contains(.push)
-        stepSync = cohort.features.contains(.stepSync) && cohort.platform == .ios
+        stepSync = cohort.features.contains(.stepSync)
         battery = BatteryModel(capacityMah: cohort.battery.capacityMah, habit: BatteryModel.Habit(cohort.battery.charging))
         initialPercent = cohort.battery.initialPercent
         self.firstDevice = firstDevice
@@ -73,6 +73,12 @@ struct AndroidModels {
     /// The app's refresh as WorkManager periodic work: seed `000`'s preferred interval
     /// (4 h), no flex, a network constraint, the default exponential 30 s backoff.
     var refreshWork: WorkRequest
+    /// FCM delivery under Doze and the bucket's high-priority limits (`REFERENCE.md` H, B).
+    var fcm = FCMDeliveryModel()
+    /// Battery-not-low's 15 % / 20 % hysteresis (`REFERENCE.md` E).
+    var batteryLow = BatteryLowMonitor()
+    /// `android.oemPolicy` (**assumption**: no published numbers).
+    var oem: OEMBackgroundPolicy
     var motionEventsPerDay: Double
     var quotaRecheck: SimDuration
 
@@ -80,6 +86,7 @@ struct AndroidModels {
         let interval = refresh.preferredInterval
         refreshWork = workManager.request(.periodic(interval: interval, flex: interval),
                                           constraints: WorkConstraints(network: .connected))
+        oem = config.oemKillAfterScreenOff.map { .killsBackgroundApps(afterScreenOff: $0) } ?? .stock
         motionEventsPerDay = config.motionEventsPerDay
         quotaRecheck = config.quotaRecheck
     }

@@ -19,6 +19,16 @@ struct PlatformMetrics {
     var workManagerDelay = LatencyHistogram()
     /// Due work held back by the standby bucket's JobScheduler quota.
     var quotaDeferrals: UInt64 = 0
+    /// Step-sync jobs started (WorkManager periodic work, seed `003`).
+    var stepSyncJobs: UInt64 = 0
+    /// Apps force-stopped by an `android.oemPolicy` that kills background apps.
+    var oemForceStops: UInt64 = 0
+    /// FCM messages held by Doze (normal priority, or high over the bucket's limit)
+    /// until a maintenance window or the screen, and how long they waited.
+    var fcmDeferrals: UInt64 = 0
+    var fcmDeferral = LatencyHistogram()
+    /// High-priority FCM messages delivered at once, temp-allow-listing the app.
+    var fcmHighPriorityNow: UInt64 = 0
     /// Jobs stopped at their quota or 10-minute deadline.
     var jobsStopped: UInt64 = 0
     var dozeDeepIdleEntries: UInt64 = 0

@@ -66,6 +66,10 @@ struct PushMessage {
     var silent: Bool
     var apnsPriority: UInt8
     var collapsible: Bool
+    /// FCM: delivered as high priority, so it temp-allow-lists the app (World+FCMDelivery).
+    var wakesApp = false
+    /// FCM: held by Doze or a force-stop since then, or `never`.
+    var heldSince = World.never
 }
 
 /// The push service's sending queue for one provider (`backend.push`).

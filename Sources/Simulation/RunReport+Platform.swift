@@ -19,6 +19,13 @@ extension World {
             "workManagerDelay": p.workManagerDelay.latencySummary(),
             "quotaDeferrals": .count(p.quotaDeferrals),
             "jobsStopped": .count(p.jobsStopped),
+            "stepSyncJobs": .count(p.stepSyncJobs),
+            "oemForceStops": .count(p.oemForceStops),
+            "fcm": [
+                "highPriorityNow": .count(p.fcmHighPriorityNow),
+                "deferredByDoze": .count(p.fcmDeferrals),
+                "dozeDelay": p.fcmDeferral.latencySummary(),
+            ],
             "doze": [
                 "deepIdleEntries": .count(p.dozeDeepIdleEntries),
                 "maintenanceWindows": .count(p.dozeMaintenanceWindows),

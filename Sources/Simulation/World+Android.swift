@@ -2,6 +2,23 @@ import SimKernel
 import AppLogic
 import Platform
 
+/// The app's two unique periodic works (World+Android, World+AndroidStepSync).
+enum AndroidWork: UInt8 {
+    /// Seed `000`'s refresh (the ``RefreshLogic`` worker).
+    case refresh
+    /// Seed `003`'s step sync (the ``StepSyncLogic`` worker).
+    case stepSync
+}
+
+/// One unique periodic work as WorkManager keeps it (enqueued with KEEP).
+struct AndroidWorkSlot {
+    var spec: WorkSpecState
+    var enqueued: Bool
+    var timer = GenerationCounter()
+    /// When the due work first found Doze holding it back, or nil.
+    var deferredSince: SimTime?
+}
+
 /// The Android-only state of one device, kept out of ``Device`` so iOS devices stay small.
 struct AndroidDevice {
     var doze: DozeState
@@ -13,16 +30,31 @@ struct AndroidDevice {
     var lastBucket: StandbyBucket
     var bucketTimer = GenerationCounter()
     var quota = JobQuotaState()
-    /// The refresh's WorkManager periodic work (unique, KEEP).
-    var work: WorkSpecState
-    var workEnqueued = true
-    var workTimer = GenerationCounter()
-    /// When due work first found Doze holding it back, or nil.
-    var deferredSince: SimTime?
-    /// The running job was stopped by JobScheduler (WorkManager retries it).
+    /// The refresh's WorkManager periodic work.
+    var refresh: AndroidWorkSlot
+    /// The step sync's WorkManager periodic work and the request it was enqueued with
+    /// (the logic's `schedulePeriodicWork`); nil when never enqueued.
+    var steps: AndroidWorkSlot
+    var stepRequest: WorkRequest?
+    /// The step-sync job runs; its serial tells a stale stop deadline apart.
+    var stepJobRunning = false
+    var stepJobSerial: UInt32 = 0
+    /// The running refresh job was stopped by JobScheduler (WorkManager retries it).
     var stopping = false
+    /// BatteryService's "battery low" flag (``BatteryLowMonitor``, REFERENCE.md E).
+    var batteryLow = false
+    /// The app was force-stopped by the manufacturer's policy; nothing runs until the next open.
+    var forceStopped = false
+    var oemTimer = GenerationCounter()
+    /// Recent high-priority FCM messages, for the bucket's daily limit (``FCMDeliveryModel``).
+    var fcmHighPriority: DeliveryLog
     var screenStream: RandomStream
     var motionStream: RandomStream
+
+    subscript(work: AndroidWork) -> AndroidWorkSlot {
+        get { work == .refresh ? refresh : steps }
+        set { if work == .refresh { refresh = newValue } else { steps = newValue } }
+    }
 }
 
 /// Android events, dispatched by ``World/androidEvent(_:)``.
@@ -32,7 +64,11 @@ enum AndroidEvent {
     case motion(device: UInt32)
     case dozeTimer(device: UInt32, generation: UInt32)
     case bucketTimer(device: UInt32, generation: UInt32)
-    case workCheck(device: UInt32, generation: UInt32)
+    case workCheck(device: UInt32, work: AndroidWork, generation: UInt32)
+    /// JobScheduler's stop deadline of the step-sync job `serial`.
+    case stepJobStops(device: UInt32, serial: UInt32)
+    /// The manufacturer's policy force-stops the app (``OEMBackgroundPolicy``).
+    case oemKill(device: UInt32, generation: UInt32)
 }
 
 /// Android devices: Doze (`REFERENCE.md` A) driven by screen, charging, motion and
@@ -42,8 +78,8 @@ enum AndroidEvent {
 /// kept), a run is `taskLaunched`, and JobScheduler's stop deadline (10 min, or less when
 /// the bucket's quota runs out) replaces iOS's 30 s expiration.
 extension World {
-    private func androidIndex(_ d: UInt32) -> Int { Int(devices[Int(d)].android) }
-    private func models(_ d: UInt32) -> AndroidModels { cohorts[Int(devices[Int(d)].cohort)].android! }
+    func androidIndex(_ d: UInt32) -> Int { Int(devices[Int(d)].android) }
+    func models(_ d: UInt32) -> AndroidModels { cohorts[Int(devices[Int(d)].cohort)].android! }
 
     /// Set-up at time zero: the screen is off, the app was last used a drawn while ago
     /// (**assumption**: an exponential gap of the cohort's mean time between opens), and
@@ -61,17 +97,21 @@ extension World {
         m.workManager.runFinished(m.refreshWork, &work, result: .success, now: firstDue - interval)
         devices[i].android = Int32(androids.count)
         androids.append(AndroidDevice(
-            doze: DozeState(config: m.doze.config), bucket: bucket, lastBucket: m.buckets.bucket(bucket, at: .zero), work: work,
+            doze: DozeState(config: m.doze.config), bucket: bucket, lastBucket: m.buckets.bucket(bucket, at: .zero),
+            refresh: AndroidWorkSlot(spec: work, enqueued: true),
+            steps: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false),
+            fcmHighPriority: m.fcm.makeLog(),
             screenStream: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "user.screen"),
             motionStream: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "user.motion")))
         note(d, "OS: Android; standby bucket \(androids[Int(devices[i].android)].lastBucket); refresh work due \(format(firstDue))")
         if devices[i].lowPowerMode { applyDoze(d, .quickDoze(true)) }
         if isCharging(i) { applyDoze(d, .charging(true)) }
         applyDoze(d, .screen(on: false))
+        armOEMKill(d)
         armBucketTimer(d)
         scheduleScreenSession(d)
         scheduleMotion(d)
-        scheduleWorkCheck(d)
+        scheduleWorkCheck(d, .refresh)
     }
 
     mutating func androidEvent(_ event: AndroidEvent) {
@@ -87,6 +127,7 @@ extension World {
             note(d, "OS: screen off")
             models(d).buckets.screen(on: false, state: &androids[a].bucket, now: now)
             applyDoze(d, .screen(on: false))
+            armOEMKill(d)
             checkBucket(d)
             armBucketTimer(d)
         case .motion(let d):
@@ -102,9 +143,18 @@ extension World {
             guard androids[androidIndex(d)].bucketTimer.isCurrent(generation) else { return }
             checkBucket(d)
             armBucketTimer(d)
-        case .workCheck(let d, let generation):
-            guard androids[androidIndex(d)].workTimer.isCurrent(generation) else { return }
-            tryRunRefreshWork(d)
+        case .workCheck(let d, let work, let generation):
+            guard androids[androidIndex(d)][work].timer.isCurrent(generation) else { return }
+            tryRunWork(d, work)
+        case .stepJobStops(let d, let serial):
+            let a = androidIndex(d)
+            guard androids[a].stepJobRunning, androids[a].stepJobSerial == serial else { return }
+            metrics.platform.jobsStopped += 1
+            note(d, "JobScheduler: step-sync job \(serial) stopped at its deadline")
+            stepJobEnded(d, result: .retry)
+        case .oemKill(let d, let generation):
+            guard androids[androidIndex(d)].oemTimer.isCurrent(generation) else { return }
+            oemForceStop(d)
         }
     }
 
@@ -115,6 +165,13 @@ extension World {
     mutating func androidAppOpened(_ d: UInt32) {
         let a = androidIndex(d)
         screenSession(d, length: World.foregroundSession)
+        if androids[a].forceStopped {
+            androids[a].forceStopped = false
+            note(d, "OS: the app is no longer stopped (opened by the user)")
+            tryRunWork(d, .refresh)
+            tryRunWork(d, .stepSync)
+            if devices[Int(d)].online, !androids[a].doze.restrictsBackgroundWork { pushDeviceReachable(d) }
+        }
         models(d).buckets.appUsed(state: &androids[a].bucket, now: now)
         checkBucket(d)
         armBucketTimer(d)
@@ -132,6 +189,7 @@ extension World {
         switch androids[a].screen.sessionStarts(now: now, length: length) {
         case .turnedOn(let offAt, let generation):
             note(d, "OS: screen on")
+            androids[a].oemTimer.cancel()
             models(d).buckets.screen(on: true, state: &androids[a].bucket, now: now)
             clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
             applyDoze(d, .screen(on: true))
@@ -187,7 +245,11 @@ extension World {
             let generation = androids[a].dozeTimer.arm()
             if let next { clock.schedule(.android(.dozeTimer(device: d, generation: generation)), at: max(next, now)) }
         }
-        if changed, !androids[a].doze.restrictsBackgroundWork { tryRunRefreshWork(d) }
+        if changed, !androids[a].doze.restrictsBackgroundWork {
+            tryRunWork(d, .refresh)
+            tryRunWork(d, .stepSync)
+            if devices[Int(d)].online { pushDeviceReachable(d) }
+        }
     }
 
     /// The device went online or offline: Doze's light maintenance waits for network,
@@ -195,14 +257,16 @@ extension World {
     mutating func connectivityChanged(_ d: UInt32) {
         guard devices[Int(d)].android >= 0 else { return }
         applyDoze(d, .network(connected: devices[Int(d)].online))
-        tryRunRefreshWork(d)
+        tryRunWork(d, .refresh)
+        tryRunWork(d, .stepSync)
     }
 
     /// Battery Saver (the `lowPowerMode` setting or fault, `REFERENCE.md` E): Quick Doze,
     /// and background jobs wait while it is on.
     mutating func batterySaverChanged(_ d: UInt32) {
         applyDoze(d, .quickDoze(devices[Int(d)].lowPowerMode))
-        tryRunRefreshWork(d)
+        tryRunWork(d, .refresh)
+        tryRunWork(d, .stepSync)
     }
 
     // MARK: - Standby buckets
@@ -235,52 +299,69 @@ extension World {
     /// run (its initial delay).
     mutating func enqueueRefreshWork(_ d: UInt32, earliestBegin: SimTime) {
         let a = androidIndex(d)
-        guard !androids[a].workEnqueued else {
+        guard !androids[a].refresh.enqueued else {
             note(d, "WorkManager: periodic refresh work already enqueued (KEEP)")
             return
         }
-        androids[a].workEnqueued = true
-        androids[a].work = WorkSpecState(enqueuedAt: max(earliestBegin, now))
+        androids[a].refresh.enqueued = true
+        androids[a].refresh.spec = WorkSpecState(enqueuedAt: max(earliestBegin, now))
         note(d, "WorkManager: periodic refresh work enqueued, first run from \(format(max(earliestBegin, now)))")
-        scheduleWorkCheck(d)
+        scheduleWorkCheck(d, .refresh)
     }
 
     mutating func cancelRefreshWork(_ d: UInt32) {
         let a = androidIndex(d)
-        androids[a].workEnqueued = false
-        androids[a].deferredSince = nil
-        androids[a].workTimer.cancel()
+        androids[a].refresh.enqueued = false
+        androids[a].refresh.deferredSince = nil
+        androids[a].refresh.timer.cancel()
         note(d, "WorkManager: periodic refresh work cancelled")
     }
 
-    private mutating func scheduleWorkCheck(_ d: UInt32) {
-        let a = androidIndex(d)
-        let m = models(d)
-        guard androids[a].workEnqueued, let due = m.workManager.nextRunTime(m.refreshWork, androids[a].work) else { return }
-        let generation = androids[a].workTimer.arm()
-        clock.schedule(.android(.workCheck(device: d, generation: generation)), at: max(due, now))
+    /// The request a work was enqueued with.
+    private func request(_ d: UInt32, _ work: AndroidWork) -> WorkRequest? {
+        work == .refresh ? models(d).refreshWork : androids[androidIndex(d)].stepRequest
     }
 
-    /// Starts the refresh job if it is due and every gate of `REFERENCE.md` A, B, D and E
-    /// lets it: constraints (network), Battery Saver, Doze (maintenance windows only,
-    /// unless temp-allow-listed), and the bucket's quota (charging and foreground exempt).
-    mutating func tryRunRefreshWork(_ d: UInt32) {
+    mutating func scheduleWorkCheck(_ d: UInt32, _ work: AndroidWork) {
+        let a = androidIndex(d)
+        let m = models(d)
+        guard androids[a][work].enqueued, let request = request(d, work),
+              let due = m.workManager.nextRunTime(request, androids[a][work].spec) else { return }
+        let generation = androids[a][work].timer.arm()
+        clock.schedule(.android(.workCheck(device: d, work: work, generation: generation)), at: max(due, now))
+    }
+
+    /// BatteryService's "battery low" now (``BatteryLowMonitor``: set at ≤ 15 % unplugged,
+    /// cleared plugged in or at ≥ 20 %, `REFERENCE.md` E), kept for the hysteresis.
+    mutating func updateBatteryLow(_ d: UInt32) {
+        let i = Int(d), a = androidIndex(d)
+        let level = cohorts[Int(devices[i].cohort)].battery.percent(devices[i].battery, at: now)
+        androids[a].batteryLow = models(d).batteryLow.isLow(levelPercent: level, plugged: isCharging(i), wasLow: androids[a].batteryLow)
+    }
+
+    /// Starts a work's job if it is due and every gate of `REFERENCE.md` A, B, D and E
+    /// lets it: not force-stopped, constraints (network, battery not low), Battery Saver,
+    /// Doze (maintenance windows only, unless temp-allow-listed), and the bucket's quota
+    /// (charging and foreground exempt).
+    mutating func tryRunWork(_ d: UInt32, _ work: AndroidWork) {
         let i = Int(d), a = androidIndex(d)
         let m = models(d)
-        guard androids[a].workEnqueued, !devices[i].task.running,
-              let due = m.workManager.nextRunTime(m.refreshWork, androids[a].work), due <= now else { return }
+        let running = work == .refresh ? devices[i].task.running : androids[a].stepJobRunning
+        guard androids[a][work].enqueued, !running, !androids[a].forceStopped, let request = request(d, work),
+              let due = m.workManager.nextRunTime(request, androids[a][work].spec), due <= now else { return }
+        updateBatteryLow(d)
         let network: WorkNetworkType = devices[i].online ? (onWiFi(i, at: now) ? .unmetered : .connected) : .notRequired
-        let conditions = DeviceConditions(network: network, charging: isCharging(i), batteryLow: false)
-        guard m.workManager.constraintsMet(m.refreshWork.constraints, conditions) else {
-            return note(d, "WorkManager: refresh due; waiting for its network constraint")
+        let conditions = DeviceConditions(network: network, charging: isCharging(i), batteryLow: androids[a].batteryLow)
+        guard m.workManager.constraintsMet(request.constraints, conditions) else {
+            return note(d, "WorkManager: \(work) due; waiting for its constraints (network \(network), battery low \(androids[a].batteryLow))")
         }
-        guard !devices[i].lowPowerMode else { return note(d, "WorkManager: refresh due; held back by Battery Saver") }
+        guard !devices[i].lowPowerMode else { return note(d, "WorkManager: \(work) due; held back by Battery Saver") }
         let doze = androids[a].doze
         if doze.restrictsBackgroundWork, !doze.isAllowListed(at: now) {
-            if androids[a].deferredSince == nil {
-                androids[a].deferredSince = now
+            if androids[a][work].deferredSince == nil {
+                androids[a][work].deferredSince = now
                 metrics.platform.dozeDeferrals += 1
-                note(d, "WorkManager: refresh due; deferred by Doze (deep \(doze.deep), light \(doze.light)) to a maintenance window")
+                note(d, "WorkManager: \(work) due; deferred by Doze (deep \(doze.deep), light \(doze.light)) to a maintenance window")
             }
             return
         }
@@ -288,23 +369,33 @@ extension World {
         let exempt = isCharging(i) || (devices[i].process == .running && now < devices[i].foregroundUntil)
         guard m.quota.mayStart(androids[a].quota, bucket: bucket, now: now, exempt: exempt) else {
             metrics.platform.quotaDeferrals += 1
-            let generation = androids[a].workTimer.arm()
-            clock.schedule(.android(.workCheck(device: d, generation: generation)), after: m.quotaRecheck)
-            return note(d, "JobScheduler: refresh due; the \(bucket) bucket's quota is used up; looks again in \(m.quotaRecheck)")
+            let generation = androids[a][work].timer.arm()
+            clock.schedule(.android(.workCheck(device: d, work: work, generation: generation)), after: m.quotaRecheck)
+            return note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(m.quotaRecheck)")
         }
-        if let since = androids[a].deferredSince {
+        if let since = androids[a][work].deferredSince {
             metrics.platform.dozeDeferral.record((now - since).microseconds)
-            androids[a].deferredSince = nil
+            androids[a][work].deferredSince = nil
         }
         metrics.platform.workManagerDelay.record((now - due).microseconds)
-        metrics.platform.androidLaunchesByBucket[bucket.rawValue] += 1
         m.quota.jobStarted(&androids[a].quota, now: now)
-        beginRefreshTask(d)
         let deadline = m.quota.stopDeadline(androids[a].quota, bucket: bucket, startedAt: now, now: now, exempt: exempt)
-        clock.schedule(.refreshExpires(device: d, serial: devices[i].task.serial), at: deadline)
-        note(d, "WorkManager: refresh runs as job \(devices[i].task.serial) (bucket \(bucket), \(now - due) after due); JobScheduler stops it at \(format(deadline))")
         applyDoze(d, .jobsActive(true))
-        deliverTaskLaunched(d)
+        switch work {
+        case .refresh:
+            metrics.platform.androidLaunchesByBucket[bucket.rawValue] += 1
+            beginRefreshTask(d)
+            clock.schedule(.refreshExpires(device: d, serial: devices[i].task.serial), at: deadline)
+            note(d, "WorkManager: refresh runs as job \(devices[i].task.serial) (bucket \(bucket), \(now - due) after due); JobScheduler stops it at \(format(deadline))")
+            deliverTaskLaunched(d)
+        case .stepSync:
+            metrics.platform.stepSyncJobs += 1
+            androids[a].stepJobRunning = true
+            androids[a].stepJobSerial &+= 1
+            clock.schedule(.android(.stepJobStops(device: d, serial: androids[a].stepJobSerial)), at: deadline)
+            note(d, "WorkManager: step sync runs as job \(androids[a].stepJobSerial) (bucket \(bucket), \(now - due) after due); JobScheduler stops it at \(format(deadline))")
+            startStepWorker(d)
+        }
     }
 
     /// JobScheduler's stop deadline: `onStopped`, which the logic hears as its expiration.
@@ -324,16 +415,48 @@ extension World {
     /// counts the attempt at its start) and Doze may end its maintenance window.
     mutating func refreshJobEnded(_ d: UInt32) {
         let i = Int(d), a = androidIndex(d)
-        let m = models(d)
-        m.quota.jobStopped(&androids[a].quota, now: now)
         let result: WorkResult = androids[a].stopping || devices[i].task.completions == 0 ? .retry : .success
         androids[a].stopping = false
-        m.workManager.runFinished(m.refreshWork, &androids[a].work, result: result, now: now)
-        if let next = m.workManager.nextRunTime(m.refreshWork, androids[a].work) {
-            note(d, "WorkManager: run ended (\(result)); next run due \(format(next))")
+        jobEnded(d, .refresh, result: result)
+    }
+
+    /// A job of `work` ended with `result` (the Worker's `Result`): quota, WorkManager's
+    /// next run or backoff, and Doze's view of running jobs.
+    mutating func jobEnded(_ d: UInt32, _ work: AndroidWork, result: WorkResult) {
+        let i = Int(d), a = androidIndex(d)
+        let m = models(d)
+        m.quota.jobStopped(&androids[a].quota, now: now)
+        if let request = request(d, work) {
+            m.workManager.runFinished(request, &androids[a][work].spec, result: result, now: now)
+            if let next = m.workManager.nextRunTime(request, androids[a][work].spec) {
+                note(d, "WorkManager: \(work) run ended (\(result)); next run due \(format(next))")
+            }
         }
-        scheduleWorkCheck(d)
-        applyDoze(d, .jobsActive(false))
+        scheduleWorkCheck(d, work)
+        applyDoze(d, .jobsActive(devices[i].task.running || androids[a].stepJobRunning))
+    }
+
+    // MARK: - The manufacturer's policy
+
+    /// Arms the force-stop of an `OEMBackgroundPolicy` that kills background apps, from
+    /// the screen going off (none under `stock`).
+    private mutating func armOEMKill(_ d: UInt32) {
+        let a = androidIndex(d)
+        guard !androids[a].forceStopped, let at = models(d).oem.killTime(screenOffAt: now) else { return }
+        let generation = androids[a].oemTimer.arm()
+        clock.schedule(.android(.oemKill(device: d, generation: generation)), at: at)
+    }
+
+    /// The screen has been off the policy's time: unless the app is in the foreground,
+    /// it is force-stopped: the process dies (unpersisted writes lost), and no job,
+    /// alarm or FCM message reaches it until the user opens it.
+    private mutating func oemForceStop(_ d: UInt32) {
+        let i = Int(d), a = androidIndex(d)
+        guard !androids[a].screen.isOn, !(devices[i].process == .running && now < devices[i].foregroundUntil) else { return }
+        metrics.platform.oemForceStops += 1
+        note(d, "OS: the manufacturer's policy force-stops the app")
+        if devices[i].process != .terminated { terminate(d) }
+        androids[a].forceStopped = true
     }
 }
 

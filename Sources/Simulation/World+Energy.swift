@@ -33,6 +33,8 @@ extension World {
     mutating func chargingChanged(_ d: UInt32) {
         guard devices[Int(d)].android >= 0 else { return }
         applyDoze(d, .charging(isCharging(Int(d))))
-        tryRunRefreshWork(d)
+        updateBatteryLow(d)
+        tryRunWork(d, .refresh)
+        tryRunWork(d, .stepSync)
     }
 }

@@ -282,19 +282,21 @@ extension World {
         let apnsPriority = PushRouter.apnsPriority(record.priority, silent: silent)
         let answer: GatewayAnswer
         let delivery: GatewayDelivery?
+        var route = FCMRoute.direct
         if record.token.provider == .apns {
             let request = APNsGatewayModel.Request(token: gatewayToken, message: message, priority: apnsPriority,
                                                    expiration: simTime(record.expiration), collapseId: record.collapseId,
                                                    payloadBytes: record.payload.bytes)
             (answer, delivery) = pushWorld!.apns.send(request, deviceOnline: devices[d].online, now: now, rng: &devices[d].pushStream)
         } else {
-            let request = FCMGatewayModel.Request(token: gatewayToken, message: message,
+            var request = FCMGatewayModel.Request(token: gatewayToken, message: message,
                                                   highPriority: PushRouter.fcmHighPriority(record.priority, silent: silent),
                                                   ttl: max(.zero, simTime(record.expiration) - now), collapseKey: record.collapseId,
                                                   payloadBytes: record.payload.bytes)
-            // **Assumption** until the Android platform models land in the world: a device
-            // online is reachable (no Doze idle).
-            (answer, delivery) = pushWorld!.fcm.send(request, reach: devices[d].online ? .active : .offline, now: now, rng: &devices[d].pushStream)
+            // Doze, the bucket's high-priority limit and a force-stop decide how it reaches the phone.
+            route = fcmRoute(d, highPriority: request.highPriority)
+            request.highPriority = route.highPriority
+            (answer, delivery) = pushWorld!.fcm.send(request, reach: route.reach, now: now, rng: &devices[d].pushStream)
         }
         let timeout = SimDuration(microseconds: pushConfig.providerTimeout.microseconds)
         var after = timeout
@@ -311,7 +313,9 @@ extension World {
             after = min(latency, timeout)
             pushWorld!.inflight[s].result = latency < timeout ? .accepted : .timedOut
             pushWorld!.messages.append(PushMessage(user: UInt32(u), notification: record.notification, priority: record.priority,
-                                                   silent: silent, apnsPriority: UInt8(apnsPriority), collapsible: record.collapseId != nil))
+                                                   silent: silent, apnsPriority: UInt8(apnsPriority), collapsible: record.collapseId != nil,
+                                                   wakesApp: route.wakesApp, heldSince: delivery == nil && route.held ? now : World.never))
+            if delivery == nil, route.held { metrics.platform.fcmDeferrals += 1 }
             if record.notification >= 0 { pushWorld!.ledger[Int(record.notification)].live += 1 }
             if let delivery {
                 clock.schedule(.pushArrives(message: UInt32(message)), at: delivery.at)
@@ -390,7 +394,7 @@ extension World {
     /// The device came online (or out of idle): the providers hand over what they stored.
     mutating func pushDeviceReachable(_ d: UInt32) {
         // Never bind the whole `pushWorld` to a local: that would copy its arrays at the next write.
-        guard let u32 = pushWorld?.userOf[Int(d)], u32 >= 0 else { return }
+        guard let u32 = pushWorld?.userOf[Int(d)], u32 >= 0, fcmReachable(Int(d)) else { return }
         let u = Int(u32)
         let stored = pushWorld!.truth[u].stored
         guard !stored.isEmpty else { return }
@@ -419,6 +423,7 @@ extension World {
         let u = Int(m.user)
         let d = pushWorld!.truth[u].device
         let i = Int(d)
+        if pushWorld!.truth[u].provider == .fcm { fcmArrived(d, wakesApp: m.wakesApp, heldSince: m.heldSince) }
         if m.silent {
             let decision = pushWorld!.throttle.receive(priority: m.apnsPriority, now: now, lowPowerMode: devices[i].lowPowerMode,
                                                        forceQuit: false, state: &pushWorld!.truth[u].silent)

@@ -68,7 +68,10 @@ extension World {
             notificationAuthorization: devices[i].permission,
             timeZoneIdentifier: timeZones[Int(devices[i].clock.timeZone)])
         deliver(d, .taskLaunched(context))
-        if cohorts[Int(devices[i].cohort)].stepSync, devices[i].process == .running { deliverStep(d, .refreshTaskLaunched(stepContext(i))) }
+        // iOS: the sync shares the refresh launch; Android runs it as its own periodic work.
+        if cohorts[Int(devices[i].cohort)].stepSync, devices[i].android < 0, devices[i].process == .running {
+            deliverStep(d, .refreshTaskLaunched(stepContext(i)))
+        }
     }
 
     mutating func expireRefresh(_ d: UInt32, serial: UInt32) {

@@ -17,8 +17,9 @@ enum StepSyncEvent {
     case wakeEnds(device: UInt32, generation: UInt32)
 }
 
-/// The step sync of seed `003` on iOS devices: ``StepSyncLogic`` runs on every app open,
-/// inside every `BGAppRefreshTask` launch, and on HealthKit background deliveries; the
+/// The step sync of seed `003`: ``StepSyncLogic`` runs on every app open and, on iOS,
+/// inside every `BGAppRefreshTask` launch and on HealthKit background deliveries (on
+/// Android as WorkManager periodic work: World+AndroidStepSync); the
 /// battery drives its low-battery rule; uploads go through the network to the API
 /// server, which applies them to the ``StepStore`` (ground truth) and the oracle judges them.
 extension World {
@@ -52,7 +53,7 @@ extension World {
         devices[i].stepsJudgedThrough = devices[i].firstJudgedDay - 1
         let notice = devices[i].staleNotice.arm()
         clock.schedule(.stepSync(.staleNotificationFires(device: d, generation: notice)), at: lastSync + scenario.logic.stepSync.staleNotificationAge)
-        scheduleHealthDelivery(d)
+        if devices[i].android >= 0 { startAndroidStepWork(d, lastSync: lastSync) } else { scheduleHealthDelivery(d) }
     }
 
     // MARK: - Events
@@ -85,7 +86,7 @@ extension World {
         case .wakeEnds(let d, let generation):
             let i = Int(d)
             guard devices[i].stepWake.isCurrent(generation), devices[i].process == .running,
-                  now >= devices[i].foregroundUntil, !devices[i].task.running else { return }
+                  now >= devices[i].foregroundUntil, !devices[i].task.running, !stepJobHoldsProcess(i) else { return }
             suspend(d)
         }
     }
@@ -141,7 +142,7 @@ extension World {
             charging: devices[i].battery.charging,
             lowPowerMode: devices[i].lowPowerMode,
             timeZoneIdentifier: timeZones[Int(devices[i].clock.timeZone)],
-            source: .healthKit)
+            source: devices[i].android >= 0 ? .googleFit : .healthKit)
     }
 
     /// Hands one input to the device's step sync and carries out its effects in order.
@@ -164,8 +165,9 @@ extension World {
     private mutating func executeStep(_ effect: StepSyncEffect, device d: UInt32) -> StepSyncInput? {
         let i = Int(d)
         switch effect {
-        case .schedulePeriodicWork:
-            break  // iOS has no periodic work: BGTaskScheduler and HealthKit deliveries drive the sync
+        case .schedulePeriodicWork(let interval, let constraints):
+            // iOS has no periodic work: BGTaskScheduler and HealthKit deliveries drive the sync.
+            if devices[i].android >= 0 { enqueueStepWork(d, interval: interval, constraints: constraints) }
         case .readHealthData(let from, let to):
             let clockModel = devices[i].clock
             devices[i].stepsReadFrom = clockModel.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: startUnixSeconds)
@@ -193,7 +195,8 @@ extension World {
             // A time-interval trigger: true elapsed time, whatever the wall clock does.
             let generation = devices[i].staleNotice.arm()
             clock.schedule(.stepSync(.staleNotificationFires(device: d, generation: generation)), after: SimDuration(microseconds: after.microseconds))
-        case .finishWork:
+        case .finishWork(let success):
+            if devices[i].android >= 0 { stepWorkerFinished(d, success: success); break }
             // HealthKit's completion handler: the app may be suspended shortly.
             let generation = devices[i].stepWake.arm()
             clock.schedule(.stepSync(.wakeEnds(device: d, generation: generation)), after: World.suspensionDelay)
@@ -239,6 +242,8 @@ extension World {
         devices[i].stepSync = StepSyncState(persisted: devices[i].stepDurable)
         devices[i].stepRetry.cancel()
         devices[i].stepWake.cancel()
+        // WorkManager reruns a Worker killed with its process (backoff).
+        if stepJobHoldsProcess(i) { stepJobEnded(d, result: .retry) }
         let job = devices[i].stepJob
         devices[i].stepJob = -1
         guard job >= 0, !jobs[Int(job)].clientDone else { return }

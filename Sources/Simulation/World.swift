@@ -162,7 +162,7 @@ public struct World {
             guard devices[i].incarnation == incarnation, devices[i].process == .running,
                   now >= devices[i].foregroundUntil else { return }
             continuationLeavesForeground(d)
-            guard !devices[i].task.running, !devices[i].continuationSlot.holdsBackgroundTask else { return }
+            guard !devices[i].task.running, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
             if userMayForceQuit(d) { return }
             suspend(d)
         case .testCompleted(let d):
@@ -182,7 +182,7 @@ public struct World {
         case .suspendAfterTask(let d, let serial):
             let i = Int(d)
             guard devices[i].task.serial == serial, !devices[i].task.running, devices[i].process == .running,
-                  now >= devices[i].foregroundUntil, !devices[i].continuationSlot.holdsBackgroundTask else { return }
+                  now >= devices[i].foregroundUntil, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
             suspend(d)
         case .hardStopFires(let d, let generation):
             guard devices[Int(d)].hardStop.isCurrent(generation) else { return }

@@ -24,6 +24,7 @@ import SimKernel
         var a = AndroidConfig()
         a.motionEventsPerDay = 2
         a.quotaRecheck = .minutes(5)
+        a.oemKillAfterScreenOff = .minutes(10)
         return a
     }
 
@@ -138,7 +139,7 @@ import SimKernel
         #expect(c.ios == IOSConfig(launchPolicy: policy,
                                    refreshRunLimit: .seconds(30), earlyExpirationRate: 0.02,
                                    watchdogGrace: .seconds(5), kvPersistDelay: .seconds(10)))
-        #expect(c.android.motionEventsPerDay == 6 && c.android.quotaRecheck == .minutes(15))
+        #expect(c.android.motionEventsPerDay == 6 && c.android.quotaRecheck == .minutes(15) && c.android.oemKillAfterScreenOff == nil)
 
         #expect(s.logic == LogicConfig(refresh: RefreshConfig(preferredInterval: .hours(4), minimumInterval: .hours(12),
                                                               testCadence: .days(90), recentOpenSuppression: .hours(24),

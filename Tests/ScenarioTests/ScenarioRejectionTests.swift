@@ -128,6 +128,16 @@ import Testing
                         path: "$.fleet[0].android.motionEventsPerDay", expected: ["motion events per day"])
         expectRejection(Fixtures.scenario(cohort: #""android": {"quotaRecheck": "0s"}"#),
                         path: "$.fleet[0].android.quotaRecheck", found: ["(zero)"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"oemPolicy": "aggressive"}"#),
+                        path: "$.fleet[0].android.oemPolicy", found: ["\"aggressive\""], expected: ["\"stock\" or an object"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"oemPolicy": {"killsBackgroundApps": "0s"}}"#),
+                        path: "$.fleet[0].android.oemPolicy.killsBackgroundApps", found: ["(zero)"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"oemPolicy": {"killsApps": "10m"}}"#),
+                        path: "$.fleet[0].android.oemPolicy.killsApps", expected: ["killsBackgroundApps"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"oemPolicy": {}}"#),
+                        path: "$.fleet[0].android.oemPolicy", found: ["an empty object"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"oemPolicy": 10}"#),
+                        path: "$.fleet[0].android.oemPolicy", expected: ["\"stock\" or an object"])
         expectRejection(Fixtures.scenario(cohort: #""android": {"dozeFactor": 2}"#),
                         path: "$.fleet[0].android.dozeFactor", expected: ["motionEventsPerDay"])
         expectRejection(Fixtures.scenario(cohort: #""usage": {"forceQuitProbability": 2}"#),
