@@ -24,6 +24,8 @@ struct FCMRoute {
 /// - normal priority, or high over the limit, while Doze restricts background work: held
 ///   until Doze stops restricting (a maintenance window, the screen on, charging), then
 ///   delivered; its wait is the report's `scheduling.fcm.dozeDelay`;
+/// - stored while offline: handed over once the device is online and neither Doze nor a
+///   force-stop holds it (World+Push's `pushDeviceReachable`);
 /// - the app force-stopped by its manufacturer's policy: held until the user opens it
 ///   (**assumption**: Android drops messages for a stopped app; FleetSim keeps them at
 ///   FCM, under their TTL, so the ledger still accounts each one).
