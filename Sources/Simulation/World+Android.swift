@@ -46,14 +46,18 @@ struct AndroidDevice {
     /// The app was force-stopped by the manufacturer's policy; nothing runs until the next open.
     var forceStopped = false
     var oemTimer = GenerationCounter()
+    /// FCM holds messages for this phone (Doze, a force-stop, or offline): look when that ends.
+    var fcmWaiting = false
     /// Recent high-priority FCM messages, for the bucket's daily limit (``FCMDeliveryModel``).
     var fcmHighPriority: DeliveryLog
     var screenStream: RandomStream
     var motionStream: RandomStream
 
+    /// One work's slot, borrowed in place (a plain getter would copy the whole device,
+    /// retaining its arrays, at every look).
     subscript(work: AndroidWork) -> AndroidWorkSlot {
-        get { work == .refresh ? refresh : steps }
-        set { if work == .refresh { refresh = newValue } else { steps = newValue } }
+        _read { if work == .refresh { yield refresh } else { yield steps } }
+        _modify { if work == .refresh { yield &refresh } else { yield &steps } }
     }
 }
 
@@ -79,7 +83,7 @@ enum AndroidEvent {
 /// the bucket's quota runs out) replaces iOS's 30 s expiration.
 extension World {
     func androidIndex(_ d: UInt32) -> Int { Int(devices[Int(d)].android) }
-    func models(_ d: UInt32) -> AndroidModels { cohorts[Int(devices[Int(d)].cohort)].android! }
+    @inline(__always) func models(_ d: UInt32) -> AndroidModels { cohorts[Int(devices[Int(d)].cohort)].android! }
 
     /// Set-up at time zero: the screen is off, the app was last used a drawn while ago
     /// (**assumption**: an exponential gap of the cohort's mean time between opens), and
@@ -170,7 +174,7 @@ extension World {
             note(d, "OS: the app is no longer stopped (opened by the user)")
             tryRunWork(d, .refresh)
             tryRunWork(d, .stepSync)
-            if devices[Int(d)].online, !androids[a].doze.restrictsBackgroundWork { pushDeviceReachable(d) }
+            if !androids[a].doze.restrictsBackgroundWork { flushFCM(d) }
         }
         models(d).buckets.appUsed(state: &androids[a].bucket, now: now)
         checkBucket(d)
@@ -248,7 +252,7 @@ extension World {
         if changed, !androids[a].doze.restrictsBackgroundWork {
             tryRunWork(d, .refresh)
             tryRunWork(d, .stepSync)
-            if devices[Int(d)].online { pushDeviceReachable(d) }
+            flushFCM(d)
         }
     }
 
@@ -318,15 +322,20 @@ extension World {
     }
 
     /// The request a work was enqueued with.
-    private func request(_ d: UInt32, _ work: AndroidWork) -> WorkRequest? {
-        work == .refresh ? models(d).refreshWork : androids[androidIndex(d)].stepRequest
+    @inline(__always) private func request(_ m: AndroidModels, _ a: Int, _ work: AndroidWork) -> WorkRequest? {
+        work == .refresh ? m.refreshWork : androids[a].stepRequest
+    }
+
+    /// A copy of one work's slot (plain values: no retain).
+    @inline(__always) private func slot(_ a: Int, _ work: AndroidWork) -> AndroidWorkSlot {
+        work == .refresh ? androids[a].refresh : androids[a].steps
     }
 
     mutating func scheduleWorkCheck(_ d: UInt32, _ work: AndroidWork) {
         let a = androidIndex(d)
+        guard slot(a, work).enqueued else { return }
         let m = models(d)
-        guard androids[a][work].enqueued, let request = request(d, work),
-              let due = m.workManager.nextRunTime(request, androids[a][work].spec) else { return }
+        guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec) else { return }
         let generation = androids[a][work].timer.arm()
         clock.schedule(.android(.workCheck(device: d, work: work, generation: generation)), at: max(due, now))
     }
@@ -345,11 +354,11 @@ extension World {
     /// (charging and foreground exempt).
     mutating func tryRunWork(_ d: UInt32, _ work: AndroidWork) {
         let i = Int(d), a = androidIndex(d)
-        let m = models(d)
         let running = work == .refresh ? devices[i].task.running : androids[a].stepJobRunning
-        guard androids[a][work].enqueued, !running, !androids[a].forceStopped, let request = request(d, work),
-              let due = m.workManager.nextRunTime(request, androids[a][work].spec), due <= now else { return }
-        updateBatteryLow(d)
+        guard slot(a, work).enqueued, !running, !androids[a].forceStopped else { return }
+        let m = models(d)
+        guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec), due <= now else { return }
+        if request.constraints.requiresBatteryNotLow { updateBatteryLow(d) }
         let network: WorkNetworkType = devices[i].online ? (onWiFi(i, at: now) ? .unmetered : .connected) : .notRequired
         let conditions = DeviceConditions(network: network, charging: isCharging(i), batteryLow: androids[a].batteryLow)
         guard m.workManager.constraintsMet(request.constraints, conditions) else {
@@ -358,7 +367,7 @@ extension World {
         guard !devices[i].lowPowerMode else { return note(d, "WorkManager: \(work) due; held back by Battery Saver") }
         let doze = androids[a].doze
         if doze.restrictsBackgroundWork, !doze.isAllowListed(at: now) {
-            if androids[a][work].deferredSince == nil {
+            if slot(a, work).deferredSince == nil {
                 androids[a][work].deferredSince = now
                 metrics.platform.dozeDeferrals += 1
                 note(d, "WorkManager: \(work) due; deferred by Doze (deep \(doze.deep), light \(doze.light)) to a maintenance window")
@@ -373,7 +382,7 @@ extension World {
             clock.schedule(.android(.workCheck(device: d, work: work, generation: generation)), after: m.quotaRecheck)
             return note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(m.quotaRecheck)")
         }
-        if let since = androids[a][work].deferredSince {
+        if let since = slot(a, work).deferredSince {
             metrics.platform.dozeDeferral.record((now - since).microseconds)
             androids[a][work].deferredSince = nil
         }
@@ -426,9 +435,9 @@ extension World {
         let i = Int(d), a = androidIndex(d)
         let m = models(d)
         m.quota.jobStopped(&androids[a].quota, now: now)
-        if let request = request(d, work) {
+        if let request = request(m, a, work) {
             m.workManager.runFinished(request, &androids[a][work].spec, result: result, now: now)
-            if let next = m.workManager.nextRunTime(request, androids[a][work].spec) {
+            if let next = m.workManager.nextRunTime(request, slot(a, work).spec) {
                 note(d, "WorkManager: \(work) run ended (\(result)); next run due \(format(next))")
             }
         }

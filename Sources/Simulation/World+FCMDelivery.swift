@@ -31,19 +31,35 @@ struct FCMRoute {
 ///   FCM, under their TTL, so the ledger still accounts each one).
 extension World {
     mutating func fcmRoute(_ d: Int, highPriority: Bool) -> FCMRoute {
-        guard devices[d].online else { return FCMRoute(reach: .offline, highPriority: highPriority, wakesApp: false, held: false) }
         let a = Int(devices[d].android)
+        guard devices[d].online else {
+            if a >= 0 { androids[a].fcmWaiting = true }
+            return FCMRoute(reach: .offline, highPriority: highPriority, wakesApp: false, held: false)
+        }
         guard a >= 0 else { return FCMRoute(reach: .active, highPriority: highPriority, wakesApp: false, held: false) }
-        if androids[a].forceStopped { return FCMRoute(reach: .idle, highPriority: false, wakesApp: false, held: true) }
+        if androids[a].forceStopped {
+            androids[a].fcmWaiting = true
+            return FCMRoute(reach: .idle, highPriority: false, wakesApp: false, held: true)
+        }
         let bucket = models(UInt32(d)).buckets.bucket(androids[a].bucket, at: now)
         switch models(UInt32(d)).fcm.deliver(highPriority ? .high : .normal, bucket: bucket, doze: androids[a].doze,
                                              log: &androids[a].fcmHighPriority, now: now) {
         case .now(let asHigh):
             return FCMRoute(reach: .active, highPriority: asHigh, wakesApp: asHigh, held: false)
         case .whenDozeAllows:
+            androids[a].fcmWaiting = true
             note(UInt32(d), "FCM: message held by Doze until a maintenance window")
             return FCMRoute(reach: .idle, highPriority: false, wakesApp: false, held: true)
         }
+    }
+
+    /// Doze stopped restricting or the app was opened: FCM hands over what it holds, if
+    /// anything (a flag, so the push world is not looked at on every Doze transition).
+    mutating func flushFCM(_ d: UInt32) {
+        let i = Int(d), a = Int(devices[i].android)
+        guard androids[a].fcmWaiting, devices[i].online, !androids[a].forceStopped else { return }
+        androids[a].fcmWaiting = false
+        pushDeviceReachable(d)
     }
 
     /// Whether stored FCM messages may reach the device now: an Android app neither
