@@ -137,6 +137,8 @@ public struct LogicConfig: Sendable, Equatable {
     public var stepSync: StepSyncConfig
     public var variants: [String]
     public var continuation: ContinuationConfig = .defaults
+    /// Seed `001`'s intervals and thresholds (``PushLogicConfig``).
+    public var push: PushLogicConfig = .defaults
 }
 
 /// Seed `003`'s step-sync rules; each default is the seed's value.

@@ -139,7 +139,7 @@ struct PushWorld {
     var closed = false
 
     init(scenario: Scenario, deviceCount: Int) {
-        router = PushRouter(config: PushConfiguration(), variants: PushVariants(names: scenario.logic.variants))
+        router = PushRouter(config: scenario.logic.push.configuration, variants: PushVariants(names: scenario.logic.variants))
         userOf = Array(repeating: -1, count: deviceCount)
         apns = APNsGatewayModel(deviceCount: deviceCount)
         fcm = FCMGatewayModel(deviceCount: deviceCount)
@@ -149,4 +149,32 @@ struct PushWorld {
     }
 
     static func provider(_ p: PushProvider) -> Int { p == .apns ? 0 : 1 }
+}
+
+extension PushLogicConfig {
+    /// The router's configuration from the scenario's `logic.push`.
+    var configuration: PushConfiguration {
+        func interval(_ d: SimDuration) -> Interval { Interval(microseconds: d.microseconds) }
+        var c = PushConfiguration()
+        c.activityWindow = interval(activityWindow)
+        c.highEscalationDelay = interval(highEscalationDelay)
+        c.highEmailDelay = interval(highEmailDelay)
+        c.normalPerDay = normalPerDay
+        c.highPerWeek = highPerWeek
+        c.retryDelays = retryDelays.map(interval)
+        c.providerTimeout = interval(providerTimeout)
+        c.rateLimitBackoff = interval(rateLimitBackoff)
+        c.ttlHigh = interval(ttlHigh)
+        c.ttlNormal = interval(ttlNormal)
+        c.ttlLow = interval(ttlLow)
+        c.validationInterval = interval(validationInterval)
+        c.inactiveAfter = interval(inactiveAfter)
+        c.purgeAfter = interval(purgeAfter)
+        c.maintenanceInterval = interval(maintenanceInterval)
+        c.titleLimit = titleLimit
+        c.bodyLimit = bodyLimit
+        c.apnsPayloadLimit = apnsPayloadLimit
+        c.fcmPayloadLimit = fcmPayloadLimit
+        return c
+    }
 }

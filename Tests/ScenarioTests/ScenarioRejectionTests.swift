@@ -120,8 +120,6 @@ import Testing
                         path: "$.fleet[0].platform", found: ["\"android\" (not available yet in this build)"])
         expectRejection(#"{"name": "t", "duration": "7d", "fleet": [{"cohort": "a", "count": 1, "platform": "iOS"}]}"#,
                         path: "$.fleet[0].platform", found: ["did you mean `ios`?"])
-        expectRejection(Fixtures.scenario(top: #""logic": {"push": {}}"#),
-                        path: "$.logic.push", found: ["not available yet in this build"])
     }
 
     @Test func stepSyncKeysAreStrict() {
