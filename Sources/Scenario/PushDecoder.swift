@@ -6,11 +6,13 @@ import SimKernel
 /// (a number from 0 to 1440) and `priority` (weights of priority names); `quietHours`
 /// weights of `"none"` or `"HH:MM-HH:MM"` (equal ends are not quiet hours: write
 /// `"none"`); `optOut` a fraction per category name; `emailEnabled` and
-/// `openProbability` fractions; `openDelay` a distribution of durations. A broadcast
+/// `openProbability` fractions; `openDelay` a distribution of durations;
+/// `tokenRotationsPerMonth` and `reinstallsPerMonth` numbers from 0 to 1000. A broadcast
 /// needs `at` (≥ 0), takes `priority` (default `"normal"`), `category` (default
 /// `"announcements"`), `cohort` and `fraction` (default 1).
 enum PushDecoder {
-    static let usageKeys = ["sources", "quietHours", "optOut", "emailEnabled", "openProbability", "openDelay"]
+    static let usageKeys = ["sources", "quietHours", "optOut", "emailEnabled", "openProbability", "openDelay",
+                            "tokenRotationsPerMonth", "reinstallsPerMonth"]
     static let sourceKeys = ["perDay", "priority"]
 
     static func usage(_ node: ScenarioNode) throws(ScenarioError) -> PushUsage {
@@ -35,6 +37,10 @@ enum PushDecoder {
             case "emailEnabled": usage.emailEnabled = try child.fraction()
             case "openProbability": usage.openProbability = try child.fraction()
             case "openDelay": usage.openDelay = try child.distribution(.duration)
+            case "tokenRotationsPerMonth":
+                usage.tokenRotationsPerMonth = try child.number(in: 0...1_000, "token changes per device-month: a number from 0 to 1000")
+            case "reinstallsPerMonth":
+                usage.reinstallsPerMonth = try child.number(in: 0...1_000, "uninstalls (each reinstalled at the next open) per device-month: a number from 0 to 1000")
             default: throw member.unknownKey(among: usageKeys)
             }
         }

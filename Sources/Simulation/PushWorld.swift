@@ -22,6 +22,8 @@ enum PushOutcome: UInt8, CaseIterable {
     /// The provider dropped it by its documented rules: APNs keeps one stored
     /// notification per app (REFERENCE.md G), FCM discards all at 101 (H).
     case droppedByProvider
+    /// It was on its way to (or stored for) an app the user had uninstalled.
+    case uninstalled
 }
 
 /// One created notification, as the world's ledger keeps it (index = `NotificationID`).
@@ -83,8 +85,11 @@ struct PushUserTruth {
     var generation: UInt32 = 0
     /// The registry's status of that token, as the server wrote it (`markToken`).
     var registryStatus: PushTokenStatus? = nil
-    /// The generation a provider answered 410/404 for, until the device registers it again; 0: none.
-    var goneGeneration: UInt32 = 0
+    /// The generations a provider answered 410/404 (or BadDeviceToken) for and the device
+    /// has not registered since (usually empty: no allocation).
+    var gone: [UInt32] = []
+    /// The app is uninstalled (its tokens unregistered at the provider) until the user's next open reinstalls it.
+    var uninstalled = false
     /// Requests a provider refused with a client error (token generation, expiration,
     /// priority): the same request sent again is a retried client error.
     var refused: [RefusedSend] = []
@@ -94,6 +99,9 @@ struct PushUserTruth {
     var stored: [UInt32] = []
     var silent: SilentPushState
     var provider: PushProvider
+    /// Draws of the token rotations and uninstalls (`fleet[].push`), its own stream so the
+    /// other push draws do not shift.
+    var lifecycle: RandomStream
 }
 
 struct RefusedSend: Equatable {

@@ -51,13 +51,16 @@ extension World {
             pw.userOf[d] = Int32(pw.users.count)
             pw.users.append(PushUserState(settings: settings))
             pw.truth.append(PushUserTruth(device: UInt32(d), silent: SilentPushState(throttle: pw.throttle, now: .zero),
-                                          provider: cohort.platform == .android ? .fcm : .apns))
+                                          provider: cohort.platform == .android ? .fcm : .apns,
+                                          lifecycle: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "push.lifecycle")))
         }
         pushWorld = pw
         load = LoadSeries(duration: scenario.duration)
         for d in devices.indices where pushWorld!.userOf[d] >= 0 {
             if devices[d].notificationCenter.authorization.allowsPosting { pushRegister(UInt32(d)) }
             for s in PushSourceName.allCases.indices { schedulePushSource(UInt32(d), source: s) }
+            schedulePushLifecycle(UInt32(d), reinstall: false)
+            schedulePushLifecycle(UInt32(d), reinstall: true)
         }
         for (k, b) in scenario.broadcasts.enumerated() where SimTime.zero + b.at < end {
             clock.schedule(.pushBroadcast(index: UInt16(k)), at: .zero + b.at)
@@ -211,7 +214,7 @@ extension World {
         let d = Int(token.device.rawValue)
         let truth = pushWorld!.truth[u]
         // Oracle: never a send to a token the provider reported unregistered (and not registered since).
-        let gone = truth.goneGeneration != 0 && token.generation == truth.goneGeneration
+        let gone = truth.gone.contains(token.generation)
         verify(!gone, .pushSentToUnregisteredToken, device: d, time: now,
                detail: gone ? "send \(id) to \(token), which the provider reported unregistered" : nil)
         // Oracle: a request refused with a client error is never sent again.
@@ -336,7 +339,7 @@ extension World {
     }
 
     /// A message will never reach the device.
-    private mutating func messageEnded(_ message: UInt32, as outcome: PushOutcome) {
+    mutating func messageEnded(_ message: UInt32, as outcome: PushOutcome) {
         let n = pushWorld!.messages[Int(message)].notification
         guard n >= 0 else { return }
         pushWorld!.ledger[Int(n)].live -= 1
@@ -368,12 +371,12 @@ extension World {
             pushWorld!.metrics.unanswered[p] += 1
         case .invalidToken(let status):
             if let k = PushMetrics.statuses.firstIndex(of: status) { pushWorld!.metrics.byStatus[p][k] += 1 }
-            pushWorld!.truth[u].goneGeneration = record.token.generation
+            reportedGone(u, generation: record.token.generation)
         case .status(let status, _):
             if let k = PushMetrics.statuses.firstIndex(of: status) { pushWorld!.metrics.byStatus[p][k] += 1 }
             if record.streaming, status == 429 || status >= 500 { load.pushRejected[p][load.index(now)] &+= 1 }
             if status == 410 || status == 404 {
-                pushWorld!.truth[u].goneGeneration = record.token.generation
+                reportedGone(u, generation: record.token.generation)
             } else if status < 500, status != 429, status != 410, status != 404 {
                 let nowMicroseconds = instant(now).unixMicroseconds
                 pushWorld!.truth[u].refused.removeAll { $0.expiration < nowMicroseconds }
@@ -383,6 +386,11 @@ extension World {
         }
         if record.notification >= 0 { pushWorld!.ledger[Int(record.notification)].live -= 1 }
         pushInput(u, .providerResponse(record.send, record.result), context: record.notification)
+    }
+
+    /// The provider reported token `generation` of user `u` unregistered (oracle truth).
+    private mutating func reportedGone(_ u: Int, generation: UInt32) {
+        if !pushWorld!.truth[u].gone.contains(generation) { pushWorld!.truth[u].gone.append(generation) }
     }
 
     // MARK: - The phone
@@ -419,12 +427,18 @@ extension World {
         let u = Int(m.user)
         let d = pushWorld!.truth[u].device
         let i = Int(d)
+        if pushWorld!.truth[u].uninstalled {
+            note(d, "OS: push for an uninstalled app discarded")
+            return messageEnded(message, as: .uninstalled)
+        }
         if m.silent {
             let decision = pushWorld!.throttle.receive(priority: m.apnsPriority, now: now, lowPowerMode: devices[i].lowPowerMode,
                                                        forceQuit: false, state: &pushWorld!.truth[u].silent)
             switch decision {
             case .deliver: pushWorld!.metrics.silent[0] += 1
-            case .coalesced: pushWorld!.metrics.silent[1] += 1
+            case .coalesced(let at, let newlyScheduled):
+                pushWorld!.metrics.silent[1] += 1
+                if newlyScheduled { clock.schedule(.pushSilentWaiting(device: d), at: at) }
             case .dropped: pushWorld!.metrics.silent[2] += 1
             }
             note(d, "OS: silent push \(decision)")
@@ -477,6 +491,25 @@ extension World {
         }
     }
 
+    /// The silent push the throttle held is due: one wake for it and every push merged into
+    /// it, unless Low Power Mode or an uninstall came meanwhile (``SilentPushThrottle/deliverWaiting(now:lowPowerMode:forceQuit:state:)``).
+    mutating func pushSilentWaiting(_ d: UInt32) {
+        let u = Int(pushWorld!.userOf[Int(d)])
+        let merged = pushWorld!.truth[u].silent.merged
+        guard let decision = pushWorld!.throttle.deliverWaiting(now: now, lowPowerMode: devices[Int(d)].lowPowerMode,
+                                                                forceQuit: false, state: &pushWorld!.truth[u].silent)
+        else { return }
+        switch decision {
+        case .deliver where pushWorld!.truth[u].uninstalled:
+            pushWorld!.metrics.silent[4] += 1
+            return note(d, "OS: held silent push discarded (app uninstalled)")
+        case .deliver: pushWorld!.metrics.silent[3] += 1
+        case .dropped: pushWorld!.metrics.silent[4] += 1
+        case .coalesced(let at, _): return clock.schedule(.pushSilentWaiting(device: d), at: at)
+        }
+        note(d, "OS: held silent push (\(merged) merged) \(decision)")
+    }
+
     private mutating func markDelivered(_ n: UInt32) {
         let entry = pushWorld!.ledger[Int(n)]
         guard entry.outcome != .delivered else { return }
@@ -484,12 +517,14 @@ extension World {
         pushWorld!.metrics.createdToDelivered[Int(entry.priority.rawValue)].record((now - entry.createdAt).microseconds)
     }
 
-    /// An app open: the token is registered if the registry does not hold it active, the
-    /// open is in-app activity, and the user reads every notification (README, "the badge").
+    /// An app open: an uninstalled app is reinstalled (a new token); the token is registered
+    /// if the registry does not hold it active (a new token: not yet), the open is in-app
+    /// activity, and the user reads every notification (README, "the badge").
     mutating func pushOnOpen(_ d: UInt32) {
         guard let u32 = pushWorld?.userOf[Int(d)], u32 >= 0 else { return }
         let u = Int(u32)
         pushWorld!.truth[u].shownCollapsed.removeAll()
+        if pushWorld!.truth[u].uninstalled { pushReinstalled(u) }
         let status = pushWorld!.truth[u].registryStatus
         if devices[Int(d)].notificationCenter.authorization.allowsPosting, status != .active, status != .inactive {
             pushRegister(d)
@@ -500,7 +535,7 @@ extension World {
     }
 
     /// The app obtains its token (the first time, generation 1) and registers it.
-    private mutating func pushRegister(_ d: UInt32) {
+    mutating func pushRegister(_ d: UInt32) {
         let u = Int(pushWorld!.userOf[Int(d)])
         if pushWorld!.truth[u].generation == 0 { pushWorld!.truth[u].generation = 1 }
         let generation = pushWorld!.truth[u].generation
@@ -509,7 +544,7 @@ extension World {
         } else {
             pushWorld!.fcm.tokenIssued(device: d, generation: generation)
         }
-        if pushWorld!.truth[u].goneGeneration == generation { pushWorld!.truth[u].goneGeneration = 0 }
+        pushWorld!.truth[u].gone.removeAll { $0 == generation }
         pushWorld!.metrics.registrations += 1
         let token = PushToken(device: PushDeviceID(d), generation: generation, provider: pushWorld!.truth[u].provider)
         pushInput(u, .deviceRegistered(token), context: -1)
