@@ -24,7 +24,7 @@ public enum Catalog {
     public static let availableFeatures: [Feature] = [.refresh, .stepSync, .continuation, .push]
 
     /// Platforms a cohort can use in this build.
-    public static let availablePlatforms: [Platform] = [.ios]
+    public static let availablePlatforms: [Platform] = [.ios, .android]
 
     /// Fault kinds of `INTERFACE.md` and whether they are built.
     public static let faultKinds: [(name: String, available: Bool)] = [

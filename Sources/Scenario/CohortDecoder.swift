@@ -4,7 +4,7 @@ import SimKernel
 /// every other key has the default documented on ``Cohort`` and its section types.
 enum CohortDecoder {
     static let keys = ["cohort", "count", "platform", "features", "timeZones", "battery", "usage",
-                       "network", "settings", "signedIn", "lastTestDaysAgo", "ios", "continuation", "push"]
+                       "network", "settings", "signedIn", "lastTestDaysAgo", "ios", "android", "continuation", "push"]
 
     /// Largest `count` of one cohort (a billion devices; the run would not fit in memory long before).
     static let maximumCount: Int64 = 1_000_000_000
@@ -26,6 +26,7 @@ enum CohortDecoder {
         var signedIn = ScenarioDefaults.signedIn
         var lastTestDaysAgo = ScenarioDefaults.lastTestDaysAgo
         var ios = IOSConfig.defaults
+        var android = AndroidConfig.defaults
         var continuation = ContinuationUsage.defaults
         var push = PushUsage.defaults
 
@@ -44,6 +45,7 @@ enum CohortDecoder {
             case "signedIn": signedIn = try child.fraction()
             case "lastTestDaysAgo": lastTestDaysAgo = try child.distribution(.number(0...Double.greatestFiniteMagnitude))
             case "ios": ios = try CohortSectionDecoder.ios(child)
+            case "android": android = try CohortSectionDecoder.android(child)
             case "continuation": continuation = try ContinuationDecoder.usage(child)
             case "push": push = try PushDecoder.usage(child)
             default: throw member.unknownKey(among: keys)
@@ -55,7 +57,7 @@ enum CohortDecoder {
         return Cohort(name: name, count: count, platform: platform, features: features, timeZones: timeZones,
                       battery: battery, usage: usage, network: network ?? NetworkDecoder.defaults,
                       settings: settings, signedIn: signedIn, lastTestDaysAgo: lastTestDaysAgo, ios: ios,
-                      continuation: continuation, push: push)
+                      android: android, continuation: continuation, push: push)
     }
 
     /// `platform`: `"ios"` or `"android"`, and built in this version (``Catalog/availablePlatforms``).

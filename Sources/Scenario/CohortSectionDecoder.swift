@@ -20,10 +20,12 @@ enum CohortSectionDecoder {
     }
 
     static let usageKeys = ["appOpensPerDay", "notificationOpenProbability", "notificationOpenDelay",
-                            "takeTestProbability", "testDuration"]
+                            "takeTestProbability", "testDuration", "screenSessionsPerDay", "screenSessionLength",
+                            "forceQuitProbability"]
 
-    /// `usage`: `appOpensPerDay` ≥ 0, the two probabilities fractions,
-    /// `notificationOpenDelay` a distribution of durations, `testDuration` > 0.
+    /// `usage`: `appOpensPerDay` and `screenSessionsPerDay` in [0, 1440], the three
+    /// probabilities fractions, `notificationOpenDelay` and `screenSessionLength`
+    /// distributions of durations, `testDuration` > 0.
     static func usage(_ node: ScenarioNode) throws(ScenarioError) -> UsageConfig {
         var usage = UsageConfig.defaults
         for member in try node.members("a usage object, e.g. {\"appOpensPerDay\": 2.5}") {
@@ -35,6 +37,10 @@ enum CohortSectionDecoder {
             case "notificationOpenDelay": usage.notificationOpenDelay = try child.distribution(.duration)
             case "takeTestProbability": usage.takeTestProbability = try child.fraction()
             case "testDuration": usage.testDuration = try child.duration(.positive)
+            case "screenSessionsPerDay":
+                usage.screenSessionsPerDay = try child.number(in: 0...1_440, "screen sessions per day: a number from 0 to 1440")
+            case "screenSessionLength": usage.screenSessionLength = try child.distribution(.duration)
+            case "forceQuitProbability": usage.forceQuitProbability = try child.fraction()
             default: throw member.unknownKey(among: usageKeys)
             }
         }
@@ -73,16 +79,18 @@ enum CohortSectionDecoder {
         }
     }
 
-    static let iosKeys = ["refreshLaunchDelay", "refreshRunLimit", "earlyExpirationRate", "watchdogGrace", "kvPersistDelay"]
+    static let iosKeys = ["launchPolicy", "refreshRunLimit", "earlyExpirationRate", "watchdogGrace", "kvPersistDelay"]
 
-    /// `ios`: `refreshLaunchDelay` a distribution of durations, `refreshRunLimit` > 0,
+    /// `ios`: `launchPolicy` (``launchPolicy(_:)``), `refreshRunLimit` > 0,
     /// `earlyExpirationRate` a fraction, `watchdogGrace` and `kvPersistDelay` ≥ 0.
+    /// (`refreshLaunchDelay`, the lognormal delay of earlier versions, is replaced by
+    /// `launchPolicy` and is now an unknown key.)
     static func ios(_ node: ScenarioNode) throws(ScenarioError) -> IOSConfig {
         var ios = IOSConfig.defaults
         for member in try node.members("an ios object, e.g. {\"refreshRunLimit\": \"30s\"}") {
             let child = member.node
             switch member.key {
-            case "refreshLaunchDelay": ios.refreshLaunchDelay = try child.distribution(.duration)
+            case "launchPolicy": ios.launchPolicy = try launchPolicy(child)
             case "refreshRunLimit": ios.refreshRunLimit = try child.duration(.positive)
             case "earlyExpirationRate": ios.earlyExpirationRate = try child.fraction()
             case "watchdogGrace": ios.watchdogGrace = try child.duration(.nonNegative)
@@ -91,5 +99,49 @@ enum CohortSectionDecoder {
             }
         }
         return ios
+    }
+}
+
+extension CohortSectionDecoder {
+    static let launchPolicyKeys = ["opportunityGap", "baseAcceptance", "chargingFactor", "wifiFactor", "usageLead",
+                                   "budgetBase", "budgetPerDailyOpen", "budgetMax"]
+
+    /// `ios.launchPolicy`: `opportunityGap` > 0, `usageLead` ≥ 0, `baseAcceptance` a
+    /// fraction, the factors and budget numbers from 0 to 1440.
+    static func launchPolicy(_ node: ScenarioNode) throws(ScenarioError) -> LaunchPolicyConfig {
+        var p = LaunchPolicyConfig.defaults
+        for member in try node.members("a launch policy object, e.g. {\"opportunityGap\": \"30m\", \"baseAcceptance\": 0.2}") {
+            let child = member.node
+            switch member.key {
+            case "opportunityGap": p.opportunityGap = try child.duration(.positive)
+            case "usageLead": p.usageLead = try child.duration(.nonNegative)
+            case "baseAcceptance": p.baseAcceptance = try child.fraction()
+            case "chargingFactor": p.chargingFactor = try child.number(in: 0...1_440, "a multiplier: a number from 0 to 1440")
+            case "wifiFactor": p.wifiFactor = try child.number(in: 0...1_440, "a multiplier: a number from 0 to 1440")
+            case "budgetBase": p.budgetBase = try child.number(in: 0...1_440, "launches a day: a number from 0 to 1440")
+            case "budgetPerDailyOpen":
+                p.budgetPerDailyOpen = try child.number(in: 0...1_440, "launches per daily app open: a number from 0 to 1440")
+            case "budgetMax": p.budgetMax = try child.number(in: 0...1_440, "launches a day: a number from 0 to 1440")
+            default: throw member.unknownKey(among: launchPolicyKeys)
+            }
+        }
+        return p
+    }
+
+    static let androidKeys = ["motionEventsPerDay", "quotaRecheck"]
+
+    /// `android`: `motionEventsPerDay` from 0 to 1440, `quotaRecheck` > 0.
+    static func android(_ node: ScenarioNode) throws(ScenarioError) -> AndroidConfig {
+        var a = AndroidConfig.defaults
+        for member in try node.members("an android object, e.g. {\"motionEventsPerDay\": 6}") {
+            let child = member.node
+            switch member.key {
+            case "motionEventsPerDay":
+                a.motionEventsPerDay = try child.number(in: 0...1_440, "motion events per day: a number from 0 to 1440")
+            case "quotaRecheck": a.quotaRecheck = try child.duration(.positive)
+            default: throw member.unknownKey(among: androidKeys)
+            }
+        }
+        return a
     }
 }

@@ -2,10 +2,10 @@ import SimKernel
 
 /// A cohort's `network`: `profile` (default `"urban"`) supplies every default from
 /// ``NetworkConfig/profiles``; `latency`, `failureRate`, `offlineSpellsPerDay` and
-/// `offlineSpellDuration` written next to it override the profile's values, wherever
+/// `offlineSpellDuration` and `homeWiFi` written next to it override the profile's values, wherever
 /// they appear in the object.
 enum NetworkDecoder {
-    static let keys = ["profile", "latency", "failureRate", "offlineSpellsPerDay", "offlineSpellDuration"]
+    static let keys = ["profile", "latency", "failureRate", "offlineSpellsPerDay", "offlineSpellDuration", "homeWiFi"]
 
     /// The default profile's configuration.
     static var defaults: NetworkConfig {
@@ -18,6 +18,7 @@ enum NetworkDecoder {
         var failureRate: Double?
         var offlineSpellsPerDay: Double?
         var offlineSpellDuration: Distribution?
+        var homeWiFi: Double?
         for member in try node.members("a network object, e.g. {\"profile\": \"urban\"}") {
             let child = member.node
             switch member.key {
@@ -30,6 +31,7 @@ enum NetworkDecoder {
             case "offlineSpellsPerDay":
                 offlineSpellsPerDay = try child.number(in: 0...1_440, "offline spells per day: a number from 0 to 1440")
             case "offlineSpellDuration": offlineSpellDuration = try child.distribution(.duration)
+            case "homeWiFi": homeWiFi = try child.fraction()
             default: throw member.unknownKey(among: keys)
             }
         }
@@ -38,6 +40,7 @@ enum NetworkDecoder {
         if let failureRate { config.failureRate = failureRate }
         if let offlineSpellsPerDay { config.offlineSpellsPerDay = offlineSpellsPerDay }
         if let offlineSpellDuration { config.offlineSpellDuration = offlineSpellDuration }
+        if let homeWiFi { config.homeWiFi = homeWiFi }
         return config
     }
 }

@@ -50,10 +50,10 @@ extension DeviceSettings {
 }
 
 extension IOSConfig {
-    /// Launch delay lognormal median 1 h / p99 10 h, 30 s run limit, 2 % early expirations,
+    /// The launch policy's defaults, 30 s run limit, 2 % early expirations,
     /// 5 s watchdog grace, 10 s key-value persist delay.
     public static let defaults = IOSConfig(
-        refreshLaunchDelay: .lognormal(median: micros(.hours(1)), p99: micros(.hours(10))),
+        launchPolicy: .defaults,
         refreshRunLimit: .seconds(30),
         earlyExpirationRate: 0.02,
         watchdogGrace: .seconds(5),

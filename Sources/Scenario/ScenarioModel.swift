@@ -68,6 +68,8 @@ public struct Cohort: Sendable, Equatable {
     /// Days since the user's last completed test at simulated time zero. Default uniform [0, 120].
     public var lastTestDaysAgo: Distribution
     public var ios: IOSConfig
+    /// The Android model's named assumptions (used by `"platform": "android"` cohorts).
+    public var android: AndroidConfig = .defaults
     /// Seed `004`'s users, server times and background time (``ContinuationUsage``).
     public var continuation: ContinuationUsage = .defaults
     /// Seed `001`'s notification sources and user settings (``PushUsage``).
@@ -94,6 +96,13 @@ public struct UsageConfig: Sendable, Equatable {
     public var takeTestProbability: Double
     /// How long taking a test lasts (the active session exists meanwhile). Default 25 min.
     public var testDuration: SimDuration
+    /// **Assumption**: phone pick-ups (screen sessions) a day, on the diurnal curve. Default 40.
+    public var screenSessionsPerDay: Double = 40
+    /// **Assumption**: length of a screen session, microseconds. Default lognormal median 1 min, p99 30 min.
+    public var screenSessionLength: Distribution = .lognormal(median: 60e6, p99: 1_800e6)
+    /// **Assumption**: probability that the user swipes the app away in the app switcher
+    /// when a foreground session ends (iOS force-quit). Default 0.05.
+    public var forceQuitProbability: Double = 0.05
 }
 
 /// Network profiles: `urban`, `rural`, `commuter`, `flaky` set defaults; the other keys override them.
@@ -107,6 +116,9 @@ public struct NetworkConfig: Sendable, Equatable {
     public var offlineSpellsPerDay: Double
     /// Length of an offline spell, microseconds.
     public var offlineSpellDuration: Distribution
+    /// **Assumption**: share of users with Wi-Fi at home; they are on Wi-Fi during the
+    /// home hours (``NetworkConfig/homeHours``) and on cellular otherwise.
+    public var homeWiFi: Double = 0.8
 }
 
 public struct DeviceSettings: Sendable, Equatable {
@@ -120,8 +132,8 @@ public struct DeviceSettings: Sendable, Equatable {
 
 /// The iOS model's named assumptions (`REFERENCE.md` F; README "Assumptions").
 public struct IOSConfig: Sendable, Equatable {
-    /// Delay from `earliestBeginDate` to the launch the system grants. Default lognormal median 1 h, p99 10 h.
-    public var refreshLaunchDelay: Distribution
+    /// When the system grants a pending refresh a launch (``LaunchPolicyConfig``).
+    public var launchPolicy: LaunchPolicyConfig
     /// Run time before expiration. Default 30 s (`REFERENCE.md` F).
     public var refreshRunLimit: SimDuration
     /// Fraction of launches that expire early, after 2-5 s (`REFERENCE.md` F, field reports). Default 0.02.
@@ -130,6 +142,40 @@ public struct IOSConfig: Sendable, Equatable {
     public var watchdogGrace: SimDuration
     /// Delay before an unsynchronised key-value write reaches disk. Default 10 s.
     public var kvPersistDelay: SimDuration
+}
+
+/// The iOS launch policy's named assumptions (Platform's `LaunchPolicyModel`; `REFERENCE.md`
+/// F says only that a task "won't begin sooner" than `earliestBeginDate`).
+public struct LaunchPolicyConfig: Sendable, Equatable {
+    /// Mean gap between the system's looks at a pending request. Default 30 min.
+    public var opportunityGap: SimDuration = .minutes(30)
+    /// Grant probability at a look in an average hour, unplugged, on cellular. Default 0.2.
+    public var baseAcceptance = 0.2
+    /// Multiplier while charging. Default 4.
+    public var chargingFactor = 4.0
+    /// Multiplier on Wi-Fi. Default 1.5.
+    public var wifiFactor = 1.5
+    /// The system launches ahead of the user's predicted use by this much. Default 30 min.
+    public var usageLead: SimDuration = .minutes(30)
+    /// Daily budget: `budgetBase + budgetPerDailyOpen × opens a day`, at most `budgetMax`. Defaults 1, 2, 12.
+    public var budgetBase = 1.0
+    public var budgetPerDailyOpen = 2.0
+    public var budgetMax = 12.0
+    public init() {}
+    public static let defaults = LaunchPolicyConfig()
+}
+
+/// The Android model's named assumptions (`REFERENCE.md` A–E give the platform's rules).
+public struct AndroidConfig: Sendable, Equatable {
+    /// **Assumption**: significant-motion events a day (a walk with the phone, a pick-up
+    /// while the screen stays off), on the diurnal curve; they wake deep Doze from
+    /// IDLE_PENDING on (`REFERENCE.md` A). Default 6.
+    public var motionEventsPerDay = 6.0
+    /// **Assumption**: a job held back by its standby bucket's quota is looked at again
+    /// after this long (JobScheduler sets an alarm for when quota frees). Default 15 min.
+    public var quotaRecheck: SimDuration = .minutes(15)
+    public init() {}
+    public static let defaults = AndroidConfig()
 }
 
 public struct LogicConfig: Sendable, Equatable {

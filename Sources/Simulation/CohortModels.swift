@@ -16,19 +16,26 @@ struct CohortModels {
     var continuation: ContinuationUsage
     /// Whether the cohort's `features` include seed `001`'s push pipeline.
     var runsPush: Bool
-    /// The cohort runs the step sync (`features` has `stepSync`).
+    /// The cohort runs the step sync (`features` has `stepSync`; iOS only in this build).
     var stepSync: Bool
     var battery: BatteryModel
     var initialPercent: Distribution
     /// Offsets of this cohort's devices: `first ..< first + count`.
     var firstDevice: Int
     var count: Int
+    /// iOS: when a pending refresh is granted a launch (World+LaunchPolicy).
+    var launchPolicy: LaunchPolicyModel
+    /// Screen sessions, app opens and (Android) motion on the diurnal curve (World+Users).
+    var users: UserBehaviorModel
+    /// Share of users with Wi-Fi at home (`network.homeWiFi`).
+    var homeWiFi: Double
+    /// Android: Doze, buckets, quotas and WorkManager (World+Android).
+    var android: AndroidModels?
 
-    init(_ cohort: Cohort, firstDevice: Int) {
+    init(_ cohort: Cohort, firstDevice: Int, refresh: RefreshConfig) {
         name = cohort.name
         platform = cohort.platform
         scheduler = BGTaskSchedulerModel(
-            launchDelay: cohort.ios.refreshLaunchDelay,
             runLimit: cohort.ios.refreshRunLimit,
             earlyExpirationRate: cohort.ios.earlyExpirationRate,
             watchdogGrace: cohort.ios.watchdogGrace)
@@ -43,10 +50,51 @@ struct CohortModels {
         runsContinuation = cohort.features.contains(.continuation)
         continuation = cohort.continuation
         runsPush = cohort.features.contains(.push)
-        stepSync = cohort.features.contains(.stepSync)
+        stepSync = cohort.features.contains(.stepSync) && cohort.platform == .ios
         battery = BatteryModel(capacityMah: cohort.battery.capacityMah, habit: BatteryModel.Habit(cohort.battery.charging))
         initialPercent = cohort.battery.initialPercent
         self.firstDevice = firstDevice
         count = cohort.count
+        launchPolicy = LaunchPolicyModel(cohort.ios.launchPolicy)
+        users = UserBehaviorModel(curve: .phoneUse, screenSessionsPerDay: cohort.usage.screenSessionsPerDay,
+                                  screenSessionLength: cohort.usage.screenSessionLength,
+                                  appOpensPerDay: cohort.usage.appOpensPerDay)
+        homeWiFi = cohort.network.homeWiFi
+        android = cohort.platform == .android ? AndroidModels(cohort.android, refresh: refresh) : nil
+    }
+}
+
+/// The Android models a cohort's devices share (`REFERENCE.md` A, B, D).
+struct AndroidModels {
+    var doze = DozeController()
+    var buckets = StandbyBucketModel()
+    var quota = JobQuotaTracker()
+    var workManager = WorkManagerModel()
+    /// The app's refresh as WorkManager periodic work: seed `000`'s preferred interval
+    /// (4 h), no flex, a network constraint, the default exponential 30 s backoff.
+    var refreshWork: WorkRequest
+    var motionEventsPerDay: Double
+    var quotaRecheck: SimDuration
+
+    init(_ config: AndroidConfig, refresh: RefreshConfig) {
+        let interval = refresh.preferredInterval
+        refreshWork = workManager.request(.periodic(interval: interval, flex: interval),
+                                          constraints: WorkConstraints(network: .connected))
+        motionEventsPerDay = config.motionEventsPerDay
+        quotaRecheck = config.quotaRecheck
+    }
+}
+
+extension LaunchPolicyModel {
+    init(_ c: LaunchPolicyConfig) {
+        self.init()
+        opportunityGap = c.opportunityGap
+        baseAcceptance = c.baseAcceptance
+        chargingFactor = c.chargingFactor
+        wifiFactor = c.wifiFactor
+        usageLead = c.usageLead
+        budgetBase = c.budgetBase
+        budgetPerDailyOpen = c.budgetPerDailyOpen
+        budgetMax = c.budgetMax
     }
 }

@@ -40,11 +40,17 @@ struct Device {
 
     // The OS's view of the refresh task
     var task = RefreshTaskSlot()
-    var taskJoules = 0.0
+    /// iOS: the launch policy's view of this app's use (World+LaunchPolicy).
+    var launchPolicy: LaunchPolicyState
+    /// The user has Wi-Fi at home (`network.homeWiFi`; World+Energy).
+    var homeWiFi: Bool
+    /// Index into `World.androids`, or -1 on iOS.
+    var android: Int32 = -1
 
     // Energy and counts
     var radio = RadioState()
-    var cpuJoules = 0.0
+    /// App energy per operation (refresh, sync, ...), apart from the device's total.
+    var ledger = EnergyLedger()
     var launches: UInt32 = 0
     var refreshesOverBudget: UInt32 = 0
 
@@ -88,6 +94,8 @@ struct Device {
 
     // Random streams, one per purpose
     var userStream: RandomStream
+    /// App opens (``UserBehaviorModel``), its own stream so other user draws never shift them.
+    var openStream: RandomStream
     var osStream: RandomStream
     var networkStream: RandomStream
     var backendStream: RandomStream

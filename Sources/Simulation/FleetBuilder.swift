@@ -31,7 +31,7 @@ enum FleetBuilder {
             if case .timeZoneChange(let to) = fault.kind, !fleet.timeZones.contains(to) { fleet.timeZones.append(to) }
         }
         for (c, cohort) in scenario.fleet.enumerated() {
-            fleet.cohorts.append(CohortModels(cohort, firstDevice: fleet.devices.count))
+            fleet.cohorts.append(CohortModels(cohort, firstDevice: fleet.devices.count, refresh: scenario.logic.refresh))
             let zoneIndex = cohort.timeZones.options.map { UInt16(fleet.timeZones.firstIndex(of: $0.value)!) }
             let permissions = cohort.settings.notificationPermission
             for _ in 0..<cohort.count {
@@ -44,6 +44,7 @@ enum FleetBuilder {
                 let signedIn = setup.chance(cohort.signedIn)
                 // Clamped to a century: a distribution's tail must not overflow the clock.
                 let daysAgo = min(max(0, cohort.lastTestDaysAgo.sample(&setup)), 36_500)
+                let homeWiFi = setup.chance(cohort.network.homeWiFi)
                 fleet.lastCompleted.append(SimTime(microseconds: -Int64((daysAgo * 86_400_000_000).rounded())))
                 fleet.devices.append(Device(
                     cohort: UInt16(c),
@@ -54,8 +55,11 @@ enum FleetBuilder {
                     permission: permission.authorization,
                     signedIn: signedIn,
                     capacityMah: cohort.battery.capacityMah,
+                    launchPolicy: LaunchPolicyState(opensPerDay: cohort.usage.appOpensPerDay, curve: .phoneUse, now: .zero),
+                    homeWiFi: homeWiFi,
                     notificationCenter: NotificationCenterModel(authorization: permission.authorization),
                     userStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user"),
+                    openStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user.open"),
                     osStream: RandomStream(seed: scenario.seed, entity: id, purpose: "os"),
                     networkStream: RandomStream(seed: scenario.seed, entity: id, purpose: "network"),
                     backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend"),

@@ -44,6 +44,7 @@ struct Metrics {
     /// Analytics events, counted by ``AnalyticsCounter/index(of:)``.
     var analytics = [UInt64](repeating: 0, count: AnalyticsCounter.names.count)
     var continuation = ContinuationMetrics()
+    var platform = PlatformMetrics()
 
     init(cohorts: Int) {
         refreshEnergy = Array(repeating: [], count: cohorts)

@@ -101,7 +101,7 @@ extension World {
         return .object(section)
     }
 
-    private var simulatedDays: Double { max(scenario.duration.seconds / 86_400, 1e-9) }
+    var simulatedDays: Double { max(scenario.duration.seconds / 86_400, 1e-9) }
 
     private func batterySection() -> ReportValue {
         var section: [String: ReportValue] = [:]
@@ -111,7 +111,7 @@ extension World {
             var perDay: [Double] = [], wakeups: [Double] = [], radioSeconds: [Double] = []
             var overBudget = 0
             for d in range {
-                let joules = devices[d].radio.joules + devices[d].cpuJoules
+                let joules = devices[d].ledger.appJoules
                 perDay.append(energy.milliampHours(joules: joules) / simulatedDays)
                 wakeups.append(Double(devices[d].launches + devices[d].healthWakes) / simulatedDays)
                 radioSeconds.append(devices[d].radio.activeSeconds / simulatedDays)
@@ -190,9 +190,13 @@ extension World {
             let launches = members.reduce(0) { acc, c in
                 acc + (c.firstDevice ..< c.firstDevice + c.count).reduce(0) { $0 + Int(devices[$1].launches) }
             }
-            perPlatform[platform] = ["all": .fixed(Double(launches) / Double(deviceCount) / simulatedDays, 3)]
+            var rates: [String: ReportValue] = ["all": .fixed(Double(launches) / Double(deviceCount) / simulatedDays, 3)]
+            if platform == "android" {
+                for (key, value) in launchRatesByBucket(deviceDays: Double(deviceCount) * simulatedDays) { rates[key] = value }
+            }
+            perPlatform[platform] = .object(rates)
         }
-        return [
+        var section: [String: ReportValue] = [
             "launchesPerDeviceDay": .object(perPlatform),
             "launches": .count(metrics.launches),
             "expirations": .count(metrics.expirations),
@@ -201,8 +205,10 @@ extension World {
             "submitUnavailable": .count(metrics.submitUnavailable),
             "heldBackByLowPowerMode": .count(metrics.launchesHeldBack),
             "jetsamKills": .count(metrics.jetsamKills),
-            "dozeDeferrals": .count(0),
+            "dozeDeferrals": .count(metrics.platform.dozeDeferrals),
         ]
+        for (key, value) in platformSchedulingEntries() { section[key] = value }
+        return .object(section)
     }
 
     private func invariantsSection() -> ReportValue {

@@ -8,7 +8,8 @@ import Scenario
 public enum Swarm {
     /// The ranges, as shown by `fleetsim help` and the README.
     public static let ranges: [(parameter: String, range: String)] = [
-        ("ios.refreshLaunchDelay", "lognormal, median 5 min to 4 h, p99 3 to 20 times the median"),
+        ("ios.launchPolicy.opportunityGap", "5 min to 2 h"),
+        ("ios.launchPolicy.baseAcceptance", "0.02 to 1"),
         ("ios.earlyExpirationRate", "0 to 0.2"),
         ("ios.watchdogGrace", "1 s to 10 s"),
         ("ios.kvPersistDelay", "1 s to 60 s"),
@@ -25,8 +26,8 @@ public enum Swarm {
         var rng = RandomStream(seed: s.seed, entity: 0, purpose: "swarm")
         for c in s.fleet.indices {
             var r = RandomStream(seed: s.seed, entity: UInt64(c) + 1, purpose: "swarm.cohort")
-            let median = r.uniform(300, 14_400) * 1e6
-            s.fleet[c].ios.refreshLaunchDelay = .lognormal(median: median, p99: median * r.uniform(3, 20))
+            s.fleet[c].ios.launchPolicy.opportunityGap = .fromSeconds(r.uniform(300, 7_200))
+            s.fleet[c].ios.launchPolicy.baseAcceptance = r.uniform(0.02, 1)
             s.fleet[c].ios.earlyExpirationRate = r.uniform(0, 0.2)
             s.fleet[c].ios.watchdogGrace = .fromSeconds(r.uniform(1, 10))
             s.fleet[c].ios.kvPersistDelay = .fromSeconds(r.uniform(1, 60))

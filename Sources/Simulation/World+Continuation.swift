@@ -194,9 +194,11 @@ extension World {
 
     /// The server's time for an analysis: the cohort's per-mode distribution, drawn from
     /// the device's continuation stream, slowed down by `backendSlowdown`.
-    func analysisServiceTime(_ mode: AnalysisMode, device d: Int, rng: inout RandomStream) -> SimDuration {
+    /// Mutating on purpose: a non-mutating method given `&devices[d]...` makes Swift copy
+    /// the whole world for exclusivity, and the write then copies the device array.
+    mutating func analysisServiceTime(_ mode: AnalysisMode, device d: Int) -> SimDuration {
         let usage = cohorts[Int(devices[d].cohort)].continuation
-        let base = (mode == .hierarchical ? usage.hierarchicalTime : usage.baselineTime).sampleDuration(&rng)
+        let base = (mode == .hierarchical ? usage.hierarchicalTime : usage.baselineTime).sampleDuration(&devices[d].continuationStream)
         return server.slowdowns.isEmpty ? base : .fromSeconds(base.seconds * server.slowdown)
     }
 

@@ -59,11 +59,11 @@ extension World {
             let target = timeZoneIndex[index]
             devices[i].calendarDisturbed = true
             if starting {
-                devices[i].clock.timeZone = target
+                devices[i].clock.travel(to: target)
                 note(d, "fault: user travels to \(to)")
-            } else if devices[i].clock.timeZone == target {
+            } else if devices[i].clock.location == target {
                 // Back home, unless a later trip has moved the user on.
-                devices[i].clock.timeZone = devices[i].homeTimeZone
+                devices[i].clock.travel(to: devices[i].homeTimeZone)
                 note(d, "fault: user returns to \(timeZones[Int(devices[i].homeTimeZone)])")
             }
         case .appTermination(let rate):
@@ -76,6 +76,7 @@ extension World {
         case .lowPowerMode:
             devices[i].lowPowerFaults = starting ? devices[i].lowPowerFaults + 1 : devices[i].lowPowerFaults - 1
             note(d, starting ? "fault: Low Power Mode on" : "fault: Low Power Mode off")
+            if devices[i].android >= 0 { return batterySaverChanged(d) }
             // A request held back while Low Power Mode was on gets a new launch moment.
             if !starting, devices[i].task.heldBack, !devices[i].lowPowerMode {
                 submitRefresh(d, earliestBegin: now)

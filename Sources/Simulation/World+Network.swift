@@ -122,7 +122,7 @@ extension World {
         let d = Int(jobs[Int(job)].device)
         let service: SimDuration
         if case .analysis(let mode) = jobs[Int(job)].endpoint {
-            service = analysisServiceTime(mode, device: d, rng: &devices[d].continuationStream)
+            service = analysisServiceTime(mode, device: d)
         } else {
             service = server.drawServiceTime(&devices[d].backendStream)
         }
@@ -191,8 +191,9 @@ extension World {
         let j = Int(job)
         let d = jobs[j].device
         let i = Int(d)
-        let joules = devices[i].radio.transfer(from: jobs[j].sentAt, to: now, model: energy)
-        if devices[i].task.running { devices[i].taskJoules += joules }
+        let over = bearer(i, at: jobs[j].sentAt)
+        let joules = devices[i].radio.transfer(from: jobs[j].sentAt, to: now, over: over, model: energy)
+        if case .syncSteps = jobs[j].endpoint {} else { devices[i].ledger.chargeApp(joules: joules) }
         if devices[i].inflightJob == Int32(job) { devices[i].inflightJob = -1 }
         if devices[i].continuationSlot.job == Int32(job) { devices[i].continuationSlot.job = -1 }
         if case .syncSteps = jobs[j].endpoint {

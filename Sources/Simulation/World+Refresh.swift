@@ -6,25 +6,27 @@ import Scenario
 extension World {
     // MARK: - BGTaskScheduler
 
-    /// `BGTaskScheduler.submit`: replaces the pending request (one per identifier).
+    /// `BGTaskScheduler.submit`: replaces the pending request (one per identifier). On
+    /// Android the same effect enqueues the WorkManager periodic work (World+Android).
     mutating func submitRefresh(_ d: UInt32, earliestBegin: SimTime) {
         let i = Int(d)
+        if devices[i].android >= 0 { return enqueueRefreshWork(d, earliestBegin: earliestBegin) }
         let scheduler = cohorts[Int(devices[i].cohort)].scheduler
-        switch scheduler.submit(earliestBegin: earliestBegin, now: now, backgroundAppRefresh: devices[i].backgroundAppRefresh, rng: &devices[i].osStream) {
+        switch scheduler.submit(backgroundAppRefresh: devices[i].backgroundAppRefresh) {
         case .unavailable:
             metrics.submitUnavailable += 1
             devices[i].task.hasPending = false
             devices[i].task.pending.cancel()
             note(d, "OS: submit failed: unavailable (Background App Refresh off)")
-        case .scheduled(let launchAt):
+        case .accepted:
             let generation = devices[i].task.pending.arm()
             devices[i].task.hasPending = true
             devices[i].task.heldBack = false
-            clock.schedule(.refreshLaunch(device: d, generation: generation), at: launchAt)
-            note(d, "OS: refresh request pending, earliest \(format(earliestBegin)), launch planned \(format(launchAt))")
+            scheduleFirstLook(d, earliestBegin: earliestBegin, generation: generation)
         }
     }
 
+    /// A look of the iOS launch policy at the pending request (``LaunchPolicyModel``).
     mutating func launchRefresh(_ d: UInt32, generation: UInt32) {
         let i = Int(d)
         guard devices[i].task.pending.isCurrent(generation), devices[i].task.hasPending else { return }
@@ -34,25 +36,32 @@ extension World {
             clock.schedule(.refreshLaunch(device: d, generation: generation), after: .minutes(1))
             return
         }
-        guard scheduler.mayLaunch(lowPowerMode: devices[i].lowPowerMode, backgroundAppRefresh: devices[i].backgroundAppRefresh) else {
-            devices[i].task.heldBack = true
-            metrics.launchesHeldBack += 1
-            note(d, "OS: refresh due but held back (Low Power Mode)")
-            return
-        }
+        guard launchPolicyGrants(d, generation: generation) else { return }
         devices[i].task.hasPending = false
+        let runTime = scheduler.runTimeBeforeExpiration(rng: &devices[i].osStream)
+        beginRefreshTask(d)
+        clock.schedule(.refreshExpires(device: d, serial: devices[i].task.serial), after: runTime)
+        note(d, "OS: BGAppRefreshTask \(devices[i].task.serial) launched, expires in \(runTime)")
+        deliverTaskLaunched(d)
+    }
+
+    /// The OS starts the app's refresh work (iOS task or Android job): ground truth for
+    /// the oracle, and an energy operation opens.
+    mutating func beginRefreshTask(_ d: UInt32) {
+        let i = Int(d)
         devices[i].task.serial &+= 1
         devices[i].task.running = true
         devices[i].task.completions = 0
         devices[i].task.launchedAt = now
-        devices[i].taskJoules = 0
+        devices[i].ledger.begin(.refresh)
         devices[i].taskSawOpenWindow = World.never
         devices[i].launches += 1
         metrics.launches += 1
-        let runTime = scheduler.runTimeBeforeExpiration(rng: &devices[i].osStream)
-        clock.schedule(.refreshExpires(device: d, serial: devices[i].task.serial), after: runTime)
         resume(d)
-        note(d, "OS: BGAppRefreshTask \(devices[i].task.serial) launched, expires in \(runTime)")
+    }
+
+    mutating func deliverTaskLaunched(_ d: UInt32) {
+        let i = Int(d)
         let context = RefreshLaunchContext(
             signedIn: devices[i].signedIn,
             networkReachable: devices[i].online,
@@ -65,6 +74,7 @@ extension World {
     mutating func expireRefresh(_ d: UInt32, serial: UInt32) {
         let i = Int(d)
         guard devices[i].task.serial == serial, devices[i].task.running else { return }
+        if devices[i].android >= 0 { return stopRefreshJob(d) }
         metrics.expirations += 1
         if now - devices[i].task.launchedAt < cohorts[Int(devices[i].cohort)].scheduler.runLimit { metrics.earlyExpirations += 1 }
         note(d, "OS: task \(serial) expires; expiration handler runs")
@@ -81,12 +91,12 @@ extension World {
         devices[i].task.running = false
         let duration = now - devices[i].task.launchedAt
         metrics.refreshTaskDuration.record(duration.microseconds)
-        let cpu = energy.cpuJoules(seconds: duration.seconds)
-        devices[i].cpuJoules += cpu
-        let mAh = energy.milliampHours(joules: devices[i].taskJoules + cpu)
+        devices[i].ledger.chargeApp(joules: energy.cpuJoules(seconds: duration.seconds))
+        let mAh = energy.milliampHours(joules: devices[i].ledger.end() ?? 0)
         metrics.refreshEnergy[Int(devices[i].cohort)].append(mAh)
         // Seed `000`'s budget: under 1 % of the battery per refresh.
         if mAh > devices[i].capacityMah * 0.01 { devices[i].refreshesOverBudget += 1 }
+        if devices[i].android >= 0 { refreshJobEnded(d) }
     }
 
     // MARK: - Logic
@@ -117,6 +127,7 @@ extension World {
         case .cancelScheduledRefresh:
             devices[i].task.hasPending = false
             devices[i].task.pending.cancel()
+            if devices[i].android >= 0 { cancelRefreshWork(d) }
         case .httpRequest(let id, let endpoint):
             send(d, id, endpoint)
         case .cancelRequests:
@@ -204,6 +215,7 @@ extension World {
                      detail: openedRecently ? "app opened \(hours(now - opened)) before the notification" : nil)
         note(d, "OS: notification shown: test available")
         notificationDelivered(notification, device: d)
+        if devices[i].android >= 0 { androidNotificationSeen(d) }
         let usage = cohorts[Int(devices[i].cohort)].usage
         if devices[i].userStream.chance(usage.notificationOpenProbability) {
             clock.schedule(.notificationTapped(device: d), after: usage.notificationOpenDelay.sampleDuration(&devices[i].userStream))

@@ -35,15 +35,11 @@ extension World {
 
     // MARK: - Set-up
 
-    /// Battery, the persisted sync state and the pending stale-sync notification of a
-    /// device whose cohort has `stepSync`, and its first HealthKit delivery.
-    mutating func startStepSync(_ d: UInt32, initialPercent: Double) {
+    /// The persisted sync state and the pending stale-sync notification of a device
+    /// whose cohort has `stepSync`, and its first HealthKit delivery (the battery is
+    /// every device's: World+Energy).
+    mutating func startStepSync(_ d: UInt32) {
         let i = Int(d)
-        let battery = cohorts[Int(devices[i].cohort)].battery
-        let local = localTime(i, at: .zero)
-        devices[i].battery = battery.initial(percent: initialPercent, localSecondsOfDay: local.secondOfDay)
-        clock.schedule(.stepSync(.batterySwitch(device: d)), at: battery.nextSwitch(devices[i].battery, now: .zero, localSecondsOfDay: local.secondOfDay))
-
         let lastSync = SimTime.zero - SimDuration(microseconds: devices[i].stepStream.int(in: 1...World.initialSyncAge.microseconds))
         let stored = StepSyncStored(lastSyncAt: wallInstant(i, at: lastSync), lastStatus: .success, failedAttempts: 0)
         devices[i].stepSync = StepSyncState(persisted: stored)
@@ -72,6 +68,7 @@ extension World {
             note(d, "battery: \(devices[i].battery.charging ? "plugged in" : "unplugged") at \(Int(devices[i].battery.percent)) %")
             clock.schedule(.stepSync(.batterySwitch(device: d)),
                            at: battery.nextSwitch(devices[i].battery, now: now, localSecondsOfDay: localTime(i, at: now).secondOfDay))
+            chargingChanged(d)
         case .retryTimerFires(let d, let generation):
             let i = Int(d)
             guard devices[i].stepRetry.isCurrent(generation) else { return }
@@ -250,10 +247,17 @@ extension World {
     }
 
     /// Energy of one step upload (radio, and CPU while it was in flight; CPU inside a
-    /// refresh task is already the task's).
+    /// refresh task is already the task's, and its radio goes to that task's books).
+    /// Outside a task it is one `sync` operation of the ``EnergyLedger``.
     mutating func accountStepUpload(_ i: Int, radioJoules: Double, seconds: Double) {
         let cpu = energy.cpuJoules(seconds: seconds)
-        if !devices[i].task.running { devices[i].cpuJoules += cpu }
+        if devices[i].task.running {
+            devices[i].ledger.chargeApp(joules: radioJoules)
+        } else {
+            devices[i].ledger.begin(.sync)
+            devices[i].ledger.chargeApp(joules: radioJoules + cpu)
+            devices[i].ledger.end()
+        }
         metrics.syncEnergy[Int(devices[i].cohort)].append(energy.milliampHours(joules: radioJoules + cpu))
     }
 

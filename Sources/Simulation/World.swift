@@ -55,6 +55,12 @@ public struct World {
     var activeLatencyFaults: [Int] = []
     /// Trace of one device for `replay`, when asked for.
     let traceRecorder: Trace?
+    /// One per entry of `timeZones`, caching each zone's UTC offset between DST changes.
+    var localZones: [LocalTimeZone]
+    /// Android-only state, indexed by `Device.android` (World+Android).
+    var androids: [AndroidDevice] = []
+    /// The reused buffer Doze writes its transitions into.
+    var dozeTransitions: [DozeTransition] = []
     /// Seed `001`'s pipeline, when a cohort runs `push` (World+Push.swift).
     var pushWorld: PushWorld?
     /// The backend's load over simulated time (capacity planning).
@@ -94,6 +100,7 @@ public struct World {
             if case .timeZoneChange(let to) = fault.kind { return UInt16(zones.firstIndex(of: to) ?? 0) }
             return 0
         }
+        localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
         traceRecorder = traceDevice.flatMap { $0 >= 0 && $0 < fleet.devices.count ? Trace(device: $0) : nil }
         load = LoadSeries(duration: scenario.duration)
         start()
@@ -129,11 +136,10 @@ public struct World {
             // submitted sometime in the last preferred interval.
             let interval = scenario.logic.refresh.preferredInterval.microseconds
             let earliest = SimTime(microseconds: devices[d].osStream.int(in: 0...max(0, interval - 1)))
-            submitRefresh(id, earliestBegin: earliest)
-            if cohort.stepSync {
-                var battery = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "battery")
-                startStepSync(id, initialPercent: cohort.initialPercent.sample(&battery))
-            }
+            var battery = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "battery")
+            startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
+            if cohort.android != nil { startAndroid(id, firstDue: earliest) } else { submitRefresh(id, earliestBegin: earliest) }
+            if cohort.stepSync { startStepSync(id) }
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {
             clock.schedule(.faultStarts(index: UInt16(i)), at: .zero + fault.at)
@@ -157,6 +163,7 @@ public struct World {
                   now >= devices[i].foregroundUntil else { return }
             continuationLeavesForeground(d)
             guard !devices[i].task.running, !devices[i].continuationSlot.holdsBackgroundTask else { return }
+            if userMayForceQuit(d) { return }
             suspend(d)
         case .testCompleted(let d):
             truth.complete(Int(d), at: now)
@@ -199,10 +206,12 @@ public struct World {
             let length = cohort.network.offlineSpellDuration.sampleDuration(&devices[i].networkStream)
             clock.schedule(.offlineSpellEnds(device: d), after: length)
             note(d, "network: offline for \(length)")
+            connectivityChanged(d)
         case .offlineSpellEnds(let d):
             let i = Int(d)
             devices[i].offlineSpells -= 1
             note(d, "network: back online")
+            connectivityChanged(d)
             if devices[i].online { pushDeviceReachable(d) }
             if let gap = cohorts[Int(devices[i].cohort)].network.nextSpell(rng: &devices[i].networkStream) {
                 clock.schedule(.offlineSpellStarts(device: d), after: gap)
@@ -219,6 +228,8 @@ public struct World {
             continuationChoice(d, incarnation: incarnation)
         case .backgroundTimeExpires(let d, let generation):
             backgroundTimeExpires(d, generation: generation)
+        case .android(let event):
+            androidEvent(event)
         case .pushSource(let d, let source):
             pushSourceFires(d, source: Int(source))
         case .pushBroadcast(let index):
@@ -239,14 +250,6 @@ public struct World {
     }
 
     // MARK: - The user
-
-    private mutating func scheduleNextOpen(_ d: UInt32) {
-        let i = Int(d)
-        let perDay = cohorts[Int(devices[i].cohort)].usage.appOpensPerDay
-        guard perDay > 0 else { return }
-        let gap = SimDuration.fromSeconds(devices[i].userStream.exponential(mean: 86_400 / perDay))
-        clock.schedule(.userOpensApp(device: d), after: gap)
-    }
 
     private mutating func openApp(_ d: UInt32, fromNotification: Bool) {
         let i = Int(d)
@@ -276,6 +279,7 @@ public struct World {
         // An open never shortens a foreground stay already planned (a user waiting on an analysis).
         devices[i].foregroundUntil = max(devices[i].foregroundUntil, now + World.foregroundSession)
         clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[i].incarnation), after: World.foregroundSession)
+        platformSeesOpen(d)
         deliver(d, .appOpened)
         continuationOnOpen(d)
         pushOnOpen(d)

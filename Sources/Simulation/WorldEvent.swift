@@ -30,6 +30,8 @@ enum WorldEvent {
     case continuationTimer(device: UInt32, timer: UInt8, generation: UInt32)
     case continuationChoice(device: UInt32, incarnation: UInt32)
     case backgroundTimeExpires(device: UInt32, generation: UInt32)
+    // Android (World+Android)
+    case android(AndroidEvent)
     // Push (seed `001`)
     case pushSource(device: UInt32, source: UInt8)
     case pushBroadcast(index: UInt16)

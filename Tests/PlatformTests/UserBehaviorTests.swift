@@ -89,6 +89,15 @@ import SimKernel
         }
     }
 
+    /// A rate near zero (1e-12 a day: a mean gap of ~2.7 billion years) has no arrival
+    /// within the clock's range, instead of overflowing the local-time conversion.
+    @Test func aRateNearZeroHasNoArrivalInsteadOfOverflowing() {
+        var zone = LocalTimeZone(identifier: "Europe/Berlin")!
+        var rng = RandomStream(seed: 1, entity: 0, purpose: "user.open")
+        let model = UserBehaviorModel(appOpensPerDay: 1e-12)
+        #expect(model.nextAppOpen(after: .zero, rng: &rng, zone: &zone, startUnixSeconds: start) == nil)
+    }
+
     @Test func screenSessionsAverageTheirDailyRate() {
         let model = UserBehaviorModel(screenSessionsPerDay: 40)
         var zone = LocalTimeZone(identifier: "Asia/Tokyo")!

@@ -31,9 +31,9 @@ import SimKernel
     }
 
     @Test func submitFailsAsUnavailableWithBackgroundAppRefreshOff() {
-        let scheduler = BGTaskSchedulerModel(launchDelay: .constant(0), runLimit: .seconds(30), earlyExpirationRate: 0, watchdogGrace: .seconds(5))
-        var rng = RandomStream(seed: 1, entity: 0, purpose: "test")
-        #expect(scheduler.submit(earliestBegin: .zero, now: .zero, backgroundAppRefresh: false, rng: &rng) == .unavailable)
+        let scheduler = BGTaskSchedulerModel(runLimit: .seconds(30), earlyExpirationRate: 0, watchdogGrace: .seconds(5))
+        #expect(scheduler.submit(backgroundAppRefresh: false) == .unavailable)
+        #expect(scheduler.submit(backgroundAppRefresh: true) == .accepted)
     }
 
     @Test func aForceQuitAppGetsNoLaunchUntilReopened() {

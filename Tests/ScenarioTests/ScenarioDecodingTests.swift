@@ -7,6 +7,26 @@ import SimKernel
 @Suite struct ScenarioDecodingTests {
     static func us(_ d: SimDuration) -> Double { Double(d.microseconds) }
 
+    static var fullLaunchPolicy: LaunchPolicyConfig {
+        var p = LaunchPolicyConfig()
+        p.opportunityGap = .minutes(10)
+        p.baseAcceptance = 0.5
+        p.chargingFactor = 2
+        p.wifiFactor = 1
+        p.usageLead = .zero
+        p.budgetBase = 3
+        p.budgetPerDailyOpen = 1
+        p.budgetMax = 6
+        return p
+    }
+
+    static var fullAndroid: AndroidConfig {
+        var a = AndroidConfig()
+        a.motionEventsPerDay = 2
+        a.quotaRecheck = .minutes(5)
+        return a
+    }
+
     @Test func fullScenarioDecodesEveryKey() throws {
         let s = try Fixtures.decode(Fixtures.full, file: "full.json")
         let rural = try #require(NetworkConfig.profile(named: "rural"))
@@ -17,15 +37,17 @@ import SimKernel
             battery: BatteryConfig(capacityMah: 4000, initialPercent: .normal(mean: 70, sd: 10), charging: .topUps),
             usage: UsageConfig(appOpensPerDay: 4, notificationOpenProbability: 0.3,
                                notificationOpenDelay: .exponential(mean: Self.us(.minutes(30))),
-                               takeTestProbability: 0.8, testDuration: .minutes(20)),
+                               takeTestProbability: 0.8, testDuration: .minutes(20), screenSessionsPerDay: 60,
+                               screenSessionLength: .constant(Self.us(.minutes(2))), forceQuitProbability: 0.25),
             network: NetworkConfig(profile: "rural", latency: rural.latency, failureRate: 0.1,
-                                   offlineSpellsPerDay: 2, offlineSpellDuration: rural.offlineSpellDuration),
+                                   offlineSpellsPerDay: 2, offlineSpellDuration: rural.offlineSpellDuration, homeWiFi: 0.4),
             settings: DeviceSettings(backgroundAppRefresh: 0.7, lowPowerMode: 0.2,
                                      notificationPermission: Categorical([(value: .authorized, weight: 3), (value: .denied, weight: 1),
                                                                           (value: .provisional, weight: 0)])),
             signedIn: 1, lastTestDaysAgo: .constant(89),
-            ios: IOSConfig(refreshLaunchDelay: .constant(Self.us(.hours(2))), refreshRunLimit: .seconds(25),
-                           earlyExpirationRate: 0.1, watchdogGrace: .zero, kvPersistDelay: .milliseconds(1500)))
+            ios: IOSConfig(launchPolicy: Self.fullLaunchPolicy, refreshRunLimit: .seconds(25),
+                           earlyExpirationRate: 0.1, watchdogGrace: .zero, kvPersistDelay: .milliseconds(1500)),
+            android: Self.fullAndroid)
         var rareNetwork = urban
         rareNetwork.latency = .lognormal(median: Self.us(.milliseconds(100)), p99: Self.us(.seconds(1)))
         rareNetwork.offlineSpellDuration = .uniform(Self.us(.minutes(1)), Self.us(.minutes(2)))
@@ -91,19 +113,32 @@ import SimKernel
         #expect(c.battery == BatteryConfig(capacityMah: 3300, initialPercent: .uniform(30, 100), charging: .overnight))
         #expect(c.usage == UsageConfig(appOpensPerDay: 2.5, notificationOpenProbability: 0.5,
                                        notificationOpenDelay: .lognormal(median: 1_200_000_000, p99: 43_200_000_000),
-                                       takeTestProbability: 0.6, testDuration: .minutes(25)))
+                                       takeTestProbability: 0.6, testDuration: .minutes(25), screenSessionsPerDay: 40,
+                                       screenSessionLength: .lognormal(median: 60_000_000, p99: 1_800_000_000),
+                                       forceQuitProbability: 0.05))
         #expect(c.network == NetworkConfig(profile: "urban", latency: .lognormal(median: 80_000, p99: 600_000),
                                            failureRate: 0.005, offlineSpellsPerDay: 0.5,
-                                           offlineSpellDuration: .lognormal(median: 600_000_000, p99: 7_200_000_000)))
+                                           offlineSpellDuration: .lognormal(median: 600_000_000, p99: 7_200_000_000),
+                                           homeWiFi: 0.85))
         #expect(c.settings == DeviceSettings(
             backgroundAppRefresh: 0.9, lowPowerMode: 0.05,
             notificationPermission: Categorical([(value: .authorized, weight: 0.6), (value: .denied, weight: 0.3),
                                                  (value: .notDetermined, weight: 0.1)])))
         #expect(c.signedIn == 0.95)
         #expect(c.lastTestDaysAgo == .uniform(0, 120))
-        #expect(c.ios == IOSConfig(refreshLaunchDelay: .lognormal(median: 3_600_000_000, p99: 36_000_000_000),
+        var policy = LaunchPolicyConfig()
+        policy.opportunityGap = .minutes(30)
+        policy.baseAcceptance = 0.2
+        policy.chargingFactor = 4
+        policy.wifiFactor = 1.5
+        policy.usageLead = .minutes(30)
+        policy.budgetBase = 1
+        policy.budgetPerDailyOpen = 2
+        policy.budgetMax = 12
+        #expect(c.ios == IOSConfig(launchPolicy: policy,
                                    refreshRunLimit: .seconds(30), earlyExpirationRate: 0.02,
                                    watchdogGrace: .seconds(5), kvPersistDelay: .seconds(10)))
+        #expect(c.android.motionEventsPerDay == 6 && c.android.quotaRecheck == .minutes(15))
 
         #expect(s.logic == LogicConfig(refresh: RefreshConfig(preferredInterval: .hours(4), minimumInterval: .hours(12),
                                                               testCadence: .days(90), recentOpenSuppression: .hours(24),

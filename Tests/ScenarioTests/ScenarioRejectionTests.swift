@@ -116,8 +116,26 @@ import Testing
                         path: "$.faults[0].status", found: ["404"])
         expectRejection(Fixtures.scenario(top: #""faults": [{"kind": "meteorStrike", "at": "1d"}]"#),
                         path: "$.faults[0].kind", found: ["\"meteorStrike\""])
-        expectRejection(#"{"name": "t", "duration": "7d", "fleet": [{"cohort": "a", "count": 1, "platform": "android"}]}"#,
-                        path: "$.fleet[0].platform", found: ["\"android\" (not available yet in this build)"])
+        expectRejection(Fixtures.scenario(cohort: #""ios": {"refreshLaunchDelay": "1h"}"#),
+                        path: "$.fleet[0].ios.refreshLaunchDelay", expected: ["launchPolicy"])
+        expectRejection(Fixtures.scenario(cohort: #""ios": {"launchPolicy": {"opportunityGap": "0s"}}"#),
+                        path: "$.fleet[0].ios.launchPolicy.opportunityGap", found: ["(zero)"])
+        expectRejection(Fixtures.scenario(cohort: #""ios": {"launchPolicy": {"baseAcceptance": 1.5}}"#),
+                        path: "$.fleet[0].ios.launchPolicy.baseAcceptance", found: ["1.5"])
+        expectRejection(Fixtures.scenario(cohort: #""ios": {"launchPolicy": {"budgetMax": -1}}"#),
+                        path: "$.fleet[0].ios.launchPolicy.budgetMax", expected: ["from 0 to 1440"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"motionEventsPerDay": "6"}"#),
+                        path: "$.fleet[0].android.motionEventsPerDay", expected: ["motion events per day"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"quotaRecheck": "0s"}"#),
+                        path: "$.fleet[0].android.quotaRecheck", found: ["(zero)"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"dozeFactor": 2}"#),
+                        path: "$.fleet[0].android.dozeFactor", expected: ["motionEventsPerDay"])
+        expectRejection(Fixtures.scenario(cohort: #""usage": {"forceQuitProbability": 2}"#),
+                        path: "$.fleet[0].usage.forceQuitProbability", found: ["2"])
+        expectRejection(Fixtures.scenario(cohort: #""usage": {"screenSessionLength": 60}"#),
+                        path: "$.fleet[0].usage.screenSessionLength")
+        expectRejection(Fixtures.scenario(cohort: #""network": {"homeWiFi": true}"#),
+                        path: "$.fleet[0].network.homeWiFi")
         expectRejection(#"{"name": "t", "duration": "7d", "fleet": [{"cohort": "a", "count": 1, "platform": "iOS"}]}"#,
                         path: "$.fleet[0].platform", found: ["did you mean `ios`?"])
     }

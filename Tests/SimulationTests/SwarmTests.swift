@@ -16,9 +16,9 @@ import Scenario
                 #expect((0...0.1).contains(cohort.network.failureRate))
                 #expect((0...8).contains(cohort.network.offlineSpellsPerDay))
                 #expect(cohort.ios.watchdogGrace >= .seconds(1) && cohort.ios.watchdogGrace <= .seconds(10))
-                guard case .lognormal(let median, let p99) = cohort.ios.refreshLaunchDelay else { Issue.record("not lognormal"); continue }
-                #expect(median >= 300e6 && median <= 14_400e6)
-                #expect(p99 >= 3 * median && p99 <= 20 * median)
+                let policy = cohort.ios.launchPolicy
+                #expect(policy.opportunityGap >= .minutes(5) && policy.opportunityGap <= .hours(2))
+                #expect((0.02...1).contains(policy.baseAcceptance))
             }
             #expect(a.faults.contains { if case .appTermination = $0.kind { true } else { false } })
             seen.insert(a.fleet[0].ios.earlyExpirationRate)

@@ -33,6 +33,9 @@ public struct UserBehaviorModel: Sendable {
     /// Candidates in hours of weight 0 do not count: they skip to the hour's end.
     public static let candidateLimit = 1_000
 
+    /// Arrivals later than this (µs of simulated time, a quarter of the clock's range) are none.
+    public static let horizon = Int64.max / 4
+
     public init(curve: DiurnalCurve = .phoneUse, screenSessionsPerDay: Double = 40,
                 screenSessionLength: Distribution = .lognormal(median: 60e6, p99: 1_800e6),
                 appOpensPerDay: Double = 2.5) {
@@ -57,7 +60,8 @@ public struct UserBehaviorModel: Sendable {
     }
 
     /// The next arrival of a process of mean `perDay` arrivals a day shaped by `curve`;
-    /// nil only when `perDay` is zero (or not finite): then there is none, ever.
+    /// nil only when `perDay` is zero (or not finite), or so small that the arrival falls
+    /// beyond ``horizon``: then there is none, ever.
     ///
     /// A candidate in a local hour of weight 0 is never kept, and nothing can arrive in
     /// the rest of that hour, so the draw restarts at the hour's end (exact, as the
@@ -71,6 +75,8 @@ public struct UserBehaviorModel: Sendable {
         var candidates = 0
         while true {
             t = t + .fromSeconds(rng.exponential(mean: peakGapSeconds))
+            // Beyond ~73,000 years (a rate near zero): none, rather than overflow local time.
+            guard t.microseconds < Self.horizon else { return nil }
             let local = zone.localTime(atUnixMicroseconds: startUnixSeconds * 1_000_000 + t.microseconds)
             let weight = curve.weights[local.hour]
             if weight == 0 {

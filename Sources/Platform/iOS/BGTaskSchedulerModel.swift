@@ -5,17 +5,14 @@ import SimKernel
 ///
 /// - One pending request per identifier: a new submit replaces the pending one.
 /// - `earliestBeginDate`: the task "won't begin sooner"; when it does begin is the
-///   system's choice. **Assumption** (`refreshLaunchDelay`, overridable): the launch
-///   comes a drawn delay after `earliestBeginDate`.
+///   system's choice, modelled by ``LaunchPolicyModel`` (which also holds the Low Power
+///   Mode and force-quit rules).
 /// - Background App Refresh off: `submit` fails with `.unavailable`.
-/// - Low Power Mode: "Background App Refresh is disabled automatically"; a due
-///   request waits and is launched a fresh drawn delay after Low Power Mode ends.
 /// - Run time "up to 30 seconds", then the expiration handler. Field reports of
 ///   tasks expiring after 2-5 s become `earlyExpirationRate`.
 /// - **Assumption** (`watchdogGrace`): a task still not completed that long after
 ///   its expiration is killed by the watchdog, terminating the app.
 public struct BGTaskSchedulerModel: Sendable {
-    public var launchDelay: Distribution
     public var runLimit: SimDuration
     public var earlyExpirationRate: Double
     public var watchdogGrace: SimDuration
@@ -23,29 +20,22 @@ public struct BGTaskSchedulerModel: Sendable {
     /// `REFERENCE.md` F: tasks expiring after 2-5 s in the field.
     public static let earlyExpiration = (min: SimDuration.seconds(2), max: SimDuration.seconds(5))
 
-    public init(launchDelay: Distribution, runLimit: SimDuration, earlyExpirationRate: Double, watchdogGrace: SimDuration) {
-        self.launchDelay = launchDelay
+    public init(runLimit: SimDuration, earlyExpirationRate: Double, watchdogGrace: SimDuration) {
         self.runLimit = runLimit
         self.earlyExpirationRate = earlyExpirationRate
         self.watchdogGrace = watchdogGrace
     }
 
     public enum SubmitResult: Equatable, Sendable {
-        case scheduled(launchAt: SimTime)
+        /// The request is pending; the launch policy decides when it runs.
+        case accepted
         /// `BGTaskScheduler.Error.unavailable`: Background App Refresh is off.
         case unavailable
     }
 
-    /// Submits a request; returns when the system will try to launch it.
-    public func submit(earliestBegin: SimTime, now: SimTime, backgroundAppRefresh: Bool, rng: inout RandomStream) -> SubmitResult {
-        guard backgroundAppRefresh else { return .unavailable }
-        let begin = earliestBegin < now ? now : earliestBegin
-        return .scheduled(launchAt: begin + launchDelay.sampleDuration(&rng))
-    }
-
-    /// When a due request may launch. A force-quit app is handled by the caller.
-    public func mayLaunch(lowPowerMode: Bool, backgroundAppRefresh: Bool) -> Bool {
-        backgroundAppRefresh && !lowPowerMode
+    /// Submits a request (`REFERENCE.md` F: `unavailable` with Background App Refresh off).
+    public func submit(backgroundAppRefresh: Bool) -> SubmitResult {
+        backgroundAppRefresh ? .accepted : .unavailable
     }
 
     /// How long a launched task runs before its expiration handler is called.
@@ -61,7 +51,8 @@ public struct RefreshTaskSlot: Sendable {
     /// Generation of the pending request's launch event (cancels a replaced request).
     public var pending = GenerationCounter()
     public var hasPending = false
-    /// The request is due but held back (Low Power Mode).
+    /// The launch policy blocked the request (Low Power Mode, force-quit); the world
+    /// looks again when that condition ends.
     public var heldBack = false
     /// Serial of the task now or last running; events carry it.
     public var serial: UInt32 = 0

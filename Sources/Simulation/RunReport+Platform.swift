@@ -1,0 +1,53 @@
+import Platform
+import Reports
+
+extension World {
+    /// The `scheduling` keys of the platform models: the iOS launch policy's looks and
+    /// grants, force-quits, and Android's Doze deferrals, WorkManager delays, quotas and
+    /// buckets.
+    func platformSchedulingEntries() -> [String: ReportValue] {
+        let p = metrics.platform
+        return [
+            "launchPolicy": [
+                "looks": .count(p.launchLooks),
+                "grants": .count(p.launchGrants),
+                "dailyBudgetUsedUp": .count(p.budgetExhausted),
+                "heldBackByForceQuit": .count(p.heldBackByForceQuit),
+            ],
+            "forceQuits": .count(p.forceQuits),
+            "dozeDeferral": p.dozeDeferral.latencySummary(),
+            "workManagerDelay": p.workManagerDelay.latencySummary(),
+            "quotaDeferrals": .count(p.quotaDeferrals),
+            "jobsStopped": .count(p.jobsStopped),
+            "doze": [
+                "deepIdleEntries": .count(p.dozeDeepIdleEntries),
+                "maintenanceWindows": .count(p.dozeMaintenanceWindows),
+            ],
+            "bucketChanges": .count(p.bucketChanges),
+        ]
+    }
+}
+
+extension World {
+    /// Android refresh jobs per device-day, by the standby bucket the app was in at the start.
+    func launchRatesByBucket(deviceDays: Double) -> [String: ReportValue] {
+        var rates: [String: ReportValue] = [:]
+        for bucket in StandbyBucket.allCases {
+            rates[bucket.reportName] = .fixed(Double(metrics.platform.androidLaunchesByBucket[bucket.rawValue]) / deviceDays, 3)
+        }
+        return rates
+    }
+}
+
+extension StandbyBucket {
+    /// The bucket's name in reports (`STANDBY_BUCKET_*`, camel-cased).
+    var reportName: String {
+        switch self {
+        case .active: return "active"
+        case .workingSet: return "workingSet"
+        case .frequent: return "frequent"
+        case .rare: return "rare"
+        case .restricted: return "restricted"
+        }
+    }
+}

@@ -1,0 +1,343 @@
+import SimKernel
+import AppLogic
+import Platform
+
+/// The Android-only state of one device, kept out of ``Device`` so iOS devices stay small.
+struct AndroidDevice {
+    var doze: DozeState
+    var dozeTimer = GenerationCounter()
+    /// The deadline the pending Doze timer event was scheduled for.
+    var dozeTimerAt: SimTime?
+    var screen = ScreenState()
+    var bucket: StandbyBucketState
+    var lastBucket: StandbyBucket
+    var bucketTimer = GenerationCounter()
+    var quota = JobQuotaState()
+    /// The refresh's WorkManager periodic work (unique, KEEP).
+    var work: WorkSpecState
+    var workEnqueued = true
+    var workTimer = GenerationCounter()
+    /// When due work first found Doze holding it back, or nil.
+    var deferredSince: SimTime?
+    /// The running job was stopped by JobScheduler (WorkManager retries it).
+    var stopping = false
+    var screenStream: RandomStream
+    var motionStream: RandomStream
+}
+
+/// Android events, dispatched by ``World/androidEvent(_:)``.
+enum AndroidEvent {
+    case screenSessionStarts(device: UInt32)
+    case screenOff(device: UInt32, generation: UInt32)
+    case motion(device: UInt32)
+    case dozeTimer(device: UInt32, generation: UInt32)
+    case bucketTimer(device: UInt32, generation: UInt32)
+    case workCheck(device: UInt32, generation: UInt32)
+}
+
+/// Android devices: Doze (`REFERENCE.md` A) driven by screen, charging, motion and
+/// network; App Standby Buckets and JobScheduler quotas (B); and the app's refresh as
+/// WorkManager periodic work (D): the real ``RefreshLogic`` runs as the worker. Its
+/// `scheduleRefresh` effect enqueues unique periodic work (KEEP: an enqueued request is
+/// kept), a run is `taskLaunched`, and JobScheduler's stop deadline (10 min, or less when
+/// the bucket's quota runs out) replaces iOS's 30 s expiration.
+extension World {
+    private func androidIndex(_ d: UInt32) -> Int { Int(devices[Int(d)].android) }
+    private func models(_ d: UInt32) -> AndroidModels { cohorts[Int(devices[Int(d)].cohort)].android! }
+
+    /// Set-up at time zero: the screen is off, the app was last used a drawn while ago
+    /// (**assumption**: an exponential gap of the cohort's mean time between opens), and
+    /// the refresh work was enqueued before the run with its next run due at `firstDue`.
+    mutating func startAndroid(_ d: UInt32, firstDue: SimTime) {
+        let i = Int(d)
+        let m = models(d)
+        var setup = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "android.setup")
+        let opens = cohorts[Int(devices[i].cohort)].usage.appOpensPerDay
+        let sinceUse = opens > 0 ? SimDuration.fromSeconds(setup.exponential(mean: 86_400 / opens)) : .days(30)
+        let bucket = StandbyBucketState(lastUsedAt: .zero - sinceUse)
+        let interval: SimDuration
+        if case .periodic(let i, _) = m.refreshWork.kind { interval = i } else { interval = .zero }
+        var work = WorkSpecState(enqueuedAt: firstDue - interval)
+        m.workManager.runFinished(m.refreshWork, &work, result: .success, now: firstDue - interval)
+        devices[i].android = Int32(androids.count)
+        androids.append(AndroidDevice(
+            doze: DozeState(config: m.doze.config), bucket: bucket, lastBucket: m.buckets.bucket(bucket, at: .zero), work: work,
+            screenStream: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "user.screen"),
+            motionStream: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "user.motion")))
+        note(d, "OS: Android; standby bucket \(androids[Int(devices[i].android)].lastBucket); refresh work due \(format(firstDue))")
+        if devices[i].lowPowerMode { applyDoze(d, .quickDoze(true)) }
+        if isCharging(i) { applyDoze(d, .charging(true)) }
+        applyDoze(d, .screen(on: false))
+        armBucketTimer(d)
+        scheduleScreenSession(d)
+        scheduleMotion(d)
+        scheduleWorkCheck(d)
+    }
+
+    mutating func androidEvent(_ event: AndroidEvent) {
+        switch event {
+        case .screenSessionStarts(let d):
+            let a = androidIndex(d)
+            let length = cohorts[Int(devices[Int(d)].cohort)].users.sessionLength(rng: &androids[a].screenStream)
+            screenSession(d, length: length)
+            scheduleScreenSession(d)
+        case .screenOff(let d, let generation):
+            let a = androidIndex(d)
+            guard androids[a].screen.offTimerFires(now: now, generation: generation) else { return }
+            note(d, "OS: screen off")
+            models(d).buckets.screen(on: false, state: &androids[a].bucket, now: now)
+            applyDoze(d, .screen(on: false))
+            checkBucket(d)
+            armBucketTimer(d)
+        case .motion(let d):
+            note(d, "OS: significant motion")
+            applyDoze(d, .motion)
+            scheduleMotion(d)
+        case .dozeTimer(let d, let generation):
+            let a = androidIndex(d)
+            guard androids[a].dozeTimer.isCurrent(generation) else { return }
+            androids[a].dozeTimerAt = nil
+            applyDoze(d, .timer)
+        case .bucketTimer(let d, let generation):
+            guard androids[androidIndex(d)].bucketTimer.isCurrent(generation) else { return }
+            checkBucket(d)
+            armBucketTimer(d)
+        case .workCheck(let d, let generation):
+            guard androids[androidIndex(d)].workTimer.isCurrent(generation) else { return }
+            tryRunRefreshWork(d)
+        }
+    }
+
+    // MARK: - The user and the screen
+
+    /// The user opens the app: strong usage for App Standby (ACTIVE, held 1 h) and the
+    /// screen on for the foreground session.
+    mutating func androidAppOpened(_ d: UInt32) {
+        let a = androidIndex(d)
+        screenSession(d, length: World.foregroundSession)
+        models(d).buckets.appUsed(state: &androids[a].bucket, now: now)
+        checkBucket(d)
+        armBucketTimer(d)
+    }
+
+    /// A posted notification is seen: WORKING_SET for 12 h (`REFERENCE.md` B).
+    mutating func androidNotificationSeen(_ d: UInt32) {
+        models(d).buckets.notificationSeen(state: &androids[androidIndex(d)].bucket, now: now)
+        checkBucket(d)
+        armBucketTimer(d)
+    }
+
+    private mutating func screenSession(_ d: UInt32, length: SimDuration) {
+        let a = androidIndex(d)
+        switch androids[a].screen.sessionStarts(now: now, length: length) {
+        case .turnedOn(let offAt, let generation):
+            note(d, "OS: screen on")
+            models(d).buckets.screen(on: true, state: &androids[a].bucket, now: now)
+            clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+            applyDoze(d, .screen(on: true))
+        case .extended(let offAt, let generation):
+            clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+        case .unchanged:
+            break
+        }
+    }
+
+    private mutating func scheduleScreenSession(_ d: UInt32) {
+        let i = Int(d), a = androidIndex(d)
+        let users = cohorts[Int(devices[i].cohort)].users
+        guard let at = users.nextScreenSession(after: now, rng: &androids[a].screenStream,
+                                               zone: &localZones[Int(devices[i].clock.location)], startUnixSeconds: startUnixSeconds)
+        else { return }
+        clock.schedule(.android(.screenSessionStarts(device: d)), at: at)
+    }
+
+    /// **Assumption** (`android.motionEventsPerDay`): significant motion on the diurnal curve.
+    private mutating func scheduleMotion(_ d: UInt32) {
+        let i = Int(d), a = androidIndex(d)
+        let c = cohorts[Int(devices[i].cohort)]
+        guard let at = c.users.nextArrival(after: now, perDay: c.android!.motionEventsPerDay, rng: &androids[a].motionStream,
+                                           zone: &localZones[Int(devices[i].clock.location)], startUnixSeconds: startUnixSeconds)
+        else { return }
+        clock.schedule(.android(.motion(device: d)), at: at)
+    }
+
+    // MARK: - Doze
+
+    /// Feeds Doze one input, traces its transitions, keeps its one timer event current,
+    /// and lets due work run when Doze stops holding it back.
+    mutating func applyDoze(_ d: UInt32, _ input: DozeInput) {
+        let a = androidIndex(d)
+        dozeTransitions.removeAll(keepingCapacity: true)
+        models(d).doze.handle(input, state: &androids[a].doze, now: now, into: &dozeTransitions)
+        let changed = !dozeTransitions.isEmpty
+        for transition in dozeTransitions {
+            switch transition {
+            case .deep(let state):
+                if state == .idle { metrics.platform.dozeDeepIdleEntries += 1 }
+                if state == .idleMaintenance { metrics.platform.dozeMaintenanceWindows += 1 }
+                note(d, "Doze: deep \(state)")
+            case .light(let state):
+                if state == .idleMaintenance { metrics.platform.dozeMaintenanceWindows += 1 }
+                note(d, "Doze: light \(state)")
+            }
+        }
+        let next = androids[a].doze.nextDeadline
+        if next != androids[a].dozeTimerAt {
+            androids[a].dozeTimerAt = next
+            let generation = androids[a].dozeTimer.arm()
+            if let next { clock.schedule(.android(.dozeTimer(device: d, generation: generation)), at: max(next, now)) }
+        }
+        if changed, !androids[a].doze.restrictsBackgroundWork { tryRunRefreshWork(d) }
+    }
+
+    /// The device went online or offline: Doze's light maintenance waits for network,
+    /// and the work's network constraint.
+    mutating func connectivityChanged(_ d: UInt32) {
+        guard devices[Int(d)].android >= 0 else { return }
+        applyDoze(d, .network(connected: devices[Int(d)].online))
+        tryRunRefreshWork(d)
+    }
+
+    /// Battery Saver (the `lowPowerMode` setting or fault, `REFERENCE.md` E): Quick Doze,
+    /// and background jobs wait while it is on.
+    mutating func batterySaverChanged(_ d: UInt32) {
+        applyDoze(d, .quickDoze(devices[Int(d)].lowPowerMode))
+        tryRunRefreshWork(d)
+    }
+
+    // MARK: - Standby buckets
+
+    /// The app's bucket now; a change is traced and counted.
+    @discardableResult
+    private mutating func checkBucket(_ d: UInt32) -> StandbyBucket {
+        let a = androidIndex(d)
+        let bucket = models(d).buckets.bucket(androids[a].bucket, at: now)
+        guard bucket != androids[a].lastBucket else { return bucket }
+        note(d, "App Standby: bucket \(androids[a].lastBucket) → \(bucket)")
+        metrics.platform.bucketChanges += 1
+        androids[a].lastBucket = bucket
+        return bucket
+    }
+
+    /// The next moment the bucket can change with the screen as it is now. Screen-on
+    /// thresholds reached during a screen session are applied at its end (the bucket
+    /// used for quotas is always computed exactly).
+    private mutating func armBucketTimer(_ d: UInt32) {
+        let a = androidIndex(d)
+        let generation = androids[a].bucketTimer.arm()
+        guard let at = models(d).buckets.nextChange(androids[a].bucket, after: now) else { return }
+        clock.schedule(.android(.bucketTimer(device: d, generation: generation)), at: at)
+    }
+
+    // MARK: - WorkManager and JobScheduler
+
+    /// `enqueueUniquePeriodicWork(KEEP, …)` with the logic's `earliestBegin` as the first
+    /// run (its initial delay).
+    mutating func enqueueRefreshWork(_ d: UInt32, earliestBegin: SimTime) {
+        let a = androidIndex(d)
+        guard !androids[a].workEnqueued else {
+            note(d, "WorkManager: periodic refresh work already enqueued (KEEP)")
+            return
+        }
+        androids[a].workEnqueued = true
+        androids[a].work = WorkSpecState(enqueuedAt: max(earliestBegin, now))
+        note(d, "WorkManager: periodic refresh work enqueued, first run from \(format(max(earliestBegin, now)))")
+        scheduleWorkCheck(d)
+    }
+
+    mutating func cancelRefreshWork(_ d: UInt32) {
+        let a = androidIndex(d)
+        androids[a].workEnqueued = false
+        androids[a].deferredSince = nil
+        androids[a].workTimer.cancel()
+        note(d, "WorkManager: periodic refresh work cancelled")
+    }
+
+    private mutating func scheduleWorkCheck(_ d: UInt32) {
+        let a = androidIndex(d)
+        let m = models(d)
+        guard androids[a].workEnqueued, let due = m.workManager.nextRunTime(m.refreshWork, androids[a].work) else { return }
+        let generation = androids[a].workTimer.arm()
+        clock.schedule(.android(.workCheck(device: d, generation: generation)), at: max(due, now))
+    }
+
+    /// Starts the refresh job if it is due and every gate of `REFERENCE.md` A, B, D and E
+    /// lets it: constraints (network), Battery Saver, Doze (maintenance windows only,
+    /// unless temp-allow-listed), and the bucket's quota (charging and foreground exempt).
+    mutating func tryRunRefreshWork(_ d: UInt32) {
+        let i = Int(d), a = androidIndex(d)
+        let m = models(d)
+        guard androids[a].workEnqueued, !devices[i].task.running,
+              let due = m.workManager.nextRunTime(m.refreshWork, androids[a].work), due <= now else { return }
+        let network: WorkNetworkType = devices[i].online ? (onWiFi(i, at: now) ? .unmetered : .connected) : .notRequired
+        let conditions = DeviceConditions(network: network, charging: isCharging(i), batteryLow: false)
+        guard m.workManager.constraintsMet(m.refreshWork.constraints, conditions) else {
+            return note(d, "WorkManager: refresh due; waiting for its network constraint")
+        }
+        guard !devices[i].lowPowerMode else { return note(d, "WorkManager: refresh due; held back by Battery Saver") }
+        let doze = androids[a].doze
+        if doze.restrictsBackgroundWork, !doze.isAllowListed(at: now) {
+            if androids[a].deferredSince == nil {
+                androids[a].deferredSince = now
+                metrics.platform.dozeDeferrals += 1
+                note(d, "WorkManager: refresh due; deferred by Doze (deep \(doze.deep), light \(doze.light)) to a maintenance window")
+            }
+            return
+        }
+        let bucket = checkBucket(d)
+        let exempt = isCharging(i) || (devices[i].process == .running && now < devices[i].foregroundUntil)
+        guard m.quota.mayStart(androids[a].quota, bucket: bucket, now: now, exempt: exempt) else {
+            metrics.platform.quotaDeferrals += 1
+            let generation = androids[a].workTimer.arm()
+            clock.schedule(.android(.workCheck(device: d, generation: generation)), after: m.quotaRecheck)
+            return note(d, "JobScheduler: refresh due; the \(bucket) bucket's quota is used up; looks again in \(m.quotaRecheck)")
+        }
+        if let since = androids[a].deferredSince {
+            metrics.platform.dozeDeferral.record((now - since).microseconds)
+            androids[a].deferredSince = nil
+        }
+        metrics.platform.workManagerDelay.record((now - due).microseconds)
+        metrics.platform.androidLaunchesByBucket[bucket.rawValue] += 1
+        m.quota.jobStarted(&androids[a].quota, now: now)
+        beginRefreshTask(d)
+        let deadline = m.quota.stopDeadline(androids[a].quota, bucket: bucket, startedAt: now, now: now, exempt: exempt)
+        clock.schedule(.refreshExpires(device: d, serial: devices[i].task.serial), at: deadline)
+        note(d, "WorkManager: refresh runs as job \(devices[i].task.serial) (bucket \(bucket), \(now - due) after due); JobScheduler stops it at \(format(deadline))")
+        applyDoze(d, .jobsActive(true))
+        deliverTaskLaunched(d)
+    }
+
+    /// JobScheduler's stop deadline: `onStopped`, which the logic hears as its expiration.
+    /// The job is over for the OS either way (no watchdog kill on Android).
+    mutating func stopRefreshJob(_ d: UInt32) {
+        let i = Int(d)
+        metrics.platform.jobsStopped += 1
+        androids[androidIndex(d)].stopping = true
+        note(d, "JobScheduler: job \(devices[i].task.serial) stopped at its deadline")
+        deliver(d, .taskExpired)
+        if devices[i].task.running { endTask(d) }
+    }
+
+    /// The job ended (completed, stopped or killed with the app): the quota session
+    /// closes, WorkManager records the result (a completed run starts the next period;
+    /// **assumption**: a stopped or killed run is retried with backoff, as WorkManager
+    /// counts the attempt at its start) and Doze may end its maintenance window.
+    mutating func refreshJobEnded(_ d: UInt32) {
+        let i = Int(d), a = androidIndex(d)
+        let m = models(d)
+        m.quota.jobStopped(&androids[a].quota, now: now)
+        let result: WorkResult = androids[a].stopping || devices[i].task.completions == 0 ? .retry : .success
+        androids[a].stopping = false
+        m.workManager.runFinished(m.refreshWork, &androids[a].work, result: result, now: now)
+        if let next = m.workManager.nextRunTime(m.refreshWork, androids[a].work) {
+            note(d, "WorkManager: run ended (\(result)); next run due \(format(next))")
+        }
+        scheduleWorkCheck(d)
+        applyDoze(d, .jobsActive(false))
+    }
+}
+
+extension World {
+    /// Memory of one Android device's extra state (its quota history arrays not included).
+    public static var bytesPerAndroidDevice: Int { MemoryLayout<AndroidDevice>.stride }
+}
