@@ -19,7 +19,9 @@ import Scenario
 ///   (provisional: quietly), counts toward the badge through ``BadgeManager``, and is
 ///   opened with the cohort's `openProbability` (an open is an app open) or dismissed;
 ///   a notification with a collapse id already shown replaces it in place. A silent
-///   push goes through ``SilentPushThrottle`` (Low Power Mode drops it). FCM devices
+///   push to an iPhone goes through ``SilentPushThrottle`` (Low Power Mode and a force-quit
+///   drop it; one held by the throttle is delivered when its time comes); an FCM data
+///   message reaches the app when FCM delivers it. FCM devices
 ///   send delivery receipts. **Decision**: the payload's `badge` is not applied by the
 ///   OS: the app's ``BadgeManager`` owns the badge (README, "the badge").
 extension World {
@@ -431,9 +433,14 @@ extension World {
             note(d, "OS: push for an uninstalled app discarded")
             return messageEnded(message, as: .uninstalled)
         }
+        if m.silent, pushWorld!.truth[u].provider == .fcm {
+            // An FCM data message reaches the app when FCM delivers it; the iOS throttle is not Android's.
+            pushWorld!.metrics.silent[0] += 1
+            return note(d, "OS: data message delivered to the app")
+        }
         if m.silent {
             let decision = pushWorld!.throttle.receive(priority: m.apnsPriority, now: now, lowPowerMode: devices[i].lowPowerMode,
-                                                       forceQuit: false, state: &pushWorld!.truth[u].silent)
+                                                       forceQuit: devices[i].launchPolicy.forceQuit, state: &pushWorld!.truth[u].silent)
             switch decision {
             case .deliver: pushWorld!.metrics.silent[0] += 1
             case .coalesced(let at, let newlyScheduled):
@@ -492,12 +499,13 @@ extension World {
     }
 
     /// The silent push the throttle held is due: one wake for it and every push merged into
-    /// it, unless Low Power Mode or an uninstall came meanwhile (``SilentPushThrottle/deliverWaiting(now:lowPowerMode:forceQuit:state:)``).
+    /// it, unless Low Power Mode, a force-quit or an uninstall came meanwhile (``SilentPushThrottle/deliverWaiting(now:lowPowerMode:forceQuit:state:)``).
     mutating func pushSilentWaiting(_ d: UInt32) {
         let u = Int(pushWorld!.userOf[Int(d)])
         let merged = pushWorld!.truth[u].silent.merged
         guard let decision = pushWorld!.throttle.deliverWaiting(now: now, lowPowerMode: devices[Int(d)].lowPowerMode,
-                                                                forceQuit: false, state: &pushWorld!.truth[u].silent)
+                                                                forceQuit: devices[Int(d)].launchPolicy.forceQuit,
+                                                                state: &pushWorld!.truth[u].silent)
         else { return }
         switch decision {
         case .deliver where pushWorld!.truth[u].uninstalled:

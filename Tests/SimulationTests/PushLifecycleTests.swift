@@ -6,14 +6,15 @@ import Reports
 /// The token lifecycle as workload (uninstalls and token changes, `fleet[].push`) and the
 /// iOS silent-push throttle's held deliveries, in the world.
 @Suite struct PushLifecycleTests {
-    /// `count` iPhones that push only, all authorized, no quiet hours, no offline spells, no
+    /// `count` phones (iPhones unless `platform` says) that push only, all authorized, no quiet hours, no offline spells, no
     /// opens from a push (the only opens are `opensPerDay`),
     /// `assignmentDue` notifications (normal) at `perDay`, and no token events unless set.
     static func scenario(count: Int, duration: String, opensPerDay: Double, perDay: Double,
-                         priority: String = "normal", rotations: Double = 0, reinstalls: Double = 0) throws -> Scenario {
+                         priority: String = "normal", rotations: Double = 0, reinstalls: Double = 0,
+                         platform: String = "ios") throws -> Scenario {
         try Fixtures.decode("""
         {"name": "lifecycle", "duration": "\(duration)", "seed": 3,
-         "fleet": [{"cohort": "c", "count": \(count), "platform": "ios", "features": ["push"],
+         "fleet": [{"cohort": "c", "count": \(count), "platform": "\(platform)", "features": ["push"],
            "usage": {"appOpensPerDay": \(opensPerDay)}, "network": {"offlineSpellsPerDay": 0},
            "settings": {"notificationPermission": {"authorized": 1}, "lowPowerMode": 0},
            "push": {"quietHours": {"none": 1}, "openProbability": 0, "optOut": {"challenges": 0, "announcements": 0},
@@ -61,6 +62,20 @@ import Reports
         #expect(Self.count(r, "push.tokens.marked.revoked") == 0)
         #expect(Self.count(r, "backend.pushes.apns.rejectedByStatus.410") > 0)
         #expect(Self.count(r, "push.tokens.marked.expired") > 0)
+        #expect(Self.count(r, "invariants.violations") == 0)
+        #expect(Self.count(r, "push.outcomes.lost") == 0)
+    }
+
+    /// FCM tells the app of its new token (`onTokenRefresh`) and the app uploads it at once:
+    /// every token change is a registration that revokes the old token, without a launch,
+    /// and sends to the old token stop.
+    @Test func anFCMTokenChangeIsRegisteredAtOnce() throws {
+        let r = try Self.run(try Self.scenario(count: 20, duration: "2d", opensPerDay: 0, perDay: 24, rotations: 60, platform: "android"))
+        let rotations = Self.count(r, "push.tokens.rotations")
+        #expect(rotations > 0)
+        #expect(Self.count(r, "push.tokens.registrations") == 20 + rotations)
+        #expect(Self.count(r, "push.tokens.marked.revoked") == rotations)
+        #expect(Self.count(r, "push.tokens.marked.expired") == 0)
         #expect(Self.count(r, "invariants.violations") == 0)
         #expect(Self.count(r, "push.outcomes.lost") == 0)
     }
