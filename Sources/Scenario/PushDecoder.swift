@@ -228,7 +228,7 @@ enum PushDecoder {
     private static func named<E: RawRepresentable & CaseIterable>(_ key: String, at node: ScenarioNode, _ type: E.Type) throws(ScenarioError) -> E where E.RawValue == String {
         let all = E.allCases.map(\.rawValue)
         guard let value = E(rawValue: key) else {
-            throw node.unknownName(key, among: all, "one of \(ScenarioNode.oneOf(all))")
+            throw node.unknownName(key, among: all, ScenarioNode.oneOf(all))
         }
         return value
     }
