@@ -157,6 +157,13 @@ struct PushWorld {
     }
 
     static func provider(_ p: PushProvider) -> Int { p == .apns ? 0 : 1 }
+
+    /// User `u`'s router handles `input`. `router` and `users` are distinct stored
+    /// properties here, so the router is not copied for each input (as it is when the
+    /// world reads `pushWorld!.router` while `pushWorld!.users[u]` is borrowed inout).
+    mutating func route(_ u: Int, _ input: PushInput, now: Instant, into effects: inout [PushEffect]) {
+        router.handle(input, state: &users[u], now: now, into: &effects)
+    }
 }
 
 extension PushLogicConfig {

@@ -79,8 +79,7 @@ extension World {
     // MARK: - Workload
 
     mutating func pushSourceFires(_ d: UInt32, source: Int) {
-        let usage = scenario.fleet[Int(devices[Int(d)].cohort)].push
-        let priority = usage.sources[source].priority.pick(&devices[Int(d)].pushStream)
+        let priority = scenario.fleet[Int(devices[Int(d)].cohort)].push.sources[source].priority.pick(&devices[Int(d)].pushStream)
         let name = PushSourceName.allCases[source]
         createPush(d, source: source, category: name.category, priority: priority, collapseId: nil)
         schedulePushSource(d, source: source)
@@ -132,7 +131,7 @@ extension World {
         var effects: [PushEffect] = []
         swap(&effects, &pushWorld!.effects)
         effects.removeAll(keepingCapacity: true)
-        pushWorld!.router.handle(input, state: &pushWorld!.users[u], now: instant(now), into: &effects)
+        pushWorld!.route(u, input, now: instant(now), into: &effects)
         var finalFailure = false
         for effect in effects {
             note(d, "push -> \(effect)")
@@ -214,13 +213,13 @@ extension World {
     private mutating func pushSend(_ u: Int, _ id: PushSendID, _ token: PushToken, _ payload: PushPayload, _ priority: PushPriority,
                                    _ collapseId: String?, _ expiration: Instant, context: Int64) {
         let d = Int(token.device.rawValue)
-        let truth = pushWorld!.truth[u]
         // Oracle: never a send to a token the provider reported unregistered (and not registered since).
-        let gone = truth.gone.contains(token.generation)
+        // (Fields read in place: a copy of the user's truth would retain its four arrays.)
+        let gone = pushWorld!.truth[u].gone.contains(token.generation)
         verify(!gone, .pushSentToUnregisteredToken, device: d, time: now,
                detail: gone ? "send \(id) to \(token), which the provider reported unregistered" : nil)
         // Oracle: a request refused with a client error is never sent again.
-        let again = truth.refused.contains(RefusedSend(generation: token.generation, expiration: expiration.unixMicroseconds, priority: priority))
+        let again = pushWorld!.truth[u].refused.contains(RefusedSend(generation: token.generation, expiration: expiration.unixMicroseconds, priority: priority))
         verify(!again, .pushClientErrorRetried, device: d, time: now,
                detail: again ? "send \(id) repeats a request to \(token) that the provider refused with a client error" : nil)
 
@@ -301,7 +300,7 @@ extension World {
             // online is reachable (no Doze idle).
             (answer, delivery) = pushWorld!.fcm.send(request, reach: devices[d].online ? .active : .offline, now: now, rng: &devices[d].pushStream)
         }
-        let timeout = SimDuration(microseconds: pushConfig.providerTimeout.microseconds)
+        let timeout = SimDuration(microseconds: pushWorld!.router.config.providerTimeout.microseconds)
         var after = timeout
         switch answer {
         case .unanswered:
@@ -405,17 +404,18 @@ extension World {
         let stored = pushWorld!.truth[u].stored
         guard !stored.isEmpty else { return }
         pushWorld!.truth[u].stored.removeAll()
-        var delivered: [UInt64] = []
-        var discarded = false
+        // What the provider hands over, compared in place (no array of message ids is built).
+        var apnsDelivery: UInt64?
+        var flush: FCMGatewayModel.Flush?
         if pushWorld!.truth[u].provider == .apns {
-            if let delivery = pushWorld!.apns.deviceCameOnline(d, now: now) { delivered.append(delivery.message) }
+            apnsDelivery = pushWorld!.apns.deviceCameOnline(d, now: now)?.message
         } else {
-            let flush = pushWorld!.fcm.deviceReachable(d, now: now)
-            delivered = flush.deliveries.map(\.message)
-            discarded = flush.deletedMessages
+            flush = pushWorld!.fcm.deviceReachable(d, now: now)
         }
+        let discarded = flush?.deletedMessages ?? false
         for m in stored {
-            if delivered.contains(UInt64(m)) {
+            let message = UInt64(m)
+            if apnsDelivery == message || flush?.deliveries.contains(where: { $0.message == message }) == true {
                 pushArrives(m)
             } else {
                 messageEnded(m, as: discarded ? .droppedByProvider : .expired)
@@ -465,10 +465,10 @@ extension World {
             return
         }
         // Oracle: a normal push sent inside the user's quiet hours is not displayed inside them.
-        let settings = pushWorld!.users[u].settings
-        if m.priority == .normal, let quiet = settings.quietHours {
+        if m.priority == .normal, let quiet = pushWorld!.users[u].settings.quietHours {
+            let zone = pushWorld!.users[u].settings.timeZone
             let sent = pushWorld!.ledger[n].firstSentAt
-            let inside = sent != World.never && quiet.contains(instant(sent), in: settings.timeZone) && quiet.contains(instant(now), in: settings.timeZone)
+            let inside = sent != World.never && quiet.contains(instant(sent), in: zone) && quiet.contains(instant(now), in: zone)
             verify(!inside, .pushDisplayedInQuietHours, device: i, time: now,
                    detail: inside ? "normal push n\(n) sent at \(format(sent)) and displayed inside quiet hours" : nil)
         }
@@ -486,9 +486,10 @@ extension World {
         if authorization == .provisional { pushWorld!.metrics.shownQuietly += 1 } else { pushWorld!.metrics.shown += 1 }
         note(d, "OS: push n\(n) shown")
         notificationDelivered(LocalNotification(kind: .push, badge: nil), device: d)
-        let usage = scenario.fleet[Int(devices[i].cohort)].push
-        if devices[i].pushStream.chance(usage.openProbability) {
-            let delay = usage.openDelay.sampleDuration(&devices[i].pushStream)
+        // The cohort's fields read in place (a copy of its `PushUsage` would retain its arrays).
+        let c = Int(devices[i].cohort)
+        if devices[i].pushStream.chance(scenario.fleet[c].push.openProbability) {
+            let delay = scenario.fleet[c].push.openDelay.sampleDuration(&devices[i].pushStream)
             guard now + delay < end else { return }
             pushWorld!.metrics.opened += 1
             pushWorld!.metrics.timeToOpen.record(delay.microseconds)
