@@ -17,8 +17,8 @@ import SimKernel
         #expect(p.emailEnabled == 0.8)
         #expect(p.openProbability == 0.3)
         #expect(p.openDelay == .lognormal(median: 600_000_000, p99: 28_800_000_000))
-        #expect(p.tokenRotationsPerMonth == 0.2)
-        #expect(p.reinstallsPerMonth == 0.05)
+        #expect(p.tokenRotationsPerMonth == 0.05)
+        #expect(p.reinstallsPerMonth == 0.02)
         #expect(s.broadcasts.isEmpty)
         #expect(s.backend.push == PushBackendConfig(concurrency: 1_000, queueLimit: 100_000))
     }
