@@ -1,13 +1,12 @@
 import SimKernel
 
 /// `logic`: `refresh` (the refresh component's intervals and limits, defaults from seed
-/// `000`), `stepSync` (seed `003`'s), `continuation` (seed `004`'s thresholds) and
-/// `variants` (known-bug variant names from ``Catalog/variants``, each at most once, each
-/// built in this version). `push` is promised by `INTERFACE.md` and answers "not
-/// available yet" until it is built.
+/// `000`), `stepSync` (seed `003`'s), `continuation` (seed `004`'s thresholds), `push`
+/// (seed `001`'s intervals and thresholds, ``PushDecoder/logic(_:)``) and `variants`
+/// (known-bug variant names from ``Catalog/variants``, each at most once, each built in
+/// this version).
 enum LogicDecoder {
-    static let keys = ["refresh", "stepSync", "continuation", "variants"]
-    static let promisedKeys = ["push"]
+    static let keys = ["refresh", "stepSync", "continuation", "push", "variants"]
 
     static func decode(_ node: ScenarioNode) throws(ScenarioError) -> LogicConfig {
         var logic = LogicConfig.defaults
@@ -16,11 +15,9 @@ enum LogicDecoder {
             case "refresh": logic.refresh = try refresh(member.node)
             case "continuation": logic.continuation = try ContinuationDecoder.logic(member.node)
             case "stepSync": logic.stepSync = try stepSync(member.node)
+            case "push": logic.push = try PushDecoder.logic(member.node)
             case "variants": logic.variants = try variants(member.node)
-            case let key where promisedKeys.contains(key):
-                throw member.node.error(expected: "a logic component this build can configure: `refresh`, `stepSync` or `continuation`",
-                                        found: "a configuration for `\(key)` (not available yet in this build)")
-            default: throw member.unknownKey(among: keys + promisedKeys)
+            default: throw member.unknownKey(among: keys)
             }
         }
         return logic

@@ -50,12 +50,24 @@ public struct PushUsage: Sendable, Equatable {
     public var openProbability: Double
     /// Delay from display to the open.
     public var openDelay: Distribution
+    /// Token changes per device-month (30 days), a Poisson process: FCM's `onTokenRefresh`
+    /// reaches the server at once; a new APNs token at the app's next launch (seed `001`,
+    /// "Token Rotation").
+    public var tokenRotationsPerMonth: Double = 0.05
+    /// Uninstalls per device-month, a Poisson process: the provider answers 410 / 404 from
+    /// then on; the app is reinstalled at the user's next open and registers a new token
+    /// (seed `001`: "Unregistered | 410 | Device uninstalled app").
+    public var reinstallsPerMonth: Double = 0.02
 
     /// **Assumptions**: assignment due 0.3 a day (high 0.3, normal 0.7), teacher feedback
     /// 0.2 (normal), challenge 0.5 (normal 0.5, low 0.5), announcement 0.05 (normal);
     /// quiet hours none 0.6, 20:00-07:00 0.4 (seed `001`'s example); opt-outs: challenges
     /// 0.1, announcements 0.05; email enabled 0.8; a displayed push opened with
-    /// probability 0.3 after lognormal median 10 min, p99 8 h.
+    /// probability 0.3 after lognormal median 10 min, p99 8 h; a token change every 20
+    /// months (0.05 per device-month: seed `001` says APNs tokens "don't expire" and FCM
+    /// tokens "may refresh periodically", with no rate), an uninstall and reinstall every
+    /// 50 months (0.02), so the token expiration rate stays under seed `001`'s target of
+    /// 1 % a week (the default scenario measures about 0.5 %).
     public static let defaults = PushUsage(
         sources: [
             PushSourceConfig(perDay: 0.3, priority: Categorical([(value: .high, weight: 0.3), (value: .normal, weight: 0.7)])),
@@ -91,4 +103,53 @@ public struct PushBackendConfig: Sendable, Equatable {
     public var queueLimit: Int
 
     public static let defaults = PushBackendConfig(concurrency: 1_000, queueLimit: 100_000)
+}
+
+/// `logic.push`: every interval and threshold of seed `001`'s pipeline, each default the
+/// seed's value (or the REFERENCE row given), as ``AppLogic``'s `PushConfiguration` documents them.
+public struct PushLogicConfig: Sendable, Equatable {
+    /// Normal priority is skipped when the user was active in-app this recently. 5 min
+    /// ("Channel Selection Logic").
+    public var activityWindow: SimDuration
+    /// High priority goes to every device when not delivered within this. 5 min ("Priority-Based Delivery").
+    public var highEscalationDelay: SimDuration
+    /// High priority falls back to email when delayed more than this. 15 min ("Fallback Mechanism").
+    public var highEmailDelay: SimDuration
+    /// Normal pushes per local day. 5 ("Push Frequency Limits").
+    public var normalPerDay: Int
+    /// High pushes per local week. 10 ("Push Frequency Limits").
+    public var highPerWeek: Int
+    /// Waits before each retry of a 5xx or timeout. 1 s, 5 s, 25 s ("Retry Strategy").
+    public var retryDelays: [SimDuration]
+    /// No answer for this long is a timeout. 30 s ("Retry Logic").
+    public var providerTimeout: SimDuration
+    /// A 429's first wait, doubled at each retry. 1 min (REFERENCE.md H).
+    public var rateLimitBackoff: SimDuration
+    /// TTL by priority: 24 h high and blocking, 7 d normal, 3 d low and silent ("Notification Expiration").
+    public var ttlHigh: SimDuration
+    public var ttlNormal: SimDuration
+    public var ttlLow: SimDuration
+    /// Silent test push to tokens not validated for this long. 7 d ("Validation Process").
+    public var validationInterval: SimDuration
+    /// Devices unused this long become inactive. 90 d ("Device Cleanup").
+    public var inactiveAfter: SimDuration
+    /// Expired tokens are purged after this. 180 d ("Device Cleanup").
+    public var purgeAfter: SimDuration
+    /// Cleanup, validation and badge sync run this often. 1 d ("Badge Count Sync").
+    public var maintenanceInterval: SimDuration
+    /// Title and body limits, characters. 65 and 240 ("Content Truncation").
+    public var titleLimit: Int
+    public var bodyLimit: Int
+    /// Payload limits, bytes. 4096 each (REFERENCE.md G, H).
+    public var apnsPayloadLimit: Int
+    public var fcmPayloadLimit: Int
+
+    /// Seed `001`'s values (REFERENCE.md G and H for the 429 backoff and the payload limits).
+    public static let defaults = PushLogicConfig(
+        activityWindow: .minutes(5), highEscalationDelay: .minutes(5), highEmailDelay: .minutes(15),
+        normalPerDay: 5, highPerWeek: 10, retryDelays: [.seconds(1), .seconds(5), .seconds(25)],
+        providerTimeout: .seconds(30), rateLimitBackoff: .minutes(1),
+        ttlHigh: .hours(24), ttlNormal: .days(7), ttlLow: .days(3),
+        validationInterval: .days(7), inactiveAfter: .days(90), purgeAfter: .days(180), maintenanceInterval: .days(1),
+        titleLimit: 65, bodyLimit: 240, apnsPayloadLimit: 4096, fcmPayloadLimit: 4096)
 }

@@ -84,7 +84,7 @@ extension StepSyncConfig {
 
 extension LogicConfig {
     /// Seed rules, no bug variants.
-    public static let defaults = LogicConfig(refresh: .defaults, stepSync: .defaults, variants: [], continuation: .defaults)
+    public static let defaults = LogicConfig(refresh: .defaults, stepSync: .defaults, variants: [], continuation: .defaults, push: .defaults)
 }
 
 extension BackendConfig {

@@ -39,7 +39,8 @@ public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
     public var options: [(value: Value, weight: Double)]
     public init(_ options: [(value: Value, weight: Double)]) { self.options = options }
     public var weights: [Double] { options.map(\.weight) }
-    public func pick(_ rng: inout RandomStream) -> Value { options[rng.weightedChoice(weights)].value }
+    /// One value drawn by weight; no array is built per draw.
+    public func pick(_ rng: inout RandomStream) -> Value { options[rng.weightedChoice(options.lazy.map { $0.weight })].value }
     public static func == (a: Categorical, b: Categorical) -> Bool {
         a.options.count == b.options.count && zip(a.options, b.options).allSatisfy { $0.value == $1.value && $0.weight == $1.weight }
     }
@@ -187,6 +188,8 @@ public struct LogicConfig: Sendable, Equatable {
     public var stepSync: StepSyncConfig
     public var variants: [String]
     public var continuation: ContinuationConfig = .defaults
+    /// Seed `001`'s intervals and thresholds (``PushLogicConfig``).
+    public var push: PushLogicConfig = .defaults
 }
 
 /// Seed `003`'s step-sync rules; each default is the seed's value.

@@ -63,16 +63,23 @@ extension RandomStream {
         return median * exp(sigma * standardNormal())
     }
 
-    /// Index chosen with probability proportional to `weights[i]` (non-negative, positive sum).
-    public mutating func weightedChoice(_ weights: [Double]) -> Int {
+    /// Offset chosen with probability proportional to the `weights` (non-negative, positive
+    /// sum). Generic and inlinable, so a lazy view of weights (`options.lazy.map { $0.weight }`)
+    /// draws without building an array.
+    @inlinable
+    public mutating func weightedChoice<Weights: Collection>(_ weights: Weights) -> Int where Weights.Element == Double {
         var total = 0.0
         for w in weights { total += w }
         var x = uniform() * total
-        for (i, w) in weights.enumerated() {
+        var i = 0
+        var lastPositive = 0
+        for w in weights {
             if x < w { return i }
             x -= w
+            if w > 0 { lastPositive = i }
+            i += 1
         }
-        return weights.lastIndex(where: { $0 > 0 }) ?? 0
+        return lastPositive
     }
 
     /// Poisson count with the given mean (Knuth for small means, normal approximation above 30).

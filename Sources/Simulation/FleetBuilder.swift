@@ -37,7 +37,7 @@ enum FleetBuilder {
             for _ in 0..<cohort.count {
                 let id = UInt64(fleet.devices.count)
                 var setup = RandomStream(seed: scenario.seed, entity: id, purpose: "setup")
-                let zone = zoneIndex[setup.weightedChoice(cohort.timeZones.weights)]
+                let zone = zoneIndex[setup.weightedChoice(cohort.timeZones.options.lazy.map { $0.weight })]
                 let bar = setup.chance(cohort.settings.backgroundAppRefresh)
                 let lpm = setup.chance(cohort.settings.lowPowerMode)
                 let permission = permissions.pick(&setup)

@@ -25,6 +25,10 @@ struct PushMetrics {
     var emailFallbacks = [UInt64](repeating: 0, count: 2)
     var tokens = [UInt64](repeating: 0, count: PushMetrics.tokenNames.count)
     var registrations: UInt64 = 0
+    /// The token lifecycle workload (World+PushLifecycle.swift).
+    var rotations: UInt64 = 0
+    var uninstalls: UInt64 = 0
+    var reinstalls: UInt64 = 0
     var purged: UInt64 = 0
     /// Seed `001`: "User notified via email before purging".
     var purgeNotices: UInt64 = 0
@@ -32,7 +36,10 @@ struct PushMetrics {
     var shownQuietly: UInt64 = 0
     var notShownWithoutPermission: UInt64 = 0
     var collapsedInPlace: UInt64 = 0
-    var silent = [UInt64](repeating: 0, count: 3)
+    /// Silent pushes by ``silentNames``: at arrival delivered, coalesced (held by the
+    /// throttle, or merged into the push it holds) or dropped; then, for each held one,
+    /// delivered or dropped when its time comes (one wake carries every merged push).
+    var silent = [UInt64](repeating: 0, count: 5)
     var opened: UInt64 = 0
     var dismissed: UInt64 = 0
     var timeToOpen = LatencyHistogram()
@@ -45,7 +52,7 @@ struct PushMetrics {
     static let statuses = [400, 403, 404, 405, 410, 413, 429, 500, 503]
     static let failureNames = ["unregistered", "clientError", "rateLimited", "serverError", "timedOut", "expired"]
     static let tokenNames = ["active", "inactive", "expired", "revoked"]
-    static let silentNames = ["delivered", "coalesced", "dropped"]
+    static let silentNames = ["delivered", "coalesced", "dropped", "deliveredAfterWait", "droppedAfterWait"]
 
     static func index(_ s: PushSuppression) -> Int {
         switch s {

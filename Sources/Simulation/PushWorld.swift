@@ -22,6 +22,8 @@ enum PushOutcome: UInt8, CaseIterable {
     /// The provider dropped it by its documented rules: APNs keeps one stored
     /// notification per app (REFERENCE.md G), FCM discards all at 101 (H).
     case droppedByProvider
+    /// It was on its way to (or stored for) an app the user had uninstalled.
+    case uninstalled
 }
 
 /// One created notification, as the world's ledger keeps it (index = `NotificationID`).
@@ -87,8 +89,11 @@ struct PushUserTruth {
     var generation: UInt32 = 0
     /// The registry's status of that token, as the server wrote it (`markToken`).
     var registryStatus: PushTokenStatus? = nil
-    /// The generation a provider answered 410/404 for, until the device registers it again; 0: none.
-    var goneGeneration: UInt32 = 0
+    /// The generations a provider answered 410/404 (or BadDeviceToken) for and the device
+    /// has not registered since (usually empty: no allocation).
+    var gone: [UInt32] = []
+    /// The app is uninstalled (its tokens unregistered at the provider) until the user's next open reinstalls it.
+    var uninstalled = false
     /// Requests a provider refused with a client error (token generation, expiration,
     /// priority): the same request sent again is a retried client error.
     var refused: [RefusedSend] = []
@@ -98,6 +103,9 @@ struct PushUserTruth {
     var stored: [UInt32] = []
     var silent: SilentPushState
     var provider: PushProvider
+    /// Draws of the token rotations and uninstalls (`fleet[].push`), its own stream so the
+    /// other push draws do not shift.
+    var lifecycle: RandomStream
 }
 
 struct RefusedSend: Equatable {
@@ -143,7 +151,7 @@ struct PushWorld {
     var closed = false
 
     init(scenario: Scenario, deviceCount: Int) {
-        router = PushRouter(config: PushConfiguration(), variants: PushVariants(names: scenario.logic.variants))
+        router = PushRouter(config: scenario.logic.push.configuration, variants: PushVariants(names: scenario.logic.variants))
         userOf = Array(repeating: -1, count: deviceCount)
         apns = APNsGatewayModel(deviceCount: deviceCount)
         fcm = FCMGatewayModel(deviceCount: deviceCount)
@@ -153,4 +161,39 @@ struct PushWorld {
     }
 
     static func provider(_ p: PushProvider) -> Int { p == .apns ? 0 : 1 }
+
+    /// User `u`'s router handles `input`. `router` and `users` are distinct stored
+    /// properties here, so the router is not copied for each input (as it is when the
+    /// world reads `pushWorld!.router` while `pushWorld!.users[u]` is borrowed inout).
+    mutating func route(_ u: Int, _ input: PushInput, now: Instant, into effects: inout [PushEffect]) {
+        router.handle(input, state: &users[u], now: now, into: &effects)
+    }
+}
+
+extension PushLogicConfig {
+    /// The router's configuration from the scenario's `logic.push`.
+    var configuration: PushConfiguration {
+        func interval(_ d: SimDuration) -> Interval { Interval(microseconds: d.microseconds) }
+        var c = PushConfiguration()
+        c.activityWindow = interval(activityWindow)
+        c.highEscalationDelay = interval(highEscalationDelay)
+        c.highEmailDelay = interval(highEmailDelay)
+        c.normalPerDay = normalPerDay
+        c.highPerWeek = highPerWeek
+        c.retryDelays = retryDelays.map(interval)
+        c.providerTimeout = interval(providerTimeout)
+        c.rateLimitBackoff = interval(rateLimitBackoff)
+        c.ttlHigh = interval(ttlHigh)
+        c.ttlNormal = interval(ttlNormal)
+        c.ttlLow = interval(ttlLow)
+        c.validationInterval = interval(validationInterval)
+        c.inactiveAfter = interval(inactiveAfter)
+        c.purgeAfter = interval(purgeAfter)
+        c.maintenanceInterval = interval(maintenanceInterval)
+        c.titleLimit = titleLimit
+        c.bodyLimit = bodyLimit
+        c.apnsPayloadLimit = apnsPayloadLimit
+        c.fcmPayloadLimit = fcmPayloadLimit
+        return c
+    }
 }

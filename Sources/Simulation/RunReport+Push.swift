@@ -114,6 +114,9 @@ extension World {
             "failureRate": rate(failures, sends),
             "tokens": [
                 "registrations": .count(m.registrations),
+                "rotations": .count(m.rotations),
+                "uninstalls": .count(m.uninstalls),
+                "reinstalls": .count(m.reinstalls),
                 "marked": named(PushMetrics.tokenNames, m.tokens),
                 "purged": .count(m.purged),
                 "purgeNoticeEmails": .count(m.purgeNotices),

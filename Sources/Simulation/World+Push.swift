@@ -19,7 +19,9 @@ import Scenario
 ///   (provisional: quietly), counts toward the badge through ``BadgeManager``, and is
 ///   opened with the cohort's `openProbability` (an open is an app open) or dismissed;
 ///   a notification with a collapse id already shown replaces it in place. A silent
-///   push goes through ``SilentPushThrottle`` (Low Power Mode drops it). FCM devices
+///   push to an iPhone goes through ``SilentPushThrottle`` (Low Power Mode and a force-quit
+///   drop it; one held by the throttle is delivered when its time comes); an FCM data
+///   message reaches the app when FCM delivers it. FCM devices
 ///   send delivery receipts. **Decision**: the payload's `badge` is not applied by the
 ///   OS: the app's ``BadgeManager`` owns the badge (README, "the badge").
 extension World {
@@ -51,13 +53,16 @@ extension World {
             pw.userOf[d] = Int32(pw.users.count)
             pw.users.append(PushUserState(settings: settings))
             pw.truth.append(PushUserTruth(device: UInt32(d), silent: SilentPushState(throttle: pw.throttle, now: .zero),
-                                          provider: cohort.platform == .android ? .fcm : .apns))
+                                          provider: cohort.platform == .android ? .fcm : .apns,
+                                          lifecycle: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "push.lifecycle")))
         }
         pushWorld = pw
         load = LoadSeries(duration: scenario.duration)
         for d in devices.indices where pushWorld!.userOf[d] >= 0 {
             if devices[d].notificationCenter.authorization.allowsPosting { pushRegister(UInt32(d)) }
             for s in PushSourceName.allCases.indices { schedulePushSource(UInt32(d), source: s) }
+            schedulePushLifecycle(UInt32(d), reinstall: false)
+            schedulePushLifecycle(UInt32(d), reinstall: true)
         }
         for (k, b) in scenario.broadcasts.enumerated() where SimTime.zero + b.at < end {
             clock.schedule(.pushBroadcast(index: UInt16(k)), at: .zero + b.at)
@@ -74,8 +79,7 @@ extension World {
     // MARK: - Workload
 
     mutating func pushSourceFires(_ d: UInt32, source: Int) {
-        let usage = scenario.fleet[Int(devices[Int(d)].cohort)].push
-        let priority = usage.sources[source].priority.pick(&devices[Int(d)].pushStream)
+        let priority = scenario.fleet[Int(devices[Int(d)].cohort)].push.sources[source].priority.pick(&devices[Int(d)].pushStream)
         let name = PushSourceName.allCases[source]
         createPush(d, source: source, category: name.category, priority: priority, collapseId: nil)
         schedulePushSource(d, source: source)
@@ -127,7 +131,7 @@ extension World {
         var effects: [PushEffect] = []
         swap(&effects, &pushWorld!.effects)
         effects.removeAll(keepingCapacity: true)
-        pushWorld!.router.handle(input, state: &pushWorld!.users[u], now: instant(now), into: &effects)
+        pushWorld!.route(u, input, now: instant(now), into: &effects)
         var finalFailure = false
         for effect in effects {
             note(d, "push -> \(effect)")
@@ -209,13 +213,13 @@ extension World {
     private mutating func pushSend(_ u: Int, _ id: PushSendID, _ token: PushToken, _ payload: PushPayload, _ priority: PushPriority,
                                    _ collapseId: String?, _ expiration: Instant, context: Int64) {
         let d = Int(token.device.rawValue)
-        let truth = pushWorld!.truth[u]
         // Oracle: never a send to a token the provider reported unregistered (and not registered since).
-        let gone = truth.goneGeneration != 0 && token.generation == truth.goneGeneration
+        // (Fields read in place: a copy of the user's truth would retain its four arrays.)
+        let gone = pushWorld!.truth[u].gone.contains(token.generation)
         verify(!gone, .pushSentToUnregisteredToken, device: d, time: now,
                detail: gone ? "send \(id) to \(token), which the provider reported unregistered" : nil)
         // Oracle: a request refused with a client error is never sent again.
-        let again = truth.refused.contains(RefusedSend(generation: token.generation, expiration: expiration.unixMicroseconds, priority: priority))
+        let again = pushWorld!.truth[u].refused.contains(RefusedSend(generation: token.generation, expiration: expiration.unixMicroseconds, priority: priority))
         verify(!again, .pushClientErrorRetried, device: d, time: now,
                detail: again ? "send \(id) repeats a request to \(token) that the provider refused with a client error" : nil)
 
@@ -298,7 +302,7 @@ extension World {
             request.highPriority = route.highPriority
             (answer, delivery) = pushWorld!.fcm.send(request, reach: route.reach, now: now, rng: &devices[d].pushStream)
         }
-        let timeout = SimDuration(microseconds: pushConfig.providerTimeout.microseconds)
+        let timeout = SimDuration(microseconds: pushWorld!.router.config.providerTimeout.microseconds)
         var after = timeout
         switch answer {
         case .unanswered:
@@ -340,7 +344,7 @@ extension World {
     }
 
     /// A message will never reach the device.
-    private mutating func messageEnded(_ message: UInt32, as outcome: PushOutcome) {
+    mutating func messageEnded(_ message: UInt32, as outcome: PushOutcome) {
         let n = pushWorld!.messages[Int(message)].notification
         guard n >= 0 else { return }
         pushWorld!.ledger[Int(n)].live -= 1
@@ -372,12 +376,12 @@ extension World {
             pushWorld!.metrics.unanswered[p] += 1
         case .invalidToken(let status):
             if let k = PushMetrics.statuses.firstIndex(of: status) { pushWorld!.metrics.byStatus[p][k] += 1 }
-            pushWorld!.truth[u].goneGeneration = record.token.generation
+            reportedGone(u, generation: record.token.generation)
         case .status(let status, _):
             if let k = PushMetrics.statuses.firstIndex(of: status) { pushWorld!.metrics.byStatus[p][k] += 1 }
             if record.streaming, status == 429 || status >= 500 { load.pushRejected[p][load.index(now)] &+= 1 }
             if status == 410 || status == 404 {
-                pushWorld!.truth[u].goneGeneration = record.token.generation
+                reportedGone(u, generation: record.token.generation)
             } else if status < 500, status != 429, status != 410, status != 404 {
                 let nowMicroseconds = instant(now).unixMicroseconds
                 pushWorld!.truth[u].refused.removeAll { $0.expiration < nowMicroseconds }
@@ -387,6 +391,11 @@ extension World {
         }
         if record.notification >= 0 { pushWorld!.ledger[Int(record.notification)].live -= 1 }
         pushInput(u, .providerResponse(record.send, record.result), context: record.notification)
+    }
+
+    /// The provider reported token `generation` of user `u` unregistered (oracle truth).
+    private mutating func reportedGone(_ u: Int, generation: UInt32) {
+        if !pushWorld!.truth[u].gone.contains(generation) { pushWorld!.truth[u].gone.append(generation) }
     }
 
     // MARK: - The phone
@@ -399,17 +408,18 @@ extension World {
         let stored = pushWorld!.truth[u].stored
         guard !stored.isEmpty else { return }
         pushWorld!.truth[u].stored.removeAll()
-        var delivered: [UInt64] = []
-        var discarded = false
+        // What the provider hands over, compared in place (no array of message ids is built).
+        var apnsDelivery: UInt64?
+        var flush: FCMGatewayModel.Flush?
         if pushWorld!.truth[u].provider == .apns {
-            if let delivery = pushWorld!.apns.deviceCameOnline(d, now: now) { delivered.append(delivery.message) }
+            apnsDelivery = pushWorld!.apns.deviceCameOnline(d, now: now)?.message
         } else {
-            let flush = pushWorld!.fcm.deviceReachable(d, now: now)
-            delivered = flush.deliveries.map(\.message)
-            discarded = flush.deletedMessages
+            flush = pushWorld!.fcm.deviceReachable(d, now: now)
         }
+        let discarded = flush?.deletedMessages ?? false
         for m in stored {
-            if delivered.contains(UInt64(m)) {
+            let message = UInt64(m)
+            if apnsDelivery == message || flush?.deliveries.contains(where: { $0.message == message }) == true {
                 pushArrives(m)
             } else {
                 messageEnded(m, as: discarded ? .droppedByProvider : .expired)
@@ -423,13 +433,24 @@ extension World {
         let u = Int(m.user)
         let d = pushWorld!.truth[u].device
         let i = Int(d)
+        if pushWorld!.truth[u].uninstalled {
+            note(d, "OS: push for an uninstalled app discarded")
+            return messageEnded(message, as: .uninstalled)
+        }
         if pushWorld!.truth[u].provider == .fcm { fcmArrived(d, wakesApp: m.wakesApp, heldSince: m.heldSince) }
+        if m.silent, pushWorld!.truth[u].provider == .fcm {
+            // An FCM data message reaches the app when FCM delivers it; the iOS throttle is not Android's.
+            pushWorld!.metrics.silent[0] += 1
+            return note(d, "OS: data message delivered to the app")
+        }
         if m.silent {
             let decision = pushWorld!.throttle.receive(priority: m.apnsPriority, now: now, lowPowerMode: devices[i].lowPowerMode,
-                                                       forceQuit: false, state: &pushWorld!.truth[u].silent)
+                                                       forceQuit: devices[i].launchPolicy.forceQuit, state: &pushWorld!.truth[u].silent)
             switch decision {
             case .deliver: pushWorld!.metrics.silent[0] += 1
-            case .coalesced: pushWorld!.metrics.silent[1] += 1
+            case .coalesced(let at, let newlyScheduled):
+                pushWorld!.metrics.silent[1] += 1
+                if newlyScheduled { clock.schedule(.pushSilentWaiting(device: d), at: at) }
             case .dropped: pushWorld!.metrics.silent[2] += 1
             }
             note(d, "OS: silent push \(decision)")
@@ -449,10 +470,10 @@ extension World {
             return
         }
         // Oracle: a normal push sent inside the user's quiet hours is not displayed inside them.
-        let settings = pushWorld!.users[u].settings
-        if m.priority == .normal, let quiet = settings.quietHours {
+        if m.priority == .normal, let quiet = pushWorld!.users[u].settings.quietHours {
+            let zone = pushWorld!.users[u].settings.timeZone
             let sent = pushWorld!.ledger[n].firstSentAt
-            let inside = sent != World.never && quiet.contains(instant(sent), in: settings.timeZone) && quiet.contains(instant(now), in: settings.timeZone)
+            let inside = sent != World.never && quiet.contains(instant(sent), in: zone) && quiet.contains(instant(now), in: zone)
             verify(!inside, .pushDisplayedInQuietHours, device: i, time: now,
                    detail: inside ? "normal push n\(n) sent at \(format(sent)) and displayed inside quiet hours" : nil)
         }
@@ -470,9 +491,10 @@ extension World {
         if authorization == .provisional { pushWorld!.metrics.shownQuietly += 1 } else { pushWorld!.metrics.shown += 1 }
         note(d, "OS: push n\(n) shown")
         notificationDelivered(LocalNotification(kind: .push, badge: nil), device: d)
-        let usage = scenario.fleet[Int(devices[i].cohort)].push
-        if devices[i].pushStream.chance(usage.openProbability) {
-            let delay = usage.openDelay.sampleDuration(&devices[i].pushStream)
+        // The cohort's fields read in place (a copy of its `PushUsage` would retain its arrays).
+        let c = Int(devices[i].cohort)
+        if devices[i].pushStream.chance(scenario.fleet[c].push.openProbability) {
+            let delay = scenario.fleet[c].push.openDelay.sampleDuration(&devices[i].pushStream)
             guard now + delay < end else { return }
             pushWorld!.metrics.opened += 1
             pushWorld!.metrics.timeToOpen.record(delay.microseconds)
@@ -482,6 +504,26 @@ extension World {
         }
     }
 
+    /// The silent push the throttle held is due: one wake for it and every push merged into
+    /// it, unless Low Power Mode, a force-quit or an uninstall came meanwhile (``SilentPushThrottle/deliverWaiting(now:lowPowerMode:forceQuit:state:)``).
+    mutating func pushSilentWaiting(_ d: UInt32) {
+        let u = Int(pushWorld!.userOf[Int(d)])
+        let merged = pushWorld!.truth[u].silent.merged
+        guard let decision = pushWorld!.throttle.deliverWaiting(now: now, lowPowerMode: devices[Int(d)].lowPowerMode,
+                                                                forceQuit: devices[Int(d)].launchPolicy.forceQuit,
+                                                                state: &pushWorld!.truth[u].silent)
+        else { return }
+        switch decision {
+        case .deliver where pushWorld!.truth[u].uninstalled:
+            pushWorld!.metrics.silent[4] += 1
+            return note(d, "OS: held silent push discarded (app uninstalled)")
+        case .deliver: pushWorld!.metrics.silent[3] += 1
+        case .dropped: pushWorld!.metrics.silent[4] += 1
+        case .coalesced(let at, _): return clock.schedule(.pushSilentWaiting(device: d), at: at)
+        }
+        note(d, "OS: held silent push (\(merged) merged) \(decision)")
+    }
+
     private mutating func markDelivered(_ n: UInt32) {
         let entry = pushWorld!.ledger[Int(n)]
         guard entry.outcome != .delivered else { return }
@@ -489,12 +531,14 @@ extension World {
         pushWorld!.metrics.createdToDelivered[Int(entry.priority.rawValue)].record((now - entry.createdAt).microseconds)
     }
 
-    /// An app open: the token is registered if the registry does not hold it active, the
-    /// open is in-app activity, and the user reads every notification (README, "the badge").
+    /// An app open: an uninstalled app is reinstalled (a new token); the token is registered
+    /// if the registry does not hold it active (a new token: not yet), the open is in-app
+    /// activity, and the user reads every notification (README, "the badge").
     mutating func pushOnOpen(_ d: UInt32) {
         guard let u32 = pushWorld?.userOf[Int(d)], u32 >= 0 else { return }
         let u = Int(u32)
         pushWorld!.truth[u].shownCollapsed.removeAll()
+        if pushWorld!.truth[u].uninstalled { pushReinstalled(u) }
         let status = pushWorld!.truth[u].registryStatus
         if devices[Int(d)].notificationCenter.authorization.allowsPosting, status != .active, status != .inactive {
             pushRegister(d)
@@ -505,7 +549,7 @@ extension World {
     }
 
     /// The app obtains its token (the first time, generation 1) and registers it.
-    private mutating func pushRegister(_ d: UInt32) {
+    mutating func pushRegister(_ d: UInt32) {
         let u = Int(pushWorld!.userOf[Int(d)])
         if pushWorld!.truth[u].generation == 0 { pushWorld!.truth[u].generation = 1 }
         let generation = pushWorld!.truth[u].generation
@@ -514,7 +558,7 @@ extension World {
         } else {
             pushWorld!.fcm.tokenIssued(device: d, generation: generation)
         }
-        if pushWorld!.truth[u].goneGeneration == generation { pushWorld!.truth[u].goneGeneration = 0 }
+        pushWorld!.truth[u].gone.removeAll { $0 == generation }
         pushWorld!.metrics.registrations += 1
         let token = PushToken(device: PushDeviceID(d), generation: generation, provider: pushWorld!.truth[u].provider)
         pushInput(u, .deviceRegistered(token), context: -1)

@@ -240,6 +240,10 @@ public struct World {
             pushAnswer(slot, generation: generation)
         case .pushArrives(let message):
             pushArrives(message)
+        case .pushTokenLifecycle(let d, let reinstall):
+            pushTokenLifecycle(d, reinstall: reinstall)
+        case .pushSilentWaiting(let d):
+            pushSilentWaiting(d)
         case .stepSync(let event):
             stepSyncEvent(event)
         }

@@ -38,6 +38,10 @@ enum WorldEvent {
     case pushTimer(slot: UInt32)
     case pushAnswer(slot: UInt32, generation: UInt32)
     case pushArrives(message: UInt32)
+    /// The token changes (`reinstall` false) or the app is uninstalled (true).
+    case pushTokenLifecycle(device: UInt32, reinstall: Bool)
+    /// The silent push the iOS throttle holds is due (``SilentPushThrottle``).
+    case pushSilentWaiting(device: UInt32)
     // Step sync (World+StepSync)
     case stepSync(StepSyncEvent)
 }

@@ -148,8 +148,6 @@ import Testing
                         path: "$.fleet[0].network.homeWiFi")
         expectRejection(#"{"name": "t", "duration": "7d", "fleet": [{"cohort": "a", "count": 1, "platform": "iOS"}]}"#,
                         path: "$.fleet[0].platform", found: ["did you mean `ios`?"])
-        expectRejection(Fixtures.scenario(top: #""logic": {"push": {}}"#),
-                        path: "$.logic.push", found: ["not available yet in this build"])
     }
 
     @Test func stepSyncKeysAreStrict() {

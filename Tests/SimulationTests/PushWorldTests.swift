@@ -62,6 +62,25 @@ import Reports
         #expect(Self.count(r, "push.outcomes.emailed") == 10)
     }
 
+    /// `logic.push` reaches the world's router: with a 10 s provider timeout and one retry
+    /// after 2 s, an outage gives 2 timeouts per notification, each answered at 10 s.
+    @Test func logicPushConfiguresTheWorldsRouter() throws {
+        var s = try Fixtures.scenario("scenarios/broadcast.json").scaled(by: 0.0001)  // 10 phones
+        s.fleet[0].settings.notificationPermission = Categorical([(value: .authorized, weight: 1)])
+        s.fleet[0].push.emailEnabled = 1
+        s.fleet[0].push.sources = s.fleet[0].push.sources.map { var c = $0; c.perDay = 0; return c }
+        s.fleet[0].push.optOut = [0, 0, 0, 0]
+        s.fleet[0].usage.appOpensPerDay = 0
+        s.logic.push.providerTimeout = .seconds(10)
+        s.logic.push.retryDelays = [.seconds(2)]
+        s.faults = [Fault(kind: .pushProviderOutage(provider: "apns"), at: .zero, duration: .hours(6), cohort: nil, fraction: 1)]
+        let (_, r) = try Self.run(s)
+        #expect(Self.count(r, "push.created.total") == 10)
+        #expect(Self.count(r, "backend.pushes.apns.timedOut") == 20)
+        #expect(r.lookup("backend.pushes.apns.latency.max")?.doubleValue == 10)
+        #expect(Self.count(r, "push.emailFallbacks.allDevicesFailed") == 10)
+    }
+
     /// Without permission no token is registered: the notification gets no push
     /// (`noActiveDevice`) and is accounted as suppressed.
     @Test func deniedPermissionRegistersNoToken() throws {
