@@ -130,9 +130,10 @@ extension CohortSectionDecoder {
         return p
     }
 
-    static let androidKeys = ["motionEventsPerDay", "quotaRecheck", "oemPolicy"]
+    static let androidKeys = ["motionEventsPerDay", "quotaRecheck", "oemPolicy", "batterySaverAuto"]
 
-    /// `android`: `motionEventsPerDay` from 0 to 1440, `quotaRecheck` > 0, `oemPolicy`.
+    /// `android`: `motionEventsPerDay` from 0 to 1440, `quotaRecheck` > 0, `oemPolicy`,
+    /// `batterySaverAuto` a fraction.
     static func android(_ node: ScenarioNode) throws(ScenarioError) -> AndroidConfig {
         var a = AndroidConfig.defaults
         for member in try node.members("an android object, e.g. {\"motionEventsPerDay\": 6}") {
@@ -142,6 +143,7 @@ extension CohortSectionDecoder {
                 a.motionEventsPerDay = try child.number(in: 0...1_440, "motion events per day: a number from 0 to 1440")
             case "quotaRecheck": a.quotaRecheck = try child.duration(.positive)
             case "oemPolicy": a.oemKillAfterScreenOff = try oemPolicy(child)
+            case "batterySaverAuto": a.batterySaverAuto = try child.fraction()
             default: throw member.unknownKey(among: androidKeys)
             }
         }

@@ -179,6 +179,10 @@ public struct AndroidConfig: Sendable, Equatable {
     /// the app once the screen has been off this long with the app in the background;
     /// nil is `"stock"` (AOSP: never). Default nil.
     public var oemKillAfterScreenOff: SimDuration? = nil
+    /// **Assumption** (`batterySaverAuto`, no published share): the share of users who
+    /// turned on Battery Saver's automatic schedule at its suggested 15 % (`REFERENCE.md`
+    /// E); the rest never use it automatically. Default 0.3.
+    public var batterySaverAuto = 0.3
     public init() {}
     public static let defaults = AndroidConfig()
 }

@@ -81,6 +81,14 @@ struct AndroidModels {
     var oem: OEMBackgroundPolicy
     var motionEventsPerDay: Double
     var quotaRecheck: SimDuration
+    /// Battery Saver's automatic schedule at 15 % (`REFERENCE.md` E), and the share of
+    /// users who turned it on (`android.batterySaverAuto`, **assumption**).
+    var batterySaver = BatterySaverModel()
+    var batterySaverAuto: Double
+    /// The step sync's stale-sync notification as a `setAndAllowWhileIdle` alarm
+    /// (`REFERENCE.md` C). **Assumption**: Android 12 or later, the app targeting 12 or
+    /// later (72 an hour while idle).
+    var whileIdleAlarms = WhileIdleAlarmLimiter(policy: .android12)
 
     init(_ config: AndroidConfig, refresh: RefreshConfig) {
         let interval = refresh.preferredInterval
@@ -89,6 +97,7 @@ struct AndroidModels {
         oem = config.oemKillAfterScreenOff.map { .killsBackgroundApps(afterScreenOff: $0) } ?? .stock
         motionEventsPerDay = config.motionEventsPerDay
         quotaRecheck = config.quotaRecheck
+        batterySaverAuto = config.batterySaverAuto
     }
 }
 

@@ -22,7 +22,9 @@ struct Device {
     var lowPowerFaults: UInt16 = 0
     var offlineSpells: UInt16 = 0
     var outageFaults: UInt16 = 0
-    var lowPowerMode: Bool { lowPowerModeSetting || lowPowerFaults > 0 }
+    /// Android: Battery Saver turned on by its automatic schedule (World+BatterySaver).
+    var autoBatterySaver = false
+    var lowPowerMode: Bool { lowPowerModeSetting || lowPowerFaults > 0 || autoBatterySaver }
     var online: Bool { offlineSpells == 0 && outageFaults == 0 }
 
     // The app's process and its durable storage

@@ -3,8 +3,8 @@ import Reports
 
 extension World {
     /// The `scheduling` keys of the platform models: the iOS launch policy's looks and
-    /// grants, force-quits, and Android's Doze deferrals, WorkManager delays, quotas and
-    /// buckets.
+    /// grants, force-quits, and Android's Doze deferrals, WorkManager delays, quotas,
+    /// buckets, automatic Battery Saver and while-idle alarms.
     func platformSchedulingEntries() -> [String: ReportValue] {
         let p = metrics.platform
         return [
@@ -31,6 +31,12 @@ extension World {
                 "maintenanceWindows": .count(p.dozeMaintenanceWindows),
             ],
             "bucketChanges": .count(p.bucketChanges),
+            "batterySaverActivations": .count(p.batterySaverActivations),
+            "alarms": [
+                "fired": .count(p.alarmsFired),
+                "delayedByDoze": .count(p.alarmsDelayedByDoze),
+                "dozeDelay": p.alarmDozeDelay.latencySummary(),
+            ],
         ]
     }
 }

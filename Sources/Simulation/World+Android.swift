@@ -50,6 +50,16 @@ struct AndroidDevice {
     var fcmWaiting = false
     /// Recent high-priority FCM messages, for the bucket's daily limit (``FCMDeliveryModel``).
     var fcmHighPriority: DeliveryLog
+    /// The user turned on Battery Saver's automatic schedule (`android.batterySaverAuto`).
+    var batterySaverAuto = false
+    /// The pending "battery reaches 15 %" event (World+BatterySaver).
+    var batterySaverTimer = GenerationCounter()
+    /// The stale-sync alarm's requested time while one is pending (World+WhileIdleAlarm).
+    var alarmDue: SimTime?
+    /// The alarm waits for Doze (the limiter or the next maintenance window).
+    var alarmHeld = false
+    /// The app's while-idle alarm deliveries (``WhileIdleAlarmLimiter``), created at the first.
+    var whileIdleLog: DeliveryLog?
     var screenStream: RandomStream
     var motionStream: RandomStream
 
@@ -73,6 +83,8 @@ enum AndroidEvent {
     case stepJobStops(device: UInt32, serial: UInt32)
     /// The manufacturer's policy force-stops the app (``OEMBackgroundPolicy``).
     case oemKill(device: UInt32, generation: UInt32)
+    /// The battery reached Battery Saver's automatic level, unplugged.
+    case batterySaverLevel(device: UInt32, generation: UInt32)
 }
 
 /// Android devices: Doze (`REFERENCE.md` A) driven by screen, charging, motion and
@@ -94,6 +106,7 @@ extension World {
         var setup = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "android.setup")
         let opens = cohorts[Int(devices[i].cohort)].usage.appOpensPerDay
         let sinceUse = opens > 0 ? SimDuration.fromSeconds(setup.exponential(mean: 86_400 / opens)) : .days(30)
+        let batterySaverAuto = setup.chance(m.batterySaverAuto)
         let bucket = StandbyBucketState(lastUsedAt: .zero - sinceUse)
         let interval: SimDuration
         if case .periodic(let i, _) = m.refreshWork.kind { interval = i } else { interval = .zero }
@@ -107,7 +120,9 @@ extension World {
             fcmHighPriority: m.fcm.makeLog(),
             screenStream: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "user.screen"),
             motionStream: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "user.motion")))
+        androids[Int(devices[i].android)].batterySaverAuto = batterySaverAuto
         note(d, "OS: Android; standby bucket \(androids[Int(devices[i].android)].lastBucket); refresh work due \(format(firstDue))")
+        updateAutoBatterySaver(d)
         if devices[i].lowPowerMode { applyDoze(d, .quickDoze(true)) }
         if isCharging(i) { applyDoze(d, .charging(true)) }
         applyDoze(d, .screen(on: false))
@@ -159,6 +174,9 @@ extension World {
         case .oemKill(let d, let generation):
             guard androids[androidIndex(d)].oemTimer.isCurrent(generation) else { return }
             oemForceStop(d)
+        case .batterySaverLevel(let d, let generation):
+            guard androids[androidIndex(d)].batterySaverTimer.isCurrent(generation) else { return }
+            if updateAutoBatterySaver(d) { batterySaverChanged(d) }
         }
     }
 
@@ -249,6 +267,7 @@ extension World {
             let generation = androids[a].dozeTimer.arm()
             if let next { clock.schedule(.android(.dozeTimer(device: d, generation: generation)), at: max(next, now)) }
         }
+        if changed, androids[a].alarmHeld, androids[a].doze.deep != .idle { releaseHeldAlarm(d) }
         if changed, !androids[a].doze.restrictsBackgroundWork {
             tryRunWork(d, .refresh)
             tryRunWork(d, .stepSync)
@@ -265,7 +284,8 @@ extension World {
         tryRunWork(d, .stepSync)
     }
 
-    /// Battery Saver (the `lowPowerMode` setting or fault, `REFERENCE.md` E): Quick Doze,
+    /// Battery Saver (the `lowPowerMode` setting or fault, or its automatic schedule:
+    /// World+BatterySaver; `REFERENCE.md` E): Quick Doze,
     /// and background jobs wait while it is on.
     mutating func batterySaverChanged(_ d: UInt32) {
         applyDoze(d, .quickDoze(devices[Int(d)].lowPowerMode))
@@ -466,6 +486,7 @@ extension World {
         note(d, "OS: the manufacturer's policy force-stops the app")
         if devices[i].process != .terminated { terminate(d) }
         androids[a].forceStopped = true
+        cancelWhileIdleAlarm(d)
     }
 }
 

@@ -29,9 +29,11 @@ extension World {
         clock.schedule(.stepSync(.batterySwitch(device: d)), at: battery.nextSwitch(devices[i].battery, now: .zero, localSecondsOfDay: local.secondOfDay))
     }
 
-    /// The user plugged the phone in or unplugged it: Doze and the refresh work hear of it (Android).
+    /// The user plugged the phone in or unplugged it: Battery Saver's schedule, Doze and the
+    /// work hear of it (Android).
     mutating func chargingChanged(_ d: UInt32) {
         guard devices[Int(d)].android >= 0 else { return }
+        if updateAutoBatterySaver(d) { applyDoze(d, .quickDoze(devices[Int(d)].lowPowerMode)) }
         applyDoze(d, .charging(isCharging(Int(d))))
         updateBatteryLow(d)
         tryRunWork(d, .refresh)

@@ -51,8 +51,7 @@ extension World {
         devices[i].firstJudgedDay = synced.day
         _ = stepStore.upsert(user: i, day: synced.day, steps: health.steps(user: i, day: synced.day, before: synced.day, secondOfDay: synced.secondOfDay))
         devices[i].stepsJudgedThrough = devices[i].firstJudgedDay - 1
-        let notice = devices[i].staleNotice.arm()
-        clock.schedule(.stepSync(.staleNotificationFires(device: d, generation: notice)), at: lastSync + scenario.logic.stepSync.staleNotificationAge)
+        setStaleNotification(d, at: lastSync + scenario.logic.stepSync.staleNotificationAge)
         if devices[i].android >= 0 { startAndroidStepWork(d, lastSync: lastSync) } else { scheduleHealthDelivery(d) }
     }
 
@@ -82,6 +81,8 @@ extension World {
             deliverStep(d, .retryTimerFired(stepContext(i)))
         case .staleNotificationFires(let d, let generation):
             guard devices[Int(d)].staleNotice.isCurrent(generation) else { return }
+            // Android: a while-idle alarm, which deep Doze may hold (World+WhileIdleAlarm).
+            if devices[Int(d)].android >= 0, !whileIdleAlarmFires(d) { return }
             postStaleSyncNotification(d)
         case .wakeEnds(let d, let generation):
             let i = Int(d)
@@ -192,9 +193,9 @@ extension World {
         case .synchronize:
             persist(d, how: "synchronized")
         case .scheduleNotification(_, let after):
-            // A time-interval trigger: true elapsed time, whatever the wall clock does.
-            let generation = devices[i].staleNotice.arm()
-            clock.schedule(.stepSync(.staleNotificationFires(device: d, generation: generation)), after: SimDuration(microseconds: after.microseconds))
+            // A time-interval trigger (Android: an elapsed-time alarm): true elapsed time,
+            // whatever the wall clock does.
+            setStaleNotification(d, at: now + SimDuration(microseconds: after.microseconds))
         case .finishWork(let success):
             if devices[i].android >= 0 { stepWorkerFinished(d, success: success); break }
             // HealthKit's completion handler: the app may be suspended shortly.

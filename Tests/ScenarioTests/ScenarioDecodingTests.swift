@@ -25,6 +25,7 @@ import SimKernel
         a.motionEventsPerDay = 2
         a.quotaRecheck = .minutes(5)
         a.oemKillAfterScreenOff = .minutes(10)
+        a.batterySaverAuto = 0.75
         return a
     }
 
@@ -139,7 +140,8 @@ import SimKernel
         #expect(c.ios == IOSConfig(launchPolicy: policy,
                                    refreshRunLimit: .seconds(30), earlyExpirationRate: 0.02,
                                    watchdogGrace: .seconds(5), kvPersistDelay: .seconds(10)))
-        #expect(c.android.motionEventsPerDay == 6 && c.android.quotaRecheck == .minutes(15) && c.android.oemKillAfterScreenOff == nil)
+        #expect(c.android.motionEventsPerDay == 6 && c.android.quotaRecheck == .minutes(15) && c.android.oemKillAfterScreenOff == nil
+                && c.android.batterySaverAuto == 0.3)
 
         #expect(s.logic == LogicConfig(refresh: RefreshConfig(preferredInterval: .hours(4), minimumInterval: .hours(12),
                                                               testCadence: .days(90), recentOpenSuppression: .hours(24),

@@ -33,7 +33,8 @@ enum Fixtures {
                                    "budgetMax": 6},
                   "refreshRunLimit": "25s", "earlyExpirationRate": 0.1,
                   "watchdogGrace": "0s", "kvPersistDelay": "1500ms"},
-          "android": {"motionEventsPerDay": 2, "quotaRecheck": "5m", "oemPolicy": {"killsBackgroundApps": "10m"}}
+          "android": {"motionEventsPerDay": 2, "quotaRecheck": "5m", "oemPolicy": {"killsBackgroundApps": "10m"},
+                      "batterySaverAuto": 0.75}
         },
         {"cohort": "ios-rare", "count": 0, "platform": "ios",
          "network": {"latency": {"lognormal": {"median": "100ms", "p99": "1s"}},

@@ -138,6 +138,10 @@ import Testing
                         path: "$.fleet[0].android.oemPolicy", found: ["an empty object"])
         expectRejection(Fixtures.scenario(cohort: #""android": {"oemPolicy": 10}"#),
                         path: "$.fleet[0].android.oemPolicy", expected: ["\"stock\" or an object"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"batterySaverAuto": 1.5}"#),
+                        path: "$.fleet[0].android.batterySaverAuto", found: ["1.5"], expected: ["a fraction"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"batterySaverAuto": "30%"}"#),
+                        path: "$.fleet[0].android.batterySaverAuto", expected: ["a fraction"])
         expectRejection(Fixtures.scenario(cohort: #""android": {"dozeFactor": 2}"#),
                         path: "$.fleet[0].android.dozeFactor", expected: ["motionEventsPerDay"])
         expectRejection(Fixtures.scenario(cohort: #""usage": {"forceQuitProbability": 2}"#),

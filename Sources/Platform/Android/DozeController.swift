@@ -158,6 +158,11 @@ public struct DozeState: Sendable, Equatable {
         deep == .idle || light == .idle || light == .waitingForNetwork
     }
 
+    /// AlarmManager's `mPendingIdleUntil` (`REFERENCE.md` C): the end of the current deep
+    /// IDLE, where the next maintenance window begins; nil outside deep idle. Alarms that
+    /// may not fire while idle wait for it.
+    public var deepIdleUntil: SimTime? { deep == .idle ? deepAlarm : nil }
+
     /// Whether the app is temp-allow-listed (network and wake locks despite Doze).
     public func isAllowListed(at now: SimTime) -> Bool { now < allowListedUntil }
 

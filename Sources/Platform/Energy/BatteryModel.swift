@@ -84,6 +84,19 @@ public struct BatteryModel: Sendable {
         }
     }
 
+    /// The first microsecond at or after `now` at which the unplugged level is at most
+    /// `level` (`REFERENCE.md` E: Battery Saver's automatic level, 15 %), or nil while
+    /// plugged in (the level only rises). Exact to the microsecond: the world's event
+    /// finds the level at or below `level`, never a rounding above it.
+    public func timeFalling(to level: Double, _ s: BatteryState, now: SimTime) -> SimTime? {
+        guard !s.charging else { return nil }
+        let current = percent(s, at: now)
+        guard current > level else { return now }
+        var t = now + SimDuration(microseconds: Int64(((current - level) / -slope(charging: false) * 1_000_000).rounded(.down)))
+        while percent(s, at: t) > level { t = t + SimDuration(microseconds: 1) }
+        return t
+    }
+
     private func timeToReach(_ target: Double, from level: Double, charging: Bool) -> SimDuration {
         let seconds = (target - level) / slope(charging: charging)
         return SimDuration.fromSeconds(max(0, seconds))
