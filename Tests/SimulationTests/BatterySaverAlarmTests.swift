@@ -60,7 +60,7 @@ import Scenario
     /// alarm is due: a `setAndAllowWhileIdle` alarm fires at its time, not at the next
     /// maintenance window. With the app's 72 while-idle alarms of the hour used up 50 min
     /// before (Android 12, `REFERENCE.md` C), it fires 10 min late, when the oldest leaves
-    /// the hour, as the idle lasts longer.
+    /// the hour, as the idle lasts longer; plugged in meanwhile, it fires when deep idle ends.
     @Test func aDozingPhonesAlarmFiresAtTheLimitersTime() throws {
         let fleet = """
         {"cohort": "still", "count": 1, "features": ["stepSync"], \(Self.still), "signedIn": 0,
@@ -92,5 +92,15 @@ import Scenario
         let report = try limited.report().report
         #expect(report.lookup("scheduling.alarms.dozeDelay.max")?.doubleValue == 600)
         #expect(limited.oracle.violations == 0)
+
+        // Plugged in 4 min into the hold: deep idle ends, and the held alarm fires then.
+        var plugged = try Self.world(fleet, duration: "2d")
+        plugged.run(until: SimTime.zero + .hours(20))
+        plugged.androids[0].whileIdleLog = log
+        plugged.clock.schedule(.stepSync(.batterySwitch(device: 0)), at: due + .minutes(4))
+        plugged.runToEnd()
+        #expect(Self.times(plugged, "battery: plugged in").first == due + .minutes(4))
+        #expect(Self.times(plugged, "AlarmManager: while-idle alarm fires").first == due + .minutes(4))
+        #expect(plugged.metrics.platform.alarmsDelayedByDoze == 1 && plugged.metrics.platform.alarmsFired == 1)
     }
 }
