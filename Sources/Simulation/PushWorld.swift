@@ -38,6 +38,9 @@ struct PushLedgerEntry {
     var outcome = PushOutcome.pending
     /// Sends queued or awaiting an answer, plus accepted messages not yet arrived (or still stored).
     var live: Int32 = 0
+    /// How its last message ended, kept for when the router lets go of it afterwards
+    /// (a message dropped while its send still awaited the provider's answer).
+    var lastEnd = PushOutcome.pending
 }
 
 /// A send the push service handed (or will hand) to a provider.

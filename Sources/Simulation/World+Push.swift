@@ -172,12 +172,18 @@ extension World {
             }
         }
         pushWorld!.effects = effects
-        // Every device failed for good and nothing carries the notification any more.
-        if finalFailure, context >= 0 {
+        // Nothing carries the notification any more: every device failed for good, or its
+        // last message ended (e.g. APNs replaced it in storage, REFERENCE.md G) while the
+        // router still awaited that send's answer (found by `explore`, seed 6 of the default).
+        if context >= 0 {
             let n = Int(context)
             let entry = pushWorld!.ledger[n]
             if entry.outcome == .pending, entry.live == 0, !pushWorld!.users[u].holds(NotificationID(UInt64(n))) {
-                pushWorld!.ledger[n].outcome = .failed
+                if finalFailure {
+                    pushWorld!.ledger[n].outcome = .failed
+                } else if entry.lastEnd != .pending {
+                    pushWorld!.ledger[n].outcome = entry.lastEnd
+                }
             }
         }
     }
@@ -348,6 +354,7 @@ extension World {
         let n = pushWorld!.messages[Int(message)].notification
         guard n >= 0 else { return }
         pushWorld!.ledger[Int(n)].live -= 1
+        pushWorld!.ledger[Int(n)].lastEnd = outcome
         let entry = pushWorld!.ledger[Int(n)]
         if entry.outcome == .pending, entry.live == 0, !pushWorld!.users[Int(entry.user)].holds(NotificationID(UInt64(n))) {
             pushWorld!.ledger[Int(n)].outcome = outcome

@@ -94,4 +94,24 @@ import Reports
         #expect(Self.count(r, "push.outcomes.suppressed") == 10)
         #expect(Self.count(r, "push.sends") == 0)
     }
+
+    /// APNs stores one notification per app while the phone is offline (REFERENCE.md G):
+    /// two broadcasts sent at one instant to offline phones leave only the second stored,
+    /// and the first is accounted as dropped by the provider, not lost, although it was
+    /// replaced while its send still awaited APNs's answer (found by `explore`, seed 6).
+    @Test func aNotificationReplacedInAPNsStorageIsAccountedAsDropped() throws {
+        var s = try Fixtures.scenario("scenarios/broadcast.json").scaled(by: 0.0001)  // 10 phones
+        s.fleet[0].settings.notificationPermission = Categorical([(value: .authorized, weight: 1)])
+        s.fleet[0].push.sources = s.fleet[0].push.sources.map { var c = $0; c.perDay = 0; return c }
+        s.fleet[0].push.optOut = [0, 0, 0, 0]
+        s.fleet[0].usage.appOpensPerDay = 0
+        s.broadcasts = [s.broadcasts[0], s.broadcasts[0]]
+        s.faults = [Fault(kind: .networkOutage, at: .hours(1), duration: .hours(2), cohort: nil, fraction: 1)]
+        let (_, r) = try Self.run(s)
+        #expect(Self.count(r, "push.created.total") == 20)
+        #expect(Self.count(r, "push.outcomes.droppedByProvider") == 10)
+        #expect(Self.count(r, "push.outcomes.delivered") == 10)
+        #expect(Self.count(r, "push.outcomes.lost") == 0)
+        #expect(Self.count(r, "invariants.violations") == 0)
+    }
 }
