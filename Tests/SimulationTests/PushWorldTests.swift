@@ -15,6 +15,17 @@ import Reports
 
     static func count(_ r: ReportValue, _ path: String) -> Int64 { r.lookup(path)?.intValue ?? -1 }
 
+    /// 10 phones of the broadcast scenario that allow notifications, create none of their
+    /// own, opt out of nothing and never open the app: only the broadcasts reach them.
+    static func quietPhones() throws -> Scenario {
+        var s = try Fixtures.scenario("scenarios/broadcast.json").scaled(by: 0.0001)
+        s.fleet[0].settings.notificationPermission = Categorical([(value: .authorized, weight: 1)])
+        s.fleet[0].push.sources = s.fleet[0].push.sources.map { var c = $0; c.perDay = 0; return c }
+        s.fleet[0].push.optOut = [0, 0, 0, 0]
+        s.fleet[0].usage.appOpensPerDay = 0
+        return s
+    }
+
     /// `scenarios/broadcast.json` at 1 % (1,000 phones): every created notification is in
     /// exactly one outcome, none is lost, the error burst caused retries and email
     /// fallbacks, and the broadcast queued behind the provider's streams.
@@ -46,12 +57,8 @@ import Reports
     /// retried 3 times (1 s, 5 s, 25 s) and then falls back to email; 4 timeouts per
     /// notification, each one answered exactly at the 30 s timeout.
     @Test func providerOutageTimesOutAtThirtySecondsThenFallsBackToEmail() throws {
-        var s = try Fixtures.scenario("scenarios/broadcast.json").scaled(by: 0.0001)  // 10 phones
-        s.fleet[0].settings.notificationPermission = Categorical([(value: .authorized, weight: 1)])
+        var s = try Self.quietPhones()
         s.fleet[0].push.emailEnabled = 1
-        s.fleet[0].push.sources = s.fleet[0].push.sources.map { var c = $0; c.perDay = 0; return c }
-        s.fleet[0].push.optOut = [0, 0, 0, 0]
-        s.fleet[0].usage.appOpensPerDay = 0
         s.faults = [Fault(kind: .pushProviderOutage(provider: "apns"), at: .zero, duration: .hours(6), cohort: nil, fraction: 1)]
         let (_, r) = try Self.run(s)
         #expect(Self.count(r, "push.created.total") == 10)
@@ -65,12 +72,8 @@ import Reports
     /// `logic.push` reaches the world's router: with a 10 s provider timeout and one retry
     /// after 2 s, an outage gives 2 timeouts per notification, each answered at 10 s.
     @Test func logicPushConfiguresTheWorldsRouter() throws {
-        var s = try Fixtures.scenario("scenarios/broadcast.json").scaled(by: 0.0001)  // 10 phones
-        s.fleet[0].settings.notificationPermission = Categorical([(value: .authorized, weight: 1)])
+        var s = try Self.quietPhones()
         s.fleet[0].push.emailEnabled = 1
-        s.fleet[0].push.sources = s.fleet[0].push.sources.map { var c = $0; c.perDay = 0; return c }
-        s.fleet[0].push.optOut = [0, 0, 0, 0]
-        s.fleet[0].usage.appOpensPerDay = 0
         s.logic.push.providerTimeout = .seconds(10)
         s.logic.push.retryDelays = [.seconds(2)]
         s.faults = [Fault(kind: .pushProviderOutage(provider: "apns"), at: .zero, duration: .hours(6), cohort: nil, fraction: 1)]
@@ -100,11 +103,7 @@ import Reports
     /// and the first is accounted as dropped by the provider, not lost, although it was
     /// replaced while its send still awaited APNs's answer (found by `explore`, seed 6).
     @Test func aNotificationReplacedInAPNsStorageIsAccountedAsDropped() throws {
-        var s = try Fixtures.scenario("scenarios/broadcast.json").scaled(by: 0.0001)  // 10 phones
-        s.fleet[0].settings.notificationPermission = Categorical([(value: .authorized, weight: 1)])
-        s.fleet[0].push.sources = s.fleet[0].push.sources.map { var c = $0; c.perDay = 0; return c }
-        s.fleet[0].push.optOut = [0, 0, 0, 0]
-        s.fleet[0].usage.appOpensPerDay = 0
+        var s = try Self.quietPhones()
         s.broadcasts = [s.broadcasts[0], s.broadcasts[0]]
         s.faults = [Fault(kind: .networkOutage, at: .hours(1), duration: .hours(2), cohort: nil, fraction: 1)]
         let (_, r) = try Self.run(s)
