@@ -177,8 +177,8 @@ extension World {
             let clockModel = devices[i].clock
             devices[i].stepsReadFrom = clockModel.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: startUnixSeconds)
             devices[i].stepsReadTo = clockModel.trueTime(ofWall: to.unixMicroseconds, startUnixSeconds: startUnixSeconds)
-            let days = healthData(i, from: devices[i].stepsReadFrom, to: devices[i].stepsReadTo)
-            return .healthDataRead(days)
+            return .healthDataRead(World.healthData(health, user: i, from: devices[i].stepsReadFrom, to: devices[i].stepsReadTo,
+                                                    calendar: calendars[Int(devices[i].homeTimeZone)], startUnixSeconds: startUnixSeconds))
         case .httpRequest(let id, let endpoint):
             metrics.stepUploads += 1
             let battery = cohorts[Int(devices[i].cohort)].battery
@@ -211,9 +211,13 @@ extension World {
     }
 
     /// Daily totals of `[from, to)` by local date, as HealthKit's statistics query answers.
-    @inline(__always) private func healthData(_ i: Int, from: SimTime, to: SimTime) -> [DailySteps] {
+    /// Static, on the user's calendar: as a method reading `self` it made Swift copy the
+    /// whole `World` per read.
+    private static func healthData(_ health: HealthDataGenerator, user i: Int, from: SimTime, to: SimTime,
+                                   calendar: LocalCalendar, startUnixSeconds: Int64) -> [DailySteps] {
         guard from < to else { return [] }
-        let start = localTime(i, at: from), end = localTime(i, at: to)
+        let start = localTime(from, calendar: calendar, startUnixSeconds: startUnixSeconds)
+        let end = localTime(to, calendar: calendar, startUnixSeconds: startUnixSeconds)
         guard start.day <= end.day, end.day - start.day <= Int32(StepStore.daysKept) else { return [] }
         var days: [DailySteps] = []
         days.reserveCapacity(Int(end.day - start.day) + 1)
@@ -342,8 +346,13 @@ extension World {
     /// Local date and clock time of true time `t` in the user's home zone (the zone the
     /// health data and the battery habits follow).
     @inline(__always) func localTime(_ i: Int, at t: SimTime) -> (day: Int32, secondOfDay: Int) {
+        World.localTime(t, calendar: calendars[Int(devices[i].homeTimeZone)], startUnixSeconds: startUnixSeconds)
+    }
+
+    /// Local date and clock time of true time `t` on `calendar`.
+    static func localTime(_ t: SimTime, calendar: LocalCalendar, startUnixSeconds: Int64) -> (day: Int32, secondOfDay: Int) {
         let unix = startUnixSeconds + (t.microseconds >= 0 ? t.microseconds / 1_000_000 : (t.microseconds - 999_999) / 1_000_000)
-        return calendars[Int(devices[i].homeTimeZone)].local(atUnix: unix)
+        return calendar.local(atUnix: unix)
     }
 }
 
