@@ -163,7 +163,8 @@ extension World {
             checkBucket(d)
             armBucketTimer(d)
         case .workCheck(let d, let work, let generation):
-            guard androids[androidIndex(d)][work].timer.isCurrent(generation) else { return }
+            // `slot` copies the one slot; the `[work]` read accessor copied the whole device.
+            guard slot(androidIndex(d), work).timer.isCurrent(generation) else { return }
             tryRunWork(d, work)
         case .stepJobStops(let d, let serial):
             let a = androidIndex(d)

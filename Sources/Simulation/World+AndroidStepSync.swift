@@ -38,7 +38,7 @@ extension World {
     }
 
     /// The `PeriodicWorkRequest` the logic asks for, as the builder clamps it.
-    private func stepWorkRequest(_ d: UInt32, interval: Interval, constraints: AppLogic.WorkConstraints) -> WorkRequest {
+    @inline(__always) private func stepWorkRequest(_ d: UInt32, interval: Interval, constraints: AppLogic.WorkConstraints) -> WorkRequest {
         let i = SimDuration(microseconds: interval.microseconds)
         let c = Platform.WorkConstraints(network: constraints.contains(.networkConnected) ? .connected : .notRequired,
                                          requiresBatteryNotLow: constraints.contains(.batteryNotLow))
@@ -48,7 +48,8 @@ extension World {
     /// The job started: the process runs and the Worker hands the logic `periodicWorkRan`.
     mutating func startStepWorker(_ d: UInt32) {
         resume(d)
-        deliverStep(d, .periodicWorkRan(stepContext(Int(d))))
+        let context = stepContext(Int(d))
+        deliverStep(d, .periodicWorkRan(context))
     }
 
     /// The logic's `finishWork(success:)`: the Worker returns, the job ends, and the
@@ -67,7 +68,7 @@ extension World {
     }
 
     /// Whether an Android step-sync job holds the process (it is not suspended under it).
-    func stepJobHoldsProcess(_ i: Int) -> Bool {
+    @inline(__always) func stepJobHoldsProcess(_ i: Int) -> Bool {
         devices[i].android >= 0 && androids[Int(devices[i].android)].stepJobRunning
     }
 }

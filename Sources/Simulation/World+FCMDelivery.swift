@@ -64,7 +64,7 @@ extension World {
 
     /// Whether stored FCM messages may reach the device now: an Android app neither
     /// force-stopped nor under Doze's restrictions (iOS devices: always).
-    func fcmReachable(_ d: Int) -> Bool {
+    @inline(__always) func fcmReachable(_ d: Int) -> Bool {
         let a = Int(devices[d].android)
         guard a >= 0 else { return true }
         return !androids[a].forceStopped && !androids[a].doze.restrictsBackgroundWork

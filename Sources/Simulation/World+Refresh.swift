@@ -70,7 +70,8 @@ extension World {
         deliver(d, .taskLaunched(context))
         // iOS: the sync shares the refresh launch; Android runs it as its own periodic work.
         if cohorts[Int(devices[i].cohort)].stepSync, devices[i].android < 0, devices[i].process == .running {
-            deliverStep(d, .refreshTaskLaunched(stepContext(i)))
+            let context = stepContext(i)
+            deliverStep(d, .refreshTaskLaunched(context))
         }
     }
 

@@ -78,7 +78,8 @@ extension World {
                 note(d, "retry timer due but the app is not running")
                 return
             }
-            deliverStep(d, .retryTimerFired(stepContext(i)))
+            let context = stepContext(i)
+            deliverStep(d, .retryTimerFired(context))
         case .staleNotificationFires(let d, let generation):
             guard devices[Int(d)].staleNotice.isCurrent(generation) else { return }
             // Android: a while-idle alarm, which deep Doze may hold (World+WhileIdleAlarm).
@@ -113,7 +114,8 @@ extension World {
         note(d, "OS: HealthKit background delivery wakes the app")
         resume(d)
         let generation = devices[i].stepWake.arm()
-        deliverStep(d, .healthDataDelivered(stepContext(i)))
+        let context = stepContext(i)
+        deliverStep(d, .healthDataDelivered(context))
         // Work still under way (no `finishWork` yet): its budget ends it at the latest.
         if devices[i].stepWake.isCurrent(generation) {
             clock.schedule(.stepSync(.wakeEnds(device: d, generation: generation)), after: World.healthDeliveryBudget)
@@ -134,7 +136,10 @@ extension World {
 
     // MARK: - Logic
 
-    func stepContext(_ i: Int) -> StepSyncContext {
+    /// What the step sync reads of the device. Callers build it into a local before
+    /// `deliverStep`: read inside the argument list of a mutating call, it made Swift copy
+    /// the whole `World` (3.3 KB and a retain of each of its arrays) per delivery.
+    @inline(__always) func stepContext(_ i: Int) -> StepSyncContext {
         StepSyncContext(
             healthTrackingEnabled: true,
             signedIn: devices[i].signedIn,
@@ -173,7 +178,8 @@ extension World {
             let clockModel = devices[i].clock
             devices[i].stepsReadFrom = clockModel.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: startUnixSeconds)
             devices[i].stepsReadTo = clockModel.trueTime(ofWall: to.unixMicroseconds, startUnixSeconds: startUnixSeconds)
-            return .healthDataRead(healthData(i, from: devices[i].stepsReadFrom, to: devices[i].stepsReadTo))
+            return .healthDataRead(World.healthData(health, user: i, from: devices[i].stepsReadFrom, to: devices[i].stepsReadTo,
+                                                    calendar: calendars[Int(devices[i].homeTimeZone)], startUnixSeconds: startUnixSeconds))
         case .httpRequest(let id, let endpoint):
             metrics.stepUploads += 1
             let battery = cohorts[Int(devices[i].cohort)].battery
@@ -206,9 +212,13 @@ extension World {
     }
 
     /// Daily totals of `[from, to)` by local date, as HealthKit's statistics query answers.
-    private func healthData(_ i: Int, from: SimTime, to: SimTime) -> [DailySteps] {
+    /// Static, on the user's calendar: as a method reading `self` it made Swift copy the
+    /// whole `World` per read.
+    private static func healthData(_ health: HealthDataGenerator, user i: Int, from: SimTime, to: SimTime,
+                                   calendar: LocalCalendar, startUnixSeconds: Int64) -> [DailySteps] {
         guard from < to else { return [] }
-        let start = localTime(i, at: from), end = localTime(i, at: to)
+        let start = localTime(from, calendar: calendar, startUnixSeconds: startUnixSeconds)
+        let end = localTime(to, calendar: calendar, startUnixSeconds: startUnixSeconds)
         guard start.day <= end.day, end.day - start.day <= Int32(StepStore.daysKept) else { return [] }
         var days: [DailySteps] = []
         days.reserveCapacity(Int(end.day - start.day) + 1)
@@ -319,7 +329,7 @@ extension World {
     }
 
     /// The first instant at or after `t` at which the user records steps.
-    private func firstStepAfter(_ i: Int, _ t: SimTime) -> SimTime {
+    @inline(__always) private func firstStepAfter(_ i: Int, _ t: SimTime) -> SimTime {
         let sod = localTime(i, at: t).secondOfDay
         if HealthDataGenerator.isActive(secondOfDay: sod) { return t }
         var wait = HealthDataGenerator.activeFrom - sod
@@ -336,9 +346,14 @@ extension World {
 
     /// Local date and clock time of true time `t` in the user's home zone (the zone the
     /// health data and the battery habits follow).
-    func localTime(_ i: Int, at t: SimTime) -> (day: Int32, secondOfDay: Int) {
+    @inline(__always) func localTime(_ i: Int, at t: SimTime) -> (day: Int32, secondOfDay: Int) {
+        World.localTime(t, calendar: calendars[Int(devices[i].homeTimeZone)], startUnixSeconds: startUnixSeconds)
+    }
+
+    /// Local date and clock time of true time `t` on `calendar`.
+    static func localTime(_ t: SimTime, calendar: LocalCalendar, startUnixSeconds: Int64) -> (day: Int32, secondOfDay: Int) {
         let unix = startUnixSeconds + (t.microseconds >= 0 ? t.microseconds / 1_000_000 : (t.microseconds - 999_999) / 1_000_000)
-        return calendars[Int(devices[i].homeTimeZone)].local(atUnix: unix)
+        return calendar.local(atUnix: unix)
     }
 }
 

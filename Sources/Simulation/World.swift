@@ -283,7 +283,10 @@ public struct World {
         deliver(d, .appOpened)
         continuationOnOpen(d)
         pushOnOpen(d)
-        if cohorts[Int(devices[i].cohort)].stepSync { deliverStep(d, .appOpened(stepContext(i))) }
+        if cohorts[Int(devices[i].cohort)].stepSync {
+            let context = stepContext(i)
+            deliverStep(d, .appOpened(context))
+        }
     }
 
     // MARK: - Process lifecycle
