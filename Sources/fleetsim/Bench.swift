@@ -35,7 +35,8 @@ enum Bench {
 
         let json = """
         {"name": "bench-world", "seed": 1, "duration": "7d",
-         "fleet": [{"cohort": "ios", "count": \(worldDevices), "platform": "ios"}]}
+         "fleet": [{"cohort": "ios", "count": \(worldDevices * 6 / 10), "platform": "ios"},
+                   {"cohort": "android", "count": \(worldDevices - worldDevices * 6 / 10), "platform": "android"}]}
         """
         do {
             let scenario = try ScenarioDecoder.decode(Array(json.utf8), file: "<bench>")
@@ -44,10 +45,10 @@ enum Bench {
             world.runToEnd()
             let s = threadCPUSeconds() - started
             let events = Double(world.eventsProcessed)
-            print("Whole world (iOS refresh slice, 7 days, set-up included):")
+            print("Whole world (60 % iOS, 40 % Android, every feature, 7 days, set-up included):")
             print(String(format: "  %d devices, %.0f events in %.3f s: %.2f M events/s, %.0f devices/s, %.1f simulated device-days/ms",
                          worldDevices, events, s, events / s / 1e6, Double(worldDevices) / s, Double(worldDevices) * 7 / s / 1000))
-            print("  \(World.bytesPerDevice) bytes of state per device")
+            print("  \(World.bytesPerDevice) bytes of state per device, plus \(World.bytesPerAndroidDevice) per Android device")
         } catch {
             eprint("error: \(error)")
             return 2
