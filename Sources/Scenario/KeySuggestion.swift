@@ -5,10 +5,10 @@
 /// neighbours each cost 1), if that distance is at most a third of the longer
 /// word's length, clamped to 1...3. Ties go to the earlier candidate, so the
 /// suggestion is deterministic. Words longer than 64 characters get no suggestion.
-enum KeySuggestion {
-    static let maximumLength = 64
+public enum KeySuggestion {
+    public static let maximumLength = 64
 
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         let a = Array(word.lowercased().unicodeScalars)
         guard !a.isEmpty, a.count <= maximumLength else { return nil }
         var best: (name: String, distance: Int)?

@@ -16,3 +16,12 @@ extension Scenario {
         return copy
     }
 }
+
+extension Scenario {
+    /// The cohorts that have devices in the file but none after ``scaled(by:)`` with
+    /// `factor` (same rounding), in file order: `--scale` must not empty a cohort the
+    /// user asked for, or the run would silently leave it out.
+    public func cohortsEmptied(by factor: Double) -> [Cohort] {
+        zip(fleet, scaled(by: factor).fleet).filter { $0.count > 0 && $1.count == 0 }.map(\.0)
+    }
+}

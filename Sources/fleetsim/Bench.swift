@@ -4,13 +4,41 @@ import Scenario
 import Simulation
 
 /// `fleetsim bench`: speed is measured here, never in a timed unit test.
-enum Bench {
+struct Bench: Command {
+    static let help = CommandHelp(
+        name: "bench",
+        abstract: "kernel reference model (exact event counts, events/s) and whole-world throughput",
+        options: [
+            .valued("devices", "N", "devices in the whole-world run (60 % iOS, 40 % Android, 7 days)", default: "10000"),
+            .flag("quick", "one run at N = 10,000 of the kernel model instead of the best of 5 at 10,000 and 100,000"),
+        ],
+        discussion: """
+        Times are the thread's CPU seconds. Exit 1 when the kernel's event count differs
+        from the independent implementation's.
+        """,
+        examples: ["fleetsim bench --quick --devices 2000"]
+    )
+
+    var devices: Int
+    var quick: Bool
+
+    init(_ parsed: ParsedArguments) throws(CLIError) {
+        try parsed.noExtraPositionals(after: 0)
+        devices = try parsed.int("devices") ?? 10_000
+        guard devices >= 1 else { throw .usage("--devices must be at least 1, found \(devices)", command: "bench") }
+        quick = parsed.flags.contains("quick")
+    }
+
+    func run(_ context: Context) -> Int32 {
+        Self.measure(worldDevices: devices, quick: quick)
+    }
+
     /// The independent implementation's counts for the kernel reference model.
     static let expectedCounts = [10_000: 1_121_399, 100_000: 11_201_804]
     /// The kernel's throughput target at N = 10,000 (release build, 2 cores).
     static let targetEventsPerSecond = 10_000_000.0
 
-    static func run(worldDevices: Int, quick: Bool) -> Int32 {
+    static func measure(worldDevices: Int, quick: Bool) -> Int32 {
         var ok = true
         print("Kernel reference model (KernelBenchmark): 7 days, think 14,400 s, service 0.2 s x 50 slots, app 21,600 s")
         print("  times are this thread's CPU seconds, best of \(quick ? 1 : 5) runs (a shared VM's steal time is not the kernel's)")

@@ -2,27 +2,87 @@ import Foundation
 import Reports
 import Scenario
 
-/// `fleetsim compare BASELINE.json REPORT.json [--tolerance PCT]`: exit 1 when a
-/// gated metric regressed (see ``ReportComparison``).
-enum Compare {
-    static func run(_ args: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(args, valued: ["tolerance"], flags: [])
-        let baselinePath = try parsed.positional(0, "BASELINE report.json")
-        let currentPath = try parsed.positional(1, "REPORT report.json")
+/// `fleetsim compare`: the regression gate, between two reports or between two
+/// `explore --out` directories (``SeedComparison``).
+struct Compare: Command {
+    static let help = CommandHelp(
+        name: "compare",
+        abstract: "regression gate between two reports, or between two explore --out directories",
+        arguments: [
+            .init(name: "BASELINE", text: "the baseline report.json (with --seeds: an explore --out directory)"),
+            .init(name: "CURRENT", text: "the report.json to judge (with --seeds: an explore --out directory)"),
+        ],
+        options: [
+            .valued("tolerance", "PCT", "practical significance: a lower-is-better metric must grow by more\nthan PCT percent of the baseline to count as a regression", default: "5"),
+            .flag("seeds", "compare two explore --out directories with Welch's t-test per metric"),
+            .flag("allow-different", "compare even if the scenarios, device counts, cohorts or durations differ"),
+        ],
+        otherForms: ["fleetsim compare --seeds BASE_DIR NEW_DIR [--tolerance PCT] [--allow-different]"],
+        discussion: """
+        Only metrics where lower is better are gated (latency percentiles, energy,
+        wakeups, radio time, violations, rejected and unanswered requests, queueing,
+        expirations, watchdog kills); other numbers that moved are listed, not gated.
+        Identity fields (scenario, seed, fleetsimVersion, simulated.*) and repeated
+        configuration are never compared. Reports of different scenarios, device
+        counts, cohorts or durations are refused (exit 2) unless --allow-different.
+
+        With --seeds, a metric regresses only when the new seeds' mean is larger by a
+        statistically significant amount: Welch's t-test (one-sided, unequal variances)
+        on the per-seed values, at level 0.05 / m with m the number of metrics tested
+        (Bonferroni), so the chance of any false alarm is at most 5 %; and the mean must
+        also grow by more than the tolerance.
+
+        Exit 0 no regression, 1 a regression, 2 bad usage or incomparable inputs.
+        """,
+        examples: [
+            "fleetsim compare reports/baselines/default.json reports/default/report.json --tolerance 10",
+            "fleetsim compare --seeds explore/main explore/branch",
+        ]
+    )
+
+    var baselinePath: String
+    var currentPath: String
+    var tolerancePercent: Double
+    var seeds: Bool
+    var allowDifferent: Bool
+
+    init(_ parsed: ParsedArguments) throws(CLIError) {
+        baselinePath = try parsed.positional(0, "BASELINE")
+        currentPath = try parsed.positional(1, "CURRENT")
         try parsed.noExtraPositionals(after: 2)
-        let percent = try parsed.double("tolerance") ?? 5
-        guard percent >= 0 else { throw UsageError("--tolerance must be >= 0 (percent), found \(percent)") }
-        guard let baseline = leaves(baselinePath), let current = leaves(currentPath) else { return 2 }
-        let result = ReportComparison(baseline: baseline, current: current, tolerance: percent / 100)
+        tolerancePercent = try parsed.double("tolerance") ?? 5
+        guard tolerancePercent >= 0 else { throw .usage("--tolerance must be >= 0 (percent), found \(parsed.options["tolerance"] ?? "")", command: "compare") }
+        seeds = parsed.flags.contains("seeds")
+        allowDifferent = parsed.flags.contains("allow-different")
+    }
+
+    func run(_ context: Context) throws(CLIError) -> Int32 {
+        if seeds {
+            return try SeedComparison(basePath: baselinePath, newPath: currentPath, tolerance: tolerancePercent / 100, allowDifferent: allowDifferent).run()
+        }
+        let baseline = try Self.readJSON(baselinePath, "a report.json")
+        let current = try Self.readJSON(currentPath, "a report.json")
+        let differences = Self.identityDifferences(baseline, current)
+        if !differences.isEmpty {
+            let text = "\(baselinePath) and \(currentPath) are reports of different runs: " + differences.joined(separator: "; ")
+            if !allowDifferent { throw .input(text + ". Compare reports of the same scenario at the same --scale, or pass --allow-different.") }
+            print("warning: " + text + " (compared anyway: --allow-different)")
+        }
+        let seedText = [baseline, current].map { $0["seed"].map(Self.literal) ?? "?" }
+        if seedText[0] != seedText[1] {
+            print("note: seeds differ (\(seedText[0]) vs \(seedText[1])): differences include seed-to-seed noise; for a statistical gate use explore --out and compare --seeds.")
+        }
+        let result = ReportComparison(baseline: ReportMetrics.leaves(of: baseline), current: ReportMetrics.leaves(of: current),
+                                      tolerance: tolerancePercent / 100)
 
         func row(_ c: ReportComparison.Change) -> [String] {
-            let b = c.baseline.map { format($0) } ?? "missing", a = c.current.map { format($0) } ?? "missing"
             var delta = ""
-            if let x = c.baseline, let y = c.current, x != 0 { delta = format((y - x) / abs(x) * 100) + " %" }
-            return [c.metric, b, a, delta]
+            if let x = c.baseline, let y = c.current, x != 0 { delta = MetricUnits.plain(((y - x) / abs(x) * 100 * 10).rounded() / 10) + " %" }
+            return [c.metric, c.baseline.map { MetricUnits.format($0, of: c.metric) } ?? "missing",
+                    c.current.map { MetricUnits.format($0, of: c.metric) } ?? "missing", delta]
         }
         let header = ["metric", "baseline", "current", "change"]
-        print("compare \(baselinePath) -> \(currentPath), tolerance \(format(percent)) %")
+        print("compare \(baselinePath) -> \(currentPath), tolerance \(MetricUnits.plain(tolerancePercent)) %")
         if !result.regressions.isEmpty {
             print("\nREGRESSIONS (lower is better):\n" + MarkdownTable.render(header: header, rows: result.regressions.map(row)))
         }
@@ -36,36 +96,44 @@ enum Compare {
         return result.regressions.isEmpty ? 0 : 1
     }
 
-    /// The numeric leaves of a report by dotted path (arrays such as `expect` and
-    /// `invariants.samples` are not metrics and are skipped).
-    static func leaves(_ path: String) -> [String: Double?]? {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            eprint("error: \(path): expected a readable report.json, found no such file")
-            return nil
+    /// What makes two reports incomparable: a different scenario, device count,
+    /// duration, start or set of cohorts (a different `--scale` changes the count).
+    static func identityDifferences(_ a: JSONValue, _ b: JSONValue) -> [String] {
+        var out: [String] = []
+        for key in ["scenario", "simulated.devices", "simulated.duration", "simulated.start"] {
+            let x = lookup(a, key).map(literal) ?? "missing", y = lookup(b, key).map(literal) ?? "missing"
+            if x != y { out.append("\(key) \(x) vs \(y)") }
         }
-        let value: JSONValue
-        do { value = try JSONParser.parse(Array(data)) } catch {
-            eprint("error: \(path): expected a report.json, found \(error)")
-            return nil
-        }
-        guard case .object = value else {
-            eprint("error: \(path): $: expected a report object, found \(value.foundDescription)")
-            return nil
-        }
-        var out: [String: Double?] = [:]
-        func walk(_ v: JSONValue, _ prefix: String) {
-            switch v {
-            case .object(let members): for m in members { walk(m.value, prefix.isEmpty ? m.key : "\(prefix).\(m.key)") }
-            case .number(let x, _): out[prefix] = x
-            case .null: out[prefix] = .some(nil)
-            default: break
-            }
-        }
-        walk(value, "")
+        let ca = ReportMetrics.cohorts(of: a), cb = ReportMetrics.cohorts(of: b)
+        if ca != cb { out.append("cohorts \(ca.joined(separator: ", ")) vs \(cb.joined(separator: ", "))") }
         return out
     }
 
-    static func format(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(format: "%.4g", x)
+    static func lookup(_ v: JSONValue, _ dotted: String) -> JSONValue? {
+        var node: JSONValue? = v
+        for key in dotted.split(separator: ".") { node = node?[String(key)] }
+        return node
+    }
+
+    /// A scalar as the file writes it.
+    static func literal(_ v: JSONValue) -> String {
+        switch v {
+        case .number(_, let text): return text
+        case .string(let s): return "'\(s)'"
+        default: return v.foundDescription
+        }
+    }
+
+    /// Reads and parses a JSON file; a missing or malformed file is an input error.
+    static func readJSON(_ path: String, _ what: String) throws(CLIError) -> JSONValue {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .input("\(path): expected \(what), found no readable file")
+        }
+        let value: JSONValue
+        do { value = try JSONParser.parse(Array(data)) } catch {
+            throw .input("\(path): \(error.path): expected \(what) (valid JSON: \(error.expected)), found \(error.found) at line \(error.line), column \(error.column)")
+        }
+        guard case .object = value else { throw .input("\(path): $: expected \(what) (an object), found \(value.foundDescription)") }
+        return value
     }
 }

@@ -5,15 +5,73 @@ import Simulation
 
 /// `fleetsim explore`: many seeds in parallel, each world single-threaded on its own
 /// worker thread; results are printed in seed order, so the output is deterministic.
-enum Explore {
+struct Explore: Command {
+    static let help = CommandHelp(
+        name: "explore",
+        abstract: "run many seeds in parallel; print every failing seed with its replay command",
+        arguments: [.init(name: "SCENARIO", text: "the scenario file (JSON)")],
+        options: [
+            .valued("seeds", "N", "how many seeds to run", required: true),
+            .valued("first", "S", "the first seed; seeds S, S+1, ..., S+N-1 run", default: "1"),
+            .valued("jobs", "J", "worker threads, one world each", default: "the number of cores"),
+        ] + ScenarioOptions.options(seed: false) + [
+            .valued("out", "DIR", "also write DIR/summary.json and DIR/junit.xml (checked for\nwritability before the first seed runs)"),
+        ],
+        discussion: """
+        Prints each failing seed with its violation kinds and failed expectations and
+        the exact replay command, then a table per violation kind. A progress line
+        (seeds done, failing so far, ETA) goes to stderr when it is a terminal.
+
+        summary.json (keys sorted, the same bytes for the same seeds): per-seed
+        verdicts; per violation kind and per variant how many seeds caught it and the
+        first seed; and for every metric of the per-seed report.json (latency
+        percentiles, rates, counters) its per-seed values, mean and 95 % confidence
+        interval across seeds: the Student t interval mean ± t(0.975, n-1)·s/√n, s the
+        sample standard deviation over the n seeds with data. junit.xml has one
+        testcase per seed; a failure carries its replay command.
+        Exit 1 if any seed failed. --swarm ranges are in the README.
+        """,
+        examples: ["fleetsim explore scenarios/races/no-synchronize.json --seeds 50 --variants none --out explore/clean"]
+    )
+
+    var options: ScenarioOptions
+    var count: Int
+    var first: UInt64
+    var jobs: Int
+    var out: String?
+    var scenario: Scenario?
+
+    init(_ parsed: ParsedArguments) throws(CLIError) {
+        try parsed.noExtraPositionals(after: 1)
+        options = try ScenarioOptions(parsed)
+        count = try parsed.int("seeds") ?? 0
+        guard count > 0 else { throw .usage("--seeds must be at least 1, found \(count)", command: "explore") }
+        first = try parsed.uint64("first") ?? 1
+        guard first <= UInt64.max - UInt64(count - 1) else { throw .usage("--first \(first) with --seeds \(count) goes past the largest seed", command: "explore") }
+        jobs = try parsed.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        guard jobs >= 1 else { throw .usage("--jobs must be at least 1, found \(jobs)", command: "explore") }
+        out = parsed.options["out"]
+    }
+
+    mutating func validate() throws(CLIError) {
+        scenario = try options.load()
+        if let out { try OutputDirectory.check(out) }
+    }
+
+    /// One seed's verdict and figures.
     struct SeedResult: Sendable {
         var seed: UInt64
         var violations: UInt64
         var byKind: [(kind: String, count: Int64)]
-        var failedExpectations: [String]
+        var failedExpectations: [ExpectationResult]
         var firstDevice: Int64?
         var firstTime: Double?
-        var passed: Bool { violations == 0 && failedExpectations.isEmpty }
+        /// The report's metrics (``ReportMetrics/leaves(of:)``), sorted by path.
+        var metrics: [(path: String, value: ReportValue)]
+        var wallSeconds: Double
+        /// Why the report could not be built (a failure, never a pass).
+        var reportError: String?
+        var passed: Bool { violations == 0 && failedExpectations.isEmpty && reportError == nil }
     }
 
     /// Results by seed index, filled by the workers.
@@ -21,22 +79,24 @@ enum Explore {
         private let lock = NSLock()
         private var next = 0
         private(set) var slots: [SeedResult?]
+        private(set) var done = 0
+        private(set) var failing = 0
         init(count: Int) { slots = Array(repeating: nil, count: count) }
         func take() -> Int? { lock.withLock { defer { next += 1 }; return next < slots.count ? next : nil } }
-        func store(_ r: SeedResult, at i: Int) { lock.withLock { slots[i] = r } }
+        func store(_ r: SeedResult, at i: Int) {
+            lock.withLock {
+                slots[i] = r
+                done += 1
+                if !r.passed { failing += 1 }
+            }
+        }
+        func progress() -> (done: Int, failing: Int) { lock.withLock { (done, failing) } }
     }
 
-    static func run(_ args: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(args, valued: ["seeds", "first", "jobs", "scale", "variants"], flags: ["swarm"])
-        let path = try parsed.positional(0, "SCENARIO file")
-        try parsed.noExtraPositionals(after: 1)
-        guard let count = try parsed.int("seeds"), count > 0 else { throw UsageError("explore needs --seeds N (N > 0)") }
-        let first = try parsed.uint64("first") ?? 1
-        let jobs = max(1, try parsed.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount)
-        let swarm = parsed.flags.contains("swarm")
-        guard let loaded = FleetSimCommand.load(path) else { return 2 }
-        let scenario = try FleetSimCommand.adjust(loaded, parsed)
-
+    func run(_ context: Context) throws(CLIError) -> Int32 {
+        guard let scenario else { preconditionFailure("run() before validate()") }
+        let (first, swarm, count) = (self.first, options.swarm, self.count)
+        let started = ContinuousClock.now
         let results = Results(count: count)
         let done = DispatchGroup()
         for _ in 0..<min(jobs, count) {
@@ -46,51 +106,78 @@ enum Explore {
                     var s = scenario
                     s.seed = first &+ UInt64(i)
                     if swarm { s = Swarm.apply(to: s) }
-                    results.store(evaluate(s), at: i)
+                    results.store(Self.evaluate(s), at: i)
                 }
                 done.leave()
             }.start()
         }
-        done.wait()
+        if context.stderrIsTerminal {
+            while done.wait(timeout: .now() + 0.5) == .timedOut {
+                FileHandle.standardError.write(Data(("\r" + Self.progressLine(results.progress(), total: count, elapsed: Run.seconds(started.duration(to: .now)))).utf8))
+            }
+            FileHandle.standardError.write(Data(("\r" + Self.progressLine(results.progress(), total: count, elapsed: Run.seconds(started.duration(to: .now))) + "\n").utf8))
+        } else {
+            done.wait()
+        }
+        let seeds = results.slots.map { $0! }
 
         var failed = 0
-        var totals: [String: Int64] = [:]
-        for case let r? in results.slots {
-            for k in r.byKind { totals[k.kind, default: 0] += k.count }
-            guard !r.passed else { continue }
+        for r in seeds where !r.passed {
             failed += 1
-            let kinds = r.byKind.filter { $0.count > 0 }.map { "\($0.kind) x\($0.count)" } + r.failedExpectations.map { "expect \($0)" }
+            let kinds = r.byKind.filter { $0.count > 0 }.map { "\($0.kind) x\($0.count)" } + r.failedExpectations.map { "expect \($0.metric)" }
+                + (r.reportError.map { ["no report: \($0)"] } ?? [])
             print("seed \(r.seed): FAIL  \(kinds.joined(separator: ", "))")
-            if let device = r.firstDevice, let time = r.firstTime {
-                let from = max(0, Int(time) - 300)
-                let options = scenario.replayOptions.isEmpty ? "" : " \(scenario.replayOptions)"
-                print("  fleetsim replay \(path) --seed \(r.seed) --device \(device) --from \(from)s --to \(Int(time) + 60)s\(options)")
-            }
+            for e in r.failedExpectations { print("  " + Run.failureLine(e, file: options.path)) }
+            if let command = replayCommand(r, executable: context.executable) { print("  " + command) }
         }
         print("\nexplored \(count) seed(s) from \(first)\(swarm ? " with swarm parameters" : ""): \(count - failed) passed, \(failed) failed")
-        let kinds = totals.keys.sorted()
+        let summary = ExploreSummary(scenario: scenario, file: options.path, options: options.replayArguments, first: first, seeds: seeds)
+        let kinds = summary.kinds
         if !kinds.isEmpty {
             print("")
-            print(MarkdownTable.render(header: ["invariant", "violations", "seeds failing"],
-                                           rows: kinds.map { k in
-                                               [k, String(totals[k] ?? 0), String(results.slots.compactMap { $0 }.filter { r in r.byKind.contains { $0.kind == k && $0.count > 0 } }.count)]
-                                           }))
+            let rows = kinds.map { k in [k.kind, String(k.violations), String(k.seeds), String(k.firstSeed)] }
+            print(MarkdownTable.render(header: ["invariant", "violations", "seeds failing", "first seed"], rows: rows))
+        }
+        if let out {
+            do {
+                try AtomicFile.write(JSONWriter.encode(summary.document), to: "\(out)/summary.json")
+                try AtomicFile.write(summary.junit(replay: { replayCommand($0, executable: context.executable) }), to: "\(out)/junit.xml")
+            } catch {
+                throw .input("cannot write the summary: \(error)")
+            }
+            print("Summary: \(out)/summary.json (and junit.xml)")
         }
         return failed == 0 ? 0 : 1
     }
 
+    /// The replay command of a seed's first violation, for this binary.
+    func replayCommand(_ r: SeedResult, executable: String) -> String? {
+        guard let device = r.firstDevice, let time = r.firstTime else { return nil }
+        return ReplayCommand.text(executable: executable, scenario: options.path, seed: r.seed, device: device,
+                                  timeSeconds: time, options: options.replayArguments)
+    }
+
+    /// `explore: 37/200 seeds, 2 failing, ETA 3.2 min`
+    static func progressLine(_ p: (done: Int, failing: Int), total: Int, elapsed: Double) -> String {
+        let eta = p.done == 0 ? "ETA unknown" : "ETA " + HumanUnits.duration(seconds: elapsed / Double(p.done) * Double(total - p.done))
+        return "explore: \(p.done)/\(total) seeds, \(p.failing) failing, \(eta)   "
+    }
+
     static func evaluate(_ scenario: Scenario) -> SeedResult {
+        let started = ContinuousClock.now
         var world = World(scenario: scenario)
         world.runToEnd()
-        guard let outcome = try? world.report() else {
-            return SeedResult(seed: scenario.seed, violations: 0, byKind: [], failedExpectations: ["(report failed)"])
+        let outcome: RunOutcome
+        do { outcome = try world.report() } catch {
+            return SeedResult(seed: scenario.seed, violations: 0, byKind: [], failedExpectations: [], metrics: [],
+                              wallSeconds: Run.seconds(started.duration(to: .now)), reportError: "\(error)")
         }
-        let byKind = (outcome.report.lookup("invariants.byKind")?.objectValue ?? [:]).keys.sorted().map {
-            (kind: $0, count: outcome.report.lookup("invariants.byKind")?.objectValue?[$0]?.intValue ?? 0)
-        }
+        let kinds = outcome.report.lookup("invariants.byKind")?.objectValue ?? [:]
         let sample = outcome.report.lookup("invariants.samples.0")
-        return SeedResult(seed: scenario.seed, violations: outcome.violations, byKind: byKind,
-                          failedExpectations: outcome.expectations.filter { !$0.passed }.map(\.metric),
-                          firstDevice: sample?.lookup("device")?.intValue, firstTime: sample?.lookup("time")?.doubleValue)
+        return SeedResult(seed: scenario.seed, violations: outcome.violations,
+                          byKind: kinds.keys.sorted().map { (kind: $0, count: kinds[$0]?.intValue ?? 0) },
+                          failedExpectations: outcome.expectations.filter { !$0.passed },
+                          firstDevice: sample?.lookup("device")?.intValue, firstTime: sample?.lookup("time")?.doubleValue,
+                          metrics: ReportMetrics.leaves(of: outcome.report), wallSeconds: Run.seconds(started.duration(to: .now)))
     }
 }

@@ -1,0 +1,176 @@
+import Foundation
+import Reports
+import Scenario
+import Simulation
+
+/// What `explore --out` writes: summary.json (deterministic: seed order, sorted keys,
+/// fixed digits, no wall time) and junit.xml (one testcase per seed).
+struct ExploreSummary {
+    /// The format's name and version, checked by `compare --seeds`.
+    static let format = "fleetsim-explore-summary/1"
+
+    /// How the intervals are computed; written into summary.json and the help.
+    static let method = "per metric over the n seeds with data: mean and 95 % confidence interval of the mean, "
+        + "the Student t interval mean ± t(0.975, n-1)·s/√n with s the sample standard deviation (null for n < 2)"
+
+    /// The violation kind that names each variant's bug (the kind its shipped scenario
+    /// under scenarios/races/ is caught by): a seed "caught" the variant when it has
+    /// at least one violation of that kind.
+    static let variantKinds: [String: String] = [
+        "refresh.unguardedCompletion": "taskCompletedTwice",
+        "refresh.noSynchronize": "notifiedTwiceInWindow",
+        "refresh.badgeOverwrite": "badgeDiffersFromUnread",
+        "refresh.cadenceOffByOne": "availableTestNotNotified",
+        "refresh.localCalendarDays": "notifiedBeforeAvailable",
+        "refresh.ignoresRecentOpen": "notifiedDespiteRecentOpen",
+        "stepSync.insertNotUpsert": "duplicateStepRows",
+        "stepSync.advanceCursorOnFailure": "stepsNeverSynced",
+        "stepSync.ignoresLowBattery": "syncedOnLowBattery",
+        "push.retryOn4xx": "pushClientErrorRetried",
+        "push.ignore410": "pushSentToUnregisteredToken",
+        "push.ignoreQuietHours": "pushDisplayedInQuietHours",
+        "continuation.inMemoryResult": "continuationResultLost",
+    ]
+
+    struct KindSummary {
+        var kind: String
+        var violations: Int64
+        var seeds: Int
+        var firstSeed: UInt64
+    }
+
+    var scenario: Scenario
+    var file: String
+    var options: [String]
+    var first: UInt64
+    var seeds: [Explore.SeedResult]
+
+    /// Violation kinds that at least one seed hit, by name.
+    var kinds: [KindSummary] {
+        var out: [String: KindSummary] = [:]
+        for r in seeds {
+            for k in r.byKind where k.count > 0 {
+                var s = out[k.kind] ?? KindSummary(kind: k.kind, violations: 0, seeds: 0, firstSeed: r.seed)
+                s.violations += k.count
+                s.seeds += 1
+                out[k.kind] = s
+            }
+        }
+        return out.keys.sorted().map { out[$0]! }
+    }
+
+    /// The machine-independent replay command of a seed (as in report.json: `fleetsim`, not a path).
+    func replay(_ r: Explore.SeedResult) -> String? {
+        guard let device = r.firstDevice, let time = r.firstTime else { return nil }
+        return ReplayCommand.text(executable: "fleetsim", scenario: file, seed: r.seed, device: device, timeSeconds: time, options: options)
+    }
+
+    var document: ReportValue {
+        let failed = seeds.filter { !$0.passed }.count
+        let kindSummaries = kinds
+        var variants: [String: ReportValue] = [:]
+        for name in scenario.logic.variants {
+            guard let kind = Self.variantKinds[name] else { continue }
+            let caught = seeds.filter { r in r.byKind.contains { $0.kind == kind && $0.count > 0 } }
+            variants[name] = ["kind": .string(kind), "seedsCaught": .count(caught.count), "firstSeed": caught.first.map { .count($0.seed) } ?? .null]
+        }
+        return [
+            "format": .string(Self.format),
+            "scenario": .string(scenario.name),
+            "file": .string(file),
+            "options": .array(options.map { .string($0) }),
+            "simulated": [
+                "devices": .count(scenario.fleet.reduce(0) { $0 + $1.count }),
+                "duration": .seconds(scenario.duration.microseconds),
+                "startUnixSeconds": .count(scenario.startUnixSeconds),
+            ],
+            "seeds": ["first": .count(first), "count": .count(seeds.count), "passed": .count(seeds.count - failed), "failed": .count(failed)],
+            "perSeed": .array(seeds.map(perSeed)),
+            "violationKinds": .object(Dictionary(uniqueKeysWithValues: kindSummaries.map {
+                ($0.kind, ["violations": .count($0.violations), "seedsCaught": .count($0.seeds), "firstSeed": .count($0.firstSeed)] as ReportValue)
+            })),
+            "variants": .object(variants),
+            "method": .string(Self.method),
+            "metrics": .object(metrics),
+        ]
+    }
+
+    private func perSeed(_ r: Explore.SeedResult) -> ReportValue {
+        var kinds: [String: ReportValue] = [:]
+        for k in r.byKind where k.count > 0 { kinds[k.kind] = .count(k.count) }
+        return [
+            "seed": .count(r.seed),
+            "passed": .bool(r.passed),
+            "violations": .count(r.violations),
+            "byKind": .object(kinds),
+            "failedExpectations": .array(r.failedExpectations.map { e in
+                ["metric": .string(e.metric), "value": e.value.map { .number($0, digits: 6) } ?? .null,
+                 "min": e.min.map { .number($0, digits: 6) } ?? .null, "max": e.max.map { .number($0, digits: 6) } ?? .null]
+            }),
+            "replay": replay(r).map { .string($0) } ?? .null,
+        ]
+    }
+
+    /// Per metric: the per-seed values (null where a seed had no data), n, mean and
+    /// the 95 % interval, with three more digits than the report gives the metric.
+    var metrics: [String: ReportValue] {
+        var values: [String: [ReportValue]] = [:]
+        for (i, r) in seeds.enumerated() {
+            for m in r.metrics {
+                if values[m.path] == nil { values[m.path] = Array(repeating: .null, count: seeds.count) }
+                values[m.path]![i] = m.value
+            }
+        }
+        var out: [String: ReportValue] = [:]
+        for (path, list) in values {
+            let numbers = list.compactMap(\.doubleValue)
+            let digits = min(9, 3 + list.map { v -> Int in if case .number(_, let d) = v { return d } else { return 0 } }.max()!)
+            let interval = Statistics.confidenceInterval95(numbers)
+            out[path] = [
+                "n": .count(numbers.count),
+                "mean": numbers.isEmpty ? .null : .number(Statistics.mean(numbers), digits: digits),
+                "ci95": interval.map { [.number($0.low, digits: digits), .number($0.high, digits: digits)] } ?? .null,
+                "values": .array(list),
+            ]
+        }
+        return out
+    }
+
+    /// One testcase per seed; a failing seed's failure names its kinds and failed
+    /// expectations (value and limit) and carries the replay command.
+    func junit(replay command: (Explore.SeedResult) -> String?) -> String {
+        let failed = seeds.filter { !$0.passed }.count
+        let total = seeds.reduce(0) { $0 + $1.wallSeconds }
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"fleetsim explore\" tests=\"\(seeds.count)\" failures=\"\(failed)\" time=\"\(Self.time(total))\">\n"
+        out += "  <testsuite name=\"\(Self.xml("explore \(scenario.name)"))\" tests=\"\(seeds.count)\" failures=\"\(failed)\" time=\"\(Self.time(total))\">\n"
+        for r in seeds {
+            out += "    <testcase classname=\"\(Self.xml("explore.\(scenario.name)"))\" name=\"seed \(r.seed)\" time=\"\(Self.time(r.wallSeconds))\""
+            guard !r.passed else { out += "/>\n"; continue }
+            let kinds = r.byKind.filter { $0.count > 0 }.map { "\($0.kind) x\($0.count)" } + r.failedExpectations.map { "expect \($0.metric)" }
+            var body = kinds.joined(separator: "\n")
+            for e in r.failedExpectations { body += "\n" + Run.failureLine(e, file: file) }
+            if let c = command(r) { body += "\nreplay: " + c }
+            out += ">\n      <failure message=\"\(Self.xml(kinds.joined(separator: ", ")))\" type=\"\(r.violations > 0 ? "invariant" : "expectation")\">\(Self.xml(body))</failure>\n    </testcase>\n"
+        }
+        out += "  </testsuite>\n</testsuites>\n"
+        return out
+    }
+
+    static func time(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+
+    static func xml(_ text: String) -> String {
+        var out = ""
+        for c in text.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Reports
+import Scenario
+import SimKernel
+import Simulation
+
+/// `fleetsim replay`: one device's story, event by event, deterministically.
+struct Replay: Command {
+    static let help = CommandHelp(
+        name: "replay",
+        abstract: "re-run deterministically and print one device's event-by-event story",
+        arguments: [.init(name: "SCENARIO", text: "the scenario file (JSON)")],
+        options: [.valued("device", "ID", "the device: ids are dense, in file order, after --scale", required: true)]
+            + ScenarioOptions.options(seed: true) + [
+                .valued("from", "T", "print from T, a duration since the start (\"26h\", \"3600s\")", default: "0s"),
+                .valued("to", "T", "stop simulating at T", default: "the scenario's duration"),
+            ],
+        discussion: """
+        Prints OS events, logic inputs and effects, network and backend steps and the
+        oracle's verdicts, each with true UTC time and the device's local clock. Give
+        the same --seed, --scale, --variants and --swarm as the run that failed (the
+        replay commands that run and explore print do).
+        """,
+        examples: ["fleetsim replay scenarios/races/unguarded-completion.json --seed 1 --device 48 --from 950s --to 960s"]
+    )
+
+    var options: ScenarioOptions
+    var device: Int
+    var from: SimDuration
+    var to: SimDuration?
+    var scenario: Scenario?
+
+    init(_ parsed: ParsedArguments) throws(CLIError) {
+        try parsed.noExtraPositionals(after: 1)
+        options = try ScenarioOptions(parsed)
+        device = try parsed.int("device") ?? 0
+        from = try Self.duration(parsed, "from") ?? .zero
+        to = try Self.duration(parsed, "to")
+    }
+
+    mutating func validate() throws(CLIError) {
+        let s = options.withSwarm(try options.load())
+        let devices = s.fleet.reduce(0) { $0 + $1.count }
+        guard device >= 0, device < devices else { throw .usage("--device must be in 0..<\(devices), found \(device)", command: "replay") }
+        scenario = s
+    }
+
+    func run(_ context: Context) throws(CLIError) -> Int32 {
+        guard let scenario else { preconditionFailure("run() before validate()") }
+        let end = to ?? scenario.duration
+        var world = World(scenario: scenario, traceDevice: device)
+        world.run(until: SimTime.zero + end + .microseconds(1))
+        print("Replay of device \(device), scenario '\(scenario.name)', seed \(scenario.seed), "
+              + "from \(HumanUnits.duration(microseconds: from.microseconds)) to \(HumanUnits.duration(microseconds: end.microseconds)) into the run "
+              + "(true UTC time, then the device's local clock):")
+        let start = SimTime.zero + from
+        for entry in world.trace where entry.time >= start { print(entry.line) }
+        if let outcome = try? world.report() {
+            for s in outcome.report.lookup("invariants.samples")?.arrayValue ?? [] where s.lookup("device")?.intValue == Int64(device) {
+                let time = s.lookup("time")?.doubleValue ?? 0
+                print("VIOLATION \(s.lookup("kind")?.stringValue ?? "") at \(Self.utc(scenario.startUnixSeconds, plus: time)) "
+                      + "(\(HumanUnits.duration(seconds: time)) into the run): \(s.lookup("detail")?.stringValue ?? "")")
+            }
+        }
+        return 0
+    }
+
+    /// `2026-03-02T00:15:58.013Z`: the scenario's start plus `seconds`, in UTC, to the millisecond.
+    static func utc(_ startUnixSeconds: Int64, plus seconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: Double(startUnixSeconds) + seconds))
+    }
+
+    static func duration(_ parsed: ParsedArguments, _ name: String) throws(CLIError) -> SimDuration? {
+        guard let text = parsed.options[name] else { return nil }
+        guard let d = SimDuration.parse(text), d >= .zero else {
+            throw .usage("--\(name) expects a duration such as \"26h\" or \"3600s\", found '\(text)'", command: "replay")
+        }
+        return d
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Reports
+import Scenario
+import SimKernel
+import Simulation
+
+/// `fleetsim run`: one world, its four reports, and a console verdict CI can read.
+struct Run: Command {
+    static let help = CommandHelp(
+        name: "run",
+        abstract: "simulate a scenario; write report.json, report.md, report.html and junit.xml",
+        arguments: [.init(name: "SCENARIO", text: "the scenario file (JSON)")],
+        options: ScenarioOptions.options(seed: true) + [
+            .valued("out", "DIR", "where the reports go; checked for writability before simulating", default: "reports/<scenario name>/"),
+            .valued("shard", "K/N", "run one shard of a larger fleet (not available yet in this build)"),
+            .flag("quiet", "no progress line on stderr (there is none anyway when stderr is not a terminal)"),
+        ],
+        discussion: """
+        Exit 1 when an invariant was violated or an expectation failed: each failed
+        expectation is printed with its value, its limit and the scenario file, each
+        violation with a replay command for this binary.
+        """,
+        examples: ["fleetsim run scenarios/default.json --scale 0.1 --out reports/quick"]
+    )
+
+    var options: ScenarioOptions
+    var out: String?
+    var quiet: Bool
+    var scenario: Scenario?
+
+    init(_ parsed: ParsedArguments) throws(CLIError) {
+        try parsed.noExtraPositionals(after: 1)
+        options = try ScenarioOptions(parsed)
+        out = parsed.options["out"]
+        quiet = parsed.flags.contains("quiet")
+        if parsed.options["shard"] != nil { throw .usage("--shard is not available yet in this build", command: "run") }
+    }
+
+    mutating func validate() throws(CLIError) {
+        let s = options.withSwarm(try options.load())
+        try OutputDirectory.check(outputDirectory(s))
+        scenario = s
+    }
+
+    func outputDirectory(_ s: Scenario) -> String {
+        out ?? "reports/\(Self.safeName(s.name))"
+    }
+
+    func run(_ context: Context) throws(CLIError) -> Int32 {
+        guard let scenario else { preconditionFailure("run() before validate()") }
+        let outDir = outputDirectory(scenario)
+        let progress = !quiet && context.stderrIsTerminal
+
+        let started = ContinuousClock.now
+        var world = World(scenario: scenario)
+        let steps: Int64 = 50
+        for k in 1...steps {
+            world.run(until: SimTime(microseconds: world.end.microseconds / steps * k))
+            if progress {
+                FileHandle.standardError.write(Data("\r\(scenario.name): \(k * 100 / steps)% simulated, \(HumanUnits.count(world.eventsProcessed)) events".utf8))
+            }
+        }
+        world.runToEnd()
+        if progress { FileHandle.standardError.write(Data("\n".utf8)) }
+        let wallSeconds = Self.seconds(started.duration(to: .now))
+
+        let outcome: RunOutcome
+        do { outcome = try world.report() } catch { throw .input("\(error)") }
+        let markdown = ReportDocuments.markdown(outcome, wallSeconds: wallSeconds)
+        do {
+            try AtomicFile.write(JSONWriter.encode(outcome.report), to: "\(outDir)/report.json")
+            try AtomicFile.write(markdown, to: "\(outDir)/report.md")
+            try AtomicFile.write(ReportDocuments.html(outcome, markdown: markdown), to: "\(outDir)/report.html")
+            try AtomicFile.write(ReportDocuments.junit(outcome), to: "\(outDir)/junit.xml")
+        } catch {
+            throw .input("cannot write the report: \(error)")
+        }
+        let failed = outcome.expectations.filter { !$0.passed }
+        print("\(scenario.name): \(HumanUnits.count(world.deviceCount)) devices, \(HumanUnits.duration(microseconds: scenario.duration.microseconds)) simulated, "
+              + "\(HumanUnits.count(world.eventsProcessed)) events; \(outcome.violations) invariant violation(s), \(failed.count) failed expectation(s).")
+        for e in failed { print(Self.failureLine(e, file: scenario.sourcePath)) }
+        if let samples = outcome.report.lookup("invariants.samples")?.arrayValue {
+            for s in samples.prefix(5) {
+                let time = s.lookup("time")?.doubleValue ?? 0
+                print("  violation \(s.lookup("kind")?.stringValue ?? "") on device \(s.lookup("device")?.intValue ?? -1) at \(HumanUnits.duration(seconds: time)): \(s.lookup("detail")?.stringValue ?? "")")
+                print("    " + ReplayCommand.text(executable: context.executable, scenario: options.path, seed: scenario.seed,
+                                                  device: s.lookup("device")?.intValue ?? 0, timeSeconds: time, options: options.replayArguments))
+            }
+        }
+        print("Report: \(outDir)/report.md (and report.json, report.html, junit.xml)")
+        eprint("wall time \(HumanUnits.duration(seconds: wallSeconds))")
+        return outcome.passed ? 0 : 1
+    }
+
+    /// `FAIL expectation latency.x.p95 = 5.0 h, limit max 4.0 h (scenarios/x.json)`:
+    /// the metric, its value and its limit in the metric's unit, and the file.
+    static func failureLine(_ e: ExpectationResult, file: String) -> String {
+        let limits = [e.min.map { "min \(MetricUnits.format($0, of: e.metric))" }, e.max.map { "max \(MetricUnits.format($0, of: e.metric))" }].compactMap { $0 }
+        return "FAIL expectation \(e.metric) = \(MetricUnits.format(e.value, of: e.metric)), limit \(limits.joined(separator: ", ")) (\(file))"
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    /// A scenario name as a directory name: ASCII letters, digits, `-`, `_`, `.`.
+    static func safeName(_ name: String) -> String {
+        let mapped = name.unicodeScalars.map { s -> Character in
+            (s.properties.isAlphabetic && s.isASCII) || ("0"..."9").contains(s) || s == "-" || s == "_" || s == "." ? Character(s) : "-"
+        }
+        let text = String(mapped).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        return text.isEmpty ? "scenario" : text
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Scenario
+import Simulation
+
+/// The options `run`, `replay` and `explore` share: which scenario, seed, scale,
+/// variants and swarm. Parsed once here so the three commands agree on them.
+struct ScenarioOptions {
+    static func options(seed: Bool) -> [CommandHelp.Option] {
+        (seed ? [CommandHelp.Option.valued("seed", "N", "the random seed; replaces the file's \"seed\"", default: "the file's seed")] : []) + [
+            .valued("scale", "F", "multiply every cohort's count by F, rounded half away from zero;\nan error if a cohort would be left with 0 devices", default: "1"),
+            .valued("variants", "LIST", "known-bug variants to run instead of the file's logic.variants:\ncomma-separated names, or \"none\" for the correct logic", default: "the file's list"),
+            .flag("swarm", "draw OS-policy parameters and fault rates from the seed (swarm testing)"),
+        ]
+    }
+
+    /// The command these options belong to (for the help hint of an error).
+    var command: String
+    var path: String
+    var seed: UInt64?
+    var scale: (text: String, factor: Double)?
+    var variants: (text: String, names: [String])?
+    var swarm: Bool
+
+    init(_ parsed: ParsedArguments) throws(CLIError) {
+        command = parsed.command
+        path = try parsed.positional(0, "SCENARIO file")
+        seed = try parsed.uint64("seed")
+        if let text = parsed.options["scale"], let factor = try parsed.double("scale") {
+            guard factor > 0 else { throw .usage("--scale must be greater than 0, found \(text)", command: parsed.command) }
+            scale = (text, factor)
+        }
+        if let list = parsed.options["variants"] {
+            variants = (list, try Self.variants(list, command: parsed.command))
+        }
+        swarm = parsed.flags.contains("swarm")
+    }
+
+    /// The options that changed the scenario, as arguments, so every replay command
+    /// printed for this run repeats them.
+    var replayArguments: [String] {
+        var out: [String] = []
+        if let scale { out += ["--scale", scale.text] }
+        if let variants { out += ["--variants", variants.text] }
+        if swarm { out.append("--swarm") }
+        return out
+    }
+
+    /// Loads and fully checks the scenario (including `expect`'s metric names), then
+    /// applies `--seed`, `--scale` and `--variants`. The swarm is not applied: it is
+    /// drawn per seed (``withSwarm(_:)``).
+    func load() throws(CLIError) -> Scenario {
+        var s = try Self.load(path)
+        if let seed { s.seed = seed }
+        if let scale {
+            let emptied = s.cohortsEmptied(by: scale.factor)
+            if !emptied.isEmpty { throw .usage(Self.emptiedMessage(emptied, scale: scale.text), command: command) }
+            s = s.scaled(by: scale.factor)
+            let total = s.fleet.reduce(0) { $0 + $1.count }
+            guard total <= FleetDecoder.maximumDevices else {
+                throw .usage("--scale \(scale.text) gives \(total) devices; one world simulates at most \(FleetDecoder.maximumDevices) (shard larger fleets)", command: command)
+            }
+        }
+        if let variants { s.logic.variants = variants.names }
+        // report.json's replay strings are machine-independent: plain words, no quoting.
+        s.replayOptions = replayArguments.joined(separator: " ")
+        return s
+    }
+
+    /// The swarm is drawn per seed, so it is applied after the seed is final.
+    func withSwarm(_ scenario: Scenario) -> Scenario {
+        swarm ? Swarm.apply(to: scenario) : scenario
+    }
+
+    /// Loads and fully checks a scenario, including the metric names of `expect`
+    /// (resolved against the report of an empty fleet).
+    static func load(_ path: String) throws(CLIError) -> Scenario {
+        do {
+            let scenario = try ScenarioDecoder.load(path: path)
+            _ = try World(scenario: scenario.scaled(by: 0)).report()
+            return scenario
+        } catch {
+            throw .input("\(error)")
+        }
+    }
+
+    /// `--variants a,b` or `--variants none`, checked against the catalog.
+    static func variants(_ list: String, command: String) throws(CLIError) -> [String] {
+        if list == "none" || list.isEmpty { return [] }
+        let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let known = Catalog.variants.map(\.name)
+        for name in names {
+            guard let entry = Catalog.variants.first(where: { $0.name == name }) else {
+                let hint = KeySuggestion.closest(to: name, among: known).map { "did you mean '\($0)'? " } ?? ""
+                throw .usage("--variants: unknown variant '\(name)'; \(hint)known: \(known.joined(separator: ", "))", command: command)
+            }
+            guard entry.available else { throw .usage("--variants: '\(name)' is not available yet in this build", command: command) }
+        }
+        return names
+    }
+
+    /// Names each emptied cohort and the smallest scale that keeps one of its devices.
+    static func emptiedMessage(_ cohorts: [Cohort], scale: String) -> String {
+        let parts = cohorts.map { "'\($0.name)' (\($0.count) devices; keeps one from --scale \(smallestScale(keeping: $0.count)))" }
+        let needed = smallestScale(keeping: cohorts.map(\.count).min() ?? 1)
+        return "--scale \(scale) leaves \(cohorts.count == 1 ? "cohort" : "cohorts") \(parts.joined(separator: ", ")) with 0 devices; "
+            + "the smallest scale that keeps every cohort is \(needed)"
+    }
+
+    /// The smallest `--scale`, written with two significant digits, that leaves one of
+    /// `count` devices: `count × F` rounds half away from zero, so `F ≥ 0.5 / count`;
+    /// the written value is parsed back and checked with the same rounding.
+    static func smallestScale(keeping count: Int) -> String {
+        let exact = 0.5 / Double(max(count, 1))
+        let exponent = Int(log10(exact).rounded(.down)) - 1
+        let step = pow(10, Double(exponent))
+        var k = (exact / step * (1 - 1e-12)).rounded(.up)
+        while true {
+            var text = exponent < 0 ? String(format: "%.\(-exponent)f", k * step) : String(Int64(k * step))
+            if text.contains(".") {
+                while text.hasSuffix("0") { text.removeLast() }
+                if text.hasSuffix(".") { text.removeLast() }
+            }
+            if let f = Double(text), (Double(count) * f).rounded() >= 1 { return text }
+            k += 1
+        }
+    }
+}
