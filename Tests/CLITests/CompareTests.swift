@@ -32,3 +32,87 @@ import Testing
         #expect(try CLI.run(["compare", garbage]).status == 2)
     }
 }
+
+/// `compare` refuses reports of different runs and never compares identity fields.
+@Suite struct HonestCompareTests {
+    @Test func differentRunsAreRefusedUnlessAllowed() throws {
+        let dir = try CLI.temporaryDirectory()
+        let race = dir.appendingPathComponent("race").path, half = dir.appendingPathComponent("half").path
+        let other = dir.appendingPathComponent("other").path, seed2 = dir.appendingPathComponent("seed2").path
+        _ = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--out", race, "--quiet"])
+        _ = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--scale", "0.5", "--out", half, "--quiet"])
+        _ = try CLI.run(["run", "scenarios/races/no-synchronize.json", "--scale", "0.2", "--out", other, "--quiet"])
+        _ = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--seed", "2", "--out", seed2, "--quiet"])
+
+        let scenarios = try CLI.run(["compare", "\(race)/report.json", "\(other)/report.json"])
+        #expect(scenarios.status == 2)
+        #expect(scenarios.stderr.contains("\(race)/report.json and \(other)/report.json are reports of different runs: scenario 'race-unguarded-completion' vs 'race-no-synchronize'"), "\(scenarios.stderr)")
+        #expect(scenarios.stdout.isEmpty)
+
+        let scales = try CLI.run(["compare", "\(race)/report.json", "\(half)/report.json"])
+        #expect(scales.status == 2)
+        #expect(scales.stderr.contains("simulated.devices 300 vs 150"), "\(scales.stderr)")
+        #expect(scales.stderr.contains("--allow-different"))
+
+        let allowed = try CLI.run(["compare", "\(race)/report.json", "\(half)/report.json", "--allow-different", "--tolerance", "1000000"])
+        #expect(allowed.status == 0, "\(allowed.stdout)")
+        #expect(allowed.stdout.contains("warning: "))
+
+        // Another seed of the same run is comparable; the seed itself is not a metric.
+        let seeds = try CLI.run(["compare", "\(race)/report.json", "\(seed2)/report.json", "--tolerance", "0"])
+        #expect(seeds.status == 0 || seeds.status == 1)
+        #expect(seeds.stdout.contains("note: seeds differ (1 vs 2)"))
+        for identity in ["| seed ", "| simulated.", "| fleetsimVersion", "| backend.capacity."] { #expect(!seeds.stdout.contains(identity), "\(identity)") }
+        // Values in units: durations never as raw seconds with six decimals.
+        #expect(seeds.stdout.range(of: #"\d\.\d{6}"#, options: .regularExpression) == nil)
+        #expect(seeds.stdout.contains(" ms ") || seeds.stdout.contains(" s ") || seeds.stdout.contains(" min "))
+    }
+}
+
+/// `compare --seeds`: Welch's t-test per metric over two explore --out directories.
+@Suite struct SeedCompareTests {
+    static let small = """
+    {"name": "small", "duration": "1d",
+     "fleet": [{"cohort": "ios", "count": 6, "platform": "ios"}, {"cohort": "android", "count": 4, "platform": "android"}]
+    """
+
+    /// Same configuration, different seeds: no regression. The backend five times
+    /// slower for the whole day: refresh task durations regress, significantly.
+    @Test func findsASlowBackendAndNothingBetweenSeedSets() throws {
+        let dir = try CLI.temporaryDirectory()
+        let same = try CLI.write(Self.small + "}", to: "small.json", in: dir)
+        let slow = try CLI.write(Self.small + #", "faults": [{"kind": "backendSlowdown", "at": "0s", "duration": "1d", "factor": 5}]}"#, to: "slow.json", in: dir)
+        let a = dir.appendingPathComponent("a").path, b = dir.appendingPathComponent("b").path, c = dir.appendingPathComponent("c").path
+        #expect(try CLI.run(["explore", same, "--seeds", "20", "--out", a]).status == 0)
+        #expect(try CLI.run(["explore", same, "--seeds", "20", "--first", "21", "--out", b]).status == 0)
+        #expect(try CLI.run(["explore", slow, "--seeds", "20", "--first", "41", "--out", c]).status == 0)
+
+        let quiet = try CLI.run(["compare", "--seeds", a, b])
+        #expect(quiet.status == 0, "\(quiet.stdout)")
+        #expect(quiet.stdout.contains("Welch's t-test"))
+        #expect(quiet.stdout.contains("Bonferroni"))
+        #expect(quiet.stdout.contains("0 regression(s)"))
+
+        let slowed = try CLI.run(["compare", "--seeds", a, c])
+        #expect(slowed.status == 1, "\(slowed.stdout)")
+        #expect(slowed.stdout.contains("| latency.refreshTaskDuration.p95 "))
+
+        // The other way round the slow backend's figures are improvements, not regressions.
+        let back = try CLI.run(["compare", "--seeds", c, a])
+        #expect(back.status == 0)
+        #expect(back.stdout.contains("Improvements (statistically significant)"))
+    }
+
+    @Test func refusesDifferentScenariosAndNonSummaries() throws {
+        let dir = try CLI.temporaryDirectory()
+        let a = dir.appendingPathComponent("a").path, b = dir.appendingPathComponent("b").path
+        _ = try CLI.run(["explore", "scenarios/races/unguarded-completion.json", "--seeds", "2", "--scale", "0.1", "--out", a])
+        _ = try CLI.run(["explore", "scenarios/races/no-synchronize.json", "--seeds", "2", "--scale", "0.1", "--out", b])
+        let r = try CLI.run(["compare", "--seeds", a, b])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("explored different runs: scenario 'race-unguarded-completion' vs 'race-no-synchronize'"), "\(r.stderr)")
+        let notADirectory = try CLI.run(["compare", "--seeds", a, dir.path])
+        #expect(notADirectory.status == 2)
+        #expect(notADirectory.stderr.contains("\(dir.path)/summary.json: expected the summary.json of explore --out"))
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @Suite struct ExploreTests {
@@ -31,5 +32,53 @@ import Testing
         #expect(r.stdout.contains("with swarm parameters"))
         if r.status == 1 { #expect(r.stdout.contains(" --swarm")) }
         #expect(try CLI.run(["explore", "scenarios/default.json"]).status == 2)
+    }
+}
+
+/// `explore --out`: summary.json (deterministic) and junit.xml.
+@Suite struct ExploreOutTests {
+    @Test func writesADeterministicSummaryAndJUnit() throws {
+        let dir = try CLI.temporaryDirectory()
+        let one = dir.appendingPathComponent("one").path, two = dir.appendingPathComponent("two").path
+        let args = ["explore", "scenarios/races/unguarded-completion.json", "--seeds", "3", "--first", "5", "--scale", "0.5"]
+        #expect(try CLI.run(args + ["--jobs", "1", "--out", one]).status == 1)
+        let r = try CLI.run(args + ["--jobs", "2", "--out", two])
+        #expect(r.stdout.contains("Summary: \(two)/summary.json (and junit.xml)"))
+        let a = try Data(contentsOf: URL(fileURLWithPath: "\(one)/summary.json"))
+        let b = try Data(contentsOf: URL(fileURLWithPath: "\(two)/summary.json"))
+        #expect(a == b, "summary.json does not depend on --jobs")
+
+        let summary = try #require(try JSONSerialization.jsonObject(with: a) as? [String: Any])
+        #expect(summary["format"] as? String == "fleetsim-explore-summary/1")
+        #expect((summary["method"] as? String)?.contains("Student t") == true)
+        let seeds = try #require(summary["seeds"] as? [String: Any])
+        #expect(seeds["failed"] as? Int == 3 && seeds["first"] as? Int == 5)
+        let perSeed = try #require(summary["perSeed"] as? [[String: Any]])
+        #expect(perSeed.map { $0["seed"] as? Int } == [5, 6, 7])
+        #expect((perSeed[0]["replay"] as? String)?.hasPrefix("fleetsim replay scenarios/races/unguarded-completion.json --seed 5 --device ") == true)
+        let kind = try #require((summary["violationKinds"] as? [String: Any])?["taskCompletedTwice"] as? [String: Any])
+        #expect(kind["seedsCaught"] as? Int == 3 && kind["firstSeed"] as? Int == 5)
+        let variant = try #require((summary["variants"] as? [String: Any])?["refresh.unguardedCompletion"] as? [String: Any])
+        #expect(variant["kind"] as? String == "taskCompletedTwice" && variant["firstSeed"] as? Int == 5)
+
+        // Every metric keeps its per-seed values; mean and interval agree with them.
+        let metrics = try #require(summary["metrics"] as? [String: [String: Any]])
+        #expect(metrics["seed"] == nil && metrics["simulated.devices"] == nil)
+        let p95 = try #require(metrics["latency.refreshTaskDuration.p95"])
+        let values = try #require(p95["values"] as? [Double])
+        #expect(values.count == 3)
+        let mean = values.reduce(0, +) / 3
+        #expect(abs((p95["mean"] as? Double ?? 0) - mean) < 1e-6)
+        let ci = try #require(p95["ci95"] as? [Double])
+        #expect(ci[0] <= mean && mean <= ci[1])
+        let violations = try #require(metrics["invariants.violations"]?["values"] as? [Int])
+        #expect(violations.allSatisfy { $0 > 0 })
+
+        let junit = try String(contentsOf: URL(fileURLWithPath: "\(two)/junit.xml"), encoding: .utf8)
+        #expect(junit.components(separatedBy: "<testcase ").count - 1 == 3)
+        #expect(junit.components(separatedBy: "<failure ").count - 1 == 3)
+        #expect(junit.contains("name=\"seed 6\""))
+        #expect(junit.contains("replay: \(CLI.executable.path) replay scenarios/races/unguarded-completion.json --seed 6 --device "))
+        #expect(junit.contains("FAIL expectation invariants.violations = "))
     }
 }
