@@ -17,7 +17,7 @@ enum CLI {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], in directory: URL = packageRoot) throws -> Result {
+    static func run(_ arguments: [String], in directory: URL = packageRoot, executable: URL = executable) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

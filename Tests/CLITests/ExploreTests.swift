@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import fleetsim
 
 @Suite struct ExploreTests {
     /// Every failing seed is printed with its kinds and the exact replay command; exit 1.
@@ -80,5 +81,27 @@ import Testing
         #expect(junit.contains("name=\"seed 6\""))
         #expect(junit.contains("replay: \(CLI.executable.path) replay scenarios/races/unguarded-completion.json --seed 6 --device "))
         #expect(junit.contains("FAIL expectation invariants.violations = "))
+    }
+}
+
+/// The progress line: on a terminal only (seeds done/total, failing so far, ETA).
+@Suite struct ExploreProgressTests {
+    @Test func progressLineFormat() {
+        #expect(Explore.progressLine((done: 0, failing: 0), total: 4, elapsed: 1) == "explore: 0/4 seeds, 0 failing, ETA unknown   ")
+        #expect(Explore.progressLine((done: 1, failing: 1), total: 4, elapsed: 20) == "explore: 1/4 seeds, 1 failing, ETA 1.0 min   ")
+        #expect(Explore.progressLine((done: 4, failing: 2), total: 4, elapsed: 20) == "explore: 4/4 seeds, 2 failing, ETA 0 s   ")
+    }
+
+    @Test func noProgressWhenStderrIsNotATerminal() throws {
+        let r = try CLI.run(["explore", "scenarios/races/unguarded-completion.json", "--seeds", "2", "--scale", "0.2"])
+        #expect(!r.stderr.contains("explore: "))
+    }
+
+    /// Under a pseudo-terminal (util-linux `script`), the line counts up to the total.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func progressOnATerminal() throws {
+        let command = Shell.command([CLI.executable.path, "explore", "scenarios/races/unguarded-completion.json", "--seeds", "2", "--scale", "0.2"])
+        let r = try CLI.run(["-qec", command + " >/dev/null", "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(r.stdout.contains("\rexplore: 2/2 seeds, 2 failing, ETA 0 s"), "\(r.stdout)")
     }
 }
