@@ -50,8 +50,10 @@ struct Replay: Command {
         let end = to ?? scenario.duration
         var world = World(scenario: scenario, traceDevice: device)
         world.run(until: SimTime.zero + end + .microseconds(1))
+        // The window in the scenario file's spelling ("950s", "26h", "2d"): exact, and
+        // as the user wrote it.
         print("Replay of device \(device), scenario '\(scenario.name)', seed \(scenario.seed), "
-              + "from \(HumanUnits.duration(microseconds: from.microseconds)) to \(HumanUnits.duration(microseconds: end.microseconds)) into the run "
+              + "from \(from) to \(end) into the run "
               + "(true UTC time, then the device's local clock):")
         let start = SimTime.zero + from
         for entry in world.trace where entry.time >= start { print(entry.line) }

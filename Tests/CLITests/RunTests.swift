@@ -39,6 +39,7 @@ import Testing
         #expect(r.stdout.contains("logic -> completeTask(success: false)"))
         #expect(r.stdout.contains("ORACLE: violation taskCompletedTwice"))
         #expect(r.stdout.contains("2026-03-02T00:15:58.013Z"))
+        #expect(r.stdout.hasPrefix("Replay of device 48, scenario 'race-unguarded-completion', seed 1, from 950s to 16m into the run"))
     }
 
     @Test func usageErrorsExitTwo() throws {
