@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import fleetsim
+import Scenario
+import Simulation
 
 @Suite struct ExploreTests {
     /// Every failing seed is printed with its kinds and the exact replay command; exit 1.
@@ -103,5 +105,15 @@ import Testing
         let command = Shell.command([CLI.executable.path, "explore", "scenarios/races/unguarded-completion.json", "--seeds", "2", "--scale", "0.2"])
         let r = try CLI.run(["-qec", command + " >/dev/null", "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
         #expect(r.stdout.contains("\rexplore: 2/2 seeds, 2 failing, ETA 0 s"), "\(r.stdout)")
+    }
+}
+
+@Suite struct VariantSignatureTests {
+    /// Every variant of the catalog has the violation kind that names its bug, and
+    /// every such kind is one the oracle reports.
+    @Test func everyVariantHasAKnownKind() {
+        #expect(Set(ExploreSummary.variantKinds.keys) == Set(Catalog.variants.map(\.name)))
+        let kinds = Set(ViolationKind.allCases.map(\.rawValue))
+        for (variant, kind) in ExploreSummary.variantKinds { #expect(kinds.contains(kind), "\(variant): \(kind)") }
     }
 }
