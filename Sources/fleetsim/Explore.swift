@@ -19,7 +19,8 @@ struct Explore: Command {
         ],
         discussion: """
         Prints each failing seed with its violation kinds and failed expectations and
-        the exact replay command, then a table per violation kind. A progress line
+        the exact replay command, then a table per violation kind (seeds that caught
+        it, the first, and the wall time one job spends up to it). A progress line
         (seeds done, failing so far, ETA) goes to stderr when it is a terminal.
 
         summary.json (keys sorted, the same bytes for the same seeds): per-seed
@@ -135,8 +136,13 @@ struct Explore: Command {
         let kinds = summary.kinds
         if !kinds.isEmpty {
             print("")
-            let rows = kinds.map { k in [k.kind, String(k.violations), String(k.seeds), String(k.firstSeed)] }
-            print(MarkdownTable.render(header: ["invariant", "violations", "seeds failing", "first seed"], rows: rows))
+            // How fast a kind is caught: the wall time of the seeds up to its first one, as
+            // one job would spend it (console only: summary.json holds no wall time).
+            let rows = kinds.map { k in
+                let spent = seeds.prefix { $0.seed <= k.firstSeed }.reduce(0) { $0 + $1.wallSeconds }
+                return [k.kind, String(k.violations), String(k.seeds), String(k.firstSeed), HumanUnits.duration(seconds: spent)]
+            }
+            print(MarkdownTable.render(header: ["invariant", "violations", "seeds failing", "first seed", "time to first (1 job)"], rows: rows))
         }
         if let out {
             do {

@@ -16,6 +16,8 @@ import Simulation
         #expect(r.stdout.contains("--scale 0.5"))
         #expect(r.stdout.contains("explored 3 seed(s) from 5: 0 passed, 3 failed"))
         #expect(r.stdout.contains("| taskCompletedTwice "))
+        #expect(r.stdout.contains("| first seed | time to first (1 job) |"))
+        #expect(r.stdout.range(of: #"\| taskCompletedTwice +\| \d+ +\| 3 +\| 5 +\| [0-9.]+ m?s +\|"#, options: .regularExpression) != nil, "\(r.stdout)")
     }
 
     /// The correct logic on the same seeds: nothing fails, exit 0; the output does not
