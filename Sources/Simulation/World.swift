@@ -35,7 +35,7 @@ public struct World {
     var continuationEffects: [ContinuationEffect] = []
     var badgeEffects: [BadgeManager.Effect] = []
     var metrics: Metrics
-    var oracle = Oracle()
+    var oracle: Oracle
     let energy = RadioEnergyModel()
     public let end: SimTime
     let startUnixSeconds: Int64
@@ -65,6 +65,10 @@ public struct World {
     var pushWorld: PushWorld?
     /// The backend's load over simulated time (capacity planning).
     var load: LoadSeries
+    /// Measure the event queue (``QueueStats``) while running; off by default, and
+    /// report.json is the same either way.
+    var measuresQueue = false
+    var queueStats = QueueStats()
 
     /// - Parameter traceDevice: record the event-by-event story of this device.
     public init(scenario: Scenario, traceDevice: Int? = nil) {
@@ -93,6 +97,7 @@ public struct World {
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
         metrics = Metrics(cohorts: cohorts.count)
+        oracle = Oracle(devices: devices.count)
         effects.reserveCapacity(16)
         faultPurposes = scenario.faults.indices.map { StreamPurpose("fault.\($0)") }
         let zones = fleet.timeZones
@@ -115,7 +120,14 @@ public struct World {
     /// time only moves forward and stops at the end.
     public mutating func run(until limit: SimTime) {
         let stop = limit < end ? limit : end
-        while let event = clock.next(before: stop) { step(event) }
+        if measuresQueue {
+            while let event = clock.next(before: stop) {
+                queueStats.record(pendingAfterPop: clock.queue.count, superseded: isSuperseded(event))
+                step(event)
+            }
+        } else {
+            while let event = clock.next(before: stop) { step(event) }
+        }
         if stop == end { closePushLedger() }
     }
 
@@ -176,7 +188,7 @@ public struct World {
             let i = Int(d)
             guard devices[i].task.serial == serial, devices[i].task.running else { return }
             metrics.watchdogKills += 1
-            verify(false, .taskKilledByWatchdog, device: i, time: now, detail: "task \(serial) not completed \(cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace) after expiration")
+            observeWatchdogKill(i, serial: serial)
             note(d, "OS: watchdog kills the app (task \(serial) never completed after expiration)")
             terminate(d)
         case .suspendAfterTask(let d, let serial):
@@ -254,15 +266,14 @@ public struct World {
     private mutating func openApp(_ d: UInt32, fromNotification: Bool) {
         let i = Int(d)
         metrics.appOpens += 1
-        devices[i].lastTrueOpen = now
+        observeAppOpened(i)
         note(d, fromNotification ? "user opens the app from the notification" : "user opens the app")
         // Ground truth: the user sees an available test, and may take it.
         let usage = cohorts[Int(devices[i].cohort)].usage
         if truth.isAvailable(i, at: now), !truth.inProgress(i, at: now) {
             let window = truth.lastCompletedAt(i)
-            if devices[i].seenWindow != window {
-                devices[i].seenWindow = window
-                if truth.availableAt(i) >= .zero { metrics.testAvailableToSeen.record((now - truth.availableAt(i)).microseconds) }
+            if observeTestSeen(i, window: window), truth.availableAt(i) >= .zero {
+                metrics.testAvailableToSeen.record((now - truth.availableAt(i)).microseconds)
             }
             if devices[i].userStream.chance(usage.takeTestProbability) {
                 metrics.testsTaken += 1
@@ -351,15 +362,6 @@ public struct World {
         devices[i].keyValue.dirty = false
         devices[i].keyValue.flush.cancel()
         note(d, "UserDefaults: \(how)")
-    }
-
-    // MARK: - Oracle
-
-    /// One oracle check; a violation also goes into the device's trace, at its instant.
-    mutating func verify(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
-        if !oracle.check(holds, kind, device: device, time: time, detail: detail) {
-            note(UInt32(device), "ORACLE: violation \(kind.rawValue): \(detail ?? "")")
-        }
     }
 
     // MARK: - Trace

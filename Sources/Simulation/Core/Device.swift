@@ -56,16 +56,6 @@ struct Device {
     var launches: UInt32 = 0
     var refreshesOverBudget: UInt32 = 0
 
-    // Oracle bookkeeping (ground truth, never the logic's beliefs)
-    /// The window (true last completion) last notified, and how often.
-    var notifiedWindow = World.never
-    var notificationsInWindow: UInt8 = 0
-    var seenWindow = World.never
-    var lastTrueOpen = World.never
-    /// The window (true last completion) of a history response this task received
-    /// while that window was truly open, or `never`.
-    var taskSawOpenWindow = World.never
-
     // Continuation (seed `004`) and the notification centre
     var continuation = ContinuationState()
     /// What of the continuation state reached the disk (UserDefaults).
@@ -88,11 +78,6 @@ struct Device {
     var stepsReadTo = World.never
     /// Ground truth: steps recorded before this true time have reached the server.
     var stepsSyncedThrough = World.never
-    /// The oracle judges local days from `firstJudgedDay` on, each once.
-    var firstJudgedDay: Int32 = 0
-    var stepsJudgedThrough: Int32 = 0
-    /// A clock skew or time-zone change moved the local days: the steps oracle is off.
-    var calendarDisturbed = false
 
     // Random streams, one per purpose
     var userStream: RandomStream

@@ -53,11 +53,11 @@ extension World {
             if !starting, devices[i].online { pushDeviceReachable(d) }
         case .clockSkew(let offset):
             devices[i].clock.skew = starting ? devices[i].clock.skew + offset : devices[i].clock.skew - offset
-            devices[i].calendarDisturbed = true
+            observeCalendarMoved(i)
             note(d, "fault: device clock now off by \(devices[i].clock.skew)")
         case .timeZoneChange(let to):
             let target = timeZoneIndex[index]
-            devices[i].calendarDisturbed = true
+            observeCalendarMoved(i)
             if starting {
                 devices[i].clock.travel(to: target)
                 note(d, "fault: user travels to \(to)")

@@ -211,7 +211,7 @@ extension World {
             return
         }
         if case .analysis = jobs[j].endpoint { return receiveAnalysis(job, result) }
-        if case .ok(.testHistory) = result, devices[i].task.running { devices[i].taskSawOpenWindow = jobs[j].openWindow }
+        if case .ok(.testHistory) = result, devices[i].task.running { observeHistoryReceived(i, openWindow: jobs[j].openWindow) }
         deliver(d, .httpResponse(jobs[j].request, result))
     }
 

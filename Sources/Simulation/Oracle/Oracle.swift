@@ -54,12 +54,22 @@ public struct Violation: Sendable, Equatable {
     public var detail: String
 }
 
-/// Counts checks and violations; keeps the first ``sampleLimit`` violations.
+/// The judge (after TigerBeetle's `state_checker`): features report observations
+/// (`observe...` in this folder, one file per feature), the checkers here keep the
+/// judge-only ground truth and decide violations. Counts checks and violations and
+/// keeps the first ``sampleLimit`` violations.
 struct Oracle {
     static let sampleLimit = 20
     var checked: UInt64 = 0
     var counts = [UInt64](repeating: 0, count: ViolationKind.allCases.count)
     var samples: [Violation] = []
+    var refresh: RefreshChecker
+    var steps: StepsChecker
+
+    init(devices: Int) {
+        refresh = RefreshChecker(devices: devices)
+        steps = StepsChecker(devices: devices)
+    }
 
     var violations: UInt64 { counts.reduce(0, +) }
 
@@ -74,5 +84,14 @@ struct Oracle {
             samples.append(Violation(kind: kind, device: device, time: time, detail: detail ?? kind.rawValue))
         }
         return false
+    }
+}
+
+extension World {
+    /// One oracle check; a violation also goes into the device's trace, at its instant.
+    mutating func verify(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
+        if !oracle.check(holds, kind, device: device, time: time, detail: detail) {
+            note(UInt32(device), "ORACLE: violation \(kind.rawValue): \(detail ?? "")")
+        }
     }
 }

@@ -169,9 +169,7 @@ extension World {
         let i = Int(d)
         let unseen = devices[i].continuationSlot.unseenRequest
         if unseen != 0 {
-            let onDisk = devices[i].durableContinuation.unseenResult?.request.rawValue == unseen
-            verify(onDisk, .continuationResultLost, device: i, time: now,
-                   detail: onDisk ? nil : "result of analysis #\(unseen), finished at \(format(devices[i].continuationSlot.completedAt)), was neither seen nor on disk when the app was terminated")
+            let onDisk = observeTerminatedHoldingResult(i, unseen: unseen)
             if !onDisk { devices[i].continuationSlot.unseenRequest = 0 }
         }
         let job = devices[i].continuationSlot.job
@@ -318,9 +316,8 @@ extension World {
             note(d, "OS: notification not shown (permission \(devices[i].permission))")
             return
         }
+        observeAnalysisNotificationShown(i)
         let slot = devices[i].continuationSlot
-        verify(slot.unseenRequest != 0, .continuationNotifiedWithoutResult, device: i, time: now,
-               detail: slot.unseenRequest != 0 ? nil : "analysis-complete notification, but no unseen result reached the app")
         if slot.unseenRequest != 0 { metrics.continuation.completedToNotified.record((now - slot.completedAt).microseconds) }
         metrics.continuation.notified += 1
         note(d, "OS: notification shown: analysis complete")

@@ -219,15 +219,7 @@ extension World {
     private mutating func pushSend(_ u: Int, _ id: PushSendID, _ token: PushToken, _ payload: PushPayload, _ priority: PushPriority,
                                    _ collapseId: String?, _ expiration: Instant, context: Int64) {
         let d = Int(token.device.rawValue)
-        // Oracle: never a send to a token the provider reported unregistered (and not registered since).
-        // (Fields read in place: a copy of the user's truth would retain its four arrays.)
-        let gone = pushWorld!.truth[u].gone.contains(token.generation)
-        verify(!gone, .pushSentToUnregisteredToken, device: d, time: now,
-               detail: gone ? "send \(id) to \(token), which the provider reported unregistered" : nil)
-        // Oracle: a request refused with a client error is never sent again.
-        let again = pushWorld!.truth[u].refused.contains(RefusedSend(generation: token.generation, expiration: expiration.unixMicroseconds, priority: priority))
-        verify(!again, .pushClientErrorRetried, device: d, time: now,
-               detail: again ? "send \(id) repeats a request to \(token) that the provider refused with a client error" : nil)
+        observePushSend(user: u, device: d, id, token, expiration: expiration, priority: priority)
 
         var notification: Int64 = -1
         switch payload.content {
@@ -476,19 +468,11 @@ extension World {
             note(d, "OS: push n\(n) not shown (permission \(authorization))")
             return
         }
-        // Oracle: a normal push sent inside the user's quiet hours is not displayed inside them.
         if m.priority == .normal, let quiet = pushWorld!.users[u].settings.quietHours {
-            let zone = pushWorld!.users[u].settings.timeZone
-            let sent = pushWorld!.ledger[n].firstSentAt
-            let inside = sent != World.never && quiet.contains(instant(sent), in: zone) && quiet.contains(instant(now), in: zone)
-            verify(!inside, .pushDisplayedInQuietHours, device: i, time: now,
-                   detail: inside ? "normal push n\(n) sent at \(format(sent)) and displayed inside quiet hours" : nil)
+            observePushDisplayedNormal(user: u, device: i, notification: n, quiet: quiet)
         }
         if m.collapsible {
-            let shownBefore = pushWorld!.truth[u].shownCollapsed.contains(UInt32(n))
-            verify(!shownBefore, .pushCollapseIdShownTwice, device: i, time: now,
-                   detail: shownBefore ? "push n\(n) displayed again with the same collapse id" : nil)
-            if shownBefore {
+            if observePushDisplayedCollapsible(user: u, device: i, notification: n) {
                 // The OS replaces the shown notification: nothing new in Notification Centre.
                 pushWorld!.metrics.collapsedInPlace += 1
                 return
@@ -625,9 +609,7 @@ extension World {
                 pushWorld!.metrics.inFlightAtEnd += 1
             } else {
                 pushWorld!.metrics.lost += 1
-                let d = Int(pushWorld!.truth[Int(entry.user)].device)
-                verify(false, .pushNotificationLost, device: d, time: entry.createdAt,
-                       detail: "notification n\(n) created at \(format(entry.createdAt)) was neither delivered, emailed, expired, suppressed nor in flight")
+                observePushLost(device: Int(pushWorld!.truth[Int(entry.user)].device), notification: n, createdAt: entry.createdAt)
             }
         }
     }

@@ -54,7 +54,7 @@ extension World {
         devices[i].task.completions = 0
         devices[i].task.launchedAt = now
         devices[i].ledger.begin(.refresh)
-        devices[i].taskSawOpenWindow = World.never
+        observeTaskLaunched(i)
         devices[i].launches += 1
         metrics.launches += 1
         resume(d)
@@ -142,8 +142,7 @@ extension World {
         case .cancelHardStopTimer:
             devices[i].hardStop.cancel()
         case .completeTask(let success):
-            if success, devices[i].task.running, devices[i].task.completions == 0 { checkNotifiedIfDue(d) }
-            completeTask(d)
+            completeTask(d, success: success)
         case .postNotification(let notification):
             post(notification, device: d)
         case .store:
@@ -161,30 +160,13 @@ extension World {
     }
 
     /// `setTaskCompleted`: the OS counts every call (the oracle's ground truth).
-    private mutating func completeTask(_ d: UInt32) {
+    private mutating func completeTask(_ d: UInt32, success: Bool) {
         let i = Int(d)
         devices[i].task.completions &+= 1
-        let calls = devices[i].task.completions
-        verify(calls == 1, .taskCompletedTwice, device: i, time: now,
-                     detail: calls == 1 ? nil : "setTaskCompleted called \(calls) times for task \(devices[i].task.serial)")
+        observeTaskCompleted(i, success: success)
         guard devices[i].task.running else { return }
         endTask(d)
         clock.schedule(.suspendAfterTask(device: d, serial: devices[i].task.serial), after: World.suspensionDelay)
-    }
-
-    /// `availableTestNotNotified`: judged when a task completes successfully, from the
-    /// truth at the history response and now (the window is still open, no test in
-    /// progress, no open in the last 24 h, notifications allowed, none shown yet).
-    private mutating func checkNotifiedIfDue(_ d: UInt32) {
-        let i = Int(d)
-        let window = devices[i].taskSawOpenWindow
-        guard window != World.never, truth.lastCompletedAt(i) == window, !truth.inProgress(i, at: now),
-              devices[i].permission.allowsPosting else { return }
-        let opened = devices[i].lastTrueOpen
-        guard opened == World.never || now - opened >= scenario.logic.refresh.recentOpenSuppression else { return }
-        let notified = devices[i].notifiedWindow == window
-        verify(notified, .availableTestNotNotified, device: i, time: now,
-                     detail: notified ? nil : "test available since \(format(truth.availableAt(i))) and this refresh saw it, but no notification")
     }
 
     // MARK: - Notifications
@@ -197,26 +179,12 @@ extension World {
             return
         }
         metrics.notificationsPosted += 1
+        // Latency only for windows that opened during the run: before it, when the
+        // app first heard of a window is unknown.
         let availableAt = truth.availableAt(i)
-        let window = truth.lastCompletedAt(i)
-        verify(now >= availableAt, .notifiedBeforeAvailable, device: i, time: now,
-                     detail: now >= availableAt ? nil : "notified at \(format(now)), test available only at \(format(availableAt))")
-        if devices[i].notifiedWindow == window {
-            devices[i].notificationsInWindow &+= 1
-        } else {
-            devices[i].notifiedWindow = window
-            devices[i].notificationsInWindow = 1
-            // Latency only for windows that opened during the run: before it, when the
-            // app first heard of a window is unknown.
-            if now >= availableAt, availableAt >= .zero { metrics.testAvailableToNotified.record((now - availableAt).microseconds) }
+        if observeTestNotificationShown(i), now >= availableAt, availableAt >= .zero {
+            metrics.testAvailableToNotified.record((now - availableAt).microseconds)
         }
-        let inWindow = devices[i].notificationsInWindow
-        verify(inWindow == 1, .notifiedTwiceInWindow, device: i, time: now,
-                     detail: inWindow == 1 ? nil : "notification \(inWindow) for the window opened at \(format(availableAt))")
-        let opened = devices[i].lastTrueOpen
-        let openedRecently = opened != World.never && now - opened < scenario.logic.refresh.recentOpenSuppression
-        verify(!openedRecently, .notifiedDespiteRecentOpen, device: i, time: now,
-                     detail: openedRecently ? "app opened \(hours(now - opened)) before the notification" : nil)
         note(d, "OS: notification shown: test available")
         notificationDelivered(notification, device: d)
         if devices[i].android >= 0 { androidNotificationSeen(d) }

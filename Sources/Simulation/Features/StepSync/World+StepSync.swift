@@ -48,9 +48,8 @@ extension World {
         devices[i].stepsSyncedThrough = lastSync
         // What that sync brought to the server: its day's steps up to then.
         let synced = localTime(i, at: lastSync)
-        devices[i].firstJudgedDay = synced.day
+        observeStepSyncStarted(i, firstDay: synced.day)
         _ = stepStore.upsert(user: i, day: synced.day, steps: health.steps(user: i, day: synced.day, before: synced.day, secondOfDay: synced.secondOfDay))
-        devices[i].stepsJudgedThrough = devices[i].firstJudgedDay - 1
         setStaleNotification(d, at: lastSync + scenario.logic.stepSync.staleNotificationAge)
         if devices[i].android >= 0 { startAndroidStepWork(d, lastSync: lastSync) } else { scheduleHealthDelivery(d) }
     }
@@ -182,10 +181,7 @@ extension World {
                                                     calendar: calendars[Int(devices[i].homeTimeZone)], startUnixSeconds: startUnixSeconds))
         case .httpRequest(let id, let endpoint):
             metrics.stepUploads += 1
-            let battery = cohorts[Int(devices[i].cohort)].battery
-            let low = battery.isLow(devices[i].battery, at: now)
-            verify(!low, .syncedOnLowBattery, device: i, time: now,
-                   detail: low ? "step upload at \(String(format: "%.1f", battery.percent(devices[i].battery, at: now))) % battery, unplugged" : nil)
+            observeStepUploadSent(i)
             send(d, id, endpoint)
         case .startRetryTimer(let after):
             let generation = devices[i].stepRetry.arm()
@@ -293,39 +289,21 @@ extension World {
             case .insert:
                 let rows = stepStore.insert(user: user, day: day, steps: entry.steps)
                 created += 1
-                verify(rows <= 1, .duplicateStepRows, device: user, time: now,
-                       detail: rows <= 1 ? nil : "\(rows) rows for (user \(user), \(entry.date), \(upload.source.rawValue))")
+                observeStepRowInserted(user: user, rows: rows, date: entry.date, source: upload.source.rawValue)
             }
         }
-        judgeSyncedSteps(user, readFrom: jobs[j].stepsReadFrom, readTo: jobs[j].stepsReadTo)
+        stepsReachedServer(user, readFrom: jobs[j].stepsReadFrom, readTo: jobs[j].stepsReadTo)
         return .ok(.stepsSynced(created: created, updated: updated))
     }
 
-    /// `stepsNeverSynced`: once the server holds a read that ended at `readTo`, every
-    /// local day that ended before it and began within the 30 days before it must hold its
-    /// whole true total. Each day is judged once, at the first upload after it ended.
-    /// Devices whose clock or zone was moved by a fault are not judged (their local days
-    /// no longer match the truth's).
-    private mutating func judgeSyncedSteps(_ user: Int, readFrom: SimTime, readTo: SimTime) {
-        // Latency: from the oldest step this upload brought to the server to now.
+    /// A read up to `readTo` reached the server: the latency from the oldest step it
+    /// brought, then the oracle judges the days it closes.
+    private mutating func stepsReachedServer(_ user: Int, readFrom: SimTime, readTo: SimTime) {
         let through = devices[user].stepsSyncedThrough
         let oldest = firstStepAfter(user, max(through, readFrom))
         if oldest < readTo { metrics.stepsRecordedToSynced.record((now - oldest).microseconds) }
         if readTo > through { devices[user].stepsSyncedThrough = readTo }
-
-        guard !devices[user].calendarDisturbed else { return }
-        let end = localTime(user, at: readTo).day
-        let windowStart = localTime(user, at: readTo - scenario.logic.stepSync.backfillLimit).day + 1
-        var day = max(windowStart, devices[user].stepsJudgedThrough + 1, devices[user].firstJudgedDay)
-        while day < end {
-            let truth = health.dailyTotal(user: user, day: day)
-            let stored = stepStore.steps(user: user, day: day)
-            let holds = stored.map { $0 >= truth } ?? false
-            verify(holds, .stepsNeverSynced, device: user, time: now,
-                   detail: holds ? nil : "\(LocalDate(daysSince1970: day)): \(truth) true steps, the server has \(stored.map(String.init) ?? "no row"), although a read up to \(format(readTo)) reached it")
-            day += 1
-        }
-        if end - 1 > devices[user].stepsJudgedThrough { devices[user].stepsJudgedThrough = end - 1 }
+        observeStepsReceived(user: user, readTo: readTo)
     }
 
     /// The first instant at or after `t` at which the user records steps.

@@ -348,7 +348,7 @@ extension World {
     }
 
     /// A copy of one work's slot (plain values: no retain).
-    @inline(__always) private func slot(_ a: Int, _ work: AndroidWork) -> AndroidWorkSlot {
+    @inline(__always) func slot(_ a: Int, _ work: AndroidWork) -> AndroidWorkSlot {
         work == .refresh ? androids[a].refresh : androids[a].steps
     }
 
