@@ -150,7 +150,7 @@ public struct World {
             let earliest = SimTime(microseconds: devices[d].osStream.int(in: 0...max(0, interval - 1)))
             var battery = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "battery")
             startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
-            if cohort.android != nil { startAndroid(id, firstDue: earliest) } else { submitRefresh(id, earliestBegin: earliest) }
+            osStart(id, firstRefreshDue: earliest)
             if cohort.stepSync { startStepSync(id) }
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {
@@ -183,7 +183,7 @@ public struct World {
         case .refreshLaunch(let d, let generation):
             launchRefresh(d, generation: generation)
         case .refreshExpires(let d, let serial):
-            expireRefresh(d, serial: serial)
+            refreshDeadline(d, serial: serial)
         case .refreshWatchdog(let d, let serial):
             let i = Int(d)
             guard devices[i].task.serial == serial, devices[i].task.running else { return }
@@ -290,7 +290,7 @@ public struct World {
         // An open never shortens a foreground stay already planned (a user waiting on an analysis).
         devices[i].foregroundUntil = max(devices[i].foregroundUntil, now + World.foregroundSession)
         clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[i].incarnation), after: World.foregroundSession)
-        platformSeesOpen(d)
+        appOpened(d)
         deliver(d, .appOpened)
         continuationOnOpen(d)
         pushOnOpen(d)
@@ -298,70 +298,6 @@ public struct World {
             let context = stepContext(i)
             deliverStep(d, .appOpened(context))
         }
-    }
-
-    // MARK: - Process lifecycle
-
-    /// The app runs (cold start if it was terminated); unpersisted writes get a flush.
-    mutating func resume(_ d: UInt32) {
-        let i = Int(d)
-        if devices[i].process == .terminated { note(d, "app cold-starts") }
-        devices[i].process = .running
-        if devices[i].keyValue.dirty { armFlush(d) }
-    }
-
-    mutating func suspend(_ d: UInt32) {
-        failStepUploadOnSuspension(d)
-        devices[Int(d)].process = .suspended
-        note(d, "app suspended")
-    }
-
-    /// Abrupt termination: in-memory state and unpersisted writes are lost.
-    mutating func terminate(_ d: UInt32) {
-        let i = Int(d)
-        terminateContinuation(d)
-        if devices[i].keyValue.dirty { note(d, "UserDefaults: unpersisted writes lost") }
-        devices[i].process = .terminated
-        devices[i].incarnation &+= 1
-        devices[i].refresh = RefreshState(persisted: devices[i].durable)
-        devices[i].keyValue.dirty = false
-        devices[i].keyValue.flush.cancel()
-        devices[i].hardStop.cancel()
-        abandonInflight(d)
-        terminateStepSync(d)
-        if devices[i].task.running { endTask(d) }
-    }
-
-    private mutating func jetsam(_ d: UInt32, fault: Int) {
-        let f = scenario.faults[fault]
-        let until = f.duration.map { SimTime.zero + f.at + $0 } ?? end
-        guard now < until, case .appTermination(let rate) = f.kind else { return }
-        let i = Int(d)
-        if devices[i].process != .terminated {
-            metrics.jetsamKills += 1
-            note(d, "OS: app terminated (jetsam)")
-            terminate(d)
-        }
-        let gap = SimDuration.fromSeconds(devices[i].osStream.exponential(mean: 86_400 / rate))
-        clock.schedule(.jetsam(device: d, fault: UInt16(fault)), after: gap)
-    }
-
-    // MARK: - Key-value durability
-
-    mutating func armFlush(_ d: UInt32) {
-        let i = Int(d)
-        let generation = devices[i].keyValue.flush.arm()
-        clock.schedule(.keyValueFlush(device: d, generation: generation), after: cohorts[Int(devices[i].cohort)].kvPersistDelay)
-    }
-
-    mutating func persist(_ d: UInt32, how: String) {
-        let i = Int(d)
-        devices[i].durable = devices[i].refresh.stored
-        devices[i].durableContinuation = devices[i].continuation.stored
-        devices[i].stepDurable = devices[i].stepSync.stored
-        devices[i].keyValue.dirty = false
-        devices[i].keyValue.flush.cancel()
-        note(d, "UserDefaults: \(how)")
     }
 
     // MARK: - Trace

@@ -30,9 +30,8 @@ extension World {
     }
 
     /// The user plugged the phone in or unplugged it: Battery Saver's schedule, Doze and the
-    /// work hear of it (Android).
-    mutating func chargingChanged(_ d: UInt32) {
-        guard devices[Int(d)].android >= 0 else { return }
+    /// work hear of it (through the OS seam's `chargingChanged`).
+    mutating func androidChargingChanged(_ d: UInt32) {
         if updateAutoBatterySaver(d) { applyDoze(d, .quickDoze(devices[Int(d)].lowPowerMode)) }
         applyDoze(d, .charging(isCharging(Int(d))))
         updateBatteryLow(d)

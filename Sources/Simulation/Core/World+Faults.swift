@@ -76,11 +76,7 @@ extension World {
         case .lowPowerMode:
             devices[i].lowPowerFaults = starting ? devices[i].lowPowerFaults + 1 : devices[i].lowPowerFaults - 1
             note(d, starting ? "fault: Low Power Mode on" : "fault: Low Power Mode off")
-            if devices[i].android >= 0 { return batterySaverChanged(d) }
-            // A request held back while Low Power Mode was on gets a new launch moment.
-            if !starting, devices[i].task.heldBack, !devices[i].lowPowerMode {
-                submitRefresh(d, earliestBegin: now)
-            }
+            lowPowerModeChanged(d, on: starting)
         case .backendOutage, .backendSlowdown, .networkLatency, .pushProviderErrors, .pushProviderOutage:
             break
         }

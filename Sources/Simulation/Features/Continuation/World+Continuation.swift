@@ -215,7 +215,7 @@ extension World {
 
     mutating func deliverContinuation(_ d: UInt32, _ input: ContinuationInput) {
         let i = Int(d)
-        let wall = Instant(unixMicroseconds: devices[i].clock.wallMicroseconds(at: now, startUnixSeconds: startUnixSeconds))
+        let wall = wallInstant(i, at: now)
         note(d, "continuation <- \(input)")
         continuationEffects.removeAll(keepingCapacity: true)
         continuationLogic.handle(input, state: &devices[i].continuation, now: wall, into: &continuationEffects)

@@ -4,47 +4,6 @@ import Platform
 import Scenario
 
 extension World {
-    // MARK: - BGTaskScheduler
-
-    /// `BGTaskScheduler.submit`: replaces the pending request (one per identifier). On
-    /// Android the same effect enqueues the WorkManager periodic work (World+Android).
-    mutating func submitRefresh(_ d: UInt32, earliestBegin: SimTime) {
-        let i = Int(d)
-        if devices[i].android >= 0 { return enqueueRefreshWork(d, earliestBegin: earliestBegin) }
-        let scheduler = cohorts[Int(devices[i].cohort)].scheduler
-        switch scheduler.submit(backgroundAppRefresh: devices[i].backgroundAppRefresh) {
-        case .unavailable:
-            metrics.submitUnavailable += 1
-            devices[i].task.hasPending = false
-            devices[i].task.pending.cancel()
-            note(d, "OS: submit failed: unavailable (Background App Refresh off)")
-        case .accepted:
-            let generation = devices[i].task.pending.arm()
-            devices[i].task.hasPending = true
-            devices[i].task.heldBack = false
-            scheduleFirstLook(d, earliestBegin: earliestBegin, generation: generation)
-        }
-    }
-
-    /// A look of the iOS launch policy at the pending request (``LaunchPolicyModel``).
-    mutating func launchRefresh(_ d: UInt32, generation: UInt32) {
-        let i = Int(d)
-        guard devices[i].task.pending.isCurrent(generation), devices[i].task.hasPending else { return }
-        let scheduler = cohorts[Int(devices[i].cohort)].scheduler
-        if devices[i].task.running {
-            // One task at a time: the system tries again a little later.
-            clock.schedule(.refreshLaunch(device: d, generation: generation), after: .minutes(1))
-            return
-        }
-        guard launchPolicyGrants(d, generation: generation) else { return }
-        devices[i].task.hasPending = false
-        let runTime = scheduler.runTimeBeforeExpiration(rng: &devices[i].osStream)
-        beginRefreshTask(d)
-        clock.schedule(.refreshExpires(device: d, serial: devices[i].task.serial), after: runTime)
-        note(d, "OS: BGAppRefreshTask \(devices[i].task.serial) launched, expires in \(runTime)")
-        deliverTaskLaunched(d)
-    }
-
     /// The OS starts the app's refresh work (iOS task or Android job): ground truth for
     /// the oracle, and an energy operation opens.
     mutating func beginRefreshTask(_ d: UInt32) {
@@ -69,23 +28,9 @@ extension World {
             timeZoneIdentifier: timeZones[Int(devices[i].clock.timeZone)])
         deliver(d, .taskLaunched(context))
         // iOS: the sync shares the refresh launch; Android runs it as its own periodic work.
-        if cohorts[Int(devices[i].cohort)].stepSync, devices[i].android < 0, devices[i].process == .running {
+        if cohorts[Int(devices[i].cohort)].stepSync, stepSyncRidesRefreshLaunch(i), devices[i].process == .running {
             let context = stepContext(i)
             deliverStep(d, .refreshTaskLaunched(context))
-        }
-    }
-
-    mutating func expireRefresh(_ d: UInt32, serial: UInt32) {
-        let i = Int(d)
-        guard devices[i].task.serial == serial, devices[i].task.running else { return }
-        if devices[i].android >= 0 { return stopRefreshJob(d) }
-        metrics.expirations += 1
-        if now - devices[i].task.launchedAt < cohorts[Int(devices[i].cohort)].scheduler.runLimit { metrics.earlyExpirations += 1 }
-        note(d, "OS: task \(serial) expires; expiration handler runs")
-        deliver(d, .taskExpired)
-        if devices[i].task.running, devices[i].task.serial == serial {
-            let grace = cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace
-            clock.schedule(.refreshWatchdog(device: d, serial: serial), after: grace)
         }
     }
 
@@ -100,7 +45,7 @@ extension World {
         metrics.refreshEnergy[Int(devices[i].cohort)].append(mAh)
         // Seed `000`'s budget: under 1 % of the battery per refresh.
         if mAh > devices[i].capacityMah * 0.01 { devices[i].refreshesOverBudget += 1 }
-        if devices[i].android >= 0 { refreshJobEnded(d) }
+        refreshTaskEnded(d)
     }
 
     // MARK: - Logic
@@ -108,7 +53,7 @@ extension World {
     /// Hands one input to the device's logic and carries out its effects in order.
     mutating func deliver(_ d: UInt32, _ input: RefreshInput) {
         let i = Int(d)
-        let wall = Instant(unixMicroseconds: devices[i].clock.wallMicroseconds(at: now, startUnixSeconds: startUnixSeconds))
+        let wall = wallInstant(i, at: now)
         note(d, "logic <- \(input)")
         effects.removeAll(keepingCapacity: true)
         logic.handle(input, state: &devices[i].refresh, now: wall, into: &effects)
@@ -129,9 +74,7 @@ extension World {
             let earliestTrue = devices[i].clock.trueTime(ofWall: earliest.unixMicroseconds, startUnixSeconds: startUnixSeconds)
             submitRefresh(d, earliestBegin: earliestTrue)
         case .cancelScheduledRefresh:
-            devices[i].task.hasPending = false
-            devices[i].task.pending.cancel()
-            if devices[i].android >= 0 { cancelRefreshWork(d) }
+            cancelRefresh(d)
         case .httpRequest(let id, let endpoint):
             send(d, id, endpoint)
         case .cancelRequests:
@@ -187,7 +130,7 @@ extension World {
         }
         note(d, "OS: notification shown: test available")
         notificationDelivered(notification, device: d)
-        if devices[i].android >= 0 { androidNotificationSeen(d) }
+        notificationShown(d)
         let usage = cohorts[Int(devices[i].cohort)].usage
         if devices[i].userStream.chance(usage.notificationOpenProbability) {
             clock.schedule(.notificationTapped(device: d), after: usage.notificationOpenDelay.sampleDuration(&devices[i].userStream))

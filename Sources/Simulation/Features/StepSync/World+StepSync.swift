@@ -51,7 +51,7 @@ extension World {
         observeStepSyncStarted(i, firstDay: synced.day)
         _ = stepStore.upsert(user: i, day: synced.day, steps: health.steps(user: i, day: synced.day, before: synced.day, secondOfDay: synced.secondOfDay))
         setStaleNotification(d, at: lastSync + scenario.logic.stepSync.staleNotificationAge)
-        if devices[i].android >= 0 { startAndroidStepWork(d, lastSync: lastSync) } else { scheduleHealthDelivery(d) }
+        startStepSyncWork(d, lastSync: lastSync)
     }
 
     // MARK: - Events
@@ -82,7 +82,7 @@ extension World {
         case .staleNotificationFires(let d, let generation):
             guard devices[Int(d)].staleNotice.isCurrent(generation) else { return }
             // Android: a while-idle alarm, which deep Doze may hold (World+WhileIdleAlarm).
-            if devices[Int(d)].android >= 0, !whileIdleAlarmFires(d) { return }
+            guard staleNotificationMayFire(d) else { return }
             postStaleSyncNotification(d)
         case .wakeEnds(let d, let generation):
             let i = Int(d)
@@ -92,7 +92,7 @@ extension World {
         }
     }
 
-    private mutating func scheduleHealthDelivery(_ d: UInt32) {
+    mutating func scheduleHealthDelivery(_ d: UInt32) {
         let i = Int(d)
         let gap = max(World.healthDeliveryMinimumGap, SimDuration.fromSeconds(devices[i].stepStream.exponential(mean: World.healthDeliveryMeanGap)))
         var at = now + gap
@@ -147,7 +147,7 @@ extension World {
             charging: devices[i].battery.charging,
             lowPowerMode: devices[i].lowPowerMode,
             timeZoneIdentifier: timeZones[Int(devices[i].clock.timeZone)],
-            source: devices[i].android >= 0 ? .googleFit : .healthKit)
+            source: healthSource(i))
     }
 
     /// Hands one input to the device's step sync and carries out its effects in order.
@@ -171,8 +171,7 @@ extension World {
         let i = Int(d)
         switch effect {
         case .schedulePeriodicWork(let interval, let constraints):
-            // iOS has no periodic work: BGTaskScheduler and HealthKit deliveries drive the sync.
-            if devices[i].android >= 0 { enqueueStepWork(d, interval: interval, constraints: constraints) }
+            schedulePeriodicStepWork(d, interval: interval, constraints: constraints)
         case .readHealthData(let from, let to):
             let clockModel = devices[i].clock
             devices[i].stepsReadFrom = clockModel.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: startUnixSeconds)
@@ -199,10 +198,7 @@ extension World {
             // whatever the wall clock does.
             setStaleNotification(d, at: now + SimDuration(microseconds: after.microseconds))
         case .finishWork(let success):
-            if devices[i].android >= 0 { stepWorkerFinished(d, success: success); break }
-            // HealthKit's completion handler: the app may be suspended shortly.
-            let generation = devices[i].stepWake.arm()
-            clock.schedule(.stepSync(.wakeEnds(device: d, generation: generation)), after: World.suspensionDelay)
+            stepWorkFinished(d, success: success)
         }
         return nil
     }
@@ -224,6 +220,20 @@ extension World {
             days.append(DailySteps(date: LocalDate(daysSince1970: day), steps: steps))
         }
         return days
+    }
+
+    /// Sets the stale-sync notification's trigger at `at`, replacing a pending one (a
+    /// time-interval trigger: true elapsed time; the OS seam adds Android's alarm).
+    mutating func setStaleNotification(_ d: UInt32, at: SimTime) {
+        let generation = devices[Int(d)].staleNotice.arm()
+        clock.schedule(.stepSync(.staleNotificationFires(device: d, generation: generation)), at: at)
+        staleNotificationTriggerSet(d, at: at)
+    }
+
+    /// HealthKit's completion handler: the app may be suspended shortly.
+    mutating func healthKitWakeFinished(_ d: UInt32) {
+        let generation = devices[Int(d)].stepWake.arm()
+        clock.schedule(.stepSync(.wakeEnds(device: d, generation: generation)), after: World.suspensionDelay)
     }
 
     // MARK: - Process lifecycle
@@ -313,25 +323,6 @@ extension World {
         var wait = HealthDataGenerator.activeFrom - sod
         if wait < 0 { wait += 86_400 }
         return t + .seconds(Int64(wait))
-    }
-
-    // MARK: - Time
-
-    /// The device's wall clock as the app reads it.
-    func wallInstant(_ i: Int, at t: SimTime) -> Instant {
-        Instant(unixMicroseconds: devices[i].clock.wallMicroseconds(at: t, startUnixSeconds: startUnixSeconds))
-    }
-
-    /// Local date and clock time of true time `t` in the user's home zone (the zone the
-    /// health data and the battery habits follow).
-    @inline(__always) func localTime(_ i: Int, at t: SimTime) -> (day: Int32, secondOfDay: Int) {
-        World.localTime(t, calendar: calendars[Int(devices[i].homeTimeZone)], startUnixSeconds: startUnixSeconds)
-    }
-
-    /// Local date and clock time of true time `t` on `calendar`.
-    static func localTime(_ t: SimTime, calendar: LocalCalendar, startUnixSeconds: Int64) -> (day: Int32, secondOfDay: Int) {
-        let unix = startUnixSeconds + (t.microseconds >= 0 ? t.microseconds / 1_000_000 : (t.microseconds - 999_999) / 1_000_000)
-        return calendar.local(atUnix: unix)
     }
 }
 

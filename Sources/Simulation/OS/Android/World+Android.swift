@@ -278,8 +278,7 @@ extension World {
 
     /// The device went online or offline: Doze's light maintenance waits for network,
     /// and the work's network constraint.
-    mutating func connectivityChanged(_ d: UInt32) {
-        guard devices[Int(d)].android >= 0 else { return }
+    mutating func androidConnectivityChanged(_ d: UInt32) {
         applyDoze(d, .network(connected: devices[Int(d)].online))
         tryRunWork(d, .refresh)
         tryRunWork(d, .stepSync)

@@ -66,9 +66,4 @@ extension World {
         androids[Int(devices[Int(d)].android)].stepJobRunning = false
         jobEnded(d, .stepSync, result: result)
     }
-
-    /// Whether an Android step-sync job holds the process (it is not suspended under it).
-    @inline(__always) func stepJobHoldsProcess(_ i: Int) -> Bool {
-        devices[i].android >= 0 && androids[Int(devices[i].android)].stepJobRunning
-    }
 }

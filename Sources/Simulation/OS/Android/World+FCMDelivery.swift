@@ -72,8 +72,7 @@ extension World {
 
     /// An FCM message reached the phone: a high-priority one temp-allow-lists the app;
     /// a held one's wait is measured.
-    mutating func fcmArrived(_ d: UInt32, wakesApp: Bool, heldSince: SimTime) {
-        guard devices[Int(d)].android >= 0 else { return }
+    mutating func fcmMessageArrived(_ d: UInt32, wakesApp: Bool, heldSince: SimTime) {
         if wakesApp {
             metrics.platform.fcmHighPriorityNow += 1
             note(d, "FCM: high-priority message; the app is temp-allow-listed")

@@ -18,13 +18,8 @@ import Platform
 /// so it never holds deep Doze back (`MIN_TIME_TO_ALARM`, A) and is not fed to
 /// `DozeInput.nextWakeFromIdleAlarm`.
 extension World {
-    /// Sets the stale-sync notification's trigger at `at`, replacing a pending one (iOS: a
-    /// time-interval trigger; Android: the while-idle alarm).
-    mutating func setStaleNotification(_ d: UInt32, at: SimTime) {
-        let i = Int(d)
-        let generation = devices[i].staleNotice.arm()
-        clock.schedule(.stepSync(.staleNotificationFires(device: d, generation: generation)), at: at)
-        guard devices[i].android >= 0 else { return }
+    /// The stale-sync notification's while-idle alarm is set for `at`, replacing a pending one.
+    mutating func armWhileIdleAlarm(_ d: UInt32, at: SimTime) {
         let a = androidIndex(d)
         androids[a].alarmDue = at
         androids[a].alarmHeld = false

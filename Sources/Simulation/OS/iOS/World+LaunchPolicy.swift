@@ -76,4 +76,34 @@ extension World {
     private func conditionText(_ c: LaunchPolicyModel.Conditions) -> String {
         "\(c.charging ? "charging" : "unplugged"), \(c.onWiFi ? "Wi-Fi" : "cellular")"
     }
+
+    /// An open, as the launch policy learns it: the user's hours of use, and an open
+    /// after a force-quit allows launches again.
+    mutating func launchPolicySeesOpen(_ d: UInt32) {
+        let i = Int(d)
+        let model = cohorts[Int(devices[i].cohort)].launchPolicy
+        let hour = userLocalTime(i, at: now).hour
+        let wasForceQuit = devices[i].launchPolicy.forceQuit
+        devices[i].launchPolicy.appOpened(at: now, localHour: hour, model: model)
+        if wasForceQuit { note(d, "OS: launch policy: the app was opened again after a force-quit; launches allowed") }
+        // A request the policy blocked (force-quit) gets a new look.
+        if devices[i].task.heldBack, devices[i].task.hasPending, !devices[i].lowPowerMode {
+            lookAgainSoon(d)
+        }
+    }
+
+    /// iOS: when a foreground session ends, the user may swipe the app away
+    /// (`usage.forceQuitProbability`, an **assumption**). The app is terminated and the
+    /// launch policy launches nothing until the next open (`REFERENCE.md` F).
+    /// Returns true when the user force-quit the app.
+    mutating func iOSUserMayForceQuit(_ d: UInt32) -> Bool {
+        let i = Int(d)
+        let p = cohorts[Int(devices[i].cohort)].usage.forceQuitProbability
+        guard p > 0, devices[i].userStream.chance(p) else { return false }
+        metrics.platform.forceQuits += 1
+        note(d, "user force-quits the app (swipes it away in the app switcher)")
+        devices[i].launchPolicy.userForceQuits()
+        terminate(d)
+        return true
+    }
 }
