@@ -196,9 +196,6 @@ public struct World {
             guard devices[i].task.serial == serial, !devices[i].task.running, devices[i].process == .running,
                   now >= devices[i].foregroundUntil, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
             suspend(d)
-        case .hardStopFires(let d, let generation):
-            guard devices[Int(d)].hardStop.isCurrent(generation) else { return }
-            deliver(d, .hardStopFired)
         case .keyValueFlush(let d, let generation):
             let i = Int(d)
             guard devices[i].keyValue.flush.isCurrent(generation), devices[i].process == .running else { return }
@@ -234,12 +231,10 @@ public struct World {
             applyFault(Int(index), starting: false)
         case .jetsam(let d, let fault):
             jetsam(d, fault: Int(fault))
-        case .continuationTimer(let d, let timer, let generation):
-            continuationTimerFires(d, timer: timer, generation: generation)
         case .continuationChoice(let d, let incarnation):
             continuationChoice(d, incarnation: incarnation)
-        case .backgroundTimeExpires(let d, let generation):
-            backgroundTimeExpires(d, generation: generation)
+        case .deviceTimer(let d, let timer, let generation):
+            deviceTimerFires(d, timer, generation: generation)
         case .android(let event):
             androidEvent(event)
         case .pushSource(let d, let source):

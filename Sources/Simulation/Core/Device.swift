@@ -36,7 +36,8 @@ struct Device {
     /// What reached the disk (UserDefaults).
     var durable = RefreshState.Stored()
     var keyValue = KeyValueDurability()
-    var hardStop = GenerationCounter()
+    /// The features' timers (``DeviceTimer``).
+    var timers = DeviceTimers()
     /// The job of the request in flight, or -1.
     var inflightJob: Int32 = -1
 
@@ -68,9 +69,6 @@ struct Device {
     var stepDurable = StepSyncStored()
     /// The job of the step upload in flight, or -1.
     var stepJob: Int32 = -1
-    var stepRetry = GenerationCounter()
-    var staleNotice = GenerationCounter()
-    var stepWake = GenerationCounter()
     var healthWakes: UInt32 = 0
     var battery = BatteryState(percent: 100, since: .zero, charging: false)
     /// True times of the last health-data read (the upload's range).

@@ -41,8 +41,8 @@ extension World {
             return !(devices[Int(d)].task.serial == serial && devices[Int(d)].task.running)
         case .suspendAfterTask(let d, let serial):
             return devices[Int(d)].task.serial != serial
-        case .hardStopFires(let d, let generation):
-            return !devices[Int(d)].hardStop.isCurrent(generation)
+        case .deviceTimer(let d, let timer, let generation):
+            return !devices[Int(d)].timers.isCurrent(timer, generation)
         case .keyValueFlush(let d, let generation):
             return !devices[Int(d)].keyValue.flush.isCurrent(generation)
         case .requestReachesServer(let job, let generation), .serviceCompletes(let job, let generation),
@@ -50,24 +50,12 @@ extension World {
             return jobs[Int(job)].generation != generation
         case .requestTimesOut(let job, let generation):
             return jobs[Int(job)].generation != generation || jobs[Int(job)].clientDone
-        case .continuationTimer(let d, let raw, let generation):
-            let slot = devices[Int(d)].continuationSlot
-            return !(ContinuationTimer(rawValue: raw) == .offer ? slot.offer : slot.deadline).isCurrent(generation)
         case .continuationChoice(let d, let incarnation):
             return devices[Int(d)].incarnation != incarnation
-        case .backgroundTimeExpires(let d, let generation):
-            return !devices[Int(d)].continuationSlot.backgroundTask.isCurrent(generation)
         case .pushAnswer(let slot, let generation):
             return pushWorld!.inflight[Int(slot)].generation != generation || pushWorld!.inflight[Int(slot)].free
         case .pushTimer(let slot):
             return pushWorld!.timers[Int(slot)] == nil
-        case .stepSync(let e):
-            switch e {
-            case .retryTimerFires(let d, let generation): return !devices[Int(d)].stepRetry.isCurrent(generation)
-            case .staleNotificationFires(let d, let generation): return !devices[Int(d)].staleNotice.isCurrent(generation)
-            case .wakeEnds(let d, let generation): return !devices[Int(d)].stepWake.isCurrent(generation)
-            case .healthDelivery, .batterySwitch: return false
-            }
         case .android(let e):
             switch e {
             case .screenOff(let d, let generation):
@@ -84,7 +72,7 @@ extension World {
             case .screenSessionStarts, .motion: return false
             }
         case .userOpensApp, .notificationTapped, .testCompleted, .offlineSpellStarts, .offlineSpellEnds, .faultStarts,
-             .faultEnds, .jetsam, .pushSource, .pushBroadcast, .pushArrives, .pushTokenLifecycle, .pushSilentWaiting:
+             .faultEnds, .jetsam, .stepSync, .pushSource, .pushBroadcast, .pushArrives, .pushTokenLifecycle, .pushSilentWaiting:
             return false
         }
     }

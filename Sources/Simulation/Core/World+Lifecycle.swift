@@ -37,7 +37,7 @@ extension World {
         devices[i].refresh = RefreshState(persisted: devices[i].durable)
         devices[i].keyValue.dirty = false
         devices[i].keyValue.flush.cancel()
-        devices[i].hardStop.cancel()
+        cancelTimer(d, .hardStop)
         abandonInflight(d)
         terminateStepSync(d)
         if devices[i].task.running { endTask(d) }

@@ -4,13 +4,11 @@ import Platform
 import Scenario
 import Reports
 
-/// One device's continuation bookkeeping in the world: the timers and background task
-/// the logic asked for, the request in flight, and ground truth for the oracle.
+/// One device's continuation bookkeeping in the world: the background task the logic
+/// asked for (its timers are ``DeviceTimer``s), the request in flight, and ground truth
+/// for the oracle.
 struct ContinuationSlot {
-    var offer = GenerationCounter()
-    var deadline = GenerationCounter()
-    /// Armed while the app holds a `beginBackgroundTask` assertion.
-    var backgroundTask = GenerationCounter()
+    /// The app holds a `beginBackgroundTask` assertion (``DeviceTimer/backgroundTask`` armed).
     var holdsBackgroundTask = false
     /// The analysis job in flight, or -1.
     var job: Int32 = -1
@@ -135,25 +133,23 @@ extension World {
 
     // MARK: - OS events
 
-    mutating func continuationTimerFires(_ d: UInt32, timer raw: UInt8, generation: UInt32) {
+    /// The offer or deadline timer fires (``DeviceTimer``): a running app's logic hears it.
+    mutating func continuationTimerFires(_ d: UInt32, _ timer: ContinuationTimer) {
         let i = Int(d)
-        let timer = ContinuationTimer(rawValue: raw)!
-        let current = timer == .offer ? devices[i].continuationSlot.offer : devices[i].continuationSlot.deadline
-        guard current.isCurrent(generation), devices[i].process == .running else { return }
+        guard devices[i].process == .running else { return }
         deliverContinuation(d, .timerFired(timer))
     }
 
     /// The background time granted by `beginBackgroundTask` runs out: the expiration
     /// handler runs; an app that still holds the assertion afterwards is terminated.
-    mutating func backgroundTimeExpires(_ d: UInt32, generation: UInt32) {
+    mutating func backgroundTimeExpires(_ d: UInt32) {
         let i = Int(d)
-        guard devices[i].continuationSlot.backgroundTask.isCurrent(generation), devices[i].continuationSlot.holdsBackgroundTask else { return }
+        guard devices[i].continuationSlot.holdsBackgroundTask else { return }
         let granted = cohorts[Int(devices[i].cohort)].continuation.backgroundTime
         if now < devices[i].foregroundUntil {
             // Back in the foreground (the user opened the app): background time is not
             // consumed there; it counts again from when the app leaves.
-            let again = devices[i].continuationSlot.backgroundTask.arm()
-            clock.schedule(.backgroundTimeExpires(device: d, generation: again), at: devices[i].foregroundUntil + granted)
+            armTimer(d, .backgroundTask, at: devices[i].foregroundUntil + granted)
             return
         }
         note(d, "OS: background time runs out; expiration handler runs")
@@ -181,9 +177,9 @@ extension World {
                 releaseIfDone(UInt32(job))
             }
         }
-        devices[i].continuationSlot.offer.cancel()
-        devices[i].continuationSlot.deadline.cancel()
-        devices[i].continuationSlot.backgroundTask.cancel()
+        cancelTimer(d, .continuationOffer)
+        cancelTimer(d, .continuationDeadline)
+        cancelTimer(d, .backgroundTask)
         devices[i].continuationSlot.holdsBackgroundTask = false
         devices[i].continuation = ContinuationState(persisted: devices[i].durableContinuation)
     }
@@ -271,23 +267,21 @@ extension World {
             jobs[Int(job)].cancelled = true
             clock.schedule(.responseReachesDevice(job: UInt32(job), generation: jobs[Int(job)].generation), at: now)
         case .startTimer(let timer, let after):
-            let generation = timer == .offer ? devices[i].continuationSlot.offer.arm() : devices[i].continuationSlot.deadline.arm()
-            clock.schedule(.continuationTimer(device: d, timer: timer.rawValue, generation: generation), after: SimDuration(microseconds: after.microseconds))
+            armTimer(d, timer == .offer ? .continuationOffer : .continuationDeadline, after: SimDuration(microseconds: after.microseconds))
         case .cancelTimer(let timer):
-            if timer == .offer { devices[i].continuationSlot.offer.cancel() } else { devices[i].continuationSlot.deadline.cancel() }
+            cancelTimer(d, timer == .offer ? .continuationOffer : .continuationDeadline)
         case .offerBackground:
             metrics.continuation.offered += 1
             clock.schedule(.continuationChoice(device: d, incarnation: devices[i].incarnation), at: now)
         case .beginBackgroundTask:
-            let generation = devices[i].continuationSlot.backgroundTask.arm()
             devices[i].continuationSlot.holdsBackgroundTask = true
             let granted = cohorts[Int(devices[i].cohort)].continuation.backgroundTime
-            clock.schedule(.backgroundTimeExpires(device: d, generation: generation), after: granted)
+            armTimer(d, .backgroundTask, after: granted)
             note(d, "OS: background task granted for \(granted)")
         case .requestNotificationAuthorization:
             requestNotificationAuthorization(d)
         case .endBackgroundTask:
-            devices[i].continuationSlot.backgroundTask.cancel()
+            cancelTimer(d, .backgroundTask)
             devices[i].continuationSlot.holdsBackgroundTask = false
             scheduleSuspensionCheck(d)
         case .showResult(let result):

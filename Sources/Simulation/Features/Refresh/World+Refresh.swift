@@ -80,10 +80,9 @@ extension World {
         case .cancelRequests:
             cancelInflight(d)
         case .startHardStopTimer(let after):
-            let generation = devices[i].hardStop.arm()
-            clock.schedule(.hardStopFires(device: d, generation: generation), after: SimDuration(microseconds: after.microseconds))
+            armTimer(d, .hardStop, after: SimDuration(microseconds: after.microseconds))
         case .cancelHardStopTimer:
-            devices[i].hardStop.cancel()
+            cancelTimer(d, .hardStop)
         case .completeTask(let success):
             completeTask(d, success: success)
         case .postNotification(let notification):

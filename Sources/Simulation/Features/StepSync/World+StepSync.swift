@@ -10,11 +10,6 @@ enum StepSyncEvent {
     case healthDelivery(device: UInt32)
     /// The user plugs the phone in or unplugs it (``BatteryModel``).
     case batterySwitch(device: UInt32)
-    case retryTimerFires(device: UInt32, generation: UInt32)
-    /// The scheduled "not synced for 24 h" notification's trigger.
-    case staleNotificationFires(device: UInt32, generation: UInt32)
-    /// A HealthKit wake's background time is over (work finished, or its budget spent).
-    case wakeEnds(device: UInt32, generation: UInt32)
 }
 
 /// The step sync of seed `003`: ``StepSyncLogic`` runs on every app open and, on iOS,
@@ -68,28 +63,36 @@ extension World {
             clock.schedule(.stepSync(.batterySwitch(device: d)),
                            at: battery.nextSwitch(devices[i].battery, now: now, localSecondsOfDay: localTime(i, at: now).secondOfDay))
             chargingChanged(d)
-        case .retryTimerFires(let d, let generation):
-            let i = Int(d)
-            guard devices[i].stepRetry.isCurrent(generation) else { return }
-            // A suspended app's timers do not run, and a terminated app's are gone:
-            // the next trigger syncs instead (seed `003`: "wait for next scheduled sync").
-            guard devices[i].process == .running else {
-                note(d, "retry timer due but the app is not running")
-                return
-            }
-            let context = stepContext(i)
-            deliverStep(d, .retryTimerFired(context))
-        case .staleNotificationFires(let d, let generation):
-            guard devices[Int(d)].staleNotice.isCurrent(generation) else { return }
-            // Android: a while-idle alarm, which deep Doze may hold (World+WhileIdleAlarm).
-            guard staleNotificationMayFire(d) else { return }
-            postStaleSyncNotification(d)
-        case .wakeEnds(let d, let generation):
-            let i = Int(d)
-            guard devices[i].stepWake.isCurrent(generation), devices[i].process == .running,
-                  now >= devices[i].foregroundUntil, !devices[i].task.running, !stepJobHoldsProcess(i) else { return }
-            suspend(d)
         }
+    }
+
+    /// The retry timer fires (``DeviceTimer/stepRetry``).
+    mutating func stepRetryTimerFires(_ d: UInt32) {
+        let i = Int(d)
+        // A suspended app's timers do not run, and a terminated app's are gone:
+        // the next trigger syncs instead (seed `003`: "wait for next scheduled sync").
+        guard devices[i].process == .running else {
+            note(d, "retry timer due but the app is not running")
+            return
+        }
+        let context = stepContext(i)
+        deliverStep(d, .retryTimerFired(context))
+    }
+
+    /// The scheduled "not synced for 24 h" notification's trigger (``DeviceTimer/staleNotification``).
+    mutating func staleNotificationFires(_ d: UInt32) {
+        // Android: a while-idle alarm, which deep Doze may hold (World+WhileIdleAlarm).
+        guard staleNotificationMayFire(d) else { return }
+        postStaleSyncNotification(d)
+    }
+
+    /// A HealthKit wake's background time is over (work finished, or its budget spent;
+    /// ``DeviceTimer/stepWake``).
+    mutating func stepWakeEnds(_ d: UInt32) {
+        let i = Int(d)
+        guard devices[i].process == .running,
+              now >= devices[i].foregroundUntil, !devices[i].task.running, !stepJobHoldsProcess(i) else { return }
+        suspend(d)
     }
 
     mutating func scheduleHealthDelivery(_ d: UInt32) {
@@ -112,12 +115,12 @@ extension World {
         devices[i].healthWakes &+= 1
         note(d, "OS: HealthKit background delivery wakes the app")
         resume(d)
-        let generation = devices[i].stepWake.arm()
+        let generation = devices[i].timers.arm(.stepWake)
         let context = stepContext(i)
         deliverStep(d, .healthDataDelivered(context))
         // Work still under way (no `finishWork` yet): its budget ends it at the latest.
-        if devices[i].stepWake.isCurrent(generation) {
-            clock.schedule(.stepSync(.wakeEnds(device: d, generation: generation)), after: World.healthDeliveryBudget)
+        if devices[i].timers.isCurrent(.stepWake, generation) {
+            clock.schedule(.deviceTimer(device: d, timer: .stepWake, generation: generation), after: World.healthDeliveryBudget)
         }
         scheduleHealthDelivery(d)
     }
@@ -183,10 +186,9 @@ extension World {
             observeStepUploadSent(i)
             send(d, id, endpoint)
         case .startRetryTimer(let after):
-            let generation = devices[i].stepRetry.arm()
-            clock.schedule(.stepSync(.retryTimerFires(device: d, generation: generation)), after: SimDuration(microseconds: after.microseconds))
+            armTimer(d, .stepRetry, after: SimDuration(microseconds: after.microseconds))
         case .cancelRetryTimer:
-            devices[i].stepRetry.cancel()
+            cancelTimer(d, .stepRetry)
         case .store:
             let wasDirty = devices[i].keyValue.dirty
             devices[i].keyValue.dirty = true
@@ -225,15 +227,13 @@ extension World {
     /// Sets the stale-sync notification's trigger at `at`, replacing a pending one (a
     /// time-interval trigger: true elapsed time; the OS seam adds Android's alarm).
     mutating func setStaleNotification(_ d: UInt32, at: SimTime) {
-        let generation = devices[Int(d)].staleNotice.arm()
-        clock.schedule(.stepSync(.staleNotificationFires(device: d, generation: generation)), at: at)
+        armTimer(d, .staleNotification, at: at)
         staleNotificationTriggerSet(d, at: at)
     }
 
     /// HealthKit's completion handler: the app may be suspended shortly.
     mutating func healthKitWakeFinished(_ d: UInt32) {
-        let generation = devices[Int(d)].stepWake.arm()
-        clock.schedule(.stepSync(.wakeEnds(device: d, generation: generation)), after: World.suspensionDelay)
+        armTimer(d, .stepWake, after: World.suspensionDelay)
     }
 
     // MARK: - Process lifecycle
@@ -257,8 +257,8 @@ extension World {
     mutating func terminateStepSync(_ d: UInt32) {
         let i = Int(d)
         devices[i].stepSync = StepSyncState(persisted: devices[i].stepDurable)
-        devices[i].stepRetry.cancel()
-        devices[i].stepWake.cancel()
+        cancelTimer(d, .stepRetry)
+        cancelTimer(d, .stepWake)
         // WorkManager reruns a Worker killed with its process (backoff).
         if stepJobHoldsProcess(i) { stepJobEnded(d, result: .retry) }
         let job = devices[i].stepJob

@@ -57,8 +57,7 @@ extension World {
     mutating func stepWorkerFinished(_ d: UInt32, success: Bool) {
         guard androids[Int(devices[Int(d)].android)].stepJobRunning else { return }
         stepJobEnded(d, result: success ? .success : .retry)
-        let generation = devices[Int(d)].stepWake.arm()
-        clock.schedule(.stepSync(.wakeEnds(device: d, generation: generation)), after: World.suspensionDelay)
+        armTimer(d, .stepWake, after: World.suspensionDelay)
     }
 
     /// The step-sync job is over (finished, stopped at its deadline, or killed with the app).

@@ -40,8 +40,7 @@ extension World {
                     metrics.platform.alarmsDelayedByDoze += 1
                 }
                 note(d, "AlarmManager: while-idle alarm due; held by Doze until \(format(at))")
-                let generation = devices[Int(d)].staleNotice.arm()
-                clock.schedule(.stepSync(.staleNotificationFires(device: d, generation: generation)), at: at)
+                armTimer(d, .staleNotification, at: at)
                 return false
             }
         }
@@ -57,15 +56,14 @@ extension World {
 
     /// Deep idle ended (``World/applyDoze(_:_:)``): a held alarm fires now.
     mutating func releaseHeldAlarm(_ d: UInt32) {
-        let generation = devices[Int(d)].staleNotice.arm()
-        clock.schedule(.stepSync(.staleNotificationFires(device: d, generation: generation)), at: now)
+        armTimer(d, .staleNotification, at: now)
     }
 
     /// A force-stop removes the app's alarms.
     mutating func cancelWhileIdleAlarm(_ d: UInt32) {
         let a = androidIndex(d)
         guard androids[a].alarmDue != nil else { return }
-        devices[Int(d)].staleNotice.cancel()
+        cancelTimer(d, .staleNotification)
         androids[a].alarmDue = nil
         androids[a].alarmHeld = false
         note(d, "AlarmManager: the stale-sync alarm is removed with the stopped app")
