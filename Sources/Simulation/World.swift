@@ -61,8 +61,8 @@ public struct World {
     var androids: [AndroidDevice] = []
     /// The reused buffer Doze writes its transitions into.
     var dozeTransitions: [DozeTransition] = []
-    /// Seed `001`'s pipeline, when a cohort runs `push` (World+Push.swift).
-    var pushWorld: PushWorld?
+    /// Seed `001`'s pipeline (Features/Push); `push.active` when a cohort runs `push`.
+    var push: PushWorld
     /// The backend's load over simulated time (capacity planning).
     var load: LoadSeries
     /// Measure the event queue (``QueueStats``) while running; off by default, and
@@ -108,6 +108,7 @@ public struct World {
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
         traceRecorder = traceDevice.flatMap { $0 >= 0 && $0 < fleet.devices.count ? Trace(device: $0) : nil }
         load = LoadSeries(duration: scenario.duration)
+        push = PushWorld(scenario: scenario, deviceCount: 0)
         start()
         startPush()
     }

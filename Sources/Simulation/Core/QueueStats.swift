@@ -53,9 +53,9 @@ extension World {
         case .continuationChoice(let d, let incarnation):
             return devices[Int(d)].incarnation != incarnation
         case .pushAnswer(let slot, let generation):
-            return pushWorld!.inflight[Int(slot)].generation != generation || pushWorld!.inflight[Int(slot)].free
+            return push.inflight[Int(slot)].generation != generation || push.inflight[Int(slot)].free
         case .pushTimer(let slot):
-            return pushWorld!.timers[Int(slot)] == nil
+            return push.timers[Int(slot)] == nil
         case .android(let e):
             switch e {
             case .screenOff(let d, let generation):

@@ -6,7 +6,7 @@ import AppLogic
 /// and the backend's load over time. Every key is present in every report; without
 /// a `push` cohort the push figures are zeros and their series empty.
 extension World {
-    var pushMetrics: PushMetrics { pushWorld?.metrics ?? PushMetrics() }
+    var pushMetrics: PushMetrics { push.active ? push.metrics : PushMetrics() }
 
     /// `latency.pushCreatedToDelivered.<priority>`: creation to the first arrival on a device.
     func pushLatencies() -> [(String, ReportValue)] {
@@ -22,8 +22,8 @@ extension World {
         for (p, name) in ["apns", "fcm"].enumerated() {
             var byStatus: [String: ReportValue] = [:]
             for (k, status) in PushMetrics.statuses.enumerated() { byStatus["\(status)"] = .count(m.byStatus[p][k]) }
-            let dispatcher = pushWorld?.dispatchers[p] ?? PushDispatcher()
-            let concurrency = pushWorld?.concurrency ?? 0
+            let dispatcher = push.active ? push.dispatchers[p] : PushDispatcher()
+            let concurrency = push.active ? push.concurrency : 0
             section[name] = [
                 "sends": .count(m.sends[p]),
                 "accepted": .count(m.accepted[p]),
@@ -48,8 +48,8 @@ extension World {
         let seconds = l.bucket.seconds
         func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { .fixed(Double($0) / seconds, 3) }) }
         func peaks(_ counts: [UInt32]) -> ReportValue { .array(counts.map { .count($0) }) }
-        let hasPush = pushWorld != nil
-        func push(_ series: [[UInt32]], _ f: ([UInt32]) -> ReportValue) -> ReportValue {
+        let hasPush = push.active
+        func pushSeries(_ series: [[UInt32]], _ f: ([UInt32]) -> ReportValue) -> ReportValue {
             hasPush ? ["apns": f(series[0]), "fcm": f(series[1])] : .object([:])
         }
         let apiPeak = l.apiBusyPeak.max() ?? 0
@@ -63,10 +63,10 @@ extension World {
             "apiRejectedPerSecond": rate(l.apiRejected),
             "apiBusyWorkersPeak": peaks(l.apiBusyPeak),
             "apiHeadroom": .fixed(1 - Double(apiPeak) / Double(max(server.workers, 1)), 4),
-            "pushesPerSecond": push(l.pushSends, rate),
-            "pushRejectedPerSecond": push(l.pushRejected, rate),
-            "pushQueueDepthPeak": push(l.pushQueuePeak, peaks),
-            "pushConcurrentPeak": push(l.pushStreamingPeak, peaks),
+            "pushesPerSecond": pushSeries(l.pushSends, rate),
+            "pushRejectedPerSecond": pushSeries(l.pushRejected, rate),
+            "pushQueueDepthPeak": pushSeries(l.pushQueuePeak, peaks),
+            "pushConcurrentPeak": pushSeries(l.pushStreamingPeak, peaks),
         ]
     }
 
@@ -89,11 +89,11 @@ extension World {
         let delivered = m.outcomes[Int(PushOutcome.delivered.rawValue)]
         let sent = created - m.outcomes[Int(PushOutcome.suppressed.rawValue)]
         let failures = m.failuresByReason.reduce(0, +)
-        let activeTokens = UInt64(pushWorld?.truth.filter { $0.registryStatus == .active }.count ?? 0)
+        let activeTokens = UInt64(push.truth.filter { $0.registryStatus == .active }.count)
         let weeks = max(scenario.duration.seconds / (7 * 86_400), 1e-9)
         let displayed = m.shown + m.shownQuietly
         return [
-            "users": .count(pushWorld?.users.count ?? 0),
+            "users": .count(push.users.count),
             "created": [
                 "total": .count(created),
                 "bySource": named(PushMetrics.sourceNames, m.createdBySource),

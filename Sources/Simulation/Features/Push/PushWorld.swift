@@ -153,6 +153,9 @@ struct PushWorld {
     var broadcastCollapseIds: [String]
     var closed = false
 
+    /// A cohort runs `push` (else the pipeline stays empty and idle).
+    var active = false
+
     init(scenario: Scenario, deviceCount: Int) {
         router = PushRouter(config: scenario.logic.push.configuration, variants: PushVariants(names: scenario.logic.variants))
         userOf = Array(repeating: -1, count: deviceCount)
@@ -167,7 +170,7 @@ struct PushWorld {
 
     /// User `u`'s router handles `input`. `router` and `users` are distinct stored
     /// properties here, so the router is not copied for each input (as it is when the
-    /// world reads `pushWorld!.router` while `pushWorld!.users[u]` is borrowed inout).
+    /// world reads `push.router` while `push.users[u]` is borrowed inout).
     mutating func route(_ u: Int, _ input: PushInput, now: Instant, into effects: inout [PushEffect]) {
         router.handle(input, state: &users[u], now: now, into: &effects)
     }

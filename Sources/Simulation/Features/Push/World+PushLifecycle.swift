@@ -25,58 +25,58 @@ extension World {
         let usage = scenario.fleet[Int(devices[Int(d)].cohort)].push
         let perMonth = reinstall ? usage.reinstallsPerMonth : usage.tokenRotationsPerMonth
         guard perMonth > 0 else { return }
-        let u = Int(pushWorld!.userOf[Int(d)])
-        let gap = SimDuration.fromSeconds(pushWorld!.truth[u].lifecycle.exponential(mean: World.pushLifecycleMonth / perMonth))
+        let u = Int(push.userOf[Int(d)])
+        let gap = SimDuration.fromSeconds(push.truth[u].lifecycle.exponential(mean: World.pushLifecycleMonth / perMonth))
         guard now + gap < end else { return }
         clock.schedule(.pushTokenLifecycle(device: d, reinstall: reinstall), after: gap)
     }
 
     mutating func pushTokenLifecycle(_ d: UInt32, reinstall: Bool) {
-        let u = Int(pushWorld!.userOf[Int(d)])
+        let u = Int(push.userOf[Int(d)])
         defer { schedulePushLifecycle(d, reinstall: reinstall) }
-        let truth = pushWorld!.truth[u]
+        let truth = push.truth[u]
         guard truth.generation > 0, !truth.uninstalled else { return }
         if reinstall { return appUninstalled(u) }
 
         let generation = truth.generation + 1
-        pushWorld!.truth[u].generation = generation
-        pushWorld!.truth[u].registryStatus = nil
-        pushWorld!.metrics.rotations += 1
+        push.truth[u].generation = generation
+        push.truth[u].registryStatus = nil
+        push.metrics.rotations += 1
         note(d, "push: the provider issues token g\(generation); g\(truth.generation) is unregistered from now")
         if truth.provider == .apns {
-            pushWorld!.apns.tokenIssued(device: d, generation: generation)
+            push.apns.tokenIssued(device: d, generation: generation)
             return  // registered at the next launch (pushOnOpen)
         }
-        pushWorld!.fcm.tokenIssued(device: d, generation: generation)
+        push.fcm.tokenIssued(device: d, generation: generation)
         // The app registers only with permission (as at a launch).
         guard devices[Int(d)].notificationCenter.authorization.allowsPosting else { return }
-        pushWorld!.metrics.registrations += 1
+        push.metrics.registrations += 1
         pushInput(u, .tokenRotated(PushToken(device: PushDeviceID(d), generation: generation, provider: .fcm)), context: -1)
     }
 
     private mutating func appUninstalled(_ u: Int) {
-        let d = pushWorld!.truth[u].device
-        pushWorld!.truth[u].uninstalled = true
-        pushWorld!.metrics.uninstalls += 1
+        let d = push.truth[u].device
+        push.truth[u].uninstalled = true
+        push.metrics.uninstalls += 1
         note(d, "push: the user uninstalls the app; its tokens are unregistered")
-        if pushWorld!.truth[u].provider == .apns {
-            pushWorld!.apns.appRemoved(device: d)
+        if push.truth[u].provider == .apns {
+            push.apns.appRemoved(device: d)
         } else {
-            pushWorld!.fcm.appRemoved(device: d)
+            push.fcm.appRemoved(device: d)
         }
-        let stored = pushWorld!.truth[u].stored
-        pushWorld!.truth[u].stored.removeAll()
+        let stored = push.truth[u].stored
+        push.truth[u].stored.removeAll()
         for m in stored { messageEnded(m, as: .uninstalled) }
     }
 
     /// The user's open after an uninstall: the app is back with a new token, which the
     /// open registers (the registry does not know it yet).
     mutating func pushReinstalled(_ u: Int) {
-        let d = pushWorld!.truth[u].device
-        pushWorld!.truth[u].uninstalled = false
-        pushWorld!.truth[u].generation += 1
-        pushWorld!.truth[u].registryStatus = nil
-        pushWorld!.metrics.reinstalls += 1
-        note(d, "push: the user reinstalls the app (token g\(pushWorld!.truth[u].generation))")
+        let d = push.truth[u].device
+        push.truth[u].uninstalled = false
+        push.truth[u].generation += 1
+        push.truth[u].registryStatus = nil
+        push.metrics.reinstalls += 1
+        note(d, "push: the user reinstalls the app (token g\(push.truth[u].generation))")
     }
 }
