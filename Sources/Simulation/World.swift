@@ -166,41 +166,23 @@ public struct World {
     mutating func step(_ event: WorldEvent) {
         switch event {
         case .userOpensApp(let d):
-            openApp(d, fromNotification: false)
-            scheduleNextOpen(d)
+            userOpensApp(d)
         case .notificationTapped(let d):
             openApp(d, fromNotification: true)
         case .foregroundSessionEnds(let d, let incarnation):
-            let i = Int(d)
-            guard devices[i].incarnation == incarnation, devices[i].process == .running,
-                  now >= devices[i].foregroundUntil else { return }
-            continuationLeavesForeground(d)
-            guard !devices[i].task.running, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
-            if userMayForceQuit(d) { return }
-            suspend(d)
+            foregroundSessionEnds(d, incarnation: incarnation)
         case .testCompleted(let d):
-            truth.complete(Int(d), at: now)
-            note(d, "user completes the test; next window opens at \(format(truth.availableAt(Int(d))))")
+            userCompletesTest(d)
         case .refreshLaunch(let d, let generation):
             launchRefresh(d, generation: generation)
         case .refreshExpires(let d, let serial):
             refreshDeadline(d, serial: serial)
         case .refreshWatchdog(let d, let serial):
-            let i = Int(d)
-            guard devices[i].task.serial == serial, devices[i].task.running else { return }
-            metrics.watchdogKills += 1
-            observeWatchdogKill(i, serial: serial)
-            note(d, "OS: watchdog kills the app (task \(serial) never completed after expiration)")
-            terminate(d)
+            watchdogFires(d, serial: serial)
         case .suspendAfterTask(let d, let serial):
-            let i = Int(d)
-            guard devices[i].task.serial == serial, !devices[i].task.running, devices[i].process == .running,
-                  now >= devices[i].foregroundUntil, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
-            suspend(d)
+            suspendAfterTask(d, serial: serial)
         case .keyValueFlush(let d, let generation):
-            let i = Int(d)
-            guard devices[i].keyValue.flush.isCurrent(generation), devices[i].process == .running else { return }
-            persist(d, how: "persisted by UserDefaults")
+            keyValueFlushDue(d, generation: generation)
         case .requestReachesServer(let job, let generation):
             requestReachesServer(job, generation: generation)
         case .serviceCompletes(let job, let generation):
@@ -210,22 +192,9 @@ public struct World {
         case .requestTimesOut(let job, let generation):
             requestTimesOut(job, generation: generation)
         case .offlineSpellStarts(let d):
-            let i = Int(d)
-            devices[i].offlineSpells += 1
-            let cohort = cohorts[Int(devices[i].cohort)]
-            let length = cohort.network.offlineSpellDuration.sampleDuration(&devices[i].networkStream)
-            clock.schedule(.offlineSpellEnds(device: d), after: length)
-            note(d, "network: offline for \(length)")
-            connectivityChanged(d)
+            offlineSpellStarts(d)
         case .offlineSpellEnds(let d):
-            let i = Int(d)
-            devices[i].offlineSpells -= 1
-            note(d, "network: back online")
-            connectivityChanged(d)
-            if devices[i].online { pushDeviceReachable(d) }
-            if let gap = cohorts[Int(devices[i].cohort)].network.nextSpell(rng: &devices[i].networkStream) {
-                clock.schedule(.offlineSpellStarts(device: d), after: gap)
-            }
+            offlineSpellEnds(d)
         case .faultStarts(let index):
             applyFault(Int(index), starting: true)
         case .faultEnds(let index):
@@ -254,45 +223,6 @@ public struct World {
             pushSilentWaiting(d)
         case .stepSync(let event):
             stepSyncEvent(event)
-        }
-    }
-
-    // MARK: - The user
-
-    private mutating func openApp(_ d: UInt32, fromNotification: Bool) {
-        let i = Int(d)
-        metrics.appOpens += 1
-        observeAppOpened(i)
-        note(d, fromNotification ? "user opens the app from the notification" : "user opens the app")
-        // Ground truth: the user sees an available test, and may take it.
-        let usage = cohorts[Int(devices[i].cohort)].usage
-        if truth.isAvailable(i, at: now), !truth.inProgress(i, at: now) {
-            let window = truth.lastCompletedAt(i)
-            if observeTestSeen(i, window: window), truth.availableAt(i) >= .zero {
-                metrics.testAvailableToSeen.record((now - truth.availableAt(i)).microseconds)
-            }
-            if devices[i].userStream.chance(usage.takeTestProbability) {
-                metrics.testsTaken += 1
-                truth.start(i, at: now, duration: usage.testDuration)
-                clock.schedule(.testCompleted(device: d), after: usage.testDuration)
-                note(d, "user starts the test")
-            }
-        }
-        // Signing in again (assumption) or refreshing the token in the foreground.
-        if !devices[i].signedIn { devices[i].signedIn = true; note(d, "user signs in") }
-        tokens.issue(i, at: now)
-
-        resume(d)
-        // An open never shortens a foreground stay already planned (a user waiting on an analysis).
-        devices[i].foregroundUntil = max(devices[i].foregroundUntil, now + World.foregroundSession)
-        clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[i].incarnation), after: World.foregroundSession)
-        appOpened(d)
-        deliver(d, .appOpened)
-        continuationOnOpen(d)
-        pushOnOpen(d)
-        if cohorts[Int(devices[i].cohort)].stepSync {
-            let context = stepContext(i)
-            deliverStep(d, .appOpened(context))
         }
     }
 

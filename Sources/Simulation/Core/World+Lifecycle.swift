@@ -74,4 +74,31 @@ extension World {
         devices[i].keyValue.flush.cancel()
         note(d, "UserDefaults: \(how)")
     }
+
+    /// The foreground session is over: the continuation hears the app leave; the app is
+    /// suspended unless background work holds it (or the user force-quits it).
+    mutating func foregroundSessionEnds(_ d: UInt32, incarnation: UInt32) {
+        let i = Int(d)
+        guard devices[i].incarnation == incarnation, devices[i].process == .running,
+              now >= devices[i].foregroundUntil else { return }
+        continuationLeavesForeground(d)
+        guard !devices[i].task.running, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
+        if userMayForceQuit(d) { return }
+        suspend(d)
+    }
+
+    /// Shortly after a task completed, the OS suspends an app nothing else holds.
+    mutating func suspendAfterTask(_ d: UInt32, serial: UInt32) {
+        let i = Int(d)
+        guard devices[i].task.serial == serial, !devices[i].task.running, devices[i].process == .running,
+              now >= devices[i].foregroundUntil, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
+        suspend(d)
+    }
+
+    /// The persistence delay is over: UserDefaults writes a running app's dirty state.
+    mutating func keyValueFlushDue(_ d: UInt32, generation: UInt32) {
+        let i = Int(d)
+        guard devices[i].keyValue.flush.isCurrent(generation), devices[i].process == .running else { return }
+        persist(d, how: "persisted by UserDefaults")
+    }
 }

@@ -232,4 +232,27 @@ extension World {
         jobs.append(job)
         return UInt32(jobs.count - 1)
     }
+
+    /// An offline spell begins (`network.offlineSpells`): its length is drawn.
+    mutating func offlineSpellStarts(_ d: UInt32) {
+        let i = Int(d)
+        devices[i].offlineSpells += 1
+        let cohort = cohorts[Int(devices[i].cohort)]
+        let length = cohort.network.offlineSpellDuration.sampleDuration(&devices[i].networkStream)
+        clock.schedule(.offlineSpellEnds(device: d), after: length)
+        note(d, "network: offline for \(length)")
+        connectivityChanged(d)
+    }
+
+    /// Back online: providers hand over what they stored; the next spell is drawn.
+    mutating func offlineSpellEnds(_ d: UInt32) {
+        let i = Int(d)
+        devices[i].offlineSpells -= 1
+        note(d, "network: back online")
+        connectivityChanged(d)
+        if devices[i].online { pushDeviceReachable(d) }
+        if let gap = cohorts[Int(devices[i].cohort)].network.nextSpell(rng: &devices[i].networkStream) {
+            clock.schedule(.offlineSpellStarts(device: d), after: gap)
+        }
+    }
 }

@@ -55,4 +55,14 @@ extension World {
             clock.schedule(.refreshWatchdog(device: d, serial: serial), after: grace)
         }
     }
+
+    /// The watchdog's grace after an expiration ran out with the task still running.
+    mutating func watchdogFires(_ d: UInt32, serial: UInt32) {
+        let i = Int(d)
+        guard devices[i].task.serial == serial, devices[i].task.running else { return }
+        metrics.watchdogKills += 1
+        observeWatchdogKill(i, serial: serial)
+        note(d, "OS: watchdog kills the app (task \(serial) never completed after expiration)")
+        terminate(d)
+    }
 }
