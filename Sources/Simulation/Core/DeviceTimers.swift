@@ -59,7 +59,7 @@ extension World {
     mutating func deviceTimerFires(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32) {
         guard devices[Int(d)].timers.isCurrent(timer, generation) else { return }
         switch timer {
-        case .hardStop: deliver(d, .hardStopFired)
+        case .hardStop: deliverRefresh(d, .hardStopFired)
         case .stepRetry: stepRetryTimerFires(d)
         case .staleNotification: staleNotificationFires(d)
         case .stepWake: stepWakeEnds(d)

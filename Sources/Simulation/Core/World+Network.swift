@@ -203,7 +203,7 @@ extension World {
                 note(d, "network: response \(jobs[j].request) dropped (app not running)")
                 return
             }
-            return deliverStep(d, .httpResponse(jobs[j].request, result))
+            return deliverStepSync(d, .httpResponse(jobs[j].request, result))
         }
         // A terminated or suspended app is not there to hear it.
         guard devices[i].incarnation == jobs[j].incarnation, devices[i].process == .running else {
@@ -212,7 +212,7 @@ extension World {
         }
         if case .analysis = jobs[j].endpoint { return receiveAnalysis(job, result) }
         if case .ok(.testHistory) = result, devices[i].task.running { observeHistoryReceived(i, openWindow: jobs[j].openWindow) }
-        deliver(d, .httpResponse(jobs[j].request, result))
+        deliverRefresh(d, .httpResponse(jobs[j].request, result))
     }
 
     mutating func releaseIfDone(_ job: UInt32) {

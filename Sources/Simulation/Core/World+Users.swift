@@ -53,12 +53,12 @@ extension World {
         devices[i].foregroundUntil = max(devices[i].foregroundUntil, now + World.foregroundSession)
         clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[i].incarnation), after: World.foregroundSession)
         appOpened(d)
-        deliver(d, .appOpened)
+        deliverRefresh(d, .appOpened)
         continuationOnOpen(d)
         pushOnOpen(d)
         if cohorts[Int(devices[i].cohort)].stepSync {
             let context = stepContext(i)
-            deliverStep(d, .appOpened(context))
+            deliverStepSync(d, .appOpened(context))
         }
     }
 

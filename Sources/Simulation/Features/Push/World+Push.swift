@@ -111,7 +111,7 @@ extension World {
             id: NotificationID(UInt64(id)), category: PushCategory.allCases[PushCategoryName.allCases.firstIndex(of: category)!],
             priority: priority, title: World.pushTitles[source], body: World.pushBodies[source], collapseId: collapseId, dataBytes: 64)
         note(d, "push: notification n\(id) created (\(PushMetrics.sourceNames[source]), \(name.rawValue))")
-        pushInput(u, .notificationCreated(request), context: Int64(id))
+        deliverPush(u, .notificationCreated(request), context: Int64(id))
     }
 
     /// **Assumption**: fixed texts per source (the fleet does not vary content; 64 bytes of `data`).

@@ -51,7 +51,7 @@ extension World {
         // The app registers only with permission (as at a launch).
         guard devices[Int(d)].notificationCenter.authorization.allowsPosting else { return }
         push.metrics.registrations += 1
-        pushInput(u, .tokenRotated(PushToken(device: PushDeviceID(d), generation: generation, provider: .fcm)), context: -1)
+        deliverPush(u, .tokenRotated(PushToken(device: PushDeviceID(d), generation: generation, provider: .fcm)), context: -1)
     }
 
     private mutating func appUninstalled(_ u: Int) {

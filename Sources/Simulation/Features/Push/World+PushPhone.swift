@@ -70,7 +70,7 @@ extension World {
         markDelivered(UInt32(n))
         if let carried = push.summaries[UInt32(n)] { for id in carried { markDelivered(UInt32(id.rawValue)) } }
         if push.truth[u].provider == .fcm {
-            pushInput(u, .deliveryReceipt(NotificationID(UInt64(n)), PushDeviceID(d)), context: Int64(n))
+            deliverPush(u, .deliveryReceipt(NotificationID(UInt64(n)), PushDeviceID(d)), context: Int64(n))
         }
         let authorization = devices[i].notificationCenter.authorization
         guard authorization.allowsPosting else {
@@ -146,9 +146,9 @@ extension World {
         if devices[Int(d)].notificationCenter.authorization.allowsPosting, status != .active, status != .inactive {
             pushRegister(d)
         }
-        pushInput(u, .userActivity(PushDeviceID(d)), context: -1)
+        deliverPush(u, .userActivity(PushDeviceID(d)), context: -1)
         let unread = push.users[u].unread
-        if unread > 0 { pushInput(u, .notificationsRead(count: unread), context: -1) }
+        if unread > 0 { deliverPush(u, .notificationsRead(count: unread), context: -1) }
     }
 
     /// The app obtains its token (the first time, generation 1) and registers it.
@@ -164,6 +164,6 @@ extension World {
         push.truth[u].gone.removeAll { $0 == generation }
         push.metrics.registrations += 1
         let token = PushToken(device: PushDeviceID(d), generation: generation, provider: push.truth[u].provider)
-        pushInput(u, .deviceRegistered(token), context: -1)
+        deliverPush(u, .deviceRegistered(token), context: -1)
     }
 }

@@ -180,7 +180,7 @@ extension World {
             }
         }
         if record.notification >= 0 { push.ledger[Int(record.notification)].live -= 1 }
-        pushInput(u, .providerResponse(record.send, record.result), context: record.notification)
+        deliverPush(u, .providerResponse(record.send, record.result), context: record.notification)
     }
 
     /// The provider reported token `generation` of user `u` unregistered (oracle truth).

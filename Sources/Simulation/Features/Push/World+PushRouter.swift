@@ -10,7 +10,7 @@ import Scenario
 extension World {
     /// Hands one input to user `u`'s router and carries out its effects in order.
     /// `context` is the notification the input concerns (-1: none), for the ledger.
-    mutating func pushInput(_ u: Int, _ input: PushInput, context: Int64) {
+    mutating func deliverPush(_ u: Int, _ input: PushInput, context: Int64) {
         let d = push.truth[u].device
         note(d, "push <- \(input)")
         // The reused buffer, moved out (not copied) while the effects run.
@@ -97,6 +97,6 @@ extension World {
         guard let slot = push.timers[Int(index)] else { return }
         push.timers[Int(index)] = nil
         push.freeTimers.append(index)
-        pushInput(Int(slot.user), .timerFired(slot.timer), context: slot.notification)
+        deliverPush(Int(slot.user), .timerFired(slot.timer), context: slot.notification)
     }
 }

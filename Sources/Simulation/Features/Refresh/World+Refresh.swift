@@ -26,11 +26,11 @@ extension World {
             networkReachable: devices[i].online,
             notificationAuthorization: devices[i].permission,
             timeZoneIdentifier: timeZones[Int(devices[i].clock.timeZone)])
-        deliver(d, .taskLaunched(context))
+        deliverRefresh(d, .taskLaunched(context))
         // iOS: the sync shares the refresh launch; Android runs it as its own periodic work.
         if cohorts[Int(devices[i].cohort)].stepSync, stepSyncRidesRefreshLaunch(i), devices[i].process == .running {
             let context = stepContext(i)
-            deliverStep(d, .refreshTaskLaunched(context))
+            deliverStepSync(d, .refreshTaskLaunched(context))
         }
     }
 
@@ -51,7 +51,7 @@ extension World {
     // MARK: - Logic
 
     /// Hands one input to the device's logic and carries out its effects in order.
-    mutating func deliver(_ d: UInt32, _ input: RefreshInput) {
+    mutating func deliverRefresh(_ d: UInt32, _ input: RefreshInput) {
         let i = Int(d)
         let wall = wallInstant(i, at: now)
         note(d, "logic <- \(input)")

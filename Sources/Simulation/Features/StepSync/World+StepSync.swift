@@ -76,7 +76,7 @@ extension World {
             return
         }
         let context = stepContext(i)
-        deliverStep(d, .retryTimerFired(context))
+        deliverStepSync(d, .retryTimerFired(context))
     }
 
     /// The scheduled "not synced for 24 h" notification's trigger (``DeviceTimer/staleNotification``).
@@ -117,7 +117,7 @@ extension World {
         resume(d)
         let generation = devices[i].timers.arm(.stepWake)
         let context = stepContext(i)
-        deliverStep(d, .healthDataDelivered(context))
+        deliverStepSync(d, .healthDataDelivered(context))
         // Work still under way (no `finishWork` yet): its budget ends it at the latest.
         if devices[i].timers.isCurrent(.stepWake, generation) {
             clock.schedule(.deviceTimer(device: d, timer: .stepWake, generation: generation), after: World.healthDeliveryBudget)
@@ -155,7 +155,7 @@ extension World {
 
     /// Hands one input to the device's step sync and carries out its effects in order.
     /// A health-data read is answered at once (a local query), as the next input.
-    mutating func deliverStep(_ d: UInt32, _ first: StepSyncInput) {
+    mutating func deliverStepSync(_ d: UInt32, _ first: StepSyncInput) {
         let i = Int(d)
         var next: StepSyncInput? = first
         while let input = next {
@@ -249,7 +249,7 @@ extension World {
         jobs[Int(job)].clientDone = true
         let request = jobs[Int(job)].request
         releaseIfDone(UInt32(job))
-        deliverStep(d, .httpResponse(request, .failed(.connectionLost)))
+        deliverStepSync(d, .httpResponse(request, .failed(.connectionLost)))
     }
 
     /// Termination: the sync in flight and its timers die with the process; the state

@@ -49,7 +49,7 @@ extension World {
     mutating func startStepWorker(_ d: UInt32) {
         resume(d)
         let context = stepContext(Int(d))
-        deliverStep(d, .periodicWorkRan(context))
+        deliverStepSync(d, .periodicWorkRan(context))
     }
 
     /// The logic's `finishWork(success:)`: the Worker returns, the job ends, and the

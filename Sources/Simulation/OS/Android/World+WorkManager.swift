@@ -121,7 +121,7 @@ extension World {
         metrics.platform.jobsStopped += 1
         androids[androidIndex(d)].stopping = true
         note(d, "JobScheduler: job \(devices[i].task.serial) stopped at its deadline")
-        deliver(d, .taskExpired)
+        deliverRefresh(d, .taskExpired)
         if devices[i].task.running { endTask(d) }
     }
 

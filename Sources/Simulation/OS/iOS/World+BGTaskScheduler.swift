@@ -49,7 +49,7 @@ extension World {
         metrics.expirations += 1
         if now - devices[i].task.launchedAt < cohorts[Int(devices[i].cohort)].scheduler.runLimit { metrics.earlyExpirations += 1 }
         note(d, "OS: task \(serial) expires; expiration handler runs")
-        deliver(d, .taskExpired)
+        deliverRefresh(d, .taskExpired)
         if devices[i].task.running, devices[i].task.serial == serial {
             let grace = cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace
             clock.schedule(.refreshWatchdog(device: d, serial: serial), after: grace)
