@@ -23,23 +23,27 @@ enum DeviceTimer: UInt8, CaseIterable {
     case backgroundTask
 }
 
-/// One device's timer table: the current generation of each ``DeviceTimer``.
-struct DeviceTimers {
-    private var generations: InlineArray<7, UInt32> = InlineArray(repeating: 0)
+/// A timer table: the current generation of each timer of one device. `DeviceTimers`
+/// holds the features' timers; Android's OS timers have their own (`AndroidTimers`), so
+/// iOS devices stay small.
+struct TimerTable<Timer: RawRepresentable, let count: Int> where Timer.RawValue == UInt8 {
+    private var generations = InlineArray<count, UInt32>(repeating: 0)
 
     /// Invalidates the timer's pending event and returns the generation for a new one.
-    @inline(__always) mutating func arm(_ timer: DeviceTimer) -> UInt32 {
+    @inline(__always) mutating func arm(_ timer: Timer) -> UInt32 {
         generations[Int(timer.rawValue)] &+= 1
         return generations[Int(timer.rawValue)]
     }
 
     /// Invalidates the timer's pending event.
-    @inline(__always) mutating func cancel(_ timer: DeviceTimer) { generations[Int(timer.rawValue)] &+= 1 }
+    @inline(__always) mutating func cancel(_ timer: Timer) { generations[Int(timer.rawValue)] &+= 1 }
 
-    @inline(__always) func isCurrent(_ timer: DeviceTimer, _ generation: UInt32) -> Bool {
+    @inline(__always) func isCurrent(_ timer: Timer, _ generation: UInt32) -> Bool {
         generations[Int(timer.rawValue)] == generation
     }
 }
+
+typealias DeviceTimers = TimerTable<DeviceTimer, 7>
 
 extension World {
     /// Arms `timer` of device `d` to fire at `at`, replacing a pending one.

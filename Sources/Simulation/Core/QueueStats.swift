@@ -61,14 +61,10 @@ extension World {
             case .screenOff(let d, let generation):
                 let screen = androids[androidIndex(d)].screen
                 return !(screen.isOn && screen.offTimer.isCurrent(generation))
-            case .dozeTimer(let d, let generation): return !androids[androidIndex(d)].dozeTimer.isCurrent(generation)
-            case .bucketTimer(let d, let generation): return !androids[androidIndex(d)].bucketTimer.isCurrent(generation)
-            case .workCheck(let d, let work, let generation): return !slot(androidIndex(d), work).timer.isCurrent(generation)
+            case .timer(let d, let timer, let generation): return !androids[androidIndex(d)].timers.isCurrent(timer, generation)
             case .stepJobStops(let d, let serial):
                 let a = androidIndex(d)
                 return !(androids[a].stepJobRunning && androids[a].stepJobSerial == serial)
-            case .oemKill(let d, let generation): return !androids[androidIndex(d)].oemTimer.isCurrent(generation)
-            case .batterySaverLevel(let d, let generation): return !androids[androidIndex(d)].batterySaverTimer.isCurrent(generation)
             case .screenSessionStarts, .motion: return false
             }
         case .userOpensApp, .notificationTapped, .testCompleted, .offlineSpellStarts, .offlineSpellEnds, .faultStarts,

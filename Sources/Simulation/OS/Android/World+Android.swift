@@ -14,7 +14,6 @@ enum AndroidWork: UInt8 {
 struct AndroidWorkSlot {
     var spec: WorkSpecState
     var enqueued: Bool
-    var timer = GenerationCounter()
     /// When the due work first found Doze holding it back, or nil.
     var deferredSince: SimTime?
 }
@@ -22,13 +21,13 @@ struct AndroidWorkSlot {
 /// The Android-only state of one device, kept out of ``Device`` so iOS devices stay small.
 struct AndroidDevice {
     var doze: DozeState
-    var dozeTimer = GenerationCounter()
+    /// Android's OS timers (``AndroidTimer``).
+    var timers = AndroidTimers()
     /// The deadline the pending Doze timer event was scheduled for.
     var dozeTimerAt: SimTime?
     var screen = ScreenState()
     var bucket: StandbyBucketState
     var lastBucket: StandbyBucket
-    var bucketTimer = GenerationCounter()
     var quota = JobQuotaState()
     /// The refresh's WorkManager periodic work.
     var refresh: AndroidWorkSlot
@@ -45,15 +44,12 @@ struct AndroidDevice {
     var batteryLow = false
     /// The app was force-stopped by the manufacturer's policy; nothing runs until the next open.
     var forceStopped = false
-    var oemTimer = GenerationCounter()
     /// FCM holds messages for this phone (Doze, a force-stop, or offline): look when that ends.
     var fcmWaiting = false
     /// Recent high-priority FCM messages, for the bucket's daily limit (``FCMDeliveryModel``).
     var fcmHighPriority: DeliveryLog
     /// The user turned on Battery Saver's automatic schedule (`android.batterySaverAuto`).
     var batterySaverAuto = false
-    /// The pending "battery reaches 15 %" event (World+BatterySaver).
-    var batterySaverTimer = GenerationCounter()
     /// The stale-sync alarm's requested time while one is pending (World+WhileIdleAlarm).
     var alarmDue: SimTime?
     /// The alarm waits for Doze (the limiter or the next maintenance window).
@@ -71,20 +67,34 @@ struct AndroidDevice {
     }
 }
 
+/// Android's OS timers, one table per Android device (``TimerTable``).
+enum AndroidTimer: UInt8, CaseIterable {
+    /// Doze's next deadline (``DozeController``).
+    case doze
+    /// The standby bucket's next timeout.
+    case bucket
+    /// WorkManager's next look at the refresh and the step-sync work.
+    case refreshWork
+    case stepWork
+    /// The manufacturer's policy force-stops the app (``OEMBackgroundPolicy``).
+    case oemKill
+    /// The battery reaches Battery Saver's automatic level, unplugged.
+    case batterySaverLevel
+
+    static func work(_ work: AndroidWork) -> AndroidTimer { work == .refresh ? .refreshWork : .stepWork }
+}
+
+typealias AndroidTimers = TimerTable<AndroidTimer, 6>
+
 /// Android events, dispatched by ``World/androidEvent(_:)``.
 enum AndroidEvent {
     case screenSessionStarts(device: UInt32)
     case screenOff(device: UInt32, generation: UInt32)
     case motion(device: UInt32)
-    case dozeTimer(device: UInt32, generation: UInt32)
-    case bucketTimer(device: UInt32, generation: UInt32)
-    case workCheck(device: UInt32, work: AndroidWork, generation: UInt32)
+    /// One of the device's ``AndroidTimer``s.
+    case timer(device: UInt32, timer: AndroidTimer, generation: UInt32)
     /// JobScheduler's stop deadline of the step-sync job `serial`.
     case stepJobStops(device: UInt32, serial: UInt32)
-    /// The manufacturer's policy force-stops the app (``OEMBackgroundPolicy``).
-    case oemKill(device: UInt32, generation: UInt32)
-    /// The battery reached Battery Saver's automatic level, unplugged.
-    case batterySaverLevel(device: UInt32, generation: UInt32)
 }
 
 /// Android devices: Doze (`REFERENCE.md` A) driven by screen, charging, motion and
@@ -153,31 +163,32 @@ extension World {
             note(d, "OS: significant motion")
             applyDoze(d, .motion)
             scheduleMotion(d)
-        case .dozeTimer(let d, let generation):
-            let a = androidIndex(d)
-            guard androids[a].dozeTimer.isCurrent(generation) else { return }
-            androids[a].dozeTimerAt = nil
-            applyDoze(d, .timer)
-        case .bucketTimer(let d, let generation):
-            guard androids[androidIndex(d)].bucketTimer.isCurrent(generation) else { return }
-            checkBucket(d)
-            armBucketTimer(d)
-        case .workCheck(let d, let work, let generation):
-            // `slot` copies the one slot; the `[work]` read accessor copied the whole device.
-            guard slot(androidIndex(d), work).timer.isCurrent(generation) else { return }
-            tryRunWork(d, work)
+        case .timer(let d, let timer, let generation):
+            androidTimerFires(d, timer, generation: generation)
         case .stepJobStops(let d, let serial):
             let a = androidIndex(d)
             guard androids[a].stepJobRunning, androids[a].stepJobSerial == serial else { return }
             metrics.platform.jobsStopped += 1
             note(d, "JobScheduler: step-sync job \(serial) stopped at its deadline")
             stepJobEnded(d, result: .retry)
-        case .oemKill(let d, let generation):
-            guard androids[androidIndex(d)].oemTimer.isCurrent(generation) else { return }
-            oemForceStop(d)
-        case .batterySaverLevel(let d, let generation):
-            guard androids[androidIndex(d)].batterySaverTimer.isCurrent(generation) else { return }
-            if updateAutoBatterySaver(d) { batterySaverChanged(d) }
+        }
+    }
+
+    /// An Android timer's event: stale ones are dropped here, current ones go to their mechanism.
+    mutating func androidTimerFires(_ d: UInt32, _ timer: AndroidTimer, generation: UInt32) {
+        let a = androidIndex(d)
+        guard androids[a].timers.isCurrent(timer, generation) else { return }
+        switch timer {
+        case .doze:
+            androids[a].dozeTimerAt = nil
+            applyDoze(d, .timer)
+        case .bucket:
+            checkBucket(d)
+            armBucketTimer(d)
+        case .refreshWork: tryRunWork(d, .refresh)
+        case .stepWork: tryRunWork(d, .stepSync)
+        case .oemKill: oemForceStop(d)
+        case .batterySaverLevel: if updateAutoBatterySaver(d) { batterySaverChanged(d) }
         }
     }
 
@@ -212,7 +223,7 @@ extension World {
         switch androids[a].screen.sessionStarts(now: now, length: length) {
         case .turnedOn(let offAt, let generation):
             note(d, "OS: screen on")
-            androids[a].oemTimer.cancel()
+            androids[a].timers.cancel(.oemKill)
             models(d).buckets.screen(on: true, state: &androids[a].bucket, now: now)
             clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
             applyDoze(d, .screen(on: true))

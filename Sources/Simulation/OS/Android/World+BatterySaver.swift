@@ -20,9 +20,9 @@ extension World {
         let battery = cohorts[Int(devices[i].cohort)].battery
         let level = battery.percent(devices[i].battery, at: now)
         let on = saver.isOn(levelPercent: level, plugged: isCharging(i), wasOn: devices[i].autoBatterySaver)
-        let generation = androids[a].batterySaverTimer.arm()
+        let generation = androids[a].timers.arm(.batterySaverLevel)
         if !on, let auto = saver.autoLevelPercent, let at = battery.timeFalling(to: auto, devices[i].battery, now: now) {
-            clock.schedule(.android(.batterySaverLevel(device: d, generation: generation)), at: at)
+            clock.schedule(.android(.timer(device: d, timer: .batterySaverLevel, generation: generation)), at: at)
         }
         guard on != devices[i].autoBatterySaver else { return false }
         let was = devices[i].lowPowerMode

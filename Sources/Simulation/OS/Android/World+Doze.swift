@@ -27,8 +27,8 @@ extension World {
         let next = androids[a].doze.nextDeadline
         if next != androids[a].dozeTimerAt {
             androids[a].dozeTimerAt = next
-            let generation = androids[a].dozeTimer.arm()
-            if let next { clock.schedule(.android(.dozeTimer(device: d, generation: generation)), at: max(next, now)) }
+            let generation = androids[a].timers.arm(.doze)
+            if let next { clock.schedule(.android(.timer(device: d, timer: .doze, generation: generation)), at: max(next, now)) }
         }
         if changed, androids[a].alarmHeld, androids[a].doze.deep != .idle { releaseHeldAlarm(d) }
         if changed, !androids[a].doze.restrictsBackgroundWork {

@@ -9,8 +9,8 @@ extension World {
     mutating func armOEMKill(_ d: UInt32) {
         let a = androidIndex(d)
         guard !androids[a].forceStopped, let at = models(d).oem.killTime(screenOffAt: now) else { return }
-        let generation = androids[a].oemTimer.arm()
-        clock.schedule(.android(.oemKill(device: d, generation: generation)), at: at)
+        let generation = androids[a].timers.arm(.oemKill)
+        clock.schedule(.android(.timer(device: d, timer: .oemKill, generation: generation)), at: at)
     }
 
     /// The screen has been off the policy's time: unless the app is in the foreground,

@@ -22,8 +22,8 @@ extension World {
     /// used for quotas is always computed exactly).
     mutating func armBucketTimer(_ d: UInt32) {
         let a = androidIndex(d)
-        let generation = androids[a].bucketTimer.arm()
+        let generation = androids[a].timers.arm(.bucket)
         guard let at = models(d).buckets.nextChange(androids[a].bucket, after: now) else { return }
-        clock.schedule(.android(.bucketTimer(device: d, generation: generation)), at: at)
+        clock.schedule(.android(.timer(device: d, timer: .bucket, generation: generation)), at: at)
     }
 }

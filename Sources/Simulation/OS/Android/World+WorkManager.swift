@@ -24,7 +24,7 @@ extension World {
         let a = androidIndex(d)
         androids[a].refresh.enqueued = false
         androids[a].refresh.deferredSince = nil
-        androids[a].refresh.timer.cancel()
+        androids[a].timers.cancel(.refreshWork)
         note(d, "WorkManager: periodic refresh work cancelled")
     }
 
@@ -43,8 +43,8 @@ extension World {
         guard slot(a, work).enqueued else { return }
         let m = models(d)
         guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec) else { return }
-        let generation = androids[a][work].timer.arm()
-        clock.schedule(.android(.workCheck(device: d, work: work, generation: generation)), at: max(due, now))
+        let generation = androids[a].timers.arm(.work(work))
+        clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), at: max(due, now))
     }
 
     /// BatteryService's "battery low" now (``BatteryLowMonitor``: set at ≤ 15 % unplugged,
@@ -85,8 +85,8 @@ extension World {
         let exempt = isCharging(i) || (devices[i].process == .running && now < devices[i].foregroundUntil)
         guard m.quota.mayStart(androids[a].quota, bucket: bucket, now: now, exempt: exempt) else {
             metrics.platform.quotaDeferrals += 1
-            let generation = androids[a][work].timer.arm()
-            clock.schedule(.android(.workCheck(device: d, work: work, generation: generation)), after: m.quotaRecheck)
+            let generation = androids[a].timers.arm(.work(work))
+            clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), after: m.quotaRecheck)
             return note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(m.quotaRecheck)")
         }
         if let since = slot(a, work).deferredSince {
