@@ -35,7 +35,7 @@ public struct World {
     var continuationEffects: [ContinuationEffect] = []
     var badgeEffects: [BadgeManager.Effect] = []
     var metrics: Metrics
-    var oracle = Oracle()
+    var oracle: Oracle
     let energy = RadioEnergyModel()
     public let end: SimTime
     let startUnixSeconds: Int64
@@ -61,10 +61,14 @@ public struct World {
     var androids: [AndroidDevice] = []
     /// The reused buffer Doze writes its transitions into.
     var dozeTransitions: [DozeTransition] = []
-    /// Seed `001`'s pipeline, when a cohort runs `push` (World+Push.swift).
-    var pushWorld: PushWorld?
+    /// Seed `001`'s pipeline (Features/Push); `push.active` when a cohort runs `push`.
+    var push: PushWorld
     /// The backend's load over simulated time (capacity planning).
     var load: LoadSeries
+    /// Measure the event queue (``QueueStats``) while running; off by default, and
+    /// report.json is the same either way.
+    var measuresQueue = false
+    var queueStats = QueueStats()
 
     /// - Parameter traceDevice: record the event-by-event story of this device.
     public init(scenario: Scenario, traceDevice: Int? = nil) {
@@ -93,6 +97,7 @@ public struct World {
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
         metrics = Metrics(cohorts: cohorts.count)
+        oracle = Oracle(devices: devices.count)
         effects.reserveCapacity(16)
         faultPurposes = scenario.faults.indices.map { StreamPurpose("fault.\($0)") }
         let zones = fleet.timeZones
@@ -103,6 +108,7 @@ public struct World {
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
         traceRecorder = traceDevice.flatMap { $0 >= 0 && $0 < fleet.devices.count ? Trace(device: $0) : nil }
         load = LoadSeries(duration: scenario.duration)
+        push = PushWorld(scenario: scenario, deviceCount: 0)
         start()
         startPush()
     }
@@ -115,7 +121,14 @@ public struct World {
     /// time only moves forward and stops at the end.
     public mutating func run(until limit: SimTime) {
         let stop = limit < end ? limit : end
-        while let event = clock.next(before: stop) { step(event) }
+        if measuresQueue {
+            while let event = clock.next(before: stop) {
+                queueStats.record(pendingAfterPop: clock.queue.count, superseded: isSuperseded(event))
+                step(event)
+            }
+        } else {
+            while let event = clock.next(before: stop) { step(event) }
+        }
         if stop == end { closePushLedger() }
     }
 
@@ -138,7 +151,7 @@ public struct World {
             let earliest = SimTime(microseconds: devices[d].osStream.int(in: 0...max(0, interval - 1)))
             var battery = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "battery")
             startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
-            if cohort.android != nil { startAndroid(id, firstDue: earliest) } else { submitRefresh(id, earliestBegin: earliest) }
+            osStart(id, firstRefreshDue: earliest)
             if cohort.stepSync { startStepSync(id) }
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {
@@ -153,44 +166,23 @@ public struct World {
     mutating func step(_ event: WorldEvent) {
         switch event {
         case .userOpensApp(let d):
-            openApp(d, fromNotification: false)
-            scheduleNextOpen(d)
+            userOpensApp(d)
         case .notificationTapped(let d):
             openApp(d, fromNotification: true)
         case .foregroundSessionEnds(let d, let incarnation):
-            let i = Int(d)
-            guard devices[i].incarnation == incarnation, devices[i].process == .running,
-                  now >= devices[i].foregroundUntil else { return }
-            continuationLeavesForeground(d)
-            guard !devices[i].task.running, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
-            if userMayForceQuit(d) { return }
-            suspend(d)
+            foregroundSessionEnds(d, incarnation: incarnation)
         case .testCompleted(let d):
-            truth.complete(Int(d), at: now)
-            note(d, "user completes the test; next window opens at \(format(truth.availableAt(Int(d))))")
+            userCompletesTest(d)
         case .refreshLaunch(let d, let generation):
             launchRefresh(d, generation: generation)
         case .refreshExpires(let d, let serial):
-            expireRefresh(d, serial: serial)
+            refreshDeadline(d, serial: serial)
         case .refreshWatchdog(let d, let serial):
-            let i = Int(d)
-            guard devices[i].task.serial == serial, devices[i].task.running else { return }
-            metrics.watchdogKills += 1
-            verify(false, .taskKilledByWatchdog, device: i, time: now, detail: "task \(serial) not completed \(cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace) after expiration")
-            note(d, "OS: watchdog kills the app (task \(serial) never completed after expiration)")
-            terminate(d)
+            watchdogFires(d, serial: serial)
         case .suspendAfterTask(let d, let serial):
-            let i = Int(d)
-            guard devices[i].task.serial == serial, !devices[i].task.running, devices[i].process == .running,
-                  now >= devices[i].foregroundUntil, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
-            suspend(d)
-        case .hardStopFires(let d, let generation):
-            guard devices[Int(d)].hardStop.isCurrent(generation) else { return }
-            deliver(d, .hardStopFired)
+            suspendAfterTask(d, serial: serial)
         case .keyValueFlush(let d, let generation):
-            let i = Int(d)
-            guard devices[i].keyValue.flush.isCurrent(generation), devices[i].process == .running else { return }
-            persist(d, how: "persisted by UserDefaults")
+            keyValueFlushDue(d, generation: generation)
         case .requestReachesServer(let job, let generation):
             requestReachesServer(job, generation: generation)
         case .serviceCompletes(let job, let generation):
@@ -200,34 +192,19 @@ public struct World {
         case .requestTimesOut(let job, let generation):
             requestTimesOut(job, generation: generation)
         case .offlineSpellStarts(let d):
-            let i = Int(d)
-            devices[i].offlineSpells += 1
-            let cohort = cohorts[Int(devices[i].cohort)]
-            let length = cohort.network.offlineSpellDuration.sampleDuration(&devices[i].networkStream)
-            clock.schedule(.offlineSpellEnds(device: d), after: length)
-            note(d, "network: offline for \(length)")
-            connectivityChanged(d)
+            offlineSpellStarts(d)
         case .offlineSpellEnds(let d):
-            let i = Int(d)
-            devices[i].offlineSpells -= 1
-            note(d, "network: back online")
-            connectivityChanged(d)
-            if devices[i].online { pushDeviceReachable(d) }
-            if let gap = cohorts[Int(devices[i].cohort)].network.nextSpell(rng: &devices[i].networkStream) {
-                clock.schedule(.offlineSpellStarts(device: d), after: gap)
-            }
+            offlineSpellEnds(d)
         case .faultStarts(let index):
             applyFault(Int(index), starting: true)
         case .faultEnds(let index):
             applyFault(Int(index), starting: false)
         case .jetsam(let d, let fault):
             jetsam(d, fault: Int(fault))
-        case .continuationTimer(let d, let timer, let generation):
-            continuationTimerFires(d, timer: timer, generation: generation)
         case .continuationChoice(let d, let incarnation):
             continuationChoice(d, incarnation: incarnation)
-        case .backgroundTimeExpires(let d, let generation):
-            backgroundTimeExpires(d, generation: generation)
+        case .deviceTimer(let d, let timer, let generation):
+            deviceTimerFires(d, timer, generation: generation)
         case .android(let event):
             androidEvent(event)
         case .pushSource(let d, let source):
@@ -246,119 +223,6 @@ public struct World {
             pushSilentWaiting(d)
         case .stepSync(let event):
             stepSyncEvent(event)
-        }
-    }
-
-    // MARK: - The user
-
-    private mutating func openApp(_ d: UInt32, fromNotification: Bool) {
-        let i = Int(d)
-        metrics.appOpens += 1
-        devices[i].lastTrueOpen = now
-        note(d, fromNotification ? "user opens the app from the notification" : "user opens the app")
-        // Ground truth: the user sees an available test, and may take it.
-        let usage = cohorts[Int(devices[i].cohort)].usage
-        if truth.isAvailable(i, at: now), !truth.inProgress(i, at: now) {
-            let window = truth.lastCompletedAt(i)
-            if devices[i].seenWindow != window {
-                devices[i].seenWindow = window
-                if truth.availableAt(i) >= .zero { metrics.testAvailableToSeen.record((now - truth.availableAt(i)).microseconds) }
-            }
-            if devices[i].userStream.chance(usage.takeTestProbability) {
-                metrics.testsTaken += 1
-                truth.start(i, at: now, duration: usage.testDuration)
-                clock.schedule(.testCompleted(device: d), after: usage.testDuration)
-                note(d, "user starts the test")
-            }
-        }
-        // Signing in again (assumption) or refreshing the token in the foreground.
-        if !devices[i].signedIn { devices[i].signedIn = true; note(d, "user signs in") }
-        tokens.issue(i, at: now)
-
-        resume(d)
-        // An open never shortens a foreground stay already planned (a user waiting on an analysis).
-        devices[i].foregroundUntil = max(devices[i].foregroundUntil, now + World.foregroundSession)
-        clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[i].incarnation), after: World.foregroundSession)
-        platformSeesOpen(d)
-        deliver(d, .appOpened)
-        continuationOnOpen(d)
-        pushOnOpen(d)
-        if cohorts[Int(devices[i].cohort)].stepSync {
-            let context = stepContext(i)
-            deliverStep(d, .appOpened(context))
-        }
-    }
-
-    // MARK: - Process lifecycle
-
-    /// The app runs (cold start if it was terminated); unpersisted writes get a flush.
-    mutating func resume(_ d: UInt32) {
-        let i = Int(d)
-        if devices[i].process == .terminated { note(d, "app cold-starts") }
-        devices[i].process = .running
-        if devices[i].keyValue.dirty { armFlush(d) }
-    }
-
-    mutating func suspend(_ d: UInt32) {
-        failStepUploadOnSuspension(d)
-        devices[Int(d)].process = .suspended
-        note(d, "app suspended")
-    }
-
-    /// Abrupt termination: in-memory state and unpersisted writes are lost.
-    mutating func terminate(_ d: UInt32) {
-        let i = Int(d)
-        terminateContinuation(d)
-        if devices[i].keyValue.dirty { note(d, "UserDefaults: unpersisted writes lost") }
-        devices[i].process = .terminated
-        devices[i].incarnation &+= 1
-        devices[i].refresh = RefreshState(persisted: devices[i].durable)
-        devices[i].keyValue.dirty = false
-        devices[i].keyValue.flush.cancel()
-        devices[i].hardStop.cancel()
-        abandonInflight(d)
-        terminateStepSync(d)
-        if devices[i].task.running { endTask(d) }
-    }
-
-    private mutating func jetsam(_ d: UInt32, fault: Int) {
-        let f = scenario.faults[fault]
-        let until = f.duration.map { SimTime.zero + f.at + $0 } ?? end
-        guard now < until, case .appTermination(let rate) = f.kind else { return }
-        let i = Int(d)
-        if devices[i].process != .terminated {
-            metrics.jetsamKills += 1
-            note(d, "OS: app terminated (jetsam)")
-            terminate(d)
-        }
-        let gap = SimDuration.fromSeconds(devices[i].osStream.exponential(mean: 86_400 / rate))
-        clock.schedule(.jetsam(device: d, fault: UInt16(fault)), after: gap)
-    }
-
-    // MARK: - Key-value durability
-
-    mutating func armFlush(_ d: UInt32) {
-        let i = Int(d)
-        let generation = devices[i].keyValue.flush.arm()
-        clock.schedule(.keyValueFlush(device: d, generation: generation), after: cohorts[Int(devices[i].cohort)].kvPersistDelay)
-    }
-
-    mutating func persist(_ d: UInt32, how: String) {
-        let i = Int(d)
-        devices[i].durable = devices[i].refresh.stored
-        devices[i].durableContinuation = devices[i].continuation.stored
-        devices[i].stepDurable = devices[i].stepSync.stored
-        devices[i].keyValue.dirty = false
-        devices[i].keyValue.flush.cancel()
-        note(d, "UserDefaults: \(how)")
-    }
-
-    // MARK: - Oracle
-
-    /// One oracle check; a violation also goes into the device's trace, at its instant.
-    mutating func verify(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
-        if !oracle.check(holds, kind, device: device, time: time, detail: detail) {
-            note(UInt32(device), "ORACLE: violation \(kind.rawValue): \(detail ?? "")")
         }
     }
 

@@ -129,7 +129,7 @@ import Scenario
         var world = try world(variants)
         world.run(until: .zero + .minutes(1))
         world.resume(0)
-        world.deliver(0, .appOpened)
+        world.deliverRefresh(0, .appOpened)
         #expect(world.devices[0].refresh.stored.lastAppOpenAt != nil)
         world.run(until: .zero + .minutes(1) + after)
         world.terminate(0)

@@ -1,0 +1,91 @@
+import SimKernel
+import AppLogic
+import Platform
+
+/// One simulated phone and its user: a few hundred bytes of plain values, kept in
+/// one contiguous array indexed by the dense device id.
+struct Device {
+    // Identity and settings drawn at set-up
+    var cohort: UInt16
+    var clock: DeviceClock
+    /// The time zone drawn at set-up (a `timeZoneChange` with a duration returns here).
+    var homeTimeZone: UInt16
+    var backgroundAppRefresh: Bool
+    var lowPowerModeSetting: Bool
+    var permission: NotificationAuthorization
+    var signedIn: Bool
+    var capacityMah: Double
+
+    // Faults and connectivity in force
+    // Counters, so overlapping faults each undo only themselves (the decoder caps
+    // a scenario at 1,000 faults).
+    var lowPowerFaults: UInt16 = 0
+    var offlineSpells: UInt16 = 0
+    var outageFaults: UInt16 = 0
+    /// Android: Battery Saver turned on by its automatic schedule (World+BatterySaver).
+    var autoBatterySaver = false
+    var lowPowerMode: Bool { lowPowerModeSetting || lowPowerFaults > 0 || autoBatterySaver }
+    var online: Bool { offlineSpells == 0 && outageFaults == 0 }
+
+    // The app's process and its durable storage
+    var process: AppProcessState = .terminated
+    /// Bumped at every termination; events of an earlier incarnation are stale.
+    var incarnation: UInt32 = 0
+    var foregroundUntil = World.never
+    var refresh = RefreshState()
+    /// What reached the disk (UserDefaults).
+    var durable = RefreshState.Stored()
+    var keyValue = KeyValueDurability()
+    /// The features' timers (``DeviceTimer``).
+    var timers = DeviceTimers()
+    /// The job of the request in flight, or -1.
+    var inflightJob: Int32 = -1
+
+    // The OS's view of the refresh task
+    var task = RefreshTaskSlot()
+    /// iOS: the launch policy's view of this app's use (World+LaunchPolicy).
+    var launchPolicy: LaunchPolicyState
+    /// The user has Wi-Fi at home (`network.homeWiFi`; World+Energy).
+    var homeWiFi: Bool
+    /// Index into `World.androids`, or -1 on iOS.
+    var android: Int32 = -1
+
+    // Energy and counts
+    var radio = RadioState()
+    /// App energy per operation (refresh, sync, ...), apart from the device's total.
+    var ledger = EnergyLedger()
+    var launches: UInt32 = 0
+    var refreshesOverBudget: UInt32 = 0
+
+    // Continuation (seed `004`) and the notification centre
+    var continuation = ContinuationState()
+    /// What of the continuation state reached the disk (UserDefaults).
+    var durableContinuation = ContinuationState.Stored()
+    var continuationSlot = ContinuationSlot()
+    var notificationCenter: NotificationCenterModel
+    // Step sync (seed `003`; World+StepSync)
+    var stepSync = StepSyncState()
+    /// What of the step-sync state reached the disk.
+    var stepDurable = StepSyncStored()
+    /// The job of the step upload in flight, or -1.
+    var stepJob: Int32 = -1
+    var healthWakes: UInt32 = 0
+    var battery = BatteryState(percent: 100, since: .zero, charging: false)
+    /// True times of the last health-data read (the upload's range).
+    var stepsReadFrom = World.never
+    var stepsReadTo = World.never
+    /// Ground truth: steps recorded before this true time have reached the server.
+    var stepsSyncedThrough = World.never
+
+    // Random streams, one per purpose
+    var userStream: RandomStream
+    /// App opens (``UserBehaviorModel``), its own stream so other user draws never shift them.
+    var openStream: RandomStream
+    var osStream: RandomStream
+    var networkStream: RandomStream
+    var backendStream: RandomStream
+    var continuationStream: RandomStream
+    /// Seed `001`'s workload, provider draws and the user's answers to pushes.
+    var pushStream: RandomStream
+    var stepStream: RandomStream
+}

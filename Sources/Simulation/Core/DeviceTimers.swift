@@ -1,0 +1,75 @@
+import SimKernel
+import AppLogic
+
+/// The per-device timers the features arm (after quinn-proto's `TimerTable`): one
+/// generation per timer in one small table per device, and one event case,
+/// `WorldEvent.deviceTimer`, for all of them. An event carries the generation its
+/// timer was armed with; re-arming or cancelling bumps it, so the older entry is a no-op
+/// when popped. docs/architecture.md describes the next step: one queue entry per
+/// device, for the earliest of its table.
+enum DeviceTimer: UInt8, CaseIterable {
+    /// The refresh logic's hard stop (`startHardStopTimer`).
+    case hardStop
+    /// The step sync's retry backoff (`startRetryTimer`).
+    case stepRetry
+    /// The "steps not synced for 24 h" notification's trigger (Android: a while-idle alarm).
+    case staleNotification
+    /// The end of a HealthKit wake or of the work's background time.
+    case stepWake
+    /// The continuation's offer and deadline timers (seed `004`).
+    case continuationOffer
+    case continuationDeadline
+    /// The background time `beginBackgroundTask` granted runs out.
+    case backgroundTask
+}
+
+/// A timer table: the current generation of each timer of one device. `DeviceTimers`
+/// holds the features' timers; Android's OS timers have their own (`AndroidTimers`), so
+/// iOS devices stay small.
+struct TimerTable<Timer: RawRepresentable, let count: Int> where Timer.RawValue == UInt8 {
+    private var generations = InlineArray<count, UInt32>(repeating: 0)
+
+    /// Invalidates the timer's pending event and returns the generation for a new one.
+    @inline(__always) mutating func arm(_ timer: Timer) -> UInt32 {
+        generations[Int(timer.rawValue)] &+= 1
+        return generations[Int(timer.rawValue)]
+    }
+
+    /// Invalidates the timer's pending event.
+    @inline(__always) mutating func cancel(_ timer: Timer) { generations[Int(timer.rawValue)] &+= 1 }
+
+    @inline(__always) func isCurrent(_ timer: Timer, _ generation: UInt32) -> Bool {
+        generations[Int(timer.rawValue)] == generation
+    }
+}
+
+typealias DeviceTimers = TimerTable<DeviceTimer, 7>
+
+extension World {
+    /// Arms `timer` of device `d` to fire at `at`, replacing a pending one.
+    mutating func armTimer(_ d: UInt32, _ timer: DeviceTimer, at: SimTime) {
+        let generation = devices[Int(d)].timers.arm(timer)
+        clock.schedule(.deviceTimer(device: d, timer: timer, generation: generation), at: at)
+    }
+
+    mutating func armTimer(_ d: UInt32, _ timer: DeviceTimer, after delay: SimDuration) {
+        armTimer(d, timer, at: now + delay)
+    }
+
+    mutating func cancelTimer(_ d: UInt32, _ timer: DeviceTimer) { devices[Int(d)].timers.cancel(timer) }
+
+    /// A device timer's event: stale ones are dropped here, current ones go to the
+    /// feature that armed them.
+    mutating func deviceTimerFires(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32) {
+        guard devices[Int(d)].timers.isCurrent(timer, generation) else { return }
+        switch timer {
+        case .hardStop: deliverRefresh(d, .hardStopFired)
+        case .stepRetry: stepRetryTimerFires(d)
+        case .staleNotification: staleNotificationFires(d)
+        case .stepWake: stepWakeEnds(d)
+        case .continuationOffer: continuationTimerFires(d, .offer)
+        case .continuationDeadline: continuationTimerFires(d, .deadline)
+        case .backgroundTask: backgroundTimeExpires(d)
+        }
+    }
+}

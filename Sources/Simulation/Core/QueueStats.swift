@@ -1,0 +1,75 @@
+import SimKernel
+import AppLogic
+
+/// How a run uses its event queue, measured only when asked (``World/measuresQueue``):
+/// pending entries at each pop (peak and mean) and how many popped entries were
+/// superseded, that is stale (a timer re-armed or cancelled, a task or job moved on, a
+/// process restarted) and so a no-op. It never touches the run: report.json is the
+/// same with or without it. The figures are in docs/architecture.md.
+public struct QueueStats: Sendable, Equatable {
+    public var pops: UInt64 = 0
+    public var pendingSum: UInt64 = 0
+    public var peakPending = 0
+    public var superseded: UInt64 = 0
+
+    public var meanPending: Double { pops == 0 ? 0 : Double(pendingSum) / Double(pops) }
+    public var supersededShare: Double { pops == 0 ? 0 : Double(superseded) / Double(pops) }
+
+    /// One popped event, with the entries still pending after the pop.
+    mutating func record(pendingAfterPop pending: Int, superseded stale: Bool) {
+        pops &+= 1
+        // The popped entry was pending too.
+        let before = pending + 1
+        pendingSum &+= UInt64(before)
+        if before > peakPending { peakPending = before }
+        if stale { superseded &+= 1 }
+    }
+}
+
+extension World {
+    /// Whether `event` is stale: its generation, serial or incarnation guard will
+    /// drop it (the first guard of its handler, read before the handler runs).
+    /// Only used for ``QueueStats``; a read of `self`, never a copy of a device array.
+    func isSuperseded(_ event: WorldEvent) -> Bool {
+        switch event {
+        case .foregroundSessionEnds(let d, let incarnation):
+            let i = Int(d)
+            return !(devices[i].incarnation == incarnation && devices[i].process == .running && now >= devices[i].foregroundUntil)
+        case .refreshLaunch(let d, let generation):
+            return !(devices[Int(d)].task.pending.isCurrent(generation) && devices[Int(d)].task.hasPending)
+        case .refreshExpires(let d, let serial), .refreshWatchdog(let d, let serial):
+            return !(devices[Int(d)].task.serial == serial && devices[Int(d)].task.running)
+        case .suspendAfterTask(let d, let serial):
+            return devices[Int(d)].task.serial != serial
+        case .deviceTimer(let d, let timer, let generation):
+            return !devices[Int(d)].timers.isCurrent(timer, generation)
+        case .keyValueFlush(let d, let generation):
+            return !devices[Int(d)].keyValue.flush.isCurrent(generation)
+        case .requestReachesServer(let job, let generation), .serviceCompletes(let job, let generation),
+             .responseReachesDevice(let job, let generation):
+            return jobs[Int(job)].generation != generation
+        case .requestTimesOut(let job, let generation):
+            return jobs[Int(job)].generation != generation || jobs[Int(job)].clientDone
+        case .continuationChoice(let d, let incarnation):
+            return devices[Int(d)].incarnation != incarnation
+        case .pushAnswer(let slot, let generation):
+            return push.inflight[Int(slot)].generation != generation || push.inflight[Int(slot)].free
+        case .pushTimer(let slot):
+            return push.timers[Int(slot)] == nil
+        case .android(let e):
+            switch e {
+            case .screenOff(let d, let generation):
+                let screen = androids[androidIndex(d)].screen
+                return !(screen.isOn && screen.offTimer.isCurrent(generation))
+            case .timer(let d, let timer, let generation): return !androids[androidIndex(d)].timers.isCurrent(timer, generation)
+            case .stepJobStops(let d, let serial):
+                let a = androidIndex(d)
+                return !(androids[a].stepJobRunning && androids[a].stepJobSerial == serial)
+            case .screenSessionStarts, .motion: return false
+            }
+        case .userOpensApp, .notificationTapped, .testCompleted, .offlineSpellStarts, .offlineSpellEnds, .faultStarts,
+             .faultEnds, .jetsam, .stepSync, .pushSource, .pushBroadcast, .pushArrives, .pushTokenLifecycle, .pushSilentWaiting:
+            return false
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import SimKernel
+import Platform
+import Scenario
+
+/// Which radio carries the app's traffic, and whether the phone is plugged in.
+extension World {
+    /// **Assumption** (`network.homeWiFi`, ``NetworkConfig/homeHours``): a user with Wi-Fi
+    /// at home is on it from 19:00 to 08:00 in their local time; otherwise on cellular (LTE).
+    mutating func onWiFi(_ i: Int, at t: SimTime) -> Bool {
+        guard devices[i].homeWiFi else { return false }
+        let hour = userLocalTime(i, at: t).hour
+        return hour >= NetworkConfig.homeHours.from || hour < NetworkConfig.homeHours.until
+    }
+
+    /// The radio of a request sent at `t` (`REFERENCE.md` I: LTE or Wi-Fi).
+    mutating func bearer(_ i: Int, at t: SimTime) -> Bearer { onWiFi(i, at: t) ? .wifi : .cellular }
+
+    /// Whether the phone is plugged in now (``BatteryModel``, the cohort's charging habit).
+    func isCharging(_ i: Int) -> Bool { devices[i].battery.charging }
+
+    /// Every device's battery at time zero and its first plug-in or unplug: charging
+    /// drives Doze (`REFERENCE.md` A), quota exemptions (B), the launch policy, and the
+    /// step sync's low-battery rule.
+    mutating func startBattery(_ d: UInt32, initialPercent: Double) {
+        let i = Int(d)
+        let battery = cohorts[Int(devices[i].cohort)].battery
+        let local = localTime(i, at: .zero)
+        devices[i].battery = battery.initial(percent: initialPercent, localSecondsOfDay: local.secondOfDay)
+        clock.schedule(.stepSync(.batterySwitch(device: d)), at: battery.nextSwitch(devices[i].battery, now: .zero, localSecondsOfDay: local.secondOfDay))
+    }
+
+    /// The user plugged the phone in or unplugged it: Battery Saver's schedule, Doze and the
+    /// work hear of it (through the OS seam's `chargingChanged`).
+    mutating func androidChargingChanged(_ d: UInt32) {
+        if updateAutoBatterySaver(d) { applyDoze(d, .quickDoze(devices[Int(d)].lowPowerMode)) }
+        applyDoze(d, .charging(isCharging(Int(d))))
+        updateBatteryLow(d)
+        tryRunWork(d, .refresh)
+        tryRunWork(d, .stepSync)
+    }
+}

@@ -1,0 +1,104 @@
+import SimKernel
+import AppLogic
+import Platform
+
+/// The app's process: resume (cold start), suspend, terminate (in-memory state and
+/// unpersisted writes lost), and persist (UserDefaults reaches the disk). The features
+/// that react, in this order, are listed here and nowhere else:
+/// - suspend: the step sync (an upload in flight fails);
+/// - terminate: the continuation (the oracle judges a held result; work in flight
+///   dropped), the refresh logic (rebuilt from disk, hard stop and request cancelled),
+///   the step sync (rebuilt from disk; a WorkManager job retried), the OS's task ends;
+/// - persist: the refresh, continuation and step-sync states reach the disk.
+extension World {
+    // MARK: - Process lifecycle
+
+    /// The app runs (cold start if it was terminated); unpersisted writes get a flush.
+    mutating func resume(_ d: UInt32) {
+        let i = Int(d)
+        if devices[i].process == .terminated { note(d, "app cold-starts") }
+        devices[i].process = .running
+        if devices[i].keyValue.dirty { armFlush(d) }
+    }
+
+    mutating func suspend(_ d: UInt32) {
+        failStepUploadOnSuspension(d)
+        devices[Int(d)].process = .suspended
+        note(d, "app suspended")
+    }
+
+    /// Abrupt termination: in-memory state and unpersisted writes are lost.
+    mutating func terminate(_ d: UInt32) {
+        let i = Int(d)
+        terminateContinuation(d)
+        if devices[i].keyValue.dirty { note(d, "UserDefaults: unpersisted writes lost") }
+        devices[i].process = .terminated
+        devices[i].incarnation &+= 1
+        devices[i].refresh = RefreshState(persisted: devices[i].durable)
+        devices[i].keyValue.dirty = false
+        devices[i].keyValue.flush.cancel()
+        cancelTimer(d, .hardStop)
+        abandonInflight(d)
+        terminateStepSync(d)
+        if devices[i].task.running { endTask(d) }
+    }
+
+    mutating func jetsam(_ d: UInt32, fault: Int) {
+        let f = scenario.faults[fault]
+        let until = f.duration.map { SimTime.zero + f.at + $0 } ?? end
+        guard now < until, case .appTermination(let rate) = f.kind else { return }
+        let i = Int(d)
+        if devices[i].process != .terminated {
+            metrics.jetsamKills += 1
+            note(d, "OS: app terminated (jetsam)")
+            terminate(d)
+        }
+        let gap = SimDuration.fromSeconds(devices[i].osStream.exponential(mean: 86_400 / rate))
+        clock.schedule(.jetsam(device: d, fault: UInt16(fault)), after: gap)
+    }
+
+    // MARK: - Key-value durability
+
+    mutating func armFlush(_ d: UInt32) {
+        let i = Int(d)
+        let generation = devices[i].keyValue.flush.arm()
+        clock.schedule(.keyValueFlush(device: d, generation: generation), after: cohorts[Int(devices[i].cohort)].kvPersistDelay)
+    }
+
+    mutating func persist(_ d: UInt32, how: String) {
+        let i = Int(d)
+        devices[i].durable = devices[i].refresh.stored
+        devices[i].durableContinuation = devices[i].continuation.stored
+        devices[i].stepDurable = devices[i].stepSync.stored
+        devices[i].keyValue.dirty = false
+        devices[i].keyValue.flush.cancel()
+        note(d, "UserDefaults: \(how)")
+    }
+
+    /// The foreground session is over: the continuation hears the app leave; the app is
+    /// suspended unless background work holds it (or the user force-quits it).
+    mutating func foregroundSessionEnds(_ d: UInt32, incarnation: UInt32) {
+        let i = Int(d)
+        guard devices[i].incarnation == incarnation, devices[i].process == .running,
+              now >= devices[i].foregroundUntil else { return }
+        continuationLeavesForeground(d)
+        guard !devices[i].task.running, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
+        if userMayForceQuit(d) { return }
+        suspend(d)
+    }
+
+    /// Shortly after a task completed, the OS suspends an app nothing else holds.
+    mutating func suspendAfterTask(_ d: UInt32, serial: UInt32) {
+        let i = Int(d)
+        guard devices[i].task.serial == serial, !devices[i].task.running, devices[i].process == .running,
+              now >= devices[i].foregroundUntil, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
+        suspend(d)
+    }
+
+    /// The persistence delay is over: UserDefaults writes a running app's dirty state.
+    mutating func keyValueFlushDue(_ d: UInt32, generation: UInt32) {
+        let i = Int(d)
+        guard devices[i].keyValue.flush.isCurrent(generation), devices[i].process == .running else { return }
+        persist(d, how: "persisted by UserDefaults")
+    }
+}

@@ -1,0 +1,258 @@
+import SimKernel
+import AppLogic
+import Platform
+import Backend
+
+/// A request on its way: from the device through the network to the API server and back.
+/// Its slot is reused once both the client and the server are done with it; events
+/// carry the slot's generation so those of a finished request are ignored.
+struct Job {
+    var device: UInt32
+    var incarnation: UInt32
+    var request: RequestID
+    var endpoint: Endpoint
+    var sentAt: SimTime
+    var roundTrip: SimDuration
+    var generation: UInt32 = 0
+    var clientDone = false
+    var serverDone = false
+    var cancelled = false
+    var result: HTTPResult = .failed(.timedOut)
+    /// Ground truth when the server answered: the window was open (its key), else `never`.
+    var openWindow = World.never
+    /// When the server finished it (`never` until then).
+    var answeredAt = World.never
+    /// A step upload's health-data range, true times.
+    var stepsReadFrom = World.never
+    var stepsReadTo = World.never
+}
+
+extension World {
+    mutating func send(_ d: UInt32, _ request: RequestID, _ endpoint: Endpoint) {
+        let i = Int(d)
+        let cohort = cohorts[Int(devices[i].cohort)]
+        var roundTrip = cohort.network.latency.sampleDuration(&devices[i].networkStream)
+        if !activeLatencyFaults.isEmpty { roundTrip = roundTrip + extraLatency(i) }
+        let job = allocateJob(Job(device: d, incarnation: devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip,
+                                  stepsReadFrom: devices[i].stepsReadFrom, stepsReadTo: devices[i].stepsReadTo))
+        let generation = jobs[Int(job)].generation
+        // Seed `004`'s analysis has its own slot, and only the logic's 180 s / 300 s deadline.
+        let analysis: Bool
+        if case .analysis = endpoint { analysis = true } else { analysis = false }
+        if analysis {
+            devices[i].continuationSlot.job = Int32(job)
+        } else if case .syncSteps = endpoint {
+            devices[i].stepJob = Int32(job)
+        } else {
+            devices[i].inflightJob = Int32(job)
+        }
+        guard devices[i].online else {
+            jobs[Int(job)].serverDone = true
+            jobs[Int(job)].result = .failed(.offline)
+            clock.schedule(.responseReachesDevice(job: job, generation: generation), at: now)
+            note(d, "network: \(endpoint.path) fails at once: offline")
+            return
+        }
+        if devices[i].networkStream.chance(cohort.network.failureRate) {
+            metrics.transportFailures += 1
+            jobs[Int(job)].serverDone = true
+            jobs[Int(job)].result = .failed(.connectionLost)
+            clock.schedule(.responseReachesDevice(job: job, generation: generation), after: roundTrip)
+            note(d, "network: \(endpoint.path) will be lost in transit")
+            return
+        }
+        clock.schedule(.requestReachesServer(job: job, generation: generation), after: SimDuration(microseconds: roundTrip.microseconds / 2))
+        if !analysis { clock.schedule(.requestTimesOut(job: job, generation: generation), after: requestTimeout) }
+        note(d, "network: \(endpoint.path) sent, round trip \(roundTrip)")
+    }
+
+    /// The app died with a request in flight: nobody is waiting for it any more (no
+    /// timeout, no radio cost charged to a later task); the server side runs its course.
+    mutating func abandonInflight(_ d: UInt32) {
+        let i = Int(d)
+        let job = devices[i].inflightJob
+        devices[i].inflightJob = -1
+        guard job >= 0, !jobs[Int(job)].clientDone else { return }
+        jobs[Int(job)].clientDone = true
+        releaseIfDone(UInt32(job))
+    }
+
+    /// URLSession cancellation: each in-flight task answers `.cancelled` right away.
+    mutating func cancelInflight(_ d: UInt32) {
+        let i = Int(d)
+        let job = devices[i].inflightJob
+        guard job >= 0, !jobs[Int(job)].clientDone else { return }
+        jobs[Int(job)].cancelled = true
+        clock.schedule(.responseReachesDevice(job: UInt32(job), generation: jobs[Int(job)].generation), at: now)
+    }
+
+    mutating func requestReachesServer(_ job: UInt32, generation: UInt32) {
+        let j = Int(job)
+        guard jobs[j].generation == generation else { return }
+        metrics.countArrival(at: now)
+        let b = load.index(now)
+        switch jobs[j].endpoint {
+        case .testHistory: metrics.requestsHistory += 1; load.requests[0][b] &+= 1
+        case .activeSession: metrics.requestsActive += 1; load.requests[1][b] &+= 1
+        case .analysis: metrics.continuation.requests += 1; load.requests[2][b] &+= 1
+        case .syncSteps(let upload): if upload.method == .upsert { metrics.requestsStepSync += 1 } else { metrics.requestsStepInsert += 1 }
+        }
+        defer { load.apiBusyPeak[b] = max(load.apiBusyPeak[b], UInt32(clamping: server.busy)) }
+        switch server.arrive(job: job, now: now) {
+        case .serve:
+            metrics.queueingLatency.record(0)
+            startService(job)
+        case .queued:
+            break
+        case .rejected:
+            metrics.rejected += 1
+            load.apiRejected[b] &+= 1
+            jobs[j].serverDone = true
+            jobs[j].result = .status(503)
+            returnResponse(job)
+        case .unanswered:
+            metrics.unanswered += 1
+            jobs[j].serverDone = true
+            note(jobs[j].device, "backend: no answer (outage)")
+            releaseIfDone(job)
+        }
+    }
+
+    private mutating func startService(_ job: UInt32) {
+        let d = Int(jobs[Int(job)].device)
+        let service: SimDuration
+        if case .analysis(let mode) = jobs[Int(job)].endpoint {
+            service = analysisServiceTime(mode, device: d)
+        } else {
+            service = server.drawServiceTime(&devices[d].backendStream)
+        }
+        clock.schedule(.serviceCompletes(job: job, generation: jobs[Int(job)].generation), after: service)
+    }
+
+    mutating func serviceCompletes(_ job: UInt32, generation: UInt32) {
+        let j = Int(job)
+        guard jobs[j].generation == generation else { return }
+        let user = Int(jobs[j].device)
+        jobs[j].serverDone = true
+        jobs[j].answeredAt = now
+        // The answer comes from the backend's ground truth at this instant.
+        if !tokens.isValid(user, at: now) {
+            metrics.unauthorized += 1
+            jobs[j].result = .status(401)
+        } else {
+            let serverTime = Instant(unixMicroseconds: startUnixSeconds * 1_000_000 + now.microseconds)
+            switch jobs[j].endpoint {
+            case .testHistory:
+                let completed = truth.lastCompletedAt(user)
+                jobs[j].openWindow = truth.isAvailable(user, at: now) ? completed : World.never
+                jobs[j].result = .ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: startUnixSeconds * 1_000_000 + completed.microseconds), serverTime: serverTime))
+            case .activeSession:
+                jobs[j].result = .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))
+            case .analysis:
+                jobs[j].result = .ok(.analysis)
+            case .syncSteps(let upload):
+                jobs[j].result = applyStepUpload(job, upload)
+            }
+        }
+        returnResponse(job)
+        if let next = server.finish() {
+            metrics.queueingLatency.record((now - next.since).microseconds)
+            startService(next.job)
+        }
+    }
+
+    private mutating func returnResponse(_ job: UInt32) {
+        let j = Int(job)
+        clock.schedule(.responseReachesDevice(job: job, generation: jobs[j].generation), after: SimDuration(microseconds: jobs[j].roundTrip.microseconds / 2))
+    }
+
+    mutating func responseReachesDevice(_ job: UInt32, generation: UInt32) {
+        let j = Int(job)
+        guard jobs[j].generation == generation else { return }
+        if !jobs[j].clientDone {
+            jobs[j].clientDone = true
+            let result: HTTPResult = jobs[j].cancelled ? .failed(.cancelled) : jobs[j].result
+            complete(job, with: result)
+        }
+        releaseIfDone(job)
+    }
+
+    mutating func requestTimesOut(_ job: UInt32, generation: UInt32) {
+        let j = Int(job)
+        guard jobs[j].generation == generation, !jobs[j].clientDone else { return }
+        metrics.timeouts += 1
+        jobs[j].clientDone = true
+        complete(job, with: .failed(.timedOut))
+        releaseIfDone(job)
+    }
+
+    /// The client side of a request ends: radio energy, then the logic hears of it.
+    private mutating func complete(_ job: UInt32, with result: HTTPResult) {
+        let j = Int(job)
+        let d = jobs[j].device
+        let i = Int(d)
+        let over = bearer(i, at: jobs[j].sentAt)
+        let joules = devices[i].radio.transfer(from: jobs[j].sentAt, to: now, over: over, model: energy)
+        if case .syncSteps = jobs[j].endpoint {} else { devices[i].ledger.chargeApp(joules: joules) }
+        if devices[i].inflightJob == Int32(job) { devices[i].inflightJob = -1 }
+        if devices[i].continuationSlot.job == Int32(job) { devices[i].continuationSlot.job = -1 }
+        if case .syncSteps = jobs[j].endpoint {
+            if devices[i].stepJob == Int32(job) { devices[i].stepJob = -1 }
+            accountStepUpload(i, radioJoules: joules, seconds: (now - jobs[j].sentAt).seconds)
+            guard devices[i].incarnation == jobs[j].incarnation, devices[i].process == .running else {
+                note(d, "network: response \(jobs[j].request) dropped (app not running)")
+                return
+            }
+            return deliverStepSync(d, .httpResponse(jobs[j].request, result))
+        }
+        // A terminated or suspended app is not there to hear it.
+        guard devices[i].incarnation == jobs[j].incarnation, devices[i].process == .running else {
+            note(d, "network: response \(jobs[j].request) dropped (app not running)")
+            return
+        }
+        if case .analysis = jobs[j].endpoint { return receiveAnalysis(job, result) }
+        if case .ok(.testHistory) = result, devices[i].task.running { observeHistoryReceived(i, openWindow: jobs[j].openWindow) }
+        deliverRefresh(d, .httpResponse(jobs[j].request, result))
+    }
+
+    mutating func releaseIfDone(_ job: UInt32) {
+        let j = Int(job)
+        guard jobs[j].clientDone, jobs[j].serverDone else { return }
+        jobs[j].generation &+= 1
+        freeJobs.append(job)
+    }
+
+    private mutating func allocateJob(_ job: Job) -> UInt32 {
+        if let slot = freeJobs.popLast() {
+            let generation = jobs[Int(slot)].generation
+            jobs[Int(slot)] = job
+            jobs[Int(slot)].generation = generation
+            return slot
+        }
+        jobs.append(job)
+        return UInt32(jobs.count - 1)
+    }
+
+    /// An offline spell begins (`network.offlineSpells`): its length is drawn.
+    mutating func offlineSpellStarts(_ d: UInt32) {
+        let i = Int(d)
+        devices[i].offlineSpells += 1
+        let cohort = cohorts[Int(devices[i].cohort)]
+        let length = cohort.network.offlineSpellDuration.sampleDuration(&devices[i].networkStream)
+        clock.schedule(.offlineSpellEnds(device: d), after: length)
+        note(d, "network: offline for \(length)")
+        connectivityChanged(d)
+    }
+
+    /// Back online: providers hand over what they stored; the next spell is drawn.
+    mutating func offlineSpellEnds(_ d: UInt32) {
+        let i = Int(d)
+        devices[i].offlineSpells -= 1
+        note(d, "network: back online")
+        connectivityChanged(d)
+        if devices[i].online { pushDeviceReachable(d) }
+        if let gap = cohorts[Int(devices[i].cohort)].network.nextSpell(rng: &devices[i].networkStream) {
+            clock.schedule(.offlineSpellStarts(device: d), after: gap)
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import SimKernel
+import AppLogic
+import Platform
+import Backend
+import Scenario
+
+/// Where a created notification ended, judged from what the world saw (the oracle's
+/// accounting, issue 5): every notification ends in one of these or is in flight at the end.
+enum PushOutcome: UInt8, CaseIterable {
+    case pending
+    /// It reached a device of the user (or a summary carrying it did).
+    case delivered
+    /// It fell back to email (seed `001`, "Fallback Mechanism").
+    case emailed
+    /// Its TTL passed before it reached a device.
+    case expired
+    /// A rule gave it no push (opt-out, limits, activity, low priority, no device).
+    case suppressed
+    /// Every device failed and the user has no email.
+    case failed
+    /// The provider dropped it by its documented rules: APNs keeps one stored
+    /// notification per app (REFERENCE.md G), FCM discards all at 101 (H).
+    case droppedByProvider
+    /// It was on its way to (or stored for) an app the user had uninstalled.
+    case uninstalled
+}
+
+/// One created notification, as the world's ledger keeps it (index = `NotificationID`).
+struct PushLedgerEntry {
+    var user: UInt32
+    var createdAt: SimTime
+    /// The first time a send of it went to a provider.
+    var firstSentAt = World.never
+    /// The summary that carried it; its own id when none.
+    var via: UInt32
+    var priority: PushPriority
+    var outcome = PushOutcome.pending
+    /// Sends queued or awaiting an answer, plus accepted messages not yet arrived (or still stored).
+    var live: Int32 = 0
+    /// How its last message ended, kept for when the router lets go of it afterwards
+    /// (a message dropped while its send still awaited the provider's answer).
+    var lastEnd = PushOutcome.pending
+}
+
+/// A send the push service handed (or will hand) to a provider.
+struct PushInflight {
+    var user: UInt32
+    var send: PushSendID
+    var token: PushToken
+    var payload: PushPayload
+    var priority: PushPriority
+    var collapseId: String?
+    var expiration: Instant
+    /// The notification it carries, or -1 (a silent push).
+    var notification: Int64
+    var generation: UInt32 = 0
+    var result: PushProviderResult = .timedOut
+    var sentAt = SimTime.zero
+    var latency = SimDuration.zero
+    /// It holds one of the provider's concurrent streams.
+    var streaming = false
+    var free = false
+}
+
+/// A message a provider accepted, until it reaches the device (or is dropped or expires).
+struct PushMessage {
+    var user: UInt32
+    var notification: Int64
+    var priority: PushPriority
+    var silent: Bool
+    var apnsPriority: UInt8
+    var collapsible: Bool
+    /// FCM: delivered as high priority, so it temp-allow-lists the app (World+FCMDelivery).
+    var wakesApp = false
+    /// FCM: held by Doze or a force-stop since then, or `never`.
+    var heldSince = World.never
+}
+
+/// The push service's sending queue for one provider (`backend.push`).
+struct PushDispatcher {
+    var queue = RingBuffer<UInt32>(capacity: 64)
+    var streaming = 0
+    var peakStreaming = 0
+    var peakQueue = 0
+}
+
+/// Ground truth of one push user that the oracle needs (never the router's beliefs).
+struct PushUserTruth {
+    var device: UInt32
+    /// The token generation the device holds (0: none obtained yet).
+    var generation: UInt32 = 0
+    /// The registry's status of that token, as the server wrote it (`markToken`).
+    var registryStatus: PushTokenStatus? = nil
+    /// The generations a provider answered 410/404 (or BadDeviceToken) for and the device
+    /// has not registered since (usually empty: no allocation).
+    var gone: [UInt32] = []
+    /// The app is uninstalled (its tokens unregistered at the provider) until the user's next open reinstalls it.
+    var uninstalled = false
+    /// Requests a provider refused with a client error (token generation, expiration,
+    /// priority): the same request sent again is a retried client error.
+    var refused: [RefusedSend] = []
+    /// Collapse-id notifications in Notification Centre since the last open.
+    var shownCollapsed: [UInt32] = []
+    /// Messages the provider stores for the device while it is offline.
+    var stored: [UInt32] = []
+    var silent: SilentPushState
+    var provider: PushProvider
+    /// Draws of the token rotations and uninstalls (`fleet[].push`), its own stream so the
+    /// other push draws do not shift.
+    var lifecycle: RandomStream
+}
+
+struct RefusedSend: Equatable {
+    var generation: UInt32
+    var expiration: Int64
+    var priority: PushPriority
+}
+
+/// The timers the router asked for, with the notification a retry belongs to.
+struct PushTimerSlot {
+    var user: UInt32
+    var timer: PushTimer
+    var notification: Int64
+}
+
+/// Everything of seed `001`'s pipeline in the world: the router and one
+/// ``PushUserState`` per push user (each device is one user), the two providers, the
+/// push service's queues, the ledger of created notifications, and what was measured.
+struct PushWorld {
+    let router: PushRouter
+    let throttle = SilentPushThrottle()
+    var users: [PushUserState] = []
+    var truth: [PushUserTruth] = []
+    /// The push user of each device, or -1 when its cohort does not run `push`.
+    var userOf: [Int32]
+    var apns: APNsGatewayModel
+    var fcm: FCMGatewayModel
+    var dispatchers = [PushDispatcher(), PushDispatcher()]
+    let concurrency: Int
+    let queueLimit: Int
+    var inflight: [PushInflight] = []
+    var freeInflight: [UInt32] = []
+    var timers: [PushTimerSlot?] = []
+    var freeTimers: [UInt32] = []
+    var messages: [PushMessage] = []
+    var ledger: [PushLedgerEntry] = []
+    /// The notifications a summary carried, by the summary's id (looked up, never iterated).
+    var summaries: [UInt32: [NotificationID]] = [:]
+    var effects: [PushEffect] = []
+    var metrics = PushMetrics()
+    /// The broadcasts' collapse ids ("broadcast-K").
+    var broadcastCollapseIds: [String]
+    var closed = false
+
+    /// A cohort runs `push` (else the pipeline stays empty and idle).
+    var active = false
+
+    init(scenario: Scenario, deviceCount: Int) {
+        router = PushRouter(config: scenario.logic.push.configuration, variants: PushVariants(names: scenario.logic.variants))
+        userOf = Array(repeating: -1, count: deviceCount)
+        apns = APNsGatewayModel(deviceCount: deviceCount)
+        fcm = FCMGatewayModel(deviceCount: deviceCount)
+        concurrency = scenario.backend.push.concurrency
+        queueLimit = scenario.backend.push.queueLimit
+        broadcastCollapseIds = scenario.broadcasts.indices.map { "broadcast-\($0)" }
+    }
+
+    static func provider(_ p: PushProvider) -> Int { p == .apns ? 0 : 1 }
+
+    /// User `u`'s router handles `input`. `router` and `users` are distinct stored
+    /// properties here, so the router is not copied for each input (as it is when the
+    /// world reads `push.router` while `push.users[u]` is borrowed inout).
+    mutating func route(_ u: Int, _ input: PushInput, now: Instant, into effects: inout [PushEffect]) {
+        router.handle(input, state: &users[u], now: now, into: &effects)
+    }
+}
+
+extension PushLogicConfig {
+    /// The router's configuration from the scenario's `logic.push`.
+    var configuration: PushConfiguration {
+        func interval(_ d: SimDuration) -> Interval { Interval(microseconds: d.microseconds) }
+        var c = PushConfiguration()
+        c.activityWindow = interval(activityWindow)
+        c.highEscalationDelay = interval(highEscalationDelay)
+        c.highEmailDelay = interval(highEmailDelay)
+        c.normalPerDay = normalPerDay
+        c.highPerWeek = highPerWeek
+        c.retryDelays = retryDelays.map(interval)
+        c.providerTimeout = interval(providerTimeout)
+        c.rateLimitBackoff = interval(rateLimitBackoff)
+        c.ttlHigh = interval(ttlHigh)
+        c.ttlNormal = interval(ttlNormal)
+        c.ttlLow = interval(ttlLow)
+        c.validationInterval = interval(validationInterval)
+        c.inactiveAfter = interval(inactiveAfter)
+        c.purgeAfter = interval(purgeAfter)
+        c.maintenanceInterval = interval(maintenanceInterval)
+        c.titleLimit = titleLimit
+        c.bodyLimit = bodyLimit
+        c.apnsPayloadLimit = apnsPayloadLimit
+        c.fcmPayloadLimit = fcmPayloadLimit
+        return c
+    }
+}

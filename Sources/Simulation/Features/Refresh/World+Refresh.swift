@@ -1,0 +1,168 @@
+import SimKernel
+import AppLogic
+import Platform
+import Scenario
+
+extension World {
+    /// The OS starts the app's refresh work (iOS task or Android job): ground truth for
+    /// the oracle, and an energy operation opens.
+    mutating func beginRefreshTask(_ d: UInt32) {
+        let i = Int(d)
+        devices[i].task.serial &+= 1
+        devices[i].task.running = true
+        devices[i].task.completions = 0
+        devices[i].task.launchedAt = now
+        devices[i].ledger.begin(.refresh)
+        observeTaskLaunched(i)
+        devices[i].launches += 1
+        metrics.launches += 1
+        resume(d)
+    }
+
+    mutating func deliverTaskLaunched(_ d: UInt32) {
+        let i = Int(d)
+        let context = RefreshLaunchContext(
+            signedIn: devices[i].signedIn,
+            networkReachable: devices[i].online,
+            notificationAuthorization: devices[i].permission,
+            timeZoneIdentifier: timeZones[Int(devices[i].clock.timeZone)])
+        deliverRefresh(d, .taskLaunched(context))
+        // iOS: the sync shares the refresh launch; Android runs it as its own periodic work.
+        if cohorts[Int(devices[i].cohort)].stepSync, stepSyncRidesRefreshLaunch(i), devices[i].process == .running {
+            let context = stepContext(i)
+            deliverStepSync(d, .refreshTaskLaunched(context))
+        }
+    }
+
+    /// The task is over for the OS (completed or killed): account its time and energy.
+    mutating func endTask(_ d: UInt32) {
+        let i = Int(d)
+        devices[i].task.running = false
+        let duration = now - devices[i].task.launchedAt
+        metrics.refreshTaskDuration.record(duration.microseconds)
+        devices[i].ledger.chargeApp(joules: energy.cpuJoules(seconds: duration.seconds))
+        let mAh = energy.milliampHours(joules: devices[i].ledger.end() ?? 0)
+        metrics.refreshEnergy[Int(devices[i].cohort)].append(mAh)
+        // Seed `000`'s budget: under 1 % of the battery per refresh.
+        if mAh > devices[i].capacityMah * 0.01 { devices[i].refreshesOverBudget += 1 }
+        refreshTaskEnded(d)
+    }
+
+    // MARK: - Logic
+
+    /// Hands one input to the device's logic and carries out its effects in order.
+    mutating func deliverRefresh(_ d: UInt32, _ input: RefreshInput) {
+        let i = Int(d)
+        let wall = wallInstant(i, at: now)
+        note(d, "logic <- \(input)")
+        effects.removeAll(keepingCapacity: true)
+        logic.handle(input, state: &devices[i].refresh, now: wall, into: &effects)
+        // Effects may trigger further inputs (scheduled as events), never re-entrantly.
+        var k = 0
+        while k < effects.count {
+            let effect = effects[k]
+            k += 1
+            note(d, "logic -> \(effect)")
+            execute(effect, device: d)
+        }
+    }
+
+    private mutating func execute(_ effect: RefreshEffect, device d: UInt32) {
+        let i = Int(d)
+        switch effect {
+        case .scheduleRefresh(let earliest):
+            let earliestTrue = devices[i].clock.trueTime(ofWall: earliest.unixMicroseconds, startUnixSeconds: startUnixSeconds)
+            submitRefresh(d, earliestBegin: earliestTrue)
+        case .cancelScheduledRefresh:
+            cancelRefresh(d)
+        case .httpRequest(let id, let endpoint):
+            send(d, id, endpoint)
+        case .cancelRequests:
+            cancelInflight(d)
+        case .startHardStopTimer(let after):
+            armTimer(d, .hardStop, after: SimDuration(microseconds: after.microseconds))
+        case .cancelHardStopTimer:
+            cancelTimer(d, .hardStop)
+        case .completeTask(let success):
+            completeTask(d, success: success)
+        case .postNotification(let notification):
+            post(notification, device: d)
+        case .store:
+            // The first unpersisted write starts the persistence delay; later ones ride along.
+            let wasDirty = devices[i].keyValue.dirty
+            devices[i].keyValue.dirty = true
+            if !wasDirty, devices[i].process == .running { armFlush(d) }
+        case .synchronize:
+            persist(d, how: "synchronized")
+        case .signOut:
+            devices[i].signedIn = false
+        case .analytics(let event):
+            metrics.analytics[AnalyticsCounter.index(of: event)] += 1
+        }
+    }
+
+    /// `setTaskCompleted`: the OS counts every call (the oracle's ground truth).
+    private mutating func completeTask(_ d: UInt32, success: Bool) {
+        let i = Int(d)
+        devices[i].task.completions &+= 1
+        observeTaskCompleted(i, success: success)
+        guard devices[i].task.running else { return }
+        endTask(d)
+        clock.schedule(.suspendAfterTask(device: d, serial: devices[i].task.serial), after: World.suspensionDelay)
+    }
+
+    // MARK: - Notifications
+
+    private mutating func post(_ notification: LocalNotification, device d: UInt32) {
+        let i = Int(d)
+        guard devices[i].permission.allowsPosting else {
+            metrics.notificationsSuppressed += 1
+            note(d, "OS: notification not shown (permission \(devices[i].permission))")
+            return
+        }
+        metrics.notificationsPosted += 1
+        // Latency only for windows that opened during the run: before it, when the
+        // app first heard of a window is unknown.
+        let availableAt = truth.availableAt(i)
+        if observeTestNotificationShown(i), now >= availableAt, availableAt >= .zero {
+            metrics.testAvailableToNotified.record((now - availableAt).microseconds)
+        }
+        note(d, "OS: notification shown: test available")
+        notificationDelivered(notification, device: d)
+        notificationShown(d)
+        let usage = cohorts[Int(devices[i].cohort)].usage
+        if devices[i].userStream.chance(usage.notificationOpenProbability) {
+            clock.schedule(.notificationTapped(device: d), after: usage.notificationOpenDelay.sampleDuration(&devices[i].userStream))
+        }
+    }
+}
+
+extension RefreshConfig {
+    var configuration: RefreshConfiguration {
+        var c = RefreshConfiguration()
+        c.preferredInterval = Interval(microseconds: preferredInterval.microseconds)
+        c.minimumInterval = Interval(microseconds: minimumInterval.microseconds)
+        c.testCadence = Interval(microseconds: testCadence.microseconds)
+        c.recentOpenSuppression = Interval(microseconds: recentOpenSuppression.microseconds)
+        c.hardStop = Interval(microseconds: hardStop.microseconds)
+        return c
+    }
+}
+
+extension RefreshVariants {
+    /// The `refresh.*` names of a scenario's `logic.variants`.
+    init(names: [String]) {
+        self = []
+        for name in names {
+            switch name {
+            case "refresh.unguardedCompletion": insert(.unguardedCompletion)
+            case "refresh.noSynchronize": insert(.noSynchronize)
+            case "refresh.badgeOverwrite": insert(.badgeOverwrite)
+            case "refresh.cadenceOffByOne": insert(.cadenceOffByOne)
+            case "refresh.localCalendarDays": insert(.localCalendarDays)
+            case "refresh.ignoresRecentOpen": insert(.ignoresRecentOpen)
+            default: break
+            }
+        }
+    }
+}

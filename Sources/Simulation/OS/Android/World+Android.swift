@@ -1,0 +1,260 @@
+import SimKernel
+import AppLogic
+import Platform
+
+/// The app's two unique periodic works (World+Android, World+AndroidStepSync).
+enum AndroidWork: UInt8 {
+    /// Seed `000`'s refresh (the ``RefreshLogic`` worker).
+    case refresh
+    /// Seed `003`'s step sync (the ``StepSyncLogic`` worker).
+    case stepSync
+}
+
+/// One unique periodic work as WorkManager keeps it (enqueued with KEEP).
+struct AndroidWorkSlot {
+    var spec: WorkSpecState
+    var enqueued: Bool
+    /// When the due work first found Doze holding it back, or nil.
+    var deferredSince: SimTime?
+}
+
+/// The Android-only state of one device, kept out of ``Device`` so iOS devices stay small.
+struct AndroidDevice {
+    var doze: DozeState
+    /// Android's OS timers (``AndroidTimer``).
+    var timers = AndroidTimers()
+    /// The deadline the pending Doze timer event was scheduled for.
+    var dozeTimerAt: SimTime?
+    var screen = ScreenState()
+    var bucket: StandbyBucketState
+    var lastBucket: StandbyBucket
+    var quota = JobQuotaState()
+    /// The refresh's WorkManager periodic work.
+    var refresh: AndroidWorkSlot
+    /// The step sync's WorkManager periodic work and the request it was enqueued with
+    /// (the logic's `schedulePeriodicWork`); nil when never enqueued.
+    var steps: AndroidWorkSlot
+    var stepRequest: WorkRequest?
+    /// The step-sync job runs; its serial tells a stale stop deadline apart.
+    var stepJobRunning = false
+    var stepJobSerial: UInt32 = 0
+    /// The running refresh job was stopped by JobScheduler (WorkManager retries it).
+    var stopping = false
+    /// BatteryService's "battery low" flag (``BatteryLowMonitor``, REFERENCE.md E).
+    var batteryLow = false
+    /// The app was force-stopped by the manufacturer's policy; nothing runs until the next open.
+    var forceStopped = false
+    /// FCM holds messages for this phone (Doze, a force-stop, or offline): look when that ends.
+    var fcmWaiting = false
+    /// Recent high-priority FCM messages, for the bucket's daily limit (``FCMDeliveryModel``).
+    var fcmHighPriority: DeliveryLog
+    /// The user turned on Battery Saver's automatic schedule (`android.batterySaverAuto`).
+    var batterySaverAuto = false
+    /// The stale-sync alarm's requested time while one is pending (World+WhileIdleAlarm).
+    var alarmDue: SimTime?
+    /// The alarm waits for Doze (the limiter or the next maintenance window).
+    var alarmHeld = false
+    /// The app's while-idle alarm deliveries (``WhileIdleAlarmLimiter``), created at the first.
+    var whileIdleLog: DeliveryLog?
+    var screenStream: RandomStream
+    var motionStream: RandomStream
+
+    /// One work's slot, borrowed in place (a plain getter would copy the whole device,
+    /// retaining its arrays, at every look).
+    subscript(work: AndroidWork) -> AndroidWorkSlot {
+        _read { if work == .refresh { yield refresh } else { yield steps } }
+        _modify { if work == .refresh { yield &refresh } else { yield &steps } }
+    }
+}
+
+/// Android's OS timers, one table per Android device (``TimerTable``).
+enum AndroidTimer: UInt8, CaseIterable {
+    /// Doze's next deadline (``DozeController``).
+    case doze
+    /// The standby bucket's next timeout.
+    case bucket
+    /// WorkManager's next look at the refresh and the step-sync work.
+    case refreshWork
+    case stepWork
+    /// The manufacturer's policy force-stops the app (``OEMBackgroundPolicy``).
+    case oemKill
+    /// The battery reaches Battery Saver's automatic level, unplugged.
+    case batterySaverLevel
+
+    static func work(_ work: AndroidWork) -> AndroidTimer { work == .refresh ? .refreshWork : .stepWork }
+}
+
+typealias AndroidTimers = TimerTable<AndroidTimer, 6>
+
+/// Android events, dispatched by ``World/androidEvent(_:)``.
+enum AndroidEvent {
+    case screenSessionStarts(device: UInt32)
+    case screenOff(device: UInt32, generation: UInt32)
+    case motion(device: UInt32)
+    /// One of the device's ``AndroidTimer``s.
+    case timer(device: UInt32, timer: AndroidTimer, generation: UInt32)
+    /// JobScheduler's stop deadline of the step-sync job `serial`.
+    case stepJobStops(device: UInt32, serial: UInt32)
+}
+
+/// Android devices: Doze (`REFERENCE.md` A) driven by screen, charging, motion and
+/// network; App Standby Buckets and JobScheduler quotas (B); and the app's refresh as
+/// WorkManager periodic work (D): the real ``RefreshLogic`` runs as the worker. Its
+/// `scheduleRefresh` effect enqueues unique periodic work (KEEP: an enqueued request is
+/// kept), a run is `taskLaunched`, and JobScheduler's stop deadline (10 min, or less when
+/// the bucket's quota runs out) replaces iOS's 30 s expiration.
+extension World {
+    func androidIndex(_ d: UInt32) -> Int { Int(devices[Int(d)].android) }
+    @inline(__always) func models(_ d: UInt32) -> AndroidModels { cohorts[Int(devices[Int(d)].cohort)].android! }
+
+    /// Set-up at time zero: the screen is off, the app was last used a drawn while ago
+    /// (**assumption**: an exponential gap of the cohort's mean time between opens), and
+    /// the refresh work was enqueued before the run with its next run due at `firstDue`.
+    mutating func startAndroid(_ d: UInt32, firstDue: SimTime) {
+        let i = Int(d)
+        let m = models(d)
+        var setup = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "android.setup")
+        let opens = cohorts[Int(devices[i].cohort)].usage.appOpensPerDay
+        let sinceUse = opens > 0 ? SimDuration.fromSeconds(setup.exponential(mean: 86_400 / opens)) : .days(30)
+        let batterySaverAuto = setup.chance(m.batterySaverAuto)
+        let bucket = StandbyBucketState(lastUsedAt: .zero - sinceUse)
+        let interval: SimDuration
+        if case .periodic(let i, _) = m.refreshWork.kind { interval = i } else { interval = .zero }
+        var work = WorkSpecState(enqueuedAt: firstDue - interval)
+        m.workManager.runFinished(m.refreshWork, &work, result: .success, now: firstDue - interval)
+        devices[i].android = Int32(androids.count)
+        androids.append(AndroidDevice(
+            doze: DozeState(config: m.doze.config), bucket: bucket, lastBucket: m.buckets.bucket(bucket, at: .zero),
+            refresh: AndroidWorkSlot(spec: work, enqueued: true),
+            steps: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false),
+            fcmHighPriority: m.fcm.makeLog(),
+            screenStream: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "user.screen"),
+            motionStream: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "user.motion")))
+        androids[Int(devices[i].android)].batterySaverAuto = batterySaverAuto
+        note(d, "OS: Android; standby bucket \(androids[Int(devices[i].android)].lastBucket); refresh work due \(format(firstDue))")
+        updateAutoBatterySaver(d)
+        if devices[i].lowPowerMode { applyDoze(d, .quickDoze(true)) }
+        if isCharging(i) { applyDoze(d, .charging(true)) }
+        applyDoze(d, .screen(on: false))
+        armOEMKill(d)
+        armBucketTimer(d)
+        scheduleScreenSession(d)
+        scheduleMotion(d)
+        scheduleWorkCheck(d, .refresh)
+    }
+
+    mutating func androidEvent(_ event: AndroidEvent) {
+        switch event {
+        case .screenSessionStarts(let d):
+            let a = androidIndex(d)
+            let length = cohorts[Int(devices[Int(d)].cohort)].users.sessionLength(rng: &androids[a].screenStream)
+            screenSession(d, length: length)
+            scheduleScreenSession(d)
+        case .screenOff(let d, let generation):
+            let a = androidIndex(d)
+            guard androids[a].screen.offTimerFires(now: now, generation: generation) else { return }
+            note(d, "OS: screen off")
+            models(d).buckets.screen(on: false, state: &androids[a].bucket, now: now)
+            applyDoze(d, .screen(on: false))
+            armOEMKill(d)
+            checkBucket(d)
+            armBucketTimer(d)
+        case .motion(let d):
+            note(d, "OS: significant motion")
+            applyDoze(d, .motion)
+            scheduleMotion(d)
+        case .timer(let d, let timer, let generation):
+            androidTimerFires(d, timer, generation: generation)
+        case .stepJobStops(let d, let serial):
+            let a = androidIndex(d)
+            guard androids[a].stepJobRunning, androids[a].stepJobSerial == serial else { return }
+            metrics.platform.jobsStopped += 1
+            note(d, "JobScheduler: step-sync job \(serial) stopped at its deadline")
+            stepJobEnded(d, result: .retry)
+        }
+    }
+
+    /// An Android timer's event: stale ones are dropped here, current ones go to their mechanism.
+    mutating func androidTimerFires(_ d: UInt32, _ timer: AndroidTimer, generation: UInt32) {
+        let a = androidIndex(d)
+        guard androids[a].timers.isCurrent(timer, generation) else { return }
+        switch timer {
+        case .doze:
+            androids[a].dozeTimerAt = nil
+            applyDoze(d, .timer)
+        case .bucket:
+            checkBucket(d)
+            armBucketTimer(d)
+        case .refreshWork: tryRunWork(d, .refresh)
+        case .stepWork: tryRunWork(d, .stepSync)
+        case .oemKill: oemForceStop(d)
+        case .batterySaverLevel: if updateAutoBatterySaver(d) { batterySaverChanged(d) }
+        }
+    }
+
+    // MARK: - The user and the screen
+
+    /// The user opens the app: strong usage for App Standby (ACTIVE, held 1 h) and the
+    /// screen on for the foreground session.
+    mutating func androidAppOpened(_ d: UInt32) {
+        let a = androidIndex(d)
+        screenSession(d, length: World.foregroundSession)
+        if androids[a].forceStopped {
+            androids[a].forceStopped = false
+            note(d, "OS: the app is no longer stopped (opened by the user)")
+            tryRunWork(d, .refresh)
+            tryRunWork(d, .stepSync)
+            if !androids[a].doze.restrictsBackgroundWork { flushFCM(d) }
+        }
+        models(d).buckets.appUsed(state: &androids[a].bucket, now: now)
+        checkBucket(d)
+        armBucketTimer(d)
+    }
+
+    /// A posted notification is seen: WORKING_SET for 12 h (`REFERENCE.md` B).
+    mutating func androidNotificationSeen(_ d: UInt32) {
+        models(d).buckets.notificationSeen(state: &androids[androidIndex(d)].bucket, now: now)
+        checkBucket(d)
+        armBucketTimer(d)
+    }
+
+    mutating func screenSession(_ d: UInt32, length: SimDuration) {
+        let a = androidIndex(d)
+        switch androids[a].screen.sessionStarts(now: now, length: length) {
+        case .turnedOn(let offAt, let generation):
+            note(d, "OS: screen on")
+            androids[a].timers.cancel(.oemKill)
+            models(d).buckets.screen(on: true, state: &androids[a].bucket, now: now)
+            clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+            applyDoze(d, .screen(on: true))
+        case .extended(let offAt, let generation):
+            clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+        case .unchanged:
+            break
+        }
+    }
+
+    mutating func scheduleScreenSession(_ d: UInt32) {
+        let i = Int(d), a = androidIndex(d)
+        let users = cohorts[Int(devices[i].cohort)].users
+        guard let at = users.nextScreenSession(after: now, rng: &androids[a].screenStream,
+                                               zone: &localZones[Int(devices[i].clock.location)], startUnixSeconds: startUnixSeconds)
+        else { return }
+        clock.schedule(.android(.screenSessionStarts(device: d)), at: at)
+    }
+
+    /// **Assumption** (`android.motionEventsPerDay`): significant motion on the diurnal curve.
+    mutating func scheduleMotion(_ d: UInt32) {
+        let i = Int(d), a = androidIndex(d)
+        let c = cohorts[Int(devices[i].cohort)]
+        guard let at = c.users.nextArrival(after: now, perDay: c.android!.motionEventsPerDay, rng: &androids[a].motionStream,
+                                           zone: &localZones[Int(devices[i].clock.location)], startUnixSeconds: startUnixSeconds)
+        else { return }
+        clock.schedule(.android(.motion(device: d)), at: at)
+    }
+}
+
+extension World {
+    /// Memory of one Android device's extra state (its quota history arrays not included).
+    public static var bytesPerAndroidDevice: Int { MemoryLayout<AndroidDevice>.stride }
+}

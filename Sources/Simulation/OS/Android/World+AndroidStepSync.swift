@@ -1,0 +1,68 @@
+import SimKernel
+import AppLogic
+import Platform
+
+/// Seed `003`'s step sync on Android (issue 4: "Android through WorkManager periodic work
+/// (about 2 h, network and battery-not-low constraints)"): the logic's
+/// `schedulePeriodicWork(interval:constraints:)` enqueues a second unique periodic work
+/// (KEEP), which runs as a JobScheduler job under the same gates as the refresh work
+/// (Doze maintenance windows, the bucket's quota, Battery Saver) plus its constraints,
+/// battery-not-low following ``BatteryLowMonitor`` (`REFERENCE.md` D, E). A run is
+/// `periodicWorkRan`; the logic's `finishWork(success:)` is the Worker's result:
+/// `Result.success()` starts the next period, `Result.retry()` WorkManager's backoff
+/// (30 s doubling, 5 h cap). The health data (Google Fit / Health Connect) is the same
+/// ground truth as HealthKit's.
+extension World {
+    /// Set-up: the app was in use before the run, so its step work is enqueued and last
+    /// ran when the last sync happened (`lastSync`): the next run is due one interval later.
+    mutating func startAndroidStepWork(_ d: UInt32, lastSync: SimTime) {
+        let a = Int(devices[Int(d)].android)
+        let request = stepWorkRequest(d, interval: stepLogic.config.syncInterval, constraints: [.networkConnected, .batteryNotLow])
+        var spec = WorkSpecState(enqueuedAt: lastSync)
+        models(d).workManager.runFinished(request, &spec, result: .success, now: lastSync)
+        androids[a].stepRequest = request
+        androids[a].steps = AndroidWorkSlot(spec: spec, enqueued: true)
+        scheduleWorkCheck(d, .stepSync)
+    }
+
+    /// The logic's `schedulePeriodicWork`: `enqueueUniquePeriodicWork(KEEP, …)`, no flex,
+    /// its first run one interval from now.
+    mutating func enqueueStepWork(_ d: UInt32, interval: Interval, constraints: AppLogic.WorkConstraints) {
+        let a = Int(devices[Int(d)].android)
+        guard !androids[a].steps.enqueued else { return note(d, "WorkManager: periodic step-sync work already enqueued (KEEP)") }
+        let request = stepWorkRequest(d, interval: interval, constraints: constraints)
+        androids[a].stepRequest = request
+        androids[a].steps = AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: now), enqueued: true)
+        note(d, "WorkManager: periodic step-sync work enqueued")
+        scheduleWorkCheck(d, .stepSync)
+    }
+
+    /// The `PeriodicWorkRequest` the logic asks for, as the builder clamps it.
+    @inline(__always) private func stepWorkRequest(_ d: UInt32, interval: Interval, constraints: AppLogic.WorkConstraints) -> WorkRequest {
+        let i = SimDuration(microseconds: interval.microseconds)
+        let c = Platform.WorkConstraints(network: constraints.contains(.networkConnected) ? .connected : .notRequired,
+                                         requiresBatteryNotLow: constraints.contains(.batteryNotLow))
+        return models(d).workManager.request(.periodic(interval: i, flex: i), constraints: c)
+    }
+
+    /// The job started: the process runs and the Worker hands the logic `periodicWorkRan`.
+    mutating func startStepWorker(_ d: UInt32) {
+        resume(d)
+        let context = stepContext(Int(d))
+        deliverStepSync(d, .periodicWorkRan(context))
+    }
+
+    /// The logic's `finishWork(success:)`: the Worker returns, the job ends, and the
+    /// process is cached (suspended) shortly after unless something else holds it.
+    mutating func stepWorkerFinished(_ d: UInt32, success: Bool) {
+        guard androids[Int(devices[Int(d)].android)].stepJobRunning else { return }
+        stepJobEnded(d, result: success ? .success : .retry)
+        armTimer(d, .stepWake, after: World.suspensionDelay)
+    }
+
+    /// The step-sync job is over (finished, stopped at its deadline, or killed with the app).
+    mutating func stepJobEnded(_ d: UInt32, result: WorkResult) {
+        androids[Int(devices[Int(d)].android)].stepJobRunning = false
+        jobEnded(d, .stepSync, result: result)
+    }
+}

@@ -1,0 +1,36 @@
+import SimKernel
+import Platform
+
+/// Android's automatic Battery Saver (`REFERENCE.md` E, ``BatterySaverModel``): for the
+/// users who turned its schedule on (`android.batterySaverAuto`, **assumption**), it turns
+/// on when the battery reaches 15 % unplugged and off when the phone is plugged in. While
+/// on it acts as the `lowPowerMode` setting or fault does on Android: Quick Doze, and
+/// background work waits (``World/batterySaverChanged(_:)``); the step sync's logic reads
+/// it as Low Power Mode. The level is piecewise linear (``BatteryModel``), so one event at
+/// the moment it reaches 15 % is enough.
+extension World {
+    /// Battery Saver's automatic state for the battery now, and the event for the moment the
+    /// level reaches the automatic level while unplugged. Returns whether the device's Battery
+    /// Saver (setting, fault or schedule) turned on or off, so Doze and the work must hear of it.
+    @discardableResult
+    mutating func updateAutoBatterySaver(_ d: UInt32) -> Bool {
+        let i = Int(d), a = androidIndex(d)
+        guard androids[a].batterySaverAuto else { return false }
+        let saver = models(d).batterySaver
+        let battery = cohorts[Int(devices[i].cohort)].battery
+        let level = battery.percent(devices[i].battery, at: now)
+        let on = saver.isOn(levelPercent: level, plugged: isCharging(i), wasOn: devices[i].autoBatterySaver)
+        let generation = androids[a].timers.arm(.batterySaverLevel)
+        if !on, let auto = saver.autoLevelPercent, let at = battery.timeFalling(to: auto, devices[i].battery, now: now) {
+            clock.schedule(.android(.timer(device: d, timer: .batterySaverLevel, generation: generation)), at: at)
+        }
+        guard on != devices[i].autoBatterySaver else { return false }
+        let was = devices[i].lowPowerMode
+        devices[i].autoBatterySaver = on
+        note(d, on ? "OS: Battery Saver on (automatic schedule, battery \(String(format: "%.1f", level)) % unplugged)"
+                   : "OS: Battery Saver's automatic schedule off (plugged in)")
+        guard devices[i].lowPowerMode != was else { return false }
+        if on { metrics.platform.batterySaverActivations += 1 }
+        return true
+    }
+}

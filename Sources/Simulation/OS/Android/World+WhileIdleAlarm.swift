@@ -1,0 +1,71 @@
+import SimKernel
+import Platform
+
+/// The step sync's stale-sync notification on Android (`REFERENCE.md` C): the logic's
+/// `scheduleNotification(after:)` is an AlarmManager `setAndAllowWhileIdle` alarm.
+///
+/// - Outside deep idle it fires at its time.
+/// - In deep idle (AlarmManager's pending idle-until) it fires when ``WhileIdleAlarmLimiter``
+///   allows (Android 12: 72 while-idle alarms an hour) or at the idle's end, the next
+///   maintenance window, whichever comes first ([AMS15] `adjustDeliveryTimeBasedOnDeviceIdle`:
+///   `min(whenInQuota, mPendingIdleUntil)`); a held alarm fires at once when deep idle ends
+///   early (screen, motion, charging).
+/// - Every delivery is recorded in the app's log (one alarm a day never nears the quota).
+/// - A force-stop removes it (World+Android).
+///
+/// It is not a wake-from-idle alarm: `setAndAllowWhileIdle` passes `FLAG_ALLOW_WHILE_IDLE`
+/// only, and `getNextWakeFromIdleTime` answers `FLAG_WAKE_FROM_IDLE` alarms (alarm clocks),
+/// so it never holds deep Doze back (`MIN_TIME_TO_ALARM`, A) and is not fed to
+/// `DozeInput.nextWakeFromIdleAlarm`.
+extension World {
+    /// The stale-sync notification's while-idle alarm is set for `at`, replacing a pending one.
+    mutating func armWhileIdleAlarm(_ d: UInt32, at: SimTime) {
+        let a = androidIndex(d)
+        androids[a].alarmDue = at
+        androids[a].alarmHeld = false
+    }
+
+    /// The alarm's time, or a later look while Doze held it: whether it fires now. When deep
+    /// idle holds it, it looks again at the limiter's time or the idle's end.
+    mutating func whileIdleAlarmFires(_ d: UInt32) -> Bool {
+        let a = androidIndex(d)
+        guard let due = androids[a].alarmDue else { return false }
+        if let idleUntil = androids[a].doze.deepIdleUntil {
+            let limiter = models(d).whileIdleAlarms
+            let allowed = androids[a].whileIdleLog.map { limiter.fireTime(due: now, deviceIdle: true, log: $0) } ?? now
+            let at = min(allowed, idleUntil)
+            if at > now {
+                if !androids[a].alarmHeld {
+                    androids[a].alarmHeld = true
+                    metrics.platform.alarmsDelayedByDoze += 1
+                }
+                note(d, "AlarmManager: while-idle alarm due; held by Doze until \(format(at))")
+                armTimer(d, .staleNotification, at: at)
+                return false
+            }
+        }
+        if androids[a].whileIdleLog == nil { androids[a].whileIdleLog = models(d).whileIdleAlarms.makeLog() }
+        androids[a].whileIdleLog!.record(now)
+        metrics.platform.alarmsFired += 1
+        if androids[a].alarmHeld { metrics.platform.alarmDozeDelay.record((now - due).microseconds) }
+        note(d, "AlarmManager: while-idle alarm fires (\(now - due) after its time)")
+        androids[a].alarmDue = nil
+        androids[a].alarmHeld = false
+        return true
+    }
+
+    /// Deep idle ended (``World/applyDoze(_:_:)``): a held alarm fires now.
+    mutating func releaseHeldAlarm(_ d: UInt32) {
+        armTimer(d, .staleNotification, at: now)
+    }
+
+    /// A force-stop removes the app's alarms.
+    mutating func cancelWhileIdleAlarm(_ d: UInt32) {
+        let a = androidIndex(d)
+        guard androids[a].alarmDue != nil else { return }
+        cancelTimer(d, .staleNotification)
+        androids[a].alarmDue = nil
+        androids[a].alarmHeld = false
+        note(d, "AlarmManager: the stale-sync alarm is removed with the stopped app")
+    }
+}

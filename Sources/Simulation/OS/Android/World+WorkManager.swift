@@ -1,0 +1,154 @@
+import SimKernel
+import AppLogic
+import Platform
+
+/// WorkManager periodic work run as JobScheduler jobs (docs/platform-facts.md section D):
+/// enqueue (KEEP), the gates (Doze, the bucket's quota, Battery Saver, constraints),
+/// the run, its stop deadline and the retry backoff.
+extension World {
+    /// `enqueueUniquePeriodicWork(KEEP, …)` with the logic's `earliestBegin` as the first
+    /// run (its initial delay).
+    mutating func enqueueRefreshWork(_ d: UInt32, earliestBegin: SimTime) {
+        let a = androidIndex(d)
+        guard !androids[a].refresh.enqueued else {
+            note(d, "WorkManager: periodic refresh work already enqueued (KEEP)")
+            return
+        }
+        androids[a].refresh.enqueued = true
+        androids[a].refresh.spec = WorkSpecState(enqueuedAt: max(earliestBegin, now))
+        note(d, "WorkManager: periodic refresh work enqueued, first run from \(format(max(earliestBegin, now)))")
+        scheduleWorkCheck(d, .refresh)
+    }
+
+    mutating func cancelRefreshWork(_ d: UInt32) {
+        let a = androidIndex(d)
+        androids[a].refresh.enqueued = false
+        androids[a].refresh.deferredSince = nil
+        androids[a].timers.cancel(.refreshWork)
+        note(d, "WorkManager: periodic refresh work cancelled")
+    }
+
+    /// The request a work was enqueued with.
+    @inline(__always) func request(_ m: AndroidModels, _ a: Int, _ work: AndroidWork) -> WorkRequest? {
+        work == .refresh ? m.refreshWork : androids[a].stepRequest
+    }
+
+    /// A copy of one work's slot (plain values: no retain).
+    @inline(__always) func slot(_ a: Int, _ work: AndroidWork) -> AndroidWorkSlot {
+        work == .refresh ? androids[a].refresh : androids[a].steps
+    }
+
+    mutating func scheduleWorkCheck(_ d: UInt32, _ work: AndroidWork) {
+        let a = androidIndex(d)
+        guard slot(a, work).enqueued else { return }
+        let m = models(d)
+        guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec) else { return }
+        let generation = androids[a].timers.arm(.work(work))
+        clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), at: max(due, now))
+    }
+
+    /// BatteryService's "battery low" now (``BatteryLowMonitor``: set at ≤ 15 % unplugged,
+    /// cleared plugged in or at ≥ 20 %, `REFERENCE.md` E), kept for the hysteresis.
+    mutating func updateBatteryLow(_ d: UInt32) {
+        let i = Int(d), a = androidIndex(d)
+        let level = cohorts[Int(devices[i].cohort)].battery.percent(devices[i].battery, at: now)
+        androids[a].batteryLow = models(d).batteryLow.isLow(levelPercent: level, plugged: isCharging(i), wasLow: androids[a].batteryLow)
+    }
+
+    /// Starts a work's job if it is due and every gate of `REFERENCE.md` A, B, D and E
+    /// lets it: not force-stopped, constraints (network, battery not low), Battery Saver,
+    /// Doze (maintenance windows only, unless temp-allow-listed), and the bucket's quota
+    /// (charging and foreground exempt).
+    mutating func tryRunWork(_ d: UInt32, _ work: AndroidWork) {
+        let i = Int(d), a = androidIndex(d)
+        let running = work == .refresh ? devices[i].task.running : androids[a].stepJobRunning
+        guard slot(a, work).enqueued, !running, !androids[a].forceStopped else { return }
+        let m = models(d)
+        guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec), due <= now else { return }
+        if request.constraints.requiresBatteryNotLow { updateBatteryLow(d) }
+        let network: WorkNetworkType = devices[i].online ? (onWiFi(i, at: now) ? .unmetered : .connected) : .notRequired
+        let conditions = DeviceConditions(network: network, charging: isCharging(i), batteryLow: androids[a].batteryLow)
+        guard m.workManager.constraintsMet(request.constraints, conditions) else {
+            return note(d, "WorkManager: \(work) due; waiting for its constraints (network \(network), battery low \(androids[a].batteryLow))")
+        }
+        guard !devices[i].lowPowerMode else { return note(d, "WorkManager: \(work) due; held back by Battery Saver") }
+        let doze = androids[a].doze
+        if doze.restrictsBackgroundWork, !doze.isAllowListed(at: now) {
+            if slot(a, work).deferredSince == nil {
+                androids[a][work].deferredSince = now
+                metrics.platform.dozeDeferrals += 1
+                note(d, "WorkManager: \(work) due; deferred by Doze (deep \(doze.deep), light \(doze.light)) to a maintenance window")
+            }
+            return
+        }
+        let bucket = checkBucket(d)
+        let exempt = isCharging(i) || (devices[i].process == .running && now < devices[i].foregroundUntil)
+        guard m.quota.mayStart(androids[a].quota, bucket: bucket, now: now, exempt: exempt) else {
+            metrics.platform.quotaDeferrals += 1
+            let generation = androids[a].timers.arm(.work(work))
+            clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), after: m.quotaRecheck)
+            return note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(m.quotaRecheck)")
+        }
+        if let since = slot(a, work).deferredSince {
+            metrics.platform.dozeDeferral.record((now - since).microseconds)
+            androids[a][work].deferredSince = nil
+        }
+        metrics.platform.workManagerDelay.record((now - due).microseconds)
+        m.quota.jobStarted(&androids[a].quota, now: now)
+        let deadline = m.quota.stopDeadline(androids[a].quota, bucket: bucket, startedAt: now, now: now, exempt: exempt)
+        applyDoze(d, .jobsActive(true))
+        switch work {
+        case .refresh:
+            metrics.platform.androidLaunchesByBucket[bucket.rawValue] += 1
+            beginRefreshTask(d)
+            clock.schedule(.refreshExpires(device: d, serial: devices[i].task.serial), at: deadline)
+            note(d, "WorkManager: refresh runs as job \(devices[i].task.serial) (bucket \(bucket), \(now - due) after due); JobScheduler stops it at \(format(deadline))")
+            deliverTaskLaunched(d)
+        case .stepSync:
+            metrics.platform.stepSyncJobs += 1
+            androids[a].stepJobRunning = true
+            androids[a].stepJobSerial &+= 1
+            clock.schedule(.android(.stepJobStops(device: d, serial: androids[a].stepJobSerial)), at: deadline)
+            note(d, "WorkManager: step sync runs as job \(androids[a].stepJobSerial) (bucket \(bucket), \(now - due) after due); JobScheduler stops it at \(format(deadline))")
+            startStepWorker(d)
+        }
+    }
+
+    /// JobScheduler's stop deadline: `onStopped`, which the logic hears as its expiration.
+    /// The job is over for the OS either way (no watchdog kill on Android).
+    mutating func stopRefreshJob(_ d: UInt32) {
+        let i = Int(d)
+        metrics.platform.jobsStopped += 1
+        androids[androidIndex(d)].stopping = true
+        note(d, "JobScheduler: job \(devices[i].task.serial) stopped at its deadline")
+        deliverRefresh(d, .taskExpired)
+        if devices[i].task.running { endTask(d) }
+    }
+
+    /// The job ended (completed, stopped or killed with the app): the quota session
+    /// closes, WorkManager records the result (a completed run starts the next period;
+    /// **assumption**: a stopped or killed run is retried with backoff, as WorkManager
+    /// counts the attempt at its start) and Doze may end its maintenance window.
+    mutating func refreshJobEnded(_ d: UInt32) {
+        let i = Int(d), a = androidIndex(d)
+        let result: WorkResult = androids[a].stopping || devices[i].task.completions == 0 ? .retry : .success
+        androids[a].stopping = false
+        jobEnded(d, .refresh, result: result)
+    }
+
+    /// A job of `work` ended with `result` (the Worker's `Result`): quota, WorkManager's
+    /// next run or backoff, and Doze's view of running jobs.
+    mutating func jobEnded(_ d: UInt32, _ work: AndroidWork, result: WorkResult) {
+        let i = Int(d), a = androidIndex(d)
+        let m = models(d)
+        m.quota.jobStopped(&androids[a].quota, now: now)
+        if let request = request(m, a, work) {
+            m.workManager.runFinished(request, &androids[a][work].spec, result: result, now: now)
+            if let next = m.workManager.nextRunTime(request, slot(a, work).spec) {
+                note(d, "WorkManager: \(work) run ended (\(result)); next run due \(format(next))")
+            }
+        }
+        scheduleWorkCheck(d, work)
+        applyDoze(d, .jobsActive(devices[i].task.running || androids[a].stepJobRunning))
+    }
+}

@@ -1,0 +1,97 @@
+import SimKernel
+
+/// The invariants, judged from ground truth the world owns (what the OS saw, what
+/// the backend knows), never from what the logic believes.
+public enum ViolationKind: String, CaseIterable, Sendable {
+    /// `setTaskCompleted` called more than once for one task (seed `002`, issue 1).
+    case taskCompletedTwice
+    /// A task not completed after its expiration was killed by the watchdog.
+    case taskKilledByWatchdog
+    /// A test-available notification before the test was truly available.
+    case notifiedBeforeAvailable
+    /// More than one test-available notification in one test window.
+    case notifiedTwiceInWindow
+    /// A notification although the app was opened less than 24 h before (seed `000`).
+    case notifiedDespiteRecentOpen
+    /// A refresh fetched the history of a truly available, not yet notified test and
+    /// completed successfully without notifying, although the user (by ground truth)
+    /// had not opened the app for 24 h, was not taking the test and allows notifications.
+    case availableTestNotNotified
+    /// When the user opens the app, the badge differs from the number of unread
+    /// notifications (seed `002`, issue 3).
+    case badgeDiffersFromUnread
+    /// A result of seed `004`'s analysis reached the app but was neither seen by the
+    /// user nor on disk when the app was terminated.
+    case continuationResultLost
+    /// An analysis-complete notification without a result in the app (seed `004`).
+    case continuationNotifiedWithoutResult
+    /// A request the provider refused with a client error (400, 403, 405, 413) was sent
+    /// again (seed `001`: "no retry on 4xx").
+    case pushClientErrorRetried
+    /// A send to a token the provider had reported unregistered (410/404) before the
+    /// device registered it again (seed `001`: "mark device expired").
+    case pushSentToUnregisteredToken
+    /// A normal push sent inside the user's quiet hours and displayed inside them (seed `001`).
+    case pushDisplayedInQuietHours
+    /// A push displayed again on a device where its collapse id is still shown.
+    case pushCollapseIdShownTwice
+    /// A created notification neither delivered, emailed, expired by its TTL, suppressed
+    /// by a rule, failed on every device, dropped by the provider's rules, nor in flight.
+    case pushNotificationLost
+    /// More than one step row for one (user, date, source) (seed `003`: upsert).
+    case duplicateStepRows
+    /// A local day that ended within the 30 days before a read the server then received,
+    /// whose true steps the server does not hold in full (seed `003`: backfill).
+    case stepsNeverSynced
+    /// A step upload while the battery was truly low (seed `003`: "mandatory"; `REFERENCE.md` E).
+    case syncedOnLowBattery
+}
+
+public struct Violation: Sendable, Equatable {
+    public var kind: ViolationKind
+    public var device: Int
+    public var time: SimTime
+    public var detail: String
+}
+
+/// The judge (after TigerBeetle's `state_checker`): features report observations
+/// (`observe...` in this folder, one file per feature), the checkers here keep the
+/// judge-only ground truth and decide violations. Counts checks and violations and
+/// keeps the first ``sampleLimit`` violations.
+struct Oracle {
+    static let sampleLimit = 20
+    var checked: UInt64 = 0
+    var counts = [UInt64](repeating: 0, count: ViolationKind.allCases.count)
+    var samples: [Violation] = []
+    var refresh: RefreshChecker
+    var steps: StepsChecker
+
+    init(devices: Int) {
+        refresh = RefreshChecker(devices: devices)
+        steps = StepsChecker(devices: devices)
+    }
+
+    var violations: UInt64 { counts.reduce(0, +) }
+
+    /// Records one check; `detail` (built by the caller only when the check fails) says
+    /// what went wrong. Returns whether it held.
+    @discardableResult
+    mutating func check(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) -> Bool {
+        checked &+= 1
+        guard !holds else { return true }
+        counts[ViolationKind.allCases.firstIndex(of: kind)!] += 1
+        if samples.count < Oracle.sampleLimit {
+            samples.append(Violation(kind: kind, device: device, time: time, detail: detail ?? kind.rawValue))
+        }
+        return false
+    }
+}
+
+extension World {
+    /// One oracle check; a violation also goes into the device's trace, at its instant.
+    mutating func verify(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
+        if !oracle.check(holds, kind, device: device, time: time, detail: detail) {
+            note(UInt32(device), "ORACLE: violation \(kind.rawValue): \(detail ?? "")")
+        }
+    }
+}

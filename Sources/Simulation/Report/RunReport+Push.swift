@@ -1,0 +1,145 @@
+import SimKernel
+import Reports
+import AppLogic
+
+/// The push pipeline's part of `report.json` (seed `001`'s "Aggregated Push Metrics")
+/// and the backend's load over time. Every key is present in every report; without
+/// a `push` cohort the push figures are zeros and their series empty.
+extension World {
+    var pushMetrics: PushMetrics { push.active ? push.metrics : PushMetrics() }
+
+    /// `latency.pushCreatedToDelivered.<priority>`: creation to the first arrival on a device.
+    func pushLatencies() -> [(String, ReportValue)] {
+        let m = pushMetrics
+        return PushMetrics.priorityNames.enumerated().map { ("pushCreatedToDelivered.\($1)", m.createdToDelivered[$0].latencySummary()) }
+    }
+
+    /// `backend.pushes`: sends by provider and how the provider (or the push service's
+    /// own queue) answered.
+    func pushesByProvider() -> ReportValue {
+        let m = pushMetrics
+        var section: [String: ReportValue] = [:]
+        for (p, name) in ["apns", "fcm"].enumerated() {
+            var byStatus: [String: ReportValue] = [:]
+            for (k, status) in PushMetrics.statuses.enumerated() { byStatus["\(status)"] = .count(m.byStatus[p][k]) }
+            let dispatcher = push.active ? push.dispatchers[p] : PushDispatcher()
+            let concurrency = push.active ? push.concurrency : 0
+            section[name] = [
+                "sends": .count(m.sends[p]),
+                "accepted": .count(m.accepted[p]),
+                "rejectedByStatus": .object(byStatus),
+                "timedOut": .count(m.unanswered[p]),
+                "rejectedByQueue": .count(m.rejectedByQueue[p]),
+                "peakQueueDepth": .count(dispatcher.peakQueue),
+                "peakConcurrent": .count(dispatcher.peakStreaming),
+                "concurrency": .count(concurrency),
+                // 1 - peak use of the configured streams: 0 means the queue was in use.
+                "headroom": .fixed(concurrency > 0 ? 1 - Double(dispatcher.peakStreaming) / Double(concurrency) : 1, 4),
+                "latency": m.providerLatency[p].latencySummary(),
+            ]
+        }
+        return .object(section)
+    }
+
+    /// `backend.load`: per-bucket series over the run, for capacity planning. Rates are
+    /// per second (a bucket's count / `bucketSeconds`); peaks are the largest seen in the bucket.
+    func loadSection() -> ReportValue {
+        let l = load
+        let seconds = l.bucket.seconds
+        func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { .fixed(Double($0) / seconds, 3) }) }
+        func peaks(_ counts: [UInt32]) -> ReportValue { .array(counts.map { .count($0) }) }
+        let hasPush = push.active
+        func pushSeries(_ series: [[UInt32]], _ f: ([UInt32]) -> ReportValue) -> ReportValue {
+            hasPush ? ["apns": f(series[0]), "fcm": f(series[1])] : .object([:])
+        }
+        let apiPeak = l.apiBusyPeak.max() ?? 0
+        return [
+            "bucketSeconds": .count(Int(seconds)),
+            "requestsPerSecond": [
+                "/v1/test/history": rate(l.requests[0]),
+                "/v1/test/active": rate(l.requests[1]),
+                "/v1/homework/analyze": rate(l.requests[2]),
+            ],
+            "apiRejectedPerSecond": rate(l.apiRejected),
+            "apiBusyWorkersPeak": peaks(l.apiBusyPeak),
+            "apiHeadroom": .fixed(1 - Double(apiPeak) / Double(max(server.workers, 1)), 4),
+            "pushesPerSecond": pushSeries(l.pushSends, rate),
+            "pushRejectedPerSecond": pushSeries(l.pushRejected, rate),
+            "pushQueueDepthPeak": pushSeries(l.pushQueuePeak, peaks),
+            "pushConcurrentPeak": pushSeries(l.pushStreamingPeak, peaks),
+        ]
+    }
+
+    /// `push`: seed `001`'s aggregated metrics and the accounting of every notification.
+    func pushSection() -> ReportValue {
+        let m = pushMetrics
+        func named(_ names: [String], _ counts: [UInt64]) -> ReportValue {
+            .object(Dictionary(uniqueKeysWithValues: zip(names, counts.map { ReportValue.count($0) })))
+        }
+        func rate(_ a: UInt64, _ b: UInt64) -> ReportValue { b > 0 ? .fixed(Double(a) / Double(b), 4) : .null }
+        let created = m.createdBySource.reduce(0, +)
+        var outcomes: [String: ReportValue] = [:]
+        for outcome in PushOutcome.allCases where outcome != .pending {
+            outcomes["\(outcome)"] = .count(m.outcomes[Int(outcome.rawValue)])
+        }
+        outcomes["inFlight"] = .count(m.inFlightAtEnd)
+        outcomes["lost"] = .count(m.lost)
+        let accounted = m.outcomes.reduce(0, +) + m.inFlightAtEnd + m.lost
+        let sends = m.sends.reduce(0, +)
+        let delivered = m.outcomes[Int(PushOutcome.delivered.rawValue)]
+        let sent = created - m.outcomes[Int(PushOutcome.suppressed.rawValue)]
+        let failures = m.failuresByReason.reduce(0, +)
+        let activeTokens = UInt64(push.truth.filter { $0.registryStatus == .active }.count)
+        let weeks = max(scenario.duration.seconds / (7 * 86_400), 1e-9)
+        let displayed = m.shown + m.shownQuietly
+        return [
+            "users": .count(push.users.count),
+            "created": [
+                "total": .count(created),
+                "bySource": named(PushMetrics.sourceNames, m.createdBySource),
+                "byPriority": named(PushMetrics.priorityNames, m.createdByPriority),
+            ],
+            // Every created notification is in exactly one of these (`accounted` = `created.total`).
+            "outcomes": .object(outcomes),
+            "accounted": .count(accounted),
+            "suppressedByReason": named(PushMetrics.suppressionNames, m.suppressedByReason),
+            "heldForQuietHours": .count(m.held),
+            "summaries": .count(m.summaries),
+            "sends": .count(sends),
+            "retries": .count(m.retries),
+            "failuresByReason": named(PushMetrics.failureNames, m.failuresByReason),
+            "emailFallbacks": named(["allDevicesFailed", "highPriorityDelayed"], m.emailFallbacks),
+            // Seed `001`: delivered / sent (notifications given a push), failed sends / sends.
+            "deliveryRate": rate(delivered, sent),
+            "failureRate": rate(failures, sends),
+            "tokens": [
+                "registrations": .count(m.registrations),
+                "rotations": .count(m.rotations),
+                "uninstalls": .count(m.uninstalls),
+                "reinstalls": .count(m.reinstalls),
+                "marked": named(PushMetrics.tokenNames, m.tokens),
+                "purged": .count(m.purged),
+                "purgeNoticeEmails": .count(m.purgeNotices),
+                "activeAtEnd": .count(activeTokens),
+                // Seed `001`: expired tokens / active tokens, per week (target < 1 %).
+                "expirationRatePerWeek": activeTokens > 0
+                    ? .fixed(Double(m.tokens[PushMetrics.index(PushTokenStatus.expired)]) / Double(activeTokens) / weeks, 5) : .null,
+            ],
+            "display": [
+                "shown": .count(m.shown),
+                "shownQuietly": .count(m.shownQuietly),
+                "notShownWithoutPermission": .count(m.notShownWithoutPermission),
+                "replacedByCollapseId": .count(m.collapsedInPlace),
+                "silent": named(PushMetrics.silentNames, m.silent),
+            ],
+            "opened": .count(m.opened),
+            "dismissed": .count(m.dismissed),
+            "openRate": rate(m.opened, displayed),
+            "timeToOpen": m.timeToOpen.latencySummary(),
+            "providerLatencyP95": [
+                "apns": .seconds(m.providerLatency[0].percentile(95)),
+                "fcm": .seconds(m.providerLatency[1].percentile(95)),
+            ],
+        ]
+    }
+}
