@@ -23,9 +23,15 @@ public enum HTMLReport {
             for block in section.blocks {
                 switch block {
                 case .paragraph(let text): body += "<p>\(escape(text))</p>\n"
-                case .code(let line): body += "<pre><code>\(escape(line))</code></pre>\n"
                 case .table(let header, let rows): body += table(header, rows)
                 case .chart(let chart): body += "<figure>\n\(ReportSVG.render(chart))</figure>\n"
+                case .violations(let list):
+                    body += "<table class=\"violations\">\n<thead><tr><th>invariant</th><th class=\"n\">device</th><th class=\"n\">at</th><th>what happened, and the command that replays it</th></tr></thead>\n<tbody>\n"
+                    for v in list {
+                        body += "<tr><td>\(escape(v.kind))</td><td class=\"n\">\(escape(v.device))</td><td class=\"n\">\(escape(v.time))</td>"
+                            + "<td class=\"wrap\">\(escape(v.detail))<br><code>\(escape(v.replay))</code></td></tr>\n"
+                    }
+                    body += "</tbody></table>\n"
                 }
             }
             body += "</section>\n"
@@ -35,14 +41,14 @@ public enum HTMLReport {
         <html lang="en"><head><meta charset="utf-8"><title>\(title)</title>
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <style>
-        body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#111;max-width:1000px;margin:0 auto;padding:0 16px 48px;line-height:1.4}
+        body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#111;max-width:1100px;margin:0 auto;padding:0 16px 48px;line-height:1.4}
         .banner{color:#fff;padding:14px 20px;margin:16px 0;border-radius:6px}.banner h1{margin:0 0 4px;font-size:26px}.banner p{margin:0}
         .pass{background:#1e7d32}.fail{background:#c0392b}
         h2{border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:32px}
         table{border-collapse:collapse;margin:10px 0;font-size:14px}th,td{padding:4px 10px;border-bottom:1px solid #e5e5e5;text-align:left}
-        td{white-space:nowrap}th{vertical-align:bottom}
+        td{white-space:nowrap;vertical-align:top}th{vertical-align:bottom}td.wrap{white-space:normal}td code{font-size:11.5px;color:#333;white-space:nowrap}
         th{background:#f4f4f4}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}tr.fail td{color:#c0392b;font-weight:600}
-        pre{background:#f6f6f6;padding:8px 12px;overflow-x:auto;font-size:13px}figure{margin:12px 0}svg{max-width:100%;height:auto}
+        figure{margin:12px 0}svg{max-width:100%;height:auto}
         ul.legend{list-style:none;padding:0;margin:2px 0 0 70px;font-size:13px}ul.legend li{display:inline-block;margin-right:16px}
         ul.legend span{display:inline-block;width:14px;height:10px;margin-right:5px;vertical-align:middle}
         </style>

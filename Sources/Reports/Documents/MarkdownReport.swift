@@ -9,11 +9,11 @@ public enum MarkdownReport {
                 switch block {
                 case .paragraph(let text):
                     out += "\n" + (section.id == "verdict" ? "**\(text.prefix(4))**\(text.dropFirst(4))" : text) + "\n"
-                case .code(let line):
-                    out += "\n    \(line)\n"
                 case .table(let header, let rows):
                     out += "\n" + MarkdownTable.render(header: header, rows: rows,
                                                        alignments: [.left] + Array(repeating: .right, count: max(0, header.count - 1)))
+                case .violations(let list):
+                    for v in list { out += "\n- \(v.kind) on device \(v.device) at \(v.time): \(v.detail)\n\n      \(v.replay)\n" }
                 case .chart:
                     continue
                 }

@@ -12,12 +12,16 @@ public struct ReportSection: Sendable, Equatable {
     public enum Block: Sendable, Equatable {
         /// Plain text (escaped by the renderer).
         case paragraph(String)
-        /// A shell command or other verbatim line.
-        case code(String)
         /// A table whose first column is a label and the others right-aligned figures.
         case table(header: [String], rows: [[String]])
         /// A chart (report.html only; report.md skips it).
         case chart(ReportChart)
+        /// Invariant violations: kind, device, time, detail and the command that replays it.
+        case violations([Violation])
+    }
+
+    public struct Violation: Sendable, Equatable {
+        public var kind: String, device: String, time: String, detail: String, replay: String
     }
 
     public var id: String
@@ -118,11 +122,11 @@ public enum ReportSections {
         let samples = r.lookup("invariants.samples")?.arrayValue ?? []
         if !samples.isEmpty {
             blocks.append(.paragraph("First invariant violations, each with the command that replays it:"))
-            for s in samples {
-                let time = s.lookup("time")?.doubleValue.map { HumanUnits.duration(seconds: $0) } ?? "?"
-                blocks.append(.paragraph("\(str(s, "kind")) on device \(str(s, "device")) at \(time): \(str(s, "detail"))"))
-                blocks.append(.code(str(s, "replay")))
-            }
+            blocks.append(.violations(samples.map { s in
+                ReportSection.Violation(kind: str(s, "kind"), device: str(s, "device"),
+                                        time: s.lookup("time")?.doubleValue.map { HumanUnits.duration(seconds: $0) } ?? "?",
+                                        detail: str(s, "detail"), replay: str(s, "replay"))
+            }))
         }
         if blocks.isEmpty { blocks.append(.paragraph("Nothing failed: no invariant violation, every expectation held.")) }
         return ReportSection(id: "failures", title: "Violations and failed expectations", blocks: blocks)
