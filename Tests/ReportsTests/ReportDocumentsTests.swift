@@ -8,6 +8,8 @@ enum SampleReport {
     static func document(failing: Bool = true, spike: Double = 120) -> ReportValue {
         var notified = LatencyHistogram()
         for i in 1...100 { notified.record(Int64(i) * 2_732_672_942) }  // up to 75.9 h
+        var zeros = LatencyHistogram()
+        zeros.record(0, count: 5)
         var load = [Double](repeating: 0.5, count: 1_008)
         load[500] = spike
         let samples: ReportValue = failing ? [
@@ -27,6 +29,7 @@ enum SampleReport {
             ],
             "battery": ["ios-daily": ["appEnergyPerDeviceDay": ["mAh": ["p50": .fixed(0.915736, 4), "p95": .fixed(12.34, 4)]], "devicesOverBudget": 0]],
             "backend": [
+                "queueing": zeros.latencySummary(),
                 "requests": ["total": 688_275, "byEndpoint": ["/api/v1/steps/sync": 579_676, "/v1/test/history": 108_599]],
                 "requestsPerSecond": ["peak": .fixed(1_046, 1)],
                 "capacity": ["workers": 32],
@@ -68,6 +71,7 @@ enum SampleReport {
         #expect(html.contains("No samples (no chart): refreshTaskDuration."))
         #expect(html.contains("<title>testAvailableToNotified: cumulative share of 100 samples</title>"))
         #expect(!html.contains("refreshTaskDuration: cumulative share"))
+        #expect(html.contains("API queueing (wait for a worker): all 5 samples were 0 (no chart)."))
     }
 
     @Test func loadChartMarksThePeakTheTotalAndTheFaultAndOmitsAllZeroSeries() {

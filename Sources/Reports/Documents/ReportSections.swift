@@ -148,14 +148,10 @@ public enum ReportSections {
         let names = (r.lookup("latency")?.objectValue ?? [:]).keys.sorted()
         var rows: [[String]] = []
         var charts: [ReportSection.Block] = []
-        let limits = expectations(r)
         for name in names {
             let base = "latency.\(name)"
             rows.append([name] + ["count", "p50", "p90", "p95", "p99", "max"].map { $0 == "count" ? count(r, "\(base).count") : MetricText.lookup(r, "\(base).\($0)") })
-            guard let encoded = r.lookup("\(base).histogram"), let h = LatencyHistogram(exactEncoding: encoded), !h.isEmpty else { continue }
-            let limit = limits.first { $0.metric.hasPrefix(base + ".") && $0.max != nil && ["p50", "p90", "p95", "p99", "max"].contains(String($0.metric.dropFirst(base.count + 1))) }
-            charts.append(.chart(.latencyCDF(title: name, histogram: h,
-                                             limit: limit.map { (String($0.metric.dropFirst(base.count + 1)), $0.max ?? 0) })))
+            if let chart = distribution(r, base, title: name) { charts.append(chart) }
         }
         var blocks: [ReportSection.Block] = [
             .paragraph("Latencies count only test windows that opened during the run. Percentiles are read from log-linear histograms (within 0.4 %)."),
@@ -205,10 +201,11 @@ public enum ReportSections {
                        ["failure rate", MetricText.lookup(r, "push.failureRate")], ["open rate", MetricText.lookup(r, "push.openRate")],
                        ["held for quiet hours", count(r, "push.heldForQuietHours")], ["time to open, p50", MetricText.lookup(r, "push.timeToOpen.p50")]]
         blocks.append(.table(header: ["", "value"], rows: summary))
-        for (title, path) in [("outcome", "push.outcomes"), ("suppressed because", "push.suppressedByReason"), ("failed because", "push.failuresByReason"),
-                              ("created by priority", "push.created.byPriority"), ("token lifecycle", "push.tokens.marked")] {
+        for (title, path, noun) in [("outcome", "push.outcomes", "notifications"), ("suppressed because", "push.suppressedByReason", "notifications"),
+                                    ("failed because", "push.failuresByReason", "notifications"), ("created by priority", "push.created.byPriority", "notifications"),
+                                    ("tokens marked", "push.tokens.marked", "tokens")] {
             let rows = members(r, path)
-            if !rows.isEmpty { blocks.append(.table(header: [title, "notifications"], rows: rows.map { [$0.key, $0.value] })) }
+            if !rows.isEmpty { blocks.append(.table(header: [title, noun], rows: rows.map { [$0.key, $0.value] })) }
         }
         let providers = (r.lookup("backend.pushes")?.objectValue ?? [:]).keys.sorted()
         if !providers.isEmpty {
@@ -223,6 +220,7 @@ public enum ReportSections {
             let statuses = providers.flatMap { p in members(r, "backend.pushes.\(p).rejectedByStatus").filter { $0.value != "0" }.map { [providerName(p), $0.key, $0.value] } }
             blocks.append(statuses.isEmpty ? .paragraph("No provider answered with an error status.")
                                            : .table(header: ["provider", "status", "answers"], rows: statuses))
+            blocks += providers.compactMap { distribution(r, "backend.pushes.\($0).latency", title: "\(providerName($0)) provider latency") }
         }
         return ReportSection(id: "push", title: "Push notifications", blocks: blocks)
     }
@@ -255,8 +253,10 @@ public enum ReportSections {
                     ["Battery Saver activations", count(r, "scheduling.batterySaverActivations")],
                     ["OEM force-stops", count(r, "scheduling.oemForceStops")]]
         rows += members(r, "scheduling.launchesPerDeviceDay.android").map { ["launches per device-day: \($0.key)", $0.value] }
+        let charts = [distribution(r, "scheduling.dozeDeferral", title: "Work deferred by Doze: delay"),
+                      distribution(r, "scheduling.workManagerDelay", title: "WorkManager delay past the requested interval")].compactMap { $0 }
         return ReportSection(id: "android-scheduling", title: "Android scheduling (Doze, buckets, quotas, WorkManager)",
-                             blocks: [.table(header: ["", "value"], rows: rows)])
+                             blocks: [.table(header: ["", "value"], rows: rows)] + charts)
     }
 
     static func battery(_ r: ReportValue) -> ReportSection {
@@ -292,6 +292,7 @@ public enum ReportSections {
         ]))
         if !endpoints.isEmpty { blocks.append(.table(header: ["endpoint", "requests"], rows: endpoints.map { [$0.key, $0.value] })) }
         blocks += loadCharts(r)
+        if let queueing = distribution(r, "backend.queueing", title: "API queueing (wait for a worker)") { blocks.append(queueing) }
         return ReportSection(id: "backend-load", title: "Backend load", blocks: blocks)
     }
 
@@ -348,6 +349,16 @@ public enum ReportSections {
     }
 
     // MARK: - Helpers
+
+    /// The distribution chart of the latency summary at `path`, from its `histogram`, with
+    /// the limit of an `expect` on one of its percentiles; nil when it has no samples.
+    static func distribution(_ r: ReportValue, _ path: String, title: String) -> ReportSection.Block? {
+        guard let encoded = r.lookup("\(path).histogram"), let h = LatencyHistogram(exactEncoding: encoded), !h.isEmpty else { return nil }
+        if h.max == 0 { return .paragraph("\(title): all \(HumanUnits.count(h.count)) samples were 0 (no chart).") }
+        let percentiles = ["p50", "p90", "p95", "p99", "max"]
+        let limit = expectations(r).first { $0.max != nil && $0.metric.hasPrefix(path + ".") && percentiles.contains(String($0.metric.dropFirst(path.count + 1))) }
+        return .chart(.latencyCDF(title: title, histogram: h, limit: limit.map { (String($0.metric.dropFirst(path.count + 1)), $0.max ?? 0) }))
+    }
 
     static func str(_ r: ReportValue, _ path: String) -> String {
         guard let v = r.lookup(path) else { return "?" }
