@@ -72,6 +72,7 @@ enum SampleReport {
         #expect(html.contains("<title>testAvailableToNotified: cumulative share of 100 samples</title>"))
         #expect(!html.contains("refreshTaskDuration: cumulative share"))
         #expect(html.contains("API queueing (wait for a worker): all 5 samples were 0 (no chart)."))
+        #expect(html.contains("<title>ios-daily: 12.3 mAh</title>"))
     }
 
     @Test func loadChartMarksThePeakTheTotalAndTheFaultAndOmitsAllZeroSeries() {

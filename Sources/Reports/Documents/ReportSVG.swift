@@ -20,6 +20,8 @@ public enum ReportSVG {
         case let .latencyCDF(title, histogram, limit): return latencyCDF(title: title, histogram, limit: limit)
         case let .timeSeries(title, unit, bucketSeconds, series, total, capacity, faults):
             return timeSeries(title: title, unit: unit, bucketSeconds: bucketSeconds, series: series, total: total, capacity: capacity, faults: faults)
+        case let .bars(title, labels, values, unit):
+            return SVGChart.bars(title: title, labels: labels, values: values, unit: unit, width: Int(width), height: 260)
         }
     }
 

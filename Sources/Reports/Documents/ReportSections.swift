@@ -38,6 +38,8 @@ public enum ReportChart: Sendable, Equatable {
     /// their sum when `total` is set, the peak marked, and fault windows as bands.
     case timeSeries(title: String, unit: String, bucketSeconds: Double, series: [(name: String, values: [Double])],
                     total: Bool, capacity: Double?, faults: [(name: String, start: Double, end: Double)])
+    /// One bar per label (``SVGChart/bars(title:labels:values:unit:width:height:)``).
+    case bars(title: String, labels: [String], values: [Double], unit: String)
 
     public static func == (a: ReportChart, b: ReportChart) -> Bool {
         switch (a, b) {
@@ -47,6 +49,8 @@ public enum ReportChart: Sendable, Equatable {
             return t1 == t2 && u1 == u2 && b1 == b2 && tot1 == tot2 && c1 == c2
                 && s1.map(\.name) == s2.map(\.name) && s1.map(\.values) == s2.map(\.values)
                 && f1.map(\.name) == f2.map(\.name) && f1.map(\.start) == f2.map(\.start) && f1.map(\.end) == f2.map(\.end)
+        case let (.bars(t1, l1, v1, u1), .bars(t2, l2, v2, u2)):
+            return t1 == t2 && l1 == l2 && v1 == v2 && u1 == u2
         default: return false
         }
     }
@@ -273,7 +277,9 @@ public enum ReportSections {
             .paragraph("App-attributed energy (modelled CPU and radio cost) per device and day; the budget is < 1 % of the battery per refresh."),
             .table(header: ["cohort", "per day p50", "per day p95", "% of battery/day p95", "per refresh p95", "per sync p95",
                             "wakeups/day", "radio active/day", "over budget"], rows: rows),
-        ])
+        ] + (cohorts.isEmpty ? [] : [.chart(.bars(title: "App energy per device-day, p95", labels: cohorts,
+                                                  values: cohorts.map { r.lookup("battery.\($0).appEnergyPerDeviceDay.mAh.p95")?.reportedDouble ?? .nan },
+                                                  unit: "mAh"))]))
     }
 
     static func backendLoad(_ r: ReportValue) -> ReportSection {
