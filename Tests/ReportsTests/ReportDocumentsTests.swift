@@ -95,6 +95,15 @@ enum SampleReport {
         #expect(svg.contains(",44.0 "))  // the top of the plot: 50 on an axis to 50
     }
 
+    @Test func aGivenTotalSeriesIsTheDarkLineAndNotSummedAgain() {
+        let svg = ReportSVG.render(.timeSeries(title: "t", unit: "req/s", bucketSeconds: 60,
+                                               series: [("/a", [1, 2, 1]), ("/b", [1, 1, 1]), ("total", [2, 3, 2])],
+                                               total: false, capacity: nil, faults: []))
+        #expect(svg.contains("peak 3 req/s at +00:01"))
+        #expect(svg.contains("stroke=\"#222222\" stroke-width=\"2.5\""))
+        #expect(svg.components(separatedBy: "<polyline").count == 4)
+    }
+
     @Test func markdownPutsTheVerdictAndFailuresFirstInHumanUnits() {
         let md = MarkdownReport.render(SampleReport.document(), wallSeconds: 1.94)
         let lines = md.split(separator: "\n").map(String.init)

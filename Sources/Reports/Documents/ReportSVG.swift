@@ -100,7 +100,11 @@ public enum ReportSVG {
         let plotW = width - left - right, plotH = height - top - bottom
         let length = series.map(\.values.count).max() ?? 0
         guard length > 0 else { return "" }
-        var drawn = series.enumerated().map { (name: $1.name, values: $1.values, color: palette[$0 % palette.count], width: 1.5) }
+        // A series named "total" (given, or the sum drawn here) is the dark, thick line the peak is read from.
+        var drawn = series.enumerated().map { i, s in
+            s.name == "total" ? (name: s.name, values: s.values, color: "#222222", width: 2.5)
+                              : (name: s.name, values: s.values, color: palette[i % palette.count], width: 1.5)
+        }
         if total {
             let sum = (0..<length).map { i in series.reduce(0.0) { $0 + (i < $1.values.count ? $1.values[i] : 0) } }
             drawn.append((name: "total", values: sum, color: "#222222", width: 2.5))
