@@ -7,6 +7,9 @@ let package = Package(
     name: "FleetSim",
     products: [
         .executable(name: "fleetsim", targets: ["fleetsim"]),
+        // The app's background logic as FleetSim tests it, for an app to depend on
+        // (docs/adapters.md): sans-I/O state machines, Foundation-free of the simulator.
+        .library(name: "AppLogic", targets: ["AppLogic"]),
     ],
     targets: [
         .target(name: "SimKernel"),

@@ -1,16 +1,19 @@
 /// Report forms of a ``LatencyHistogram``: the percentile summary that `report.json`
-/// shows under `latency.<name>`, and a lossless encoding that `fleetsim merge` can read
-/// back to merge shard reports exactly.
+/// shows under `latency.<name>`, which carries a lossless encoding that `fleetsim merge`
+/// can read back to merge shard reports exactly.
 extension LatencyHistogram {
     /// The layout tag written in ``exactEncoding``; decoding refuses any other layout.
     public static let layoutName = "log-linear-128"
 
-    /// `{count, p50, p90, p95, p99, max}` with times in seconds (6 digits), as
-    /// `report.json` shows a latency (shared/INTERFACE.md, "Report"). Percentiles and
-    /// `max` are `null` when the histogram is empty.
+    /// `{count, p50, p90, p95, p99, max, histogram}` as `report.json` shows a latency
+    /// (docs/report.md, "Latencies"): times in seconds (6 digits), percentiles and `max`
+    /// `null` when the histogram is empty, and `histogram` the ``exactEncoding`` (bucket
+    /// lower bounds and `min`/`max`/`sum` in microseconds), so that reports of shards or
+    /// seeds merge exactly and their percentiles are recomputed from the merged buckets.
     /// - Complexity: O(b), b = the number of buckets between min and max.
     public func latencySummary() -> ReportValue {
         .object([
+            "histogram": exactEncoding,
             "count": .count(count),
             "p50": .seconds(percentile(50)),
             "p90": .seconds(percentile(90)),

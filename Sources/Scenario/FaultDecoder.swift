@@ -127,7 +127,7 @@ enum FaultDecoder {
     /// (it may be the misspelled `kind`).
     private static func readKind(_ node: ScenarioNode, members: [ScenarioNode.Member]) throws(ScenarioError) -> String {
         let names = Catalog.faultKinds.map(\.name)
-        let expected = "a fault kind such as \"backendOutage\", \"networkOutage\" or \"clockSkew\" (see INTERFACE.md)"
+        let expected = "a fault kind such as \"backendOutage\", \"networkOutage\" or \"clockSkew\" (see docs/scenario.md, \"Fault kinds\")"
         guard let kindNode = node.member("kind") else {
             let allKeys = commonKeys + names.flatMap(ownKeys(of:))
             if let stray = members.first(where: { !allKeys.contains($0.key) }) {

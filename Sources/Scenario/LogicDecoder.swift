@@ -78,7 +78,7 @@ enum LogicDecoder {
 
     static func variants(_ node: ScenarioNode) throws(ScenarioError) -> [String] {
         let all = Catalog.variants.map(\.name)
-        let expectedOne = "a known-bug variant name such as \"refresh.noSynchronize\" (see INTERFACE.md)"
+        let expectedOne = "a known-bug variant name such as \"refresh.noSynchronize\" (see docs/scenario.md, \"Variants\")"
         var names: [String] = []
         for element in try node.elements("an array of variant names, e.g. [\"refresh.noSynchronize\"]") {
             let name = try element.name(among: all, expectedOne)

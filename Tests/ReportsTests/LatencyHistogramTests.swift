@@ -257,12 +257,20 @@ private let percentileGrid: [Double] = [0, 0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99
         #expect(LatencyHistogram(exactEncoding: .object(tampered)) == nil)
     }
 
-    @Test func latencySummaryIsInSeconds() {
+    @Test func latencySummaryIsInSecondsWithItsBucketsInMicroseconds() {
         var h = LatencyHistogram()
         h.record(1_500_000)
         #expect(JSONWriter.encode(h.latencySummary()) == """
             {
               "count": 1,
+              "histogram": {
+                "buckets": [1499136, 1],
+                "count": 1,
+                "layout": "log-linear-128",
+                "max": 1500000,
+                "min": 1500000,
+                "sum": "1500000"
+              },
               "max": 1.500000,
               "p50": 1.500000,
               "p90": 1.500000,
@@ -272,5 +280,24 @@ private let percentileGrid: [Double] = [0, 0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99
 
             """)
         #expect(LatencyHistogram().latencySummary().lookup("p95") == .null)
+        #expect(LatencyHistogram().latencySummary().lookup("histogram.buckets") == .array([]))
+    }
+
+    /// Two shards' report objects merge into exactly the histogram of all samples, so
+    /// the merged p95 is the one a single run would have reported.
+    @Test func reportSummariesOfShardsMergeExactly() throws {
+        var a = LatencyHistogram(), b = LatencyHistogram(), all = LatencyHistogram()
+        for i in 0..<1_000 {
+            let v = Int64(i * i * 37 % 9_000_001)
+            if i % 3 == 0 { a.record(v) } else { b.record(v) }
+            all.record(v)
+        }
+        let encodedA = try #require(a.latencySummary().lookup("histogram"))
+        let encodedB = try #require(b.latencySummary().lookup("histogram"))
+        var merged = try #require(LatencyHistogram(exactEncoding: encodedA))
+        merged.merge(try #require(LatencyHistogram(exactEncoding: encodedB)))
+        #expect(merged == all)
+        #expect(merged.latencySummary() == all.latencySummary())
+        #expect(merged.percentile(95) != a.percentile(95))
     }
 }

@@ -1,0 +1,53 @@
+/// `junit.xml`: one test case per invariant kind and per expectation, for CI dashboards.
+///
+/// Rules:
+/// - A failure's `message` says value and limit in human units; its body lists value,
+///   limit and the first violations of that kind with their replay commands.
+/// - `timestamp` is the scenario's simulated start and `time` the simulated duration (on
+///   the suite; each case takes no time of its own), never the wall clock, so the bytes
+///   are the same for the same scenario and seed.
+public enum JUnitReport {
+    public static func render(_ r: ReportValue) -> String {
+        let name = xml(r.lookup("scenario")?.stringValue ?? "fleetsim")
+        let samples = r.lookup("invariants.samples")?.arrayValue ?? []
+        var cases = ""
+        var failures = 0
+        let kinds = r.lookup("invariants.byKind")?.objectValue ?? [:]
+        for kind in kinds.keys.sorted() {
+            let n = kinds[kind]?.intValue ?? 0
+            cases += "  <testcase classname=\"\(name).invariants\" name=\"\(xml(kind))\" time=\"0\">"
+            if n > 0 {
+                failures += 1
+                var body = "\(HumanUnits.count(n)) violation(s) of \(kind); limit 0.\n"
+                for s in samples where s.lookup("kind")?.stringValue == kind {
+                    let time = s.lookup("time")?.doubleValue.map { HumanUnits.duration(seconds: $0) } ?? "?"
+                    body += "device \(ReportSections.str(s, "device")) at \(time): \(ReportSections.str(s, "detail"))\n  replay: \(ReportSections.str(s, "replay"))\n"
+                }
+                cases += "<failure message=\"\(xml("\(kind): \(HumanUnits.count(n)) violation(s), limit 0"))\" type=\"invariant\">\(xml(body))</failure>"
+            }
+            cases += "</testcase>\n"
+        }
+        let expectations = ReportSections.expectations(r)
+        for e in expectations {
+            cases += "  <testcase classname=\"\(name).expect\" name=\"\(xml(e.metric))\" time=\"0\">"
+            if !e.passed {
+                failures += 1
+                var body = "metric: \(e.metric)\nvalue: \(e.valueText)\nlimit: \(e.limitText)\nscenario: \(ReportSections.str(r, "scenario")), seed \(ReportSections.str(r, "seed"))\n"
+                for s in samples.prefix(3) {
+                    body += "violation \(ReportSections.str(s, "kind")) on device \(ReportSections.str(s, "device"))\n  replay: \(ReportSections.str(s, "replay"))\n"
+                }
+                cases += "<failure message=\"\(xml("\(e.metric) = \(e.valueText), limit \(e.limitText)"))\" type=\"expectation\">\(xml(body))</failure>"
+            }
+            cases += "</testcase>\n"
+        }
+        let start = r.lookup("simulated.start")?.stringValue ?? ""
+        // JUnit's timestamp has no zone and no fraction: the simulated start's first 19 characters (UTC).
+        let timestamp = String(start.prefix(19))
+        let time = FixedDecimal.format(r.lookup("simulated.duration")?.doubleValue ?? 0, digits: 3) ?? "0"
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<testsuite name=\"\(name)\" tests=\"\(kinds.count + expectations.count)\" failures=\"\(failures)\" errors=\"0\" "
+            + "timestamp=\"\(xml(timestamp))\" time=\"\(time)\">\n\(cases)</testsuite>\n"
+    }
+
+    private static func xml(_ text: String) -> String { SVGChart.escape(text) }
+}

@@ -1,0 +1,414 @@
+/// What report.md and report.html show, in order, built once from a `report.json`
+/// document so both documents carry the same sections, tables and figures.
+///
+/// Rules:
+/// - The verdict comes first, then what failed (violations with their replay commands,
+///   failed expectations with value and limit), then one section per feature.
+/// - Every figure goes through ``MetricText``: human units, never raw seconds.
+/// - Keys that a report does not have are skipped (a section without data says so), so
+///   reports of older or newer versions still render.
+/// - Section ids are stable: ``ReportSections/ids`` lists them (tests check each is present).
+public struct ReportSection: Sendable, Equatable {
+    public enum Block: Sendable, Equatable {
+        /// Plain text (escaped by the renderer).
+        case paragraph(String)
+        /// A table whose first column is a label and the others right-aligned figures.
+        case table(header: [String], rows: [[String]])
+        /// A chart (report.html only; report.md skips it).
+        case chart(ReportChart)
+        /// Invariant violations: kind, device, time, detail and the command that replays it.
+        case violations([Violation])
+    }
+
+    public struct Violation: Sendable, Equatable {
+        public var kind: String, device: String, time: String, detail: String, replay: String
+    }
+
+    public var id: String
+    public var title: String
+    public var blocks: [Block]
+}
+
+/// A chart's data, drawn by ``ReportSVG``.
+public enum ReportChart: Sendable, Equatable {
+    /// The cumulative distribution of a latency from its histogram buckets, with the
+    /// limit of an `expect` on one of its percentiles as a vertical line.
+    case latencyCDF(title: String, histogram: LatencyHistogram, limit: (percentile: String, seconds: Double)?)
+    /// Series over simulated time (`bucketSeconds` apart), stacked into one chart with
+    /// their sum when `total` is set, the peak marked, and fault windows as bands.
+    case timeSeries(title: String, unit: String, bucketSeconds: Double, series: [(name: String, values: [Double])],
+                    total: Bool, capacity: Double?, faults: [(name: String, start: Double, end: Double)])
+    /// One bar per label (``SVGChart/bars(title:labels:values:unit:width:height:)``).
+    case bars(title: String, labels: [String], values: [Double], unit: String)
+
+    public static func == (a: ReportChart, b: ReportChart) -> Bool {
+        switch (a, b) {
+        case let (.latencyCDF(t1, h1, l1), .latencyCDF(t2, h2, l2)):
+            return t1 == t2 && h1 == h2 && l1?.percentile == l2?.percentile && l1?.seconds == l2?.seconds
+        case let (.timeSeries(t1, u1, b1, s1, tot1, c1, f1), .timeSeries(t2, u2, b2, s2, tot2, c2, f2)):
+            return t1 == t2 && u1 == u2 && b1 == b2 && tot1 == tot2 && c1 == c2
+                && s1.map(\.name) == s2.map(\.name) && s1.map(\.values) == s2.map(\.values)
+                && f1.map(\.name) == f2.map(\.name) && f1.map(\.start) == f2.map(\.start) && f1.map(\.end) == f2.map(\.end)
+        case let (.bars(t1, l1, v1, u1), .bars(t2, l2, v2, u2)):
+            return t1 == t2 && l1 == l2 && v1 == v2 && u1 == u2
+        default: return false
+        }
+    }
+}
+
+public enum ReportSections {
+    /// The id of every section, in order; each report has all of them.
+    public static let ids = ["verdict", "failures", "run", "latency", "refresh", "step-sync", "continuation",
+                             "push", "ios-scheduling", "android-scheduling", "battery", "backend-load", "invariants",
+                             "expectations"]
+
+    /// The expectations of a report (`expect`), as written in `report.json`.
+    public struct Expectation: Sendable, Equatable {
+        public var metric: String
+        public var min: Double?
+        public var max: Double?
+        public var value: Double?
+        public var passed: Bool
+
+        /// The limit in human units, e.g. `≤ 72.0 h` or `between 1 and 5`.
+        public var limitText: String {
+            switch (min, max) {
+            case let (lo?, hi?): return "between \(MetricText.format(lo, path: metric)) and \(MetricText.format(hi, path: metric))"
+            case let (lo?, nil): return "≥ \(MetricText.format(lo, path: metric))"
+            case let (nil, hi?): return "≤ \(MetricText.format(hi, path: metric))"
+            case (nil, nil): return "any value"
+            }
+        }
+
+        public var valueText: String { MetricText.format(value, path: metric) }
+    }
+
+    public static func expectations(_ r: ReportValue) -> [Expectation] {
+        (r.lookup("expect")?.arrayValue ?? []).map { e in
+            Expectation(metric: e.lookup("metric")?.stringValue ?? "?", min: e.lookup("min")?.doubleValue,
+                        max: e.lookup("max")?.doubleValue, value: e.lookup("value")?.doubleValue,
+                        passed: e.lookup("pass")?.boolValue ?? false)
+        }
+    }
+
+    /// PASS when no invariant was violated and every expectation held.
+    public static func passed(_ r: ReportValue) -> Bool {
+        (r.lookup("invariants.violations")?.doubleValue ?? 0) == 0 && expectations(r).allSatisfy(\.passed)
+    }
+
+    /// The sections of a report. `wallSeconds` (machine-dependent) appears only when given.
+    public static func build(_ r: ReportValue, wallSeconds: Double? = nil) -> [ReportSection] {
+        [verdict(r, wallSeconds: wallSeconds), failures(r), run(r), latency(r), refresh(r), stepSync(r), continuation(r),
+         push(r), iosScheduling(r), androidScheduling(r), battery(r), backendLoad(r), invariants(r), expectationsSection(r)]
+    }
+
+    // MARK: - Sections
+
+    static func verdict(_ r: ReportValue, wallSeconds: Double?) -> ReportSection {
+        let failed = expectations(r).filter { !$0.passed }.count
+        var text = "\(passed(r) ? "PASS" : "FAIL"): \(count(r, "invariants.violations")) invariant violation(s), "
+            + "\(failed) of \(expectations(r).count) expectation(s) failed."
+        text += " Scenario \(str(r, "scenario")), seed \(str(r, "seed")), \(count(r, "simulated.devices")) devices, "
+            + "\(MetricText.lookup(r, "simulated.duration")) simulated from \(str(r, "simulated.start")), "
+            + "\(count(r, "simulated.events")) events"
+        if let wallSeconds { text += ", \(HumanUnits.duration(seconds: wallSeconds)) of wall time" }
+        text += ". FleetSim \(str(r, "fleetsimVersion"))."
+        return ReportSection(id: "verdict", title: "Verdict", blocks: [.paragraph(text)])
+    }
+
+    static func failures(_ r: ReportValue) -> ReportSection {
+        var blocks: [ReportSection.Block] = []
+        let failed = expectations(r).filter { !$0.passed }
+        if !failed.isEmpty {
+            blocks.append(.table(header: ["failed expectation", "value", "limit"],
+                                 rows: failed.map { [$0.metric, $0.valueText, $0.limitText] }))
+        }
+        let samples = r.lookup("invariants.samples")?.arrayValue ?? []
+        if !samples.isEmpty {
+            blocks.append(.paragraph("First invariant violations, each with the command that replays it:"))
+            blocks.append(.violations(samples.map { s in
+                ReportSection.Violation(kind: str(s, "kind"), device: str(s, "device"),
+                                        time: s.lookup("time")?.doubleValue.map { HumanUnits.duration(seconds: $0) } ?? "?",
+                                        detail: str(s, "detail"), replay: str(s, "replay"))
+            }))
+        }
+        if blocks.isEmpty { blocks.append(.paragraph("Nothing failed: no invariant violation, every expectation held.")) }
+        return ReportSection(id: "failures", title: "Violations and failed expectations", blocks: blocks)
+    }
+
+    static func run(_ r: ReportValue) -> ReportSection {
+        let rows: [[String]] = [
+            ["devices", count(r, "simulated.devices")], ["simulated", MetricText.lookup(r, "simulated.duration")],
+            ["start (UTC)", str(r, "simulated.start")], ["events", count(r, "simulated.events")],
+            ["app opens", count(r, "users.appOpens")], ["tests started", count(r, "users.testsStarted")],
+            ["notifications posted", count(r, "notifications.posted")],
+            ["not shown (no permission)", count(r, "notifications.notShownWithoutPermission")],
+        ]
+        return ReportSection(id: "run", title: "The run", blocks: [.table(header: ["", "value"], rows: rows)])
+    }
+
+    /// Every latency of the report: a table of percentiles and one distribution chart each.
+    static func latency(_ r: ReportValue) -> ReportSection {
+        let names = (r.lookup("latency")?.objectValue ?? [:]).keys.sorted()
+        var rows: [[String]] = []
+        var charts: [ReportSection.Block] = []
+        for name in names {
+            let base = "latency.\(name)"
+            rows.append([name] + ["count", "p50", "p90", "p95", "p99", "max"].map { $0 == "count" ? count(r, "\(base).count") : MetricText.lookup(r, "\(base).\($0)") })
+            if let chart = distribution(r, base, title: name) { charts.append(chart) }
+        }
+        var blocks: [ReportSection.Block] = [
+            .paragraph("Latencies count only test windows that opened during the run. Percentiles are read from log-linear histograms (within 0.4 %)."),
+            .table(header: ["latency", "count", "p50", "p90", "p95", "p99", "max"], rows: rows),
+        ]
+        let empty = names.filter { (r.lookup("latency.\($0).count")?.intValue ?? 0) == 0 }
+        if !empty.isEmpty { blocks.append(.paragraph("No samples (no chart): \(empty.joined(separator: ", ")).")) }
+        blocks += charts
+        return ReportSection(id: "latency", title: "Latency distributions", blocks: blocks)
+    }
+
+    static func refresh(_ r: ReportValue) -> ReportSection {
+        let analytics = r.lookup("analytics")?.objectValue ?? [:]
+        var rows = [["refresh tasks run", count(r, "scheduling.launches")],
+                    ["task duration p95", MetricText.lookup(r, "latency.refreshTaskDuration.p95")],
+                    ["test available → notified, p95", MetricText.lookup(r, "latency.testAvailableToNotified.p95")],
+                    ["test available → seen, p95", MetricText.lookup(r, "latency.testAvailableToSeen.p95")]]
+        rows += analytics.keys.sorted().map { ["analytics: \($0)", MetricText.plain(analytics[$0]?.doubleValue ?? 0)] }
+        return ReportSection(id: "refresh", title: "Background refresh", blocks: [.table(header: ["", "value"], rows: rows)])
+    }
+
+    static func stepSync(_ r: ReportValue) -> ReportSection {
+        let rows = [["uploads", count(r, "stepSync.uploads")], ["HealthKit deliveries", count(r, "stepSync.healthKitDeliveries")],
+                    ["stale-sync notifications (24 h without sync)", count(r, "stepSync.staleSyncNotifications")],
+                    ["old writes dropped by the store", count(r, "stepSync.droppedOldWrites")],
+                    ["Android step-sync jobs", count(r, "scheduling.stepSyncJobs")],
+                    ["steps recorded → synced, p50", MetricText.lookup(r, "latency.stepsRecordedToSynced.p50")],
+                    ["steps recorded → synced, p95", MetricText.lookup(r, "latency.stepsRecordedToSynced.p95")]]
+        return ReportSection(id: "step-sync", title: "Step sync", blocks: [.table(header: ["", "value"], rows: rows)])
+    }
+
+    static func continuation(_ r: ReportValue) -> ReportSection {
+        var rows = [["analyses started", count(r, "continuation.started")],
+                    ["offered to continue in background", count(r, "continuation.offeredBackground")]]
+        rows += members(r, "continuation.choices").map { ["user chose \($0.key)", $0.value] }
+        rows += members(r, "continuation.outcomes").map { ["outcome: \($0.key)", $0.value] }
+        rows += [["completion notified", count(r, "continuation.notified")], ["shown at next open", count(r, "continuation.shownAtOpen")],
+                 ["completed → notified, p95", MetricText.lookup(r, "latency.continuationCompletedToNotified.p95")]]
+        return ReportSection(id: "continuation", title: "Background continuation", blocks: [.table(header: ["", "value"], rows: rows)])
+    }
+
+    static func push(_ r: ReportValue) -> ReportSection {
+        guard r.lookup("push") != nil else { return ReportSection(id: "push", title: "Push notifications", blocks: [.paragraph("No push data in this report.")]) }
+        var blocks: [ReportSection.Block] = []
+        let summary = [["notifications created", count(r, "push.created.total")], ["sends", count(r, "push.sends")],
+                       ["retries", count(r, "push.retries")], ["delivery rate", MetricText.lookup(r, "push.deliveryRate")],
+                       ["failure rate", MetricText.lookup(r, "push.failureRate")], ["open rate", MetricText.lookup(r, "push.openRate")],
+                       ["held for quiet hours", count(r, "push.heldForQuietHours")], ["time to open, p50", MetricText.lookup(r, "push.timeToOpen.p50")]]
+        blocks.append(.table(header: ["", "value"], rows: summary))
+        for (title, path, noun) in [("outcome", "push.outcomes", "notifications"), ("suppressed because", "push.suppressedByReason", "notifications"),
+                                    ("failed because", "push.failuresByReason", "notifications"), ("created by priority", "push.created.byPriority", "notifications"),
+                                    ("tokens marked", "push.tokens.marked", "tokens")] {
+            let rows = members(r, path)
+            if !rows.isEmpty { blocks.append(.table(header: [title, noun], rows: rows.map { [$0.key, $0.value] })) }
+        }
+        let providers = (r.lookup("backend.pushes")?.objectValue ?? [:]).keys.sorted()
+        if !providers.isEmpty {
+            blocks.append(.table(header: ["provider", "sends", "accepted", "timed out", "latency p50", "p95", "p99", "max", "peak concurrent", "headroom"],
+                                 rows: providers.map { p in
+                                     let b = "backend.pushes.\(p)"
+                                     return [providerName(p), count(r, "\(b).sends"), count(r, "\(b).accepted"), count(r, "\(b).timedOut"),
+                                             MetricText.lookup(r, "\(b).latency.p50"), MetricText.lookup(r, "\(b).latency.p95"),
+                                             MetricText.lookup(r, "\(b).latency.p99"), MetricText.lookup(r, "\(b).latency.max"),
+                                             count(r, "\(b).peakConcurrent"), MetricText.lookup(r, "\(b).headroom")]
+                                 }))
+            let statuses = providers.flatMap { p in members(r, "backend.pushes.\(p).rejectedByStatus").filter { $0.value != "0" }.map { [providerName(p), $0.key, $0.value] } }
+            blocks.append(statuses.isEmpty ? .paragraph("No provider answered with an error status.")
+                                           : .table(header: ["provider", "status", "answers"], rows: statuses))
+            blocks += providers.compactMap { distribution(r, "backend.pushes.\($0).latency", title: "\(providerName($0)) provider latency") }
+        }
+        return ReportSection(id: "push", title: "Push notifications", blocks: blocks)
+    }
+
+    static func iosScheduling(_ r: ReportValue) -> ReportSection {
+        let rows = [["refresh launches", count(r, "scheduling.launches")],
+                    ["launches per device-day (iOS)", MetricText.lookup(r, "scheduling.launchesPerDeviceDay.ios.all")],
+                    ["launch policy: looks / grants", "\(count(r, "scheduling.launchPolicy.looks")) / \(count(r, "scheduling.launchPolicy.grants"))"],
+                    ["daily budget used up", count(r, "scheduling.launchPolicy.dailyBudgetUsedUp")],
+                    ["held back by force-quit", count(r, "scheduling.launchPolicy.heldBackByForceQuit")],
+                    ["held back by Low Power Mode", count(r, "scheduling.heldBackByLowPowerMode")],
+                    ["expirations (30 s)", count(r, "scheduling.expirations")], ["early expirations", count(r, "scheduling.earlyExpirations")],
+                    ["watchdog kills", count(r, "scheduling.watchdogKills")], ["submit unavailable", count(r, "scheduling.submitUnavailable")],
+                    ["force-quits", count(r, "scheduling.forceQuits")], ["jetsam kills", count(r, "scheduling.jetsamKills")]]
+        return ReportSection(id: "ios-scheduling", title: "iOS scheduling", blocks: [.table(header: ["", "value"], rows: rows)])
+    }
+
+    static func androidScheduling(_ r: ReportValue) -> ReportSection {
+        var rows = [["deep Doze entries", count(r, "scheduling.doze.deepIdleEntries")],
+                    ["Doze maintenance windows", count(r, "scheduling.doze.maintenanceWindows")],
+                    ["work deferred by Doze", count(r, "scheduling.dozeDeferrals")],
+                    ["Doze deferral p50 / p95", "\(MetricText.lookup(r, "scheduling.dozeDeferral.p50")) / \(MetricText.lookup(r, "scheduling.dozeDeferral.p95"))"],
+                    ["standby bucket changes", count(r, "scheduling.bucketChanges")],
+                    ["job quota deferrals", count(r, "scheduling.quotaDeferrals")], ["jobs stopped", count(r, "scheduling.jobsStopped")],
+                    ["WorkManager delay p50 / p95", "\(MetricText.lookup(r, "scheduling.workManagerDelay.p50")) / \(MetricText.lookup(r, "scheduling.workManagerDelay.p95"))"],
+                    ["FCM held by Doze", count(r, "scheduling.fcm.deferredByDoze")],
+                    ["FCM Doze delay p50 / p95", "\(MetricText.lookup(r, "scheduling.fcm.dozeDelay.p50")) / \(MetricText.lookup(r, "scheduling.fcm.dozeDelay.p95"))"],
+                    ["FCM high priority delivered at once", count(r, "scheduling.fcm.highPriorityNow")],
+                    ["while-idle alarms fired / held by Doze", "\(count(r, "scheduling.alarms.fired")) / \(count(r, "scheduling.alarms.delayedByDoze"))"],
+                    ["Battery Saver activations", count(r, "scheduling.batterySaverActivations")],
+                    ["OEM force-stops", count(r, "scheduling.oemForceStops")]]
+        rows += members(r, "scheduling.launchesPerDeviceDay.android").map { ["launches per device-day: \($0.key)", $0.value] }
+        let charts = [distribution(r, "scheduling.dozeDeferral", title: "Work deferred by Doze: delay"),
+                      distribution(r, "scheduling.workManagerDelay", title: "WorkManager delay past the requested interval")].compactMap { $0 }
+        return ReportSection(id: "android-scheduling", title: "Android scheduling (Doze, buckets, quotas, WorkManager)",
+                             blocks: [.table(header: ["", "value"], rows: rows)] + charts)
+    }
+
+    static func battery(_ r: ReportValue) -> ReportSection {
+        let cohorts = (r.lookup("battery")?.objectValue ?? [:]).keys.sorted()
+        let rows = cohorts.map { c -> [String] in
+            let b = "battery.\(c)"
+            return [c, MetricText.lookup(r, "\(b).appEnergyPerDeviceDay.mAh.p50"), MetricText.lookup(r, "\(b).appEnergyPerDeviceDay.mAh.p95"),
+                    MetricText.lookup(r, "\(b).appEnergyPerDeviceDay.percentOfCapacity.p95"),
+                    MetricText.lookup(r, "\(b).energyPerRefresh.mAh.p95"), MetricText.lookup(r, "\(b).energyPerSync.mAh.p95"),
+                    MetricText.lookup(r, "\(b).wakeupsPerDeviceDay.mean"), MetricText.lookup(r, "\(b).radioActiveSecondsPerDeviceDay.mean"),
+                    count(r, "\(b).devicesOverBudget")]
+        }
+        return ReportSection(id: "battery", title: "Battery per cohort", blocks: [
+            .paragraph("App-attributed energy (modelled CPU and radio cost) per device and day; the budget is < 1 % of the battery per refresh."),
+            .table(header: ["cohort", "per day p50", "per day p95", "% of battery/day p95", "per refresh p95", "per sync p95",
+                            "wakeups/day", "radio active/day", "over budget"], rows: rows),
+        ] + (cohorts.isEmpty ? [] : [.chart(.bars(title: "App energy per device-day, p95", labels: cohorts,
+                                                  values: cohorts.map { r.lookup("battery.\($0).appEnergyPerDeviceDay.mAh.p95")?.reportedDouble ?? .nan },
+                                                  unit: "mAh"))]))
+    }
+
+    static func backendLoad(_ r: ReportValue) -> ReportSection {
+        var blocks: [ReportSection.Block] = []
+        let endpoints = members(r, "backend.requests.byEndpoint").filter { $0.value != "0" }
+        blocks.append(.table(header: ["", "value"], rows: [
+            ["requests", count(r, "backend.requests.total")], ["mean", MetricText.lookup(r, "backend.requestsPerSecond.mean")],
+            ["p99", MetricText.lookup(r, "backend.requestsPerSecond.p99")], ["peak", MetricText.lookup(r, "backend.requestsPerSecond.peak")],
+            ["workers", count(r, "backend.capacity.workers")], ["busy workers at peak", peakOf(r, "backend.load.apiBusyWorkersPeak")],
+            ["headroom at peak", MetricText.lookup(r, "backend.load.apiHeadroom")],
+            ["queueing p99 / max", "\(MetricText.lookup(r, "backend.queueing.p99")) / \(MetricText.lookup(r, "backend.queueing.max"))"],
+            ["peak queue depth", count(r, "backend.peakQueueDepth")],
+            ["503 (queue full)", count(r, "backend.rejected")], ["no answer", count(r, "backend.unanswered")],
+            ["client timeouts", count(r, "backend.clientTimeouts")], ["lost in transit", count(r, "backend.lostInTransit")],
+            ["401", count(r, "backend.unauthorized")],
+        ]))
+        if !endpoints.isEmpty { blocks.append(.table(header: ["endpoint", "requests"], rows: endpoints.map { [$0.key, $0.value] })) }
+        blocks += loadCharts(r)
+        if let queueing = distribution(r, "backend.queueing", title: "API queueing (wait for a worker)") { blocks.append(queueing) }
+        return ReportSection(id: "backend-load", title: "Backend load", blocks: blocks)
+    }
+
+    /// One chart per entry of `backend.load`, generically: an array is one series, an
+    /// object of arrays one chart of several series (with their total when they are
+    /// rates). Fault windows come from `backend.load.faults` (`[{kind, start, end}]`, seconds).
+    static func loadCharts(_ r: ReportValue) -> [ReportSection.Block] {
+        guard let load = r.lookup("backend.load")?.objectValue else { return [.paragraph("No load series in this report.")] }
+        let bucket = load["bucketSeconds"]?.doubleValue ?? 60
+        let faults: [(name: String, start: Double, end: Double)] = (load["faults"]?.arrayValue ?? []).compactMap { f in
+            guard let s = f.lookup("start")?.doubleValue, let e = f.lookup("end")?.doubleValue else { return nil }
+            return (f.lookup("kind")?.stringValue ?? "fault", s, e)
+        }
+        let workers = r.lookup("backend.capacity.workers")?.doubleValue
+        var blocks: [ReportSection.Block] = []
+        var empty: [String] = []
+        // The API's load first (what capacity planning asks), then the rest by name.
+        let first = ["requestsPerSecond", "apiBusyWorkersPeak", "apiRejectedPerSecond"]
+        let keys = first.filter { load[$0] != nil } + load.keys.sorted().filter { !first.contains($0) }
+        for key in keys where key != "bucketSeconds" && key != "faults" {
+            var series: [(name: String, values: [Double])] = []
+            if let values = load[key]?.arrayValue {
+                series = [(words(key), values.map { $0.doubleValue ?? 0 })]
+            } else if let object = load[key]?.objectValue {
+                series = object.keys.sorted().compactMap { name in object[name]?.arrayValue.map { (name, $0.map { $0.doubleValue ?? 0 }) } }
+            }
+            guard !series.isEmpty else { continue }
+            guard series.contains(where: { $0.values.contains { $0 != 0 } }) else { empty.append(key); continue }
+            let isRate = key.hasSuffix("PerSecond")
+            let unit = isRate ? (key.hasPrefix("push") ? "push/s" : "req/s") : key.contains("Workers") ? "workers" : key.contains("Queue") ? "queued" : key.contains("Concurrent") ? "in flight" : ""
+            let hasTotal = series.contains { $0.name == "total" }
+            blocks.append(.chart(.timeSeries(title: words(key), unit: unit, bucketSeconds: bucket, series: series,
+                                             total: isRate && series.count > 1 && !hasTotal,
+                                             capacity: key.contains("Workers") ? workers : nil, faults: faults)))
+        }
+        if !empty.isEmpty { blocks.append(.paragraph("Zero for the whole run (no chart): \(empty.map(words).joined(separator: ", ")).")) }
+        return blocks
+    }
+
+    static func invariants(_ r: ReportValue) -> ReportSection {
+        let kinds = members(r, "invariants.byKind")
+        return ReportSection(id: "invariants", title: "Invariants", blocks: [
+            .paragraph("\(count(r, "invariants.checked")) checks, \(count(r, "invariants.violations")) violation(s)."),
+            .table(header: ["invariant", "violations"], rows: kinds.map { [$0.key, $0.value] }),
+        ])
+    }
+
+    static func expectationsSection(_ r: ReportValue) -> ReportSection {
+        let all = expectations(r)
+        guard !all.isEmpty else { return ReportSection(id: "expectations", title: "Expectations", blocks: [.paragraph("The scenario sets no expectation.")]) }
+        return ReportSection(id: "expectations", title: "Expectations", blocks: [
+            .table(header: ["metric", "value", "limit", "result"], rows: all.map { [$0.metric, $0.valueText, $0.limitText, $0.passed ? "pass" : "FAIL"] }),
+        ])
+    }
+
+    // MARK: - Helpers
+
+    /// The distribution chart of the latency summary at `path`, from its `histogram`, with
+    /// the limit of an `expect` on one of its percentiles; nil when it has no samples.
+    static func distribution(_ r: ReportValue, _ path: String, title: String) -> ReportSection.Block? {
+        guard let encoded = r.lookup("\(path).histogram"), let h = LatencyHistogram(exactEncoding: encoded), !h.isEmpty else { return nil }
+        if h.max == 0 { return .paragraph("\(title): all \(HumanUnits.count(h.count)) samples were 0 (no chart).") }
+        let percentiles = ["p50", "p90", "p95", "p99", "max"]
+        let limit = expectations(r).first { $0.max != nil && $0.metric.hasPrefix(path + ".") && percentiles.contains(String($0.metric.dropFirst(path.count + 1))) }
+        return .chart(.latencyCDF(title: title, histogram: h, limit: limit.map { (String($0.metric.dropFirst(path.count + 1)), $0.max ?? 0) }))
+    }
+
+    static func str(_ r: ReportValue, _ path: String) -> String {
+        guard let v = r.lookup(path) else { return "?" }
+        if let s = v.stringValue { return s }
+        if let i = v.intValue { return String(i) }
+        return v.doubleValue.map(MetricText.plain) ?? "?"
+    }
+
+    static func count(_ r: ReportValue, _ path: String) -> String {
+        guard let v = r.lookup(path)?.reportedDouble else { return "no data" }
+        return MetricText.plain(v)
+    }
+
+    /// The members of an object of numbers, sorted by key, as text.
+    static func members(_ r: ReportValue, _ path: String) -> [(key: String, value: String)] {
+        let object = r.lookup(path)?.objectValue ?? [:]
+        return object.keys.sorted().compactMap { k in object[k]?.reportedDouble.map { (k, MetricText.format($0, path: "\(path).\(k)")) } }
+    }
+
+    static func peakOf(_ r: ReportValue, _ path: String) -> String {
+        guard let values = r.lookup(path)?.arrayValue?.compactMap(\.doubleValue), let peak = values.max() else { return "no data" }
+        return MetricText.plain(peak)
+    }
+
+    static func providerName(_ key: String) -> String {
+        switch key {
+        case "apns": return "APNs"
+        case "fcm": return "FCM"
+        default: return key
+        }
+    }
+
+    /// `apiBusyWorkersPeak` → `API busy workers peak`.
+    static func words(_ key: String) -> String {
+        var out = ""
+        var previousLower = false
+        for c in key {
+            if c.isUppercase, previousLower { out.append(" ") }
+            out.append(c)
+            previousLower = c.isLowercase || c.isNumber
+        }
+        let text = out.split(separator: " ").enumerated().map { i, w in
+            w == "api" ? "API" : i == 0 ? w.prefix(1).uppercased() + w.dropFirst() : w.lowercased()
+        }.joined(separator: " ")
+        return text
+    }
+}

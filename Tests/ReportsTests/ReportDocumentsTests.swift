@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+@testable import Reports
+
+/// A small report.json document: one failed expectation (p95 = 75.9 h against 72 h), two
+/// violations of one kind with replay commands, a load series with one spike and a fault.
+enum SampleReport {
+    static func document(failing: Bool = true, spike: Double = 120) -> ReportValue {
+        var notified = LatencyHistogram()
+        for i in 1...100 { notified.record(Int64(i) * 2_732_672_942) }  // up to 75.9 h
+        var zeros = LatencyHistogram()
+        zeros.record(0, count: 5)
+        var load = [Double](repeating: 0.5, count: 1_008)
+        load[500] = spike
+        let samples: ReportValue = failing ? [
+            ["kind": "taskCompletedTwice", "device": 48, "time": .seconds(958_013_000), "detail": "setTaskCompleted called 2 times",
+             "replay": "fleetsim replay scenarios/races/unguarded-completion.json --seed 1 --device 48 --from 658s --to 1018s"],
+        ] : []
+        return [
+            "scenario": "race", "seed": 1, "fleetsimVersion": "0.1.0",
+            "simulated": ["devices": 300, "duration": .seconds(172_800_000_000), "events": 68_036, "start": "2026-03-02T00:00:00.000Z"],
+            "latency": ["testAvailableToNotified": notified.latencySummary(), "refreshTaskDuration": LatencyHistogram().latencySummary()],
+            "invariants": ["checked": 1_000, "violations": failing ? 2 : 0, "byKind": ["taskCompletedTwice": failing ? 2 : 0, "stepsNeverSynced": 0],
+                           "samples": samples],
+            "expect": [
+                ["metric": "latency.testAvailableToNotified.p95", "min": .null, "max": .fixed(259_200, 6),
+                 "value": .fixed(failing ? 273_267.294207 : 1_000, 6), "pass": .bool(!failing)],
+                ["metric": "invariants.violations", "min": .null, "max": .fixed(0, 6), "value": .fixed(failing ? 2 : 0, 6), "pass": .bool(!failing)],
+            ],
+            "battery": ["ios-daily": ["appEnergyPerDeviceDay": ["mAh": ["p50": .fixed(0.915736, 4), "p95": .fixed(12.34, 4)]], "devicesOverBudget": 0]],
+            "backend": [
+                "queueing": zeros.latencySummary(),
+                "requests": ["total": 688_275, "byEndpoint": ["/api/v1/steps/sync": 579_676, "/v1/test/history": 108_599]],
+                "requestsPerSecond": ["peak": .fixed(1_046, 1)],
+                "capacity": ["workers": 32],
+                "load": ["bucketSeconds": 600,
+                         "requestsPerSecond": ["/a": .array(load.map { .fixed($0, 3) }), "/b": .array(load.map { .fixed($0, 3) })],
+                         "apiRejectedPerSecond": .array(load.map { _ in .fixed(0, 3) }),
+                         "faults": [["kind": "backendOutage", "start": .fixed(172_800, 6), "end": .fixed(183_600, 6)]]],
+            ],
+        ]
+    }
+}
+
+@Suite struct ReportDocumentsTests {
+    /// Six-decimal numbers are report.json's raw seconds; a person never reads them.
+    static func hasRawSeconds(_ text: String) -> Bool {
+        text.range(of: #"[0-9]\.[0-9]{6}"#, options: .regularExpression) != nil
+    }
+
+    @Test func htmlHasEverySectionTheBannerFirstAndNoExternalAsset() {
+        let html = HTMLReport.render(SampleReport.document())
+        for id in ReportSections.ids { #expect(html.contains("<section id=\"\(id)\""), "missing section \(id)") }
+        let banner = html.range(of: "<section id=\"verdict\" class=\"banner fail\">")
+        let failures = html.range(of: "<section id=\"failures\">"), latency = html.range(of: "<section id=\"latency\">")
+        #expect(banner != nil && failures != nil && latency != nil)
+        if let banner, let failures, let latency {
+            #expect(banner.lowerBound < failures.lowerBound && failures.lowerBound < latency.lowerBound)
+        }
+        #expect(html.contains("fleetsim replay scenarios/races/unguarded-completion.json --seed 1 --device 48"))
+        #expect(html.contains("<td>latency.testAvailableToNotified.p95</td><td class=\"n\">75.9 h</td><td class=\"n\">≤ 72.0 h</td>"))
+        #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("href=") && !html.contains("url("))
+        #expect(!Self.hasRawSeconds(html))
+        #expect(HTMLReport.render(SampleReport.document()) == html)
+        #expect(HTMLReport.render(SampleReport.document(failing: false)).contains("class=\"banner pass\""))
+    }
+
+    @Test func latencyChartDrawsTheLimitOfItsExpectationAndEmptyOnesAreNamed() {
+        let html = HTMLReport.render(SampleReport.document())
+        #expect(html.contains("limit: p95 ≤ 72.0 h"))
+        #expect(html.contains("No samples (no chart): refreshTaskDuration."))
+        #expect(html.contains("<title>testAvailableToNotified: cumulative share of 100 samples</title>"))
+        #expect(!html.contains("refreshTaskDuration: cumulative share"))
+        #expect(html.contains("API queueing (wait for a worker): all 5 samples were 0 (no chart)."))
+        #expect(html.contains("<title>ios-daily: 12.3 mAh</title>"))
+    }
+
+    @Test func loadChartMarksThePeakTheTotalAndTheFaultAndOmitsAllZeroSeries() {
+        let html = HTMLReport.render(SampleReport.document())
+        // Two series of 120 at bucket 500 (600 s each): total 240 at +3 d 11:20.
+        #expect(html.contains("peak 240 req/s at +3 d 11:20"))
+        #expect(html.contains("<li><span style=\"background:#222222\"></span>total</li>"))
+        #expect(html.contains("backendOutage: +2 d to +2 d 03:00"))
+        #expect(html.contains("Zero for the whole run (no chart): API rejected per second."))
+        #expect(!html.contains("API rejected per second (req/s)"))
+    }
+
+    @Test func foldingKeepsThePeakOfALongSeries() {
+        // 10,080 one-minute buckets fold to under one point per pixel; the spike survives.
+        var values = [Double](repeating: 1, count: 10_080)
+        values[7_777] = 50
+        let svg = ReportSVG.render(.timeSeries(title: "t", unit: "req/s", bucketSeconds: 60, series: [("x", values)],
+                                               total: false, capacity: nil, faults: []))
+        #expect(svg.contains("peak 50 req/s at +5 d 09:37"))
+        #expect(svg.contains(",44.0 "))  // the top of the plot: 50 on an axis to 50
+    }
+
+    @Test func aGivenTotalSeriesIsTheDarkLineAndNotSummedAgain() {
+        let svg = ReportSVG.render(.timeSeries(title: "t", unit: "req/s", bucketSeconds: 60,
+                                               series: [("/a", [1, 2, 1]), ("/b", [1, 1, 1]), ("total", [2, 3, 2])],
+                                               total: false, capacity: nil, faults: []))
+        #expect(svg.contains("peak 3 req/s at +00:01"))
+        #expect(svg.contains("stroke=\"#222222\" stroke-width=\"2.5\""))
+        #expect(svg.components(separatedBy: "<polyline").count == 4)
+    }
+
+    @Test func markdownPutsTheVerdictAndFailuresFirstInHumanUnits() {
+        let md = MarkdownReport.render(SampleReport.document(), wallSeconds: 1.94)
+        let lines = md.split(separator: "\n").map(String.init)
+        #expect(lines[1] == "## Verdict")
+        #expect(lines[2].hasPrefix("**FAIL**: 2 invariant violation(s), 2 of 2 expectation(s) failed."))
+        #expect(lines[2].contains("48.0 h simulated") && lines[2].contains("1.9 s of wall time") && lines[2].contains("68,036 events"))
+        #expect(lines[3] == "## Violations and failed expectations")
+        #expect(md.contains("| latency.testAvailableToNotified.p95 | 75.9 h | ≤ 72.0 h |"))
+        #expect(md.contains("    fleetsim replay scenarios/races/unguarded-completion.json --seed 1 --device 48 --from 658s --to 1018s"))
+        #expect(md.contains("| ios-daily |") && md.contains(" 0.92 mAh |") && md.contains(" 12.3 mAh |"))
+        #expect(md.contains("| /api/v1/steps/sync |  579,676 |"))
+        #expect(!Self.hasRawSeconds(md))
+        #expect(!md.contains("<svg"))
+    }
+
+    @Test func junitHasACaseForEachInvariantAndExpectationWithLimitsAndReplays() {
+        let xml = JUnitReport.render(SampleReport.document())
+        #expect(xml.contains("<testsuite name=\"race\" tests=\"4\" failures=\"3\" errors=\"0\" timestamp=\"2026-03-02T00:00:00\" time=\"172800.000\">"))
+        #expect(xml.contains("<testcase classname=\"race.invariants\" name=\"stepsNeverSynced\" time=\"0\"></testcase>"))
+        #expect(xml.contains("message=\"latency.testAvailableToNotified.p95 = 75.9 h, limit ≤ 72.0 h\""))
+        #expect(xml.contains("message=\"taskCompletedTwice: 2 violation(s), limit 0\""))
+        #expect(xml.contains("device 48 at 16 min: setTaskCompleted called 2 times\n  replay: fleetsim replay scenarios/races/unguarded-completion.json"))
+        #expect(xml.components(separatedBy: "<testcase ").count == 5)
+        let passing = JUnitReport.render(SampleReport.document(failing: false))
+        #expect(passing.contains("failures=\"0\"") && !passing.contains("<failure"))
+    }
+
+    @Test func metricsReadInTheirUnitByPath() {
+        #expect(MetricText.format(273_267.294207, path: "latency.testAvailableToNotified.p95") == "75.9 h")
+        #expect(MetricText.format(0.253_940, path: "backend.pushes.apns.latency.p99") == "254 ms")
+        #expect(MetricText.format(0.207, path: "push.providerLatencyP95.apns") == "207 ms")
+        #expect(MetricText.format(298.8, path: "scheduling.fcm.dozeDelay.p50") == "5.0 min")
+        #expect(MetricText.format(137.7, path: "battery.a.radioActiveSecondsPerDeviceDay.mean") == "2.3 min")
+        #expect(MetricText.format(0.9157, path: "battery.a.energyPerRefresh.mAh.p95") == "0.92 mAh")
+        #expect(MetricText.format(0.46156, path: "battery.a.appEnergyPerDeviceDay.percentOfCapacity.p95") == "0.462 %")
+        #expect(MetricText.format(0.3125, path: "backend.load.apiHeadroom") == "31.3 %")
+        #expect(MetricText.format(0.0004, path: "push.failureRate") == "0.04 %")
+        #expect(MetricText.format(1_046.4, path: "backend.requestsPerSecond.peak") == "1,046 req/s")
+        #expect(MetricText.format(688_275, path: "backend.requests.total") == "688,275")
+        #expect(MetricText.format(5.335, path: "battery.a.wakeupsPerDeviceDay.mean") == "5.33")
+        #expect(MetricText.format(nil, path: "latency.x.p95") == "no data")
+        // A figure reads as report.json writes it: 0.0004 at 3 digits is 0.
+        #expect(MetricText.lookup(["x": .fixed(0.0004, 3)], "x") == "0")
+    }
+
+    @Test func logLinearAxisAndElapsedLabelsAtTheirBoundaries() {
+        #expect(ReportSVG.logLinear(0) == 0 && ReportSVG.logLinear(1) == 0)
+        #expect(ReportSVG.logLinear(2) == 1 && ReportSVG.logLinear(3) == 1.5 && ReportSVG.logLinear(1_024) == 10)
+        #expect(ReportSVG.elapsed(0) == "start")
+        #expect(ReportSVG.elapsed(3_600) == "+1 h")
+        #expect(ReportSVG.elapsed(86_399) == "+23:59")
+        #expect(ReportSVG.elapsed(86_400) == "+1 d")
+        #expect(ReportSVG.elapsed(95_400) == "+1 d 02:30")
+    }
+
+    @Test func sectionWordsAndLimits() {
+        #expect(ReportSections.words("apiBusyWorkersPeak") == "API busy workers peak")
+        #expect(ReportSections.words("pushesPerSecond") == "Pushes per second")
+        let e = ReportSections.Expectation(metric: "latency.x.p95", min: 60, max: 3_600, value: nil, passed: false)
+        #expect(e.limitText == "between 1.0 min and 1.0 h" && e.valueText == "no data")
+    }
+}
