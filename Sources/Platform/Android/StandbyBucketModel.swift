@@ -23,7 +23,8 @@ public struct StandbyBucketConfig: Sendable, Equatable {
     /// `mCheckIdleIntervalMillis`: demotions by the elapsed and screen-on thresholds are
     /// applied by `checkIdleStates`, which runs this often:
     /// `min(DEFAULT_ELAPSED_TIME_THRESHOLDS[1] / 4, ONE_HOUR * 4)` = min(12 h / 4, 4 h) =
-    /// 3 h ([ASC] `AppStandbyController.ConstantsObserver`). nil applies them the moment
+    /// 3 h (`AppStandbyController.mCheckIdleIntervalMillis`, with
+    /// `ConstantsObserver.DEFAULT_CHECK_IDLE_INTERVAL_MS` 4 h). nil applies them the moment
     /// they are reached.
     public var checkIdleInterval: SimDuration? = .hours(3)
     public init() {}
@@ -76,8 +77,10 @@ public struct StandbyBucketState: Sendable, Equatable {
 ///   back when the hold ends.
 /// - Demotion by the thresholds waits for AppStandbyController's periodic
 ///   `checkIdleStates`, every 3 h (`checkIdleInterval`); the end of a hold is applied
-///   at once (`MSG_CHECK_PACKAGE_IDLE_STATE` is posted for it), with the thresholds as
-///   they stand then. **Assumption**: the check grid's phase is the device's
+///   at once, with the thresholds as they stand then (`reportEventLocked` posts
+///   `MSG_CHECK_PACKAGE_IDLE_STATE` for it when the event moved the bucket; when it did
+///   not, the app was already that good, and the end changes nothing with the default
+///   thresholds). **Assumption**: the check grid's phase is the device's
 ///   `checkPhase` (its boot), zero unless the world draws one.
 public struct StandbyBucketModel: Sendable {
     public var config: StandbyBucketConfig
