@@ -130,10 +130,11 @@ extension CohortSectionDecoder {
         return p
     }
 
-    static let androidKeys = ["motionEventsPerDay", "quotaRecheck", "oemPolicy", "batterySaverAuto"]
+    static let androidKeys = ["motionEventsPerDay", "quotaRecheck", "oemPolicy", "batterySaverAuto", "version", "alarmClock"]
+    static let versionExpected = "an Android version: 12, 13, 14 or 15"
 
     /// `android`: `motionEventsPerDay` from 0 to 1440, `quotaRecheck` > 0, `oemPolicy`,
-    /// `batterySaverAuto` a fraction.
+    /// `batterySaverAuto` a fraction, `version` 12 to 15, `alarmClock`.
     static func android(_ node: ScenarioNode) throws(ScenarioError) -> AndroidConfig {
         var a = AndroidConfig.defaults
         for member in try node.members("an android object, e.g. {\"motionEventsPerDay\": 6}") {
@@ -144,10 +145,28 @@ extension CohortSectionDecoder {
             case "quotaRecheck": a.quotaRecheck = try child.duration(.positive)
             case "oemPolicy": a.oemKillAfterScreenOff = try oemPolicy(child)
             case "batterySaverAuto": a.batterySaverAuto = try child.fraction()
+            case "version": a.version = Int(try child.integer(in: AndroidConfig.versions, versionExpected))
+            case "alarmClock": a.alarmClock = try alarmClock(child)
             default: throw member.unknownKey(among: androidKeys)
             }
         }
         return a
+    }
+
+    static let alarmClockKeys = ["share", "timeOfDay"]
+
+    /// `android.alarmClock`: `{"share": FRACTION, "timeOfDay": DURATION DISTRIBUTION}`,
+    /// the time of day after local midnight (draws are kept within the day).
+    static func alarmClock(_ node: ScenarioNode) throws(ScenarioError) -> AlarmClockUsage {
+        var c = AlarmClockUsage()
+        for member in try node.members("an alarm clock object, e.g. {\"share\": 0.5, \"timeOfDay\": {\"uniform\": [\"6h\", \"8h\"]}}") {
+            switch member.key {
+            case "share": c.share = try member.node.fraction()
+            case "timeOfDay": c.timeOfDay = try member.node.distribution(.duration)
+            default: throw member.unknownKey(among: alarmClockKeys)
+            }
+        }
+        return c
     }
 
     static let oemPolicyExpected = "\"stock\" or an object {\"killsBackgroundApps\": DURATION}, e.g. {\"killsBackgroundApps\": \"10m\"}"

@@ -183,8 +183,28 @@ public struct AndroidConfig: Sendable, Equatable {
     /// turned on Battery Saver's automatic schedule at its suggested 15 % (`REFERENCE.md`
     /// E); the rest never use it automatically. Default 0.3.
     public var batterySaverAuto = 0.3
+    /// The Android release (`version`): 12, 13, 14 or 15; it picks Doze's constant set
+    /// (docs/android.md). Default 14, whose set (AOSP `DeviceIdleController` @01740ef)
+    /// is the one FleetSim modelled before versions existed.
+    public var version = 14
+    /// Users' alarm clocks (`alarmClock`), which hold deep Doze back before they ring.
+    public var alarmClock = AlarmClockUsage()
     public init() {}
     public static let defaults = AndroidConfig()
+    /// The releases `version` accepts.
+    public static let versions: ClosedRange<Int64> = 12...15
+}
+
+/// **Assumption** (`android.alarmClock`, no published figures): the share of users with
+/// a daily alarm clock (`AlarmManager.setAlarmClock`, a wake-from-idle alarm), and its
+/// local time of day, drawn once per user.
+public struct AlarmClockUsage: Sendable, Equatable {
+    /// Share of users with a daily alarm clock. Default 0.5.
+    public var share = 0.5
+    /// Local time of day it rings, as a duration after midnight (µs). Default uniform
+    /// 6 h to 8 h.
+    public var timeOfDay: Distribution = .uniform(6 * 3_600e6, 8 * 3_600e6)
+    public init() {}
 }
 
 public struct LogicConfig: Sendable, Equatable {

@@ -66,11 +66,18 @@ struct Timed: Equatable, CustomStringConvertible {
 
 /// `REFERENCE.md` A: the Doze timeline of a stationary, unplugged device whose screen
 /// goes off at 0, written out as literal seconds from the AOSP constants.
+///
+/// Android 12–14 ([DIC] @01740ef `stepLightIdleStateLocked`): the light IDLE →
+/// maintenance alarm is a non-wakeup window alarm of 1, 2, 4, 8, 15 min; with nothing
+/// else waking the device it opens at the window's end, or with Doze's own wakeup alarm
+/// when that falls inside the window (deep SENSING at 3,600 s below).
 @Suite struct DozeTimelineTests {
     /// Every maintenance window has work, so each lasts its whole length: light budget
-    /// 1 min; light idle 5, 10, 15, 15 min; deep IDLE at 30 + 30 min + 10 s AnyMotion +
-    /// 30 s LOCATING = 1:00:40; deep idle 1 h, 2 h, 4 h, 6 h, 6 h with maintenance
-    /// windows of 5 then 10 min.
+    /// 1 min; light idle 5 (+1 flex), 10 (+2), 15 (+4) min, then cut short by deep
+    /// SENSING's alarm at 3,600 s inside the 15 (+8) min window; deep IDLE at 30 + 30 min
+    /// + 10 s AnyMotion + 30 s LOCATING = 1:00:40; deep idle 1 h, 2 h, 4 h, 6 h, 6 h
+    /// with maintenance windows of 5 then 10 min (deep alarms wake the device: at their
+    /// window's start).
     @Test func stationaryScreenOffDeviceWithWorkFollowsTheAOSPConstantsFor24Hours() {
         var run = DozeRun()
         run.busyInMaintenance = true
@@ -79,16 +86,15 @@ struct Timed: Equatable, CustomStringConvertible {
         #expect(run.timeline == [
             Timed(0, .deep(.inactive)), Timed(0, .light(.inactive)),
             Timed(60, .light(.idle)),                    // 1 min after-inactive
-            Timed(360, .light(.idleMaintenance)),        // + 5 min idle
-            Timed(420, .light(.idle)),                   // + 1 min budget
-            Timed(1_020, .light(.idleMaintenance)),      // + 10 min
-            Timed(1_080, .light(.idle)),
+            Timed(420, .light(.idleMaintenance)),        // + 5 min idle + 1 min flex
+            Timed(480, .light(.idle)),                   // + 1 min budget
+            Timed(1_200, .light(.idleMaintenance)),      // + 10 min + 2 min flex
+            Timed(1_260, .light(.idle)),
             Timed(1_800, .deep(.idlePending)),           // 30 min INACTIVE_TIMEOUT
-            Timed(1_980, .light(.idleMaintenance)),      // + 15 min (cap)
-            Timed(2_040, .light(.idle)),
-            Timed(2_940, .light(.idleMaintenance)),      // + 15 min
-            Timed(3_000, .light(.idle)),
+            Timed(2_400, .light(.idleMaintenance)),      // + 15 min (cap) + 4 min flex
+            Timed(2_460, .light(.idle)),
             Timed(3_600, .deep(.sensing)),               // + 30 min IDLE_AFTER_INACTIVE
+            Timed(3_600, .light(.idleMaintenance)),      // window 3,360–3,840 s: woken by SENSING's alarm
             Timed(3_610, .deep(.locating)),              // + 10 s AnyMotion
             Timed(3_640, .deep(.idle)), Timed(3_640, .light(.override)), // + 30 s LOCATING
             Timed(7_240, .deep(.idleMaintenance)),       // + 1 h
@@ -113,12 +119,12 @@ struct Timed: Equatable, CustomStringConvertible {
         #expect(run.timeline == [
             Timed(0, .deep(.inactive)), Timed(0, .light(.inactive)),
             Timed(60, .light(.idle)),
-            Timed(360, .light(.idleMaintenance)), Timed(365, .light(.idle)),
-            Timed(965, .light(.idleMaintenance)), Timed(970, .light(.idle)),     // 10 min
+            Timed(420, .light(.idleMaintenance)), Timed(425, .light(.idle)),     // 5 + 1 min
+            Timed(1_145, .light(.idleMaintenance)), Timed(1_150, .light(.idle)), // 10 + 2 min
             Timed(1_800, .deep(.idlePending)),
-            Timed(1_870, .light(.idleMaintenance)), Timed(1_875, .light(.idle)), // 15 min
-            Timed(2_775, .light(.idleMaintenance)), Timed(2_780, .light(.idle)),
+            Timed(2_290, .light(.idleMaintenance)), Timed(2_295, .light(.idle)), // 15 + 4 min
             Timed(3_600, .deep(.sensing)),
+            Timed(3_600, .light(.idleMaintenance)), Timed(3_605, .light(.idle)), // woken at 3,600
             Timed(3_610, .deep(.locating)),
             Timed(3_640, .deep(.idle)), Timed(3_640, .light(.override)),
             Timed(7_240, .deep(.idleMaintenance)), Timed(7_270, .deep(.idle)),   // 1 h, 30 s
@@ -128,40 +134,131 @@ struct Timed: Equatable, CustomStringConvertible {
             Timed(72_160, .deep(.idleMaintenance)), Timed(72_190, .deep(.idle)), // 6 h
         ])
     }
+
+    /// Android 15 (muhomorr/platform_frameworks_base-15 @0898a28): light after-inactive
+    /// 4 min, and the light alarm wakes the device, so each window opens at its start.
+    @Test func android15StationaryScreenOffDeviceWithWork() {
+        var run = DozeRun(config: DozeConfig(version: .android15))
+        run.busyInMaintenance = true
+        run.send(.screen(on: false), at: .zero)
+        run.run(until: SimTime.zero + .seconds(3_700))
+        #expect(run.timeline == [
+            Timed(0, .deep(.inactive)), Timed(0, .light(.inactive)),
+            Timed(240, .light(.idle)),                   // 4 min after-inactive
+            Timed(540, .light(.idleMaintenance)),        // + 5 min
+            Timed(600, .light(.idle)),
+            Timed(1_200, .light(.idleMaintenance)),      // + 10 min
+            Timed(1_260, .light(.idle)),
+            Timed(1_800, .deep(.idlePending)),
+            Timed(2_160, .light(.idleMaintenance)),      // + 15 min
+            Timed(2_220, .light(.idle)),
+            Timed(3_120, .light(.idleMaintenance)),      // + 15 min
+            Timed(3_180, .light(.idle)),
+            Timed(3_600, .deep(.sensing)),
+            Timed(3_610, .deep(.locating)),
+            Timed(3_640, .deep(.idle)), Timed(3_640, .light(.override)),
+        ])
+    }
+
+    /// Android 15 without location prefetch: SENSING steps through LOCATING into IDLE at
+    /// once (`stepIdleStateLocked`, `mIsLocationPrefetchEnabled` false); on a small-battery
+    /// device INACTIVE and IDLE_AFTER_INACTIVE are 1 min each.
+    @Test func android15SmallBatteryWithoutLocationPrefetch() {
+        var config = DozeConfig(version: .android15, smallBattery: true)
+        config.locationPrefetch = false
+        var run = DozeRun(config: config)
+        run.send(.screen(on: false), at: .zero)
+        run.run(until: SimTime.zero + .seconds(200))
+        #expect(run.timeline.filter { if case .deep = $0.transition { return true } else { return false } } == [
+            Timed(0, .deep(.inactive)),
+            Timed(60, .deep(.idlePending)),
+            Timed(120, .deep(.sensing)),
+            Timed(130, .deep(.locating)), Timed(130, .deep(.idle)),
+        ])
+        #expect(DozeConfig(version: .android14, smallBattery: true).inactiveTimeout == .minutes(15))
+        #expect(DozeConfig(version: .android14) == DozeConfig())
+    }
+
+    /// The sensing timeout (`mSensingTimeoutAlarmListener`) only calls
+    /// `becomeInactiveIfAppropriateLocked`, which does nothing in SENSING: the device
+    /// stays there until AnyMotion answers (here after 5 min, past the 4 min timeout).
+    @Test func theSensingTimeoutLeavesTheDeviceInSensing() {
+        var config = DozeConfig()
+        config.anyMotionCheck = .minutes(5)
+        var run = DozeRun(config: config)
+        run.send(.screen(on: false), at: .zero)
+        run.run(until: SimTime.zero + .seconds(3_600 + 240))
+        #expect(run.state.deep == .sensing)
+        run.run(until: SimTime.zero + .seconds(3_600 + 300))
+        #expect(run.timeline.filter { if case .deep = $0.transition { return true } else { return false } }.suffix(2) == [
+            Timed(3_600, .deep(.sensing)), Timed(3_900, .deep(.locating)),
+        ])
+    }
 }
 
-/// `MIN_TIME_TO_ALARM` (REFERENCE.md A: 30 min): deep Doze does not step on with a
-/// wake-from-idle alarm due sooner; it goes ACTIVE and INACTIVE again.
+/// `MIN_TIME_TO_ALARM` (REFERENCE.md A: 30 min) and `isUpcomingAlarmClock`
+/// (`now + MIN_TIME_TO_ALARM >= getNextWakeFromIdleTime()`, [DIC] @01740ef and
+/// @0898a28): deep Doze does not step on with a wake-from-idle alarm due within 30 min,
+/// 30 min included; it goes ACTIVE and INACTIVE again, and `becomeInactiveIfAppropriateLocked`
+/// then sets its step alarm to (alarm − now) + `INACTIVE_TIMEOUT`.
 @Suite struct DozeMinTimeToAlarmTests {
     /// Screen off at 0 with an alarm clock set; the alarm fires at `cleared` (the next
     /// one is none); deep transitions up to `until` seconds.
-    func deepTimeline(alarmAt alarm: Int64, clearedAt cleared: Int64, until: Int64 = 7_200) -> [Timed] {
+    func deepTimeline(alarmAt alarm: Int64, clearedAt cleared: Int64, until: Int64 = 7_300, quickDoze: Bool = false) -> [Timed] {
         var run = DozeRun()
         run.send(.nextWakeFromIdleAlarm(SimTime.zero + .seconds(alarm)), at: .zero)
+        if quickDoze { run.send(.quickDoze(true), at: .zero) }
         run.send(.screen(on: false), at: .zero)
         if cleared <= until { run.send(.nextWakeFromIdleAlarm(nil), at: SimTime.zero + .seconds(cleared)) }
         run.run(until: SimTime.zero + .seconds(until))
         return run.timeline.filter { if case .deep = $0.transition { return true } else { return false } }
     }
 
-    /// The alarm at 55 min is 25 min away when INACTIVE ends at 30 min: back to
-    /// INACTIVE for another 30 min; the alarm fires (and is cleared) at 55 min.
-    @Test func anAlarm29MinutesAwayHoldsDeepDozeBack() {
+    /// The alarm at 59:59 is 29:59 away when INACTIVE ends at 30 min: ACTIVE, INACTIVE
+    /// again until the alarm + 30 min (1:29:59), then the usual progression.
+    @Test func anAlarm29MinutesAwayHoldsDeepDozeBackUntilItPlus30Minutes() {
         #expect(deepTimeline(alarmAt: 1_800 + 1_799, clearedAt: 3_599) == [
             Timed(0, .deep(.inactive)),
             Timed(1_800, .deep(.active)), Timed(1_800, .deep(.inactive)),
-            Timed(3_600, .deep(.idlePending)),
-            Timed(5_400, .deep(.sensing)), Timed(5_410, .deep(.locating)), Timed(5_440, .deep(.idle)),
+            Timed(5_399, .deep(.idlePending)),
+            Timed(7_199, .deep(.sensing)), Timed(7_209, .deep(.locating)), Timed(7_239, .deep(.idle)),
         ])
     }
 
-    /// Exactly 30 min away does not hold it back: IDLE_PENDING at 30 min. (At 60 min the
-    /// alarm is due now, and the next step would be held; the timeline stops before.)
-    @Test func anAlarm30MinutesAwayDoesNot() {
-        #expect(deepTimeline(alarmAt: 1_800 + 1_800, clearedAt: 3_600, until: 3_599) == [
+    /// Exactly 30 min away is upcoming too (`>=`): held back, INACTIVE until 1:30.
+    @Test func anAlarmExactly30MinutesAwayHoldsItBackToo() {
+        #expect(deepTimeline(alarmAt: 1_800 + 1_800, clearedAt: 3_600, until: 5_400) == [
+            Timed(0, .deep(.inactive)),
+            Timed(1_800, .deep(.active)), Timed(1_800, .deep(.inactive)),
+            Timed(5_400, .deep(.idlePending)),
+        ])
+    }
+
+    /// 30 min 1 s away does not: IDLE_PENDING at 30 min. At 60 min the alarm is 1 s away
+    /// and the step to SENSING is held: INACTIVE until the alarm + 30 min.
+    @Test func anAlarm30MinutesAnd1SecondAwayDoesNot() {
+        #expect(deepTimeline(alarmAt: 1_800 + 1_801, clearedAt: 3_601, until: 5_401) == [
             Timed(0, .deep(.inactive)),
             Timed(1_800, .deep(.idlePending)),
+            Timed(3_600, .deep(.active)), Timed(3_600, .deep(.inactive)),
+            Timed(5_401, .deep(.idlePending)),
+        ])
+    }
+
+    /// An alarm clock 20 min after the screen goes off: INACTIVE lasts until 20 + 30 min,
+    /// not 30 min.
+    @Test func screenOffWithAnUpcomingAlarmClockWaitsPastIt() {
+        #expect(deepTimeline(alarmAt: 1_200, clearedAt: 1_200, until: 3_000) == [
+            Timed(0, .deep(.inactive)),
+            Timed(3_000, .deep(.idlePending)),
+        ])
+    }
+
+    /// With Quick Doze the delay is the alarm + `QUICK_DOZE_DELAY_TIMEOUT` (1 min).
+    @Test func quickDozeWithAnUpcomingAlarmClockWaitsOneMinutePastIt() {
+        #expect(deepTimeline(alarmAt: 1_200, clearedAt: 1_200, until: 1_260, quickDoze: true) == [
+            Timed(0, .deep(.quickDozeDelay)),
+            Timed(1_260, .deep(.idle)),
         ])
     }
 }
-

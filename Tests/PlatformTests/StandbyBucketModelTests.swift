@@ -29,20 +29,53 @@ import SimKernel
     }
 
     /// Screen off for 30 days: the app stops at WORKING_SET. Then the screen-on time
-    /// decides: FREQUENT after 1 h of screen, RARE after 2 h, RESTRICTED after 6 h.
-    @Test func demotionWaitsForScreenOnTime() {
+    /// decides, applied at AppStandbyController's 3 h checks (`checkIdleStates`, checks at
+    /// 720 h, 723 h, 726 h…): FREQUENT (1 h of screen, 721 h) and RARE (2 h, 722 h) both
+    /// at the 723 h check, RESTRICTED (6 h) at 726 h, itself a check.
+    @Test func demotionWaitsForScreenOnTimeAndThePeriodicCheck() {
         var s = StandbyBucketState(lastUsedAt: t0)
         model.appUsed(state: &s, now: t0)
         #expect(model.bucket(s, at: t0 + .days(30)) == .workingSet)
         #expect(model.nextChange(s, after: t0 + .hours(12)) == nil)
         let on = t0 + .days(30)
         model.screen(on: true, state: &s, now: on)
-        #expect(model.nextChange(s, after: on) == on + .hours(1))
-        #expect(model.bucket(s, at: on + .hours(1) - .seconds(1)) == .workingSet)
-        #expect(model.bucket(s, at: on + .hours(1)) == .frequent)
-        #expect(model.bucket(s, at: on + .hours(2)) == .rare)
+        #expect(model.nextChange(s, after: on) == on + .hours(3))
+        #expect(model.bucket(s, at: on + .hours(1)) == .workingSet)
+        #expect(model.bucket(s, at: on + .hours(3) - .microseconds(1)) == .workingSet)
+        #expect(model.bucket(s, at: on + .hours(3)) == .rare)
+        #expect(model.nextChange(s, after: on + .hours(3)) == on + .hours(6))
         #expect(model.bucket(s, at: on + .hours(6) - .seconds(1)) == .rare)
         #expect(model.bucket(s, at: on + .hours(6)) == .restricted)
+    }
+
+    /// The screen-on total at a check is the one it had then: 1 h of screen from 720 h
+    /// to 721 h is FREQUENT at the 723 h check; 2 h more from 724 h on do not count for
+    /// the 723 h check, only for the 726 h one (RARE; RESTRICTED needs 6 h).
+    @Test func aCheckUsesTheScreenTimeAtItsInstant() {
+        var s = StandbyBucketState(lastUsedAt: t0)
+        model.appUsed(state: &s, now: t0)
+        let on = t0 + .days(30)
+        model.screen(on: true, state: &s, now: on)
+        model.screen(on: false, state: &s, now: on + .hours(1))
+        model.screen(on: true, state: &s, now: on + .hours(4))
+        model.screen(on: false, state: &s, now: on + .hours(6) - .seconds(1))
+        #expect(model.bucket(s, at: on + .hours(5)) == .frequent)
+        #expect(model.bucket(s, at: on + .hours(6)) == .rare)
+    }
+
+    /// The grid's phase is the device's (its boot): with checks at 1 h + k × 3 h the
+    /// 12 h WORKING_SET threshold applies at 13 h; without periodic checks, at 12 h.
+    @Test func theCheckGridFollowsThePhaseAndCanBeTurnedOff() {
+        var s = StandbyBucketState(lastUsedAt: t0, checkPhase: .hours(1))
+        model.appUsed(state: &s, now: t0)
+        #expect(model.nextChange(s, after: t0 + .hours(2)) == t0 + .hours(13))
+        #expect(model.bucket(s, at: t0 + .hours(13) - .microseconds(1)) == .active)
+        #expect(model.bucket(s, at: t0 + .hours(13)) == .workingSet)
+        var config = StandbyBucketConfig()
+        config.checkIdleInterval = nil
+        let immediate = StandbyBucketModel(config: config)
+        #expect(immediate.nextChange(s, after: t0 + .hours(2)) == t0 + .hours(12))
+        #expect(immediate.bucket(s, at: t0 + .hours(12)) == .workingSet)
     }
 
     /// An open lifts even an app last used long ago (RESTRICTED) to ACTIVE, and as it

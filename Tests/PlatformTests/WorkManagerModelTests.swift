@@ -49,6 +49,50 @@ import SimKernel
                 == .periodic(interval: .hours(1), flex: .hours(1)))
     }
 
+    /// `PeriodicWorkRequest.Builder(interval)` (`WorkSpec.setPeriodic(interval)`): flex is
+    /// the clamped interval, so a 10 min request is 15 min unflexed, due at once; the
+    /// two-argument builder with the same 10 min keeps a 10 min flex (first run at 5 min).
+    @Test func theOneArgumentBuilderSetsFlexToTheClampedInterval() {
+        let one = model.periodicRequest(interval: .minutes(10))
+        #expect(one.kind == .periodic(interval: .minutes(15), flex: .minutes(15)))
+        #expect(model.nextRunTime(one, WorkSpecState(enqueuedAt: .zero)) == .zero)
+        let two = model.request(.periodic(interval: .minutes(10), flex: .minutes(10)))
+        #expect(two.kind == .periodic(interval: .minutes(15), flex: .minutes(10)))
+        #expect(model.nextRunTime(two, WorkSpecState(enqueuedAt: .zero)) == SimTime.zero + .minutes(5))
+        #expect(model.periodicRequest(interval: .minutes(15) - .microseconds(1)).kind
+                == .periodic(interval: .minutes(15), flex: .minutes(15)))
+        #expect(model.periodicRequest(interval: .minutes(16)).kind == .periodic(interval: .minutes(16), flex: .minutes(16)))
+    }
+
+    /// `WorkerWrapper.resetWorkerStatus` keeps `lastEnqueueTime`; the attempt counted at
+    /// the start makes `calculateNextRunTime` back off from it. Periodic 4 h work last
+    /// re-enqueued at 0 runs at 4 h 10 min and is stopped by quota at 4 h 20 min: due again
+    /// at 0 + 30 s (at once), not at 4 h 20 min 30 s as a `retry` would be; stopped again,
+    /// at 0 + 60 s; a success then starts the next period from its end.
+    @Test func aRunStoppedBySystemIsDueFromTheOriginalEnqueueTime() {
+        let r = model.periodicRequest(interval: .hours(4))
+        var s = WorkSpecState(enqueuedAt: .zero)
+        model.runFinished(r, &s, result: .success, now: .zero)
+        #expect(model.nextRunTime(r, s) == SimTime.zero + .hours(4))
+        let stop = SimTime.zero + .hours(4) + .minutes(20)
+        model.runStoppedBySystem(&s)
+        #expect(model.nextRunTime(r, s) == SimTime.zero + .seconds(30))
+        var retried = s
+        retried.runAttemptCount = 0
+        model.runFinished(r, &retried, result: .retry, now: stop)
+        #expect(model.nextRunTime(r, retried) == stop + .seconds(30))
+        model.runStoppedBySystem(&s)
+        #expect(model.nextRunTime(r, s) == SimTime.zero + .seconds(60))
+        let done = stop + .minutes(15)
+        model.runFinished(r, &s, result: .success, now: done)
+        #expect(s.runAttemptCount == 0)
+        #expect(model.nextRunTime(r, s) == done + .hours(4))
+        var finished = WorkSpecState(enqueuedAt: .zero)
+        model.runFinished(model.request(.oneTime), &finished, result: .success, now: .zero)
+        model.runStoppedBySystem(&finished)
+        #expect(finished.runAttemptCount == 0)
+    }
+
     /// 4 h interval, 1 h flex: the flex windows are [3 h, 4 h], [7 h, 8 h]…; each run is
     /// due at the start of its window, the next one interval after the run ended.
     @Test func periodicWorkWithFlexRunsInItsFlexWindow() {
@@ -81,12 +125,16 @@ import SimKernel
         doze.handle(.timer, state: &d, now: SimTime.zero + .minutes(1), into: &out)
         #expect(d.light == .idle)
         #expect(!model.mayRun(r, s, now: SimTime.zero + .minutes(1), conditions: online, doze: d, quotaAllows: true))
+        // Android 12–14: the light alarm (window 6–7 min) does not wake the device; at
+        // 6 min nothing else has, so the window opens at its end, 7 min.
         doze.handle(.timer, state: &d, now: SimTime.zero + .minutes(6), into: &out)
+        #expect(d.light == .idle)
+        doze.handle(.timer, state: &d, now: SimTime.zero + .minutes(7), into: &out)
         #expect(d.light == .idleMaintenance)
-        #expect(model.mayRun(r, s, now: SimTime.zero + .minutes(6), conditions: online, doze: d, quotaAllows: true))
-        #expect(!model.mayRun(r, s, now: SimTime.zero + .minutes(6), conditions: online, doze: d, quotaAllows: false))
+        #expect(model.mayRun(r, s, now: SimTime.zero + .minutes(7), conditions: online, doze: d, quotaAllows: true))
+        #expect(!model.mayRun(r, s, now: SimTime.zero + .minutes(7), conditions: online, doze: d, quotaAllows: false))
         let offline = DeviceConditions(network: .notRequired, charging: false, batteryLow: false)
-        #expect(!model.mayRun(r, s, now: SimTime.zero + .minutes(6), conditions: offline, doze: d, quotaAllows: true))
+        #expect(!model.mayRun(r, s, now: SimTime.zero + .minutes(7), conditions: offline, doze: d, quotaAllows: true))
     }
 
     @Test func constraintsNetworkChargingAndBatteryNotLow() {

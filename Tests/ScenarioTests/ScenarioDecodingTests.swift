@@ -26,6 +26,9 @@ import SimKernel
         a.quotaRecheck = .minutes(5)
         a.oemKillAfterScreenOff = .minutes(10)
         a.batterySaverAuto = 0.75
+        a.version = 15
+        a.alarmClock.share = 0.25
+        a.alarmClock.timeOfDay = .uniform(us(.hours(5)), us(.hours(9)))
         return a
     }
 
@@ -141,7 +144,8 @@ import SimKernel
                                    refreshRunLimit: .seconds(30), earlyExpirationRate: 0.02,
                                    watchdogGrace: .seconds(5), kvPersistDelay: .seconds(10)))
         #expect(c.android.motionEventsPerDay == 6 && c.android.quotaRecheck == .minutes(15) && c.android.oemKillAfterScreenOff == nil
-                && c.android.batterySaverAuto == 0.3)
+                && c.android.batterySaverAuto == 0.3 && c.android.version == 14
+                && c.android.alarmClock == AlarmClockUsage())
 
         #expect(s.logic == LogicConfig(refresh: RefreshConfig(preferredInterval: .hours(4), minimumInterval: .hours(12),
                                                               testCadence: .days(90), recentOpenSuppression: .hours(24),

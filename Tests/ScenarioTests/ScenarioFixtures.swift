@@ -34,7 +34,8 @@ enum Fixtures {
                   "refreshRunLimit": "25s", "earlyExpirationRate": 0.1,
                   "watchdogGrace": "0s", "kvPersistDelay": "1500ms"},
           "android": {"motionEventsPerDay": 2, "quotaRecheck": "5m", "oemPolicy": {"killsBackgroundApps": "10m"},
-                      "batterySaverAuto": 0.75}
+                      "batterySaverAuto": 0.75, "version": 15,
+                      "alarmClock": {"share": 0.25, "timeOfDay": {"uniform": ["5h", "9h"]}}}
         },
         {"cohort": "ios-rare", "count": 0, "platform": "ios",
          "network": {"latency": {"lognormal": {"median": "100ms", "p99": "1s"}},

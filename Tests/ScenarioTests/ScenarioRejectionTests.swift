@@ -142,6 +142,21 @@ import Testing
                         path: "$.fleet[0].android.batterySaverAuto", found: ["1.5"], expected: ["a fraction"])
         expectRejection(Fixtures.scenario(cohort: #""android": {"batterySaverAuto": "30%"}"#),
                         path: "$.fleet[0].android.batterySaverAuto", expected: ["a fraction"])
+        // `version`: a release with a modelled constant set, 12 to 15, as an integer.
+        expectRejection(Fixtures.scenario(cohort: #""android": {"version": 11}"#),
+                        path: "$.fleet[0].android.version", found: ["11"], expected: ["an Android version: 12, 13, 14 or 15"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"version": 16}"#),
+                        path: "$.fleet[0].android.version", found: ["16"], expected: ["12, 13, 14 or 15"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"version": "15"}"#),
+                        path: "$.fleet[0].android.version", expected: ["an Android version"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"version": 14.5}"#),
+                        path: "$.fleet[0].android.version", found: ["14.5"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"alarmClock": {"share": 2}}"#),
+                        path: "$.fleet[0].android.alarmClock.share", found: ["2"], expected: ["a fraction"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"alarmClock": {"at": "7h"}}"#),
+                        path: "$.fleet[0].android.alarmClock.at", expected: ["timeOfDay"])
+        expectRejection(Fixtures.scenario(cohort: #""android": {"alarmClock": {"timeOfDay": 7}}"#),
+                        path: "$.fleet[0].android.alarmClock.timeOfDay", expected: ["a distribution of durations"])
         expectRejection(Fixtures.scenario(cohort: #""android": {"dozeFactor": 2}"#),
                         path: "$.fleet[0].android.dozeFactor", expected: ["motionEventsPerDay"])
         expectRejection(Fixtures.scenario(cohort: #""usage": {"forceQuitProbability": 2}"#),

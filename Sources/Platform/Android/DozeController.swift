@@ -55,6 +55,37 @@ public struct DozeConfig: Sendable, Equatable {
     /// `MAX_TEMP_APP_ALLOWLIST_DURATION_MS`: a high-priority push allow-lists its app 5 min.
     public var highPriorityPushAllowList = SimDuration.minutes(5)
 
+    // Alarm windows and version differences (docs/platform-facts.md section A; [DIC]
+    // `scheduleAlarmLocked`, `scheduleLightAlarmLocked`, `stepLightIdleStateLocked`).
+    /// `FLEX_TIME_SHORT`: 1 min, the window of the deep alarms other than IDLE's
+    /// `setIdleUntil` and LOCATING's `setExact`. They wake the device, so they fire at
+    /// their window's start (see `lightIdleAlarmWakes`).
+    public var flexTimeShort = SimDuration.minutes(1)
+    /// `LIGHT_IDLE_TIMEOUT_INITIAL_FLEX`: the light idle alarm's first window, 1 min,
+    /// ×`lightIdleFactor` each cycle up to `lightMaxIdleTimeoutFlex`.
+    public var lightIdleInitialFlex = SimDuration.minutes(1)
+    /// `LIGHT_MAX_IDLE_TIMEOUT_FLEX` (Android 15: `LIGHT_IDLE_TIMEOUT_MAX_FLEX`): 15 min.
+    public var lightMaxIdleTimeoutFlex = SimDuration.minutes(15)
+    /// Whether the light IDLE → maintenance alarm wakes the device. Android 12–14 ([DIC]
+    /// @01740ef `stepLightIdleStateLocked`): `scheduleLightAlarmLocked(mNextLightIdleDelay,
+    /// mNextLightIdleDelayFlex, false)`, an `ELAPSED_REALTIME` alarm, delivered only when
+    /// something else wakes the device. Android 15 (@0898a28): `true`.
+    public var lightIdleAlarmWakes = false
+    /// Whether light Doze has the PRE_IDLE step (wait `lightPreIdleTimeout` for running
+    /// jobs). Android 12–14: yes; Android 15's `stepLightIdleStateLocked` goes from
+    /// INACTIVE straight to IDLE.
+    public var lightPreIdle = true
+    /// Whether deep Doze asks for a location fix in LOCATING. Android 12–14: always;
+    /// Android 15 only with `mIsLocationPrefetchEnabled`
+    /// (`config_autoPowerModePrefetchLocation`), otherwise LOCATING falls through to IDLE
+    /// at once. **Assumption** (`locationPrefetch`): on, the resource's AOSP default.
+    public var locationPrefetch = true
+    /// `WAIT_FOR_UNLOCK`: true (Android 12–15). The screen turning on while the keyguard
+    /// is locked does not end Doze (`updateInteractivityLocked`: `becomeActiveLocked`
+    /// only when `!mScreenLocked || !WAIT_FOR_UNLOCK`); unlocking does
+    /// (`keyguardShowingLocked`).
+    public var waitForUnlock = true
+
     // Named assumptions.
     /// **Assumption** (`anyMotionCheck`): how long AnyMotion takes to call a still device
     /// stationary: two 2.5 s accelerometer measurements 5 s apart
@@ -65,10 +96,43 @@ public struct DozeConfig: Sendable, Equatable {
     /// takes; `nil` (the default) means none arrives, so LOCATING lasts its whole 30 s
     /// timeout, as indoors, where the 20 m accuracy is rarely met.
     public var locationFix: SimDuration? = nil
-    // **Assumption**: Doze's alarms are window alarms (`FLEX_TIME_SHORT`, light flex 1 to
-    // 15 min); they fire at the start of their window, as when nothing else is batched.
 
     public init() {}
+
+    /// The defaults of one Android release, small-battery devices
+    /// (`ActivityManager.isSmallBatteryDevice`) included.
+    ///
+    /// - Android 12–14: [DIC] @01740ef (aosp-mirror/platform_frameworks_base,
+    ///   `Constants.DEFAULT_*`): the set above.
+    /// - Android 15: `DeviceIdleController.java` in muhomorr/platform_frameworks_base-15
+    ///   @0898a28 (`Constants.mDefault*`, `stepLightIdleStateLocked`,
+    ///   `stepIdleStateLocked`): light after-inactive 4 min, no PRE_IDLE, the light
+    ///   alarm wakes the device, LOCATING only with location prefetch; small battery:
+    ///   INACTIVE and IDLE_AFTER_INACTIVE 1 min (`DEFAULT_*_SMALL_BATTERY`), against
+    ///   15 min on 12–14.
+    public init(version: AndroidVersion, smallBattery: Bool = false) {
+        self.init()
+        switch version {
+        case .android12, .android13, .android14:
+            if smallBattery {
+                inactiveTimeout = .minutes(15)
+                idleAfterInactiveTimeout = .minutes(15)
+            }
+        case .android15:
+            lightIdleAfterInactiveTimeout = .minutes(4)
+            lightPreIdle = false
+            lightIdleAlarmWakes = true
+            if smallBattery {
+                inactiveTimeout = .minutes(1)
+                idleAfterInactiveTimeout = .minutes(1)
+            }
+        }
+    }
+}
+
+/// The Android releases whose Doze defaults FleetSim models (`fleet[].android.version`).
+public enum AndroidVersion: Int, Sendable, Equatable, CaseIterable {
+    case android12 = 12, android13 = 13, android14 = 14, android15 = 15
 }
 
 /// The deep state machine's states (`STATE_*` of [DIC]).
@@ -84,8 +148,20 @@ public enum DozeLightState: UInt8, Sendable, Equatable {
 
 /// What the device tells Doze.
 public enum DozeInput: Sendable, Equatable {
-    /// **Assumption**: the screen turning on is the user unlocking (`WAIT_FOR_UNLOCK`).
-    case screen(on: Bool)
+    /// The screen turned on or off (`updateInteractivityLocked`); `locked`: the keyguard
+    /// shows (`keyguardShowingLocked`). With `WAIT_FOR_UNLOCK`, a locked screen-on does
+    /// not end Doze. **Assumption**: the world's screen sessions are unlocks (the
+    /// default, `locked: false`).
+    case screen(on: Bool, locked: Bool = false)
+    /// The user unlocked (`locked: false`) or the keyguard came back (`true`).
+    case keyguard(locked: Bool)
+    /// Something else woke the device: a wakeup alarm of another app or of the system,
+    /// a high-priority FCM message, a plug-in. A non-wakeup light alarm whose window has
+    /// opened is delivered now (`AlarmManagerService` delivers non-wakeup alarms when
+    /// the device is awake). **Assumption** (`nonWakeupAlarmDelivery`): without such an
+    /// input it is delivered at its window's end, as other apps' wakeup alarms and the
+    /// radio wake a phone at least that often; AlarmManager itself never forces it out.
+    case deviceAwake
     case charging(Bool)
     /// Significant motion (a pick-up, a walk). Watched from IDLE_PENDING on, as in AOSP.
     case motion
@@ -95,11 +171,14 @@ public enum DozeInput: Sendable, Equatable {
     case jobsActive(Bool)
     /// Battery Saver's Quick Doze (REFERENCE.md E): skips motion and location checks.
     case quickDoze(Bool)
-    /// The app got a high-priority push: it is temp-allow-listed for 5 min.
+    /// The app got a high-priority push: it is temp-allow-listed for 5 min, and the
+    /// device is awake (as `deviceAwake`).
     case highPriorityPush
     /// The device's next wake-from-idle alarm (`AlarmManager.getNextWakeFromIdleTime`:
     /// alarm clocks and `FLAG_WAKE_FROM_IDLE` alarms), nil when none is set. Deep Doze
-    /// holds back within `minTimeToAlarm` of it.
+    /// holds back within `minTimeToAlarm` of it (`isUpcomingAlarmClock`), and INACTIVE
+    /// then lasts until the alarm plus its timeout. The world sends it whenever the
+    /// device's next such alarm changes (set, fired, cancelled).
     case nextWakeFromIdleAlarm(SimTime?)
     /// The world reached `nextDeadline`.
     case timer
@@ -117,6 +196,8 @@ public struct DozeState: Sendable, Equatable {
     public internal(set) var deep = DozeDeepState.active
     public internal(set) var light = DozeLightState.active
     public internal(set) var screenOn = true
+    /// `mScreenLocked`: the keyguard shows.
+    public internal(set) var screenLocked = false
     public internal(set) var charging = false
     public internal(set) var networkConnected = true
     public internal(set) var jobsActive = false
@@ -127,7 +208,11 @@ public struct DozeState: Sendable, Equatable {
     public internal(set) var nextWakeFromIdleAlarm: SimTime?
 
     var deepAlarm: SimTime?
+    /// The light alarm's window start (`mNextLightAlarmTime`).
     var lightAlarm: SimTime?
+    /// For a non-wakeup light alarm, its window's end: delivered by then at the latest
+    /// (`DozeInput.deviceAwake`); nil for a wakeup alarm, which fires at its start.
+    var lightAlarmWindowEnd: SimTime?
     /// AnyMotion's "stationary" result, while SENSING.
     var anyMotionResult: SimTime?
     var sensingTimeoutAlarm: SimTime?
@@ -138,6 +223,8 @@ public struct DozeState: Sendable, Equatable {
     var nextIdleDelay = SimDuration.zero
     var nextIdlePendingDelay = SimDuration.zero
     var nextLightIdleDelay = SimDuration.zero
+    /// `mNextLightIdleDelayFlex`.
+    var nextLightIdleDelayFlex = SimDuration.zero
     var lightBudget = SimDuration.zero
     var maintenanceStart: SimTime?
     var notMoving = false
@@ -148,7 +235,7 @@ public struct DozeState: Sendable, Equatable {
 
     /// The earliest moment something is due; the world calls `handle(.timer, …)` then.
     public var nextDeadline: SimTime? {
-        earliest(earliest(earliest(deepAlarm, lightAlarm), earliest(anyMotionResult, sensingTimeoutAlarm)),
+        earliest(earliest(earliest(deepAlarm, lightAlarmWindowEnd ?? lightAlarm), earliest(anyMotionResult, sensingTimeoutAlarm)),
                  earliest(locationFixAt, idleOpUntil))
     }
 
@@ -187,11 +274,17 @@ func earliest(_ a: SimTime?, _ b: SimTime?) -> SimTime? {
 ///   LOCATING (≤ 30 s), then IDLE of 1 h, 2 h, 4 h, 6 h, 6 h…, separated by maintenance
 ///   windows of 5 min then 10 min (at least 30 s; they end early once no work is left).
 ///   Deep IDLE puts light Doze into OVERRIDE.
-/// - Screen on or charging: both ACTIVE at once. Motion from IDLE_PENDING on: ACTIVE,
-///   then INACTIVE again with a 10 min timeout.
+/// - The light IDLE → maintenance alarm has a window of 1, 2, 4, 8, then 15 min. On
+///   Android 12–14 it does not wake the device: the window opens when something else
+///   wakes it (`DozeInput.deviceAwake`, or any of Doze's own wakeup alarms), at the
+///   window's end at the latest. Android 15's does (see `DozeConfig(version:)`).
+/// - Screen on (unlocked: `WAIT_FOR_UNLOCK`) or charging: both ACTIVE at once. Motion
+///   from IDLE_PENDING on: ACTIVE, then INACTIVE again with a 10 min timeout. The
+///   4 min sensing timeout leaves the device in SENSING.
 /// - Quick Doze (Battery Saver): 1 min, then deep IDLE with no motion or location check.
-/// - A wake-from-idle alarm due within 30 min (`MIN_TIME_TO_ALARM`) when deep Doze would
-///   step on: ACTIVE, then INACTIVE again with a fresh 30 min timeout.
+/// - A wake-from-idle alarm (an alarm clock) due within 30 min, 30 min included
+///   (`isUpcomingAlarmClock`), when deep Doze would step on: ACTIVE, then INACTIVE again
+///   until the alarm + 30 min (Quick Doze: + 1 min).
 ///
 /// The world calls `handle` with every input and with `.timer` at `state.nextDeadline`.
 public struct DozeController: Sendable {
@@ -201,9 +294,24 @@ public struct DozeController: Sendable {
 
     public func handle(_ input: DozeInput, state s: inout DozeState, now: SimTime, into out: inout [DozeTransition]) {
         switch input {
-        case .screen(let on):
-            if on { s.screenOn = true; becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out) }
-            else if s.screenOn { s.screenOn = false; becomeInactiveIfAppropriate(&s, now: now, out: &out) }
+        case .screen(let on, let locked):
+            // `updateInteractivityLocked`.
+            if on {
+                s.screenOn = true
+                s.screenLocked = locked
+                if !locked || !config.waitForUnlock {
+                    becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out)
+                } else {
+                    deliverNonWakeupAlarm(&s, now: now, out: &out)
+                }
+            } else if s.screenOn { s.screenOn = false; becomeInactiveIfAppropriate(&s, now: now, out: &out) }
+        case .keyguard(let locked):
+            // `keyguardShowingLocked`.
+            guard locked != s.screenLocked else { return }
+            s.screenLocked = locked
+            if s.screenOn && !locked { becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out) }
+        case .deviceAwake:
+            deliverNonWakeupAlarm(&s, now: now, out: &out)
         case .charging(let on):
             if on { s.charging = true; becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out) }
             else if s.charging { s.charging = false; becomeInactiveIfAppropriate(&s, now: now, out: &out) }
@@ -222,6 +330,7 @@ public struct DozeController: Sendable {
             if on { becomeInactiveIfAppropriate(&s, now: now, out: &out) }
         case .highPriorityPush:
             s.allowListedUntil = now + config.highPriorityPushAllowList
+            deliverNonWakeupAlarm(&s, now: now, out: &out)
         case .nextWakeFromIdleAlarm(let at):
             s.nextWakeFromIdleAlarm = at
         case .timer:
@@ -232,40 +341,80 @@ public struct DozeController: Sendable {
     // MARK: - Timers
 
     /// Runs every alarm due at `now`, deep before light when they coincide. Bounded: each
-    /// step either moves an alarm into the future or clears it.
+    /// step either moves an alarm into the future or clears it. Anything that fires
+    /// wakes the device, so a non-wakeup light alarm whose window has opened goes with it.
     private func fireDue(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
+        var awake = false
         for _ in 0..<16 {
-            if let t = s.deepAlarm, t <= now { s.deepAlarm = nil; stepDeep(&s, now: now, out: &out); continue }
+            if let t = s.deepAlarm, t <= now { s.deepAlarm = nil; awake = true; stepDeep(&s, now: now, out: &out); continue }
             if let t = s.sensingTimeoutAlarm, t <= now {
-                // The sensing-timeout listener: no AnyMotion answer in time; start over.
+                // `mSensingTimeoutAlarmListener`: only `becomeInactiveIfAppropriateLocked`,
+                // which leaves SENSING as it is (it acts from ACTIVE, or with Quick Doze);
+                // AnyMotion's answer or motion moves the device on.
                 s.sensingTimeoutAlarm = nil
-                if s.deep == .sensing {
-                    becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out)
-                    becomeInactiveIfAppropriate(&s, now: now, out: &out)
-                }
+                awake = true
+                if s.deep == .sensing { becomeInactiveIfAppropriate(&s, now: now, out: &out) }
                 continue
             }
             if let t = s.anyMotionResult, t <= now {
                 // `onAnyMotionResult(RESULT_STATIONARY)`.
                 s.anyMotionResult = nil
+                awake = true
                 if s.deep == .sensing { s.notMoving = true; stepDeep(&s, now: now, out: &out) }
                 continue
             }
             if let t = s.locationFixAt, t <= now {
                 // `receivedGenericLocationLocked` with a fix within the required accuracy.
                 s.locationFixAt = nil
+                awake = true
                 if s.deep == .locating && s.notMoving { stepDeep(&s, now: now, out: &out) }
                 continue
             }
-            if let t = s.lightAlarm, t <= now { s.lightAlarm = nil; stepLight(&s, now: now, out: &out); continue }
+            if let t = s.lightAlarm, t <= now, s.lightAlarmWindowEnd.map({ awake || $0 <= now }) ?? true {
+                clearLightAlarm(&s)
+                awake = true
+                stepLight(&s, now: now, out: &out)
+                continue
+            }
             if let t = s.idleOpUntil, t <= now {
                 // `MSG_FINISH_IDLE_OP` after `MIN_*_MAINTENANCE_TIME`.
                 s.idleOpUntil = nil
+                awake = true
                 exitMaintenanceEarlyIfNeeded(&s, now: now, out: &out)
                 continue
             }
             return
         }
+    }
+
+    /// The device is awake for something else: a non-wakeup light alarm whose window has
+    /// opened is delivered now.
+    private func deliverNonWakeupAlarm(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
+        guard s.lightAlarmWindowEnd != nil, let t = s.lightAlarm, t <= now else { return }
+        clearLightAlarm(&s)
+        stepLight(&s, now: now, out: &out)
+    }
+
+    /// `scheduleLightAlarmLocked(delay, flex, wakeup)`: a window alarm [at, at + flex].
+    /// A wakeup alarm fires at its window's start (**assumption**, as AlarmManager sets
+    /// the hardware alarm for a batch's start when nothing else is batched with it); a
+    /// non-wakeup one when the device is next awake within its window, at its end at the
+    /// latest (`DozeInput.deviceAwake`).
+    private func setLightAlarm(_ s: inout DozeState, at t: SimTime, flex: SimDuration, wakes: Bool) {
+        s.lightAlarm = t
+        s.lightAlarmWindowEnd = wakes ? nil : t + flex
+    }
+
+    private func clearLightAlarm(_ s: inout DozeState) {
+        s.lightAlarm = nil
+        s.lightAlarmWindowEnd = nil
+    }
+
+    /// `isUpcomingAlarmClock`: `now + MIN_TIME_TO_ALARM >= getNextWakeFromIdleTime()`, so an
+    /// alarm exactly 30 min away counts as upcoming.
+    private func upcomingAlarm(_ s: DozeState, now: SimTime) -> SimTime? {
+        guard let alarm = s.nextWakeFromIdleAlarm, now + config.minTimeToAlarm >= alarm else { return nil }
+        return alarm
     }
 
     // MARK: - Transitions of [DIC]
@@ -295,8 +444,9 @@ public struct DozeController: Sendable {
     /// `resetLightIdleManagementLocked`.
     private func resetLight(_ s: inout DozeState) {
         s.nextLightIdleDelay = .zero
+        s.nextLightIdleDelayFlex = .zero
         s.lightBudget = .zero
-        s.lightAlarm = nil
+        clearLightAlarm(&s)
     }
 
     /// `becomeActiveLocked(reason, uid, newInactiveTimeout, changeLightIdle)`.
@@ -312,23 +462,28 @@ public struct DozeController: Sendable {
         }
     }
 
-    /// `becomeInactiveIfAppropriateLocked`.
+    /// `becomeInactiveIfAppropriateLocked`. The screen blocks it only when on and, with
+    /// `WAIT_FOR_UNLOCK`, unlocked. With an alarm clock upcoming (`isUpcomingAlarmClock`)
+    /// the step alarm is set past it: (alarm − now) + `INACTIVE_TIMEOUT`, or +
+    /// `QUICK_DOZE_DELAY_TIMEOUT` with Quick Doze, "as setting a wakeup alarm before the
+    /// upcoming alarm is futile".
     private func becomeInactiveIfAppropriate(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
-        guard !s.charging && !s.screenOn else { return }
+        let screenBlocks = s.screenOn && (!config.waitForUnlock || !s.screenLocked)
+        guard !s.charging && !screenBlocks else { return }
         if s.quickDoze {
             if s.deep == .quickDozeDelay || s.deep == .idle || s.deep == .idleMaintenance { return }
             setDeep(&s, .quickDozeDelay, &out)
             resetDeep(&s)
-            s.deepAlarm = now + config.quickDozeDelayTimeout
+            s.deepAlarm = (upcomingAlarm(s, now: now) ?? now) + config.quickDozeDelayTimeout
         } else if s.deep == .active {
             setDeep(&s, .inactive, &out)
             resetDeep(&s)
-            s.deepAlarm = now + s.inactiveTimeout
+            s.deepAlarm = (upcomingAlarm(s, now: now) ?? now) + s.inactiveTimeout
         }
         if s.light == .active {
             setLight(&s, .inactive, &out)
             resetLight(&s)
-            s.lightAlarm = now + config.lightIdleAfterInactiveTimeout
+            setLightAlarm(&s, at: now + config.lightIdleAfterInactiveTimeout, flex: config.flexTimeShort, wakes: true)
         }
     }
 
@@ -350,7 +505,7 @@ public struct DozeController: Sendable {
     /// `MIN_TIME_TO_ALARM`: with a wake-from-idle alarm due sooner, "we don't actually
     /// want to go idle": `becomeActiveLocked("alarm")` then `becomeInactiveIfAppropriateLocked`.
     private func stepDeep(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
-        if let alarm = s.nextWakeFromIdleAlarm, alarm - now < config.minTimeToAlarm {
+        if upcomingAlarm(s, now: now) != nil {
             if s.deep != .active {
                 becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out)
                 becomeInactiveIfAppropriate(&s, now: now, out: &out)
@@ -371,8 +526,13 @@ public struct DozeController: Sendable {
         case .sensing:
             s.sensingTimeoutAlarm = nil
             setDeep(&s, .locating, &out)
-            s.deepAlarm = now + config.locatingTimeout
-            s.locationFixAt = config.locationFix.map { now + $0 }
+            if config.locationPrefetch {
+                s.deepAlarm = now + config.locatingTimeout
+                s.locationFixAt = config.locationFix.map { now + $0 }
+                return
+            }
+            // Android 15 without location prefetch: "move on to the next state".
+            fallthrough
         case .locating, .quickDozeDelay:
             s.deepAlarm = nil
             s.locationFixAt = nil
@@ -397,11 +557,12 @@ public struct DozeController: Sendable {
         setDeep(&s, .idle, &out)
         if s.light != .override {
             setLight(&s, .override, &out)
-            s.lightAlarm = nil
+            clearLightAlarm(&s)
         }
     }
 
-    /// `stepLightIdleStateLocked`, with its fall-throughs.
+    /// `stepLightIdleStateLocked`, with its fall-throughs. Android 15 has no PRE_IDLE
+    /// (`lightPreIdle`).
     private func stepLight(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
         switch s.light {
         case .active, .override:
@@ -409,10 +570,11 @@ public struct DozeController: Sendable {
         case .inactive:
             s.lightBudget = config.lightMaintenanceMinBudget
             s.nextLightIdleDelay = config.lightIdleTimeout
+            s.nextLightIdleDelayFlex = config.lightIdleInitialFlex
             s.maintenanceStart = nil
-            if !s.opsInactive {
+            if config.lightPreIdle && !s.opsInactive {
                 setLight(&s, .preIdle, &out)
-                s.lightAlarm = now + config.lightPreIdleTimeout
+                setLightAlarm(&s, at: now + config.lightPreIdleTimeout, flex: config.flexTimeShort, wakes: true)
                 return
             }
             enterLightIdle(&s, now: now, out: &out)
@@ -423,10 +585,10 @@ public struct DozeController: Sendable {
                 s.idleOpUntil = now + config.minLightMaintenanceTime
                 s.maintenanceStart = now
                 s.lightBudget = max(config.lightMaintenanceMinBudget, min(config.lightMaintenanceMaxBudget, s.lightBudget))
-                s.lightAlarm = now + s.lightBudget
+                setLightAlarm(&s, at: now + s.lightBudget, flex: config.flexTimeShort, wakes: true)
                 setLight(&s, .idleMaintenance, &out)
             } else {
-                s.lightAlarm = now + s.nextLightIdleDelay
+                setLightAlarm(&s, at: now + s.nextLightIdleDelay, flex: SimDuration(microseconds: s.nextLightIdleDelayFlex.microseconds / 2), wakes: true)
                 setLight(&s, .waitingForNetwork, &out)
             }
         }
@@ -438,8 +600,11 @@ public struct DozeController: Sendable {
             s.lightBudget = s.lightBudget + (config.lightMaintenanceMinBudget - (now - start))
         }
         s.maintenanceStart = nil
-        s.lightAlarm = now + s.nextLightIdleDelay
+        // The light IDLE → maintenance alarm: a window of `mNextLightIdleDelayFlex`, a
+        // wakeup alarm only on Android 15 (`lightIdleAlarmWakes`).
+        setLightAlarm(&s, at: now + s.nextLightIdleDelay, flex: s.nextLightIdleDelayFlex, wakes: config.lightIdleAlarmWakes)
         s.nextLightIdleDelay = min(config.lightMaxIdleTimeout, s.nextLightIdleDelay * config.lightIdleFactor)
+        s.nextLightIdleDelayFlex = min(config.lightMaxIdleTimeoutFlex, s.nextLightIdleDelayFlex * config.lightIdleFactor)
         setLight(&s, .idle, &out)
     }
 
@@ -451,7 +616,7 @@ public struct DozeController: Sendable {
             s.deepAlarm = nil
             stepDeep(&s, now: now, out: &out)
         } else {
-            s.lightAlarm = nil
+            clearLightAlarm(&s)
             stepLight(&s, now: now, out: &out)
         }
     }

@@ -20,6 +20,13 @@ public struct StandbyBucketConfig: Sendable, Equatable {
     public var strongUsageHold = SimDuration.hours(1)
     /// A notification seen: promoted to WORKING_SET for 12 h, without counting as use.
     public var notificationSeenHold = SimDuration.hours(12)
+    /// `mCheckIdleIntervalMillis`: demotions by the elapsed and screen-on thresholds are
+    /// applied by `checkIdleStates`, which runs this often:
+    /// `min(DEFAULT_ELAPSED_TIME_THRESHOLDS[1] / 4, ONE_HOUR * 4)` = min(12 h / 4, 4 h) =
+    /// 3 h (`AppStandbyController.mCheckIdleIntervalMillis`, with
+    /// `ConstantsObserver.DEFAULT_CHECK_IDLE_INTERVAL_MS` 4 h). nil applies them the moment
+    /// they are reached.
+    public var checkIdleInterval: SimDuration? = .hours(3)
     public init() {}
 }
 
@@ -34,9 +41,24 @@ public struct StandbyBucketState: Sendable, Equatable {
     /// Screen-on time accumulated before `screenOnSince`.
     var screenOnTotal = SimDuration.zero
     var screenOnSince: SimTime?
+    /// When the screen last turned on or off: screen-on totals at earlier instants are
+    /// known only from the snapshots below.
+    var screenChangedAt = SimTime(microseconds: .min)
+    /// The screen-on total at the last periodic check before `screenChangedAt`, and at
+    /// the last hold end before it (where AOSP re-evaluates the bucket).
+    var checkSnapshot: ScreenOnSnapshot?
+    var holdEndSnapshot: ScreenOnSnapshot?
+    struct ScreenOnSnapshot: Sendable, Equatable { var at: SimTime; var screenOn: SimDuration }
+    /// Where the periodic check's 3 h grid lies: checks at `checkPhase` + k × 3 h (AOSP
+    /// starts the timer at boot).
+    public let checkPhase: SimDuration
 
-    /// An app last used at `lastUsedAt` on a device whose screen is off.
-    public init(lastUsedAt: SimTime) { self.lastUsedAt = lastUsedAt }
+    /// An app last used at `lastUsedAt` on a device whose screen is off, whose periodic
+    /// checks fall at `checkPhase` + k × `checkIdleInterval`.
+    public init(lastUsedAt: SimTime, checkPhase: SimDuration = .zero) {
+        self.lastUsedAt = lastUsedAt
+        self.checkPhase = checkPhase
+    }
 
     /// Total screen-on time up to `now`.
     public func screenOnTime(at now: SimTime) -> SimDuration {
@@ -53,13 +75,24 @@ public struct StandbyBucketState: Sendable, Equatable {
 ///   thresholds until the 12 h WORKING_SET threshold. A notification seen
 ///   holds the app in WORKING_SET (or better) for 12 h but is not use, so the app drops
 ///   back when the hold ends.
-/// - **Assumption**: the bucket changes the moment a threshold is reached; AOSP applies it
-///   at its next periodic idle check, so a real device may demote somewhat later.
+/// - Demotion by the thresholds waits for AppStandbyController's periodic
+///   `checkIdleStates`, every 3 h (`checkIdleInterval`); the end of a hold is applied
+///   at once, with the thresholds as they stand then (`reportEventLocked` posts
+///   `MSG_CHECK_PACKAGE_IDLE_STATE` for it when the event moved the bucket; when it did
+///   not, the app was already that good, and the end changes nothing with the default
+///   thresholds). **Assumption**: the check grid's phase is the device's
+///   `checkPhase` (its boot), zero unless the world draws one.
 public struct StandbyBucketModel: Sendable {
     public var config: StandbyBucketConfig
     public init(config: StandbyBucketConfig = .init()) { self.config = config }
 
     public func screen(on: Bool, state s: inout StandbyBucketState, now: SimTime) {
+        // Before the screen changes, keep the totals at the instants a later `bucket`
+        // may evaluate: the last check and the last hold end, if they came after the
+        // previous change (before it, the previous call kept them).
+        if let c = lastCheck(s, at: now), c >= s.screenChangedAt { s.checkSnapshot = .init(at: c, screenOn: s.screenOnTime(at: c)) }
+        if let h = lastHoldEnd(s, at: now), h >= s.screenChangedAt { s.holdEndSnapshot = .init(at: h, screenOn: s.screenOnTime(at: h)) }
+        s.screenChangedAt = now
         if on, s.screenOnSince == nil { s.screenOnSince = now }
         if !on, let since = s.screenOnSince { s.screenOnTotal = s.screenOnTotal + (now - since); s.screenOnSince = nil }
     }
@@ -76,36 +109,80 @@ public struct StandbyBucketModel: Sendable {
         s.workingSetUntil = max(s.workingSetUntil, now + config.notificationSeenHold)
     }
 
-    /// The app's bucket at `now`.
+    /// The last periodic check at or before `now`; nil when checks are off.
+    func lastCheck(_ s: StandbyBucketState, at now: SimTime) -> SimTime? {
+        guard let i = config.checkIdleInterval?.microseconds, i > 0 else { return nil }
+        let x = now.microseconds - s.checkPhase.microseconds
+        let k = x >= 0 ? x / i : -((-x + i - 1) / i)
+        return SimTime(microseconds: s.checkPhase.microseconds + k * i)
+    }
+
+    /// The later of the two holds' ends, if it is at or before `now`.
+    func lastHoldEnd(_ s: StandbyBucketState, at now: SimTime) -> SimTime? {
+        var end: SimTime?
+        if s.activeUntil <= now { end = s.activeUntil }
+        if s.workingSetUntil <= now { end = max(end ?? s.workingSetUntil, s.workingSetUntil) }
+        return end
+    }
+
+    /// The screen-on total at `t`, an instant `bucket` evaluates at.
+    private func screenOnTotal(_ s: StandbyBucketState, at t: SimTime) -> SimDuration {
+        if t == s.lastUsedAt { return s.lastUsedScreenOn }
+        if let c = s.checkSnapshot, c.at == t, t < s.screenChangedAt { return c.screenOn }
+        if let h = s.holdEndSnapshot, h.at == t, t < s.screenChangedAt { return h.screenOn }
+        return s.screenOnTime(at: t)
+    }
+
+    /// The app's bucket at `now`: the thresholds as they stood at the last moment
+    /// AppStandbyController evaluated them (the last periodic check, the last use, or
+    /// the last hold's end, whichever is latest).
     public func bucket(_ s: StandbyBucketState, at now: SimTime) -> StandbyBucket {
         if now < s.activeUntil { return .active }
-        let elapsed = now - s.lastUsedAt
-        let screen = s.screenOnTime(at: now) - s.lastUsedScreenOn
-        var level = 0
-        for i in stride(from: config.elapsedThresholds.count - 1, through: 0, by: -1)
-        where elapsed >= config.elapsedThresholds[i] && screen >= config.screenOnThresholds[i] {
-            level = i
-            break
-        }
-        let b = StandbyBucket(rawValue: level) ?? .restricted
+        let b = StandbyBucket(rawValue: thresholdLevel(s, at: now)) ?? .restricted
         return now < s.workingSetUntil ? min(b, .workingSet) : b
     }
 
+    /// The index of the worst bucket whose thresholds were both met when they were last
+    /// evaluated at or before `now`.
+    func thresholdLevel(_ s: StandbyBucketState, at now: SimTime) -> Int {
+        var evaluated = now
+        if let c = lastCheck(s, at: now) {
+            evaluated = max(c, s.lastUsedAt)
+            if let h = lastHoldEnd(s, at: now) { evaluated = max(evaluated, h) }
+        }
+        let elapsed = evaluated - s.lastUsedAt
+        let screen = screenOnTotal(s, at: evaluated) - s.lastUsedScreenOn
+        for i in stride(from: config.elapsedThresholds.count - 1, through: 0, by: -1)
+        where elapsed >= config.elapsedThresholds[i] && screen >= config.screenOnThresholds[i] {
+            return i
+        }
+        return 0
+    }
+
     /// The next moment after `now` at which the bucket can change without a new input
-    /// (a hold ends, or both thresholds of a worse bucket are reached); nil if none.
-    /// With the screen off, screen-on thresholds not yet met wait for the screen.
+    /// (a hold ends, or the first periodic check after both thresholds of a worse
+    /// bucket are reached); nil if none. With the screen off, screen-on thresholds not
+    /// yet met wait for the screen.
     public func nextChange(_ s: StandbyBucketState, after now: SimTime) -> SimTime? {
         var t: SimTime? = nil
         if now < s.activeUntil { t = earliest(t, s.activeUntil) }
         if now < s.workingSetUntil { t = earliest(t, s.workingSetUntil) }
         let screenUsed = s.screenOnTime(at: now) - s.lastUsedScreenOn
-        for i in config.elapsedThresholds.indices {
+        let applied = thresholdLevel(s, at: now)
+        for i in config.elapsedThresholds.indices where i > applied || config.checkIdleInterval == nil {
             let byElapsed = s.lastUsedAt + config.elapsedThresholds[i]
             let missing = config.screenOnThresholds[i] - screenUsed
             let byScreen: SimTime
             if missing <= .zero { byScreen = now } else if s.screenOnSince != nil { byScreen = now + missing } else { continue }
             let reached = max(byElapsed, byScreen)
-            if reached > now { t = earliest(t, reached) }
+            if let interval = config.checkIdleInterval, let c = lastCheck(s, at: max(reached, now)) {
+                // Not applied yet (a worse level than the last evaluation): at the first
+                // check at or after it, and after now.
+                let at = c == reached && reached > now ? c : c + interval
+                t = earliest(t, at)
+            } else if reached > now {
+                t = earliest(t, reached)
+            }
         }
         return t
     }

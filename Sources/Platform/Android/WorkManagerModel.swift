@@ -4,7 +4,9 @@ import SimKernel
 public struct WorkManagerConfig: Sendable, Equatable {
     /// `MIN_PERIODIC_INTERVAL_MILLIS`: 15 min.
     public var minPeriodicInterval = SimDuration.minutes(15)
-    /// `MIN_PERIODIC_FLEX_MILLIS`: 5 min; flex is clamped to [5 min, interval].
+    /// `MIN_PERIODIC_FLEX_MILLIS`: 5 min; an explicit flex is clamped to [5 min, interval]
+    /// (`WorkSpec.setPeriodic(interval, flex)`). Without one (`setPeriodic(interval)`),
+    /// flex is the interval, so at least 15 min: see `periodicRequest`.
     public var minPeriodicFlex = SimDuration.minutes(5)
     /// `MIN_BACKOFF_MILLIS` / `MAX_BACKOFF_MILLIS`: 10 s / 5 h.
     public var minBackoff = SimDuration.seconds(10)
@@ -100,6 +102,16 @@ public struct WorkManagerModel: Sendable {
                            backoffDelay: min(max(backoffDelay, config.minBackoff), config.maxBackoff))
     }
 
+    /// `PeriodicWorkRequest.Builder(repeatInterval)` with no flex: `WorkSpec.setPeriodic(interval)`
+    /// sets interval and flex both to `max(interval, 15 min)` ([WM] `impl/model/WorkSpec.kt`),
+    /// so the work is unflexed and its first run is due at enqueue + initial delay.
+    public func periodicRequest(interval: SimDuration, initialDelay: SimDuration = .zero, constraints: WorkConstraints = .init(),
+                                backoffPolicy: WorkBackoffPolicy = .exponential, backoffDelay: SimDuration = .seconds(30)) -> WorkRequest {
+        let i = max(interval, config.minPeriodicInterval)
+        return request(.periodic(interval: i, flex: i), initialDelay: initialDelay, constraints: constraints,
+                       backoffPolicy: backoffPolicy, backoffDelay: backoffDelay)
+    }
+
     /// The retry delay after the `attempt`-th failed run (1 is the first), capped at 5 h.
     public func backoff(_ request: WorkRequest, attempt: UInt32) -> SimDuration {
         let d = request.backoffDelay.microseconds
@@ -144,6 +156,27 @@ public struct WorkManagerModel: Sendable {
             s.runAttemptCount = 0
             s.periodCount += 1
         }
+    }
+
+    /// A run the system stopped before the worker returned: JobScheduler's `onStopJob`
+    /// (quota used up, Doze, the job's run-time limit, a constraint lost).
+    /// `WorkerWrapper.resetWorkerStatus` sets the work ENQUEUED again and keeps
+    /// `lastEnqueueTime` ("we want to preserve time when work was enqueued"), and the
+    /// attempt was already counted when the run started (`runAttemptCount`), so
+    /// `calculateNextRunTime` takes the backoff branch from the *original* enqueue time:
+    /// usually due again at once ([WM] `impl/WorkerWrapper.kt`, `impl/model/WorkSpec.kt`;
+    /// `backOffOnSystemInterruptions` defaults to false, the behaviour modelled).
+    ///
+    /// JobScheduler would reschedule the stopped job itself (`onStopJob` returns true:
+    /// `JobSchedulerService.getRescheduleJobForFailureLocked`, backoff from the stop time),
+    /// but WorkManager reschedules the same job id at once (`markWorkSpecScheduled(…,
+    /// SCHEDULE_NOT_REQUESTED_YET)`, then `SystemJobScheduler` with the WorkSpec's
+    /// `SystemIdInfo`), which replaces it: the time above is the one that holds.
+    /// **Assumption**: that replacement is immediate (both run in the app's process
+    /// right after the stop).
+    public func runStoppedBySystem(_ s: inout WorkSpecState) {
+        guard !s.finished else { return }
+        s.runAttemptCount += 1
     }
 
     /// Whether the device meets the constraints (REFERENCE.md D, E).

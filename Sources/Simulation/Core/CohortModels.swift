@@ -70,12 +70,14 @@ struct CohortModels {
 /// work check, and a struct copy (464 bytes, a retain of each of its quota, bucket and
 /// FCM arrays) was 3 % of a run; a class costs one retain.
 final class AndroidModels: Sendable {
-    let doze = DozeController()
+    /// Doze with the constant set of the cohort's `android.version`.
+    let doze: DozeController
     let buckets = StandbyBucketModel()
     let quota = JobQuotaTracker()
     let workManager = WorkManagerModel()
     /// The app's refresh as WorkManager periodic work: seed `000`'s preferred interval
-    /// (4 h), no flex, a network constraint, the default exponential 30 s backoff.
+    /// (4 h), no flex (`PeriodicWorkRequest.Builder(interval)`), a network constraint,
+    /// the default exponential 30 s backoff.
     let refreshWork: WorkRequest
     /// FCM delivery under Doze and the bucket's high-priority limits (`REFERENCE.md` H, B).
     let fcm = FCMDeliveryModel()
@@ -95,9 +97,10 @@ final class AndroidModels: Sendable {
     let whileIdleAlarms = WhileIdleAlarmLimiter(policy: .android12)
 
     init(_ config: AndroidConfig, refresh: RefreshConfig) {
+        // The decoder accepts only the modelled releases (`AndroidConfig.versions`).
+        doze = DozeController(config: DozeConfig(version: AndroidVersion(rawValue: config.version)!))
         let interval = refresh.preferredInterval
-        refreshWork = workManager.request(.periodic(interval: interval, flex: interval),
-                                          constraints: WorkConstraints(network: .connected))
+        refreshWork = workManager.periodicRequest(interval: interval, constraints: WorkConstraints(network: .connected))
         oem = config.oemKillAfterScreenOff.map { .killsBackgroundApps(afterScreenOff: $0) } ?? .stock
         motionEventsPerDay = config.motionEventsPerDay
         quotaRecheck = config.quotaRecheck
