@@ -33,6 +33,9 @@ extension World {
     static let healthDeliveryBudget = SimDuration.seconds(30)
     /// **Assumption**: the app synced sometime in the last 2 h (the seed's interval) before the run.
     static let initialSyncAge = SimDuration.hours(2)
+    /// **Assumption**: how long every phone has been up when the run starts (a week: longer
+    /// than any stamp set before the run, so each is on this boot's clock).
+    static let bootedBeforeStart = SimDuration.days(7)
 
     // MARK: - Set-up
 
@@ -42,7 +45,7 @@ extension World {
     mutating func startStepSync(_ d: UInt32) {
         let i = Int(d)
         let lastSync = SimTime.zero - SimDuration(microseconds: devices[i].stepStream.int(in: 1...World.initialSyncAge.microseconds))
-        let stored = StepSyncStored(lastSyncAt: wallInstant(i, at: lastSync), lastStatus: .success, failedAttempts: 0)
+        let stored = StepSyncStored(lastSyncAt: deviceTime(i, at: lastSync), lastStatus: .success, failedAttempts: 0)
         devices[i].stepSync = StepSyncState(persisted: stored)
         devices[i].stepDurable = stored
         devices[i].stepsSyncedThrough = lastSync
@@ -160,7 +163,7 @@ extension World {
             next = nil
             note(d, "step sync <- \(input)")
             stepEffects.removeAll(keepingCapacity: true)
-            stepLogic.handle(input, state: &devices[i].stepSync, now: wallInstant(i, at: now), into: &stepEffects)
+            stepLogic.handle(input, state: &devices[i].stepSync, now: deviceTime(i, at: now), into: &stepEffects)
             for effect in stepEffects {
                 note(d, "step sync -> \(effect)")
                 if let answer = executeStep(effect, device: d) { next = answer }
@@ -339,9 +342,13 @@ extension World {
 
     // MARK: - Time
 
-    /// The device's wall clock as the app reads it.
-    func wallInstant(_ i: Int, at t: SimTime) -> Instant {
-        Instant(unixMicroseconds: devices[i].clock.wallMicroseconds(at: t, startUnixSeconds: startUnixSeconds))
+    /// The device's clocks as the app reads them at true time `t`: the wall clock
+    /// (skew included) and the boot clock, which counts true time since the boot.
+    /// **Assumption**: every device booted `World.bootedBeforeStart` before the run and
+    /// none reboots during it (the simulator models no reboots), so the boot is 1.
+    func deviceTime(_ i: Int, at t: SimTime) -> DeviceTime {
+        DeviceTime(wall: Instant(unixMicroseconds: devices[i].clock.wallMicroseconds(at: t, startUnixSeconds: startUnixSeconds)),
+                   sinceBoot: Interval(microseconds: t.microseconds + World.bootedBeforeStart.microseconds), boot: 1)
     }
 
     /// Local date and clock time of true time `t` in the user's home zone (the zone the
