@@ -157,3 +157,33 @@ import AppLogic
         ])
     }
 }
+
+/// The weekly limit over New York's spring-forward: the week from Monday 2 March
+/// 00:00 EST (05:00Z) has 167 hours and ends at Monday 9 March 00:00 EDT (04:00Z).
+@Suite struct PushWeekDSTTests {
+    @Test func theShortWeekEndsAtMidnightEDTNotAtTheOldOffset() {
+        var store = PushStore(timeZone: "America/New_York")
+        let weekStart = Instant(unixSeconds: 1_772_427_600)  // 2026-03-02T05:00:00Z
+        _ = store.send(.deviceRegistered(apns(1)), at: weekStart)
+        for n in 1 ... 10 {
+            let t = weekStart + .hours(Int64(n))
+            #expect(store.send(dueSoon(UInt64(n), .high), at: t) == [
+                .send(PushSendID(UInt32(n)), to: apns(1), payload: dueSoonPayload(UInt64(n), badge: n).withBytes(n < 10 ? 101 : 102),
+                      priority: .high, collapseId: nil, expiration: t + .hours(24)),
+                .startTimer(.escalate(NotificationID(UInt64(n))), at: t + .minutes(5)),
+                .startTimer(.highDelayCheck(NotificationID(UInt64(n))), at: t + .minutes(15) + Interval(microseconds: 1)),
+            ])
+        }
+        let nextMonday = Instant(unixSeconds: 1_773_028_800)  // 2026-03-09T04:00:00Z
+        let lastSecond = nextMonday - .seconds(1)  // Sunday 23:59:59 EDT
+        #expect(store.send(dueSoon(11, .high), at: lastSecond) == [
+            .suppressed(NotificationID(11), .weeklyLimit),
+            badgeOnly(11, to: apns(1), badge: 11, bytes: 42, at: lastSecond),
+        ])
+        #expect(store.send(dueSoon(12, .high), at: nextMonday) == [
+            .send(PushSendID(12), to: apns(1), payload: dueSoonPayload(12, badge: 12).withBytes(102), priority: .high, collapseId: nil, expiration: nextMonday + .hours(24)),
+            .startTimer(.escalate(NotificationID(12)), at: nextMonday + .minutes(5)),
+            .startTimer(.highDelayCheck(NotificationID(12)), at: nextMonday + .minutes(15) + Interval(microseconds: 1)),
+        ])
+    }
+}
