@@ -24,9 +24,9 @@ import Foundation
 ///
 /// The 12 h and 24 h rules measure with the boot clock (``DeviceTime/elapsed(since:)``),
 /// never with the wall clock: a clock set 2 days forward 9 h after an open must not
-/// turn that open into one "2 days ago" (issue 12: the fleet's correct logic notified
-/// 9.3 h after an open that way), and a clock set back must not hold the rules off for
-/// days. The 90-day rule reads the server's clock (rule 3); the wall clock only dates
+/// turn that open into one "2 days ago" (with wall-clock stamps, `fleetsim explore`
+/// saw a notification 9.3 h after an open that way; `scenarios/clocks/jumps.json`),
+/// and a clock set back must not hold the rules off for days. The 90-day rule reads the server's clock (rule 3); the wall clock only dates
 /// the next request (`earliestBeginDate` is a `Date`).
 public struct RefreshLogic: Sendable {
     public var config: RefreshConfiguration

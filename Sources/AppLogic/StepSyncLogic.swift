@@ -22,8 +22,9 @@ import Foundation
 ///
 /// Ages (rules 1, 2 and 4) are measured on the boot clock (``DeviceTime/elapsed(since:)``),
 /// so a wall clock set forward or back neither skips a due sync nor forces one early,
-/// and the read reaches back to the last sync whichever way the clock moved. The 24 h stale notice is a time-interval trigger (rule 5), which the OS
-/// counts in elapsed time, not a wall-clock date.
+/// and the read reaches back to the last sync whichever way the clock moved. The 24 h
+/// stale notice is a time-interval trigger (rule 5), which the OS counts in elapsed
+/// time, not a wall-clock date.
 public struct StepSyncLogic: Sendable {
     public var config: StepSyncConfiguration
     public var variants: StepSyncVariants
