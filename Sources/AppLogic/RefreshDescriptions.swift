@@ -25,6 +25,7 @@ extension RefreshEffect: CustomStringConvertible {
         case .completeTask(let success): return "completeTask(success: \(success))"
         case .postNotification(let n): return "postNotification(\(n.kind.rawValue), badge: \(n.badge.map(String.init) ?? "unchanged"))"
         case .store(let key, let value): return "store(\(key.rawValue), \(value))"
+        case .storeTime(let key, let value): return "store(\(key.rawValue), \(value))"
         case .synchronize: return "synchronize"
         case .signOut: return "signOut"
         case .analytics(let event): return "analytics(\(event))"

@@ -21,6 +21,13 @@ import Foundation
 ///    the task exactly once (issue 1), never set the badge (issue 3).
 /// 6. A hard stop at 20 s inside the 30 s budget; 401 signs the user out and clears
 ///    the schedule; any other failure completes with `success: false`.
+///
+/// The 12 h and 24 h rules measure with the boot clock (``DeviceTime/elapsed(since:)``),
+/// never with the wall clock: a clock set 2 days forward 9 h after an open must not
+/// turn that open into one "2 days ago" (with wall-clock stamps, `fleetsim explore`
+/// saw a notification 9.3 h after an open that way; `scenarios/clocks/jumps.json`),
+/// and a clock set back must not hold the rules off for days. The 90-day rule reads the server's clock (rule 3); the wall clock only dates
+/// the next request (`earliestBeginDate` is a `Date`).
 public struct RefreshLogic: Sendable {
     public var config: RefreshConfiguration
     public var variants: RefreshVariants
@@ -30,8 +37,8 @@ public struct RefreshLogic: Sendable {
         self.variants = variants
     }
 
-    /// Handles one input at the device time `now`, appending effects in the order they must run.
-    public func handle(_ input: RefreshInput, state: inout RefreshState, now: Instant, into effects: inout [RefreshEffect]) {
+    /// Handles one input at the device's clock reading `now`, appending effects in the order they must run.
+    public func handle(_ input: RefreshInput, state: inout RefreshState, now: DeviceTime, into effects: inout [RefreshEffect]) {
         switch input {
         case .taskLaunched(let context):
             launch(context, state: &state, now: now, into: &effects)
@@ -48,26 +55,22 @@ public struct RefreshLogic: Sendable {
             // issue 2; found by `fleetsim explore` on the default scenario, seed 34).
             // Then submit the next refresh, as the app does when it enters the background.
             state.stored.lastAppOpenAt = now
-            effects.append(.store(.lastAppOpenAt, now))
+            effects.append(.storeTime(.lastAppOpenAt, now))
             if !variants.contains(.noSynchronize) { effects.append(.synchronize) }
-            effects.append(.scheduleRefresh(earliestBegin: now + config.preferredInterval))
+            effects.append(.scheduleRefresh(earliestBegin: now.wall + config.preferredInterval))
         }
     }
 
     // MARK: - Launch
 
-    private func launch(_ context: RefreshLaunchContext, state: inout RefreshState, now: Instant, into effects: inout [RefreshEffect]) {
+    private func launch(_ context: RefreshLaunchContext, state: inout RefreshState, now: DeviceTime, into effects: inout [RefreshEffect]) {
         state.task = RefreshState.Task(startedAt: now, context: context)
         effects.append(.analytics(.refreshStarted))
-        effects.append(.scheduleRefresh(earliestBegin: now + config.preferredInterval))
+        effects.append(.scheduleRefresh(earliestBegin: now.wall + config.preferredInterval))
 
         guard context.signedIn else { return complete(success: true, state: &state, now: now, into: &effects) }
-        if let last = state.stored.lastRefreshAt {
-            let since = now - last
-            // A last refresh "in the future" means the clock moved back: treat it as stale.
-            if since >= .zero && since < config.minimumInterval {
-                return complete(success: true, state: &state, now: now, into: &effects)
-            }
+        if let last = state.stored.lastRefreshAt, now.elapsed(since: last) < config.minimumInterval {
+            return complete(success: true, state: &state, now: now, into: &effects)
         }
         guard context.networkReachable else { return complete(success: false, state: &state, now: now, into: &effects) }
 
@@ -85,7 +88,7 @@ public struct RefreshLogic: Sendable {
 
     // MARK: - Responses
 
-    private func response(_ id: RequestID, _ result: HTTPResult, state: inout RefreshState, now: Instant, into effects: inout [RefreshEffect]) {
+    private func response(_ id: RequestID, _ result: HTTPResult, state: inout RefreshState, now: DeviceTime, into effects: inout [RefreshEffect]) {
         // A response to a request of a task that has ended is ignored, unless the
         // variant keeps the unguarded flow of the original code, whose awaiting
         // `Task` went on (and completed again) after the expiration handler ran.
@@ -97,7 +100,7 @@ public struct RefreshLogic: Sendable {
         switch result {
         case .ok(.testHistory(let latest, let serverTime)):
             effects.append(.analytics(.dataFetched(.testHistory)))
-            guard !task.completed, isTestAvailable(latestCompletedAt: latest, serverTime: serverTime, deviceNow: now, timeZone: task.context.timeZoneIdentifier),
+            guard !task.completed, isTestAvailable(latestCompletedAt: latest, serverTime: serverTime, deviceNow: now.wall, timeZone: task.context.timeZoneIdentifier),
                   !alreadyNotified(for: latest, state: state) else {
                 return finish(state: &state, now: now, into: &effects)
             }
@@ -152,11 +155,13 @@ public struct RefreshLogic: Sendable {
         return notified == (window ?? Instant(unixMicroseconds: 0))
     }
 
-    /// Seed `000`: no notification when the app was opened less than 24 h ago. An open
-    /// stamped "in the future" (the clock moved back) also suppresses: fail safe.
-    private func openedRecently(state: RefreshState, now: Instant) -> Bool {
+    /// Seed `000`: no notification when the app was opened less than 24 h ago, measured
+    /// on the boot clock. After a reboot whose wall clock went back, the open counts as
+    /// no older than the boot (``DeviceTime/elapsed(since:)``): the notification then
+    /// waits at most 24 h after the boot, never the days the clock went back.
+    private func openedRecently(state: RefreshState, now: DeviceTime) -> Bool {
         guard !variants.contains(.ignoresRecentOpen), let opened = state.stored.lastAppOpenAt else { return false }
-        return now - opened < config.recentOpenSuppression
+        return now.elapsed(since: opened) < config.recentOpenSuppression
     }
 
     private func notify(window: Instant?, state: inout RefreshState, into effects: inout [RefreshEffect]) {
@@ -173,7 +178,7 @@ public struct RefreshLogic: Sendable {
     private enum StopReason { case expired, hardStop }
 
     /// The expiration handler and the 20 s hard stop: cancel the work and complete, once.
-    private func stop(reason: StopReason, state: inout RefreshState, now: Instant, into effects: inout [RefreshEffect]) {
+    private func stop(reason: StopReason, state: inout RefreshState, now: DeviceTime, into effects: inout [RefreshEffect]) {
         guard let task = state.task else { return }
         // Once completed, nothing is left to stop: every completion path has already
         // cancelled its request and disarmed the timer (a stopped task keeps `awaiting`
@@ -186,10 +191,10 @@ public struct RefreshLogic: Sendable {
     }
 
     /// The end of a refresh that reached the server: remember it, flush, complete.
-    private func finish(state: inout RefreshState, now: Instant, into effects: inout [RefreshEffect]) {
+    private func finish(state: inout RefreshState, now: DeviceTime, into effects: inout [RefreshEffect]) {
         disarmHardStop(state: &state, into: &effects)
         state.stored.lastRefreshAt = now
-        effects.append(.store(.lastRefreshAt, now))
+        effects.append(.storeTime(.lastRefreshAt, now))
         if !variants.contains(.noSynchronize) { effects.append(.synchronize) }
         complete(success: true, state: &state, now: now, into: &effects)
     }
@@ -201,12 +206,12 @@ public struct RefreshLogic: Sendable {
     }
 
     /// `setTaskCompleted(success:)`, guarded so it happens once per task (seed `002`, issue 1).
-    private func complete(success: Bool, state: inout RefreshState, now: Instant, into effects: inout [RefreshEffect]) {
+    private func complete(success: Bool, state: inout RefreshState, now: DeviceTime, into effects: inout [RefreshEffect]) {
         guard var task = state.task else { return }
         if task.completed && !variants.contains(.unguardedCompletion) { return }
         task.completed = true
         state.task = task
         effects.append(.completeTask(success: success))
-        effects.append(.analytics(.refreshCompleted(success: success, duration: now - task.startedAt)))
+        effects.append(.analytics(.refreshCompleted(success: success, duration: now.elapsed(since: task.startedAt))))
     }
 }

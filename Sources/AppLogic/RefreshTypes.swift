@@ -77,8 +77,12 @@ public enum RefreshEffect: Hashable, Sendable {
     /// `task.setTaskCompleted(success:)`.
     case completeTask(success: Bool)
     case postNotification(LocalNotification)
-    /// `UserDefaults.set(_:forKey:)`: in memory at once, on disk later.
+    /// `UserDefaults.set(_:forKey:)` of the notified window (a server instant): in
+    /// memory at once, on disk later.
     case store(RefreshStoredKey, Instant)
+    /// `UserDefaults.set(_:forKey:)` of a moment on the device's clocks (wall and boot
+    /// clock, ``DeviceTime``): `lastRefreshAt`, `lastAppOpenAt`.
+    case storeTime(RefreshStoredKey, DeviceTime)
     /// `UserDefaults.synchronize()`: everything stored so far is on disk.
     case synchronize
     /// Log the user out (401).
@@ -114,11 +118,13 @@ public enum AnalyticsEvent: Hashable, Sendable {
 /// state from what reached the disk with ``init(persisted:)``.
 public struct RefreshState: Hashable, Sendable {
     public struct Stored: Hashable, Sendable {
-        public var lastRefreshAt: Instant?
+        /// Stamped on both clocks: the 12 h rule measures with the boot clock.
+        public var lastRefreshAt: DeviceTime?
         /// The completion time (server clock) of the test whose window was notified.
         public var notifiedWindow: Instant?
-        public var lastAppOpenAt: Instant?
-        public init(lastRefreshAt: Instant? = nil, notifiedWindow: Instant? = nil, lastAppOpenAt: Instant? = nil) {
+        /// Stamped on both clocks: the 24 h rule measures with the boot clock.
+        public var lastAppOpenAt: DeviceTime?
+        public init(lastRefreshAt: DeviceTime? = nil, notifiedWindow: Instant? = nil, lastAppOpenAt: DeviceTime? = nil) {
             self.lastRefreshAt = lastRefreshAt
             self.notifiedWindow = notifiedWindow
             self.lastAppOpenAt = lastAppOpenAt
@@ -127,7 +133,7 @@ public struct RefreshState: Hashable, Sendable {
 
     /// The task being run, if any.
     struct Task: Hashable, Sendable {
-        var startedAt: Instant
+        var startedAt: DeviceTime
         var context: RefreshLaunchContext
         var completed = false
         var awaiting: RequestID?

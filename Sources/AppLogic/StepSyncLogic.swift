@@ -19,6 +19,12 @@ import Foundation
 /// 6. A failure (5xx, 429, no answer) is retried after 5, 10 and 15 min; after the 4th
 ///    attempt the logic waits for the next trigger, which starts a new chain. 401 and
 ///    other 4xx are not retried ("wait for foreground"). The timestamp never moves on failure.
+///
+/// Ages (rules 1, 2 and 4) are measured on the boot clock (``DeviceTime/elapsed(since:)``),
+/// so a wall clock set forward or back neither skips a due sync nor forces one early,
+/// and the read reaches back to the last sync whichever way the clock moved. The 24 h
+/// stale notice is a time-interval trigger (rule 5), which the OS counts in elapsed
+/// time, not a wall-clock date.
 public struct StepSyncLogic: Sendable {
     public var config: StepSyncConfiguration
     public var variants: StepSyncVariants
@@ -28,8 +34,8 @@ public struct StepSyncLogic: Sendable {
         self.variants = variants
     }
 
-    /// Handles one input at the device time `now`, appending effects in the order they must run.
-    public func handle(_ input: StepSyncInput, state: inout StepSyncState, now: Instant, into effects: inout [StepSyncEffect]) {
+    /// Handles one input at the device's clock reading `now`, appending effects in the order they must run.
+    public func handle(_ input: StepSyncInput, state: inout StepSyncState, now: DeviceTime, into effects: inout [StepSyncEffect]) {
         switch input {
         case .appOpened(let context):
             effects.append(.schedulePeriodicWork(interval: config.syncInterval, constraints: [.networkConnected, .batteryNotLow]))
@@ -67,13 +73,11 @@ public struct StepSyncLogic: Sendable {
 
     /// Rules 1-4. `minimumAge` nil: sync regardless of the last sync's age.
     private func trigger(_ trigger: StepSyncState.Trigger, _ context: StepSyncContext, minimumAge: Interval?,
-                         state: inout StepSyncState, now: Instant, into effects: inout [StepSyncEffect]) {
+                         state: inout StepSyncState, now: DeviceTime, into effects: inout [StepSyncEffect]) {
         // One sync at a time: the one under way covers this trigger too.
         guard state.sync == nil else { return finishWork(trigger, success: true, into: &effects) }
-        if let minimumAge, let last = state.stored.lastSyncAt {
-            let age = now - last
-            // A last sync "in the future" means the clock moved back: treat it as stale.
-            if age >= .zero && age < minimumAge { return finishWork(trigger, success: true, into: &effects) }
+        if let minimumAge, let last = state.stored.lastSyncAt, now.elapsed(since: last) < minimumAge {
+            return finishWork(trigger, success: true, into: &effects)
         }
         guard context.healthTrackingEnabled, context.signedIn, !context.lowPowerMode, !isBatteryLow(context),
               context.networkReachable else {
@@ -85,10 +89,16 @@ public struct StepSyncLogic: Sendable {
             if state.retryArmed { state.retryArmed = false; effects.append(.cancelRetryTimer) }
             state.stored.failedAttempts = 0
         }
-        var from = now - config.backfillLimit
-        if let last = state.stored.lastSyncAt, last > from, last <= now { from = last }
+        // Rule 4: from the last sync, at most 30 days back. Health samples carry the wall
+        // clock of the moment they were recorded, so after a jump the ones since the last
+        // sync sit on both sides of it: read from the earlier of the stamp's own wall time
+        // and its moment named on today's wall clock (upsert makes the overlap harmless).
+        var from = now.wall - config.backfillLimit
+        if let last = state.stored.lastSyncAt, now.elapsed(since: last) < config.backfillLimit {
+            from = max(from, min(last.wall, now.wallClockReading(of: last)))
+        }
         state.sync = StepSyncState.Sync(trigger: trigger, source: context.source, readTo: now)
-        effects.append(.readHealthData(from: startOfLocalDay(from, timeZone: context.timeZoneIdentifier), to: now))
+        effects.append(.readHealthData(from: startOfLocalDay(from, timeZone: context.timeZoneIdentifier), to: now.wall))
     }
 
     /// Rule 3: REFERENCE.md E, "battery low" when unplugged and the level is ≤ 15 %.
@@ -109,7 +119,7 @@ public struct StepSyncLogic: Sendable {
     // MARK: - Ending
 
     /// Rule 5.
-    private func succeed(state: inout StepSyncState, now: Instant, into effects: inout [StepSyncEffect]) {
+    private func succeed(state: inout StepSyncState, now: DeviceTime, into effects: inout [StepSyncEffect]) {
         guard let sync = state.sync else { return }
         state.sync = nil
         state.stored = StepSyncStored(lastSyncAt: sync.readTo, lastStatus: .success, failedAttempts: 0)

@@ -123,11 +123,12 @@ public enum StepSyncInput: Hashable, Sendable {
 public struct StepSyncStored: Hashable, Sendable {
     public enum Status: String, Hashable, Sendable { case never, success, failed }
     /// The end of the last health-data range the server accepted: the next sync reads from its local day.
-    public var lastSyncAt: Instant?
+    /// Stamped on both clocks: its age is measured on the boot clock (``DeviceTime``).
+    public var lastSyncAt: DeviceTime?
     public var lastStatus: Status
     /// Failed attempts since the last success (the retry chain).
     public var failedAttempts: UInt8
-    public init(lastSyncAt: Instant? = nil, lastStatus: Status = .never, failedAttempts: UInt8 = 0) {
+    public init(lastSyncAt: DeviceTime? = nil, lastStatus: Status = .never, failedAttempts: UInt8 = 0) {
         self.lastSyncAt = lastSyncAt; self.lastStatus = lastStatus; self.failedAttempts = failedAttempts
     }
 }
@@ -136,7 +137,8 @@ public enum StepSyncEffect: Hashable, Sendable {
     /// Enqueue the unique periodic work (policy KEEP). Android's host runs it; iOS has no
     /// periodic work (its host ignores this: BGTaskScheduler and HealthKit drive the sync).
     case schedulePeriodicWork(interval: Interval, constraints: WorkConstraints)
-    /// Ask the health API for daily totals of `[from, to)`; the host answers with ``StepSyncInput/healthDataRead(_:)``.
+    /// Ask the health API for daily totals of `[from, to)` (wall-clock dates, as its
+    /// queries take); the host answers with ``StepSyncInput/healthDataRead(_:)``.
     case readHealthData(from: Instant, to: Instant)
     case httpRequest(RequestID, Endpoint)
     case startRetryTimer(after: Interval)
@@ -162,7 +164,7 @@ public struct StepSyncState: Hashable, Sendable {
         var trigger: Trigger
         var source: StepSource
         /// The end of the health-data range read (the cursor's next value).
-        var readTo: Instant
+        var readTo: DeviceTime
         var awaiting: RequestID?
     }
 

@@ -34,12 +34,12 @@ import AppLogic
             .postNotification(LocalNotification(kind: .testAvailable, badge: nil)),
             .analytics(.notificationSent),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, decidedAt),
+            .storeTime(.lastRefreshAt, steady(decidedAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
         ])
-        #expect(store.state.stored == RefreshState.Stored(lastRefreshAt: decidedAt, notifiedWindow: completedAt))
+        #expect(store.state.stored == RefreshState.Stored(lastRefreshAt: steady(decidedAt), notifiedWindow: completedAt))
         #expect(!store.state.isRunningTask)
     }
 
@@ -60,7 +60,7 @@ import AppLogic
         #expect(store.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: true, serverTime: serverTime + .seconds(1)))), at: decidedAt) == [
             .analytics(.dataFetched(.activeSession)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, decidedAt),
+            .storeTime(.lastRefreshAt, steady(decidedAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
@@ -83,7 +83,7 @@ import AppLogic
         #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime))), at: decidedAt) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, decidedAt),
+            .storeTime(.lastRefreshAt, steady(decidedAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
@@ -112,7 +112,7 @@ import AppLogic
             .postNotification(LocalNotification(kind: .testAvailable, badge: nil)),
             .analytics(.notificationSent),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, decidedAt),
+            .storeTime(.lastRefreshAt, steady(decidedAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
@@ -125,7 +125,7 @@ import AppLogic
         let openedAt = decidedAt - (.hours(23) + .minutes(59) + .seconds(59))
         var store = RefreshStore()
         #expect(store.send(.appOpened, at: openedAt) == [
-            .store(.lastAppOpenAt, openedAt),
+            .storeTime(.lastAppOpenAt, steady(openedAt)),
             .synchronize,
             .scheduleRefresh(earliestBegin: openedAt + .hours(4)),
         ])
@@ -139,7 +139,7 @@ import AppLogic
         #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime))), at: decidedAt) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, decidedAt),
+            .storeTime(.lastRefreshAt, steady(decidedAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
@@ -154,7 +154,7 @@ import AppLogic
         let openedAt = historyAt - .hours(24)
         var store = RefreshStore()
         #expect(store.send(.appOpened, at: openedAt) == [
-            .store(.lastAppOpenAt, openedAt),
+            .storeTime(.lastAppOpenAt, steady(openedAt)),
             .synchronize,
             .scheduleRefresh(earliestBegin: openedAt + .hours(4)),
         ])
@@ -175,7 +175,7 @@ import AppLogic
             .postNotification(LocalNotification(kind: .testAvailable, badge: nil)),
             .analytics(.notificationSent),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, decidedAt),
+            .storeTime(.lastRefreshAt, steady(decidedAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
@@ -208,7 +208,7 @@ import AppLogic
             .postNotification(LocalNotification(kind: .testAvailable, badge: nil)),
             .analytics(.notificationSent),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, firstDecision),
+            .storeTime(.lastRefreshAt, steady(firstDecision)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
@@ -227,7 +227,7 @@ import AppLogic
         #expect(store.send(.httpResponse(RequestID(3), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime + .hours(12) + .seconds(3)))), at: secondAnswer) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, secondAnswer),
+            .storeTime(.lastRefreshAt, steady(secondAnswer)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
@@ -257,11 +257,11 @@ import AppLogic
             .postNotification(LocalNotification(kind: .testAvailable, badge: nil)),
             .analytics(.notificationSent),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, thirdDecision),
+            .storeTime(.lastRefreshAt, steady(thirdDecision)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
         ])
-        #expect(store.state.stored == RefreshState.Stored(lastRefreshAt: thirdDecision, notifiedWindow: newCompletedAt))
+        #expect(store.state.stored == RefreshState.Stored(lastRefreshAt: steady(thirdDecision), notifiedWindow: newCompletedAt))
     }
 }

@@ -102,3 +102,88 @@ import AppLogic
         ])
     }
 }
+
+/// Quiet hours and the daily and weekly limits over the DST nights of Europe/Berlin:
+/// CEST (UTC+2) to CET (UTC+1) at 03:00 on Sunday 25 October 2026 (02:00-03:00 happens
+/// twice), CET to CEST at 02:00 on Sunday 29 March 2026 (02:00-03:00 never happens).
+@Suite struct PushDSTTests {
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let nightly = QuietHours(startHour: 0, startMinute: 30, endHour: 2, endMinute: 30)
+
+    /// 02:10 CET, inside the repeated hour (the second 02:10 of the night): the end is
+    /// 02:30 CET twenty minutes later (01:30Z), not a day later.
+    @Test func insideTheRepeatedHourTheEndIsItsNextOccurrence() {
+        let secondPass = Instant(unixSeconds: 1_792_890_600)  // 2026-10-25T01:10:00Z
+        #expect(nightly.contains(secondPass, in: berlin))
+        #expect(nightly.end(after: secondPass, in: berlin) == Instant(unixSeconds: 1_792_891_800))  // 01:30:00Z
+    }
+
+    /// 00:40 CEST, before the repeat: the end is the first 02:30, still CEST (00:30Z).
+    @Test func beforeTheRepeatedHourTheEndIsItsFirstOccurrence() {
+        let early = Instant(unixSeconds: 1_792_881_600)  // 2026-10-24T22:40:00Z, 00:40 CEST
+        #expect(nightly.contains(early, in: berlin))
+        #expect(nightly.end(after: early, in: berlin) == Instant(unixSeconds: 1_792_888_200))  // 2026-10-25T00:30:00Z
+    }
+
+    /// Spring forward: 02:30 never happens on 29 March; the end is 03:00 CEST (01:00Z),
+    /// and a quarter-second into the night does not shift it.
+    @Test func anEndInTheSkippedHourIsTheFirstInstantAfterTheGap() {
+        let inside = Instant(unixMicroseconds: 1_774_741_800 * 1_000_000 + 250_000)  // 2026-03-28T23:50:00.25Z, 00:50 CET
+        #expect(nightly.contains(inside, in: berlin))
+        #expect(nightly.end(after: inside, in: berlin) == Instant(unixSeconds: 1_774_746_000))  // 2026-03-29T01:00:00Z
+    }
+
+    /// The 25 h fall-back Sunday is one local day for the daily limit of five: the
+    /// sixth normal push in its last second (23:59:59 CET, 24 h 59 min 59 s after its
+    /// midnight) is suppressed; Monday 00:00 CET starts a new count.
+    @Test func theFallBackDayIsOneLocalDayForTheDailyLimit() {
+        var store = PushStore(timeZone: "Europe/Berlin")
+        let dayStart = Instant(unixSeconds: 1_792_879_200)  // 2026-10-24T22:00:00Z, Sunday 00:00 CEST
+        _ = store.send(.deviceRegistered(apns(1)), at: dayStart - .hours(1))
+        for n in 1 ... 5 {
+            let t = dayStart + .hours(Int64(n))
+            #expect(store.send(dueSoon(UInt64(n), .normal), at: t) == [
+                .send(PushSendID(UInt32(n)), to: apns(1), payload: dueSoonPayload(UInt64(n), badge: n), priority: .normal, collapseId: nil, expiration: t + .days(7)),
+            ])
+        }
+        let lastSecond = dayStart + .hours(25) - .seconds(1)
+        #expect(store.send(dueSoon(6, .normal), at: lastSecond) == [
+            .suppressed(NotificationID(6), .dailyLimit),
+            badgeOnly(6, to: apns(1), badge: 6, bytes: 41, at: lastSecond),
+        ])
+        let monday = dayStart + .hours(25)
+        #expect(store.send(dueSoon(7, .normal), at: monday) == [
+            .send(PushSendID(7), to: apns(1), payload: dueSoonPayload(7, badge: 7), priority: .normal, collapseId: nil, expiration: monday + .days(7)),
+        ])
+    }
+}
+
+/// The weekly limit over New York's spring-forward: the week from Monday 2 March
+/// 00:00 EST (05:00Z) has 167 hours and ends at Monday 9 March 00:00 EDT (04:00Z).
+@Suite struct PushWeekDSTTests {
+    @Test func theShortWeekEndsAtMidnightEDTNotAtTheOldOffset() {
+        var store = PushStore(timeZone: "America/New_York")
+        let weekStart = Instant(unixSeconds: 1_772_427_600)  // 2026-03-02T05:00:00Z
+        _ = store.send(.deviceRegistered(apns(1)), at: weekStart)
+        for n in 1 ... 10 {
+            let t = weekStart + .hours(Int64(n))
+            #expect(store.send(dueSoon(UInt64(n), .high), at: t) == [
+                .send(PushSendID(UInt32(n)), to: apns(1), payload: dueSoonPayload(UInt64(n), badge: n).withBytes(n < 10 ? 101 : 102),
+                      priority: .high, collapseId: nil, expiration: t + .hours(24)),
+                .startTimer(.escalate(NotificationID(UInt64(n))), at: t + .minutes(5)),
+                .startTimer(.highDelayCheck(NotificationID(UInt64(n))), at: t + .minutes(15) + Interval(microseconds: 1)),
+            ])
+        }
+        let nextMonday = Instant(unixSeconds: 1_773_028_800)  // 2026-03-09T04:00:00Z
+        let lastSecond = nextMonday - .seconds(1)  // Sunday 23:59:59 EDT
+        #expect(store.send(dueSoon(11, .high), at: lastSecond) == [
+            .suppressed(NotificationID(11), .weeklyLimit),
+            badgeOnly(11, to: apns(1), badge: 11, bytes: 42, at: lastSecond),
+        ])
+        #expect(store.send(dueSoon(12, .high), at: nextMonday) == [
+            .send(PushSendID(12), to: apns(1), payload: dueSoonPayload(12, badge: 12).withBytes(102), priority: .high, collapseId: nil, expiration: nextMonday + .hours(24)),
+            .startTimer(.escalate(NotificationID(12)), at: nextMonday + .minutes(5)),
+            .startTimer(.highDelayCheck(NotificationID(12)), at: nextMonday + .minutes(15) + Interval(microseconds: 1)),
+        ])
+    }
+}

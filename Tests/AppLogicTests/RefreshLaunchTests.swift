@@ -43,7 +43,7 @@ import AppLogic
 
     @Test func lastRefresh11h59m59sAgoSkipsTheWork() {
         let lastRefresh = now - (.hours(11) + .minutes(59) + .seconds(59))
-        var store = RefreshStore(state: RefreshState(persisted: .init(lastRefreshAt: lastRefresh)))
+        var store = RefreshStore(state: RefreshState(persisted: .init(lastRefreshAt: steady(lastRefresh))))
         #expect(store.send(.taskLaunched(.device()), at: now) == [
             .analytics(.refreshStarted),
             .scheduleRefresh(earliestBegin: now + .hours(4)),
@@ -54,7 +54,7 @@ import AppLogic
 
     @Test func lastRefreshExactly12hAgoRuns() {
         let lastRefresh = now - .hours(12)
-        var store = RefreshStore(state: RefreshState(persisted: .init(lastRefreshAt: lastRefresh)))
+        var store = RefreshStore(state: RefreshState(persisted: .init(lastRefreshAt: steady(lastRefresh))))
         #expect(store.send(.taskLaunched(.device()), at: now) == [
             .analytics(.refreshStarted),
             .scheduleRefresh(earliestBegin: now + .hours(4)),
@@ -64,7 +64,7 @@ import AppLogic
     }
 
     @Test func lastRefreshAtTheSameInstantSkipsTheWork() {
-        var store = RefreshStore(state: RefreshState(persisted: .init(lastRefreshAt: now)))
+        var store = RefreshStore(state: RefreshState(persisted: .init(lastRefreshAt: steady(now))))
         #expect(store.send(.taskLaunched(.device()), at: now) == [
             .analytics(.refreshStarted),
             .scheduleRefresh(earliestBegin: now + .hours(4)),
@@ -73,27 +73,14 @@ import AppLogic
         ])
     }
 
-    /// The device clock was moved back after the last refresh: its stamp is "in the
-    /// future" and must not block refreshes until the clock catches up.
-    @Test func lastRefreshStampedInTheFutureDoesNotBlock() {
-        let lastRefresh = now + .days(3)
-        var store = RefreshStore(state: RefreshState(persisted: .init(lastRefreshAt: lastRefresh)))
-        #expect(store.send(.taskLaunched(.device()), at: now) == [
-            .analytics(.refreshStarted),
-            .scheduleRefresh(earliestBegin: now + .hours(4)),
-            .startHardStopTimer(after: .seconds(20)),
-            .httpRequest(RequestID(1), .testHistory(limit: 1)),
-        ])
-    }
-
     @Test func appOpenedStoresAndFlushesTheOpenThenSchedulesTheNextRefresh() {
         var store = RefreshStore()
         #expect(store.send(.appOpened, at: now) == [
-            .store(.lastAppOpenAt, now),
+            .storeTime(.lastAppOpenAt, steady(now)),
             .synchronize,
             .scheduleRefresh(earliestBegin: now + .hours(4)),
         ])
-        #expect(store.state.stored == RefreshState.Stored(lastAppOpenAt: now))
+        #expect(store.state.stored == RefreshState.Stored(lastAppOpenAt: steady(now)))
         #expect(!store.state.isRunningTask)
     }
 }

@@ -10,9 +10,9 @@ import AppLogic
 
     @Test func restoredStateKeepsThePersistedKeysAndNothingOfTheRunningTask() {
         let persisted = RefreshState.Stored(
-            lastRefreshAt: launchedAt - .hours(13),
+            lastRefreshAt: steady(launchedAt - .hours(13)),
             notifiedWindow: Instant(unixSeconds: 1_759_449_600),
-            lastAppOpenAt: launchedAt - .days(2)
+            lastAppOpenAt: steady(launchedAt - .days(2))
         )
         var running = RefreshStore(state: RefreshState(persisted: persisted))
         #expect(running.send(.taskLaunched(.device()), at: launchedAt) == [
@@ -41,7 +41,7 @@ import AppLogic
     /// the next launch skips it after a restart.
     @Test func persistedLastRefreshStillThrottlesAfterRestart() {
         let relaunchedAt = launchedAt + .hours(11) + .minutes(59) + .seconds(59)
-        var store = RefreshStore(state: RefreshState(persisted: .init(lastRefreshAt: launchedAt)))
+        var store = RefreshStore(state: RefreshState(persisted: .init(lastRefreshAt: steady(launchedAt))))
         #expect(store.send(.taskLaunched(.device()), at: relaunchedAt) == [
             .analytics(.refreshStarted),
             .scheduleRefresh(earliestBegin: relaunchedAt + .hours(4)),
@@ -66,7 +66,7 @@ import AppLogic
         #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime))), at: answeredAt) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, answeredAt),
+            .storeTime(.lastRefreshAt, steady(answeredAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),

@@ -9,16 +9,19 @@ import AppLogic
 struct RefreshStore {
     let logic: RefreshLogic
     private(set) var state: RefreshState
+    /// The device's clocks: set `clock.wallOffset` to move the wall clock.
+    var clock = TestClock()
 
     init(variants: RefreshVariants = [], state: RefreshState = RefreshState()) {
         self.logic = RefreshLogic(variants: variants)
         self.state = state
     }
 
-    /// Handles `input` at the device time `now`; returns all its effects, in order.
+    /// Handles `input` at true time `now` (the device reads it through `clock`);
+    /// returns all its effects, in order.
     mutating func send(_ input: RefreshInput, at now: Instant) -> [RefreshEffect] {
         var effects: [RefreshEffect] = []
-        logic.handle(input, state: &state, now: now, into: &effects)
+        logic.handle(input, state: &state, now: clock.at(now), into: &effects)
         return effects
     }
 }

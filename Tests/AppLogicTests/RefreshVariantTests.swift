@@ -71,7 +71,7 @@ import AppLogic
             .postNotification(LocalNotification(kind: .testAvailable, badge: nil)),
             .analytics(.notificationSent),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, decidedAt),
+            .storeTime(.lastRefreshAt, steady(decidedAt)),
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
         ])
@@ -94,7 +94,7 @@ import AppLogic
             .postNotification(LocalNotification(kind: .testAvailable, badge: 1)),
             .analytics(.notificationSent),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, decidedAt),
+            .storeTime(.lastRefreshAt, steady(decidedAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
@@ -111,7 +111,7 @@ import AppLogic
         #expect(historyAnswer(&buggy, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: answeredAt) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, answeredAt),
+            .storeTime(.lastRefreshAt, steady(answeredAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
@@ -152,7 +152,7 @@ import AppLogic
         #expect(historyAnswer(&fixed, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: deviceNow) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, deviceNow),
+            .storeTime(.lastRefreshAt, steady(deviceNow)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
@@ -180,7 +180,7 @@ import AppLogic
         #expect(historyAnswer(&buggyBefore, context: newYork, latestCompletedAt: completedAt, serverTime: justBefore, answeredAt: justBefore) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, justBefore),
+            .storeTime(.lastRefreshAt, steady(justBefore)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
@@ -196,7 +196,7 @@ import AppLogic
         #expect(historyAnswer(&fixed, context: newYork, latestCompletedAt: completedAt, serverTime: ninetyCalendarDays, answeredAt: ninetyCalendarDays) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, ninetyCalendarDays),
+            .storeTime(.lastRefreshAt, steady(ninetyCalendarDays)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
@@ -209,7 +209,7 @@ import AppLogic
         #expect(historyAnswer(&fixedBefore, context: newYork, latestCompletedAt: completedAt, serverTime: fixedJustBefore, answeredAt: fixedJustBefore) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, fixedJustBefore),
+            .storeTime(.lastRefreshAt, steady(fixedJustBefore)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
@@ -229,7 +229,7 @@ import AppLogic
         let openedAt = decidedAt - .hours(1)
         var store = RefreshStore(variants: .ignoresRecentOpen)
         #expect(store.send(.appOpened, at: openedAt) == [
-            .store(.lastAppOpenAt, openedAt),
+            .storeTime(.lastAppOpenAt, steady(openedAt)),
             .synchronize,
             .scheduleRefresh(earliestBegin: openedAt + .hours(4)),
         ])
@@ -244,7 +244,7 @@ import AppLogic
             .postNotification(LocalNotification(kind: .testAvailable, badge: nil)),
             .analytics(.notificationSent),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, decidedAt),
+            .storeTime(.lastRefreshAt, steady(decidedAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(2))),

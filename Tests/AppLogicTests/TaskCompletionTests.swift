@@ -104,7 +104,7 @@ import AppLogic
         #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: launchedAt))), at: answeredAt) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, answeredAt),
+            .storeTime(.lastRefreshAt, steady(answeredAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),

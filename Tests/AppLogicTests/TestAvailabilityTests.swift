@@ -22,12 +22,12 @@ import AppLogic
         #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime))), at: answeredAt) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, answeredAt),
+            .storeTime(.lastRefreshAt, steady(answeredAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
         ])
-        #expect(store.state.stored == RefreshState.Stored(lastRefreshAt: answeredAt))
+        #expect(store.state.stored == RefreshState.Stored(lastRefreshAt: steady(answeredAt)))
     }
 
     @Test func completionExactly90DaysBeforeServerTimeIsAvailable() {
@@ -62,7 +62,7 @@ import AppLogic
         #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime))), at: answeredAt) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, answeredAt),
+            .storeTime(.lastRefreshAt, steady(answeredAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
@@ -103,7 +103,7 @@ import AppLogic
         #expect(store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: completedAt, serverTime: serverTime))), at: answeredAt) == [
             .analytics(.dataFetched(.testHistory)),
             .cancelHardStopTimer,
-            .store(.lastRefreshAt, answeredAt),
+            .storeTime(.lastRefreshAt, steady(answeredAt)),
             .synchronize,
             .completeTask(success: true),
             .analytics(.refreshCompleted(success: true, duration: .seconds(1))),

@@ -18,6 +18,16 @@ enum LocalTime {
         return utc + Int64(timeZone.secondsFromGMT(for: date(instant)))
     }
 
+    /// The zone's offset from UTC at `instant`, in seconds (DST included).
+    static func offset(_ instant: Instant, _ timeZone: TimeZone) -> Int64 {
+        Int64(timeZone.secondsFromGMT(for: date(instant)))
+    }
+
+    /// `instant` without its fraction of a second (towards the past).
+    static func wholeSecond(_ instant: Instant) -> Instant {
+        Instant(unixSeconds: floorDiv(instant.unixMicroseconds, 1_000_000))
+    }
+
     /// Seconds since local midnight, 0 ..< 86 400.
     static func secondOfDay(_ instant: Instant, _ timeZone: TimeZone) -> Int64 {
         localSeconds(instant, timeZone) - floorDiv(localSeconds(instant, timeZone), 86_400) * 86_400

@@ -24,15 +24,32 @@ public struct QuietHours: Hashable, Sendable {
 
     /// The first instant after `now` at which the local clock reads the end time. On a
     /// day when a DST change skips that time, the first time after the gap; when it
-    /// repeats it, its first occurrence.
+    /// repeats it, its next occurrence (inside a repeated hour, the second one).
+    ///
+    /// Computed from the zone's UTC offsets, not with `Calendar.nextDate(after:matching:)`:
+    /// on Linux that returns nil for a `now` inside the repeated hour of a fall-back night
+    /// (Europe/Berlin 2026-10-25, 02:00-03:00 CET), and the old fallback of "a day later"
+    /// released held pushes inside the next night's quiet hours (found by
+    /// `scenarios/clocks/dst-fall-berlin.json`, every seed).
     public func end(after now: Instant, in timeZone: TimeZone) -> Instant {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let components = DateComponents(hour: endMinute / 60, minute: endMinute % 60, second: 0, nanosecond: 0)
-        let next = calendar.nextDate(after: LocalTime.date(now), matching: components,
-                                     matchingPolicy: .nextTime, repeatedTimePolicy: .first, direction: .forward)
-        // A calendar always finds a next day with that time; a day later is the fail-safe.
-        return next.map(LocalTime.instant) ?? now + .days(1)
+        let base = LocalTime.wholeSecond(now)
+        var delta = Int64(endMinute) * 60 - LocalTime.secondOfDay(now, timeZone)
+        if delta <= 0 { delta += 86_400 }
+        // On a day without an offset change the local clock advances with true time.
+        let naive = base + .seconds(delta)
+        let shift = LocalTime.offset(naive, timeZone) - LocalTime.offset(base, timeZone)
+        if shift == 0 { return naive }
+        // Across a change, a fall-back adds the repeated hour, a spring-forward takes the skipped one.
+        let adjusted = naive - .seconds(shift)
+        if adjusted > now, LocalTime.secondOfDay(adjusted, timeZone) == Int64(endMinute) * 60 { return adjusted }
+        // The end time falls in the skipped hour: the first instant on the new offset.
+        var lo = min(adjusted, naive), hi = max(adjusted, naive)
+        let after = LocalTime.offset(naive, timeZone)
+        while (hi - lo).microseconds > 1 {
+            let mid = lo + Interval(microseconds: (hi - lo).microseconds / 2)
+            if LocalTime.offset(mid, timeZone) == after { hi = mid } else { lo = mid }
+        }
+        return hi
     }
 }
 

@@ -53,10 +53,9 @@ extension World {
     /// Hands one input to the device's logic and carries out its effects in order.
     mutating func deliverRefresh(_ d: UInt32, _ input: RefreshInput) {
         let i = Int(d)
-        let wall = wallInstant(i, at: now)
         note(d, "logic <- \(input)")
         effects.removeAll(keepingCapacity: true)
-        logic.handle(input, state: &devices[i].refresh, now: wall, into: &effects)
+        logic.handle(input, state: &devices[i].refresh, now: deviceTime(i, at: now), into: &effects)
         // Effects may trigger further inputs (scheduled as events), never re-entrantly.
         var k = 0
         while k < effects.count {
@@ -87,7 +86,7 @@ extension World {
             completeTask(d, success: success)
         case .postNotification(let notification):
             post(notification, device: d)
-        case .store:
+        case .store, .storeTime:
             // The first unpersisted write starts the persistence delay; later ones ride along.
             let wasDirty = devices[i].keyValue.dirty
             devices[i].keyValue.dirty = true

@@ -37,7 +37,7 @@ extension World {
     mutating func startStepSync(_ d: UInt32) {
         let i = Int(d)
         let lastSync = SimTime.zero - SimDuration(microseconds: devices[i].stepStream.int(in: 1...World.initialSyncAge.microseconds))
-        let stored = StepSyncStored(lastSyncAt: wallInstant(i, at: lastSync), lastStatus: .success, failedAttempts: 0)
+        let stored = StepSyncStored(lastSyncAt: deviceTime(i, at: lastSync), lastStatus: .success, failedAttempts: 0)
         devices[i].stepSync = StepSyncState(persisted: stored)
         devices[i].stepDurable = stored
         devices[i].stepsSyncedThrough = lastSync
@@ -162,7 +162,7 @@ extension World {
             next = nil
             note(d, "step sync <- \(input)")
             stepEffects.removeAll(keepingCapacity: true)
-            stepLogic.handle(input, state: &devices[i].stepSync, now: wallInstant(i, at: now), into: &stepEffects)
+            stepLogic.handle(input, state: &devices[i].stepSync, now: deviceTime(i, at: now), into: &stepEffects)
             for effect in stepEffects {
                 note(d, "step sync -> \(effect)")
                 if let answer = executeStep(effect, device: d) { next = answer }
