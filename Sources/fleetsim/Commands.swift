@@ -54,6 +54,7 @@ enum FleetSimCommand {
             case "bench": return try bench(args.dropFirst())
             case "explore": return try Explore.run(args.dropFirst())
             case "compare": return try Compare.run(args.dropFirst())
+            case "shrink": return try Shrink.run(args.dropFirst())
             case "merge":
                 eprint("fleetsim: '\(command)' is not available yet in this build.")
                 return 2

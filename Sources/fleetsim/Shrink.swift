@@ -1,0 +1,511 @@
+import Foundation
+import SimKernel
+import Scenario
+import Simulation
+import Reports
+
+/// `fleetsim shrink`: from a run that violates an invariant, search for a smaller
+/// scenario that still violates the same kind, and write it.
+///
+/// The search edits the scenario file's JSON tree (so the written file keeps the
+/// user's keys and units) and judges each candidate by one deterministic run:
+/// a candidate is kept when its run still has a violation of the target kind, on any
+/// device. Greedy, QuickCheck-style passes repeat until none makes progress: drop
+/// cohorts (delta debugging, Zeller's ddmin) and shrink each cohort's `count`, shorten
+/// the run to just after the first violation (then halve it), start the run later
+/// (whole days, then hours, with faults and `lastTestDaysAgo` moved so the story keeps
+/// its dates), and drop faults and broadcasts (ddmin). Candidates are tried in a
+/// fixed order, so the same inputs give the same file, unless the time limit stops
+/// the search first (the summary says so).
+enum Shrink {
+    static let help = """
+    fleetsim shrink SCENARIO --seed N [--variants LIST] [--kind K] [--out FILE] [--max-seconds S] [--max-runs R]
+        From a run that violates an invariant, search for a smaller scenario that still
+        violates the same kind (fewer cohorts and devices, a shorter run that starts
+        later, fewer faults), write it, and print its replay command.
+
+        --seed N         the failing run's seed (default: the file's seed)
+        --variants LIST  known-bug variants, as for run ("none" for the correct logic);
+                         written into the shrunk file's logic.variants
+        --kind K         the violation kind to keep (default: the kind of the run's
+                         first violation)
+        --out FILE       where to write the shrunk scenario (default: next to the
+                         input, NAME.shrunk.json)
+        --max-seconds S  stop searching after S seconds of wall time (default 120);
+                         the best scenario found so far is written
+        --max-runs R     stop searching after R runs (default 500)
+
+        Exit 0 when a smaller failing scenario was written, 1 when the run does not
+        violate any invariant (or not the --kind), 2 on bad usage or a bad scenario.
+
+    EXAMPLE
+        fleetsim shrink scenarios/races/ignore-410.json --seed 1
+    """
+
+    static let defaultMaxSeconds = 120.0
+    static let defaultMaxRuns = 500
+    /// Counts up to this are each tried before halving.
+    static let smallCounts = 10
+
+    static func run(_ args: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let parsed = try Arguments(args, valued: ["seed", "variants", "kind", "out", "max-seconds", "max-runs"], flags: ["help"])
+        if parsed.flags.contains("help") {
+            print(help)
+            return 0
+        }
+        let path = try parsed.positional(0, "SCENARIO file")
+        try parsed.noExtraPositionals(after: 1)
+        let maxSeconds = try parsed.double("max-seconds") ?? defaultMaxSeconds
+        guard maxSeconds > 0 else { throw UsageError("--max-seconds must be greater than 0, found \(parsed.options["max-seconds"] ?? "")") }
+        let maxRuns = try parsed.int("max-runs") ?? defaultMaxRuns
+        guard maxRuns > 0 else { throw UsageError("--max-runs must be greater than 0, found \(maxRuns)") }
+        var variants: [String]?
+        if let list = parsed.options["variants"] { variants = try FleetSimCommand.variants(list) }
+        let kinds = ViolationKind.allCases.map(\.rawValue)
+        if let kind = parsed.options["kind"], !kinds.contains(kind) {
+            throw UsageError("--kind: unknown violation kind '\(kind)'; known: \(kinds.joined(separator: ", "))")
+        }
+        let out = parsed.options["out"] ?? defaultOutput(for: path)
+        guard URL(fileURLWithPath: out).standardizedFileURL != URL(fileURLWithPath: path).standardizedFileURL else {
+            throw UsageError("--out must differ from the input scenario (\(path)): shrink never overwrites it")
+        }
+
+        guard let loaded = FleetSimCommand.load(path) else { return 2 }
+        // The file decoded just now, so it reads and parses again.
+        guard let data = FileManager.default.contents(atPath: path), let tree = try? JSONParser.parse([UInt8](data)) else {
+            eprint("error: \(path): cannot be read again")
+            return 2
+        }
+        let seed = try parsed.uint64("seed") ?? loaded.seed
+        guard seed <= 1 << 53 else { throw UsageError("--seed must be at most 2^53 (9007199254740992), found \(seed)") }
+
+        let started = ContinuousClock.now
+        var start = tree.setting("seed", .integer(Int64(seed)))
+        if let variants {
+            let logic = start["logic"] ?? .object([])
+            start = start.setting("logic", logic.setting("variants", .array(variants.map { .string($0) })))
+        }
+        guard let first = simulate(start, file: out) else {
+            eprint("error: \(path): the scenario cannot be run")
+            return 2
+        }
+        let failing = first.counts.filter { $0.count > 0 }
+        let described = "\(path) with seed \(seed)\(variants.map { $0.isEmpty ? " and the correct logic" : " and variants \($0.joined(separator: ","))" } ?? "")"
+        guard !failing.isEmpty else {
+            print("\(described) violates no invariant: nothing to shrink.")
+            return 1
+        }
+        let kind = parsed.options["kind"] ?? first.samples.first?.kind ?? failing[0].kind
+        guard let initial = first.sample(of: kind) ?? (first.count(of: kind) > 0 ? Sample(kind: kind, device: nil, time: nil, detail: "") : nil) else {
+            print("\(described) violates no \(kind); it violates \(failing.map { "\($0.kind) x\($0.count)" }.joined(separator: ", ")).")
+            return 1
+        }
+        print("\(described) violates \(failing.map { "\($0.kind) x\($0.count)" }.joined(separator: ", ")); shrinking while \(kind) still fails.")
+
+        let original = start.setting("description", .string(
+            "Shrunk by fleetsim shrink from \(path), seed \(seed), keeping \(kind). \(tree["description"]?.stringText ?? "")"
+                .trimmingCharacters(in: .whitespaces)))
+        let search = Search(tree: original, failure: initial, kind: kind, file: out, maxRuns: maxRuns - 1,
+                            deadline: started + .milliseconds(Int64(maxSeconds * 1000)))
+        search.run()
+
+        do {
+            try AtomicFile.write(search.tree.sortedText, to: out)
+        } catch {
+            eprint("error: cannot write the shrunk scenario: \(error)")
+            return 2
+        }
+        // The written file, read back like any scenario, must decode and fail the same way.
+        let confirmed: Sample
+        do {
+            let scenario = try ScenarioDecoder.load(path: out)
+            guard let again = simulate(scenario), let sample = again.sample(of: kind) ?? (again.count(of: kind) > 0 ? search.failure : nil) else {
+                eprint("error: \(out) was written but no longer violates \(kind) when read back")
+                return 2
+            }
+            confirmed = sample
+        } catch {
+            eprint("error: the shrunk scenario does not decode: \(error)")
+            return 2
+        }
+
+        let wall = started.duration(to: .now)
+        let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+        let before = Measure(original), after = Measure(search.tree)
+        let stop = search.stoppedBy.map { "; stopped by \($0): a longer search may shrink further, and the time limit makes the result depend on the machine's speed" } ?? ""
+        print("\nShrunk in \(search.runs + 1) runs (\(search.accepted) kept), \(String(format: "%.1f", seconds)) s\(stop):")
+        var rows = [["cohorts", "\(before.cohorts)", "\(after.cohorts)"], ["devices", "\(before.devices)", "\(after.devices)"],
+                    ["duration", before.duration.description, after.duration.description]]
+        if before.start != after.start { rows.append(["start", UTCTimestamp.format(before.start), UTCTimestamp.format(after.start)]) }
+        rows.append(["faults", "\(before.faults)", "\(after.faults)"])
+        if before.broadcasts > 0 { rows.append(["broadcasts", "\(before.broadcasts)", "\(after.broadcasts)"]) }
+        for row in rows { print("  " + row[0].padding(toLength: 10, withPad: " ", startingAt: 0) + " \(row[1]) -> \(row[2])") }
+        print("Wrote \(out)")
+        if let device = confirmed.device, let time = confirmed.time {
+            let t = time / 1_000_000
+            print("Device \(device) violates \(kind) at \(t) s: \(confirmed.detail)")
+            let command = [CommandLine.arguments.first ?? "fleetsim", "replay", out, "--seed", "\(seed)", "--device", "\(device)",
+                           "--from", "\(max(0, t - 300))s", "--to", "\(t + 60)s"]
+            print("Replay: " + command.map(shellQuoted).joined(separator: " "))
+        } else {
+            print("\(kind) still fails, but after the report's first \(first.samples.count) sampled violations, so its device is not known; run the file to see them.")
+        }
+        return 0
+    }
+
+    /// `dir/name.json` -> `dir/name.shrunk.json`.
+    static func defaultOutput(for path: String) -> String {
+        path.hasSuffix(".json") ? String(path.dropLast(5)) + ".shrunk.json" : path + ".shrunk.json"
+    }
+
+    /// `text` as one POSIX shell word: unchanged when it holds only characters no shell
+    /// interprets, else in single quotes (a `'` inside written `'\''`).
+    static func shellQuoted(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./=:,+@%".unicodeScalars.contains($0))
+        }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    // MARK: - One run
+
+    struct Sample {
+        var kind: String
+        var device: Int?
+        /// Microseconds since the start.
+        var time: Int64?
+        var detail: String
+    }
+
+    struct RunResult {
+        /// Every kind, sorted by name.
+        var counts: [(kind: String, count: Int64)]
+        /// The report's first violations, in time order.
+        var samples: [Sample]
+        func count(of kind: String) -> Int64 { counts.first { $0.kind == kind }?.count ?? 0 }
+        func sample(of kind: String) -> Sample? { samples.first { $0.kind == kind } }
+    }
+
+    /// Runs a scenario tree to its end; nil when it does not decode (a candidate the
+    /// file format does not allow).
+    static func simulate(_ tree: JSONValue, file: String) -> RunResult? {
+        guard let scenario = try? ScenarioDecoder.decode(tree, file: file) else { return nil }
+        return simulate(scenario)
+    }
+
+    static func simulate(_ scenario: Scenario) -> RunResult? {
+        var world = World(scenario: scenario)
+        world.runToEnd()
+        guard let report = try? world.report().report else { return nil }
+        let byKind = report.lookup("invariants.byKind")?.objectValue ?? [:]
+        let counts = byKind.keys.sorted().map { (kind: $0, count: byKind[$0]?.intValue ?? 0) }
+        let samples = (report.lookup("invariants.samples")?.arrayValue ?? []).map { s in
+            Sample(kind: s.lookup("kind")?.stringValue ?? "", device: s.lookup("device")?.intValue.map { Int($0) },
+                   time: s.lookup("time")?.doubleValue.map { Int64(($0 * 1_000_000).rounded()) },
+                   detail: s.lookup("detail")?.stringValue ?? "")
+        }
+        return RunResult(counts: counts, samples: samples)
+    }
+
+    // MARK: - The search
+
+    final class Search {
+        private(set) var tree: JSONValue
+        private(set) var failure: Sample
+        let kind: String
+        let file: String
+        let maxRuns: Int
+        let deadline: ContinuousClock.Instant
+        private(set) var runs = 0
+        private(set) var accepted = 0
+        private(set) var stoppedBy: String?
+
+        init(tree: JSONValue, failure: Sample, kind: String, file: String, maxRuns: Int, deadline: ContinuousClock.Instant) {
+            self.tree = tree
+            self.failure = failure
+            self.kind = kind
+            self.file = file
+            self.maxRuns = maxRuns
+            self.deadline = deadline
+        }
+
+        var exhausted: Bool {
+            if stoppedBy != nil { return true }
+            if runs >= maxRuns { stoppedBy = "the run budget (\(maxRuns + 1) runs)" }
+            else if ContinuousClock.now >= deadline { stoppedBy = "the time limit" }
+            return stoppedBy != nil
+        }
+
+        /// Runs `candidate`; keeps it (and returns true) when it still violates the kind.
+        @discardableResult
+        func attempt(_ candidate: JSONValue, _ what: @autoclosure () -> String) -> Bool {
+            guard candidate != tree, !exhausted else { return false }
+            guard let scenario = try? ScenarioDecoder.decode(candidate, file: file) else { return false }
+            runs += 1
+            guard let result = Shrink.simulate(scenario), result.count(of: kind) > 0 else { return false }
+            tree = candidate
+            failure = result.sample(of: kind) ?? Sample(kind: kind, device: nil, time: nil, detail: "")
+            accepted += 1
+            let at = failure.device.map { " (device \($0)\(failure.time.map { " at \($0 / 1_000_000) s" } ?? ""))" } ?? ""
+            print("  run \(runs + 1): \(what()): still fails\(at)")
+            return true
+        }
+
+        /// Greedy passes until a whole round keeps nothing.
+        func run() {
+            while !exhausted {
+                let before = accepted
+                // Fleet first: a shorter run has fewer failing devices to keep.
+                shrinkCohorts()
+                shrinkCounts()
+                shortenDuration()
+                startLater()
+                dropEach("faults")
+                dropEach("broadcasts")
+                if accepted == before { break }
+            }
+        }
+
+        // MARK: Duration
+
+        /// The run ends one minute (rounded up to whole minutes) after the first
+        /// violation of the kind; then halving, for violations judged at the end.
+        func shortenDuration() {
+            while !exhausted {
+                let d = Tree.duration(tree)
+                var candidates: [SimDuration] = []
+                if let t = failure.time {
+                    let minute: Int64 = 60_000_000
+                    let cut = SimDuration(microseconds: (t + 2 * minute - 1) / minute * minute)
+                    if cut < d { candidates.append(cut) }
+                }
+                let half = SimDuration(microseconds: d.microseconds / 2 / 1_000_000 * 1_000_000)
+                if half > .zero, half < d, !candidates.contains(half) { candidates.append(half) }
+                guard candidates.contains(where: { c in attempt(tree.setting("duration", .string(c.description)), "duration \(d) -> \(c)") }) else { return }
+            }
+        }
+
+        // MARK: Fleet
+
+        /// The cohort index of device `id` and its offset in that cohort.
+        func cohortOf(_ id: Int?) -> (index: Int, offset: Int)? {
+            guard let id else { return nil }
+            var first = 0
+            for (i, count) in Tree.counts(tree).enumerated() {
+                if id < first + count { return (i, id - first) }
+                first += count
+            }
+            return nil
+        }
+
+        /// Only the failing device's cohort; else the cohorts after it dropped (which
+        /// keeps its id, and so its streams); then ddmin over all cohorts.
+        func shrinkCohorts() {
+            let n = Tree.counts(tree).count
+            guard n > 1 else { return }
+            if let f = cohortOf(failure.device) {
+                if attempt(Tree.keepingCohorts(tree, [f.index]), "only cohort \(Tree.cohortName(tree, f.index))") { return }
+                if f.index + 1 < n { attempt(Tree.keepingCohorts(tree, Array(0...f.index)), "cohorts after \(Tree.cohortName(tree, f.index)) dropped") }
+            }
+            let base = tree
+            let names = (0..<Tree.counts(base).count).map { Tree.cohortName(base, $0) }
+            _ = ddmin(Array(names.indices)) { keep in
+                self.attempt(Tree.keepingCohorts(base, keep), "cohorts \(keep.map { names[$0] }.joined(separator: ", ")) kept")
+            }
+        }
+
+        /// The failing device's cohort cut just after it (same id, same streams); then
+        /// every cohort's count shrunk greedily: 1, 2, ..., 10, then c - c/2, c - c/4, ..., c - 1.
+        func shrinkCounts() {
+            if let f = cohortOf(failure.device), f.offset + 1 < Tree.counts(tree)[f.index] {
+                attempt(Tree.settingCount(tree, f.index, f.offset + 1), "cohort \(Tree.cohortName(tree, f.index)): count -> \(f.offset + 1), up to the failing device")
+            }
+            for i in Tree.counts(tree).indices {
+                while !exhausted {
+                    let c = Tree.counts(tree)[i]
+                    // Small fleets one by one (runs of a few devices are cheap), then halving.
+                    var candidates = Array(1..<min(c, smallCounts + 1))
+                    var delta = c / 2
+                    while delta > 0 {
+                        if c - delta > 1, !candidates.contains(c - delta) { candidates.append(c - delta) }
+                        delta /= 2
+                    }
+                    guard candidates.contains(where: { k in attempt(Tree.settingCount(tree, i, k), "cohort \(Tree.cohortName(tree, i)): count \(c) -> \(k)") }) else { break }
+                }
+            }
+        }
+
+        // MARK: Start
+
+        /// Starts the run later: by the whole days before the first violation, then by
+        /// each whole hour before it, latest first, so the violation comes sooner
+        /// after the start.
+        func startLater() {
+            guard let t = failure.time else { return }
+            let d = Tree.duration(tree).microseconds
+            let day: Int64 = 86_400_000_000, hour: Int64 = 3_600_000_000
+            var shifts = [t / day * day]
+            shifts += stride(from: t / hour * hour, to: 0, by: -Int(hour))
+            for s in shifts where s > 0 && s < d {
+                let shift = SimDuration(microseconds: s)
+                if attempt(Tree.startingLater(tree, by: shift), "start \(shift) later") { return }
+            }
+        }
+
+        // MARK: Faults and broadcasts
+
+        /// All of them dropped; else ddmin over them.
+        func dropEach(_ key: String) {
+            guard case .array(let items)? = tree[key], !items.isEmpty else { return }
+            if attempt(tree.setting(key, .array([])), "all \(key) dropped") { return }
+            let base = tree
+            _ = ddmin(Array(items.indices)) { keep in
+                self.attempt(base.setting(key, .array(keep.map { items[$0] })), "\(key) \(keep.map { "#\($0)" }.joined(separator: ", ")) kept")
+            }
+        }
+    }
+
+    /// Zeller and Hildebrandt's ddmin ("Simplifying and Isolating Failure-Inducing
+    /// Input", IEEE TSE 2002): a 1-minimal subset of `items` for which `fails` holds,
+    /// given that it holds for all of them. Subsets keep the items' order.
+    static func ddmin(_ items: [Int], _ fails: ([Int]) -> Bool) -> [Int] {
+        var current = items
+        var n = 2
+        while current.count >= 2 {
+            let size = (current.count + n - 1) / n
+            let chunks = stride(from: 0, to: current.count, by: size).map { Array(current[$0..<min($0 + size, current.count)]) }
+            if let chunk = chunks.first(where: { $0.count < current.count && fails($0) }) {
+                current = chunk
+                n = 2
+                continue
+            }
+            if chunks.count > 2, let complement = chunks.lazy.map({ c in current.filter { !c.contains($0) } }).first(where: { fails($0) }) {
+                current = complement
+                n = max(n - 1, 2)
+                continue
+            }
+            guard n < current.count else { break }
+            n = min(current.count, 2 * n)
+        }
+        return current
+    }
+
+    /// Sizes of a scenario tree, for the summary.
+    struct Measure {
+        var cohorts: Int, devices: Int, duration: SimDuration, start: Int64, faults: Int, broadcasts: Int
+        init(_ tree: JSONValue) {
+            let counts = Tree.counts(tree)
+            cohorts = counts.count
+            devices = counts.reduce(0, +)
+            duration = Tree.duration(tree)
+            start = Tree.start(tree)
+            faults = tree["faults"]?.arrayItems?.count ?? 0
+            broadcasts = tree["broadcasts"]?.arrayItems?.count ?? 0
+        }
+    }
+}
+
+/// Edits of a scenario's JSON tree. The tree was decoded once, so its shapes are known
+/// good; a candidate that breaks a rule of the format fails to decode and is skipped.
+enum Tree {
+    static func fleet(_ tree: JSONValue) -> [JSONValue] { tree["fleet"]?.arrayItems ?? [] }
+
+    static func counts(_ tree: JSONValue) -> [Int] { fleet(tree).map { Int($0["count"]?.numberValue ?? 0) } }
+
+    static func cohortName(_ tree: JSONValue, _ i: Int) -> String { fleet(tree)[i]["cohort"]?.stringText ?? "#\(i)" }
+
+    static func duration(_ tree: JSONValue) -> SimDuration { tree["duration"]?.stringText.flatMap(SimDuration.parse) ?? .zero }
+
+    static func start(_ tree: JSONValue) -> Int64 {
+        tree["start"]?.stringText.flatMap(UTCTimestamp.parse) ?? ScenarioDefaults.startUnixSeconds
+    }
+
+    static func settingCount(_ tree: JSONValue, _ i: Int, _ count: Int) -> JSONValue {
+        var cohorts = fleet(tree)
+        cohorts[i] = cohorts[i].setting("count", .integer(Int64(count)))
+        return tree.setting("fleet", .array(cohorts))
+    }
+
+    /// Only the cohorts at `keep`; faults and broadcasts narrowed to a dropped cohort go too.
+    static func keepingCohorts(_ tree: JSONValue, _ keep: [Int]) -> JSONValue {
+        let cohorts = fleet(tree)
+        let dropped = Set(cohorts.indices.filter { !keep.contains($0) }.compactMap { cohorts[$0]["cohort"]?.stringText })
+        var out = tree.setting("fleet", .array(keep.map { cohorts[$0] }))
+        for key in ["faults", "broadcasts"] {
+            guard let items = tree[key]?.arrayItems else { continue }
+            out = out.setting(key, .array(items.filter { item in item["cohort"]?.stringText.map { !dropped.contains($0) } ?? true }))
+        }
+        return out
+    }
+
+    /// The run starts `shift` later and is that much shorter. Every time in the file
+    /// moves with it: a fault that ended before the new start is dropped, one in
+    /// progress starts at 0 for what is left of it; a broadcast before it is dropped;
+    /// `lastTestDaysAgo` grows by the shift, so every test falls on the same instant.
+    static func startingLater(_ tree: JSONValue, by shift: SimDuration) -> JSONValue {
+        let s = shift.microseconds
+        var out = tree.setting("start", .string(UTCTimestamp.format(start(tree) + s / 1_000_000)))
+            .setting("duration", .string((duration(tree) - shift).description))
+        if let faults = tree["faults"]?.arrayItems {
+            out = out.setting("faults", .array(faults.compactMap { f in
+                let at = f["at"]?.stringText.flatMap(SimDuration.parse)?.microseconds ?? 0
+                var moved = f.setting("at", .string(SimDuration(microseconds: max(0, at - s)).description))
+                if let length = f["duration"]?.stringText.flatMap(SimDuration.parse)?.microseconds {
+                    guard at + length > s else { return nil }
+                    moved = moved.setting("duration", .string(SimDuration(microseconds: at + length - max(at, s)).description))
+                }
+                return moved
+            }))
+        }
+        if let broadcasts = tree["broadcasts"]?.arrayItems {
+            out = out.setting("broadcasts", .array(broadcasts.compactMap { b in
+                let at = b["at"]?.stringText.flatMap(SimDuration.parse)?.microseconds ?? 0
+                return at < s ? nil : b.setting("at", .string(SimDuration(microseconds: at - s).description))
+            }))
+        }
+        let days = Double(s) / 86_400_000_000
+        out = out.setting("fleet", .array(fleet(tree).map { cohort in
+            let ago = cohort["lastTestDaysAgo"] ?? .object([("uniform", .array([.integer(0), .integer(120)]))])
+            return cohort.setting("lastTestDaysAgo", shifted(ago, by: days))
+        }))
+        return out
+    }
+
+    /// A distribution moved by `days`: `constant`, both ends of `uniform`, the mean of
+    /// `normal`; the others (`exponential`, `lognormal`) cannot move and stay as they are.
+    static func shifted(_ distribution: JSONValue, by days: Double) -> JSONValue {
+        if let x = distribution["constant"]?.numberValue { return distribution.setting("constant", .decimal(x + days)) }
+        if let ends = distribution["uniform"]?.arrayItems, ends.count == 2, let a = ends[0].numberValue, let b = ends[1].numberValue {
+            return distribution.setting("uniform", .array([.decimal(a + days), .decimal(b + days)]))
+        }
+        if let normal = distribution["normal"], let mean = normal["mean"]?.numberValue {
+            return distribution.setting("normal", normal.setting("mean", .decimal(mean + days)))
+        }
+        return distribution
+    }
+}
+
+extension JSONValue {
+    /// This object with member `key` set to `value` (in place if present, else
+    /// appended); anything other than an object is returned unchanged.
+    func setting(_ key: String, _ value: JSONValue) -> JSONValue {
+        guard case .object(var members) = self else { return self }
+        if let i = members.firstIndex(where: { $0.key == key }) {
+            members[i].value = value
+        } else {
+            members.append((key: key, value: value))
+        }
+        return .object(members)
+    }
+
+    static func integer(_ v: Int64) -> JSONValue { .number(Double(v), literal: String(v)) }
+
+    /// A number written as an integer when it is one, else with Swift's shortest round-trip digits.
+    static func decimal(_ v: Double) -> JSONValue {
+        v == v.rounded() && abs(v) < 1e15 ? .number(v, literal: String(Int64(v))) : .number(v, literal: "\(v)")
+    }
+
+    var arrayItems: [JSONValue]? { if case .array(let items) = self { return items } else { return nil } }
+    var numberValue: Double? { if case .number(let x, _) = self { return x } else { return nil } }
+    var stringText: String? { if case .string(let s) = self { return s } else { return nil } }
+}
