@@ -19,7 +19,7 @@ import Reports
 /// the search first (the summary says so).
 enum Shrink {
     static let help = """
-    fleetsim shrink SCENARIO --seed N [--variants LIST] [--kind K] [--out FILE] [--max-seconds S] [--max-runs R]
+    fleetsim shrink SCENARIO --seed N [--variants LIST] [--kind K] [--out FILE] [--max-seconds S] [--max-runs R] [--keep-seed]
         From a run that violates an invariant, search for a smaller scenario that still
         violates the same kind (fewer cohorts and devices, a shorter run that starts
         later, fewer faults), write it, and print its replay command.
@@ -33,7 +33,10 @@ enum Shrink {
                          input, NAME.shrunk.json)
         --max-seconds S  stop searching after S seconds of wall time (default 120);
                          the best scenario found so far is written
-        --max-runs R     stop searching after R runs (default 500)
+        --max-runs R     stop searching after R runs (default 2000)
+        --keep-seed      never change the seed; without it, when no fleet of at most
+                         10 devices fails within a day under seed N, the next 200
+                         seeds are tried as a last resort (the summary says so)
 
         Exit 0 when a smaller failing scenario was written, 1 when the run does not
         violate any invariant (or not the --kind), 2 on bad usage or a bad scenario.
@@ -43,12 +46,14 @@ enum Shrink {
     """
 
     static let defaultMaxSeconds = 120.0
-    static let defaultMaxRuns = 500
+    static let defaultMaxRuns = 2000
     /// Counts up to this are each tried before halving.
     static let smallCounts = 10
+    /// Seeds tried after the user's when no small fleet of it fails.
+    static let otherSeedCount = 200
 
     static func run(_ args: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(args, valued: ["seed", "variants", "kind", "out", "max-seconds", "max-runs"], flags: ["help"])
+        let parsed = try Arguments(args, valued: ["seed", "variants", "kind", "out", "max-seconds", "max-runs"], flags: ["help", "keep-seed"])
         if parsed.flags.contains("help") {
             print(help)
             return 0
@@ -107,7 +112,9 @@ enum Shrink {
                 .trimmingCharacters(in: .whitespaces)))
         let search = Search(tree: original, failure: initial, kind: kind, file: out, maxRuns: maxRuns - 1,
                             deadline: started + .milliseconds(Int64(maxSeconds * 1000)))
+        search.allowSeedChange = !parsed.flags.contains("keep-seed")
         search.run()
+        let finalSeed = Tree.seed(search.tree)
 
         do {
             try AtomicFile.write(search.tree.sortedText, to: out)
@@ -136,6 +143,7 @@ enum Shrink {
         print("\nShrunk in \(search.runs + 1) runs (\(search.accepted) kept), \(String(format: "%.1f", seconds)) s\(stop):")
         var rows = [["cohorts", "\(before.cohorts)", "\(after.cohorts)"], ["devices", "\(before.devices)", "\(after.devices)"],
                     ["duration", before.duration.description, after.duration.description]]
+        if finalSeed != seed { rows.append(["seed", "\(seed)", "\(finalSeed) (no small fleet of seed \(seed) fails within a day)"]) }
         if before.start != after.start { rows.append(["start", UTCTimestamp.format(before.start), UTCTimestamp.format(after.start)]) }
         rows.append(["faults", "\(before.faults)", "\(after.faults)"])
         if before.broadcasts > 0 { rows.append(["broadcasts", "\(before.broadcasts)", "\(after.broadcasts)"]) }
@@ -144,7 +152,7 @@ enum Shrink {
         if let device = confirmed.device, let time = confirmed.time {
             let t = time / 1_000_000
             print("Device \(device) violates \(kind) at \(t) s: \(confirmed.detail)")
-            let command = [CommandLine.arguments.first ?? "fleetsim", "replay", out, "--seed", "\(seed)", "--device", "\(device)",
+            let command = [CommandLine.arguments.first ?? "fleetsim", "replay", out, "--seed", "\(finalSeed)", "--device", "\(device)",
                            "--from", "\(max(0, t - 300))s", "--to", "\(t + 60)s"]
             print("Replay: " + command.map(shellQuoted).joined(separator: " "))
         } else {
@@ -212,10 +220,17 @@ enum Shrink {
     final class Search {
         private(set) var tree: JSONValue
         private(set) var failure: Sample
+        /// The tree the search started from, and the cohort of its failing device.
+        let origin: JSONValue
+        let originCohort: Int
         let kind: String
         let file: String
         let maxRuns: Int
         let deadline: ContinuousClock.Instant
+        /// Whether ``otherSeeds()`` may run (not with `--keep-seed`).
+        var allowSeedChange = true
+        private var smallWorldTried = false
+        private var seedsTried = false
         private(set) var runs = 0
         private(set) var accepted = 0
         private(set) var stoppedBy: String?
@@ -223,6 +238,8 @@ enum Shrink {
         init(tree: JSONValue, failure: Sample, kind: String, file: String, maxRuns: Int, deadline: ContinuousClock.Instant) {
             self.tree = tree
             self.failure = failure
+            origin = tree
+            originCohort = Search.cohort(of: failure.device, counts: Tree.counts(tree))?.index ?? 0
             self.kind = kind
             self.file = file
             self.maxRuns = maxRuns
@@ -260,6 +277,8 @@ enum Shrink {
                 shrinkCounts()
                 shortenDuration()
                 startLater()
+                smallWorld()
+                otherSeeds()
                 dropEach("faults")
                 dropEach("broadcasts")
                 if accepted == before { break }
@@ -268,7 +287,7 @@ enum Shrink {
 
         // MARK: Duration
 
-        /// The run ends one minute (rounded up to whole minutes) after the first
+        /// The run ends at the first whole minute at least a second after the first
         /// violation of the kind; then halving, for violations judged at the end.
         func shortenDuration() {
             while !exhausted {
@@ -276,7 +295,7 @@ enum Shrink {
                 var candidates: [SimDuration] = []
                 if let t = failure.time {
                     let minute: Int64 = 60_000_000
-                    let cut = SimDuration(microseconds: (t + 2 * minute - 1) / minute * minute)
+                    let cut = SimDuration(microseconds: (t + 1_000_000 + minute - 1) / minute * minute)
                     if cut < d { candidates.append(cut) }
                 }
                 let half = SimDuration(microseconds: d.microseconds / 2 / 1_000_000 * 1_000_000)
@@ -288,10 +307,12 @@ enum Shrink {
         // MARK: Fleet
 
         /// The cohort index of device `id` and its offset in that cohort.
-        func cohortOf(_ id: Int?) -> (index: Int, offset: Int)? {
+        func cohortOf(_ id: Int?) -> (index: Int, offset: Int)? { Search.cohort(of: id, counts: Tree.counts(tree)) }
+
+        static func cohort(of id: Int?, counts: [Int]) -> (index: Int, offset: Int)? {
             guard let id else { return nil }
             var first = 0
-            for (i, count) in Tree.counts(tree).enumerated() {
+            for (i, count) in counts.enumerated() {
                 if id < first + count { return (i, id - first) }
                 first += count
             }
@@ -349,6 +370,52 @@ enum Shrink {
             for s in shifts where s > 0 && s < d {
                 let shift = SimDuration(microseconds: s)
                 if attempt(Tree.startingLater(tree, by: shift), "start \(shift) later") { return }
+            }
+        }
+
+        // MARK: Small worlds
+
+        /// When the greedy passes stop above ``smallCounts`` devices or a day: the
+        /// original failing cohort alone with 1, 2, ... devices, each run at most a day
+        /// long, starting at the original start and then each whole hour later. Devices
+        /// keep their streams only by their ids, so a failing device with a high id
+        /// cannot move into a small fleet; a small fleet needs a device of its own that
+        /// fails, which a later start (a different story) may give.
+        func smallWorld() {
+            guard !smallWorldTried, aboveTarget else { return }
+            smallWorldTried = true
+            let day = SimDuration.days(1)
+            let base = Tree.keepingCohorts(origin, [originCohort])
+            let hour = SimDuration.hours(1)
+            let length = Tree.duration(base)
+            for k in 1...smallCounts {
+                var shift = SimDuration.zero
+                while shift < length, !exhausted {
+                    var candidate = Tree.settingCount(shift > .zero ? Tree.startingLater(base, by: shift) : base, 0, k)
+                    if Tree.duration(candidate) > day { candidate = candidate.setting("duration", .string(day.description)) }
+                    if attempt(candidate, "cohort \(Tree.cohortName(base, 0)) alone, \(k) device(s), start \(shift) later, at most \(day)") { return }
+                    shift = shift + hour
+                }
+            }
+        }
+
+        /// More than ``smallCounts`` devices or longer than a day.
+        var aboveTarget: Bool { Tree.counts(tree).reduce(0, +) > smallCounts || Tree.duration(tree) > .days(1) }
+
+        /// The last resort when no small fleet of the user's seed fails (a kind that
+        /// only a few devices in a hundred show): the original failing cohort alone,
+        /// ``smallCounts`` devices, at most a day, under the next seeds in turn. The
+        /// seed is part of the scenario; the summary says it changed.
+        func otherSeeds() {
+            guard allowSeedChange, !seedsTried, aboveTarget else { return }
+            seedsTried = true
+            let day = SimDuration.days(1)
+            var base = Tree.settingCount(Tree.keepingCohorts(origin, [originCohort]), 0, smallCounts)
+            if Tree.duration(base) > day { base = base.setting("duration", .string(day.description)) }
+            let first = Tree.seed(origin)
+            for next in (first + 1)...(first + UInt64(otherSeedCount)) where next <= 1 << 53 {
+                if attempt(base.setting("seed", .integer(Int64(next))), "seed \(next), cohort \(Tree.cohortName(base, 0)) alone, \(smallCounts) devices, at most \(day)") { return }
+                if exhausted { return }
             }
         }
 
@@ -419,6 +486,8 @@ enum Tree {
     static func start(_ tree: JSONValue) -> Int64 {
         tree["start"]?.stringText.flatMap(UTCTimestamp.parse) ?? ScenarioDefaults.startUnixSeconds
     }
+
+    static func seed(_ tree: JSONValue) -> UInt64 { UInt64(tree["seed"]?.numberValue ?? Double(ScenarioDefaults.seed)) }
 
     static func settingCount(_ tree: JSONValue, _ i: Int, _ count: Int) -> JSONValue {
         var cohorts = fleet(tree)
