@@ -79,6 +79,35 @@ import Testing
         #expect(try CLI.run(["run", out, "--out", dir.appendingPathComponent("report").path, "--quiet"]).status == 1)
     }
 
+    /// A later start moves every time in the file with it: the run is that much
+    /// shorter, each remaining fault starts that much earlier (not before 0s), and
+    /// `lastTestDaysAgo` grows by the shift, so each user's last test keeps its instant.
+    @Test func aLaterStartMovesTheFilesTimes() throws {
+        let dir = try CLI.temporaryDirectory()
+        let out = dir.appendingPathComponent("calendar.json").path
+        let input = "scenarios/races/local-calendar-days.json"
+        let r = try CLI.run(["shrink", input, "--seed", "1", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        func object(_ path: String) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        }
+        let before = try object(CLI.packageRoot.appendingPathComponent(input).path), after = try object(out)
+        func unix(_ text: Any?) -> Double? {
+            (text as? String).flatMap { ISO8601DateFormatter().date(from: $0) }?.timeIntervalSince1970
+        }
+        let shift = try #require(unix(after["start"])) - (try #require(unix(before["start"])))
+        #expect(shift > 0, "\(r.stdout)")
+        #expect(Self.seconds(after["duration"] as? String ?? "") <= Self.seconds(before["duration"] as? String ?? "") - shift)
+        let ago = { (o: [String: Any]) in (((o["fleet"] as? [[String: Any]])?[0]["lastTestDaysAgo"] as? [String: Any])?["uniform"] as? [Double]) ?? [] }
+        #expect(ago(after).count == 2)
+        for (a, b) in zip(ago(after), ago(before)) { #expect(abs(a - (b + shift / 86_400)) < 1e-9) }
+        let faultsBefore = (before["faults"] as? [[String: Any]]) ?? [], faultsAfter = (after["faults"] as? [[String: Any]]) ?? []
+        for fault in faultsAfter {
+            let original = try #require(faultsBefore.first { $0["kind"] as? String == fault["kind"] as? String })
+            #expect(Self.seconds(fault["at"] as? String ?? "") == max(0, Self.seconds(original["at"] as? String ?? "") - shift))
+        }
+    }
+
     /// The correct logic does not fail: exit 1, nothing written. A kind the run does not
     /// violate: exit 1. A run budget of 1 (only the input run): the input, rewritten.
     @Test func aRunThatDoesNotFailIsNotShrunk() throws {
