@@ -7,14 +7,29 @@ extension JSONValue {
     /// - numbers as the literal text they were read or built with, so `0.25` stays `0.25`;
     /// - strings escape `"`, `\` and the control characters U+0000-U+001F (`\u00xx`).
     ///
-    /// The text ends with a newline and parses back (``JSONParser``) to an equal value
-    /// up to the order of object members.
+    /// The text ends with a newline and parses back (``JSONParser``) to ``withSortedKeys``.
+    /// Sorting can change what a scenario means: a categorical choice draws its options
+    /// in file order. ``text(sortingKeys:)`` with `false` keeps the members' order.
     /// - Complexity: O(n + k log k) for n characters of output and k keys per object.
-    public var sortedText: String {
+    public var sortedText: String { text(sortingKeys: true) }
+
+    /// The text described at ``sortedText``, with object members sorted or in their order.
+    public func text(sortingKeys: Bool) -> String {
         var out = ""
-        JSONValue.write(self, level: 0, into: &out)
+        JSONValue.write(sortingKeys ? withSortedKeys : self, level: 0, into: &out)
         out += "\n"
         return out
+    }
+
+    /// The same value with every object's members sorted by their keys' UTF-8 bytes.
+    public var withSortedKeys: JSONValue {
+        switch self {
+        case .array(let items): return .array(items.map(\.withSortedKeys))
+        case .object(let members):
+            return .object(members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                .map { (key: $0.key, value: $0.value.withSortedKeys) })
+        default: return self
+        }
     }
 
     private static func write(_ value: JSONValue, level: Int, into out: inout String) {
@@ -44,14 +59,13 @@ extension JSONValue {
             }
         case .object(let members):
             guard !members.isEmpty else { out += "{}"; return }
-            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             out += "{\n"
-            for (i, member) in sorted.enumerated() {
+            for (i, member) in members.enumerated() {
                 out += String(repeating: "  ", count: level + 1)
                 writeString(member.key, into: &out)
                 out += ": "
                 write(member.value, level: level + 1, into: &out)
-                out += i + 1 < sorted.count ? ",\n" : "\n"
+                out += i + 1 < members.count ? ",\n" : "\n"
             }
             out += String(repeating: "  ", count: level) + "}"
         }

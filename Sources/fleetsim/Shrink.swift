@@ -107,17 +107,40 @@ enum Shrink {
         }
         print("\(described) violates \(failing.map { "\($0.kind) x\($0.count)" }.joined(separator: ", ")); shrinking while \(kind) still fails.")
 
-        let original = start.setting("description", .string(
+        let annotated = start.setting("description", .string(
             "Shrunk by fleetsim shrink from \(path), seed \(seed), keeping \(kind). \(tree["description"]?.stringText ?? "")"
                 .trimmingCharacters(in: .whitespaces)))
-        let search = Search(tree: original, failure: initial, kind: kind, file: out, maxRuns: maxRuns - 1,
+        // Every candidate is run exactly as it will be written. Sorted keys reorder the
+        // options of a categorical choice (drawn in file order), so the sorted input is
+        // run first; when that changes the verdict, the file keeps the input's key order.
+        var sortKeys = true
+        var original = annotated.withSortedKeys
+        var origin = initial
+        var runs = 1
+        if original != annotated, maxRuns < 2 {
+            // No run left to try the sorted input: write what was run.
+            sortKeys = false
+            original = annotated
+        } else if original != annotated {
+            runs += 1
+            if let sorted = simulate(original, file: out), sorted.count(of: kind) > 0 {
+                origin = sorted.sample(of: kind) ?? Sample(kind: kind, device: nil, time: nil, detail: "")
+            } else {
+                sortKeys = false
+                original = annotated
+                print("Note: with its keys sorted, the scenario no longer violates \(kind) (sorting reorders the options of categorical choices, which are drawn in file order), so the shrunk file keeps the input's key order.")
+            }
+        }
+        let search = Search(tree: original, failure: origin, kind: kind, file: out, maxRuns: maxRuns - runs,
                             deadline: started + .milliseconds(Int64(maxSeconds * 1000)))
+        search.sortKeys = sortKeys
+        search.runsBefore = runs
         search.allowSeedChange = !parsed.flags.contains("keep-seed")
         search.run()
         let finalSeed = Tree.seed(search.tree)
 
         do {
-            try AtomicFile.write(search.tree.sortedText, to: out)
+            try AtomicFile.write(search.tree.text(sortingKeys: sortKeys), to: out)
         } catch {
             eprint("error: cannot write the shrunk scenario: \(error)")
             return 2
@@ -140,7 +163,7 @@ enum Shrink {
         let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
         let before = Measure(original), after = Measure(search.tree)
         let stop = search.stoppedBy.map { "; stopped by \($0): a longer search may shrink further, and the time limit makes the result depend on the machine's speed" } ?? ""
-        print("\nShrunk in \(search.runs + 1) runs (\(search.accepted) kept), \(String(format: "%.1f", seconds)) s\(stop):")
+        print("\nShrunk in \(search.runs + runs) runs (\(search.accepted) kept), \(String(format: "%.1f", seconds)) s\(stop):")
         var rows = [["cohorts", "\(before.cohorts)", "\(after.cohorts)"], ["devices", "\(before.devices)", "\(after.devices)"],
                     ["duration", before.duration.description, after.duration.description]]
         if finalSeed != seed { rows.append(["seed", "\(seed)", "\(finalSeed) (no small fleet of seed \(seed) fails within a day)"]) }
@@ -227,6 +250,10 @@ enum Shrink {
         let file: String
         let maxRuns: Int
         let deadline: ContinuousClock.Instant
+        /// Whether candidates are run (and written) with sorted keys.
+        var sortKeys = true
+        /// Runs made before the search, for the numbers in its progress lines.
+        var runsBefore = 1
         /// Whether ``otherSeeds()`` may run (not with `--keep-seed`).
         var allowSeedChange = true
         private var smallWorldTried = false
@@ -248,14 +275,15 @@ enum Shrink {
 
         var exhausted: Bool {
             if stoppedBy != nil { return true }
-            if runs >= maxRuns { stoppedBy = "the run budget (\(maxRuns + 1) runs)" }
+            if runs >= maxRuns { stoppedBy = "the run budget (\(maxRuns + runsBefore) runs)" }
             else if ContinuousClock.now >= deadline { stoppedBy = "the time limit" }
             return stoppedBy != nil
         }
 
         /// Runs `candidate`; keeps it (and returns true) when it still violates the kind.
         @discardableResult
-        func attempt(_ candidate: JSONValue, _ what: @autoclosure () -> String) -> Bool {
+        func attempt(_ proposed: JSONValue, _ what: String) -> Bool {
+            let candidate = sortKeys ? proposed.withSortedKeys : proposed
             guard candidate != tree, !exhausted else { return false }
             guard let scenario = try? ScenarioDecoder.decode(candidate, file: file) else { return false }
             runs += 1
@@ -264,7 +292,7 @@ enum Shrink {
             failure = result.sample(of: kind) ?? Sample(kind: kind, device: nil, time: nil, detail: "")
             accepted += 1
             let at = failure.device.map { " (device \($0)\(failure.time.map { " at \($0 / 1_000_000) s" } ?? ""))" } ?? ""
-            print("  run \(runs + 1): \(what()): still fails\(at)")
+            print("  run \(runs + runsBefore): \(what): still fails\(at)")
             return true
         }
 
@@ -277,10 +305,10 @@ enum Shrink {
                 shrinkCounts()
                 shortenDuration()
                 startLater()
-                smallWorld()
-                otherSeeds()
                 dropEach("faults")
                 dropEach("broadcasts")
+                smallWorld()
+                otherSeeds()
                 if accepted == before { break }
             }
         }

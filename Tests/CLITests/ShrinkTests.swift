@@ -108,6 +108,25 @@ import Testing
         }
     }
 
+    /// Several cohorts: the search keeps one, and a fault narrowed to a dropped cohort
+    /// goes with it (the file still decodes: shrink reads it back before reporting).
+    @Test func cohortsAreDroppedWithTheirFaults() throws {
+        let dir = try CLI.temporaryDirectory()
+        let cohort = #""count": COUNT, "platform": "ios", "features": ["refresh", "push"], "usage": {"appOpensPerDay": 0.2}, "settings": {"notificationPermission": {"authorized": 1}}, "push": {"quietHours": {"none": 1}, "sources": {"assignmentDue": {"perDay": 4}}, "reinstallsPerMonth": 30}"#
+        let fleet = [("a", 30), ("b", 30), ("c", 40)].map { #"{"cohort": "\#($0.0)", "# + cohort.replacingOccurrences(of: "COUNT", with: "\($0.1)") + "}" }
+        let input = try CLI.write(#"{"name": "three", "duration": "12h", "fleet": [\#(fleet.joined(separator: ", "))], "logic": {"variants": ["push.ignore410"]}, "faults": [{"kind": "networkOutage", "at": "6h", "duration": "1h", "cohort": "c"}, {"kind": "authExpiry", "at": "1h", "cohort": "a"}]}"#, to: "three.json", in: dir)
+        let r = try CLI.run(["shrink", input, "--seed", "1"])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("cohorts    3 -> 1"))
+        let after = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("three.shrunk.json"))) as? [String: Any])
+        let names = ((after["fleet"] as? [[String: Any]]) ?? []).compactMap { $0["cohort"] as? String }
+        #expect(names.count == 1)
+        for fault in (after["faults"] as? [[String: Any]]) ?? [] {
+            #expect(names.contains(fault["cohort"] as? String ?? ""))
+        }
+        #expect(try Self.size(dir.appendingPathComponent("three.shrunk.json").path).devices <= 10)
+    }
+
     /// The correct logic does not fail: exit 1, nothing written. A kind the run does not
     /// violate: exit 1. A run budget of 1 (only the input run): the input, rewritten.
     @Test func aRunThatDoesNotFailIsNotShrunk() throws {

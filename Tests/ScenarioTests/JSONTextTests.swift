@@ -23,6 +23,16 @@ import Testing
         """)
     }
 
+    /// Unsorted, the members keep their order (a categorical choice draws its options
+    /// in file order, so sorting can change what a scenario means).
+    @Test func keepsMemberOrderWhenAsked() throws {
+        let value = try JSONParser.parse(Array(#"{"timeZones": {"Europe/Berlin": 0.4, "America/New_York": 0.6}}"#.utf8))
+        #expect(value.text(sortingKeys: false) == "{\n  \"timeZones\": {\n    \"Europe/Berlin\": 0.4,\n    \"America/New_York\": 0.6\n  }\n}\n")
+        #expect(value.sortedText == "{\n  \"timeZones\": {\n    \"America/New_York\": 0.6,\n    \"Europe/Berlin\": 0.4\n  }\n}\n")
+        #expect(try JSONParser.parse(Array(value.sortedText.utf8)) == value.withSortedKeys)
+        #expect(value.withSortedKeys != value)
+    }
+
     /// Keys sort by UTF-8 bytes (uppercase before lowercase, "é" after "z"), and the
     /// text parses back to the same members.
     @Test func roundTripsEscapesAndSortsByBytes() throws {
