@@ -19,36 +19,43 @@ import Reports
 /// the search first (the summary says so).
 enum Shrink {
     static let help = """
-    fleetsim shrink SCENARIO --seed N [--variants LIST] [--kind K] [--out FILE] [--max-seconds S] [--max-runs R] [--keep-seed]
-        From a run that violates an invariant, search for a smaller scenario that still
-        violates the same kind (fewer cohorts and devices, a shorter run that starts
-        later, fewer faults), write it, and print its replay command.
+    USAGE
+      fleetsim shrink SCENARIO --seed N [--variants LIST] [--kind K] [--out FILE] [--max-seconds S] [--max-runs R] [--keep-seed]
+          From a run that violates an invariant, search for a smaller scenario that
+          still violates the same kind (fewer cohorts and devices, a shorter run that
+          starts later, fewer faults), write it, and print its replay command.
 
-        --seed N         the failing run's seed (default: the file's seed)
-        --variants LIST  known-bug variants, as for run ("none" for the correct logic);
-                         written into the shrunk file's logic.variants
-        --kind K         the violation kind to keep (default: the kind of the run's
-                         first violation)
-        --out FILE       where to write the shrunk scenario (default: next to the
-                         input, NAME.shrunk.json)
-        --max-seconds S  stop searching after S seconds of wall time (default 120);
-                         the best scenario found so far is written
-        --max-runs R     stop searching after R runs (default 2000)
-        --keep-seed      never change the seed; without it, when no fleet of at most
-                         10 devices fails within a day under seed N, the next 200
-                         seeds are tried as a last resort (the summary says so)
-
-        Exit 0 when a smaller failing scenario was written, 1 when the run does not
-        violate any invariant (or not the --kind), 2 on bad usage or a bad scenario.
+    OPTIONS
+      --seed N         the failing run's seed (default: the file's seed)
+      --variants LIST  known-bug variants, as for run ("none" for the correct logic);
+                       written into the shrunk file's logic.variants
+      --kind K         the violation kind to keep (default: the kind of the run's
+                       first violation)
+      --out FILE       where to write the shrunk scenario (default: next to the
+                       input, NAME.shrunk.json)
+      --max-seconds S  stop searching after S seconds of wall time (default 120);
+                       the best scenario found so far is written
+      --max-runs R     stop searching after R runs (default 2000)
+      --keep-seed      never change the seed; without it, when no fleet of at most
+                       10 devices fails within a day under seed N, the next 200
+                       seeds are tried as a last resort (the summary says so)
 
     EXAMPLE
-        fleetsim shrink scenarios/races/ignore-410.json --seed 1
+      fleetsim shrink scenarios/races/ignore-410.json --seed 1
+          writes scenarios/races/ignore-410.shrunk.json (5 devices, 578 minutes)
+          and prints the replay command of its failing device
+
+    Exit codes: 0 a smaller failing scenario was written, 1 the run violates no
+    invariant (or not --kind), 2 bad usage or a bad scenario.
     """
 
     static let defaultMaxSeconds = 120.0
     static let defaultMaxRuns = 2000
     /// Counts up to this are each tried before halving.
     static let smallCounts = 10
+    /// Device-days above which the run is shortened before the fleet shrinks (the
+    /// races have at most 1,200; the default scenario 70,000).
+    static let largeDeviceDays = 10_000.0
     /// Seeds tried after the user's when no small fleet of it fails.
     static let otherSeedCount = 200
 
@@ -300,7 +307,13 @@ enum Shrink {
         func run() {
             while !exhausted {
                 let before = accepted
-                // Fleet first: a shorter run has fewer failing devices to keep.
+                // Fleet first: a shorter run has fewer failing devices to keep. But a
+                // large world is cut to a day first, or its runs eat the time limit.
+                let day = SimDuration.days(1)
+                if Double(Tree.counts(tree).reduce(0, +)) * Tree.duration(tree).seconds / 86_400 > largeDeviceDays,
+                   Tree.duration(tree) > day, let t = failure.time, t < day.microseconds {
+                    attempt(tree.setting("duration", .string(day.description)), "duration \(Tree.duration(tree)) -> \(day), a large world")
+                }
                 shrinkCohorts()
                 shrinkCounts()
                 shortenDuration()
