@@ -287,7 +287,8 @@ enum Shrink {
             return stoppedBy != nil
         }
 
-        /// Runs `candidate`; keeps it (and returns true) when it still violates the kind.
+        /// Runs `proposed` as it would be written; keeps it (and returns true) when it
+        /// still violates the kind.
         @discardableResult
         func attempt(_ proposed: JSONValue, _ what: String) -> Bool {
             let candidate = sortKeys ? proposed.withSortedKeys : proposed
