@@ -14,26 +14,6 @@ extension NotYetAvailable {
     func run(_ context: Context) -> Int32 { 2 }
 }
 
-/// `fleetsim shrink`: a smaller scenario that still fails the same way.
-struct Shrink: NotYetAvailable {
-    static let help = CommandHelp(
-        name: "shrink",
-        abstract: "search for a smaller scenario that still fails with the same violation kind (not available yet)",
-        arguments: [.init(name: "SCENARIO", text: "the scenario file (JSON) of a failing run")],
-        options: [
-            .valued("seed", "N", "the failing seed", required: true),
-            .valued("variants", "LIST", "known-bug variants, as for run", default: "the file's list"),
-            .valued("out", "FILE", "where the smaller scenario goes"),
-        ],
-        discussion: """
-        Tries fewer cohorts, fewer devices, a shorter duration, fewer faults and a later
-        start, keeping each step that still fails with the same kind; writes the result
-        and prints its replay command.
-        """,
-        examples: ["fleetsim shrink scenarios/races/no-synchronize.json --seed 3 --out /tmp/small.json"]
-    )
-}
-
 /// `fleetsim merge`: shard or seed reports combined.
 struct Merge: NotYetAvailable {
     static let help = CommandHelp(
