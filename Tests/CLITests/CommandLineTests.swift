@@ -98,7 +98,7 @@ import Testing
         #expect(usageMessage(["run", "a.json", "b.json"]) == "unexpected argument 'b.json'")
         #expect(usageMessage(["compare", "a.json"]) == "missing CURRENT")
         #expect(usageMessage(["merge", "a.json", "--out", "x"]) == "'merge' is not available yet in this build")
-        #expect(usageMessage(["shrink", "a.json", "--seed", "3"]) == "'shrink' is not available yet in this build")
+        #expect(usageMessage(["shrink", "a.json", "--max-runs", "0"]) == "--max-runs must be greater than 0, found 0")
         #expect(usageMessage(["diverge"]) == "'diverge' is not available yet in this build")
     }
 
