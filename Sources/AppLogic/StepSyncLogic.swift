@@ -101,7 +101,7 @@ public struct StepSyncLogic: Sendable {
         effects.append(.readHealthData(from: startOfLocalDay(from, timeZone: context.timeZoneIdentifier), to: now.wall))
     }
 
-    /// Rule 3: REFERENCE.md E, "battery low" when unplugged and the level is ≤ 15 %.
+    /// Rule 3: docs/platform-facts.md E, "battery low" when unplugged and the level is ≤ 15 %.
     private func isBatteryLow(_ context: StepSyncContext) -> Bool {
         guard !variants.contains(.ignoresLowBattery) else { return false }
         return !context.charging && context.batteryPercent <= config.lowBatteryPercent

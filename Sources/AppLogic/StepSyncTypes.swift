@@ -13,13 +13,13 @@ public struct StepSyncConfiguration: Hashable, Sendable {
     public var openSyncAge: Interval = .hours(24)
     /// Notify when no sync has run for this long ("notify users if sync hasn't run for 24+ hours").
     public var staleNotificationAge: Interval = .hours(24)
-    /// Battery low at or below this percent while unplugged (REFERENCE.md E: 15 %;
+    /// Battery low at or below this percent while unplugged (docs/platform-facts.md E: 15 %;
     /// seed `003`: "Skip on low battery - Always skip sync when battery is low (mandatory)").
     public var lowBatteryPercent: Int = 15
     public init() {}
 }
 
-/// Known bugs of a step sync (INTERFACE.md `stepSync.*`). The empty set is the correct logic.
+/// Known bugs of a step sync (docs/scenario.md, "Variants"). The empty set is the correct logic.
 public struct StepSyncVariants: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -34,7 +34,7 @@ public struct StepSyncVariants: OptionSet, Hashable, Sendable {
 /// The health API the steps come from: the `source` of a step row.
 public enum StepSource: String, Hashable, Sendable { case healthKit = "healthkit", googleFit = "googlefit" }
 
-/// WorkManager constraints of the periodic work (seed `003`, "Constraints Handling"; REFERENCE.md D).
+/// WorkManager constraints of the periodic work (seed `003`, "Constraints Handling"; docs/platform-facts.md D).
 public struct WorkConstraints: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }

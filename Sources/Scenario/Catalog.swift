@@ -1,8 +1,8 @@
 /// What a scenario may name, and which of those this build can run yet.
 /// A name that exists but is not built answers "not available yet" (exit 2), as
-/// `INTERFACE.md` promises; a name that does not exist is an error.
+/// `docs/scenario.md` promises; a name that does not exist is an error.
 public enum Catalog {
-    /// Every variant name of `INTERFACE.md`, in its order, and whether it is built.
+    /// Every variant name of `docs/scenario.md`, in its order, and whether it is built.
     public static let variants: [(name: String, available: Bool)] = [
         ("refresh.unguardedCompletion", true),
         ("refresh.noSynchronize", true),
@@ -20,13 +20,13 @@ public enum Catalog {
     ]
 
     /// Features a device can run in this build; the default of `features` (all four,
-    /// as `INTERFACE.md` promises).
+    /// as `docs/scenario.md` promises).
     public static let availableFeatures: [Feature] = [.refresh, .stepSync, .continuation, .push]
 
     /// Platforms a cohort can use in this build.
     public static let availablePlatforms: [Platform] = [.ios, .android]
 
-    /// Fault kinds of `INTERFACE.md` and whether they are built.
+    /// Fault kinds of `docs/scenario.md` and whether they are built.
     public static let faultKinds: [(name: String, available: Bool)] = [
         ("backendOutage", true),
         ("backendSlowdown", true),

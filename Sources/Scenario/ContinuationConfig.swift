@@ -38,9 +38,9 @@ public struct ContinuationUsage: Sendable, Equatable {
     /// **Assumption**: lognormal, median 10 s, p99 1 min.
     public var baselineTime: Distribution
     /// iOS: the time `beginBackgroundTask` grants after the app leaves the foreground.
-    /// Apple documents no figure (`REFERENCE.md`, "Unverified": "A time limit for
+    /// Apple documents no figure (`docs/platform-facts.md`, "Unverified": "A time limit for
     /// `beginBackgroundTask`"); **Assumption**: 30 s, the figure of the other iOS
-    /// background allowances of `REFERENCE.md` F.
+    /// background allowances of `docs/platform-facts.md` F.
     public var backgroundTime: SimDuration
 
     public static let defaults = ContinuationUsage(

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// `faults`: an array of fault objects (`INTERFACE.md`, "Fault kinds").
+/// `faults`: an array of fault objects (docs/scenario.md, "Fault kinds").
 ///
 /// Rules:
 /// - `kind` names one of ``Catalog/faultKinds`` and is read first, because it decides

@@ -1,5 +1,5 @@
 /// `fleet`: a non-empty array of cohorts whose `cohort` names are unique.
-/// Devices get dense ids in this order (`INTERFACE.md`).
+/// Devices get dense ids in this order (`docs/scenario.md`).
 public enum FleetDecoder {
     static let expected = "the fleet: a non-empty array of cohorts, e.g. [{\"cohort\": \"ios-daily\", \"count\": 1000, \"platform\": \"ios\"}]"
 

@@ -164,7 +164,7 @@ enum PushDecoder {
                             "retryDelays", "providerTimeout", "rateLimitBackoff", "ttlHigh", "ttlNormal", "ttlLow",
                             "validationInterval", "inactiveAfter", "purgeAfter", "maintenanceInterval",
                             "titleLimit", "bodyLimit", "apnsPayloadLimit", "fcmPayloadLimit"]
-    /// FCM's longest `ttl` (REFERENCE.md H: 2 419 200 s): a longer TTL would have every FCM send refused.
+    /// FCM's longest `ttl` (docs/platform-facts.md H: 2 419 200 s): a longer TTL would have every FCM send refused.
     static let maximumTTL = SimDuration.days(28)
 
     /// `logic.push`: `activityWindow` ≥ 0; every other duration > 0; every duration at most
@@ -220,7 +220,7 @@ enum PushDecoder {
     private static func ttl(_ node: ScenarioNode) throws(ScenarioError) -> SimDuration {
         let ttl = try node.duration(.positive)
         guard ttl <= maximumTTL else {
-            throw node.error(expected: "a TTL of at most 28 days (FCM's longest, REFERENCE.md H)", found: "\(ttl)")
+            throw node.error(expected: "a TTL of at most 28 days (FCM's longest, docs/platform-facts.md H)", found: "\(ttl)")
         }
         return ttl
     }

@@ -123,7 +123,7 @@ public struct PushLogicConfig: Sendable, Equatable {
     public var retryDelays: [SimDuration]
     /// No answer for this long is a timeout. 30 s ("Retry Logic").
     public var providerTimeout: SimDuration
-    /// A 429's first wait, doubled at each retry. 1 min (REFERENCE.md H).
+    /// A 429's first wait, doubled at each retry. 1 min (docs/platform-facts.md H).
     public var rateLimitBackoff: SimDuration
     /// TTL by priority: 24 h high and blocking, 7 d normal, 3 d low and silent ("Notification Expiration").
     public var ttlHigh: SimDuration
@@ -140,11 +140,11 @@ public struct PushLogicConfig: Sendable, Equatable {
     /// Title and body limits, characters. 65 and 240 ("Content Truncation").
     public var titleLimit: Int
     public var bodyLimit: Int
-    /// Payload limits, bytes. 4096 each (REFERENCE.md G, H).
+    /// Payload limits, bytes. 4096 each (docs/platform-facts.md G, H).
     public var apnsPayloadLimit: Int
     public var fcmPayloadLimit: Int
 
-    /// Seed `001`'s values (REFERENCE.md G and H for the 429 backoff and the payload limits).
+    /// Seed `001`'s values (docs/platform-facts.md G and H for the 429 backoff and the payload limits).
     public static let defaults = PushLogicConfig(
         activityWindow: .minutes(5), highEscalationDelay: .minutes(5), highEmailDelay: .minutes(15),
         normalPerDay: 5, highPerWeek: 10, retryDelays: [.seconds(1), .seconds(5), .seconds(25)],

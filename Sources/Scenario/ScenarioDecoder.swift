@@ -1,7 +1,7 @@
 import Foundation
 import SimKernel
 
-/// Reads a scenario file (`INTERFACE.md`, "Scenario files") into a validated ``Scenario``.
+/// Reads a scenario file (docs/scenario.md) into a validated ``Scenario``.
 ///
 /// Rules that hold everywhere:
 /// - Every key has a documented default except `name`, `duration` and `fleet`
@@ -91,7 +91,7 @@ public enum ScenarioDecoder {
         return scenario
     }
 
-    /// The keys of the top level, in `INTERFACE.md`'s order.
+    /// The keys of the top level, in docs/scenario.md's order.
     static let topLevelKeys = ["name", "description", "seed", "start", "duration", "tieBreak",
                                "fleet", "logic", "backend", "faults", "expect", "broadcasts"]
 

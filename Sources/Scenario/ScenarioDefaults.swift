@@ -1,7 +1,7 @@
 import SimKernel
 
-/// The defaults a scenario file gets for every key it leaves out (`INTERFACE.md`,
-/// "Scenario files"; the values are the seeds' and `REFERENCE.md`'s, as documented on
+/// The defaults a scenario file gets for every key it leaves out (`docs/scenario.md`,
+/// "Scenario files"; the values are the seeds' and `docs/platform-facts.md`'s, as documented on
 /// each model field). The decoder applies exactly these.
 public enum ScenarioDefaults {
     public static let description = ""
@@ -72,7 +72,7 @@ extension RefreshConfig {
 
 extension StepSyncConfig {
     /// Seed `003`: 2 h interval, 30 d backfill, retries after 5/10/15 min, sync on open after
-    /// 24 h, notify after 24 h without a sync; low battery at 15 % (REFERENCE.md E).
+    /// 24 h, notify after 24 h without a sync; low battery at 15 % (docs/platform-facts.md E).
     public static let defaults = StepSyncConfig(
         syncInterval: .hours(2),
         backfillLimit: .days(30),

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// A decoded, validated scenario file (`INTERFACE.md`, "Scenario files").
+/// A decoded, validated scenario file (docs/scenario.md).
 /// Every field has its default already applied; the decoder is the only producer.
 public struct Scenario: Sendable, Equatable {
     public var name: String
@@ -131,13 +131,13 @@ public struct DeviceSettings: Sendable, Equatable {
     public var notificationPermission: Categorical<NotificationPermission>
 }
 
-/// The iOS model's named assumptions (`REFERENCE.md` F; README "Assumptions").
+/// The iOS model's named assumptions (`docs/platform-facts.md` F; README "Assumptions").
 public struct IOSConfig: Sendable, Equatable {
     /// When the system grants a pending refresh a launch (``LaunchPolicyConfig``).
     public var launchPolicy: LaunchPolicyConfig
-    /// Run time before expiration. Default 30 s (`REFERENCE.md` F).
+    /// Run time before expiration. Default 30 s (`docs/platform-facts.md` F).
     public var refreshRunLimit: SimDuration
-    /// Fraction of launches that expire early, after 2-5 s (`REFERENCE.md` F, field reports). Default 0.02.
+    /// Fraction of launches that expire early, after 2-5 s (`docs/platform-facts.md` F, field reports). Default 0.02.
     public var earlyExpirationRate: Double
     /// Time after expiration before the watchdog kills a task not yet completed. Default 5 s.
     public var watchdogGrace: SimDuration
@@ -145,7 +145,7 @@ public struct IOSConfig: Sendable, Equatable {
     public var kvPersistDelay: SimDuration
 }
 
-/// The iOS launch policy's named assumptions (Platform's `LaunchPolicyModel`; `REFERENCE.md`
+/// The iOS launch policy's named assumptions (Platform's `LaunchPolicyModel`; `docs/platform-facts.md`
 /// F says only that a task "won't begin sooner" than `earliestBeginDate`).
 public struct LaunchPolicyConfig: Sendable, Equatable {
     /// Mean gap between the system's looks at a pending request. Default 30 min.
@@ -166,11 +166,11 @@ public struct LaunchPolicyConfig: Sendable, Equatable {
     public static let defaults = LaunchPolicyConfig()
 }
 
-/// The Android model's named assumptions (`REFERENCE.md` A–E give the platform's rules).
+/// The Android model's named assumptions (`docs/platform-facts.md` A–E give the platform's rules).
 public struct AndroidConfig: Sendable, Equatable {
     /// **Assumption**: significant-motion events a day (a walk with the phone, a pick-up
     /// while the screen stays off), on the diurnal curve; they wake deep Doze from
-    /// IDLE_PENDING on (`REFERENCE.md` A). Default 6.
+    /// IDLE_PENDING on (`docs/platform-facts.md` A). Default 6.
     public var motionEventsPerDay = 6.0
     /// **Assumption**: a job held back by its standby bucket's quota is looked at again
     /// after this long (JobScheduler sets an alarm for when quota frees). Default 15 min.
@@ -180,7 +180,7 @@ public struct AndroidConfig: Sendable, Equatable {
     /// nil is `"stock"` (AOSP: never). Default nil.
     public var oemKillAfterScreenOff: SimDuration? = nil
     /// **Assumption** (`batterySaverAuto`, no published share): the share of users who
-    /// turned on Battery Saver's automatic schedule at its suggested 15 % (`REFERENCE.md`
+    /// turned on Battery Saver's automatic schedule at its suggested 15 % (`docs/platform-facts.md`
     /// E); the rest never use it automatically. Default 0.3.
     public var batterySaverAuto = 0.3
     /// The Android release (`version`): 12, 13, 14 or 15; it picks Doze's constant set
@@ -228,7 +228,7 @@ public struct StepSyncConfig: Sendable, Equatable {
     public var openSyncAge: SimDuration
     /// Notify when no sync has run for this long. 24 h.
     public var staleNotificationAge: SimDuration
-    /// Battery low at or below this percent, unplugged (REFERENCE.md E). 15.
+    /// Battery low at or below this percent, unplugged (docs/platform-facts.md E). 15.
     public var lowBatteryPercent: Int
 }
 

@@ -2,7 +2,7 @@ import Testing
 import AppLogic
 
 /// Retries, token expiry, fallbacks and composition limits (seed `001`, "Retry Logic",
-/// "Fallback Mechanism", "Validation Process", "Content Truncation"; REFERENCE.md G, H).
+/// "Fallback Mechanism", "Validation Process", "Content Truncation"; docs/platform-facts.md G, H).
 @Suite struct PushDeliveryTests {
     /// One APNs device registered at `monday`, one normal notification sent at `t0`.
     func sentNormal(variants: PushVariants = []) -> (PushStore, Instant) {
@@ -52,7 +52,7 @@ import AppLogic
         ])
     }
 
-    /// REFERENCE.md H: QUOTA_EXCEEDED, "first delay at least 1 min"; the backoff doubles
+    /// docs/platform-facts.md H: QUOTA_EXCEEDED, "first delay at least 1 min"; the backoff doubles
     /// (2 min at the second retry) and a shorter `Retry-After` never cuts it.
     @Test func tooManyRequestsWaitsOneMinuteThenTwoEvenWithAShorterRetryAfter() {
         var (store, t0) = sentNormal()
@@ -104,7 +104,7 @@ import AppLogic
     }
 
     /// Seed `001`: "Invalid token | 400/404 | Mark device expired": a 400 whose reason
-    /// names the token (APNs BadDeviceToken, REFERENCE.md G) expires it; other 400s do not.
+    /// names the token (APNs BadDeviceToken, docs/platform-facts.md G) expires it; other 400s do not.
     @Test func aBadDeviceToken400ExpiresTheToken() {
         var (store, t0) = sentNormal()
         #expect(store.send(.providerResponse(PushSendID(1), .invalidToken(400)), at: t0) == [

@@ -266,7 +266,7 @@ extension StepSyncContext {
         #expect(store.send(.periodicWorkRan(.phone()), at: now) == [.readHealthData(from: midnight, to: now)])
     }
 
-    // MARK: - Low battery (REFERENCE.md E: ≤ 15 % unplugged) and the other skips
+    // MARK: - Low battery (docs/platform-facts.md E: ≤ 15 % unplugged) and the other skips
 
     @Test func battery15PercentUnpluggedSkips() {
         var store = StepSyncStore(lastSyncAt: now - .hours(3))

@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 import Backend
 
-/// The APNs and FCM gateway models at their documented edges (REFERENCE.md G and H).
+/// The APNs and FCM gateway models at their documented edges (docs/platform-facts.md G and H).
 @Suite struct PushGatewayTests {
     var rng = RandomStream(seed: 1, entity: 0, purpose: "push-gateway-test")
     let token = GatewayToken(device: 0, generation: 1)
@@ -125,7 +125,7 @@ import Backend
         }
     }
 
-    /// REFERENCE.md H: 404 UNREGISTERED for an uninstalled app's token; 400 only for a
+    /// docs/platform-facts.md H: 404 UNREGISTERED for an uninstalled app's token; 400 only for a
     /// generation never issued; a reinstall's token is accepted, the removed one stays 404.
     @Test mutating func fcmAnswers404ForTheTokenOfAnUninstalledApp() {
         var g = fcm()

@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 @testable import Platform
 
-/// `REFERENCE.md` B and H (FCM high priority per bucket) and C (while-idle alarms).
+/// `docs/platform-facts.md` B and H (FCM high priority per bucket) and C (while-idle alarms).
 @Suite struct DeliveryLimitTests {
     let t0 = SimTime.zero
     let fcm = FCMDeliveryModel()

@@ -64,7 +64,7 @@ struct Timed: Equatable, CustomStringConvertible {
     var description: String { "\(seconds)s \(transition)" }
 }
 
-/// `REFERENCE.md` A: the Doze timeline of a stationary, unplugged device whose screen
+/// `docs/platform-facts.md` A: the Doze timeline of a stationary, unplugged device whose screen
 /// goes off at 0, written out as literal seconds from the AOSP constants.
 ///
 /// Android 12–14 ([DIC] @01740ef `stepLightIdleStateLocked`): the light IDLE →
@@ -196,7 +196,7 @@ struct Timed: Equatable, CustomStringConvertible {
     }
 }
 
-/// `MIN_TIME_TO_ALARM` (REFERENCE.md A: 30 min) and `isUpcomingAlarmClock`
+/// `MIN_TIME_TO_ALARM` (docs/platform-facts.md A: 30 min) and `isUpcomingAlarmClock`
 /// (`now + MIN_TIME_TO_ALARM >= getNextWakeFromIdleTime()`, [DIC] @01740ef and
 /// @0898a28): deep Doze does not step on with a wake-from-idle alarm due within 30 min,
 /// 30 min included; it goes ACTIVE and INACTIVE again, and `becomeInactiveIfAppropriateLocked`

@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 @testable import Platform
 
-/// `REFERENCE.md` A: how screen, charging, motion, network, Battery Saver's Quick Doze
+/// `docs/platform-facts.md` A: how screen, charging, motion, network, Battery Saver's Quick Doze
 /// and a high-priority push move Doze. Each test compares the whole transition list.
 @Suite struct DozeInputTests {
     let t0 = SimTime.zero

@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 @testable import Platform
 
-/// `REFERENCE.md` B: JobScheduler quotas per bucket and window.
+/// `docs/platform-facts.md` B: JobScheduler quotas per bucket and window.
 @Suite struct JobQuotaTrackerTests {
     let q = JobQuotaTracker()
     let t0 = SimTime.zero
@@ -78,7 +78,7 @@ import SimKernel
         #expect(q.mayStart(s, bucket: .active, now: t0 + .hours(24) + .seconds(1), exempt: false))
     }
 
-    /// REFERENCE.md B, per-job limits: a regular job is guaranteed 10 min and runs at
+    /// docs/platform-facts.md B, per-job limits: a regular job is guaranteed 10 min and runs at
     /// most 30 min. Quota left decides in between; exempt jobs get the 30 min.
     @Test func stopDeadlineGuaranteesTenMinutesAndCapsAtThirty() {
         var s = JobQuotaState()
@@ -95,7 +95,7 @@ import SimKernel
                 == t0 + .minutes(40))
     }
 
-    /// ACTIVE: 10 min allowed in a 10 min window is "effectively unlimited" (REFERENCE.md
+    /// ACTIVE: 10 min allowed in a 10 min window is "effectively unlimited" (docs/platform-facts.md
     /// B): after 10 min of run time in the last 10 min a job may still start; only the
     /// 4 h a day and the 30 min per job bound it.
     @Test func activeIsNotBoundByItsTenMinuteWindow() {

@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 @testable import Platform
 
-/// REFERENCE.md I: LTE promotion 0.26 s at 1.21 W, transfer at 1.2 W, 10 s tail at
+/// docs/platform-facts.md I: LTE promotion 0.26 s at 1.21 W, transfer at 1.2 W, 10 s tail at
 /// 1.06 W; Wi-Fi active 0.403 W, tail 0.25 s. Expected joules are worked by hand.
 @Suite struct RadioEnergyTests {
     let model = RadioEnergyModel()
@@ -13,7 +13,7 @@ import SimKernel
     @Test func aLoneLTERequestPaysPromotionTransferAndAWholeTail() {
         var radio = RadioState()
         let joules = radio.transfer(from: t(0), to: t(1), model: model)
-        // 0.26 × 1.21 + 1 × 1.2 + 10 × 1.06 (REFERENCE.md I, worked example: "about 12 J").
+        // 0.26 × 1.21 + 1 × 1.2 + 10 × 1.06 (docs/platform-facts.md I, worked example: "about 12 J").
         #expect(close(joules, 12.1146))
         #expect(close(radio.joules, 12.1146))
         #expect(close(radio.activeSeconds, 11.26))

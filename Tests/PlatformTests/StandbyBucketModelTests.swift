@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 @testable import Platform
 
-/// `REFERENCE.md` B: demotion needs both the elapsed and the screen-on threshold.
+/// `docs/platform-facts.md` B: demotion needs both the elapsed and the screen-on threshold.
 @Suite struct StandbyBucketModelTests {
     let model = StandbyBucketModel()
     let t0 = SimTime.zero

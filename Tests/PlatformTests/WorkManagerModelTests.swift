@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 @testable import Platform
 
-/// `REFERENCE.md` D: backoff, periodic schedule with flex, constraints; E: the battery
+/// `docs/platform-facts.md` D: backoff, periodic schedule with flex, constraints; E: the battery
 /// hysteresis behind battery-not-low.
 @Suite struct WorkManagerModelTests {
     let model = WorkManagerModel()

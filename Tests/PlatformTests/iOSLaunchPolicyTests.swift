@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 @testable import Platform
 
-/// The launch policy's hard rules (REFERENCE.md F) and its named assumptions.
+/// The launch policy's hard rules (docs/platform-facts.md F) and its named assumptions.
 @Suite struct iOSLaunchPolicyTests {
     let hour = SimDuration.hours(1)
     let plugged = LaunchPolicyModel.Conditions(backgroundAppRefresh: true, lowPowerMode: false, charging: true, onWiFi: true)

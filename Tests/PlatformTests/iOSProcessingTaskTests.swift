@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 @testable import Platform
 
-/// BGProcessingTaskRequest (REFERENCE.md F): power and network requirements, idle
+/// BGProcessingTaskRequest (docs/platform-facts.md F): power and network requirements, idle
 /// device, never after a force-quit, only for an app used within the past week.
 @Suite struct iOSProcessingTaskTests {
     let model = BGProcessingTaskModel()

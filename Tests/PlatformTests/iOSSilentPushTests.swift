@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 @testable import Platform
 
-/// Silent pushes (REFERENCE.md F, G): priority 5, three an hour (assumption on F's
+/// Silent pushes (docs/platform-facts.md F, G): priority 5, three an hour (assumption on F's
 /// "two or three per hour"), coalesced, 30 s of runtime, none in Low Power Mode or
 /// after a force-quit.
 @Suite struct iOSSilentPushTests {

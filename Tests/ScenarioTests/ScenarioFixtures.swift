@@ -75,7 +75,7 @@ enum Fixtures {
     {"name": "minimal", "duration": "1d", "fleet": [{"cohort": "a", "count": 5, "platform": "ios"}]}
     """
 
-    /// The example of `INTERFACE.md`, restricted to what this build runs.
+    /// The example of `docs/scenario.md`, restricted to what this build runs.
     static let interfaceExample = """
     {
       "name": "baseline",

@@ -14,7 +14,7 @@ import Scenario
     "settings": {"lowPowerMode": 0, "notificationPermission": {"authorized": 1}}
     """
 
-    /// Battery-not-low (`REFERENCE.md` E, 15 %): a phone at 14 %, unplugged and draining
+    /// Battery-not-low (`docs/platform-facts.md` E, 15 %): a phone at 14 %, unplugged and draining
     /// slowly, never uploads its steps in a day; one at 14 % on a small battery drains to
     /// 5 %, is plugged in (the `rarely` habit), and uploads only from then on.
     @Test func aLowBatteryAndroidPhoneUploadsOnlyOnceCharging() throws {
@@ -40,7 +40,7 @@ import Scenario
         #expect(charges.oracle.violations == 0)
     }
 
-    /// FCM in Doze (`REFERENCE.md` H, A): on a phone in deep idle, a normal-priority
+    /// FCM in Doze (`docs/platform-facts.md` H, A): on a phone in deep idle, a normal-priority
     /// push waits for the next maintenance window; a high-priority one arrives at once
     /// and temp-allow-lists the app.
     @Test func aDozingPhoneGetsANormalPushAtItsMaintenanceWindowAndAHighOneAtOnce() throws {

@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 import Platform
 
-/// The battery's level, its low state (REFERENCE.md E) and when each habit plugs in.
+/// The battery's level, its low state (docs/platform-facts.md E) and when each habit plugs in.
 @Suite struct BatteryModelTests {
     /// 3300 mAh at 130 mA: 3.939 %/h.
     let model = BatteryModel(capacityMah: 3300, habit: .rarely)

@@ -3,7 +3,7 @@ import SimKernel
 import Scenario
 @testable import Simulation
 
-/// Battery Saver's automatic schedule (`REFERENCE.md` E) and the stale-sync notification
+/// Battery Saver's automatic schedule (`docs/platform-facts.md` E) and the stale-sync notification
 /// as a while-idle alarm (C) in the world, judged on one device's story.
 @Suite struct BatterySaverAlarmTests {
     /// A phone nobody touches: no screen, no motion, always online.
@@ -59,7 +59,7 @@ import Scenario
     /// A still phone, never synced (signed out), in deep idle when its 24 h stale-sync
     /// alarm is due: a `setAndAllowWhileIdle` alarm fires at its time, not at the next
     /// maintenance window. With the app's 72 while-idle alarms of the hour used up 50 min
-    /// before (Android 12, `REFERENCE.md` C), it fires 10 min late, when the oldest leaves
+    /// before (Android 12, `docs/platform-facts.md` C), it fires 10 min late, when the oldest leaves
     /// the hour, as the idle lasts longer; plugged in meanwhile, it fires when deep idle ends.
     @Test func aDozingPhonesAlarmFiresAtTheLimitersTime() throws {
         let fleet = """

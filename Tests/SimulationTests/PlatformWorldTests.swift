@@ -5,7 +5,7 @@ import Scenario
 
 /// The platform models in the world: issue 3's "done when" rows, judged on whole runs.
 @Suite struct PlatformWorldTests {
-    /// iOS (`REFERENCE.md` F): Low Power Mode and Background App Refresh off give zero
+    /// iOS (`docs/platform-facts.md` F): Low Power Mode and Background App Refresh off give zero
     /// refresh launches; the same users with both on get launches.
     @Test func lowPowerModeOrBackgroundAppRefreshOffGetZeroLaunches() throws {
         let cohort = #""platform": "ios", "features": ["refresh"], "usage": {"appOpensPerDay": 3}"#
@@ -25,7 +25,7 @@ import Scenario
     }
 
     /// A force-quit app gets no background launch until the user opens it again
-    /// (`REFERENCE.md` F), read from each device's own story.
+    /// (`docs/platform-facts.md` F), read from each device's own story.
     @Test func aForceQuitAppGetsNoLaunchUntilReopened() throws {
         let scenario = try Fixtures.decode("""
         {"name": "force-quit", "duration": "4d", "seed": 8,
@@ -54,7 +54,7 @@ import Scenario
         #expect(launchesAfterReopen > 0)
     }
 
-    /// One LTE refresh costs promotion + transfer + tail (`REFERENCE.md` I) plus the
+    /// One LTE refresh costs promotion + transfer + tail (`docs/platform-facts.md` I) plus the
     /// CPU while the task runs: a single history request with a 1 s round trip and a
     /// 1 s task: 0.26 s × 1.21 W + 1 s × 1.2 W + 10 s × 1.06 W + 1 s × 0.15 A × 3.85 V
     /// = 12.6921 J = 0.915736 mAh at 3.85 V, which the report's `energyPerRefresh` shows.
@@ -79,7 +79,7 @@ import Scenario
 
     /// An Android device left stationary, unplugged, with its screen off runs its
     /// WorkManager refresh only in Doze maintenance windows once Doze has engaged
-    /// (`REFERENCE.md` A, D), and the report shows the deferrals.
+    /// (`docs/platform-facts.md` A, D), and the report shows the deferrals.
     @Test func aStationaryAndroidDeviceRunsItsRefreshOnlyInMaintenanceWindows() throws {
         let scenario = try Fixtures.decode("""
         {"name": "doze", "duration": "2d", "seed": 2,

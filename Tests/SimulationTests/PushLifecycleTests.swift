@@ -89,7 +89,7 @@ import Reports
     }
 
     /// 10 badge-only silent pushes an hour (each low-priority notification changes the
-    /// unread count) to one phone for a day: the throttle (3 at once, 3 an hour, REFERENCE.md
+    /// unread count) to one phone for a day: the throttle (3 at once, 3 an hour, docs/platform-facts.md
     /// F) holds the excess, and each held delivery happens when its turn comes, so the app
     /// is woken about 3 + 3 × 24 = 75 times, not only the first 3.
     @Test func heldSilentPushesAreDeliveredWhenTheThrottleAllows() throws {

@@ -98,7 +98,7 @@ import Reports
         #expect(Self.count(r, "push.sends") == 0)
     }
 
-    /// APNs stores one notification per app while the phone is offline (REFERENCE.md G):
+    /// APNs stores one notification per app while the phone is offline (docs/platform-facts.md G):
     /// two broadcasts sent at one instant to offline phones leave only the second stored,
     /// and the first is accounted as dropped by the provider, not lost, although it was
     /// replaced while its send still awaited APNs's answer (found by `explore`, seed 6).

@@ -1,7 +1,7 @@
 /// Seed `001`'s "Push Composition": titles of at most 65 and bodies of at most 240
 /// characters, truncated with "..."; the thread id defaults to the category ("Grouping
 /// Rules": group by category); the badge is the central unread count; a payload over
-/// the provider's limit (4096 bytes, REFERENCE.md G and H) has its body shortened to the
+/// the provider's limit (4096 bytes, docs/platform-facts.md G and H) has its body shortened to the
 /// longest that fits ("Payload too large: truncate content"), and is not sent when even
 /// an empty body does not fit.
 ///

@@ -19,7 +19,7 @@ public struct PushConfiguration: Hashable, Sendable {
     /// it on each send and feeds ``PushProviderResult/timedOut`` (FleetSim's world does).
     public var providerTimeout: Interval = .seconds(30)
     /// A 429 waits this long, doubled at each further retry; a longer `Retry-After` wins.
-    /// REFERENCE.md H: QUOTA_EXCEEDED, "first delay at least 1 min".
+    /// docs/platform-facts.md H: QUOTA_EXCEEDED, "first delay at least 1 min".
     public var rateLimitBackoff: Interval = .minutes(1)
     /// TTL (`apns-expiration`, FCM `ttl`) by priority: 24 h high and blocking, 7 d normal,
     /// 3 d low and silent ("Notification Expiration").
@@ -37,7 +37,7 @@ public struct PushConfiguration: Hashable, Sendable {
     /// Title and body limits in characters, truncated with "..." ("Content Truncation").
     public var titleLimit = 65
     public var bodyLimit = 240
-    /// Payload limits in bytes: APNs 4096 (REFERENCE.md G), FCM 4096 (REFERENCE.md H).
+    /// Payload limits in bytes: APNs 4096 (docs/platform-facts.md G), FCM 4096 (docs/platform-facts.md H).
     public var apnsPayloadLimit = 4096
     public var fcmPayloadLimit = 4096
 
@@ -57,7 +57,7 @@ public struct PushConfiguration: Hashable, Sendable {
     }
 }
 
-/// Known bugs of the push pipeline (INTERFACE.md "Variants"), switched by name. The
+/// Known bugs of the push pipeline (docs/scenario.md, "Variants"), switched by name. The
 /// empty set is the correct pipeline.
 public struct PushVariants: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8

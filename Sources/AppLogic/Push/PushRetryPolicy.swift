@@ -1,12 +1,12 @@
 /// What a provider's answer means for a send (seed `001`, "Retry Logic" and "Common
-/// Push Errors"; REFERENCE.md G and H).
+/// Push Errors"; docs/platform-facts.md G and H).
 ///
 /// - 200: done.
 /// - 410 (APNs Unregistered) and 404 (FCM UNREGISTERED): the token is expired; no retry.
 /// - 5xx and a 30 s timeout: retried after 1 s, 5 s and 25 s, then given up; a
-///   `Retry-After` longer than the wait is honoured (REFERENCE.md H).
+///   `Retry-After` longer than the wait is honoured (docs/platform-facts.md H).
 /// - 429: retried after 1 min, doubled at each retry (2 min, 4 min), or after
-///   `Retry-After` when that is longer (REFERENCE.md H: QUOTA_EXCEEDED, exponential
+///   `Retry-After` when that is longer (docs/platform-facts.md H: QUOTA_EXCEEDED, exponential
 ///   backoff, "first delay at least 1 min"; seed `001`: "Rate limit | 429 | exponential
 ///   backoff, queue", so a 429 is retried, unlike the other 4xx). **Assumption**: 429
 ///   retries count against the same 3 retries as 5xx.

@@ -64,12 +64,12 @@ public struct PushRouter: Sendable {
     }
 
     /// `apns-priority` for a send: 10 (immediate) for high and blocking alerts, 5 for
-    /// normal alerts and for every silent push (REFERENCE.md G: silent pushes need 5).
+    /// normal alerts and for every silent push (docs/platform-facts.md G: silent pushes need 5).
     public static func apnsPriority(_ priority: PushPriority, silent: Bool) -> Int {
         silent || priority < .high ? 5 : 10
     }
 
-    /// FCM `priority`: high for high and blocking alerts, normal otherwise (REFERENCE.md H).
+    /// FCM `priority`: high for high and blocking alerts, normal otherwise (docs/platform-facts.md H).
     public static func fcmHighPriority(_ priority: PushPriority, silent: Bool) -> Bool {
         !silent && priority >= .high
     }

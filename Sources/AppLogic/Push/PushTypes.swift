@@ -106,7 +106,7 @@ public enum PushProviderResult: Hashable, Sendable {
     case status(Int, retryAfter: Interval?)
     /// No answer within ``PushConfiguration/providerTimeout``.
     case timedOut
-    /// A rejection whose reason names the token itself (APNs 400 BadDeviceToken, REFERENCE.md G),
+    /// A rejection whose reason names the token itself (APNs 400 BadDeviceToken, docs/platform-facts.md G),
     /// with its status: seed `001`'s "Invalid token | 400/404 | Mark device expired".
     /// Other 400s (BadCollapseId, BadPriority, FCM INVALID_ARGUMENT, which does not say
     /// which argument) come as ``status(_:retryAfter:)`` and leave the token alone.

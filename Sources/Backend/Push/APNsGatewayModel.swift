@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Apple Push Notification service as FleetSim models it (REFERENCE.md G):
+/// Apple Push Notification service as FleetSim models it (docs/platform-facts.md G):
 /// - `apns-priority` 10 is delivered at once to an online device; 5 after a delay
 ///   "based on power considerations"; 1 later still, as it "does not wake the device".
 /// - `apns-expiration`: at or before `now` means one attempt and no storage; otherwise
@@ -28,11 +28,11 @@ public struct APNsGatewayModel: Sendable {
         public var powerDelay: Distribution = .lognormal(median: 120e6, p99: 1_800e6)
         /// **Assumption**: priority 1 in median 30 min, p99 4 h ("does not wake the device").
         public var powerFirstDelay: Distribution = .lognormal(median: 1_800e6, p99: 14_400e6)
-        /// REFERENCE.md G: 4096 bytes.
+        /// docs/platform-facts.md G: 4096 bytes.
         public var payloadLimit = 4096
-        /// REFERENCE.md G: 64 bytes.
+        /// docs/platform-facts.md G: 64 bytes.
         public var collapseIdLimit = 64
-        /// REFERENCE.md G: stored and retried for up to 30 days.
+        /// docs/platform-facts.md G: stored and retried for up to 30 days.
         public var storageLimit: SimDuration = .days(30)
         public init() {}
     }
@@ -136,7 +136,7 @@ public struct APNsGatewayModel: Sendable {
         return GatewayDelivery(message: stored.message, device: device, at: now)
     }
 
-    /// The reason APNs gives with an injected `status` (REFERENCE.md G). An injected 400
+    /// The reason APNs gives with an injected `status` (docs/platform-facts.md G). An injected 400
     /// is a bad request (`BadTopic`), not a bad token: the fault tests the rule "no retry on
     /// 4xx" without expiring tokens; the model's own token checks answer `BadDeviceToken`.
     static func reason(_ status: Int) -> String {

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Firebase Cloud Messaging as FleetSim models it (REFERENCE.md H):
+/// Firebase Cloud Messaging as FleetSim models it (docs/platform-facts.md H):
 /// - High priority reaches an online device at once, even in Doze; normal priority
 ///   waits while the device is idle (the caller says so: ``Reach/idle``) and is
 ///   delivered when it wakes.
@@ -17,7 +17,7 @@ import SimKernel
 /// **Assumptions**: a 5th collapse key evicts the oldest key; the message that
 /// overflows the 100 is discarded with the others; the rate windows are fixed minutes
 /// and hours counted from the device's first message. High-priority deprioritisation
-/// (REFERENCE.md H: highs without a visible notification, over 7 days) is not modelled.
+/// (docs/platform-facts.md H: highs without a visible notification, over 7 days) is not modelled.
 public struct FCMGatewayModel: Sendable {
     public struct Configuration: Equatable, Sendable {
         /// **Assumption**: FCM answers in lognormal median 60 ms, p99 500 ms.
@@ -100,7 +100,7 @@ public struct FCMGatewayModel: Sendable {
         slots[Int(device)].removed = false
     }
 
-    /// The app was uninstalled: its tokens answer 404 UNREGISTERED (REFERENCE.md H; seed `001`:
+    /// The app was uninstalled: its tokens answer 404 UNREGISTERED (docs/platform-facts.md H; seed `001`:
     /// "Device uninstalled app") and its stored messages and rate counts are dropped.
     public mutating func appRemoved(device: UInt32) {
         let generation = slots[Int(device)].generation

@@ -14,7 +14,7 @@ public struct GatewayToken: Hashable, Sendable {
 public enum GatewayAnswer: Hashable, Sendable {
     /// 200, after `latency`.
     case accepted(latency: SimDuration)
-    /// An error status and the provider's reason (REFERENCE.md G and H), after `latency`.
+    /// An error status and the provider's reason (docs/platform-facts.md G and H), after `latency`.
     case rejected(status: Int, reason: String, retryAfter: SimDuration?, latency: SimDuration)
     /// No answer at all (an outage): the client times out.
     case unanswered
@@ -32,7 +32,7 @@ public struct GatewayDelivery: Hashable, Sendable {
     }
 }
 
-/// The `pushProviderOutage` and `pushProviderErrors` faults in force (INTERFACE.md).
+/// The `pushProviderOutage` and `pushProviderErrors` faults in force (docs/scenario.md, "Fault kinds").
 /// Faults may overlap: each start is undone by its own end.
 public struct PushGatewayFaults: Hashable, Sendable {
     public private(set) var outages = 0

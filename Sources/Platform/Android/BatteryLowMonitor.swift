@@ -1,5 +1,5 @@
 /// BatteryService's "battery low" flag, which drives WorkManager's battery-not-low
-/// constraint (`REFERENCE.md` E): set when the device is unplugged and the level is at
+/// constraint (`docs/platform-facts.md` E): set when the device is unplugged and the level is at
 /// or below 15 %; cleared when it is plugged in or the level is at or above 20 %.
 /// Between the two, the flag keeps its last value.
 public struct BatteryLowMonitor: Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// Android's automatic Battery Saver (`REFERENCE.md` E).
+/// Android's automatic Battery Saver (`docs/platform-facts.md` E).
 ///
 /// - It turns on when the device is unplugged and the level reaches the suggested auto
 ///   level, 15 % ([CFG]), for devices whose user enabled the automatic schedule

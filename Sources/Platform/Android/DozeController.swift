@@ -1,13 +1,13 @@
 import SimKernel
 
-/// The constants of Android's `DeviceIdleController` (`REFERENCE.md` A, [DIC] @01740ef,
+/// The constants of Android's `DeviceIdleController` (`docs/platform-facts.md` A, [DIC] @01740ef,
 /// `Constants.DEFAULT_*` with `COMPRESS_TIME` false), plus the named assumptions the
 /// simulator needs where the platform leaves timing to hardware.
 ///
 /// AOSP's factors are floats (`(long) (delay * 2f)`); every default here is a whole
 /// number of milliseconds times 2, so an integer factor gives the same values.
 public struct DozeConfig: Sendable, Equatable {
-    // Light Doze (REFERENCE.md A, "Light Doze").
+    // Light Doze (docs/platform-facts.md A, "Light Doze").
     /// `LIGHT_IDLE_AFTER_INACTIVE_TIMEOUT`: 1 min ([DIC7]: 5 min).
     public var lightIdleAfterInactiveTimeout = SimDuration.minutes(1)
     /// `LIGHT_PRE_IDLE_TIMEOUT`: 3 min wait for running jobs before the first light idle.
@@ -24,7 +24,7 @@ public struct DozeConfig: Sendable, Equatable {
     /// `MIN_LIGHT_MAINTENANCE_TIME`: a light maintenance window lasts at least 5 s.
     public var minLightMaintenanceTime = SimDuration.seconds(5)
 
-    // Deep Doze (REFERENCE.md A, "Deep Doze").
+    // Deep Doze (docs/platform-facts.md A, "Deep Doze").
     /// `INACTIVE_TIMEOUT`: 30 min (small-battery devices: 15 min).
     public var inactiveTimeout = SimDuration.minutes(30)
     /// `IDLE_AFTER_INACTIVE_TIMEOUT`: 30 min in IDLE_PENDING, motion watched.
@@ -45,11 +45,11 @@ public struct DozeConfig: Sendable, Equatable {
     public var maxIdlePendingTimeout = SimDuration.minutes(10)
     /// `MIN_DEEP_MAINTENANCE_TIME`: a deep maintenance window lasts at least 30 s.
     public var minDeepMaintenanceTime = SimDuration.seconds(30)
-    /// `QUICK_DOZE_DELAY_TIMEOUT`: 1 min (Battery Saver turns Quick Doze on, REFERENCE.md E).
+    /// `QUICK_DOZE_DELAY_TIMEOUT`: 1 min (Battery Saver turns Quick Doze on, docs/platform-facts.md E).
     public var quickDozeDelayTimeout = SimDuration.minutes(1)
     /// `MIN_TIME_TO_ALARM`: deep Doze does not step on (toward IDLE, or into the next
     /// IDLE) while a wake-from-idle alarm (`setAlarmClock`, `FLAG_WAKE_FROM_IDLE`) is due
-    /// sooner than this; it goes ACTIVE and INACTIVE again. 30 min (REFERENCE.md A;
+    /// sooner than this; it goes ACTIVE and INACTIVE again. 30 min (docs/platform-facts.md A;
     /// [DIC7]: 60 min).
     public var minTimeToAlarm = SimDuration.minutes(30)
     /// `MAX_TEMP_APP_ALLOWLIST_DURATION_MS`: a high-priority push allow-lists its app 5 min.
@@ -169,7 +169,7 @@ public enum DozeInput: Sendable, Equatable {
     /// JobScheduler or alarms have work running (`setJobsActive`); a maintenance window
     /// ends early once this is false and its minimum time has passed.
     case jobsActive(Bool)
-    /// Battery Saver's Quick Doze (REFERENCE.md E): skips motion and location checks.
+    /// Battery Saver's Quick Doze (docs/platform-facts.md E): skips motion and location checks.
     case quickDoze(Bool)
     /// The app got a high-priority push: it is temp-allow-listed for 5 min, and the
     /// device is awake (as `deviceAwake`).
@@ -202,7 +202,7 @@ public struct DozeState: Sendable, Equatable {
     public internal(set) var networkConnected = true
     public internal(set) var jobsActive = false
     public internal(set) var quickDoze = false
-    /// The app's temp allow-list ends here (REFERENCE.md A: high-priority push 5 min).
+    /// The app's temp allow-list ends here (docs/platform-facts.md A: high-priority push 5 min).
     public internal(set) var allowListedUntil = SimTime(microseconds: .min)
     /// The next wake-from-idle alarm the device has set, if any.
     public internal(set) var nextWakeFromIdleAlarm: SimTime?
@@ -245,7 +245,7 @@ public struct DozeState: Sendable, Equatable {
         deep == .idle || light == .idle || light == .waitingForNetwork
     }
 
-    /// AlarmManager's `mPendingIdleUntil` (`REFERENCE.md` C): the end of the current deep
+    /// AlarmManager's `mPendingIdleUntil` (`docs/platform-facts.md` C): the end of the current deep
     /// IDLE, where the next maintenance window begins; nil outside deep idle. Alarms that
     /// may not fire while idle wait for it.
     public var deepIdleUntil: SimTime? { deep == .idle ? deepAlarm : nil }
@@ -264,7 +264,7 @@ func earliest(_ a: SimTime?, _ b: SimTime?) -> SimTime? {
 }
 
 /// Android Doze: `DeviceIdleController`'s deep and light state machines, driven by
-/// screen, charging, motion, network and JobScheduler activity (`REFERENCE.md` A).
+/// screen, charging, motion, network and JobScheduler activity (`docs/platform-facts.md` A).
 ///
 /// - Screen off and unplugged: light INACTIVE, then after 1 min light IDLE of 5, 10, then
 ///   15 min, each followed by a maintenance window of 1–5 min budget (unused time below

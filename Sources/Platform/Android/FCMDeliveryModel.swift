@@ -1,19 +1,19 @@
 import SimKernel
 
-/// FCM message priority (`REFERENCE.md` H).
+/// FCM message priority (`docs/platform-facts.md` H).
 public enum FCMPriority: UInt8, Sendable, Equatable { case normal, high }
 
 /// What happens to one FCM message reaching a device.
 public enum FCMDelivery: Sendable, Equatable {
     /// Delivered now. A high-priority one wakes the app and temp-allow-lists it for 5 min
-    /// (`DozeInput.highPriorityPush`, REFERENCE.md A).
+    /// (`DozeInput.highPriorityPush`, docs/platform-facts.md A).
     case now(asHighPriority: Bool)
     /// Held until Doze lets background work run (a maintenance window or leaving idle);
     /// then delivered as normal priority.
     case whenDozeAllows
 }
 
-/// FCM delivery on Android under Doze and App Standby (`REFERENCE.md` H, B).
+/// FCM delivery on Android under Doze and App Standby (`docs/platform-facts.md` H, B).
 ///
 /// - Normal priority "may be delayed in Doze": held while Doze restricts background work.
 /// - High priority is delivered at once, Doze or not, within the app's per-bucket daily

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// JobScheduler's per-bucket quotas (`REFERENCE.md` B, Android 12–14 defaults, same as
+/// JobScheduler's per-bucket quotas (`docs/platform-facts.md` B, Android 12–14 defaults, same as
 /// [QC11]), indexed by `StandbyBucket.rawValue`.
 public struct JobQuotaConfig: Sendable, Equatable {
     /// Run time allowed per window: 10 min for every bucket.
@@ -17,14 +17,14 @@ public struct JobQuotaConfig: Sendable, Equatable {
     public var rateLimitJobs = 20
     public var rateLimitWindow = SimDuration.minutes(1)
     /// A regular job is guaranteed 10 min: quota never stops it earlier
-    /// (`REFERENCE.md` B, per-job limits).
+    /// (`docs/platform-facts.md` B, per-job limits).
     public var maxJobRunTime = SimDuration.minutes(10)
     /// No job runs longer than 30 min, however much quota is left, exempt jobs included
-    /// (`REFERENCE.md` B, per-job limits).
+    /// (`docs/platform-facts.md` B, per-job limits).
     public var maxJobRunTimeLimit = SimDuration.minutes(30)
     /// **Assumption** (`sessionCoalescing`): jobs starting within 5 s of the previous
     /// session's end continue it (QuotaController's `TIMING_SESSION_COALESCING_DURATION_MS`,
-    /// from memory of the AOSP source, not in REFERENCE.md).
+    /// from memory of the AOSP source, not in docs/platform-facts.md).
     public var sessionCoalescing = SimDuration.seconds(5)
     public init() {}
 }
@@ -46,7 +46,7 @@ public struct JobQuotaState: Sendable, Equatable {
     }
 }
 
-/// JobScheduler's QuotaController for one app (`REFERENCE.md` B).
+/// JobScheduler's QuotaController for one app (`docs/platform-facts.md` B).
 ///
 /// - A job may start when, within its bucket's window, the app has used less than the
 ///   allowed run time (ACTIVE, whose window is no longer than its allowed time, is not
@@ -56,7 +56,7 @@ public struct JobQuotaState: Sendable, Equatable {
 /// - Jobs while charging or in the foreground (TOP) are exempt.
 /// - A running job is guaranteed 10 min; after that it is stopped when the app's run
 ///   time (window or 24 h) runs out, and at 30 min at the latest. Exempt jobs run up
-///   to 30 min (`REFERENCE.md` B, per-job limits).
+///   to 30 min (`docs/platform-facts.md` B, per-job limits).
 public struct JobQuotaTracker: Sendable {
     public var config: JobQuotaConfig
     public init(config: JobQuotaConfig = .init()) { self.config = config }
@@ -101,7 +101,7 @@ public struct JobQuotaTracker: Sendable {
 
     /// When a job started at `startedAt` must be stopped: not before its 10 min
     /// guarantee, not after 30 min, and in between when the app's run time (window or
-    /// 24 h) runs out as seen from `now` (`REFERENCE.md` B, per-job limits). Exempt jobs
+    /// 24 h) runs out as seen from `now` (`docs/platform-facts.md` B, per-job limits). Exempt jobs
     /// run the full 30 min.
     public func stopDeadline(_ s: JobQuotaState, bucket: StandbyBucket, startedAt: SimTime, now: SimTime, exempt: Bool) -> SimTime {
         let guaranteed = startedAt + config.maxJobRunTime
@@ -118,7 +118,7 @@ public struct JobQuotaTracker: Sendable {
 
     /// Whether the bucket's window run time binds: not when the window is no longer than
     /// the time allowed in it (ACTIVE: 10 min in 10 min, "effectively unlimited",
-    /// `REFERENCE.md` B; QuotaController skips the window then and only the 24 h limit holds).
+    /// `docs/platform-facts.md` B; QuotaController skips the window then and only the 24 h limit holds).
     private func limitsByWindow(_ b: Int) -> Bool {
         config.windowSize[b] > config.allowedTimePerWindow[b]
     }

@@ -3,7 +3,7 @@ import SimKernel
 /// A manufacturer's extra background restrictions, as a cohort parameter (issue 3:
 /// "manufacturers that kill background work").
 ///
-/// **Assumption** (no published numbers; REFERENCE.md has none): an aggressive OEM
+/// **Assumption** (no published numbers; docs/platform-facts.md has none): an aggressive OEM
 /// force-stops the app once the screen has been off `killAfterScreenOff` with the app in
 /// the background. A force-stopped app gets no jobs, alarms or FCM messages until the
 /// user opens it again. `stock` (AOSP behaviour) is the default.

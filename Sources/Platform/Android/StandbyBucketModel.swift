@@ -1,13 +1,13 @@
 import SimKernel
 
 /// App Standby Buckets, best to worst (`STANDBY_BUCKET_*`); the raw value indexes the
-/// per-bucket tables of `REFERENCE.md` B.
+/// per-bucket tables of `docs/platform-facts.md` B.
 public enum StandbyBucket: Int, Sendable, Equatable, Comparable, CaseIterable {
     case active = 0, workingSet, frequent, rare, restricted
     public static func < (a: StandbyBucket, b: StandbyBucket) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// `AppStandbyController`'s thresholds and hold times (`REFERENCE.md` B, [ASC], [AIH]).
+/// `AppStandbyController`'s thresholds and hold times (`docs/platform-facts.md` B, [ASC], [AIH]).
 public struct StandbyBucketConfig: Sendable, Equatable {
     /// Elapsed time since last use at which each bucket is reached: 0, 12 h, 24 h, 48 h, 8 d.
     public var elapsedThresholds: [SimDuration] = [.zero, .hours(12), .hours(24), .hours(48), .days(8)]
@@ -15,7 +15,7 @@ public struct StandbyBucketConfig: Sendable, Equatable {
     public var screenOnThresholds: [SimDuration] = [.zero, .zero, .hours(1), .hours(2), .hours(6)]
     /// Strong usage (the user opens the app): held in ACTIVE at least 1 h. With the
     /// default thresholds this never shows: an open also resets the last use, and the
-    /// app stays ACTIVE until the 12 h WORKING_SET threshold anyway (REFERENCE.md B lists
+    /// app stays ACTIVE until the 12 h WORKING_SET threshold anyway (docs/platform-facts.md B lists
     /// both). It binds only when `elapsedThresholds[1]` is set below 1 h.
     public var strongUsageHold = SimDuration.hours(1)
     /// A notification seen: promoted to WORKING_SET for 12 h, without counting as use.
@@ -66,7 +66,7 @@ public struct StandbyBucketState: Sendable, Equatable {
     }
 }
 
-/// App Standby Buckets moved by usage (`REFERENCE.md` B).
+/// App Standby Buckets moved by usage (`docs/platform-facts.md` B).
 ///
 /// - An app drops to a bucket once **both** the elapsed time and the device's screen-on
 ///   time since the app's last use reach that bucket's thresholds (12 h / 0; 24 h / 1 h;

@@ -1,7 +1,7 @@
 import SimKernel
 
 /// AlarmManager's limits on `setAndAllowWhileIdle` / `setExactAndAllowWhileIdle` alarms
-/// while the device dozes (`REFERENCE.md` C), keyed by OS version.
+/// while the device dozes (`docs/platform-facts.md` C), keyed by OS version.
 public enum WhileIdleAlarmPolicy: Sendable, Equatable {
     /// Before Android 12 [AMS11]: 9 min apart while idle (`ALLOW_WHILE_IDLE_LONG_TIME`),
     /// 5 s apart otherwise.
@@ -12,7 +12,7 @@ public enum WhileIdleAlarmPolicy: Sendable, Equatable {
     case android12CompatTarget
 }
 
-/// When a while-idle alarm may fire (`REFERENCE.md` C).
+/// When a while-idle alarm may fire (`docs/platform-facts.md` C).
 public struct WhileIdleAlarmLimiter: Sendable {
     public var policy: WhileIdleAlarmPolicy
     public var longGap = SimDuration.minutes(9)

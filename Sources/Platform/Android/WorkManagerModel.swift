@@ -1,6 +1,6 @@
 import SimKernel
 
-/// WorkManager's limits (`REFERENCE.md` D, [WM] `WorkRequest.kt`, `PeriodicWorkRequest.kt`).
+/// WorkManager's limits (`docs/platform-facts.md` D, [WM] `WorkRequest.kt`, `PeriodicWorkRequest.kt`).
 public struct WorkManagerConfig: Sendable, Equatable {
     /// `MIN_PERIODIC_INTERVAL_MILLIS`: 15 min.
     public var minPeriodicInterval = SimDuration.minutes(15)
@@ -20,7 +20,7 @@ public enum WorkBackoffPolicy: UInt8, Sendable, Equatable { case exponential, li
 /// `NetworkType` (the ones a phone fleet tells apart).
 public enum WorkNetworkType: UInt8, Sendable, Equatable { case notRequired, connected, unmetered }
 
-/// A work request's constraints (`REFERENCE.md` D).
+/// A work request's constraints (`docs/platform-facts.md` D).
 public struct WorkConstraints: Sendable, Equatable {
     public var network: WorkNetworkType
     public var requiresCharging: Bool
@@ -72,12 +72,12 @@ public struct WorkSpecState: Sendable, Equatable {
     public init(enqueuedAt: SimTime) { lastEnqueueTime = enqueuedAt }
 }
 
-/// WorkManager's scheduling rules (`REFERENCE.md` D, [WM] `WorkSpec.calculateNextRunTime`).
+/// WorkManager's scheduling rules (`docs/platform-facts.md` D, [WM] `WorkSpec.calculateNextRunTime`).
 ///
 /// - Periodic: interval ≥ 15 min, flex clamped to [5 min, interval]. Unflexed, the first
 ///   run is due at enqueue + initial delay; flexed, at enqueue + initial delay +
 ///   (interval − flex), the start of the first flex window. Later runs are due one
-///   interval after the previous run ended (its re-enqueue, REFERENCE.md D), not on a
+///   interval after the previous run ended (its re-enqueue, docs/platform-facts.md D), not on a
 ///   fixed grid: a run that ended at its window's start puts the next at the next
 ///   window's start, but a run held back (by Doze, quota, constraints) or running long
 ///   pushes every later run back by as much; nothing catches up.
@@ -90,7 +90,7 @@ public struct WorkManagerModel: Sendable {
     public init(config: WorkManagerConfig = .init()) { self.config = config }
 
     /// Builds a request as the builders do: periodic interval and flex clamped, the
-    /// backoff delay clamped (REFERENCE.md D).
+    /// backoff delay clamped (docs/platform-facts.md D).
     public func request(_ kind: WorkRequest.Kind, initialDelay: SimDuration = .zero, constraints: WorkConstraints = .init(),
                         backoffPolicy: WorkBackoffPolicy = .exponential, backoffDelay: SimDuration = .seconds(30)) -> WorkRequest {
         var k = kind
@@ -179,7 +179,7 @@ public struct WorkManagerModel: Sendable {
         s.runAttemptCount += 1
     }
 
-    /// Whether the device meets the constraints (REFERENCE.md D, E).
+    /// Whether the device meets the constraints (docs/platform-facts.md D, E).
     public func constraintsMet(_ c: WorkConstraints, _ d: DeviceConditions) -> Bool {
         if c.requiresCharging && !d.charging { return false }
         if c.requiresBatteryNotLow && d.batteryLow { return false }
@@ -191,8 +191,8 @@ public struct WorkManagerModel: Sendable {
     }
 
     /// Whether a due request may start now: constraints met, Doze not holding background
-    /// work back (REFERENCE.md A: jobs run in maintenance windows), and the app within
-    /// its JobScheduler quota (REFERENCE.md B). `DeviceConditions.network` is
+    /// work back (docs/platform-facts.md A: jobs run in maintenance windows), and the app within
+    /// its JobScheduler quota (docs/platform-facts.md B). `DeviceConditions.network` is
     /// `.notRequired` for "no network".
     public func mayRun(_ request: WorkRequest, _ s: WorkSpecState, now: SimTime, conditions: DeviceConditions,
                        doze: DozeState, quotaAllows: Bool) -> Bool {

@@ -6,7 +6,7 @@ import SimKernel
 /// (a few a day), not a tick per hour. Deliberately coarse; a finer model (screen
 /// sessions, radio) can replace the two currents later.
 ///
-/// "Battery low" follows Android's BatteryService (`REFERENCE.md` E): unplugged and the
+/// "Battery low" follows Android's BatteryService (`docs/platform-facts.md` E): unplugged and the
 /// level ≤ 15 %, cleared when plugged in or at ≥ 20 %. Here the level rises only while
 /// plugged in, and plugging in clears the state, so low is exactly "unplugged and ≤ 15 %"
 /// (the 20 % hysteresis never decides anything in this model).
@@ -17,21 +17,21 @@ public struct BatteryModel: Sendable {
         case overnight
         /// **Assumption**: plugged in when the level falls to 25 %, unplugged at 80 %.
         case topUps
-        /// **Assumption**: plugged in only at the 5 % critical level (`REFERENCE.md` E), unplugged when full.
+        /// **Assumption**: plugged in only at the 5 % critical level (`docs/platform-facts.md` E), unplugged when full.
         case rarely
     }
 
     public var capacityMah: Double
     public var habit: Habit
     /// **Assumption**: 130 mA average drain of a phone in daily use, everything included
-    /// (`REFERENCE.md` I: screen on 82.75-98 mA, CPU idle 17-36 mA, radio paging 1-5 mA;
+    /// (`docs/platform-facts.md` I: screen on 82.75-98 mA, CPU idle 17-36 mA, radio paging 1-5 mA;
     /// no published whole-day figure). About 3.9 %/h of 3300 mAh: a full battery lasts ~25 h.
     public var drainMilliamps = 130.0
     /// **Assumption**: 1500 mA charging current (a 5-7.5 W charger), ~2.2 h from empty to full at 3300 mAh.
     public var chargeMilliamps = 1500.0
-    /// `REFERENCE.md` E: low-battery warning level.
+    /// `docs/platform-facts.md` E: low-battery warning level.
     public static let lowPercent = 15.0
-    /// `REFERENCE.md` E: critical level (the `rarely` habit plugs in here).
+    /// `docs/platform-facts.md` E: critical level (the `rarely` habit plugs in here).
     public static let criticalPercent = 5.0
     static let topUpFrom = 25.0, topUpTo = 80.0
     static let nightFrom = 22 * 3600, nightUntil = 7 * 3600
@@ -52,7 +52,7 @@ public struct BatteryModel: Sendable {
         return min(100, max(0, level))
     }
 
-    /// `REFERENCE.md` E: unplugged and at most 15 %.
+    /// `docs/platform-facts.md` E: unplugged and at most 15 %.
     public func isLow(_ s: BatteryState, at t: SimTime) -> Bool {
         !s.charging && percent(s, at: t) <= BatteryModel.lowPercent
     }
@@ -85,7 +85,7 @@ public struct BatteryModel: Sendable {
     }
 
     /// The first microsecond at or after `now` at which the unplugged level is at most
-    /// `level` (`REFERENCE.md` E: Battery Saver's automatic level, 15 %), or nil while
+    /// `level` (`docs/platform-facts.md` E: Battery Saver's automatic level, 15 %), or nil while
     /// plugged in (the level only rises). Exact to the microsecond: the world's event
     /// finds the level at or below `level`, never a rounding above it.
     public func timeFalling(to level: Double, _ s: BatteryState, now: SimTime) -> SimTime? {

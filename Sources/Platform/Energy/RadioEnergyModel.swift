@@ -6,7 +6,7 @@ public enum Bearer: UInt8, Sendable, CaseIterable {
     case cellular, wifi
 }
 
-/// Where one radio's state machine is at a given moment (`REFERENCE.md` I).
+/// Where one radio's state machine is at a given moment (`docs/platform-facts.md` I).
 public enum RadioPhase: UInt8, Sendable {
     /// RRC idle (LTE) or standby (Wi-Fi): paging only, not charged to the app.
     case idle
@@ -19,7 +19,7 @@ public enum RadioPhase: UInt8, Sendable {
     case tail
 }
 
-/// One radio's timing and power, `REFERENCE.md` I.
+/// One radio's timing and power, `docs/platform-facts.md` I.
 public struct RadioProfile: Sendable, Equatable {
     public var promotionSeconds: Double
     public var promotionWatts: Double
@@ -36,13 +36,13 @@ public struct RadioProfile: Sendable, Equatable {
         self.tailWatts = tailWatts
     }
 
-    /// `REFERENCE.md` I, LTE (ARO `lte.conf`, Huang et al. 2012): promotion 0.26 s at
+    /// `docs/platform-facts.md` I, LTE (ARO `lte.conf`, Huang et al. 2012): promotion 0.26 s at
     /// 1.21 W; transfer at the 1.2 W throughput baseline; the DRX tail (0.1 s inactivity
     /// timer, short then long DRX cycles) modelled as its 10 s at the 1.06 W baseline.
     /// The per-Mbps throughput terms are left out: FleetSim's requests are small.
     public static let lte = RadioProfile(promotionSeconds: 0.26, promotionWatts: 1.21, activeWatts: 1.2, tailSeconds: 10, tailWatts: 1.06)
 
-    /// `REFERENCE.md` I, Wi-Fi (ARO `WiFi.conf`): active 0.403 W, tail 0.25 s, no
+    /// `docs/platform-facts.md` I, Wi-Fi (ARO `WiFi.conf`): active 0.403 W, tail 0.25 s, no
     /// promotion. **Assumption**: the tail is spent at the active power (the row gives
     /// none for it); standby (0.02 W) is the device's, never the app's.
     public static let wifi = RadioProfile(promotionSeconds: 0, promotionWatts: 0, activeWatts: 0.403, tailSeconds: 0.25, tailWatts: 0.403)
@@ -52,17 +52,17 @@ public struct RadioProfile: Sendable, Equatable {
 ///
 /// Timing: the network model's latency is the whole request, promotion included.
 /// Energy: a request from idle is charged the promotion at its power on top of the
-/// request's window at the active power, as `REFERENCE.md` I's worked example adds them
+/// request's window at the active power, as `docs/platform-facts.md` I's worked example adds them
 /// ("promotion 0.26 s x 1.21 W + ~1 s of transfer at ~1.2 W + a 10 s tail at 1.06 W,
 /// about 12 J").
 ///
 /// CPU: **assumption** `cpuActiveMilliamps` (150 mA at the nominal voltage) while the
-/// app runs in the background; `REFERENCE.md` I lists only idle/suspend CPU currents.
+/// app runs in the background; `docs/platform-facts.md` I lists only idle/suspend CPU currents.
 public struct RadioEnergyModel: Sendable {
     public var lte = RadioProfile.lte
     public var wifi = RadioProfile.wifi
     public var cpuActiveMilliamps = 150.0
-    /// Nominal cell voltage used to turn joules into mAh (`REFERENCE.md` I, worked example).
+    /// Nominal cell voltage used to turn joules into mAh (`docs/platform-facts.md` I, worked example).
     public var volts = 3.85
 
     public init() {}

@@ -2,8 +2,8 @@ import SimKernel
 
 /// Whether a phone's screen is on: overlapping sessions (a pick-up, an app open, a
 /// notification tap) merge into one on-period that ends when the last one does. Screen
-/// on/off drives Doze (`REFERENCE.md` A: Doze starts only with the screen off) and the
-/// screen-on time of App Standby Buckets (`REFERENCE.md` B).
+/// on/off drives Doze (`docs/platform-facts.md` A: Doze starts only with the screen off) and the
+/// screen-on time of App Standby Buckets (`docs/platform-facts.md` B).
 public struct ScreenState: Sendable {
     public private(set) var isOn = false
     /// When the current on-period ends (meaningful while on).

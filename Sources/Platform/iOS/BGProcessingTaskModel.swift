@@ -1,6 +1,6 @@
 import SimKernel
 
-/// BGTaskScheduler's handling of a `BGProcessingTaskRequest` (`REFERENCE.md` F).
+/// BGTaskScheduler's handling of a `BGProcessingTaskRequest` (`docs/platform-facts.md` F).
 ///
 /// - Work that "can take minutes": **assumption** ``runLimit`` 5 min before the
 ///   expiration handler.
@@ -20,7 +20,7 @@ import SimKernel
 public struct BGProcessingTaskModel: Sendable {
     public var runLimit: SimDuration = .minutes(5)
     public var idleAfterScreenOff: SimDuration = .minutes(10)
-    /// `REFERENCE.md` F: "used your app within the past week".
+    /// `docs/platform-facts.md` F: "used your app within the past week".
     public var recentUse: SimDuration = .days(7)
 
     public init() {}

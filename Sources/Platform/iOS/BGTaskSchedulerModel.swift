@@ -1,7 +1,7 @@
 import SimKernel
 
 /// BGTaskScheduler's handling of one `BGAppRefreshTaskRequest` identifier
-/// (`REFERENCE.md` F).
+/// (`docs/platform-facts.md` F).
 ///
 /// - One pending request per identifier: a new submit replaces the pending one.
 /// - `earliestBeginDate`: the task "won't begin sooner"; when it does begin is the
@@ -17,7 +17,7 @@ public struct BGTaskSchedulerModel: Sendable {
     public var earlyExpirationRate: Double
     public var watchdogGrace: SimDuration
 
-    /// `REFERENCE.md` F: tasks expiring after 2-5 s in the field.
+    /// `docs/platform-facts.md` F: tasks expiring after 2-5 s in the field.
     public static let earlyExpiration = (min: SimDuration.seconds(2), max: SimDuration.seconds(5))
 
     public init(runLimit: SimDuration, earlyExpirationRate: Double, watchdogGrace: SimDuration) {
@@ -33,7 +33,7 @@ public struct BGTaskSchedulerModel: Sendable {
         case unavailable
     }
 
-    /// Submits a request (`REFERENCE.md` F: `unavailable` with Background App Refresh off).
+    /// Submits a request (`docs/platform-facts.md` F: `unavailable` with Background App Refresh off).
     public func submit(backgroundAppRefresh: Bool) -> SubmitResult {
         backgroundAppRefresh ? .accepted : .unavailable
     }

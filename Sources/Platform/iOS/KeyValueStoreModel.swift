@@ -1,6 +1,6 @@
 import SimKernel
 
-/// UserDefaults durability (`REFERENCE.md` F: "persisted to disk asynchronously";
+/// UserDefaults durability (`docs/platform-facts.md` F: "persisted to disk asynchronously";
 /// seed `002`, issue 2: writes lost on abrupt termination).
 ///
 /// **Assumption** (`kvPersistDelay`, overridable): the first write not yet on disk

@@ -2,11 +2,11 @@ import Foundation
 import SimKernel
 
 /// When iOS grants a pending `BGAppRefreshTask` a launch: an explicit model of a policy
-/// Apple does not document (`REFERENCE.md` F: the task "won't begin sooner" than
+/// Apple does not document (`docs/platform-facts.md` F: the task "won't begin sooner" than
 /// `earliestBeginDate`, and no more is promised). Every parameter is a named
 /// **assumption**, overridable.
 ///
-/// Hard rules (`REFERENCE.md` F):
+/// Hard rules (`docs/platform-facts.md` F):
 /// - Background App Refresh off: `submit` fails as `unavailable`
 ///   (``BGTaskSchedulerModel/submit(earliestBegin:now:backgroundAppRefresh:rng:)``), and
 ///   a request pending when it is switched off is not launched.
@@ -40,7 +40,7 @@ public struct LaunchPolicyModel: Sendable {
     public var budgetPerDailyOpen = 2.0
     public var budgetMax = 12.0
     /// **Assumption**: weight of the last day in the opens-a-day moving average
-    /// (1/7: about a week, as `REFERENCE.md` F's "used your app within the past week").
+    /// (1/7: about a week, as `docs/platform-facts.md` F's "used your app within the past week").
     public var usageSmoothing = 1.0 / 7.0
     /// **Assumption**: the hour-of-day history halves every 7 days, so old habits fade.
     public var historyHalfLifeDays: UInt8 = 7

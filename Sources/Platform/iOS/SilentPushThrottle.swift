@@ -1,7 +1,7 @@
 import SimKernel
 
 /// How iOS hands background (silent, `content-available`) pushes to the app
-/// (`REFERENCE.md` F and G).
+/// (`docs/platform-facts.md` F and G).
 ///
 /// - Only priority 5 with `apns-push-type: background` (F); any other priority is not
 ///   delivered as a background push.
@@ -14,10 +14,10 @@ import SimKernel
 /// - Not delivered in Low Power Mode (F: background networking paused) or after a
 ///   force-quit (until the next open); **assumption**: dropped, not kept.
 public struct SilentPushThrottle: Sendable {
-    /// `REFERENCE.md` F: two or three per hour; the bucket holds and refills 3.
+    /// `docs/platform-facts.md` F: two or three per hour; the bucket holds and refills 3.
     public var burst = 3.0
     public var perHour = 3.0
-    /// `REFERENCE.md` F: "up to 30 seconds of wall-clock time".
+    /// `docs/platform-facts.md` F: "up to 30 seconds of wall-clock time".
     public var handlerRuntime: SimDuration = .seconds(30)
 
     public init() {}

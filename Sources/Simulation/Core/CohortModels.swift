@@ -64,7 +64,7 @@ struct CohortModels {
     }
 }
 
-/// The Android models a cohort's devices share (`REFERENCE.md` A, B, D).
+/// The Android models a cohort's devices share (`docs/platform-facts.md` A, B, D).
 ///
 /// An immutable class, not a struct: the world looks it up at every Doze input and
 /// work check, and a struct copy (464 bytes, a retain of each of its quota, bucket and
@@ -79,20 +79,20 @@ final class AndroidModels: Sendable {
     /// (4 h), no flex (`PeriodicWorkRequest.Builder(interval)`), a network constraint,
     /// the default exponential 30 s backoff.
     let refreshWork: WorkRequest
-    /// FCM delivery under Doze and the bucket's high-priority limits (`REFERENCE.md` H, B).
+    /// FCM delivery under Doze and the bucket's high-priority limits (`docs/platform-facts.md` H, B).
     let fcm = FCMDeliveryModel()
-    /// Battery-not-low's 15 % / 20 % hysteresis (`REFERENCE.md` E).
+    /// Battery-not-low's 15 % / 20 % hysteresis (`docs/platform-facts.md` E).
     let batteryLow = BatteryLowMonitor()
     /// `android.oemPolicy` (**assumption**: no published numbers).
     let oem: OEMBackgroundPolicy
     let motionEventsPerDay: Double
     let quotaRecheck: SimDuration
-    /// Battery Saver's automatic schedule at 15 % (`REFERENCE.md` E), and the share of
+    /// Battery Saver's automatic schedule at 15 % (`docs/platform-facts.md` E), and the share of
     /// users who turned it on (`android.batterySaverAuto`, **assumption**).
     let batterySaver = BatterySaverModel()
     let batterySaverAuto: Double
     /// The step sync's stale-sync notification as a `setAndAllowWhileIdle` alarm
-    /// (`REFERENCE.md` C). **Assumption**: Android 12 or later, the app targeting 12 or
+    /// (`docs/platform-facts.md` C). **Assumption**: Android 12 or later, the app targeting 12 or
     /// later (72 an hour while idle).
     let whileIdleAlarms = WhileIdleAlarmLimiter(policy: .android12)
 

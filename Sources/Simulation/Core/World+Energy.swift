@@ -12,14 +12,14 @@ extension World {
         return hour >= NetworkConfig.homeHours.from || hour < NetworkConfig.homeHours.until
     }
 
-    /// The radio of a request sent at `t` (`REFERENCE.md` I: LTE or Wi-Fi).
+    /// The radio of a request sent at `t` (`docs/platform-facts.md` I: LTE or Wi-Fi).
     mutating func bearer(_ i: Int, at t: SimTime) -> Bearer { onWiFi(i, at: t) ? .wifi : .cellular }
 
     /// Whether the phone is plugged in now (``BatteryModel``, the cohort's charging habit).
     func isCharging(_ i: Int) -> Bool { devices[i].battery.charging }
 
     /// Every device's battery at time zero and its first plug-in or unplug: charging
-    /// drives Doze (`REFERENCE.md` A), quota exemptions (B), the launch policy, and the
+    /// drives Doze (`docs/platform-facts.md` A), quota exemptions (B), the launch policy, and the
     /// step sync's low-battery rule.
     mutating func startBattery(_ d: UInt32, initialPercent: Double) {
         let i = Int(d)

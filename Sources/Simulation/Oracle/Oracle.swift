@@ -43,7 +43,7 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// A local day that ended within the 30 days before a read the server then received,
     /// whose true steps the server does not hold in full (seed `003`: backfill).
     case stepsNeverSynced
-    /// A step upload while the battery was truly low (seed `003`: "mandatory"; `REFERENCE.md` E).
+    /// A step upload while the battery was truly low (seed `003`: "mandatory"; `docs/platform-facts.md` E).
     case syncedOnLowBattery
 }
 

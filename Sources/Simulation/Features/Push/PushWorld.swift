@@ -20,7 +20,7 @@ enum PushOutcome: UInt8, CaseIterable {
     /// Every device failed and the user has no email.
     case failed
     /// The provider dropped it by its documented rules: APNs keeps one stored
-    /// notification per app (REFERENCE.md G), FCM discards all at 101 (H).
+    /// notification per app (docs/platform-facts.md G), FCM discards all at 101 (H).
     case droppedByProvider
     /// It was on its way to (or stored for) an app the user had uninstalled.
     case uninstalled

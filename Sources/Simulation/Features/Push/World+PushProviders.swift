@@ -98,7 +98,7 @@ extension World {
             push.inflight[s].result = .timedOut
         case .rejected(let status, let reason, let retryAfter, let latency):
             after = min(latency, timeout)
-            // APNs names the token in its 400 (REFERENCE.md G: BadDeviceToken): the token is invalid.
+            // APNs names the token in its 400 (docs/platform-facts.md G: BadDeviceToken): the token is invalid.
             let result: PushProviderResult = status == 400 && reason == "BadDeviceToken"
                 ? .invalidToken(status) : .status(status, retryAfter: retryAfter.map { Interval(microseconds: $0.microseconds) })
             push.inflight[s].result = latency < timeout ? result : .timedOut
@@ -123,7 +123,7 @@ extension World {
     }
 
     /// The provider stores an accepted message for an offline device. APNs keeps one per
-    /// app: the one it replaces is dropped (REFERENCE.md G).
+    /// app: the one it replaces is dropped (docs/platform-facts.md G).
     mutating func store(_ message: UInt32, user u: Int) {
         if push.truth[u].provider == .apns, let old = push.truth[u].stored.first {
             push.truth[u].stored.removeAll()

@@ -59,7 +59,7 @@ extension World {
         }
         push.effects = effects
         // Nothing carries the notification any more: every device failed for good, or its
-        // last message ended (e.g. APNs replaced it in storage, REFERENCE.md G) while the
+        // last message ended (e.g. APNs replaced it in storage, docs/platform-facts.md G) while the
         // router still awaited that send's answer (found by `explore`, seed 6 of the default).
         if context >= 0 {
             let n = Int(context)

@@ -23,7 +23,7 @@ extension World {
     /// **Assumption**: while steps accrue, deliveries come a mean of 1 h apart
     /// (exponential, floored at the 15 min minimum); none while no steps are recorded.
     static let healthDeliveryMeanGap = 3600.0
-    /// **Assumption**: a HealthKit wake gets the same 30 s as a refresh task (`REFERENCE.md` F);
+    /// **Assumption**: a HealthKit wake gets the same 30 s as a refresh task (`docs/platform-facts.md` F);
     /// the app is suspended `suspensionDelay` after the work finishes, or at the budget's end.
     static let healthDeliveryBudget = SimDuration.seconds(30)
     /// **Assumption**: the app synced sometime in the last 2 h (the seed's interval) before the run.

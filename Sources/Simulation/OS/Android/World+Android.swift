@@ -40,7 +40,7 @@ struct AndroidDevice {
     var stepJobSerial: UInt32 = 0
     /// The running refresh job was stopped by JobScheduler (WorkManager retries it).
     var stopping = false
-    /// BatteryService's "battery low" flag (``BatteryLowMonitor``, REFERENCE.md E).
+    /// BatteryService's "battery low" flag (``BatteryLowMonitor``, docs/platform-facts.md E).
     var batteryLow = false
     /// The app was force-stopped by the manufacturer's policy; nothing runs until the next open.
     var forceStopped = false
@@ -97,7 +97,7 @@ enum AndroidEvent {
     case stepJobStops(device: UInt32, serial: UInt32)
 }
 
-/// Android devices: Doze (`REFERENCE.md` A) driven by screen, charging, motion and
+/// Android devices: Doze (`docs/platform-facts.md` A) driven by screen, charging, motion and
 /// network; App Standby Buckets and JobScheduler quotas (B); and the app's refresh as
 /// WorkManager periodic work (D): the real ``RefreshLogic`` runs as the worker. Its
 /// `scheduleRefresh` effect enqueues unique periodic work (KEEP: an enqueued request is
@@ -211,7 +211,7 @@ extension World {
         armBucketTimer(d)
     }
 
-    /// A posted notification is seen: WORKING_SET for 12 h (`REFERENCE.md` B).
+    /// A posted notification is seen: WORKING_SET for 12 h (`docs/platform-facts.md` B).
     mutating func androidNotificationSeen(_ d: UInt32) {
         models(d).buckets.notificationSeen(state: &androids[androidIndex(d)].bucket, now: now)
         checkBucket(d)

@@ -7,7 +7,7 @@ import Platform
 /// `schedulePeriodicWork(interval:constraints:)` enqueues a second unique periodic work
 /// (KEEP), which runs as a JobScheduler job under the same gates as the refresh work
 /// (Doze maintenance windows, the bucket's quota, Battery Saver) plus its constraints,
-/// battery-not-low following ``BatteryLowMonitor`` (`REFERENCE.md` D, E). A run is
+/// battery-not-low following ``BatteryLowMonitor`` (`docs/platform-facts.md` D, E). A run is
 /// `periodicWorkRan`; the logic's `finishWork(success:)` is the Worker's result:
 /// `Result.success()` starts the next period, `Result.retry()` WorkManager's backoff
 /// (30 s doubling, 5 h cap). The health data (Google Fit / Health Connect) is the same

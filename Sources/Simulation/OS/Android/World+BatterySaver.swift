@@ -1,7 +1,7 @@
 import SimKernel
 import Platform
 
-/// Android's automatic Battery Saver (`REFERENCE.md` E, ``BatterySaverModel``): for the
+/// Android's automatic Battery Saver (`docs/platform-facts.md` E, ``BatterySaverModel``): for the
 /// users who turned its schedule on (`android.batterySaverAuto`, **assumption**), it turns
 /// on when the battery reaches 15 % unplugged and off when the phone is plugged in. While
 /// on it acts as the `lowPowerMode` setting or fault does on Android: Quick Doze, and

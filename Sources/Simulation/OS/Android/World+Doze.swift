@@ -47,7 +47,7 @@ extension World {
     }
 
     /// Battery Saver (the `lowPowerMode` setting or fault, or its automatic schedule:
-    /// World+BatterySaver; `REFERENCE.md` E): Quick Doze,
+    /// World+BatterySaver; `docs/platform-facts.md` E): Quick Doze,
     /// and background jobs wait while it is on.
     mutating func batterySaverChanged(_ d: UInt32) {
         applyDoze(d, .quickDoze(devices[Int(d)].lowPowerMode))

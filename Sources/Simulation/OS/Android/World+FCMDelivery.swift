@@ -17,7 +17,7 @@ struct FCMRoute {
 }
 
 /// FCM delivery on the phone under Doze and App Standby (``FCMDeliveryModel``,
-/// `REFERENCE.md` H, B, A), decided when FCM accepts the message:
+/// `docs/platform-facts.md` H, B, A), decided when FCM accepts the message:
 /// - offline: FCM stores it (its own rules) until the device is back;
 /// - high priority within the bucket's daily limit (FREQUENT 10, RARE 5, RESTRICTED 5):
 ///   delivered now, Doze or not, and on arrival the app is temp-allow-listed for 5 min;

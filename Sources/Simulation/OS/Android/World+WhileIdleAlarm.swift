@@ -1,7 +1,7 @@
 import SimKernel
 import Platform
 
-/// The step sync's stale-sync notification on Android (`REFERENCE.md` C): the logic's
+/// The step sync's stale-sync notification on Android (`docs/platform-facts.md` C): the logic's
 /// `scheduleNotification(after:)` is an AlarmManager `setAndAllowWhileIdle` alarm.
 ///
 /// - Outside deep idle it fires at its time.

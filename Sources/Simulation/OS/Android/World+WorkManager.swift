@@ -48,14 +48,14 @@ extension World {
     }
 
     /// BatteryService's "battery low" now (``BatteryLowMonitor``: set at ≤ 15 % unplugged,
-    /// cleared plugged in or at ≥ 20 %, `REFERENCE.md` E), kept for the hysteresis.
+    /// cleared plugged in or at ≥ 20 %, `docs/platform-facts.md` E), kept for the hysteresis.
     mutating func updateBatteryLow(_ d: UInt32) {
         let i = Int(d), a = androidIndex(d)
         let level = cohorts[Int(devices[i].cohort)].battery.percent(devices[i].battery, at: now)
         androids[a].batteryLow = models(d).batteryLow.isLow(levelPercent: level, plugged: isCharging(i), wasLow: androids[a].batteryLow)
     }
 
-    /// Starts a work's job if it is due and every gate of `REFERENCE.md` A, B, D and E
+    /// Starts a work's job if it is due and every gate of `docs/platform-facts.md` A, B, D and E
     /// lets it: not force-stopped, constraints (network, battery not low), Battery Saver,
     /// Doze (maintenance windows only, unless temp-allow-listed), and the bucket's quota
     /// (charging and foreground exempt).

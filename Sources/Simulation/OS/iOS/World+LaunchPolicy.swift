@@ -4,7 +4,7 @@ import Platform
 /// iOS: when the system grants a pending `BGAppRefreshTask` a launch, by
 /// ``LaunchPolicyModel``: looks at opportunities after `earliestBeginDate`, a grant
 /// probability that follows the user's own hours of use, charging and Wi-Fi, a daily
-/// budget that grows with use, and the hard rules of `REFERENCE.md` F (Background App
+/// budget that grows with use, and the hard rules of `docs/platform-facts.md` F (Background App
 /// Refresh off, Low Power Mode, force-quit).
 extension World {
     /// The system's first look at a request just submitted.
@@ -94,7 +94,7 @@ extension World {
 
     /// iOS: when a foreground session ends, the user may swipe the app away
     /// (`usage.forceQuitProbability`, an **assumption**). The app is terminated and the
-    /// launch policy launches nothing until the next open (`REFERENCE.md` F).
+    /// launch policy launches nothing until the next open (`docs/platform-facts.md` F).
     /// Returns true when the user force-quit the app.
     mutating func iOSUserMayForceQuit(_ d: UInt32) -> Bool {
         let i = Int(d)
