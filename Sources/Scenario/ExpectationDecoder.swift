@@ -18,11 +18,13 @@ enum ExpectationDecoder {
         var metric: String?
         var min: Double?
         var max: Double?
+        var minText: String?
+        var maxText: String?
         for member in try node.members("an expectation object, e.g. {\"metric\": \"invariants.violations\", \"max\": 0}") {
             switch member.key {
             case "metric": metric = try member.node.nonEmptyString(metricExpected)
-            case "min": min = try bound(member.node)
-            case "max": max = try bound(member.node)
+            case "min": min = try bound(member.node); minText = written(member.node)
+            case "max": max = try bound(member.node); maxText = written(member.node)
             default: throw member.unknownKey(among: keys)
             }
         }
@@ -34,7 +36,16 @@ enum ExpectationDecoder {
             let maxNode = node.member("max") ?? node
             throw maxNode.error(expected: "a `max` at least the `min` (\(node.member("min")?.value.foundDescription ?? "?"))")
         }
-        return Expectation(metric: metric, min: min, max: max)
+        return Expectation(metric: metric, min: min, max: max, minText: minText, maxText: maxText)
+    }
+
+    /// A bound's text as the file writes it: the string, or the number's literal.
+    static func written(_ node: ScenarioNode) -> String? {
+        switch node.value {
+        case .number(_, let literal): return literal
+        case .string(let s): return s
+        default: return nil
+        }
     }
 
     /// A number as written, or a duration string (≥ 0) in seconds.

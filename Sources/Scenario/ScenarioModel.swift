@@ -299,6 +299,9 @@ public struct Expectation: Sendable, Equatable {
     /// Bounds in the report's units (durations converted to seconds).
     public var min: Double?
     public var max: Double?
+    /// The bounds as the file writes them (`"72h"`, `0`), for what people read.
+    public var minText: String? = nil
+    public var maxText: String? = nil
 }
 
 /// A scenario that cannot be used: where, what was expected, what was found.

@@ -92,10 +92,11 @@ struct Run: Command {
         return outcome.passed ? 0 : 1
     }
 
-    /// `FAIL expectation latency.x.p95 = 5.0 h, limit max 4.0 h (scenarios/x.json)`:
-    /// the metric, its value and its limit in the metric's unit, and the file.
+    /// `FAIL expectation latency.x.p95 = 5.0 h, limit max 4h (scenarios/x.json)`:
+    /// the metric, its value in the metric's unit, its limit as the file writes it, and the file.
     static func failureLine(_ e: ExpectationResult, file: String) -> String {
-        let limits = [e.min.map { "min \(MetricUnits.format($0, of: e.metric))" }, e.max.map { "max \(MetricUnits.format($0, of: e.metric))" }].compactMap { $0 }
+        let limits = [e.min.map { "min \(e.minText ?? MetricUnits.format($0, of: e.metric))" },
+                      e.max.map { "max \(e.maxText ?? MetricUnits.format($0, of: e.metric))" }].compactMap { $0 }
         return "FAIL expectation \(e.metric) = \(MetricUnits.format(e.value, of: e.metric)), limit \(limits.joined(separator: ", ")) (\(file))"
     }
 

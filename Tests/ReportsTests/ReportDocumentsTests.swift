@@ -164,5 +164,9 @@ enum SampleReport {
         #expect(ReportSections.words("pushesPerSecond") == "Pushes per second")
         let e = ReportSections.Expectation(metric: "latency.x.p95", min: 60, max: 3_600, value: nil, passed: false)
         #expect(e.limitText == "between 1.0 min and 1.0 h" && e.valueText == "no data")
+        // As the scenario file wrote the bounds, when the report carries them.
+        let written = ReportSections.Expectation(metric: "latency.x.p95", min: 60, max: 259_200, value: nil, passed: false,
+                                                 minText: "60s", maxText: "72h")
+        #expect(written.limitText == "between 60s and 72h")
     }
 }

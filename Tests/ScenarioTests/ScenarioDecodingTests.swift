@@ -88,9 +88,9 @@ import SimKernel
                 Fault(kind: .lowPowerMode, at: .days(6), duration: .hours(12), cohort: nil, fraction: 0.3),
             ],
             expect: [
-                Expectation(metric: "invariants.violations", min: nil, max: 0),
-                Expectation(metric: "latency.testAvailableToNotified.p95", min: nil, max: 129_600),
-                Expectation(metric: "backend.requests", min: 1, max: 1_000_000),
+                Expectation(metric: "invariants.violations", min: nil, max: 0, maxText: "0"),
+                Expectation(metric: "latency.testAvailableToNotified.p95", min: nil, max: 129_600, maxText: "36h"),
+                Expectation(metric: "backend.requests", min: 1, max: 1_000_000, minText: "1", maxText: "1e6"),
             ],
             sourcePath: "full.json")
         #expect(s.fleet[0] == expected.fleet[0])

@@ -69,13 +69,19 @@ public enum ReportSections {
         public var max: Double?
         public var value: Double?
         public var passed: Bool
+        /// The bounds as the scenario file writes them (`"72h"`), when the report has them.
+        public var minText: String? = nil
+        public var maxText: String? = nil
 
-        /// The limit in human units, e.g. `≤ 72.0 h` or `between 1 and 5`.
+        /// The limit as the user wrote it, e.g. `≤ 72h` or `between 1 and 5` (in human
+        /// units when the report does not carry the written form).
         public var limitText: String {
-            switch (min, max) {
-            case let (lo?, hi?): return "between \(MetricText.format(lo, path: metric)) and \(MetricText.format(hi, path: metric))"
-            case let (lo?, nil): return "≥ \(MetricText.format(lo, path: metric))"
-            case let (nil, hi?): return "≤ \(MetricText.format(hi, path: metric))"
+            let lo = minText ?? min.map { MetricText.format($0, path: metric) }
+            let hi = maxText ?? max.map { MetricText.format($0, path: metric) }
+            switch (lo, hi) {
+            case let (lo?, hi?): return "between \(lo) and \(hi)"
+            case let (lo?, nil): return "≥ \(lo)"
+            case let (nil, hi?): return "≤ \(hi)"
             case (nil, nil): return "any value"
             }
         }
@@ -87,7 +93,8 @@ public enum ReportSections {
         (r.lookup("expect")?.arrayValue ?? []).map { e in
             Expectation(metric: e.lookup("metric")?.stringValue ?? "?", min: e.lookup("min")?.doubleValue,
                         max: e.lookup("max")?.doubleValue, value: e.lookup("value")?.doubleValue,
-                        passed: e.lookup("pass")?.boolValue ?? false)
+                        passed: e.lookup("pass")?.boolValue ?? false,
+                        minText: e.lookup("minAsWritten")?.stringValue, maxText: e.lookup("maxAsWritten")?.stringValue)
         }
     }
 

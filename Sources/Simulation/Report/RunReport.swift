@@ -22,6 +22,9 @@ public struct ExpectationResult: Sendable, Equatable {
     /// Nil when the metric had no data (an empty histogram): that fails.
     public var value: Double?
     public var passed: Bool
+    /// The bounds as the scenario file writes them (`"72h"`), for what people read.
+    public var minText: String? = nil
+    public var maxText: String? = nil
 }
 
 extension World {
@@ -67,6 +70,8 @@ extension World {
                 "metric": .string(r.metric),
                 "min": r.min.map { .fixed($0, 6) } ?? .null,
                 "max": r.max.map { .fixed($0, 6) } ?? .null,
+                "minAsWritten": r.minText.map { .string($0) } ?? .null,
+                "maxAsWritten": r.maxText.map { .string($0) } ?? .null,
                 "value": r.value.map { .fixed($0, 6) } ?? .null,
                 "pass": .bool(r.passed),
             ])
@@ -84,7 +89,8 @@ extension World {
             }
             let value = found.doubleValue
             let passed = value.map { v in (e.min.map { v >= $0 } ?? true) && (e.max.map { v <= $0 } ?? true) } ?? false
-            results.append(ExpectationResult(metric: e.metric, min: e.min, max: e.max, value: value, passed: passed))
+            results.append(ExpectationResult(metric: e.metric, min: e.min, max: e.max, value: value, passed: passed,
+                                                 minText: e.minText, maxText: e.maxText))
         }
         return results
     }
