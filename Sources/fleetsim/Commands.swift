@@ -5,7 +5,7 @@ import Simulation
 /// One `fleetsim` command: its help (which also declares the options the parser
 /// accepts), a typed parse, a ``validate()`` that checks everything it can before any
 /// work starts, and ``run(_:)``.
-protocol Command {
+protocol Command: SendableMetatype {
     static var help: CommandHelp { get }
     /// Parses the arguments after the command word against ``help``'s options.
     static func make(_ arguments: [String]) throws(CLIError) -> Self
