@@ -11,8 +11,9 @@ import Platform
 /// The ring follows the device's own clock: its zone setting and its skew, as an
 /// `RTC_WAKEUP` alarm does (`AlarmClockModel.nextRing` keeps the local time across a
 /// DST change). **Simplification**: a ring already set does not move when the device's
-/// clock or zone changes before it (AlarmManager re-batches RTC alarms on
-/// `ACTION_TIME_CHANGED`); the next one uses the new clock.
+/// clock or zone changes before it (AOSP `AlarmManagerService.reevaluateRtcAlarms` moves
+/// RTC alarms, and deep idle's end with them, when the wall clock is set); the next one
+/// uses the new clock.
 extension World {
     /// Set-up: the user's alarm clock, drawn from its own stream (`user.alarmClock`) so
     /// no other draw shifts; a user with one gets its first ring set.
@@ -32,7 +33,7 @@ extension World {
         let ringOnDevice = AlarmClockModel.nextRing(after: now + skew, timeOfDay: timeOfDay,
                                                     zone: &localZones[Int(devices[i].clock.timeZone)],
                                                     startUnixSeconds: startUnixSeconds)
-        let ring = max(ringOnDevice - skew, now)
+        let ring = ringOnDevice - skew
         let generation = androids[a].timers.arm(.alarmClock)
         clock.schedule(.android(.timer(device: d, timer: .alarmClock, generation: generation)), at: ring)
         applyDoze(d, .nextWakeFromIdleAlarm(ring))
