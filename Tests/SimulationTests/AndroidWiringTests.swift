@@ -60,8 +60,9 @@ import Platform
 
     /// Android 14's light IDLE → maintenance alarm does not wake the device: its first
     /// window is 6–7 min, and with nothing else awake it opens at 7 min (420 s). An alarm
-    /// clock ringing at 6 min 30 s wakes the device and the window opens then; one at
-    /// 5 min 59 s, before the window, does not.
+    /// clock ringing at 6 min 30 s wakes the device and the window opens then, as it does
+    /// for one at the window's first instant (6 min); one at 5 min 59 s, before the
+    /// window, does not.
     @Test func anAlarmClockRingOpensTheNonWakingLightWindow() throws {
         func lights(ringAt: String?) throws -> [SimTime] {
             let clock = ringAt.map { #", "alarmClock": {"share": 1, "timeOfDay": {"constant": "\#($0)"}}"# }
@@ -74,6 +75,7 @@ import Platform
         #expect(try lights(ringAt: nil).prefix(3) == [s(0), s(60), s(420)])
         #expect(try lights(ringAt: "390s").prefix(3) == [s(0), s(60), s(390)])
         #expect(try lights(ringAt: "359s").prefix(3) == [s(0), s(60), s(420)])
+        #expect(try lights(ringAt: "360s").prefix(3) == [s(0), s(60), s(360)])
     }
 
     /// The ring is the user's local time on the device's clock, and the next one is set
