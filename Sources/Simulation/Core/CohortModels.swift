@@ -95,6 +95,8 @@ final class AndroidModels: Sendable {
     /// (`docs/platform-facts.md` C). **Assumption**: Android 12 or later, the app targeting 12 or
     /// later (72 an hour while idle).
     let whileIdleAlarms = WhileIdleAlarmLimiter(policy: .android12)
+    /// Users' daily alarm clocks (`android.alarmClock`, **assumption**; ``AlarmClockModel``).
+    let alarmClock: AlarmClockModel
 
     init(_ config: AndroidConfig, refresh: RefreshConfig) {
         // The decoder accepts only the modelled releases (`AndroidConfig.versions`).
@@ -105,6 +107,7 @@ final class AndroidModels: Sendable {
         motionEventsPerDay = config.motionEventsPerDay
         quotaRecheck = config.quotaRecheck
         batterySaverAuto = config.batterySaverAuto
+        alarmClock = AlarmClockModel(share: config.alarmClock.share, timeOfDay: config.alarmClock.timeOfDay)
     }
 }
 

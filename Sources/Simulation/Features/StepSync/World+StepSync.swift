@@ -260,7 +260,7 @@ extension World {
         cancelTimer(d, .stepRetry)
         cancelTimer(d, .stepWake)
         // WorkManager reruns a Worker killed with its process (backoff).
-        if stepJobHoldsProcess(i) { stepJobEnded(d, result: .retry) }
+        if stepJobHoldsProcess(i) { stepJobEnded(d, .killed) }
         let job = devices[i].stepJob
         devices[i].stepJob = -1
         guard job >= 0, !jobs[Int(job)].clientDone else { return }

@@ -16,6 +16,10 @@ struct AndroidWorkSlot {
     var enqueued: Bool
     /// When the due work first found Doze holding it back, or nil.
     var deferredSince: SimTime?
+    /// The system stopped the last run here (``WorkManagerModel/runStoppedBySystem(_:)``):
+    /// it is due again from the original enqueue time, usually in the past, so the next
+    /// run's `workManagerDelay` counts from this stop instead; nil otherwise.
+    var stoppedAt: SimTime?
 }
 
 /// The Android-only state of one device, kept out of ``Device`` so iOS devices stay small.
@@ -56,6 +60,9 @@ struct AndroidDevice {
     var alarmHeld = false
     /// The app's while-idle alarm deliveries (``WhileIdleAlarmLimiter``), created at the first.
     var whileIdleLog: DeliveryLog?
+    /// The user's daily alarm clock, as a local time of day (``AlarmClockModel``); nil
+    /// for a user without one.
+    var alarmClock: SimDuration?
     var screenStream: RandomStream
     var motionStream: RandomStream
 
@@ -80,11 +87,13 @@ enum AndroidTimer: UInt8, CaseIterable {
     case oemKill
     /// The battery reaches Battery Saver's automatic level, unplugged.
     case batterySaverLevel
+    /// The user's alarm clock rings (World+AlarmClock).
+    case alarmClock
 
     static func work(_ work: AndroidWork) -> AndroidTimer { work == .refresh ? .refreshWork : .stepWork }
 }
 
-typealias AndroidTimers = TimerTable<AndroidTimer, 6>
+typealias AndroidTimers = TimerTable<AndroidTimer, 7>
 
 /// Android events, dispatched by ``World/androidEvent(_:)``.
 enum AndroidEvent {
@@ -110,6 +119,11 @@ extension World {
     /// Set-up at time zero: the screen is off, the app was last used a drawn while ago
     /// (**assumption**: an exponential gap of the cohort's mean time between opens), and
     /// the refresh work was enqueued before the run with its next run due at `firstDue`.
+    /// AppStandbyController's 3 h idle check runs on a grid from the device's boot, which
+    /// FleetSim does not know: **assumption**, its phase is uniform over one check
+    /// interval, drawn from the device's own stream (`android.bucketCheckPhase`), so the
+    /// fleet's checks do not fall at the same instants. The user's alarm clock is drawn
+    /// from its own stream too (`user.alarmClock`, World+AlarmClock).
     mutating func startAndroid(_ d: UInt32, firstDue: SimTime) {
         let i = Int(d)
         let m = models(d)
@@ -117,7 +131,7 @@ extension World {
         let opens = cohorts[Int(devices[i].cohort)].usage.appOpensPerDay
         let sinceUse = opens > 0 ? SimDuration.fromSeconds(setup.exponential(mean: 86_400 / opens)) : .days(30)
         let batterySaverAuto = setup.chance(m.batterySaverAuto)
-        let bucket = StandbyBucketState(lastUsedAt: .zero - sinceUse)
+        let bucket = StandbyBucketState(lastUsedAt: .zero - sinceUse, checkPhase: bucketCheckPhase(d, m.buckets))
         let interval: SimDuration
         if case .periodic(let i, _) = m.refreshWork.kind { interval = i } else { interval = .zero }
         var work = WorkSpecState(enqueuedAt: firstDue - interval)
@@ -138,6 +152,7 @@ extension World {
         applyDoze(d, .screen(on: false))
         armOEMKill(d)
         armBucketTimer(d)
+        setUpAlarmClock(d)
         scheduleScreenSession(d)
         scheduleMotion(d)
         scheduleWorkCheck(d, .refresh)
@@ -170,7 +185,7 @@ extension World {
             guard androids[a].stepJobRunning, androids[a].stepJobSerial == serial else { return }
             metrics.platform.jobsStopped += 1
             note(d, "JobScheduler: step-sync job \(serial) stopped at its deadline")
-            stepJobEnded(d, result: .retry)
+            stepJobEnded(d, .stoppedBySystem)
         }
     }
 
@@ -189,6 +204,7 @@ extension World {
         case .stepWork: tryRunWork(d, .stepSync)
         case .oemKill: oemForceStop(d)
         case .batterySaverLevel: if updateAutoBatterySaver(d) { batterySaverChanged(d) }
+        case .alarmClock: alarmClockRings(d)
         }
     }
 

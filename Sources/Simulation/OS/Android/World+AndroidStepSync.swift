@@ -37,12 +37,14 @@ extension World {
         scheduleWorkCheck(d, .stepSync)
     }
 
-    /// The `PeriodicWorkRequest` the logic asks for, as the builder clamps it.
+    /// The `PeriodicWorkRequest` the logic asks for: `PeriodicWorkRequest.Builder(interval)`
+    /// with no flex, so `WorkSpec.setPeriodic(interval)` makes it unflexed with both at
+    /// least 15 min (androidx `work/work-runtime/src/main/java/androidx/work/impl/model/WorkSpec.kt`).
     @inline(__always) private func stepWorkRequest(_ d: UInt32, interval: Interval, constraints: AppLogic.WorkConstraints) -> WorkRequest {
         let i = SimDuration(microseconds: interval.microseconds)
         let c = Platform.WorkConstraints(network: constraints.contains(.networkConnected) ? .connected : .notRequired,
                                          requiresBatteryNotLow: constraints.contains(.batteryNotLow))
-        return models(d).workManager.request(.periodic(interval: i, flex: i), constraints: c)
+        return models(d).workManager.periodicRequest(interval: i, constraints: c)
     }
 
     /// The job started: the process runs and the Worker hands the logic `periodicWorkRan`.
@@ -56,13 +58,13 @@ extension World {
     /// process is cached (suspended) shortly after unless something else holds it.
     mutating func stepWorkerFinished(_ d: UInt32, success: Bool) {
         guard androids[Int(devices[Int(d)].android)].stepJobRunning else { return }
-        stepJobEnded(d, result: success ? .success : .retry)
+        stepJobEnded(d, .returned(success ? .success : .retry))
         armTimer(d, .stepWake, after: World.suspensionDelay)
     }
 
     /// The step-sync job is over (finished, stopped at its deadline, or killed with the app).
-    mutating func stepJobEnded(_ d: UInt32, result: WorkResult) {
+    mutating func stepJobEnded(_ d: UInt32, _ end: WorkRunEnd) {
         androids[Int(devices[Int(d)].android)].stepJobRunning = false
-        jobEnded(d, .stepSync, result: result)
+        jobEnded(d, .stepSync, end)
     }
 }

@@ -26,4 +26,16 @@ extension World {
         guard let at = models(d).buckets.nextChange(androids[a].bucket, after: now) else { return }
         clock.schedule(.android(.timer(device: d, timer: .bucket, generation: generation)), at: at)
     }
+
+    /// Where device `d`'s periodic bucket check grid lies. AppStandbyController re-posts
+    /// `MSG_CHECK_IDLE_STATES` every `mCheckIdleIntervalMillis` (3 h) from its start at
+    /// boot (AOSP `apex/jobscheduler/service/java/com/android/server/usage/AppStandbyController.java`,
+    /// `AppStandbyHandler.handleMessage`); boot times are unknown, so the phase is uniform
+    /// over one interval (**assumption**) from the device's own stream, and no other
+    /// draw shifts. Zero when the model applies thresholds at once.
+    func bucketCheckPhase(_ d: UInt32, _ buckets: StandbyBucketModel) -> SimDuration {
+        guard let interval = buckets.config.checkIdleInterval else { return .zero }
+        var rng = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "android.bucketCheckPhase")
+        return SimDuration(microseconds: Int64(rng.uniform() * Double(interval.microseconds)))
+    }
 }

@@ -16,7 +16,11 @@ import Platform
 /// It is not a wake-from-idle alarm: `setAndAllowWhileIdle` passes `FLAG_ALLOW_WHILE_IDLE`
 /// only, and `getNextWakeFromIdleTime` answers `FLAG_WAKE_FROM_IDLE` alarms (alarm clocks),
 /// so it never holds deep Doze back (`MIN_TIME_TO_ALARM`, A) and is not fed to
-/// `DozeInput.nextWakeFromIdleAlarm`.
+/// `DozeInput.nextWakeFromIdleAlarm`. It is a wakeup alarm (**assumption**: the app sets it
+/// as `RTC_WAKEUP`, as a notification due at its time must be), so its delivery wakes
+/// the device: Doze hears `DozeInput.deviceAwake`, and a non-waking light alarm whose
+/// window has opened fires with it (AOSP `AlarmManagerService` delivers non-wakeup alarms
+/// once the device is awake).
 extension World {
     /// The stale-sync notification's while-idle alarm is set for `at`, replacing a pending one.
     mutating func armWhileIdleAlarm(_ d: UInt32, at: SimTime) {
@@ -51,6 +55,7 @@ extension World {
         note(d, "AlarmManager: while-idle alarm fires (\(now - due) after its time)")
         androids[a].alarmDue = nil
         androids[a].alarmHeld = false
+        applyDoze(d, .deviceAwake)
         return true
     }
 

@@ -2,6 +2,29 @@ import SimKernel
 import AppLogic
 import Platform
 
+/// How a work's run ended, for WorkManager's next run time.
+enum WorkRunEnd {
+    /// The Worker returned this `Result`.
+    case returned(WorkResult)
+    /// JobScheduler stopped the job (its run-time limit or the bucket's quota at the stop
+    /// deadline): ``WorkManagerModel/runStoppedBySystem(_:)``, due again from the original
+    /// enqueue time (androidx `WorkerWrapper.resetWorkerStatus`).
+    case stoppedBySystem
+    /// The process died with the job running (an OEM force-stop, a termination).
+    /// **Assumption**: retried with backoff from now, as WorkManager counts the attempt at
+    /// its start.
+    case killed
+
+    /// For the trace: `success`, `retry`, `failure`, `stopped by the system`, `killed`.
+    var traceName: String {
+        switch self {
+        case .returned(let result): "\(result)"
+        case .stoppedBySystem: "stopped by the system"
+        case .killed: "killed"
+        }
+    }
+}
+
 /// WorkManager periodic work run as JobScheduler jobs (docs/platform-facts.md section D):
 /// enqueue (KEEP), the gates (Doze, the bucket's quota, Battery Saver, constraints),
 /// the run, its stop deadline and the retry backoff.
@@ -93,7 +116,10 @@ extension World {
             metrics.platform.dozeDeferral.record((now - since).microseconds)
             androids[a][work].deferredSince = nil
         }
-        metrics.platform.workManagerDelay.record((now - due).microseconds)
+        // A run the system stopped is due from its original enqueue time, usually before
+        // the stop: its wait counts from the stop, when WorkManager rescheduled it.
+        metrics.platform.workManagerDelay.record((now - max(due, slot(a, work).stoppedAt ?? due)).microseconds)
+        androids[a][work].stoppedAt = nil
         m.quota.jobStarted(&androids[a].quota, now: now)
         let deadline = m.quota.stopDeadline(androids[a].quota, bucket: bucket, startedAt: now, now: now, exempt: exempt)
         applyDoze(d, .jobsActive(true))
@@ -125,27 +151,36 @@ extension World {
         if devices[i].task.running { endTask(d) }
     }
 
-    /// The job ended (completed, stopped or killed with the app): the quota session
-    /// closes, WorkManager records the result (a completed run starts the next period;
-    /// **assumption**: a stopped or killed run is retried with backoff, as WorkManager
-    /// counts the attempt at its start) and Doze may end its maintenance window.
+    /// The job ended (completed, stopped at JobScheduler's deadline, or killed with the
+    /// app): the quota session closes, WorkManager records how (a completed run starts the
+    /// next period; a stopped one is due again from its original enqueue time; a killed
+    /// or uncompleted one backs off) and Doze may end its maintenance window.
     mutating func refreshJobEnded(_ d: UInt32) {
         let i = Int(d), a = androidIndex(d)
-        let result: WorkResult = androids[a].stopping || devices[i].task.completions == 0 ? .retry : .success
+        let end: WorkRunEnd = androids[a].stopping ? .stoppedBySystem
+            : devices[i].task.completions == 0 ? .killed : .returned(.success)
         androids[a].stopping = false
-        jobEnded(d, .refresh, result: result)
+        jobEnded(d, .refresh, end)
     }
 
-    /// A job of `work` ended with `result` (the Worker's `Result`): quota, WorkManager's
-    /// next run or backoff, and Doze's view of running jobs.
-    mutating func jobEnded(_ d: UInt32, _ work: AndroidWork, result: WorkResult) {
+    /// A job of `work` ended: quota, WorkManager's next run or backoff, and Doze's view
+    /// of running jobs.
+    mutating func jobEnded(_ d: UInt32, _ work: AndroidWork, _ end: WorkRunEnd) {
         let i = Int(d), a = androidIndex(d)
         let m = models(d)
         m.quota.jobStopped(&androids[a].quota, now: now)
         if let request = request(m, a, work) {
-            m.workManager.runFinished(request, &androids[a][work].spec, result: result, now: now)
+            switch end {
+            case .returned(let result):
+                m.workManager.runFinished(request, &androids[a][work].spec, result: result, now: now)
+            case .stoppedBySystem:
+                m.workManager.runStoppedBySystem(&androids[a][work].spec)
+                androids[a][work].stoppedAt = now
+            case .killed:
+                m.workManager.runFinished(request, &androids[a][work].spec, result: .retry, now: now)
+            }
             if let next = m.workManager.nextRunTime(request, slot(a, work).spec) {
-                note(d, "WorkManager: \(work) run ended (\(result)); next run due \(format(next))")
+                note(d, "WorkManager: \(work) run ended (\(end.traceName)); next run due \(format(next))")
             }
         }
         scheduleWorkCheck(d, work)
