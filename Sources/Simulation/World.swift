@@ -107,7 +107,7 @@ public struct World {
         }
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
         traceRecorder = traceDevice.flatMap { $0 >= 0 && $0 < fleet.devices.count ? Trace(device: $0) : nil }
-        load = LoadSeries(duration: scenario.duration)
+        load = LoadSeries(duration: scenario.duration, push: false)
         push = PushWorld(scenario: scenario, deviceCount: 0)
         start()
         startPush()

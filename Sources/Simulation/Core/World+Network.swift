@@ -91,10 +91,11 @@ extension World {
         guard jobs[j].generation == generation else { return }
         metrics.countArrival(at: now)
         let b = load.index(now)
+        load.requests[LoadSeries.endpointIndex(jobs[j].endpoint)][b] &+= 1
         switch jobs[j].endpoint {
-        case .testHistory: metrics.requestsHistory += 1; load.requests[0][b] &+= 1
-        case .activeSession: metrics.requestsActive += 1; load.requests[1][b] &+= 1
-        case .analysis: metrics.continuation.requests += 1; load.requests[2][b] &+= 1
+        case .testHistory: metrics.requestsHistory += 1
+        case .activeSession: metrics.requestsActive += 1
+        case .analysis: metrics.continuation.requests += 1
         case .syncSteps(let upload): if upload.method == .upsert { metrics.requestsStepSync += 1 } else { metrics.requestsStepInsert += 1 }
         }
         defer { load.apiBusyPeak[b] = max(load.apiBusyPeak[b], UInt32(clamping: server.busy)) }
@@ -112,6 +113,7 @@ extension World {
             returnResponse(job)
         case .unanswered:
             metrics.unanswered += 1
+            load.apiUnanswered[b] &+= 1
             jobs[j].serverDone = true
             note(jobs[j].device, "backend: no answer (outage)")
             releaseIfDone(job)
@@ -155,6 +157,9 @@ extension World {
             }
         }
         returnResponse(job)
+        // A long service can end minutes after the last arrival: its bucket sees it busy too.
+        let b = load.index(now)
+        load.apiBusyPeak[b] = max(load.apiBusyPeak[b], UInt32(clamping: server.busy))
         if let next = server.finish() {
             metrics.queueingLatency.record((now - next.since).microseconds)
             startService(next.job)
