@@ -63,7 +63,7 @@ extension World {
         }
         clock.schedule(.requestReachesServer(job: job, generation: generation), after: SimDuration(microseconds: roundTrip.microseconds / 2))
         if !analysis { clock.schedule(.requestTimesOut(job: job, generation: generation), after: requestTimeout) }
-        note(d, "network: \(endpoint.path) sent, round trip \(roundTrip)")
+        note(d, "network: \(endpoint.path) sent, round trip \(human(roundTrip))")
     }
 
     /// The app died with a request in flight: nobody is waiting for it any more (no
@@ -102,7 +102,7 @@ extension World {
         switch server.arrive(job: job, now: now) {
         case .serve:
             metrics.queueingLatency.record(0)
-            startService(job)
+            startService(job, queued: .zero)
         case .queued:
             break
         case .rejected:
@@ -110,6 +110,7 @@ extension World {
             load.apiRejected[b] &+= 1
             jobs[j].serverDone = true
             jobs[j].result = .status(503)
+            note(jobs[j].device, "server: \(jobs[j].endpoint.path) answered 503 (all \(server.workers) workers busy, queue full)")
             returnResponse(job)
         case .unanswered:
             metrics.unanswered += 1
@@ -120,7 +121,8 @@ extension World {
         }
     }
 
-    private mutating func startService(_ job: UInt32) {
+    /// A worker takes the request after `queued` in the queue; its service time is drawn now.
+    private mutating func startService(_ job: UInt32, queued: SimDuration) {
         let d = Int(jobs[Int(job)].device)
         let service: SimDuration
         if case .analysis(let mode) = jobs[Int(job)].endpoint {
@@ -129,6 +131,7 @@ extension World {
             service = server.drawServiceTime(&devices[d].backendStream)
         }
         clock.schedule(.serviceCompletes(job: job, generation: jobs[Int(job)].generation), after: service)
+        note(UInt32(d), "server: \(jobs[Int(job)].endpoint.path) queued \(human(queued)), served in \(human(service))")
     }
 
     mutating func serviceCompletes(_ job: UInt32, generation: UInt32) {
@@ -162,7 +165,7 @@ extension World {
         load.apiBusyPeak[b] = max(load.apiBusyPeak[b], UInt32(clamping: server.busy))
         if let next = server.finish() {
             metrics.queueingLatency.record((now - next.since).microseconds)
-            startService(next.job)
+            startService(next.job, queued: now - next.since)
         }
     }
 
@@ -245,7 +248,7 @@ extension World {
         let cohort = cohorts[Int(devices[i].cohort)]
         let length = cohort.network.offlineSpellDuration.sampleDuration(&devices[i].networkStream)
         clock.schedule(.offlineSpellEnds(device: d), after: length)
-        note(d, "network: offline for \(length)")
+        note(d, "network: offline for \(human(length))")
         connectivityChanged(d)
     }
 
