@@ -57,11 +57,26 @@ extension AnalyticsEvent: CustomStringConvertible {
 }
 
 extension Interval: CustomStringConvertible {
+    /// In the unit that fits, as a person reads it: `254 ms`, `4.2 s`, `20 s`, `12 min`,
+    /// `24.0 h`, `8.0 d` (under 1 ms in µs; one decimal under 10 s, 10 min, and from 1 h on).
     public var description: String {
-        let us = microseconds
-        if us % 1_000_000 == 0 { return "\(us / 1_000_000)s" }
-        if us % 1_000 == 0 { return "\(us / 1_000)ms" }
-        return "\(us)us"
+        let us = microseconds.magnitude
+        let sign = microseconds < 0 ? "-" : ""
+        /// `us / unit` rounded half up to `tenths` (1 decimal) or whole.
+        func scaled(_ unit: UInt64, tenths: Bool, _ name: String) -> String {
+            if !tenths { return "\(sign)\((us + unit / 2) / unit) \(name)" }
+            let t = (us * 10 + unit / 2) / unit
+            return "\(sign)\(t / 10).\(t % 10) \(name)"
+        }
+        switch us {
+        case 0: return "0 s"
+        case ..<1_000: return "\(sign)\(us) µs"
+        case ..<1_000_000: return scaled(1_000, tenths: false, "ms")
+        case ..<60_000_000: return scaled(1_000_000, tenths: us < 10_000_000, "s")
+        case ..<3_600_000_000: return scaled(60_000_000, tenths: us < 600_000_000, "min")
+        case ..<360_000_000_000: return scaled(3_600_000_000, tenths: true, "h")
+        default: return scaled(86_400_000_000, tenths: true, "d")
+        }
     }
 }
 

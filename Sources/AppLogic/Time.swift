@@ -75,5 +75,5 @@ public struct DeviceTime: Hashable, Sendable, CustomStringConvertible {
     /// (HealthKit, Health Connect) must start to cover everything since `stamp`.
     public func wallClockReading(of stamp: DeviceTime) -> Instant { wall - elapsed(since: stamp) }
 
-    public var description: String { "\(wall.iso8601) (boot \(boot) +\(sinceBoot.microseconds / 1_000_000)s)" }
+    public var description: String { "\(wall.iso8601) (boot \(boot) +\(sinceBoot))" }
 }

@@ -3,6 +3,7 @@ import AppLogic
 import Platform
 import Backend
 import Scenario
+import Reports
 
 /// One deterministic world: a fleet, its OS models, the app's real logic on each
 /// device, the backend, and the oracle. A pure function of (scenario, seed): it has
@@ -107,7 +108,7 @@ public struct World {
         }
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
         traceRecorder = traceDevice.flatMap { $0 >= 0 && $0 < fleet.devices.count ? Trace(device: $0) : nil }
-        load = LoadSeries(duration: scenario.duration)
+        load = LoadSeries(duration: scenario.duration, push: false)
         push = PushWorld(scenario: scenario, deviceCount: 0)
         start()
         startPush()
@@ -236,6 +237,9 @@ public struct World {
     }
 
     func format(_ t: SimTime) -> String { Trace.utc(startUnixSeconds * 1_000_000 + t.microseconds) }
+
+    /// A span as a person reads it in a replay: `254 ms`, `30 s`, `4.0 h`.
+    func human(_ d: SimDuration) -> String { HumanUnits.duration(microseconds: d.microseconds) }
 
     /// A span for oracle details, e.g. `13.9 h`.
     func hours(_ d: SimDuration) -> String { "\((d.seconds / 360).rounded() / 10) h" }

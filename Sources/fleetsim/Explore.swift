@@ -30,7 +30,7 @@ struct Explore: Command {
         interval across seeds: the Student t interval mean ± t(0.975, n-1)·s/√n, s the
         sample standard deviation over the n seeds with data. junit.xml has one
         testcase per seed; a failure carries its replay command.
-        Exit 1 if any seed failed. --swarm ranges are in the README.
+        Exit 1 if any seed failed. --swarm ranges are in docs/cli.md (Swarm testing).
         """,
         examples: ["fleetsim explore scenarios/races/no-synchronize.json --seeds 50 --variants none --out explore/clean"]
     )

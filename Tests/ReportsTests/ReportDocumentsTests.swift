@@ -85,6 +85,46 @@ enum SampleReport {
         #expect(!html.contains("API rejected per second (req/s)"))
     }
 
+    /// The shape the simulator writes: per-minute rates with their `total`, count twins
+    /// (`requests`, `apiRejected`), the peak minute, and a fault over the whole run.
+    @Test func loadChartsDrawTheGivenTotalOnceAndNameWholeRunFaults() {
+        var r = SampleReport.document()
+        let minutes = 2 * 1_440
+        var a = [Double](repeating: 0.5, count: minutes), b = a
+        a[700] = 3; b[700] = 1.5
+        let total = zip(a, b).map { $0 + $1 }
+        func rates(_ v: [Double]) -> ReportValue { .array(v.map { .fixed($0, 3) }) }
+        func counts(_ v: [Double]) -> ReportValue { .array(v.map { .count(Int64($0 * 60)) }) }
+        guard case .object(var document) = r, case .object(var backend)? = document["backend"] else { Issue.record("sample"); return }
+        backend["requestsPerSecond"] = ["peak": .fixed(4.5, 3), "peakSecond": .fixed(9, 1)]
+        backend["load"] = ["bucketSeconds": 60,
+                           "requestsPerSecond": ["/a": rates(a), "/b": rates(b), "total": rates(total)],
+                           "requests": ["/a": counts(a), "/b": counts(b), "total": counts(total)],
+                           "apiRejectedPerSecond": rates(a.map { $0 > 1 ? 0.5 : 0 }), "apiRejected": counts(a.map { $0 > 1 ? 0.5 : 0 }),
+                           "apiBusyWorkersPeak": .array(a.map { .count(Int64($0 * 2)) }), "apiHeadroomOverTime": .array(a.map { .fixed(1 - $0 / 16, 4) }),
+                           "peak": ["at": .seconds(42_000_000_000), "requests": 270, "requestsPerSecond": .fixed(4.5, 3), "busyWorkers": 7, "headroom": .fixed(0.75, 4)],
+                           "peakSecond": ["at": .seconds(42_013_000_000), "requests": 9],
+                           "faults": [["kind": "backendOutage", "start": .seconds(36_000_000_000), "end": .seconds(43_200_000_000)],
+                                      ["kind": "appTermination", "start": .seconds(0), "end": .seconds(172_800_000_000)]]]
+        document["backend"] = .object(backend)
+        r = .object(document)
+        let html = HTMLReport.render(r)
+        // The given total is the total line (not summed again with itself): peak 4.5 at minute 700.
+        #expect(html.contains("peak 4.50 req/s at +11:40"))
+        #expect(html.components(separatedBy: "<title>total</title>").count == 2)
+        // Counts are not drawn a second time beside their rates.
+        #expect(html.contains("API rejected per second (req/s)"))
+        #expect(!html.contains("<title>Requests</title>") && !html.contains("<title>API rejected</title>"))
+        // Headroom is the gap under the capacity line of the busy-workers chart, not a chart of its own.
+        #expect(html.contains("<title>API busy workers peak (workers)</title>") && html.contains("capacity 32"))
+        #expect(!html.contains("API headroom over time"))
+        #expect(html.contains("backendOutage: +10 h to +12 h"))
+        #expect(html.contains("In force for the whole run (no band): appTermination."))
+        #expect(!html.contains("appTermination: start to"))
+        #expect(html.contains("4.50 req/s at +11:40") && html.contains("9.00 req/s at +11:40"))
+        #expect(html.contains("7 / 75.0 %"))
+    }
+
     @Test func foldingKeepsThePeakOfALongSeries() {
         // 10,080 one-minute buckets fold to under one point per pixel; the spike survives.
         var values = [Double](repeating: 1, count: 10_080)

@@ -294,9 +294,13 @@ public enum ReportSections {
         let endpoints = members(r, "backend.requests.byEndpoint").filter { $0.value != "0" }
         blocks.append(.table(header: ["", "value"], rows: [
             ["requests", count(r, "backend.requests.total")], ["mean", MetricText.lookup(r, "backend.requestsPerSecond.mean")],
-            ["p99", MetricText.lookup(r, "backend.requestsPerSecond.p99")], ["peak", MetricText.lookup(r, "backend.requestsPerSecond.peak")],
-            ["workers", count(r, "backend.capacity.workers")], ["busy workers at peak", peakOf(r, "backend.load.apiBusyWorkersPeak")],
-            ["headroom at peak", MetricText.lookup(r, "backend.load.apiHeadroom")],
+            ["p99 of seconds", MetricText.lookup(r, "backend.requestsPerSecond.p99")],
+            ["peak (busiest minute's mean)", at(MetricText.lookup(r, "backend.requestsPerSecond.peak"), r, "backend.load.peak.at")],
+            ["busiest second", at(MetricText.lookup(r, "backend.requestsPerSecond.peakSecond"), r, "backend.load.peakSecond.at")],
+            ["workers", count(r, "backend.capacity.workers")],
+            ["busy workers / headroom in the peak minute", "\(count(r, "backend.load.peak.busyWorkers")) / \(MetricText.lookup(r, "backend.load.peak.headroom"))"],
+            ["most busy workers", peakOf(r, "backend.load.apiBusyWorkersPeak")],
+            ["least headroom", MetricText.lookup(r, "backend.load.apiHeadroom")],
             ["queueing p99 / max", "\(MetricText.lookup(r, "backend.queueing.p99")) / \(MetricText.lookup(r, "backend.queueing.max"))"],
             ["peak queue depth", count(r, "backend.peakQueueDepth")],
             ["503 (queue full)", count(r, "backend.rejected")], ["no answer", count(r, "backend.unanswered")],
@@ -311,21 +315,31 @@ public enum ReportSections {
 
     /// One chart per entry of `backend.load`, generically: an array is one series, an
     /// object of arrays one chart of several series (with their total when they are
-    /// rates). Fault windows come from `backend.load.faults` (`[{kind, start, end}]`, seconds).
+    /// rates; a series named `total` is drawn as the total). A count series whose rate
+    /// twin `<key>PerSecond` is there is not drawn twice. Fault windows come from
+    /// `backend.load.faults` (`[{kind, start, end}]`, seconds): bands, except faults in
+    /// force for the whole run, which a sentence names instead of a band over everything.
     static func loadCharts(_ r: ReportValue) -> [ReportSection.Block] {
         guard let load = r.lookup("backend.load")?.objectValue else { return [.paragraph("No load series in this report.")] }
         let bucket = load["bucketSeconds"]?.doubleValue ?? 60
+        let runSeconds = r.lookup("simulated.duration")?.doubleValue
+        var wholeRun: [String] = []
         let faults: [(name: String, start: Double, end: Double)] = (load["faults"]?.arrayValue ?? []).compactMap { f in
             guard let s = f.lookup("start")?.doubleValue, let e = f.lookup("end")?.doubleValue else { return nil }
-            return (f.lookup("kind")?.stringValue ?? "fault", s, e)
+            let name = f.lookup("kind")?.stringValue ?? "fault"
+            if s == 0, let runSeconds, e >= runSeconds { wholeRun.append(name); return nil }
+            return (name, s, e)
         }
         let workers = r.lookup("backend.capacity.workers")?.doubleValue
         var blocks: [ReportSection.Block] = []
+        if !wholeRun.isEmpty { blocks.append(.paragraph("In force for the whole run (no band): \(wholeRun.joined(separator: ", ")).")) }
         var empty: [String] = []
         // The API's load first (what capacity planning asks), then the rest by name.
-        let first = ["requestsPerSecond", "apiBusyWorkersPeak", "apiRejectedPerSecond"]
+        let first = ["requestsPerSecond", "apiBusyWorkersPeak", "apiRejectedPerSecond", "apiUnansweredPerSecond"]
         let keys = first.filter { load[$0] != nil } + load.keys.sorted().filter { !first.contains($0) }
-        for key in keys where key != "bucketSeconds" && key != "faults" {
+        // `apiHeadroomOverTime` is the gap between the busy workers and their capacity line,
+        // which the busy-workers chart already draws.
+        for key in keys where !["bucketSeconds", "faults", "apiHeadroomOverTime"].contains(key) && load[key + "PerSecond"] == nil {
             var series: [(name: String, values: [Double])] = []
             if let values = load[key]?.arrayValue {
                 series = [(words(key), values.map { $0.doubleValue ?? 0 })]
@@ -389,6 +403,12 @@ public enum ReportSections {
     static func members(_ r: ReportValue, _ path: String) -> [(key: String, value: String)] {
         let object = r.lookup(path)?.objectValue ?? [:]
         return object.keys.sorted().compactMap { k in object[k]?.reportedDouble.map { (k, MetricText.format($0, path: "\(path).\(k)")) } }
+    }
+
+    /// `value` and, when the report has the time at `path`, when it was: `2.4 req/s at +2 d 08:10`.
+    static func at(_ value: String, _ r: ReportValue, _ path: String) -> String {
+        guard let seconds = r.lookup(path)?.doubleValue else { return value }
+        return "\(value) at \(ReportSVG.elapsed(seconds))"
     }
 
     static func peakOf(_ r: ReportValue, _ path: String) -> String {

@@ -54,7 +54,7 @@ extension World {
         case .clockSkew(let offset):
             devices[i].clock.skew = starting ? devices[i].clock.skew + offset : devices[i].clock.skew - offset
             observeCalendarMoved(i)
-            note(d, "fault: device clock now off by \(devices[i].clock.skew)")
+            note(d, "fault: device clock now off by \(human(devices[i].clock.skew))")
         case .timeZoneChange(let to):
             let target = timeZoneIndex[index]
             observeCalendarMoved(i)

@@ -63,7 +63,7 @@ extension World {
         }
         clock.schedule(.requestReachesServer(job: job, generation: generation), after: SimDuration(microseconds: roundTrip.microseconds / 2))
         if !analysis { clock.schedule(.requestTimesOut(job: job, generation: generation), after: requestTimeout) }
-        note(d, "network: \(endpoint.path) sent, round trip \(roundTrip)")
+        note(d, "network: \(endpoint.path) sent, round trip \(human(roundTrip))")
     }
 
     /// The app died with a request in flight: nobody is waiting for it any more (no
@@ -91,17 +91,18 @@ extension World {
         guard jobs[j].generation == generation else { return }
         metrics.countArrival(at: now)
         let b = load.index(now)
+        load.requests[LoadSeries.endpointIndex(jobs[j].endpoint)][b] &+= 1
         switch jobs[j].endpoint {
-        case .testHistory: metrics.requestsHistory += 1; load.requests[0][b] &+= 1
-        case .activeSession: metrics.requestsActive += 1; load.requests[1][b] &+= 1
-        case .analysis: metrics.continuation.requests += 1; load.requests[2][b] &+= 1
+        case .testHistory: metrics.requestsHistory += 1
+        case .activeSession: metrics.requestsActive += 1
+        case .analysis: metrics.continuation.requests += 1
         case .syncSteps(let upload): if upload.method == .upsert { metrics.requestsStepSync += 1 } else { metrics.requestsStepInsert += 1 }
         }
         defer { load.apiBusyPeak[b] = max(load.apiBusyPeak[b], UInt32(clamping: server.busy)) }
         switch server.arrive(job: job, now: now) {
         case .serve:
             metrics.queueingLatency.record(0)
-            startService(job)
+            startService(job, queued: .zero)
         case .queued:
             break
         case .rejected:
@@ -109,16 +110,19 @@ extension World {
             load.apiRejected[b] &+= 1
             jobs[j].serverDone = true
             jobs[j].result = .status(503)
+            note(jobs[j].device, "server: \(jobs[j].endpoint.path) answered 503 (all \(server.workers) workers busy, queue full)")
             returnResponse(job)
         case .unanswered:
             metrics.unanswered += 1
+            load.apiUnanswered[b] &+= 1
             jobs[j].serverDone = true
             note(jobs[j].device, "backend: no answer (outage)")
             releaseIfDone(job)
         }
     }
 
-    private mutating func startService(_ job: UInt32) {
+    /// A worker takes the request after `queued` in the queue; its service time is drawn now.
+    private mutating func startService(_ job: UInt32, queued: SimDuration) {
         let d = Int(jobs[Int(job)].device)
         let service: SimDuration
         if case .analysis(let mode) = jobs[Int(job)].endpoint {
@@ -127,6 +131,7 @@ extension World {
             service = server.drawServiceTime(&devices[d].backendStream)
         }
         clock.schedule(.serviceCompletes(job: job, generation: jobs[Int(job)].generation), after: service)
+        note(UInt32(d), "server: \(jobs[Int(job)].endpoint.path) queued \(human(queued)), served in \(human(service))")
     }
 
     mutating func serviceCompletes(_ job: UInt32, generation: UInt32) {
@@ -155,9 +160,12 @@ extension World {
             }
         }
         returnResponse(job)
+        // A long service can end minutes after the last arrival: its bucket sees it busy too.
+        let b = load.index(now)
+        load.apiBusyPeak[b] = max(load.apiBusyPeak[b], UInt32(clamping: server.busy))
         if let next = server.finish() {
             metrics.queueingLatency.record((now - next.since).microseconds)
-            startService(next.job)
+            startService(next.job, queued: now - next.since)
         }
     }
 
@@ -240,7 +248,7 @@ extension World {
         let cohort = cohorts[Int(devices[i].cohort)]
         let length = cohort.network.offlineSpellDuration.sampleDuration(&devices[i].networkStream)
         clock.schedule(.offlineSpellEnds(device: d), after: length)
-        note(d, "network: offline for \(length)")
+        note(d, "network: offline for \(human(length))")
         connectivityChanged(d)
     }
 

@@ -1,6 +1,7 @@
 import SimKernel
 import Reports
 import AppLogic
+import Scenario
 
 /// The push pipeline's part of `report.json` (seed `001`'s "Aggregated Push Metrics")
 /// and the backend's load over time. Every key is present in every report; without
@@ -41,33 +42,86 @@ extension World {
         return .object(section)
     }
 
-    /// `backend.load`: per-bucket series over the run, for capacity planning. Rates are
-    /// per second (a bucket's count / `bucketSeconds`); peaks are the largest seen in the bucket.
+    /// `backend.load`: per-minute series over the whole run, for capacity planning.
+    /// Rates are per second (a bucket's count / `bucketSeconds`); counts (`requests`,
+    /// `apiRejected`, `apiUnanswered`) add up exactly to the `backend` totals; peaks are
+    /// the largest seen in the bucket. `peak` is the busiest bucket (its start, mean rate,
+    /// busy workers and headroom), `peakSecond` the busiest single second, and `faults`
+    /// the scenario's fault windows.
     func loadSection() -> ReportValue {
         let l = load
-        let seconds = l.bucket.seconds
+        let seconds = LoadSeries.bucket.seconds
         func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { .fixed(Double($0) / seconds, 3) }) }
-        func peaks(_ counts: [UInt32]) -> ReportValue { .array(counts.map { .count($0) }) }
+        func counts(_ counts: [UInt32]) -> ReportValue { .array(counts.map { .count($0) }) }
+        func byEndpoint(_ f: ([UInt32]) -> ReportValue) -> ReportValue {
+            var series: [String: ReportValue] = ["total": f(l.total)]
+            for (e, name) in LoadSeries.endpointNames.enumerated() { series[name] = f(l.requests[e]) }
+            return .object(series)
+        }
         let hasPush = push.active
         func pushSeries(_ series: [[UInt32]], _ f: ([UInt32]) -> ReportValue) -> ReportValue {
             hasPush ? ["apns": f(series[0]), "fcm": f(series[1])] : .object([:])
         }
+        let workers = Double(max(server.workers, 1))
+        func headroom(_ busy: UInt32) -> ReportValue { .fixed(1 - Double(busy) / workers, 4) }
         let apiPeak = l.apiBusyPeak.max() ?? 0
+        let peak = peakBucket()
+        let second = arrivalsPerSecond()
         return [
             "bucketSeconds": .count(Int(seconds)),
-            "requestsPerSecond": [
-                "/v1/test/history": rate(l.requests[0]),
-                "/v1/test/active": rate(l.requests[1]),
-                "/v1/homework/analyze": rate(l.requests[2]),
-            ],
+            "requestsPerSecond": byEndpoint(rate),
+            "requests": byEndpoint(counts),
             "apiRejectedPerSecond": rate(l.apiRejected),
-            "apiBusyWorkersPeak": peaks(l.apiBusyPeak),
-            "apiHeadroom": .fixed(1 - Double(apiPeak) / Double(max(server.workers, 1)), 4),
+            "apiRejected": counts(l.apiRejected),
+            "apiUnansweredPerSecond": rate(l.apiUnanswered),
+            "apiUnanswered": counts(l.apiUnanswered),
+            "apiBusyWorkersPeak": counts(l.apiBusyPeak),
+            "apiHeadroom": headroom(apiPeak),
+            "apiHeadroomOverTime": .array(l.apiBusyPeak.map(headroom)),
+            "peak": [
+                "at": .seconds(Int64(peak.bucket) * LoadSeries.bucket.microseconds),
+                "requests": .count(peak.requests),
+                "requestsPerSecond": .fixed(Double(peak.requests) / seconds, 3),
+                "busyWorkers": .count(l.apiBusyPeak[peak.bucket]),
+                "headroom": headroom(l.apiBusyPeak[peak.bucket]),
+            ],
+            "peakSecond": ["at": .seconds(Int64(second.peakAt) * 1_000_000), "requests": .count(second.peak)],
+            "faults": faultWindows(),
             "pushesPerSecond": pushSeries(l.pushSends, rate),
             "pushRejectedPerSecond": pushSeries(l.pushRejected, rate),
-            "pushQueueDepthPeak": pushSeries(l.pushQueuePeak, peaks),
-            "pushConcurrentPeak": pushSeries(l.pushStreamingPeak, peaks),
+            "pushQueueDepthPeak": pushSeries(l.pushQueuePeak, counts),
+            "pushConcurrentPeak": pushSeries(l.pushStreamingPeak, counts),
         ]
+    }
+
+    /// Arrivals per second over every second of the run: the busiest and the p99.
+    func arrivalsPerSecond() -> (peak: UInt32, peakAt: Int, quantile: Double) {
+        metrics.arrivalsPerSecond.summary(seconds: Int(scenario.duration.microseconds / 1_000_000), quantile: 0.99)
+    }
+
+    /// The busiest minute of the API (all endpoints): its index (the first of equals) and
+    /// its requests. `backend.requestsPerSecond.peak` is its mean rate.
+    func peakBucket() -> (bucket: Int, requests: UInt32) {
+        let total = load.total
+        var best = 0
+        for b in total.indices where total[b] > total[best] { best = b }
+        return (best, total[best])
+    }
+
+    /// `backend.load.faults`: each fault that starts within the run, as `{kind, start,
+    /// end}` in seconds since the start. A fault without a `duration` lasts to the end
+    /// of the run (`appTermination`, `clockSkew`, `timeZoneChange` are never undone),
+    /// except the instant `authExpiry` (`end` = `start`).
+    func faultWindows() -> ReportValue {
+        let runEnd = scenario.duration.microseconds
+        return .array(scenario.faults.filter { $0.at.microseconds < runEnd }.map { f in
+            let start = f.at.microseconds
+            let end: Int64
+            if let duration = f.duration { end = min(start + duration.microseconds, runEnd) }
+            else if case .authExpiry = f.kind { end = start }
+            else { end = runEnd }
+            return .object(["kind": .string(f.kind.name), "start": .seconds(start), "end": .seconds(end)])
+        })
     }
 
     /// `push`: seed `001`'s aggregated metrics and the accounting of every notification.
@@ -141,5 +195,24 @@ extension World {
                 "fcm": .seconds(m.providerLatency[1].percentile(95)),
             ],
         ]
+    }
+}
+
+extension Fault.Kind {
+    /// The kind as a scenario file spells it (`"backendOutage"`).
+    var name: String {
+        switch self {
+        case .backendOutage: return "backendOutage"
+        case .backendSlowdown: return "backendSlowdown"
+        case .networkOutage: return "networkOutage"
+        case .networkLatency: return "networkLatency"
+        case .pushProviderErrors: return "pushProviderErrors"
+        case .pushProviderOutage: return "pushProviderOutage"
+        case .clockSkew: return "clockSkew"
+        case .timeZoneChange: return "timeZoneChange"
+        case .appTermination: return "appTermination"
+        case .authExpiry: return "authExpiry"
+        case .lowPowerMode: return "lowPowerMode"
+        }
     }
 }

@@ -153,9 +153,8 @@ extension World {
 
     private func backendSection() -> ReportValue {
         // Every second of the run counts, quiet ones included.
-        var perSecond = metrics.arrivalsPerSecond.map(Double.init)
-        let seconds = Int(scenario.duration.microseconds / 1_000_000)
-        if perSecond.count < seconds { perSecond.append(contentsOf: repeatElement(0, count: seconds - perSecond.count)) }
+        let perSecond = arrivalsPerSecond()
+        let peak = peakBucket()
         let total = metrics.requestsHistory + metrics.requestsActive + metrics.continuation.requests
             + metrics.requestsStepSync + metrics.requestsStepInsert
         return [
@@ -169,10 +168,13 @@ extension World {
                     "/api/v1/steps": .count(metrics.requestsStepInsert),
                 ],
             ],
+            // `peak` is the busiest minute's mean rate (the peak of `backend.load`, whose
+            // `peak` says when); `peakSecond` and `p99` are over single seconds.
             "requestsPerSecond": [
                 "mean": .fixed(Double(total) / max(scenario.duration.seconds, 1e-9), 4),
-                "p99": .fixed(Summary(perSecond).quantile(0.99) ?? 0, 1),
-                "peak": .fixed(perSecond.max() ?? 0, 1),
+                "p99": .fixed(perSecond.quantile, 1),
+                "peak": .fixed(Double(peak.requests) / LoadSeries.bucket.seconds, 3),
+                "peakSecond": .fixed(Double(perSecond.peak), 1),
             ],
             "queueing": metrics.queueingLatency.latencySummary(),
             "capacity": ["workers": .count(server.workers), "queueLimit": .count(server.queueLimit)],

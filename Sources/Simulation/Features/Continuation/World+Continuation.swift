@@ -277,7 +277,7 @@ extension World {
             devices[i].continuationSlot.holdsBackgroundTask = true
             let granted = cohorts[Int(devices[i].cohort)].continuation.backgroundTime
             armTimer(d, .backgroundTask, after: granted)
-            note(d, "OS: background task granted for \(granted)")
+            note(d, "OS: background task granted for \(human(granted))")
         case .requestNotificationAuthorization:
             requestNotificationAuthorization(d)
         case .endBackgroundTask:

@@ -58,7 +58,7 @@ extension World {
         }
         pw.active = true
         push = pw
-        load = LoadSeries(duration: scenario.duration)
+        load = LoadSeries(duration: scenario.duration, push: true)
         for d in devices.indices where push.userOf[d] >= 0 {
             if devices[d].notificationCenter.authorization.allowsPosting { pushRegister(UInt32(d)) }
             for s in PushSourceName.allCases.indices { schedulePushSource(UInt32(d), source: s) }

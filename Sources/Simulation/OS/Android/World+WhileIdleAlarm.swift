@@ -52,7 +52,7 @@ extension World {
         androids[a].whileIdleLog!.record(now)
         metrics.platform.alarmsFired += 1
         if androids[a].alarmHeld { metrics.platform.alarmDozeDelay.record((now - due).microseconds) }
-        note(d, "AlarmManager: while-idle alarm fires (\(now - due) after its time)")
+        note(d, "AlarmManager: while-idle alarm fires (\(human(now - due)) after its time)")
         androids[a].alarmDue = nil
         androids[a].alarmHeld = false
         applyDoze(d, .deviceAwake)

@@ -110,7 +110,7 @@ extension World {
             metrics.platform.quotaDeferrals += 1
             let generation = androids[a].timers.arm(.work(work))
             clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), after: m.quotaRecheck)
-            return note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(m.quotaRecheck)")
+            return note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(human(m.quotaRecheck))")
         }
         if let since = slot(a, work).deferredSince {
             metrics.platform.dozeDeferral.record((now - since).microseconds)
@@ -128,14 +128,14 @@ extension World {
             metrics.platform.androidLaunchesByBucket[bucket.rawValue] += 1
             beginRefreshTask(d)
             clock.schedule(.refreshExpires(device: d, serial: devices[i].task.serial), at: deadline)
-            note(d, "WorkManager: refresh runs as job \(devices[i].task.serial) (bucket \(bucket), \(now - due) after due); JobScheduler stops it at \(format(deadline))")
+            note(d, "WorkManager: refresh runs as job \(devices[i].task.serial) (bucket \(bucket), \(human(now - due)) after due); JobScheduler stops it at \(format(deadline))")
             deliverTaskLaunched(d)
         case .stepSync:
             metrics.platform.stepSyncJobs += 1
             androids[a].stepJobRunning = true
             androids[a].stepJobSerial &+= 1
             clock.schedule(.android(.stepJobStops(device: d, serial: androids[a].stepJobSerial)), at: deadline)
-            note(d, "WorkManager: step sync runs as job \(androids[a].stepJobSerial) (bucket \(bucket), \(now - due) after due); JobScheduler stops it at \(format(deadline))")
+            note(d, "WorkManager: step sync runs as job \(androids[a].stepJobSerial) (bucket \(bucket), \(human(now - due)) after due); JobScheduler stops it at \(format(deadline))")
             startStepWorker(d)
         }
     }

@@ -38,7 +38,7 @@ extension World {
         let runTime = scheduler.runTimeBeforeExpiration(rng: &devices[i].osStream)
         beginRefreshTask(d)
         clock.schedule(.refreshExpires(device: d, serial: devices[i].task.serial), after: runTime)
-        note(d, "OS: BGAppRefreshTask \(devices[i].task.serial) launched, expires in \(runTime)")
+        note(d, "OS: BGAppRefreshTask \(devices[i].task.serial) launched, expires in \(human(runTime))")
         deliverTaskLaunched(d)
     }
 

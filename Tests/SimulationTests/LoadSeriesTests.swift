@@ -1,0 +1,172 @@
+import Testing
+import SimKernel
+import Scenario
+import Reports
+@testable import Simulation
+
+/// `backend.load`: every request in the per-minute series, the peak where the series
+/// says it is, 503s and no-answers where they happened, and the fault windows.
+@Suite struct LoadSeriesTests {
+    /// 49 h: past the 48 h at which the series used to fall back to 10 min buckets. One
+    /// slow worker and no queue: requests that overlap are answered 503.
+    static let scenario = """
+    {"name": "load", "duration": "49h", "seed": 5,
+     "fleet": [{"cohort": "a", "count": 60, "platform": "ios", "signedIn": 1, "usage": {"appOpensPerDay": 3},
+                "settings": {"backgroundAppRefresh": 1, "lowPowerMode": 0}}],
+     "backend": {"workers": 1, "queueLimit": 0, "serviceTime": {"lognormal": {"median": "20s", "p99": "50s"}}},
+     "faults": [{"kind": "backendOutage", "at": "30h", "duration": "2h"},
+                {"kind": "authExpiry", "at": "10h"},
+                {"kind": "appTermination", "at": "0s", "rate": 0.5}]}
+    """
+
+    static func report() throws -> ReportValue {
+        var world = World(scenario: try Fixtures.decode(scenario))
+        world.runToEnd()
+        return try world.report().report
+    }
+
+    static func counts(_ r: ReportValue, _ path: String) -> [Int64] {
+        (r.lookup(path)?.arrayValue ?? []).map { $0.intValue ?? -1 }
+    }
+
+    @Test func everyEndpointIsInTheSeriesAndAddsUpToTheTotals() throws {
+        let r = try Self.report()
+        #expect(r.lookup("backend.load.bucketSeconds")?.intValue == 60)
+        let total = Self.counts(r, "backend.load.requests.total")
+        #expect(total.count == 49 * 60)
+        #expect(total.reduce(0, +) == r.lookup("backend.requests.total")?.intValue)
+        var summed = [Int64](repeating: 0, count: total.count)
+        for endpoint in LoadSeries.endpointNames {
+            let series = Self.counts(r, "backend.load.requests.\(endpoint)")
+            #expect(series.count == total.count)
+            #expect(series.reduce(0, +) == r.lookup("backend.requests.byEndpoint.\(endpoint)")?.intValue, "\(endpoint)")
+            for b in series.indices { summed[b] += series[b] }
+            // Each rate is its count over the minute.
+            let rates = r.lookup("backend.load.requestsPerSecond.\(endpoint)")?.arrayValue ?? []
+            #expect(rates.count == series.count)
+            if let b = series.firstIndex(where: { $0 > 0 }) { #expect(abs((rates[b].reportedDouble ?? 0) - Double(series[b]) / 60) < 0.0005) }
+        }
+        #expect(summed == total)
+        // Step sync is most of the traffic, and it is there.
+        #expect(Self.counts(r, "backend.load.requests./api/v1/steps/sync").reduce(0, +) > 0)
+    }
+
+    @Test func thePeakIsTheBusiestMinuteOfTheSeries() throws {
+        let r = try Self.report()
+        let total = Self.counts(r, "backend.load.requests.total")
+        let busiest = total.max() ?? 0
+        let minute = total.firstIndex(of: busiest) ?? -1
+        #expect(busiest > 0)
+        #expect(r.lookup("backend.load.peak.requests")?.intValue == busiest)
+        #expect(r.lookup("backend.load.peak.at")?.doubleValue == Double(minute * 60))
+        let rate = r.lookup("backend.requestsPerSecond.peak")?.reportedDouble
+        #expect(rate == r.lookup("backend.load.peak.requestsPerSecond")?.reportedDouble)
+        #expect(rate == r.lookup("backend.load.requestsPerSecond.total")?.arrayValue?[minute].reportedDouble)
+        #expect(abs((rate ?? 0) - Double(busiest) / 60) < 0.0005)
+        let busy = Self.counts(r, "backend.load.apiBusyWorkersPeak")
+        #expect(r.lookup("backend.load.peak.busyWorkers")?.intValue == busy[minute])
+        #expect(r.lookup("backend.load.peak.headroom")?.reportedDouble == 1 - Double(busy[minute]))
+        #expect(r.lookup("backend.load.apiHeadroomOverTime")?.arrayValue?.map(\.reportedDouble) == busy.map { 1 - Double($0) })
+        // The busiest second holds at least the busiest minute's mean.
+        let second = r.lookup("backend.requestsPerSecond.peakSecond")?.reportedDouble ?? 0
+        #expect(second >= Double(busiest) / 60)
+        #expect(r.lookup("backend.load.peakSecond.requests")?.reportedDouble == second)
+        let at = r.lookup("backend.load.peakSecond.at")?.doubleValue ?? -1
+        #expect(at >= 0 && at < 49 * 3_600)
+    }
+
+    @Test func rejectionsAndNoAnswersAreWhereTheyHappened() throws {
+        let r = try Self.report()
+        let rejected = Self.counts(r, "backend.load.apiRejected")
+        let unanswered = Self.counts(r, "backend.load.apiUnanswered")
+        #expect(rejected.reduce(0, +) == r.lookup("backend.rejected")?.intValue)
+        #expect(rejected.reduce(0, +) > 0)
+        #expect(unanswered.reduce(0, +) == r.lookup("backend.unanswered")?.intValue)
+        #expect(unanswered.reduce(0, +) > 0)
+        // No answers only during the outage: minutes 30 h to 32 h.
+        for (minute, n) in unanswered.enumerated() where n > 0 { #expect((1_800..<1_920).contains(minute), "minute \(minute)") }
+        #expect(rejected[1_800..<1_920].allSatisfy { $0 == 0 }, "an outage does not answer 503")
+        let rates = r.lookup("backend.load.apiUnansweredPerSecond")?.arrayValue ?? []
+        #expect(rates.count == unanswered.count)
+    }
+
+    @Test func faultWindowsAreListedInSeconds() throws {
+        let r = try Self.report()
+        let faults = (r.lookup("backend.load.faults")?.arrayValue ?? []).map {
+            ($0.lookup("kind")?.stringValue ?? "", $0.lookup("start")?.doubleValue ?? -1, $0.lookup("end")?.doubleValue ?? -1)
+        }
+        #expect(faults.count == 3)
+        #expect(faults[0] == ("backendOutage", 108_000, 115_200))
+        // Instant: it ends where it starts.
+        #expect(faults[1] == ("authExpiry", 36_000, 36_000))
+        // No duration: in force to the end of the run.
+        #expect(faults[2] == ("appTermination", 0, 176_400))
+    }
+
+    /// A 61 s run has two buckets; the last request of the run is in the second.
+    @Test func aPartialLastMinuteIsItsOwnBucket() {
+        let series = LoadSeries(duration: .seconds(61), push: false)
+        #expect(series.buckets == 2)
+        #expect(series.index(SimTime.zero + .seconds(59)) == 0)
+        #expect(series.index(SimTime.zero + .seconds(60)) == 1)
+        #expect(series.index(SimTime.zero + .seconds(61)) == 1)
+        #expect(LoadSeries(duration: .days(366), push: true).buckets == 527_040)
+    }
+
+    /// The committed default report (`make baseline`, checked byte for byte by
+    /// GoldenReportTests): its series holds every request and its peak is the report's.
+    @Test func theDefaultRunsSeriesAddsUp() throws {
+        let text = try String(contentsOfFile: Fixtures.path("reports/baselines/default.json"), encoding: .utf8)
+        let json = try JSONParser.parse(Array(text.utf8))
+        func numbers(_ v: JSONValue?) -> [Double] {
+            guard case .array(let items)? = v else { return [] }
+            return items.compactMap { if case .number(let x, _) = $0 { return x } else { return nil } }
+        }
+        func number(_ v: JSONValue?) -> Double? { if case .number(let x, _)? = v { return x } else { return nil } }
+        let load = json["backend"]?["load"]
+        let total = numbers(load?["requests"]?["total"])
+        #expect(total.count == 7 * 1_440)
+        #expect(total.reduce(0, +) == number(json["backend"]?["requests"]?["total"]))
+        #expect(number(load?["peak"]?["requests"]) == total.max())
+        #expect(abs((number(json["backend"]?["requestsPerSecond"]?["peak"]) ?? 0) - (total.max() ?? 0) / 60) < 0.0005)
+    }
+}
+
+/// Per-second arrivals folded into a histogram give what the whole per-second array gave.
+@Suite struct PerSecondArrivalsTests {
+    static func brute(_ arrivals: [Int], seconds: Int) -> (peak: UInt32, peakAt: Int, p99: Double) {
+        var perSecond = [Double](repeating: 0, count: max(seconds, (arrivals.last ?? -1) + 1))
+        for s in arrivals { perSecond[s] += 1 }
+        let peak = perSecond.max() ?? 0
+        return (UInt32(peak), perSecond.firstIndex(of: peak) ?? 0, Summary(perSecond).quantile(0.99) ?? 0)
+    }
+
+    @Test func matchesTheFullArray() {
+        var rng = RandomStream(seed: 9, entity: 0, purpose: "test")
+        for trial in 0..<40 {
+            let seconds = 50 + trial * 17
+            var arrivals: [Int] = []
+            for s in 0..<seconds where rng.chance(trial % 3 == 0 ? 0.02 : 0.3) {
+                for _ in 0..<(1 + Int(rng.uniform() * Double(trial % 7 + 1))) { arrivals.append(s) }
+            }
+            var folded = PerSecondArrivals()
+            for s in arrivals { folded.count(second: s) }
+            let got = folded.summary(seconds: seconds, quantile: 0.99)
+            let want = Self.brute(arrivals, seconds: seconds)
+            #expect(got.peak == want.peak && got.peakAt == want.peakAt && got.quantile == want.p99, "trial \(trial)")
+        }
+    }
+
+    /// 100 seconds, one busy: the 99th of 100 ranks is still a quiet second, the 100th is not.
+    @Test func theRankBoundary() {
+        var one = PerSecondArrivals()
+        for _ in 0..<5 { one.count(second: 42) }
+        #expect(one.summary(seconds: 100, quantile: 0.99).quantile == 0)
+        #expect(one.summary(seconds: 100, quantile: 1).quantile == 5)
+        var two = one
+        for _ in 0..<3 { two.count(second: 43) }
+        #expect(two.summary(seconds: 100, quantile: 0.99).quantile == 3)
+        #expect(two.summary(seconds: 100, quantile: 0.99).peakAt == 42)
+        #expect(PerSecondArrivals().summary(seconds: 0, quantile: 0.99).peak == 0)
+    }
+}
