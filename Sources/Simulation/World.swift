@@ -70,10 +70,17 @@ public struct World {
     var measuresQueue = false
     var queueStats = QueueStats()
 
-    /// - Parameter traceDevice: record the event-by-event story of this device.
-    public init(scenario: Scenario, traceDevice: Int? = nil) {
+    /// Which devices of the fleet this world holds (``ShardPlan``); `.whole` unless sharded.
+    public let shard: ShardPlan
+
+    /// - Parameter traceDevice: record the event-by-event story of this device (a global id).
+    /// - Parameter shard: simulate only this shard's devices, against its part of the
+    ///   backend's capacity.
+    public init(scenario unsharded: Scenario, traceDevice: Int? = nil, shard: ShardPlan = .whole) {
+        let scenario = shard.apply(to: unsharded)
         self.scenario = scenario
-        let fleet = FleetBuilder.build(scenario)
+        self.shard = shard
+        let fleet = FleetBuilder.build(scenario, shard: shard)
         devices = fleet.devices
         cohorts = fleet.cohorts
         timeZones = fleet.timeZones
@@ -106,7 +113,7 @@ public struct World {
             return 0
         }
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
-        traceRecorder = traceDevice.flatMap { $0 >= 0 && $0 < fleet.devices.count ? Trace(device: $0) : nil }
+        traceRecorder = traceDevice.flatMap(shard.local).flatMap { $0 < fleet.devices.count ? Trace(device: $0) : nil }
         load = LoadSeries(duration: scenario.duration)
         push = PushWorld(scenario: scenario, deviceCount: 0)
         start()
@@ -116,6 +123,10 @@ public struct World {
     public var now: SimTime { clock.now }
     public var eventsProcessed: UInt64 { clock.processed }
     public var deviceCount: Int { devices.count }
+
+    /// The global id of local device `d` (the id streams, traces, samples and replay
+    /// commands use): `d` itself unless the world is a shard.
+    @inline(__always) func globalID(_ d: Int) -> UInt64 { UInt64(shard.global(d)) }
 
     /// Processes every event before `limit` (and before the scenario's end). Bounded:
     /// time only moves forward and stops at the end.
@@ -149,7 +160,7 @@ public struct World {
             // submitted sometime in the last preferred interval.
             let interval = scenario.logic.refresh.preferredInterval.microseconds
             let earliest = SimTime(microseconds: devices[d].osStream.int(in: 0...max(0, interval - 1)))
-            var battery = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "battery")
+            var battery = RandomStream(seed: scenario.seed, entity: globalID(d), purpose: "battery")
             startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
             osStart(id, firstRefreshDue: earliest)
             if cohort.stepSync { startStepSync(id) }

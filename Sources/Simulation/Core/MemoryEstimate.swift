@@ -1,0 +1,35 @@
+import SimKernel
+import Scenario
+
+/// What a world of a scenario (or one of its shards) will hold in memory, estimated
+/// before it is built, so `run` can refuse a fleet the machine cannot hold instead of
+/// being killed hours in (docs/scale.md has the estimate against measured peak RSS).
+public enum MemoryEstimate {
+    /// Pending queue entries per device: the peak measured at `--scale 0.1` of the
+    /// default scenario is 26,408 for 1,000 devices (docs/architecture.md, "Timers and
+    /// the event queue"); the heap's array may double past it when it grows.
+    static let queueEntriesPerDevice = 2 * 27
+
+    /// State outside the device arrays (oracle, metrics, push users, the step store,
+    /// jobs, traces) per device, measured as peak RSS minus the modelled bytes at 10,000
+    /// and 100,000 devices of the default scenario (docs/scale.md).
+    static let otherBytesPerDevice = 2_048
+
+    /// Bytes per device: its `Device`, its share of an `AndroidDevice`, its queue
+    /// entries and the rest of the world's per-device state.
+    public static func bytesPerDevice(androidShare: Double) -> Int {
+        let queueEntry = MemoryLayout<Int64>.stride + MemoryLayout<UInt64>.stride + MemoryLayout<WorldEvent>.stride
+        return World.bytesPerDevice + Int((androidShare * Double(World.bytesPerAndroidDevice)).rounded(.up))
+            + queueEntriesPerDevice * queueEntry + otherBytesPerDevice
+    }
+
+    /// The estimated peak bytes of `scenario`'s world (one shard of it): its devices times
+    /// ``bytesPerDevice(androidShare:)``, plus 64 MB for the binary and its libraries.
+    public static func bytes(_ scenario: Scenario, shard: ShardPlan = .whole) -> Int {
+        let total = scenario.fleet.reduce(0) { $0 + $1.count }
+        let android = scenario.fleet.filter { $0.platform == .android }.reduce(0) { $0 + $1.count }
+        let held = (total - shard.index + shard.count - 1) / shard.count
+        let share = total == 0 ? 0 : Double(android) / Double(total)
+        return held * bytesPerDevice(androidShare: share) + 64 << 20
+    }
+}
