@@ -69,6 +69,10 @@ public struct World {
     /// report.json is the same either way.
     var measuresQueue = false
     var queueStats = QueueStats()
+    /// Events of the whole fleet (a fault's start or end, a broadcast), which every
+    /// shard processes; `simulated.events` counts them in shard 0 only, so the shards'
+    /// events add up to the plain run's.
+    var fleetWideEvents: UInt64 = 0
 
     /// Which devices of the fleet this world holds (``ShardPlan``); `.whole` unless sharded.
     public let shard: ShardPlan
@@ -121,7 +125,9 @@ public struct World {
     }
 
     public var now: SimTime { clock.now }
-    public var eventsProcessed: UInt64 { clock.processed }
+    /// Events processed; a shard other than 0 leaves out the fleet-wide ones
+    /// (``fleetWideEvents``), so the shards' counts add up to the plain run's.
+    public var eventsProcessed: UInt64 { clock.processed - (shard.index == 0 ? 0 : fleetWideEvents) }
     public var deviceCount: Int { devices.count }
 
     /// The global id of local device `d` (the id streams, traces, samples and replay
@@ -207,8 +213,10 @@ public struct World {
         case .offlineSpellEnds(let d):
             offlineSpellEnds(d)
         case .faultStarts(let index):
+            fleetWideEvents += 1
             applyFault(Int(index), starting: true)
         case .faultEnds(let index):
+            fleetWideEvents += 1
             applyFault(Int(index), starting: false)
         case .jetsam(let d, let fault):
             jetsam(d, fault: Int(fault))
@@ -221,6 +229,7 @@ public struct World {
         case .pushSource(let d, let source):
             pushSourceFires(d, source: Int(source))
         case .pushBroadcast(let index):
+            fleetWideEvents += 1
             pushBroadcast(Int(index))
         case .pushTimer(let slot):
             pushTimerFires(slot)

@@ -38,7 +38,7 @@ extension World {
             "simulated": [
                 "devices": .count(devices.count),
                 "duration": .seconds(scenario.duration.microseconds),
-                "events": .count(clock.processed),
+                "events": .count(eventsProcessed),
                 "start": .string(Trace.utc(startUnixSeconds * 1_000_000)),
             ],
             "latency": latencySection(),
