@@ -23,13 +23,16 @@ public enum MemoryEstimate {
             + queueEntriesPerDevice * queueEntry + otherBytesPerDevice
     }
 
+    /// The binary, its libraries and the world's fixed tables.
+    public static let baseBytes = 64 << 20
+
     /// The estimated peak bytes of `scenario`'s world (one shard of it): its devices times
-    /// ``bytesPerDevice(androidShare:)``, plus 64 MB for the binary and its libraries.
+    /// ``bytesPerDevice(androidShare:)``, plus ``baseBytes``.
     public static func bytes(_ scenario: Scenario, shard: ShardPlan = .whole) -> Int {
         let total = scenario.fleet.reduce(0) { $0 + $1.count }
         let android = scenario.fleet.filter { $0.platform == .android }.reduce(0) { $0 + $1.count }
         let held = (total - shard.index + shard.count - 1) / shard.count
         let share = total == 0 ? 0 : Double(android) / Double(total)
-        return held * bytesPerDevice(androidShare: share) + 64 << 20
+        return held * bytesPerDevice(androidShare: share) + baseBytes
     }
 }
