@@ -100,7 +100,7 @@ struct Run: Command {
             }
         }
         print("Report: \(outDir)/report.md (and report.json, report.html, junit.xml)")
-        eprint("wall time \(HumanUnits.duration(seconds: wallSeconds))")
+        eprint("wall time \(HumanUnits.duration(seconds: wallSeconds)); memory estimated before the run \(MemoryGuard.megabytes(MemoryEstimate.bytes(scenario, shard: shard))) MB")
         return outcome.passed ? 0 : 1
     }
 
