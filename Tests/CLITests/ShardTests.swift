@@ -156,6 +156,6 @@ import Simulation
         // A shard's devices need a quarter of the fleet's (device 0 of 4 holds the extra one).
         let base = MemoryEstimate.baseBytes
         let quarter = MemoryEstimate.bytes(scenario, shard: ShardPlan(index: 0, count: 4)) - base
-        #expect(quarter >= (estimate - base) / 4 && quarter < (estimate - base) / 4 + MemoryEstimate.bytesPerDevice(androidShare: 1))
+        #expect(quarter >= (estimate - base) / 4 && quarter < (estimate - base) / 4 + MemoryEstimate.bytesPerDevice(androidShare: 1, days: 7))
     }
 }
