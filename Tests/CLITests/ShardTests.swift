@@ -116,11 +116,29 @@ import Simulation
         script.currentDirectoryURL = CLI.packageRoot
         let out = dir.appendingPathComponent("script").path
         script.environment = ProcessInfo.processInfo.environment.merging(["FLEETSIM": CLI.executable.path, "FLEETSIM_OUT": out]) { $1 }
+        script.standardOutput = FileHandle.nullDevice
         try script.run()
         script.waitUntilExit()
         #expect(script.terminationStatus == 0)
         let merged = try Self.json(out + "/merged/report.json")
         #expect(Self.totals(merged) == Self.totals(try Self.json(dir.appendingPathComponent("plain/report.json").path)))
+    }
+
+    /// A violation found in a shard names the device by its global id, and its replay
+    /// command (no --shard) shows it: device 48 of the race scenario is in shard 0/2.
+    @Test func aShardsViolationReplaysWithoutTheShard() throws {
+        let out = try CLI.temporaryDirectory()
+        let r = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--shard", "0/2", "--out", out.path, "--quiet"])
+        #expect(r.status == 1)
+        guard case .array(let samples)? = try Self.json(out.appendingPathComponent("report.json").path)["invariants"]?["samples"] else {
+            Issue.record("no samples"); return
+        }
+        let sample = try #require(samples.first { Self.number($0, "device") == 48 && $0["kind"] == .string("taskCompletedTwice") })
+        guard case .string(let replay)? = sample["replay"] else { Issue.record("no replay command"); return }
+        #expect(replay.contains("--device 48 ") && !replay.contains("--shard"))
+        let story = try CLI.run(Array(replay.split(separator: " ").map(String.init).dropFirst()))
+        #expect(story.status == 0)
+        #expect(story.stdout.contains("ORACLE: violation taskCompletedTwice"), "\(story.stdout.suffix(500))")
     }
 
     @Test func badShardPlansAreUsageErrors() throws {
