@@ -70,11 +70,22 @@ public struct World {
     /// report.json is the same either way.
     var measuresQueue = false
     var queueStats = QueueStats()
+    /// Events of the whole fleet (a fault's start or end, a broadcast), which every
+    /// shard processes; `simulated.events` counts them in shard 0 only, so the shards'
+    /// events add up to the plain run's.
+    var fleetWideEvents: UInt64 = 0
 
-    /// - Parameter traceDevice: record the event-by-event story of this device.
-    public init(scenario: Scenario, traceDevice: Int? = nil) {
+    /// Which devices of the fleet this world holds (``ShardPlan``); `.whole` unless sharded.
+    public let shard: ShardPlan
+
+    /// - Parameter traceDevice: record the event-by-event story of this device (a global id).
+    /// - Parameter shard: simulate only this shard's devices, against its part of the
+    ///   backend's capacity.
+    public init(scenario unsharded: Scenario, traceDevice: Int? = nil, shard: ShardPlan = .whole) {
+        let scenario = shard.apply(to: unsharded)
         self.scenario = scenario
-        let fleet = FleetBuilder.build(scenario)
+        self.shard = shard
+        let fleet = FleetBuilder.build(scenario, shard: shard)
         devices = fleet.devices
         cohorts = fleet.cohorts
         timeZones = fleet.timeZones
@@ -107,7 +118,7 @@ public struct World {
             return 0
         }
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
-        traceRecorder = traceDevice.flatMap { $0 >= 0 && $0 < fleet.devices.count ? Trace(device: $0) : nil }
+        traceRecorder = traceDevice.flatMap(shard.local).flatMap { $0 < fleet.devices.count ? Trace(device: $0) : nil }
         load = LoadSeries(duration: scenario.duration, push: false)
         push = PushWorld(scenario: scenario, deviceCount: 0)
         start()
@@ -115,8 +126,14 @@ public struct World {
     }
 
     public var now: SimTime { clock.now }
-    public var eventsProcessed: UInt64 { clock.processed }
+    /// Events processed; a shard other than 0 leaves out the fleet-wide ones
+    /// (``fleetWideEvents``), so the shards' counts add up to the plain run's.
+    public var eventsProcessed: UInt64 { clock.processed - (shard.index == 0 ? 0 : fleetWideEvents) }
     public var deviceCount: Int { devices.count }
+
+    /// The global id of local device `d` (the id streams, traces, samples and replay
+    /// commands use): `d` itself unless the world is a shard.
+    @inline(__always) func globalID(_ d: Int) -> UInt64 { UInt64(shard.global(d)) }
 
     /// Processes every event before `limit` (and before the scenario's end). Bounded:
     /// time only moves forward and stops at the end.
@@ -150,7 +167,7 @@ public struct World {
             // submitted sometime in the last preferred interval.
             let interval = scenario.logic.refresh.preferredInterval.microseconds
             let earliest = SimTime(microseconds: devices[d].osStream.int(in: 0...max(0, interval - 1)))
-            var battery = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "battery")
+            var battery = RandomStream(seed: scenario.seed, entity: globalID(d), purpose: "battery")
             startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
             osStart(id, firstRefreshDue: earliest)
             if cohort.stepSync { startStepSync(id) }
@@ -197,8 +214,10 @@ public struct World {
         case .offlineSpellEnds(let d):
             offlineSpellEnds(d)
         case .faultStarts(let index):
+            fleetWideEvents += 1
             applyFault(Int(index), starting: true)
         case .faultEnds(let index):
+            fleetWideEvents += 1
             applyFault(Int(index), starting: false)
         case .jetsam(let d, let fault):
             jetsam(d, fault: Int(fault))
@@ -211,6 +230,7 @@ public struct World {
         case .pushSource(let d, let source):
             pushSourceFires(d, source: Int(source))
         case .pushBroadcast(let index):
+            fleetWideEvents += 1
             pushBroadcast(Int(index))
         case .pushTimer(let slot):
             pushTimerFires(slot)

@@ -14,17 +14,6 @@ extension NotYetAvailable {
     func run(_ context: Context) -> Int32 { 2 }
 }
 
-/// `fleetsim merge`: shard or seed reports combined.
-struct Merge: NotYetAvailable {
-    static let help = CommandHelp(
-        name: "merge",
-        abstract: "combine shard or seed reports into one; histograms merge exactly (not available yet)",
-        arguments: [.init(name: "REPORT.json...", text: "the reports to combine")],
-        options: [.valued("out", "DIR", "where the combined reports go", required: true)],
-        examples: ["fleetsim merge shards/1/report.json shards/2/report.json --out reports/merged"]
-    )
-}
-
 /// `fleetsim diverge`: the first event where two runs part ways.
 struct Diverge: NotYetAvailable {
     static let help = CommandHelp(

@@ -12,20 +12,24 @@ struct Run: Command {
         arguments: [.init(name: "SCENARIO", text: "the scenario file (JSON)")],
         options: ScenarioOptions.options(seed: true) + [
             .valued("out", "DIR", "where the reports go; checked for writability before simulating", default: "reports/<scenario name>/"),
-            .valued("shard", "K/N", "run one shard of a larger fleet (not available yet in this build)"),
+            .valued("shard", "K/N", "simulate only the devices whose id mod N is K, against 1/N of the\nbackend's capacity; combine the shards' reports with 'fleetsim merge'", default: "0/1 (the whole fleet)"),
             .flag("quiet", "no progress line on stderr (there is none anyway when stderr is not a terminal)"),
         ],
         discussion: """
         Exit 1 when an invariant was violated or an expectation failed: each failed
         expectation is printed with its value, its limit and the scenario file, each
-        violation with a replay command for this binary.
+        violation with a replay command for this binary. A run whose estimated memory
+        exceeds the machine's available memory (Linux: MemAvailable) is refused up
+        front (exit 2) with a hint to shard.
         """,
-        examples: ["fleetsim run scenarios/default.json --scale 0.1 --out reports/quick"]
+        examples: ["fleetsim run scenarios/default.json --scale 0.1 --out reports/quick",
+                   "fleetsim run scenarios/default.json --shard 2/4 --out shards/2"]
     )
 
     var options: ScenarioOptions
     var out: String?
     var quiet: Bool
+    var shard: ShardPlan
     var scenario: Scenario?
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
@@ -33,12 +37,19 @@ struct Run: Command {
         options = try ScenarioOptions(parsed)
         out = parsed.options["out"]
         quiet = parsed.flags.contains("quiet")
-        if parsed.options["shard"] != nil { throw .usage("--shard is not available yet in this build", command: "run") }
+        shard = .whole
+        if let text = parsed.options["shard"] {
+            guard let plan = ShardPlan(parsing: text) else {
+                throw .usage("--shard expects K/N with 0 <= K < N (e.g. 2/4), found '\(text)'", command: "run")
+            }
+            shard = plan
+        }
     }
 
     mutating func validate() throws(CLIError) {
         let s = options.withSwarm(try options.load())
         try OutputDirectory.check(outputDirectory(s))
+        try MemoryGuard.check(s, shard: shard)
         scenario = s
     }
 
@@ -52,7 +63,7 @@ struct Run: Command {
         let progress = !quiet && context.stderrIsTerminal
 
         let started = ContinuousClock.now
-        var world = World(scenario: scenario)
+        var world = World(scenario: scenario, shard: shard)
         let steps: Int64 = 50
         for k in 1...steps {
             world.run(until: SimTime(microseconds: world.end.microseconds / steps * k))
@@ -76,7 +87,8 @@ struct Run: Command {
             throw .input("cannot write the report: \(error)")
         }
         let failed = outcome.expectations.filter { !$0.passed }
-        print("\(scenario.name): \(HumanUnits.count(world.deviceCount)) devices, \(HumanUnits.duration(microseconds: scenario.duration.microseconds)) simulated, "
+        let part = shard.isWhole ? "" : " (shard \(shard.index)/\(shard.count))"
+        print("\(scenario.name)\(part): \(HumanUnits.count(world.deviceCount)) devices, \(HumanUnits.duration(microseconds: scenario.duration.microseconds)) simulated, "
               + "\(HumanUnits.count(world.eventsProcessed)) events; \(outcome.violations) invariant violation(s), \(failed.count) failed expectation(s).")
         for e in failed { print(Self.failureLine(e, file: scenario.sourcePath)) }
         if let samples = outcome.report.lookup("invariants.samples")?.arrayValue {
@@ -88,7 +100,7 @@ struct Run: Command {
             }
         }
         print("Report: \(outDir)/report.md (and report.json, report.html, junit.xml)")
-        eprint("wall time \(HumanUnits.duration(seconds: wallSeconds))")
+        eprint("wall time \(HumanUnits.duration(seconds: wallSeconds)); memory estimated before the run \(MemoryGuard.megabytes(MemoryEstimate.bytes(scenario, shard: shard))) MB")
         return outcome.passed ? 0 : 1
     }
 

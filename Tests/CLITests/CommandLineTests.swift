@@ -97,7 +97,9 @@ import Testing
         #expect(usageMessage(["run"]) == "missing SCENARIO file")
         #expect(usageMessage(["run", "a.json", "b.json"]) == "unexpected argument 'b.json'")
         #expect(usageMessage(["compare", "a.json"]) == "missing CURRENT")
-        #expect(usageMessage(["merge", "a.json", "--out", "x"]) == "'merge' is not available yet in this build")
+        #expect(usageMessage(["merge", "--out", "x"]) == "missing REPORT.json (the shards' reports)")
+        #expect(usageMessage(["merge", "a.json"]) == "merge needs --out DIR")
+        #expect(usageMessage(["run", "x.json", "--shard", "4/4"]) == "--shard expects K/N with 0 <= K < N (e.g. 2/4), found '4/4'")
         #expect(usageMessage(["shrink", "a.json", "--max-runs", "0"]) == "--max-runs must be greater than 0, found 0")
         #expect(usageMessage(["diverge"]) == "'diverge' is not available yet in this build")
     }

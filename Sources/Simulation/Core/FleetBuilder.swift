@@ -7,7 +7,8 @@ import Scenario
 ///
 /// Every draw of a device comes from streams keyed by (seed, device id, purpose), and
 /// its set-up draws are made in a fixed order from its own `setup` stream, so adding
-/// a cohort (or a device) never changes another device's draws.
+/// a cohort (or a device) never changes another device's draws. A shard
+/// (``ShardPlan``) builds only its devices, densely, each with its global id's draws.
 enum FleetBuilder {
     struct Fleet {
         var devices: [Device] = []
@@ -17,11 +18,13 @@ enum FleetBuilder {
         var lastCompleted: [SimTime] = []
     }
 
-    static func build(_ scenario: Scenario) -> Fleet {
+    static func build(_ scenario: Scenario, shard: ShardPlan = .whole) -> Fleet {
         var fleet = Fleet()
         let total = scenario.fleet.reduce(0) { $0 + $1.count }
-        fleet.devices.reserveCapacity(total)
-        fleet.lastCompleted.reserveCapacity(total)
+        let held = (total - shard.index + shard.count - 1) / shard.count
+        fleet.devices.reserveCapacity(held)
+        fleet.lastCompleted.reserveCapacity(held)
+        var global = 0
         for cohort in scenario.fleet {
             for option in cohort.timeZones.options where !fleet.timeZones.contains(option.value) {
                 fleet.timeZones.append(option.value)
@@ -31,11 +34,13 @@ enum FleetBuilder {
             if case .timeZoneChange(let to) = fault.kind, !fleet.timeZones.contains(to) { fleet.timeZones.append(to) }
         }
         for (c, cohort) in scenario.fleet.enumerated() {
-            fleet.cohorts.append(CohortModels(cohort, firstDevice: fleet.devices.count, refresh: scenario.logic.refresh))
+            var models = CohortModels(cohort, firstDevice: fleet.devices.count, refresh: scenario.logic.refresh)
             let zoneIndex = cohort.timeZones.options.map { UInt16(fleet.timeZones.firstIndex(of: $0.value)!) }
             let permissions = cohort.settings.notificationPermission
             for _ in 0..<cohort.count {
-                let id = UInt64(fleet.devices.count)
+                defer { global += 1 }
+                guard shard.holds(global) else { continue }
+                let id = UInt64(global)
                 var setup = RandomStream(seed: scenario.seed, entity: id, purpose: "setup")
                 let zone = zoneIndex[setup.weightedChoice(cohort.timeZones.options.lazy.map { $0.weight })]
                 let bar = setup.chance(cohort.settings.backgroundAppRefresh)
@@ -67,6 +72,8 @@ enum FleetBuilder {
                     pushStream: RandomStream(seed: scenario.seed, entity: id, purpose: "push"),
                     stepStream: RandomStream(seed: scenario.seed, entity: id, purpose: "stepSync")))
             }
+            models.count = fleet.devices.count - models.firstDevice
+            fleet.cohorts.append(models)
         }
         return fleet
     }

@@ -10,7 +10,7 @@ extension World {
         let fault = scenario.faults[index]
         if let name = fault.cohort, cohorts[Int(devices[d].cohort)].name != name { return false }
         if fault.fraction >= 1 { return true }
-        var stream = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: faultPurposes[index])
+        var stream = RandomStream(seed: scenario.seed, entity: globalID(d), purpose: faultPurposes[index])
         return stream.chance(fault.fraction)
     }
 

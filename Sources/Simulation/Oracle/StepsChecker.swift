@@ -55,7 +55,7 @@ extension World {
         let windowStart = localTime(user, at: readTo - scenario.logic.stepSync.backfillLimit).day + 1
         var day = max(windowStart, oracle.steps.judgedThrough[user] + 1, oracle.steps.firstJudgedDay[user])
         while day < end {
-            let truth = health.dailyTotal(user: user, day: day)
+            let truth = health.dailyTotal(user: Int(globalID(user)), day: day)
             let stored = stepStore.steps(user: user, day: day)
             let holds = stored.map { $0 >= truth } ?? false
             verify(holds, .stepsNeverSynced, device: user, time: now,

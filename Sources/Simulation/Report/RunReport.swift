@@ -30,6 +30,9 @@ public struct ExpectationResult: Sendable, Equatable {
 extension World {
     /// Builds the report. Fails (as a scenario error) only when an `expect` names a
     /// metric that `report.json` does not have.
+    ///
+    /// A shard (N > 1) records its plan as `simulated.shard: {index, count}`; a plain run
+    /// has no such key, so its bytes are what they were before sharding existed.
     public func report() throws(ScenarioError) -> RunOutcome {
         var document: [String: ReportValue] = [
             "scenario": .string(scenario.name),
@@ -38,7 +41,7 @@ extension World {
             "simulated": [
                 "devices": .count(devices.count),
                 "duration": .seconds(scenario.duration.microseconds),
-                "events": .count(clock.processed),
+                "events": .count(eventsProcessed),
                 "start": .string(Trace.utc(startUnixSeconds * 1_000_000)),
             ],
             "latency": latencySection(),
@@ -64,6 +67,10 @@ extension World {
                 "droppedOldWrites": .count(stepStore.droppedWrites),
             ],
         ]
+        if !shard.isWhole, case .object(var simulated)? = document["simulated"] {
+            simulated["shard"] = ["index": .count(shard.index), "count": .count(shard.count)]
+            document["simulated"] = .object(simulated)
+        }
         let results = try evaluate(ReportValue.object(document))
         document["expect"] = .array(results.map { r in
             .object([
@@ -229,10 +236,10 @@ extension World {
             "samples": .array(oracle.samples.map { v in
                 .object([
                     "kind": .string(v.kind.rawValue),
-                    "device": .count(v.device),
+                    "device": .count(globalID(v.device)),
                     "time": .seconds(v.time.microseconds),
                     "detail": .string(v.detail),
-                    "replay": .string(replayCommand(device: v.device, at: v.time)),
+                    "replay": .string(replayCommand(device: Int(globalID(v.device)), at: v.time)),
                 ])
             }),
         ]

@@ -43,7 +43,7 @@ extension World {
             let cohort = cohorts[Int(devices[d].cohort)]
             guard cohort.runsPush else { continue }
             let usage = scenario.fleet[Int(devices[d].cohort)].push
-            var setup = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "push.setup")
+            var setup = RandomStream(seed: scenario.seed, entity: globalID(d), purpose: "push.setup")
             let quiet = usage.quietHours.pick(&setup).map { QuietHours(startHour: $0.startMinute / 60, startMinute: $0.startMinute % 60,
                                                                          endHour: $0.endMinute / 60, endMinute: $0.endMinute % 60) }
             var optedOut = PushCategories()
@@ -54,7 +54,7 @@ extension World {
             pw.users.append(PushUserState(settings: settings))
             pw.truth.append(PushUserTruth(device: UInt32(d), silent: SilentPushState(throttle: pw.throttle, now: .zero),
                                           provider: cohort.platform == .android ? .fcm : .apns,
-                                          lifecycle: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "push.lifecycle")))
+                                          lifecycle: RandomStream(seed: scenario.seed, entity: globalID(d), purpose: "push.lifecycle")))
         }
         pw.active = true
         push = pw
@@ -92,7 +92,7 @@ extension World {
         for d in devices.indices where push.userOf[d] >= 0 {
             if let name = b.cohort, cohorts[Int(devices[d].cohort)].name != name { continue }
             if b.fraction < 1 {
-                var stream = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: purpose)
+                var stream = RandomStream(seed: scenario.seed, entity: globalID(d), purpose: purpose)
                 guard stream.chance(b.fraction) else { continue }
             }
             createPush(UInt32(d), source: 4, category: b.category, priority: b.priority, collapseId: push.broadcastCollapseIds[k])

@@ -44,7 +44,7 @@ extension World {
         // What that sync brought to the server: its day's steps up to then.
         let synced = localTime(i, at: lastSync)
         observeStepSyncStarted(i, firstDay: synced.day)
-        _ = stepStore.upsert(user: i, day: synced.day, steps: health.steps(user: i, day: synced.day, before: synced.day, secondOfDay: synced.secondOfDay))
+        _ = stepStore.upsert(user: i, day: synced.day, steps: health.steps(user: Int(globalID(i)), day: synced.day, before: synced.day, secondOfDay: synced.secondOfDay))
         setStaleNotification(d, at: lastSync + scenario.logic.stepSync.staleNotificationAge)
         startStepSyncWork(d, lastSync: lastSync)
     }
@@ -179,7 +179,7 @@ extension World {
             let clockModel = devices[i].clock
             devices[i].stepsReadFrom = clockModel.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: startUnixSeconds)
             devices[i].stepsReadTo = clockModel.trueTime(ofWall: to.unixMicroseconds, startUnixSeconds: startUnixSeconds)
-            return .healthDataRead(World.healthData(health, user: i, from: devices[i].stepsReadFrom, to: devices[i].stepsReadTo,
+            return .healthDataRead(World.healthData(health, user: Int(globalID(i)), from: devices[i].stepsReadFrom, to: devices[i].stepsReadTo,
                                                     calendar: calendars[Int(devices[i].homeTimeZone)], startUnixSeconds: startUnixSeconds))
         case .httpRequest(let id, let endpoint):
             metrics.stepUploads += 1

@@ -18,7 +18,7 @@ extension World {
     /// Set-up: the user's alarm clock, drawn from its own stream (`user.alarmClock`) so
     /// no other draw shifts; a user with one gets its first ring set.
     mutating func setUpAlarmClock(_ d: UInt32) {
-        var rng = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "user.alarmClock")
+        var rng = RandomStream(seed: scenario.seed, entity: globalID(Int(d)), purpose: "user.alarmClock")
         guard let timeOfDay = models(d).alarmClock.draw(rng: &rng) else { return }
         androids[androidIndex(d)].alarmClock = timeOfDay
         setNextAlarmClockRing(d)

@@ -127,7 +127,7 @@ extension World {
     mutating func startAndroid(_ d: UInt32, firstDue: SimTime) {
         let i = Int(d)
         let m = models(d)
-        var setup = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "android.setup")
+        var setup = RandomStream(seed: scenario.seed, entity: globalID(i), purpose: "android.setup")
         let opens = cohorts[Int(devices[i].cohort)].usage.appOpensPerDay
         let sinceUse = opens > 0 ? SimDuration.fromSeconds(setup.exponential(mean: 86_400 / opens)) : .days(30)
         let batterySaverAuto = setup.chance(m.batterySaverAuto)
@@ -142,8 +142,8 @@ extension World {
             refresh: AndroidWorkSlot(spec: work, enqueued: true),
             steps: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false),
             fcmHighPriority: m.fcm.makeLog(),
-            screenStream: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "user.screen"),
-            motionStream: RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "user.motion")))
+            screenStream: RandomStream(seed: scenario.seed, entity: globalID(i), purpose: "user.screen"),
+            motionStream: RandomStream(seed: scenario.seed, entity: globalID(i), purpose: "user.motion")))
         androids[Int(devices[i].android)].batterySaverAuto = batterySaverAuto
         note(d, "OS: Android; standby bucket \(androids[Int(devices[i].android)].lastBucket); refresh work due \(format(firstDue))")
         updateAutoBatterySaver(d)

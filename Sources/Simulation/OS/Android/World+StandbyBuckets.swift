@@ -35,7 +35,7 @@ extension World {
     /// draw shifts. Zero when the model applies thresholds at once.
     func bucketCheckPhase(_ d: UInt32, _ buckets: StandbyBucketModel) -> SimDuration {
         guard let interval = buckets.config.checkIdleInterval else { return .zero }
-        var rng = RandomStream(seed: scenario.seed, entity: UInt64(d), purpose: "android.bucketCheckPhase")
+        var rng = RandomStream(seed: scenario.seed, entity: globalID(Int(d)), purpose: "android.bucketCheckPhase")
         return SimDuration(microseconds: Int64(rng.uniform() * Double(interval.microseconds)))
     }
 }

@@ -1,0 +1,43 @@
+import SimKernel
+import Scenario
+
+/// What a world of a scenario (or one of its shards) will hold in memory, estimated
+/// before it is built, so `run` can refuse a fleet the machine cannot hold instead of
+/// being killed hours in (docs/scale.md has the estimate against measured peak RSS).
+public enum MemoryEstimate {
+    /// Pending queue entries per device: the peak measured at `--scale 0.1` of the
+    /// default scenario is 26,408 for 1,000 devices (docs/architecture.md, "Timers and
+    /// the event queue"); the heap's array may double past it when it grows.
+    static let queueEntriesPerDevice = 2 * 27
+
+    /// State outside the device arrays (oracle, metrics, push users, the step store,
+    /// jobs) per device, fitted to the peak RSS of the default scenario for 1 day at
+    /// 10,000 and 100,000 devices (docs/scale.md).
+    static let otherBytesPerDevice = 700
+
+    /// What grows with simulated time per device (the push ledger, histograms), fitted
+    /// to the default scenario's peak RSS at 10,000 devices for 1 and 7 days.
+    static let bytesPerDeviceDay = 512
+
+    /// Bytes per device for a run of `days`: its `Device`, its share of an
+    /// `AndroidDevice`, its queue entries, the rest of the world's per-device state, and
+    /// what grows per simulated day.
+    public static func bytesPerDevice(androidShare: Double, days: Double) -> Int {
+        let queueEntry = MemoryLayout<Int64>.stride + MemoryLayout<UInt64>.stride + MemoryLayout<WorldEvent>.stride
+        return World.bytesPerDevice + Int((androidShare * Double(World.bytesPerAndroidDevice)).rounded(.up))
+            + queueEntriesPerDevice * queueEntry + otherBytesPerDevice + Int((days * Double(bytesPerDeviceDay)).rounded(.up))
+    }
+
+    /// The binary, its libraries and the world's fixed tables.
+    public static let baseBytes = 32 << 20
+
+    /// The estimated peak bytes of `scenario`'s world (one shard of it): its devices times
+    /// ``bytesPerDevice(androidShare:days:)``, plus ``baseBytes``.
+    public static func bytes(_ scenario: Scenario, shard: ShardPlan = .whole) -> Int {
+        let total = scenario.fleet.reduce(0) { $0 + $1.count }
+        let android = scenario.fleet.filter { $0.platform == .android }.reduce(0) { $0 + $1.count }
+        let held = (total - shard.index + shard.count - 1) / shard.count
+        let share = total == 0 ? 0 : Double(android) / Double(total)
+        return held * bytesPerDevice(androidShare: share, days: scenario.duration.seconds / 86_400) + baseBytes
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import Reports
+import Scenario
+import Simulation
+@testable import fleetsim
+
+/// `run --shard`, `merge` and `scripts/run-sharded.sh` against the plain run of the same
+/// build (never fixed event counts: the event queue may change). The default scenario
+/// at `--scale 0.01` (100 devices) never saturates its backend (peak queue depth 0).
+@Suite(.serialized) struct ShardTests {
+    static let scale = ["--scale", "0.01"]
+
+    /// One plain run and its four shards, made once for the suite.
+    static let runs: Result<URL, Error> = Result {
+        let dir = try CLI.temporaryDirectory()
+        _ = try CLI.run(["run", "scenarios/default.json", "--out", dir.appendingPathComponent("plain").path, "--quiet"] + scale)
+        for k in 0..<4 {
+            _ = try CLI.run(["run", "scenarios/default.json", "--shard", "\(k)/4", "--out", dir.appendingPathComponent("s\(k)").path, "--quiet"] + scale)
+        }
+        return dir
+    }
+
+    static func json(_ path: String) throws -> JSONValue {
+        try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    static func number(_ v: JSONValue, _ path: String) -> Double? {
+        var value: JSONValue? = v
+        for key in path.split(separator: ".") { value = value?[String(key)] }
+        if case .number(let x, _)? = value { return x }
+        return nil
+    }
+
+    /// The figures a merged run must share with the plain run.
+    static func totals(_ v: JSONValue) -> [Double?] {
+        ["simulated.devices", "simulated.events", "invariants.checked", "invariants.violations"].map { number(v, $0) }
+            + (Self.byKind(v))
+    }
+
+    static func byKind(_ v: JSONValue) -> [Double?] {
+        guard case .object(let members)? = v["invariants"]?["byKind"] else { return [nil] }
+        return members.sorted { $0.key < $1.key }.map { member -> Double? in
+            if case .number(let x, _) = member.value { return x }
+            return nil
+        }
+    }
+
+    @Test func shardZeroOfOneIsThePlainRunByteForByte() throws {
+        let dir = try Self.runs.get()
+        let whole = dir.appendingPathComponent("whole").path
+        let r = try CLI.run(["run", "scenarios/default.json", "--shard", "0/1", "--out", whole, "--quiet"] + Self.scale)
+        #expect(r.status == 0, "\(r.stderr)")
+        let plain = try Data(contentsOf: dir.appendingPathComponent("plain/report.json"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: whole + "/report.json")) == plain)
+        #expect(!String(decoding: plain, as: UTF8.self).contains("\"shard\""))
+    }
+
+    @Test func fourShardsMergedHaveThePlainRunsDevicesEventsAndInvariants() throws {
+        let dir = try Self.runs.get()
+        let shards = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
+        let shard2 = try Self.json(shards[2])
+        #expect(Self.number(shard2, "simulated.shard.index") == 2 && Self.number(shard2, "simulated.shard.count") == 4)
+        let out = dir.appendingPathComponent("merged").path
+        let r = try CLI.run(["merge"] + shards + ["--out", out])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        let merged = try Self.json(out + "/report.json")
+        let plain = try Self.json(dir.appendingPathComponent("plain/report.json").path)
+        #expect(Self.totals(merged) == Self.totals(plain))
+        #expect(merged["simulated"]?["shard"] == nil)
+        for name in ["report.md", "report.html", "junit.xml"] { #expect(FileManager.default.fileExists(atPath: out + "/" + name)) }
+    }
+
+    @Test func mergeIsOrderIndependentByteForByte() throws {
+        let dir = try Self.runs.get()
+        let shards = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
+        let a = dir.appendingPathComponent("order-a").path, b = dir.appendingPathComponent("order-b").path
+        _ = try CLI.run(["merge"] + shards + ["--out", a])
+        _ = try CLI.run(["merge", shards[3], shards[1], shards[0], shards[2], "--out", b])
+        let first = try Data(contentsOf: URL(fileURLWithPath: a + "/report.json"))
+        #expect(!first.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: b + "/report.json")) == first)
+    }
+
+    @Test func mergeRefusesReportsThatAreNotOneRunsShards() throws {
+        let dir = try Self.runs.get()
+        let s = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
+        let plain = dir.appendingPathComponent("plain/report.json").path
+        var otherSeed = try String(contentsOfFile: s[3], encoding: .utf8)
+        otherSeed = otherSeed.replacingOccurrences(of: "\"seed\": 42", with: "\"seed\": 43")
+        let otherSeedPath = try CLI.write(otherSeed, to: "seed43.json", in: dir)
+        let cases: [([String], String)] = [
+            ([s[0], s[1], s[2]], "shard 3/4 missing"),
+            ([s[0], s[1], s[2], s[2], s[3]], "are both shard 2/4"),
+            ([s[0], s[1], s[2], otherSeedPath], "seed differs"),
+            ([plain], "has no simulated.shard"),
+        ]
+        for (inputs, message) in cases {
+            let out = dir.appendingPathComponent("refused").path
+            let r = try CLI.run(["merge"] + inputs + ["--out", out])
+            #expect(r.status == 2, "\(inputs)")
+            #expect(r.stderr.contains(message), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out + "/report.json"))
+        }
+        let different = try CLI.run(["run", "scenarios/default.json", "--shard", "0/2", "--out", dir.appendingPathComponent("half").path, "--quiet"] + Self.scale)
+        #expect(different.status == 0)
+        let r = try CLI.run(["merge", dir.appendingPathComponent("half/report.json").path, s[1], "--out", dir.appendingPathComponent("refused").path])
+        #expect(r.status == 2 && r.stderr.contains("different shard plans"), "\(r.stderr)")
+    }
+
+    @Test func runShardedScriptMergesThreeLocalShards() throws {
+        let dir = try Self.runs.get()
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/bin/sh")
+        script.arguments = ["scripts/run-sharded.sh", "3", "scenarios/default.json"] + Self.scale
+        script.currentDirectoryURL = CLI.packageRoot
+        let out = dir.appendingPathComponent("script").path
+        script.environment = ProcessInfo.processInfo.environment.merging(["FLEETSIM": CLI.executable.path, "FLEETSIM_OUT": out]) { $1 }
+        script.standardOutput = FileHandle.nullDevice
+        try script.run()
+        script.waitUntilExit()
+        #expect(script.terminationStatus == 0)
+        let merged = try Self.json(out + "/merged/report.json")
+        #expect(Self.totals(merged) == Self.totals(try Self.json(dir.appendingPathComponent("plain/report.json").path)))
+    }
+
+    /// A violation found in a shard names the device by its global id, and its replay
+    /// command (no --shard) shows it: device 48 of the race scenario is in shard 0/2.
+    @Test func aShardsViolationReplaysWithoutTheShard() throws {
+        let out = try CLI.temporaryDirectory()
+        let r = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--shard", "0/2", "--out", out.path, "--quiet"])
+        #expect(r.status == 1)
+        guard case .array(let samples)? = try Self.json(out.appendingPathComponent("report.json").path)["invariants"]?["samples"] else {
+            Issue.record("no samples"); return
+        }
+        let sample = try #require(samples.first { Self.number($0, "device") == 48 && $0["kind"] == .string("taskCompletedTwice") })
+        guard case .string(let replay)? = sample["replay"] else { Issue.record("no replay command"); return }
+        #expect(replay.contains("--device 48 ") && !replay.contains("--shard"))
+        let story = try CLI.run(Array(replay.split(separator: " ").map(String.init).dropFirst()))
+        #expect(story.status == 0)
+        #expect(story.stdout.contains("ORACLE: violation taskCompletedTwice"), "\(story.stdout.suffix(500))")
+    }
+
+    @Test func badShardPlansAreUsageErrors() throws {
+        for text in ["4/4", "-1/4", "1/0", "x", "1/2/3"] {
+            let r = try CLI.run(["run", "scenarios/default.json", "--shard", text, "--out", "/tmp/never"])
+            #expect(r.status == 2 && r.stderr.contains("--shard expects K/N"), "\(text): \(r.stderr)")
+        }
+    }
+
+    @Test func everyKeyOfTheDefaultReportHasAMergeRule() throws {
+        let report = Merge.reportValue(try Self.json(CLI.packageRoot.appendingPathComponent("reports/baselines/default.json").path))
+        let missing = ReportMerge.leafPaths(report).filter { ReportMerge.rule(for: $0) == nil }.map { $0.joined(separator: ".") }
+        #expect(missing.isEmpty, "keys without a merge rule: \(missing)")
+        // A report read back and written again keeps its bytes (the merge's input model).
+        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("reports/baselines/default.json"), encoding: .utf8)
+        #expect(JSONWriter.encode(report) == text)
+    }
+
+    @Test func theMemoryGuardRefusesAboveMemAvailableWithAHintToShard() throws {
+        #expect(MemoryGuard.parse(meminfo: "MemTotal: 100 kB\nMemAvailable:    2048 kB\n") == 2_097_152)
+        #expect(MemoryGuard.parse(meminfo: "MemTotal: 100 kB\n") == nil)
+        let scenario = try ScenarioOptions.load(CLI.packageRoot.appendingPathComponent("scenarios/default.json").path)
+        let estimate = MemoryEstimate.bytes(scenario)
+        #expect(throws: Never.self) { try MemoryGuard.check(scenario, shard: .whole, available: estimate) }
+        #expect(throws: Never.self) { try MemoryGuard.check(scenario, shard: .whole, available: nil) }
+        do {
+            try MemoryGuard.check(scenario, shard: .whole, available: estimate - 1)
+            Issue.record("expected a refusal")
+        } catch {
+            guard case .input(let message) = error else { Issue.record("\(error)"); return }
+            #expect(message.contains("--shard K/2"), "\(message)")
+        }
+        // A shard's devices need a quarter of the fleet's (device 0 of 4 holds the extra one).
+        let base = MemoryEstimate.baseBytes
+        let quarter = MemoryEstimate.bytes(scenario, shard: ShardPlan(index: 0, count: 4)) - base
+        #expect(quarter >= (estimate - base) / 4 && quarter < (estimate - base) / 4 + MemoryEstimate.bytesPerDevice(androidShare: 1, days: 7))
+    }
+}
