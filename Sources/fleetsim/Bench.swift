@@ -7,30 +7,49 @@ import Simulation
 struct Bench: Command {
     static let help = CommandHelp(
         name: "bench",
-        abstract: "kernel reference model (exact event counts, events/s) and whole-world throughput",
+        abstract: "kernel reference model (exact event counts, events/s) and whole-world throughput and memory",
         options: [
-            .valued("devices", "N", "devices in the whole-world run (60 % iOS, 40 % Android, 7 days)", default: "10000"),
+            .valued("devices", "N[,N...]", "fleet sizes of the whole-world runs (60 % iOS, 40 % Android), smallest first", default: "10000,100000"),
+            .valued("days", "D", "simulated days of each whole-world run", default: "1"),
+            .flag("large", "also run 1,000,000 devices (about 1.5 GB and minutes)"),
             .flag("quick", "one run at N = 10,000 of the kernel model instead of the best of 5 at 10,000 and 100,000"),
         ],
         discussion: """
-        Times are the thread's CPU seconds. Exit 1 when the kernel's event count differs
-        from the independent implementation's.
+        Times are the thread's CPU seconds. Bytes per device all-in is the growth of the
+        process's peak resident set (Linux: VmHWM in /proc/self/status) over its size
+        before the world was built, divided by the devices: state, queue, metrics and
+        allocator slack; sizes run smallest first so each peak is its own. Exit 1 when
+        the kernel's event count differs from the independent implementation's.
         """,
-        examples: ["fleetsim bench --quick --devices 2000"]
+        examples: ["fleetsim bench --quick --devices 2000", "fleetsim bench --large", "fleetsim bench --devices 10000,100000,1000000 --days 1"]
     )
 
-    var devices: Int
+    var devices: [Int]
+    var days: Int
     var quick: Bool
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
         try parsed.noExtraPositionals(after: 0)
-        devices = try parsed.int("devices") ?? 10_000
-        guard devices >= 1 else { throw .usage("--devices must be at least 1, found \(devices)", command: "bench") }
+        var sizes: [Int] = []
+        if let text = parsed.options["devices"] {
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let n = Int(part.trimmingCharacters(in: .whitespaces)), n >= 1 else {
+                    throw .usage("--devices expects device counts of at least 1, separated by commas, found '\(text)'", command: "bench")
+                }
+                sizes.append(n)
+            }
+        } else {
+            sizes = [10_000, 100_000]
+        }
+        if parsed.flags.contains("large") && !sizes.contains(1_000_000) { sizes.append(1_000_000) }
+        devices = sizes.sorted()
+        days = try parsed.int("days") ?? 1
+        guard days >= 1 else { throw .usage("--days must be at least 1, found \(days)", command: "bench") }
         quick = parsed.flags.contains("quick")
     }
 
     func run(_ context: Context) -> Int32 {
-        Self.measure(worldDevices: devices, quick: quick)
+        Self.measure(worldDevices: devices, days: days, quick: quick)
     }
 
     /// The independent implementation's counts for the kernel reference model.
@@ -38,7 +57,7 @@ struct Bench: Command {
     /// The kernel's throughput target at N = 10,000 (release build, 2 cores).
     static let targetEventsPerSecond = 10_000_000.0
 
-    static func measure(worldDevices: Int, quick: Bool) -> Int32 {
+    static func measure(worldDevices: [Int], days: Int, quick: Bool) -> Int32 {
         var ok = true
         print("Kernel reference model (KernelBenchmark): 7 days, think 14,400 s, service 0.2 s x 50 slots, app 21,600 s")
         print("  times are this thread's CPU seconds, best of \(quick ? 1 : 5) runs (a shared VM's steal time is not the kernel's)")
@@ -61,27 +80,51 @@ struct Bench: Command {
             }
         }
 
-        let json = """
-        {"name": "bench-world", "seed": 1, "duration": "7d",
-         "fleet": [{"cohort": "ios", "count": \(worldDevices * 6 / 10), "platform": "ios"},
-                   {"cohort": "android", "count": \(worldDevices - worldDevices * 6 / 10), "platform": "android"}]}
-        """
-        do {
-            let scenario = try ScenarioDecoder.decode(Array(json.utf8), file: "<bench>")
-            let started = threadCPUSeconds()
-            var world = World(scenario: scenario)
-            world.runToEnd()
-            let s = threadCPUSeconds() - started
-            let events = Double(world.eventsProcessed)
-            print("Whole world (60 % iOS, 40 % Android, every feature, 7 days, set-up included):")
-            print(String(format: "  %d devices, %.0f events in %.3f s: %.2f M events/s, %.0f devices/s, %.1f simulated device-days/ms",
-                         worldDevices, events, s, events / s / 1e6, Double(worldDevices) / s, Double(worldDevices) * 7 / s / 1000))
-            print("  \(World.bytesPerDevice) bytes of state per device, plus \(World.bytesPerAndroidDevice) per Android device")
-        } catch {
-            eprint("error: \(error)")
-            return 2
+        print("Whole world (60 % iOS, 40 % Android, every feature, \(days) day\(days == 1 ? "" : "s"), set-up included):")
+        print("  \(World.bytesPerDevice) bytes of state per device, plus \(World.bytesPerAndroidDevice) per Android device")
+        var firstCost: Double?
+        for n in worldDevices {
+            let json = """
+            {"name": "bench-world", "seed": 1, "duration": "\(days)d",
+             "fleet": [{"cohort": "ios", "count": \(n * 6 / 10), "platform": "ios"},
+                       {"cohort": "android", "count": \(n - n * 6 / 10), "platform": "android"}]}
+            """
+            do {
+                let scenario = try ScenarioDecoder.decode(Array(json.utf8), file: "<bench>")
+                let residentBefore = memoryStatus("VmRSS")
+                let started = threadCPUSeconds()
+                var world = World(scenario: scenario)
+                world.runToEnd()
+                let s = threadCPUSeconds() - started
+                let events = Double(world.eventsProcessed)
+                let deviceDays = Double(n) * Double(days)
+                // Cost per device-day against the first (smallest) size: flat means near 1.00.
+                let cost = s / deviceDays
+                let ratio = cost / (firstCost ?? cost)
+                if firstCost == nil { firstCost = cost }
+                var memory = "peak RSS not available"
+                if let before = residentBefore, let peak = memoryStatus("VmHWM") {
+                    memory = "\(max(0, peak - before) / n) bytes/device all-in (peak RSS \(peak / 1_048_576) MiB)"
+                }
+                print(String(format: "  %8d devices: %11.0f events in %7.2f s: %6.2f M events/s, %7.0f device-days/s, cost x%.2f; %@",
+                             n, events, s, events / s / 1e6, deviceDays / s, ratio, memory))
+            } catch {
+                eprint("error: \(error)")
+                return 2
+            }
         }
         return ok ? 0 : 1
+    }
+
+    /// A `/proc/self/status` figure in bytes (`VmRSS`, `VmHWM`: Linux only; nil elsewhere).
+    static func memoryStatus(_ key: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 2, let kib = Int(fields[1]) else { return nil }
+            return kib * 1024
+        }
+        return nil
     }
 
     /// CPU time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`).

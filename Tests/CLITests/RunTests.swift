@@ -61,6 +61,21 @@ import Testing
         #expect(r.stdout.contains("1121399 events (expected 1121399: match)"))
         #expect(r.stdout.contains("bytes of state per device"))
     }
+
+    /// `--devices` takes a list, run smallest first (each peak RSS is then its own), and
+    /// each size gets its device-days/s and its bytes per device.
+    @Test func benchRunsEachFleetSizeSmallestFirst() throws {
+        let r = try CLI.run(["bench", "--quick", "--devices", "300,100"])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n").filter { $0.contains(" devices: ") }
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains("     100 devices: ") == true)
+        #expect(lines.last?.contains("     300 devices: ") == true)
+        #expect(lines.allSatisfy { $0.contains("device-days/s") && $0.contains("bytes/device all-in") })
+        let bad = try CLI.run(["bench", "--quick", "--devices", "100,0"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--devices expects device counts of at least 1"))
+    }
 }
 
 @Suite struct RobustnessTests {
