@@ -69,6 +69,11 @@ public struct World {
     /// report.json is the same either way.
     var measuresQueue = false
     var queueStats = QueueStats()
+    /// The delivered event stream's rolling hashes (Core/EventHashes), in report.json's `events.hash`.
+    var eventHashes: EventHashes
+    /// Sees every delivered event with its hash and a description (`run --record-events`,
+    /// `diverge`); nil (the default) costs one check per event.
+    public var eventObserver: ((DeliveredEvent) -> Void)?
 
     /// - Parameter traceDevice: record the event-by-event story of this device.
     public init(scenario: Scenario, traceDevice: Int? = nil) {
@@ -98,6 +103,7 @@ public struct World {
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
         metrics = Metrics(cohorts: cohorts.count)
         oracle = Oracle(devices: devices.count)
+        eventHashes = EventHashes(devices: devices.count)
         effects.reserveCapacity(16)
         faultPurposes = scenario.faults.indices.map { StreamPurpose("fault.\($0)") }
         let zones = fleet.timeZones
@@ -164,6 +170,7 @@ public struct World {
     // MARK: - The event switch
 
     mutating func step(_ event: WorldEvent) {
+        hashDelivered(event)
         switch event {
         case .userOpensApp(let d):
             userOpensApp(d)
