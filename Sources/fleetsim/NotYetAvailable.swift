@@ -24,18 +24,3 @@ struct Merge: NotYetAvailable {
         examples: ["fleetsim merge shards/1/report.json shards/2/report.json --out reports/merged"]
     )
 }
-
-/// `fleetsim diverge`: the first event where two runs part ways.
-struct Diverge: NotYetAvailable {
-    static let help = CommandHelp(
-        name: "diverge",
-        abstract: "report the first event where two builds, traces or configurations part ways (not available yet)",
-        arguments: [.init(name: "SCENARIO", text: "the scenario file (JSON)")],
-        options: [
-            .valued("seed", "N", "the seed both sides run", required: true),
-            .valued("against", "BINARY_OR_TRACE", "the other build, or a recorded trace", required: true),
-        ],
-        discussion: "Uses the event-stream hashes in report.json; prints time, device, event and both sides.",
-        examples: ["fleetsim diverge scenarios/default.json --seed 1 --against ../old/.build/release/fleetsim"]
-    )
-}

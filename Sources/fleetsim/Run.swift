@@ -13,6 +13,7 @@ struct Run: Command {
         options: ScenarioOptions.options(seed: true) + [
             .valued("out", "DIR", "where the reports go; checked for writability before simulating", default: "reports/<scenario name>/"),
             .valued("shard", "K/N", "run one shard of a larger fleet (not available yet in this build)"),
+            .valued("record-events", "FILE", "write every delivered event as a line 'MICROSECONDS DEVICE HASH DESCRIPTION'\n(DEVICE '-' for a fleet-wide event) to FILE, or to stdout for '-' (the summary\nthen goes to stderr); what 'fleetsim diverge --traces' compares"),
             .flag("quiet", "no progress line on stderr (there is none anyway when stderr is not a terminal)"),
         ],
         discussion: """
@@ -26,6 +27,7 @@ struct Run: Command {
     var options: ScenarioOptions
     var out: String?
     var quiet: Bool
+    var recordEvents: String?
     var scenario: Scenario?
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
@@ -33,6 +35,7 @@ struct Run: Command {
         options = try ScenarioOptions(parsed)
         out = parsed.options["out"]
         quiet = parsed.flags.contains("quiet")
+        recordEvents = parsed.options["record-events"]
         if parsed.options["shard"] != nil { throw .usage("--shard is not available yet in this build", command: "run") }
     }
 
@@ -53,6 +56,14 @@ struct Run: Command {
 
         let started = ContinuousClock.now
         var world = World(scenario: scenario)
+        let recorder: EventLineWriter?
+        if let recordEvents {
+            guard let writer = EventLineWriter(path: recordEvents) else { throw .input("--record-events: cannot write '\(recordEvents)'") }
+            recorder = writer
+            world.eventObserver = { writer.write($0) }
+        } else {
+            recorder = nil
+        }
         let steps: Int64 = 50
         for k in 1...steps {
             world.run(until: SimTime(microseconds: world.end.microseconds / steps * k))
@@ -61,6 +72,7 @@ struct Run: Command {
             }
         }
         world.runToEnd()
+        recorder?.close()
         if progress { FileHandle.standardError.write(Data("\n".utf8)) }
         let wallSeconds = Self.seconds(started.duration(to: .now))
 
@@ -76,6 +88,8 @@ struct Run: Command {
             throw .input("cannot write the report: \(error)")
         }
         let failed = outcome.expectations.filter { !$0.passed }
+        let toStdout = recordEvents != "-"
+        func print(_ line: String) { if toStdout { Swift.print(line) } else { eprint(line) } }
         print("\(scenario.name): \(HumanUnits.count(world.deviceCount)) devices, \(HumanUnits.duration(microseconds: scenario.duration.microseconds)) simulated, "
               + "\(HumanUnits.count(world.eventsProcessed)) events; \(outcome.violations) invariant violation(s), \(failed.count) failed expectation(s).")
         for e in failed { print(Self.failureLine(e, file: scenario.sourcePath)) }

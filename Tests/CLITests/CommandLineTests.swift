@@ -99,7 +99,8 @@ import Testing
         #expect(usageMessage(["compare", "a.json"]) == "missing CURRENT")
         #expect(usageMessage(["merge", "a.json", "--out", "x"]) == "'merge' is not available yet in this build")
         #expect(usageMessage(["shrink", "a.json", "--max-runs", "0"]) == "--max-runs must be greater than 0, found 0")
-        #expect(usageMessage(["diverge"]) == "'diverge' is not available yet in this build")
+        #expect(usageMessage(["diverge"]) == "missing SCENARIO file")
+        #expect(usageMessage(["diverge", "--traces", "a.txt"]) == "missing second event file B")
     }
 
     /// The smallest scale that keeps a cohort: `count × F` must round to 1, i.e.
