@@ -138,7 +138,11 @@ struct Diverge: Command {
             let a = try Self.launch(sides.0, extra: ["--out", dir.appendingPathComponent("stream0").path, "--quiet", "--record-events", "-"], stdout: left)
             let b = try Self.launch(sides.1, extra: ["--out", dir.appendingPathComponent("stream1").path, "--quiet", "--record-events", "-"], stdout: right)
             defer {
-                for p in [a, b] where p.isRunning { p.terminate() }
+                // SIGKILL: a child may have inherited a mask that blocks SIGTERM (a
+                // test runner's threads), and it may be blocked writing to its pipe.
+                try? left.fileHandleForReading.close()
+                try? right.fileHandleForReading.close()
+                for p in [a, b] where p.isRunning { kill(p.processIdentifier, SIGKILL) }
                 a.waitUntilExit()
                 b.waitUntilExit()
             }

@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func runHelpStatesTheMethodsAndDefaults() throws {
-        #expect(Run.help.text.contains("--scale F        multiply every cohort's count by F"))
+        #expect(Run.help.text.contains("--scale F             multiply every cohort's count by F"))
         #expect(Run.help.text.contains("(default: reports/<scenario name>/)"))
         #expect(Explore.help.text.contains("t(0.975, n-1)"))
         #expect(Compare.help.text.contains("Welch's t-test"))

@@ -32,7 +32,8 @@ import Testing
         #expect(same.stdout.contains("No divergence: \(lines.count - 1) events"))
 
         // The last line cut off: the shorter stream ends where the other goes on.
-        let cut = try CLI.write(lines.dropLast(2).joined(separator: "\n") + "\n", to: "c.txt", in: dir)
+        let original = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").map(String.init)
+        let cut = try CLI.write(original.dropLast().joined(separator: "\n") + "\n", to: "c.txt", in: dir)
         let ended = try CLI.run(["diverge", "--traces", events, cut])
         #expect(ended.status == 1)
         #expect(ended.stdout.contains("(no more events)"))
