@@ -28,7 +28,7 @@ struct Diverge: Command {
         """,
         examples: [
             "fleetsim diverge scenarios/default.json --seed 1 --scale 0.1 --against ../old/.build/release/fleetsim",
-            "fleetsim diverge scenarios/default.json --seed 1 --against-variants refreshIgnoresRecentOpen",
+            "fleetsim diverge scenarios/default.json --seed 1 --against-variants refresh.ignoresRecentOpen",
             "fleetsim diverge --traces old-events.txt new-events.txt",
         ]
     )
