@@ -74,6 +74,11 @@ public struct World {
     /// shard processes; `simulated.events` counts them in shard 0 only, so the shards'
     /// events add up to the plain run's.
     var fleetWideEvents: UInt64 = 0
+    /// The delivered event stream's rolling hashes (Core/EventHashes), in report.json's `events.hash`.
+    var eventHashes: EventHashes
+    /// Sees every delivered event with its hash and a description (`run --record-events`,
+    /// `diverge`); nil (the default) costs one check per event.
+    public var eventObserver: ((DeliveredEvent) -> Void)?
 
     /// Which devices of the fleet this world holds (``ShardPlan``); `.whole` unless sharded.
     public let shard: ShardPlan
@@ -110,6 +115,7 @@ public struct World {
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
         metrics = Metrics(cohorts: cohorts.count)
         oracle = Oracle(devices: devices.count)
+        eventHashes = EventHashes(devices: devices.count)
         effects.reserveCapacity(16)
         faultPurposes = scenario.faults.indices.map { StreamPurpose("fault.\($0)") }
         let zones = fleet.timeZones
@@ -182,6 +188,7 @@ public struct World {
     // MARK: - The event switch
 
     mutating func step(_ event: WorldEvent) {
+        hashDelivered(event)
         switch event {
         case .userOpensApp(let d):
             userOpensApp(d)

@@ -13,6 +13,7 @@ struct Run: Command {
         options: ScenarioOptions.options(seed: true) + [
             .valued("out", "DIR", "where the reports go; checked for writability before simulating", default: "reports/<scenario name>/"),
             .valued("shard", "K/N", "simulate only the devices whose id mod N is K, against 1/N of the\nbackend's capacity; combine the shards' reports with 'fleetsim merge'", default: "0/1 (the whole fleet)"),
+            .valued("record-events", "FILE", "write every delivered event as a line 'MICROSECONDS DEVICE HASH DESCRIPTION'\n(DEVICE '-' for a fleet-wide event) to FILE, or to stdout for '-' (the summary\nthen goes to stderr); what 'fleetsim diverge --traces' compares"),
             .flag("quiet", "no progress line on stderr (there is none anyway when stderr is not a terminal)"),
         ],
         discussion: """
@@ -30,6 +31,7 @@ struct Run: Command {
     var out: String?
     var quiet: Bool
     var shard: ShardPlan
+    var recordEvents: String?
     var scenario: Scenario?
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
@@ -37,6 +39,7 @@ struct Run: Command {
         options = try ScenarioOptions(parsed)
         out = parsed.options["out"]
         quiet = parsed.flags.contains("quiet")
+        recordEvents = parsed.options["record-events"]
         shard = .whole
         if let text = parsed.options["shard"] {
             guard let plan = ShardPlan(parsing: text) else {
@@ -64,6 +67,14 @@ struct Run: Command {
 
         let started = ContinuousClock.now
         var world = World(scenario: scenario, shard: shard)
+        let recorder: EventLineWriter?
+        if let recordEvents {
+            guard let writer = EventLineWriter(path: recordEvents) else { throw .input("--record-events: cannot write '\(recordEvents)'") }
+            recorder = writer
+            world.eventObserver = { writer.write($0) }
+        } else {
+            recorder = nil
+        }
         let steps: Int64 = 50
         for k in 1...steps {
             world.run(until: SimTime(microseconds: world.end.microseconds / steps * k))
@@ -72,6 +83,7 @@ struct Run: Command {
             }
         }
         world.runToEnd()
+        recorder?.close()
         if progress { FileHandle.standardError.write(Data("\n".utf8)) }
         let wallSeconds = Self.seconds(started.duration(to: .now))
 
@@ -87,6 +99,8 @@ struct Run: Command {
             throw .input("cannot write the report: \(error)")
         }
         let failed = outcome.expectations.filter { !$0.passed }
+        let toStdout = recordEvents != "-"
+        func print(_ line: String) { if toStdout { Swift.print(line) } else { eprint(line) } }
         let part = shard.isWhole ? "" : " (shard \(shard.index)/\(shard.count))"
         print("\(scenario.name)\(part): \(HumanUnits.count(world.deviceCount)) devices, \(HumanUnits.duration(microseconds: scenario.duration.microseconds)) simulated, "
               + "\(HumanUnits.count(world.eventsProcessed)) events; \(outcome.violations) invariant violation(s), \(failed.count) failed expectation(s).")

@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func runHelpStatesTheMethodsAndDefaults() throws {
-        #expect(Run.help.text.contains("--scale F        multiply every cohort's count by F"))
+        #expect(Run.help.text.contains("--scale F             multiply every cohort's count by F"))
         #expect(Run.help.text.contains("(default: reports/<scenario name>/)"))
         #expect(Explore.help.text.contains("t(0.975, n-1)"))
         #expect(Compare.help.text.contains("Welch's t-test"))
@@ -101,7 +101,8 @@ import Testing
         #expect(usageMessage(["merge", "a.json"]) == "merge needs --out DIR")
         #expect(usageMessage(["run", "x.json", "--shard", "4/4"]) == "--shard expects K/N with 0 <= K < N (e.g. 2/4), found '4/4'")
         #expect(usageMessage(["shrink", "a.json", "--max-runs", "0"]) == "--max-runs must be greater than 0, found 0")
-        #expect(usageMessage(["diverge"]) == "'diverge' is not available yet in this build")
+        #expect(usageMessage(["diverge"]) == "missing SCENARIO file")
+        #expect(usageMessage(["diverge", "--traces", "a.txt"]) == "missing second event file B")
     }
 
     /// The smallest scale that keeps a cohort: `count × F` must round to 1, i.e.

@@ -44,6 +44,7 @@ extension World {
                 "events": .count(eventsProcessed),
                 "start": .string(Trace.utc(startUnixSeconds * 1_000_000)),
             ],
+            "events": ["hash": eventHashSection()],
             "latency": latencySection(),
             "battery": batterySection(),
             "backend": backendSection(),
@@ -84,6 +85,21 @@ extension World {
             ])
         })
         return RunOutcome(report: .object(document), violations: oracle.violations, expectations: results)
+    }
+
+    /// `events.hash`: the delivered event stream's hashes (Core/EventHashes), as 16 hex digits.
+    func eventHashSection() -> ReportValue {
+        var byCohort = Array(repeating: UInt64(0), count: cohorts.count)
+        for d in devices.indices { byCohort[Int(devices[d].cohort)] &+= eventHashes.devices[d] }
+        return [
+            "function": .string("splitmix64"),
+            "delivered": .count(eventHashes.delivered),
+            "total": .string(EventHashes.hex(eventHashes.total)),
+            "devices": .string(EventHashes.hex(eventHashes.deviceSum)),
+            "fleet": .string(EventHashes.hex(eventHashes.fleet)),
+            "byCohort": .array(byCohort.map { .string(EventHashes.hex($0)) }),
+            "byBucket": .array(eventHashes.bucketSums.map { .string(EventHashes.hex($0)) }),
+        ]
     }
 
     private func evaluate(_ document: ReportValue) throws(ScenarioError) -> [ExpectationResult] {

@@ -1,0 +1,175 @@
+import SimKernel
+
+/// Rolling hashes of a run's delivered event stream, so two builds or two
+/// configurations can tell whether, and on which devices, they part ways without
+/// keeping the events (docs/diverge.md).
+///
+/// Each delivered event (a stale timer, task or job entry dropped by its generation,
+/// serial or incarnation guard is not delivered) is hashed from its content only: the
+/// time in microseconds, a fixed code per event kind, the device, and one small payload
+/// field (timer kind, fault index, push source...). Generations, serials, job and slot
+/// numbers are bookkeeping and are left out. The function is SplitMix64's finalizer
+/// (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA
+/// 2014), so the value is the same on every platform and in every process (never
+/// Swift's `Hasher`, which is seeded per process).
+///
+/// - A device's hash chains its events in order: `h = mix(h ^ eventHash)`, from 0.
+/// - `devices` is the wrapping sum of every device's hash: order-independent, so shard
+///   reports add up to the whole fleet's exactly.
+/// - `fleet` chains the events that belong to no device (faults, push broadcasts).
+/// - `total` is `devices &+ fleet`.
+/// - `byCohort` and `byBucket` (device id modulo 256) are the same sums over parts of
+///   the fleet, so a difference points at where to look; report.json stays small at a
+///   million devices (256 buckets, not one hash per device).
+struct EventHashes {
+    /// Per device, in device order.
+    var devices: [UInt64]
+    var fleet: UInt64 = 0
+    /// Delivered events hashed (device and fleet ones).
+    var delivered: UInt64 = 0
+
+    static let buckets = 256
+
+    init(devices count: Int) { devices = Array(repeating: 0, count: count) }
+
+    /// SplitMix64's output function: a fixed bijective 64-bit mixer.
+    @inline(__always) static func mix(_ x: UInt64) -> UInt64 {
+        var z = x &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The hash of one event: time, kind code (8 bits), payload (24 bits) and device (32 bits).
+    @inline(__always) static func eventHash(time: SimTime, code: UInt8, payload: UInt32, device: UInt32) -> UInt64 {
+        let word = UInt64(code) << 56 | UInt64(payload & 0xFF_FFFF) << 32 | UInt64(device)
+        return mix(mix(UInt64(bitPattern: time.microseconds)) ^ word)
+    }
+
+    /// Folds one delivered event in; `device` nil for a fleet-wide event. Returns its hash.
+    @inline(__always) mutating func add(time: SimTime, code: UInt8, payload: UInt32, device: UInt32?) -> UInt64 {
+        delivered &+= 1
+        if let device {
+            let h = Self.eventHash(time: time, code: code, payload: payload, device: device)
+            devices[Int(device)] = Self.mix(devices[Int(device)] ^ h)
+            return h
+        }
+        let h = Self.eventHash(time: time, code: code, payload: payload, device: UInt32.max)
+        fleet = Self.mix(fleet ^ h)
+        return h
+    }
+
+    var deviceSum: UInt64 { devices.reduce(0, &+) }
+    var total: UInt64 { deviceSum &+ fleet }
+
+    /// The wrapping sum of the device hashes in each bucket (device id modulo 256).
+    var bucketSums: [UInt64] {
+        var sums = Array(repeating: UInt64(0), count: Self.buckets)
+        for (d, h) in devices.enumerated() { sums[d % Self.buckets] &+= h }
+        return sums
+    }
+
+    /// A hash as report.json writes it: 16 lower-case hex digits.
+    static func hex(_ h: UInt64) -> String {
+        let digits = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// One delivered event as ``World/eventObserver`` sees it (for `run --record-events`
+/// and `diverge`): its time, its device (nil for a fleet-wide event), its hash and a
+/// short description.
+public struct DeliveredEvent: Sendable {
+    public var time: SimTime
+    public var device: Int?
+    public var hash: UInt64
+    public var description: String
+
+    /// A hash as report.json and event lines write it: 16 lower-case hex digits.
+    public static func hex(_ h: UInt64) -> String { EventHashes.hex(h) }
+
+    /// `2026-03-01T12:00:00Z` (fractions when there are any).
+    public static func utc(unixMicroseconds: Int64) -> String { Trace.utc(unixMicroseconds) }
+}
+
+extension World {
+    /// Hashes `event` if it will be delivered (called once per popped event, before
+    /// its handler runs, since the stale check reads the state the handler changes).
+    @inline(__always) mutating func hashDelivered(_ event: WorldEvent) {
+        if isSuperseded(event) { return }
+        let (code, payload, device) = eventIdentity(event)
+        hashDelivered(code: code, payload: payload, device: device, description: Self.describe(event))
+    }
+
+    /// Folds one delivered event, given by its identity, into the hashes and shows it
+    /// to the observer. A handler that delivers several things for one queue entry
+    /// (e.g. every due timer of a device's table) calls this once for each.
+    @inline(__always) mutating func hashDelivered(code: UInt8, payload: UInt32, device: UInt32?, description: @autoclosure () -> String) {
+        let h = eventHashes.add(time: now, code: code, payload: payload, device: device)
+        if let eventObserver {
+            eventObserver(DeliveredEvent(time: now, device: device.map(Int.init), hash: h, description: description()))
+        }
+    }
+
+    /// A short description: the case and its fields, e.g. `deviceTimer(device: 3, timer: stepRetry, generation: 2)`.
+    static func describe(_ event: WorldEvent) -> String {
+        String(describing: event).replacingOccurrences(of: "Simulation.", with: "")
+    }
+
+    /// The request's endpoint kind, a job event's payload (not its number in the pool).
+    func endpointCode(_ job: UInt32) -> UInt32 {
+        switch jobs[Int(job)].endpoint {
+        case .testHistory: return 1
+        case .activeSession: return 2
+        case .analysis: return 3
+        case .syncSteps: return 4
+        }
+    }
+
+    /// The kind code, the small payload and the device of an event (nil: fleet-wide).
+    /// The codes are fixed here (not the enum's layout), so adding a case moves no hash.
+    func eventIdentity(_ event: WorldEvent) -> (UInt8, UInt32, UInt32?) {
+        switch event {
+        case .userOpensApp(let d): return (1, 0, d)
+        case .notificationTapped(let d): return (2, 0, d)
+        case .foregroundSessionEnds(let d, _): return (3, 0, d)
+        case .testCompleted(let d): return (4, 0, d)
+        case .refreshLaunch(let d, _): return (5, 0, d)
+        case .refreshExpires(let d, _): return (6, 0, d)
+        case .refreshWatchdog(let d, _): return (7, 0, d)
+        case .suspendAfterTask(let d, _): return (8, 0, d)
+        case .keyValueFlush(let d, _): return (9, 0, d)
+        case .requestReachesServer(let job, _): return (10, endpointCode(job), jobs[Int(job)].device)
+        case .serviceCompletes(let job, _): return (11, endpointCode(job), jobs[Int(job)].device)
+        case .responseReachesDevice(let job, _): return (12, endpointCode(job), jobs[Int(job)].device)
+        case .requestTimesOut(let job, _): return (13, endpointCode(job), jobs[Int(job)].device)
+        case .offlineSpellStarts(let d): return (14, 0, d)
+        case .offlineSpellEnds(let d): return (15, 0, d)
+        case .faultStarts(let index): return (16, UInt32(index), nil)
+        case .faultEnds(let index): return (17, UInt32(index), nil)
+        case .jetsam(let d, let fault): return (18, UInt32(fault), d)
+        case .continuationChoice(let d, _): return (19, 0, d)
+        case .deviceTimer(let d, let timer, _): return (20, UInt32(timer.rawValue), d)
+        case .android(let e):
+            switch e {
+            case .screenSessionStarts(let d): return (21, 0, d)
+            case .screenOff(let d, _): return (22, 0, d)
+            case .motion(let d): return (23, 0, d)
+            case .timer(let d, let timer, _): return (24, UInt32(timer.rawValue), d)
+            case .stepJobStops(let d, _): return (25, 0, d)
+            }
+        case .pushSource(let d, let source): return (26, UInt32(source), d)
+        case .pushBroadcast(let index): return (27, UInt32(index), nil)
+        case .pushTimer(let slot): return (28, 0, push.timers[Int(slot)].map { push.truth[Int($0.user)].device })
+        case .pushAnswer(let slot, _): return (29, 0, push.truth[Int(push.inflight[Int(slot)].user)].device)
+        case .pushArrives(let message): return (30, 0, push.truth[Int(push.messages[Int(message)].user)].device)
+        case .pushTokenLifecycle(let d, let reinstall): return (31, reinstall ? 1 : 0, d)
+        case .pushSilentWaiting(let d): return (32, 0, d)
+        case .stepSync(let e):
+            switch e {
+            case .healthDelivery(let d): return (33, 0, d)
+            case .batterySwitch(let d): return (34, 0, d)
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@Suite struct DivergeTests {
+    static let scenario = "scenarios/races/ignores-low-battery.json"
+
+    /// A recorded stream with one line altered: diverge names that line's time and
+    /// device (exit 1); the stream against itself: no divergence (exit 0).
+    @Test func tracesFindOneAlteredLine() throws {
+        let dir = try CLI.temporaryDirectory()
+        let events = dir.appendingPathComponent("a.txt").path
+        let run = try CLI.run(["run", Self.scenario, "--out", dir.appendingPathComponent("out").path, "--quiet", "--record-events", events])
+        #expect(run.status == 0 || run.status == 1, "\(run.stderr)")
+        var lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count > 1000)
+        // The 700th event, its hash replaced: the only difference.
+        var fields = lines[699].split(separator: " ", maxSplits: 3).map(String.init)
+        let (time, device) = (fields[0], fields[1])
+        fields[2] = fields[2] == "0000000000000000" ? "0000000000000001" : "0000000000000000"
+        lines[699] = fields.joined(separator: " ")
+        let altered = try CLI.write(lines.joined(separator: "\n"), to: "b.txt", in: dir)
+
+        let found = try CLI.run(["diverge", "--traces", events, altered])
+        #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+        #expect(found.stdout.contains("First divergence at event 700:"))
+        #expect(found.stdout.contains("(\(time) µs)"))
+        #expect(found.stdout.contains("  device  \(device)\n"))
+        #expect(found.stdout.contains("last event both delivered: t=\(lines[698].split(separator: " ")[0]) µs"))
+
+        let same = try CLI.run(["diverge", "--traces", events, events])
+        #expect(same.status == 0)
+        #expect(same.stdout.contains("No divergence: \(lines.count - 1) events"))
+
+        // The last line cut off: the shorter stream ends where the other goes on.
+        let original = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").map(String.init)
+        let cut = try CLI.write(original.dropLast().joined(separator: "\n") + "\n", to: "c.txt", in: dir)
+        let ended = try CLI.run(["diverge", "--traces", events, cut])
+        #expect(ended.status == 1)
+        #expect(ended.stdout.contains("(no more events)"))
+    }
+
+    /// Two configurations differing only in one variant (the low-battery rule ignored):
+    /// the hashes say which device buckets differ and the streams say where first.
+    /// The same binary against itself: no divergence, from the reports' hashes alone.
+    @Test func configurationsAndBuilds() throws {
+        let variants = try CLI.run(["diverge", Self.scenario, "--seed", "1", "--against-variants", "none"])
+        #expect(variants.status == 1, "\(variants.stdout)\(variants.stderr)")
+        #expect(variants.stdout.contains("device buckets (device id mod 256) differ"))
+        #expect(variants.stdout.contains("First divergence at event "))
+        #expect(variants.stdout.contains("  time    2026-"))
+
+        let same = try CLI.run(["diverge", Self.scenario, "--seed", "1", "--against", CLI.executable.path])
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        #expect(same.stdout.contains("No divergence: both runs delivered the same events"))
+    }
+
+    /// Bad usage: no other side, two other sides, an --against that is no executable.
+    @Test func badUsage() throws {
+        let none = try CLI.run(["diverge", Self.scenario, "--seed", "1"])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("exactly one of --against"))
+        let two = try CLI.run(["diverge", Self.scenario, "--seed", "1", "--against-variants", "none", "--against-scenario", Self.scenario])
+        #expect(two.status == 2)
+        let missing = try CLI.run(["diverge", Self.scenario, "--seed", "1", "--against", "/nonexistent/fleetsim"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("expected an executable fleetsim build"))
+        let noSeed = try CLI.run(["diverge", Self.scenario, "--against-variants", "none"])
+        #expect(noSeed.status == 2)
+    }
+}
