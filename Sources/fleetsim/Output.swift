@@ -13,8 +13,7 @@ enum OutputDirectory {
         var candidate = path.isEmpty ? "." : path
         var isDirectory: ObjCBool = false
         while !FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory) {
-            let parent = (candidate as NSString).deletingLastPathComponent
-            candidate = parent.isEmpty ? "." : parent
+            candidate = parent(of: candidate)
         }
         guard isDirectory.boolValue else {
             return candidate == path ? "it exists and is not a directory" : "'\(candidate)' is a file, not a directory"
@@ -28,6 +27,17 @@ enum OutputDirectory {
         close(fd)
         unlink(probe)
         return nil
+    }
+
+    /// The directory that holds `path`: `o` -> `.`, `a/b/` -> `a`, `/x` -> `/`. Written out
+    /// because Foundation's `deletingLastPathComponent` traps on a one-component relative
+    /// path on Linux (`--out o` crashed).
+    static func parent(of path: String) -> String {
+        var p = Substring(path)
+        while p.count > 1, p.hasSuffix("/") { p = p.dropLast() }
+        guard let slash = p.lastIndex(of: "/") else { return "." }
+        if slash == p.startIndex { return "/" }
+        return String(p[..<slash])
     }
 
     /// Throws the problem as an input error naming the path.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import fleetsim
 
 /// The CLI as a user meets it: exit codes, where text goes, and checks that happen
 /// before any simulation.
@@ -60,6 +61,16 @@ import Testing
             #expect(r.stderr.contains("--out \(file)/reports: cannot write there: '\(file)' is a file, not a directory"), "\(r.stderr)")
             #expect(!r.stderr.contains("wall time") && r.stdout.isEmpty, "nothing ran")
         }
+    }
+
+    /// `--out o` (one relative component) used to trap in Foundation's path code: the
+    /// parent of a path is found by FleetSim's own code.
+    @Test func outWithOneRelativeComponentIsChecked() {
+        #expect(OutputDirectory.parent(of: "o") == ".")
+        #expect(OutputDirectory.parent(of: "a/b/") == "a")
+        #expect(OutputDirectory.parent(of: "/x") == "/")
+        #expect(OutputDirectory.parent(of: "a/b/c") == "a/b")
+        #expect(OutputDirectory.problem(with: "fleetsim-out-check-\(getpid())") == nil)
     }
 
     /// Printed replay commands start with the binary as invoked, quote what needs

@@ -67,6 +67,11 @@ import Simulation
         let merged = try Self.json(out + "/report.json")
         let plain = try Self.json(dir.appendingPathComponent("plain/report.json").path)
         #expect(Self.totals(merged) == Self.totals(plain))
+        // Every device delivered the same events as in the plain run: the event-stream
+        // hashes (summed over devices, by cohort and by bucket) merge to the plain run's.
+        for key in ["total", "devices", "fleet", "byCohort", "byBucket"] {
+            #expect(merged["events"]?["hash"]?[key] == plain["events"]?["hash"]?[key], "events.hash.\(key)")
+        }
         #expect(merged["simulated"]?["shard"] == nil)
         for name in ["report.md", "report.html", "junit.xml"] { #expect(FileManager.default.fileExists(atPath: out + "/" + name)) }
     }

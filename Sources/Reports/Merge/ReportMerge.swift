@@ -32,6 +32,12 @@ public enum ReportMerge {
         /// Not recoverable from the shards' reports yet (a percentile or a ratio of
         /// per-device values without its distribution): `null` in a merged report.
         case unavailable
+        /// 64-bit hashes written as 16 hex digits (a list: element by element), added
+        /// with wrapping: the event-stream hashes of devices, which sum over devices.
+        case hashSum
+        /// The total event hash: the merged `devices` sum plus the `fleet` chain, which
+        /// every shard computes alike (fleet-wide events run in every shard).
+        case hashTotal
     }
 
     /// The one table of rules: a path pattern (`*` one key, `**` the rest) and its
@@ -69,6 +75,9 @@ public enum ReportMerge {
         ("scheduling.fcm.dozeDelay", .latency), ("scheduling.workManagerDelay", .latency),
         ("scheduling.launchesPerDeviceDay.**", .unavailable),
         ("scheduling.**", .sum),
+        ("events.hash.function", .identical), ("events.hash.fleet", .identical),
+        ("events.hash.devices", .hashSum), ("events.hash.byCohort", .hashSum), ("events.hash.byBucket", .hashSum),
+        ("events.hash.total", .hashTotal), ("events.hash.delivered", .unavailable),
         ("analytics.**", .sum), ("continuation.**", .sum), ("notifications.**", .sum),
         ("users.**", .sum), ("stepSync.**", .sum),
     ]
@@ -125,6 +134,10 @@ public enum ReportMerge {
                 let p = found?.arrayValue.map { $0.compactMap(\.doubleValue).max() ?? 0 } ?? found?.doubleValue ?? 0
                 let c = document.at(capacity.split(separator: ".").map(String.init))?.doubleValue ?? 0
                 set(&merged, path, .fixed(c > 0 ? 1 - p / c : 1, 4))
+            case .hashTotal?:
+                let devices = document.at(["events", "hash", "devices"])?.stringValue.flatMap { UInt64($0, radix: 16) } ?? 0
+                let fleet = document.at(["events", "hash", "fleet"])?.stringValue.flatMap { UInt64($0, radix: 16) } ?? 0
+                set(&merged, path, .string(hex(devices &+ fleet)))
             case .copy(let source)?:
                 set(&merged, path, document.at(source.split(separator: ".").map(String.init)) ?? .null)
             default: break
@@ -190,8 +203,25 @@ public enum ReportMerge {
                 throw Refusal(message: "\(names[0]) and \(names[k]) are not shards of one run: \(key) differs (\(describe(values[0])) vs \(describe(v)))")
             }
             return values[0]
-        case .shardPlan, .expectations, .headroom, .copy:
+        case .shardPlan, .expectations, .headroom, .copy, .hashTotal:
             return nil
+        case .hashSum:
+            func sum(_ texts: [String?]) throws(Refusal) -> ReportValue {
+                var total: UInt64 = 0
+                for (k, text) in texts.enumerated() {
+                    guard let text, let h = UInt64(text, radix: 16) else {
+                        throw Refusal(message: "\(names[k]): \(key): expected a hash of 16 hex digits, found \(text ?? "none")")
+                    }
+                    total &+= h
+                }
+                return .string(hex(total))
+            }
+            if let lists = values.first??.arrayValue {
+                var out: [ReportValue] = []
+                for i in lists.indices { out.append(try sum(values.map { $0?.arrayValue?[safe: i]?.stringValue })) }
+                return .array(out)
+            }
+            return try sum(values.map { $0?.stringValue })
         case .unavailable:
             return .null
         case .sum:
@@ -279,4 +309,16 @@ extension ReportValue {
         }
         return value
     }
+}
+
+extension ReportMerge {
+    /// A 64-bit hash as report.json writes it: 16 lower-case hex digits.
+    static func hex(_ h: UInt64) -> String {
+        let digits = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+extension Array {
+    subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
 }

@@ -47,10 +47,13 @@ struct EventHashes {
     }
 
     /// Folds one delivered event in; `device` nil for a fleet-wide event. Returns its hash.
-    @inline(__always) mutating func add(time: SimTime, code: UInt8, payload: UInt32, device: UInt32?) -> UInt64 {
+    /// `device` indexes this world's devices; `globalDevice` (the id in the whole fleet,
+    /// different in a shard) is what is hashed, so a shard's device hashes equal the
+    /// plain run's and shards add up exactly.
+    @inline(__always) mutating func add(time: SimTime, code: UInt8, payload: UInt32, device: UInt32?, globalDevice: UInt32) -> UInt64 {
         delivered &+= 1
         if let device {
-            let h = Self.eventHash(time: time, code: code, payload: payload, device: device)
+            let h = Self.eventHash(time: time, code: code, payload: payload, device: globalDevice)
             devices[Int(device)] = Self.mix(devices[Int(device)] ^ h)
             return h
         }
@@ -62,10 +65,10 @@ struct EventHashes {
     var deviceSum: UInt64 { devices.reduce(0, &+) }
     var total: UInt64 { deviceSum &+ fleet }
 
-    /// The wrapping sum of the device hashes in each bucket (device id modulo 256).
-    var bucketSums: [UInt64] {
+    /// The wrapping sum of the device hashes in each bucket (global device id modulo 256).
+    func bucketSums(globalID: (Int) -> UInt64) -> [UInt64] {
         var sums = Array(repeating: UInt64(0), count: Self.buckets)
-        for (d, h) in devices.enumerated() { sums[d % Self.buckets] &+= h }
+        for (d, h) in devices.enumerated() { sums[Int(globalID(d) % UInt64(Self.buckets))] &+= h }
         return sums
     }
 
@@ -105,7 +108,8 @@ extension World {
     /// to the observer. A handler that delivers several things for one queue entry
     /// (e.g. every due timer of a device's table) calls this once for each.
     @inline(__always) mutating func hashDelivered(code: UInt8, payload: UInt32, device: UInt32?, description: @autoclosure () -> String) {
-        let h = eventHashes.add(time: now, code: code, payload: payload, device: device)
+        let h = eventHashes.add(time: now, code: code, payload: payload, device: device,
+                                globalDevice: device.map { UInt32(truncatingIfNeeded: globalID(Int($0))) } ?? 0)
         if let eventObserver {
             eventObserver(DeliveredEvent(time: now, device: device.map(Int.init), hash: h, description: description()))
         }

@@ -98,7 +98,7 @@ extension World {
             "devices": .string(EventHashes.hex(eventHashes.deviceSum)),
             "fleet": .string(EventHashes.hex(eventHashes.fleet)),
             "byCohort": .array(byCohort.map { .string(EventHashes.hex($0)) }),
-            "byBucket": .array(eventHashes.bucketSums.map { .string(EventHashes.hex($0)) }),
+            "byBucket": .array(eventHashes.bucketSums(globalID: globalID).map { .string(EventHashes.hex($0)) }),
         ]
     }
 
