@@ -16,7 +16,7 @@ let package = Package(
         .target(name: "AppLogic"),
         .target(name: "Platform", dependencies: ["SimKernel", "AppLogic"]),
         .target(name: "Backend", dependencies: ["SimKernel"]),
-        .target(name: "Scenario", dependencies: ["SimKernel"]),
+        .target(name: "Scenario", dependencies: ["SimKernel", "Reports"]),
         .target(name: "Reports"),
         .target(name: "Simulation", dependencies: ["SimKernel", "AppLogic", "Platform", "Backend", "Scenario", "Reports"]),
         .executableTarget(name: "fleetsim", dependencies: ["SimKernel", "Scenario", "Simulation", "Reports"]),

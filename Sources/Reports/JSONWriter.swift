@@ -91,7 +91,9 @@ public enum JSONWriter {
 
     private static let hexDigits: [Character] = Array("0123456789abcdef")
 
-    private static func writeString(_ text: String, into out: inout String) {
+    /// `text` as a JSON string literal: `"` and `\` escaped, control characters as `\u00XX`.
+    /// Shared with the scenario writer (Scenario's `JSONValue.text`), so both escape alike.
+    package static func writeString(_ text: String, into out: inout String) {
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar.value {

@@ -1,3 +1,5 @@
+import Reports
+
 extension JSONValue {
     /// The document as deterministic JSON text, for files a tool writes back (e.g. a
     /// shrunk scenario):
@@ -37,7 +39,7 @@ extension JSONValue {
         case .null: out += "null"
         case .bool(let flag): out += flag ? "true" : "false"
         case .number(_, let literal): out += literal
-        case .string(let text): writeString(text, into: &out)
+        case .string(let text): JSONWriter.writeString(text, into: &out)
         case .array(let items):
             if items.isEmpty {
                 out += "[]"
@@ -62,7 +64,7 @@ extension JSONValue {
             out += "{\n"
             for (i, member) in members.enumerated() {
                 out += String(repeating: "  ", count: level + 1)
-                writeString(member.key, into: &out)
+                JSONWriter.writeString(member.key, into: &out)
                 out += ": "
                 write(member.value, level: level + 1, into: &out)
                 out += i + 1 < members.count ? ",\n" : "\n"
@@ -76,23 +78,5 @@ extension JSONValue {
         case .array, .object: return false
         default: return true
         }
-    }
-
-    private static let hexDigits: [Character] = Array("0123456789abcdef")
-
-    private static func writeString(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x22: out += "\\\""
-            case 0x5C: out += "\\\\"
-            case 0x00..<0x20:
-                out += "\\u00"
-                out.append(hexDigits[Int(scalar.value >> 4)])
-                out.append(hexDigits[Int(scalar.value & 0xF)])
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }

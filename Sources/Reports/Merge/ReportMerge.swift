@@ -137,7 +137,7 @@ public enum ReportMerge {
             case .hashTotal?:
                 let devices = document.at(["events", "hash", "devices"])?.stringValue.flatMap { UInt64($0, radix: 16) } ?? 0
                 let fleet = document.at(["events", "hash", "fleet"])?.stringValue.flatMap { UInt64($0, radix: 16) } ?? 0
-                set(&merged, path, .string(hex(devices &+ fleet)))
+                set(&merged, path, .string(HashText.hex(devices &+ fleet)))
             case .copy(let source)?:
                 set(&merged, path, document.at(source.split(separator: ".").map(String.init)) ?? .null)
             default: break
@@ -214,7 +214,7 @@ public enum ReportMerge {
                     }
                     total &+= h
                 }
-                return .string(hex(total))
+                return .string(HashText.hex(total))
             }
             if let lists = values.first??.arrayValue {
                 var out: [ReportValue] = []
@@ -308,14 +308,6 @@ extension ReportValue {
             value = next
         }
         return value
-    }
-}
-
-extension ReportMerge {
-    /// A 64-bit hash as report.json writes it: 16 lower-case hex digits.
-    static func hex(_ h: UInt64) -> String {
-        let digits = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
 

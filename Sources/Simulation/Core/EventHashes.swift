@@ -1,4 +1,5 @@
 import SimKernel
+import Reports
 
 /// Rolling hashes of a run's delivered event stream, so two builds or two
 /// configurations can tell whether, and on which devices, they part ways without
@@ -73,10 +74,7 @@ struct EventHashes {
     }
 
     /// A hash as report.json writes it: 16 lower-case hex digits.
-    static func hex(_ h: UInt64) -> String {
-        let digits = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    static func hex(_ h: UInt64) -> String { HashText.hex(h) }
 }
 
 /// One delivered event as ``World/eventObserver`` sees it (for `run --record-events`
