@@ -20,7 +20,9 @@ struct Explore: Command {
         discussion: """
         Prints each failing seed with its violation kinds and failed expectations and
         the exact replay command, then a table per violation kind (seeds that caught
-        it, the first, and the wall time one job spends up to it). A progress line
+        it, the first, and the wall time one job spends up to it) and one per
+        known-bug variant run (the kind that names its bug, how many seeds caught it,
+        the first, and the wall time up to it). A progress line
         (seeds done, failing so far, ETA) goes to stderr when it is a terminal.
 
         summary.json (keys sorted, the same bytes for the same seeds): per-seed
@@ -133,16 +135,26 @@ struct Explore: Command {
         }
         print("\nexplored \(count) seed(s) from \(first)\(swarm ? " with swarm parameters" : ""): \(count - failed) passed, \(failed) failed")
         let summary = ExploreSummary(scenario: scenario, file: options.path, options: options.replayArguments, first: first, seeds: seeds)
+        // How fast a kind is caught: the wall time of the seeds up to its first one, as
+        // one job would spend it (console only: summary.json holds no wall time).
+        func spent(upTo seed: UInt64) -> String {
+            HumanUnits.duration(seconds: seeds.prefix { $0.seed <= seed }.reduce(0) { $0 + $1.wallSeconds })
+        }
         let kinds = summary.kinds
         if !kinds.isEmpty {
             print("")
-            // How fast a kind is caught: the wall time of the seeds up to its first one, as
-            // one job would spend it (console only: summary.json holds no wall time).
-            let rows = kinds.map { k in
-                let spent = seeds.prefix { $0.seed <= k.firstSeed }.reduce(0) { $0 + $1.wallSeconds }
-                return [k.kind, String(k.violations), String(k.seeds), String(k.firstSeed), HumanUnits.duration(seconds: spent)]
+            let rows = kinds.map { k in [k.kind, String(k.violations), String(k.seeds), String(k.firstSeed), spent(upTo: k.firstSeed)] }
+            print(MarkdownTable.render(header: ["invariant", "violations", "seeds failing", "first seed", "time to first (1 job)"], rows: rows), terminator: "")
+        }
+        // Per known-bug variant: did its own kind catch it, on how many seeds, how soon.
+        let variants = summary.variants
+        if !variants.isEmpty {
+            print("")
+            let rows = variants.map { v in
+                [v.name, v.kind, "\(v.caught.count) of \(count)", v.caught.first.map(String.init) ?? "not caught",
+                 v.caught.first.map { spent(upTo: $0) } ?? "-"]
             }
-            print(MarkdownTable.render(header: ["invariant", "violations", "seeds failing", "first seed", "time to first (1 job)"], rows: rows))
+            print(MarkdownTable.render(header: ["variant", "caught as", "seeds caught", "first seed", "time to first (1 job)"], rows: rows), terminator: "")
         }
         if let out {
             do {

@@ -39,6 +39,14 @@ struct ExploreSummary {
         var firstSeed: UInt64
     }
 
+    /// A variant of the run's logic: the kind that names its bug, and the seeds with a
+    /// violation of that kind (none: the variant was not caught).
+    struct VariantSummary {
+        var name: String
+        var kind: String
+        var caught: [UInt64]
+    }
+
     var scenario: Scenario
     var file: String
     var options: [String]
@@ -59,6 +67,15 @@ struct ExploreSummary {
         return out.keys.sorted().map { out[$0]! }
     }
 
+    /// The run's variants that name a bug, in the scenario's order.
+    var variants: [VariantSummary] {
+        scenario.logic.variants.compactMap { name in
+            Self.variantKinds[name].map { kind in
+                VariantSummary(name: name, kind: kind, caught: seeds.filter { r in r.byKind.contains { $0.kind == kind && $0.count > 0 } }.map(\.seed))
+            }
+        }
+    }
+
     /// The machine-independent replay command of a seed (as in report.json: `fleetsim`, not a path).
     func replay(_ r: Explore.SeedResult) -> String? {
         guard let device = r.firstDevice, let time = r.firstTime else { return nil }
@@ -69,10 +86,8 @@ struct ExploreSummary {
         let failed = seeds.filter { !$0.passed }.count
         let kindSummaries = kinds
         var variants: [String: ReportValue] = [:]
-        for name in scenario.logic.variants {
-            guard let kind = Self.variantKinds[name] else { continue }
-            let caught = seeds.filter { r in r.byKind.contains { $0.kind == kind && $0.count > 0 } }
-            variants[name] = ["kind": .string(kind), "seedsCaught": .count(caught.count), "firstSeed": caught.first.map { .count($0.seed) } ?? .null]
+        for v in self.variants {
+            variants[v.name] = ["kind": .string(v.kind), "seedsCaught": .count(v.caught.count), "firstSeed": v.caught.first.map { .count($0) } ?? .null]
         }
         return [
             "format": .string(Self.format),

@@ -18,6 +18,16 @@ import Simulation
         #expect(r.stdout.contains("| taskCompletedTwice "))
         #expect(r.stdout.contains("| first seed | time to first (1 job) |"))
         #expect(r.stdout.range(of: #"\| taskCompletedTwice +\| \d+ +\| 3 +\| 5 +\| [0-9.]+ m?s +\|"#, options: .regularExpression) != nil, "\(r.stdout)")
+        #expect(r.stdout.range(of: #"\| variant +\| caught as +\| seeds caught \| first seed \| time to first \(1 job\) \|"#, options: .regularExpression) != nil, "\(r.stdout)")
+        #expect(r.stdout.range(of: #"\| refresh.unguardedCompletion +\| taskCompletedTwice +\| 3 of 3 +\| 5 +\| [0-9.]+ m?s +\|"#, options: .regularExpression) != nil, "\(r.stdout)")
+    }
+
+    /// A variant whose kind no seed hit is listed as not caught (a scenario that cannot
+    /// catch it says so, rather than leaving the variant out).
+    @Test func aVariantNoSeedCaughtIsListedAsNotCaught() throws {
+        let r = try CLI.run(["explore", "scenarios/races/ignores-low-battery.json", "--seeds", "2", "--jobs", "1", "--variants", "push.ignoreQuietHours"])
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(r.stdout.range(of: #"\| push.ignoreQuietHours +\| pushDisplayedInQuietHours +\| 0 of 2 +\| not caught +\| - +\|"#, options: .regularExpression) != nil, "\(r.stdout)")
     }
 
     /// The correct logic on the same seeds: nothing fails, exit 0; the output does not
@@ -27,6 +37,7 @@ import Simulation
         let two = try CLI.run(["explore", "scenarios/races/unguarded-completion.json", "--seeds", "3", "--first", "5", "--jobs", "2", "--scale", "0.5", "--variants", "none"])
         #expect(one.status == 0)
         #expect(one.stdout.contains("3 passed, 0 failed"))
+        #expect(!one.stdout.contains("| variant "), "no variant runs, no variant table")
         #expect(one.stdout == two.stdout)
     }
 
