@@ -1,0 +1,47 @@
+import Testing
+import Scenario
+import SimKernel
+@testable import Simulation
+
+/// The shipped hostile scenario (`scenarios/hostile.json`): the default fleet under
+/// mid-run clock jumps both ways, a zone change, outages and APNs/FCM errors. It is
+/// the fleet the README's variant table is measured on, so it must stay default-sized
+/// and keep its faults, and the correct logic must pass it. `fleetsim explore` runs
+/// 20 full-size seeds (docs/clocks.md); this is the fast guard.
+@Suite struct HostileScenarioTests {
+    static let file = "scenarios/hostile.json"
+
+    /// The same cohorts and counts as the default scenario, six days, the correct logic,
+    /// and the faults that make it hostile.
+    @Test func isTheDefaultFleetUnderEveryFault() throws {
+        let hostile = try Fixtures.scenario(Self.file)
+        let defaults = try Fixtures.scenario("scenarios/default.json")
+        #expect(hostile.fleet == defaults.fleet)
+        #expect(hostile.duration == .days(6))
+        #expect(hostile.logic.variants.isEmpty)
+        let skews = hostile.faults.compactMap { f -> SimDuration? in
+            if case .clockSkew(let offset) = f.kind, f.at == .hours(12), f.fraction == 0.1 { return offset } else { return nil }
+        }
+        #expect(Set(skews.map(\.microseconds)) == [SimDuration.days(-3).microseconds, SimDuration.days(2).microseconds])
+        #expect(hostile.faults.contains { if case .timeZoneChange = $0.kind { true } else { false } })
+        #expect(hostile.faults.contains { $0.kind == .backendOutage })
+        let providers = Set(hostile.faults.compactMap { f -> String? in
+            if case .pushProviderErrors(let provider, _, _) = f.kind { provider } else { nil }
+        })
+        #expect(providers == ["apns", "fcm"])
+        #expect(hostile.fleet.allSatisfy { Set($0.features) == Set(Feature.allCases) })
+    }
+
+    /// At a fiftieth of the fleet (200 phones), the correct logic has no violation on
+    /// its first seeds.
+    @Test func correctLogicPassesTheFirstSeeds() throws {
+        let shipped = try Fixtures.scenario(Self.file).scaled(by: 0.02)
+        for seed in UInt64(1)...3 {
+            var s = shipped
+            s.seed = seed
+            var world = World(scenario: s)
+            world.runToEnd()
+            #expect(world.oracle.violations == 0, "\(Self.file): seed \(seed) has \(world.oracle.violations) violation(s)")
+        }
+    }
+}
