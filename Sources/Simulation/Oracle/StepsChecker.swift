@@ -5,16 +5,21 @@ import Backend
 
 /// The step sync's judge-only ground truth (seed `003`), one entry per device.
 struct StepsChecker {
-    /// Local days from `firstJudgedDay` on are judged, each once, up to `judgedThrough`.
+    /// The device's dates from `firstJudgedDay` on are judged, each once, up to `judgedThrough`.
     var firstJudgedDay: [Int32]
     var judgedThrough: [Int32]
-    /// A clock skew or time-zone change moved the local days: the days are not judged.
-    var calendarDisturbed: [Bool]
+    /// When a clock skew or time-zone change last moved the device's dates
+    /// (`World.never`: never).
+    var calendarMovedAt: [SimTime]
+    /// The dates moved since the last judged read: judging starts again at the new
+    /// calendar's date of the move (the old dates now name other true days).
+    var restartPending: [Bool]
 
     init(devices n: Int) {
         firstJudgedDay = Array(repeating: 0, count: n)
         judgedThrough = Array(repeating: 0, count: n)
-        calendarDisturbed = Array(repeating: false, count: n)
+        calendarMovedAt = Array(repeating: World.never, count: n)
+        restartPending = Array(repeating: false, count: n)
     }
 }
 
@@ -26,8 +31,11 @@ extension World {
         oracle.steps.judgedThrough[i] = day - 1
     }
 
-    /// A clock skew or time-zone change moved the device's local days.
-    mutating func observeCalendarMoved(_ i: Int) { oracle.steps.calendarDisturbed[i] = true }
+    /// A clock skew or time-zone change moved the device's dates.
+    mutating func observeCalendarMoved(_ i: Int) {
+        oracle.steps.calendarMovedAt[i] = now
+        oracle.steps.restartPending[i] = true
+    }
 
     /// The app sends a step upload: never while the battery is truly low (seed `003`:
     /// "mandatory"; `docs/platform-facts.md` section E).
@@ -45,17 +53,34 @@ extension World {
     }
 
     /// `stepsNeverSynced`: once the server holds a read that ended at `readTo`, every
-    /// local day that ended before it and began within the 30 days before it must hold its
-    /// whole true total. Each day is judged once, at the first upload after it ended.
-    /// Devices whose clock or zone was moved by a fault are not judged (their local days
-    /// no longer match the truth's).
+    /// date of the device's calendar that ended before it and began within the 30 days
+    /// before it must hold the whole true total of that date's span. Each date is judged
+    /// once, at the first upload after it ended.
+    ///
+    /// The dates are the device's own (its zone and clock, as the health store buckets
+    /// them), so a device whose clock or zone moved is judged too: the truth of a date is
+    /// the steps truly recorded while the device's clock, as it reads now, showed that
+    /// date. A move renames the true days, and the app cannot know which dates it has
+    /// already sent under the old names, so judging restarts at the date of the move on
+    /// the new calendar (the app's read after a move reaches back past it:
+    /// `StepSyncLogic`'s read start). A read taken at or before the move is not judged:
+    /// its dates follow the old calendar.
     mutating func observeStepsReceived(user: Int, readTo: SimTime) {
-        guard !oracle.steps.calendarDisturbed[user] else { return }
-        let end = localTime(user, at: readTo).day
-        let windowStart = localTime(user, at: readTo - scenario.logic.stepSync.backfillLimit).day + 1
+        guard readTo > oracle.steps.calendarMovedAt[user] else { return }
+        let days = deviceDays(user)
+        if oracle.steps.restartPending[user] {
+            oracle.steps.restartPending[user] = false
+            let moved = days.day(at: oracle.steps.calendarMovedAt[user])
+            oracle.steps.firstJudgedDay[user] = moved
+            oracle.steps.judgedThrough[user] = moved - 1
+        }
+        let end = days.day(at: readTo)
+        let windowStart = days.day(at: readTo - scenario.logic.stepSync.backfillLimit) + 1
+        let home = calendars[Int(devices[user].homeTimeZone)]
         var day = max(windowStart, oracle.steps.judgedThrough[user] + 1, oracle.steps.firstJudgedDay[user])
         while day < end {
-            let truth = health.dailyTotal(user: Int(globalID(user)), day: day)
+            let truth = World.trueSteps(health, user: Int(globalID(user)), from: days.start(of: day), to: days.start(of: day + 1),
+                                        home: home, startUnixSeconds: startUnixSeconds)
             let stored = stepStore.steps(user: user, day: day)
             let holds = stored.map { $0 >= truth } ?? false
             verify(holds, .stepsNeverSynced, device: user, time: now,

@@ -180,7 +180,7 @@ extension World {
             devices[i].stepsReadFrom = clockModel.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: startUnixSeconds)
             devices[i].stepsReadTo = clockModel.trueTime(ofWall: to.unixMicroseconds, startUnixSeconds: startUnixSeconds)
             return .healthDataRead(World.healthData(health, user: Int(globalID(i)), from: devices[i].stepsReadFrom, to: devices[i].stepsReadTo,
-                                                    calendar: calendars[Int(devices[i].homeTimeZone)], startUnixSeconds: startUnixSeconds))
+                                                    days: deviceDays(i), home: calendars[Int(devices[i].homeTimeZone)], startUnixSeconds: startUnixSeconds))
         case .httpRequest(let id, let endpoint):
             metrics.stepUploads += 1
             observeStepUploadSent(i)
@@ -203,25 +203,6 @@ extension World {
             stepWorkFinished(d, success: success)
         }
         return nil
-    }
-
-    /// Daily totals of `[from, to)` by local date, as HealthKit's statistics query answers.
-    /// Static, on the user's calendar: as a method reading `self` it made Swift copy the
-    /// whole `World` per read.
-    private static func healthData(_ health: HealthDataGenerator, user i: Int, from: SimTime, to: SimTime,
-                                   calendar: LocalCalendar, startUnixSeconds: Int64) -> [DailySteps] {
-        guard from < to else { return [] }
-        let start = localTime(from, calendar: calendar, startUnixSeconds: startUnixSeconds)
-        let end = localTime(to, calendar: calendar, startUnixSeconds: startUnixSeconds)
-        guard start.day <= end.day, end.day - start.day <= Int32(StepStore.daysKept) else { return [] }
-        var days: [DailySteps] = []
-        days.reserveCapacity(Int(end.day - start.day) + 1)
-        for day in start.day...end.day {
-            var steps = health.steps(user: i, day: day, before: end.day, secondOfDay: end.secondOfDay)
-            if day == start.day { steps -= health.steps(user: i, day: day, before: start.day, secondOfDay: start.secondOfDay) }
-            days.append(DailySteps(date: LocalDate(daysSince1970: day), steps: steps))
-        }
-        return days
     }
 
     /// Sets the stale-sync notification's trigger at `at`, replacing a pending one (a

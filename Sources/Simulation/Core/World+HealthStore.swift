@@ -1,0 +1,61 @@
+import SimKernel
+import AppLogic
+import Platform
+import Backend
+
+/// The days of a device's own calendar: its zone setting read on its wall clock, skew
+/// included. HealthKit's statistics collection and Health Connect's aggregate by period
+/// bucket on the calendar the app passes, which is the device's; the step sync reads
+/// from that calendar's midnight, so a read always starts on one of these days.
+struct DeviceDays {
+    let calendar: LocalCalendar
+    let skew: SimDuration
+    let startUnixSeconds: Int64
+
+    /// The device's date at true time `t`.
+    func day(at t: SimTime) -> Int32 {
+        World.localTime(t + skew, calendar: calendar, startUnixSeconds: startUnixSeconds).day
+    }
+
+    /// The true time at which the device's date `day` begins.
+    func start(of day: Int32) -> SimTime {
+        SimTime(microseconds: (calendar.dayStart(day) - startUnixSeconds) * 1_000_000) - skew
+    }
+}
+
+extension World {
+    /// The device's calendar as it is now (zone setting and clock skew).
+    func deviceDays(_ i: Int) -> DeviceDays {
+        DeviceDays(calendar: calendars[Int(devices[i].clock.timeZone)], skew: devices[i].clock.skew, startUnixSeconds: startUnixSeconds)
+    }
+
+    /// The steps the user truly recorded in `[from, to)` (ground truth: the health data
+    /// follows the user's home-zone day).
+    static func trueSteps(_ health: HealthDataGenerator, user: Int, from: SimTime, to: SimTime,
+                          home: LocalCalendar, startUnixSeconds: Int64) -> Int32 {
+        guard from < to else { return 0 }
+        let start = localTime(from, calendar: home, startUnixSeconds: startUnixSeconds)
+        let end = localTime(to, calendar: home, startUnixSeconds: startUnixSeconds)
+        var steps: Int32 = 0
+        for day in start.day...end.day { steps += health.steps(user: user, day: day, before: end.day, secondOfDay: end.secondOfDay) }
+        return steps - health.steps(user: user, day: start.day, before: start.day, secondOfDay: start.secondOfDay)
+    }
+
+    /// Daily totals of `[from, to)` by the device's date, as the health store answers the
+    /// step sync's read. Static: as a method reading `self` it made Swift copy the whole
+    /// `World` per read.
+    static func healthData(_ health: HealthDataGenerator, user: Int, from: SimTime, to: SimTime,
+                           days: DeviceDays, home: LocalCalendar, startUnixSeconds: Int64) -> [DailySteps] {
+        guard from < to else { return [] }
+        let first = days.day(at: from), last = days.day(at: to)
+        guard first <= last, last - first <= Int32(StepStore.daysKept) else { return [] }
+        var out: [DailySteps] = []
+        out.reserveCapacity(Int(last - first) + 1)
+        for day in first...last {
+            let steps = trueSteps(health, user: user, from: max(from, days.start(of: day)), to: min(to, days.start(of: day + 1)),
+                                  home: home, startUnixSeconds: startUnixSeconds)
+            out.append(DailySteps(date: LocalDate(daysSince1970: day), steps: steps))
+        }
+        return out
+    }
+}

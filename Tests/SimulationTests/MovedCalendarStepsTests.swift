@@ -1,0 +1,43 @@
+import Testing
+import Scenario
+import SimKernel
+@testable import Simulation
+
+/// `stepsNeverSynced` judges phones whose clock or zone moved: on every phone of the
+/// cursor race (a backend outage across midnight), the clock jumps either way mid-run,
+/// stands 5 h slow from the start, or the zone changes. The variant that moves its
+/// cursor on a failed upload is still caught, and the correct logic, reading from its
+/// own calendar's midnight, still passes: the health store buckets by that calendar.
+@Suite struct MovedCalendarStepsTests {
+    struct Move: Sendable, CustomTestStringConvertible {
+        var name: String
+        var fault: Fault
+        var testDescription: String { name }
+    }
+
+    static let moves: [Move] = [
+        Move(name: "clock 3 d back at 12 h", fault: Fault(kind: .clockSkew(offset: .days(-3)), at: .hours(12), duration: nil, cohort: nil, fraction: 1)),
+        Move(name: "clock 2 d forward at 12 h", fault: Fault(kind: .clockSkew(offset: .days(2)), at: .hours(12), duration: nil, cohort: nil, fraction: 1)),
+        Move(name: "clock 5 h slow from the start", fault: Fault(kind: .clockSkew(offset: .hours(-5)), at: .zero, duration: nil, cohort: nil, fraction: 1)),
+        Move(name: "in Asia/Tokyo from 6 h", fault: Fault(kind: .timeZoneChange(to: "Asia/Tokyo"), at: .hours(6), duration: nil, cohort: nil, fraction: 1)),
+    ]
+
+    static func violations(_ move: Move, seed: UInt64, variants: [String]) throws -> (total: UInt64, neverSynced: UInt64) {
+        var s = try Fixtures.scenario("scenarios/races/advance-cursor-on-failure.json")
+        s.seed = seed
+        s.logic.variants = variants
+        s.faults.append(move.fault)
+        var world = World(scenario: s)
+        world.runToEnd()
+        return (world.oracle.violations, world.oracle.counts[ViolationKind.allCases.firstIndex(of: .stepsNeverSynced)!])
+    }
+
+    @Test(arguments: moves) func variantIsCaughtAndCorrectLogicPasses(_ move: Move) throws {
+        for seed in UInt64(1)...2 {
+            let buggy = try Self.violations(move, seed: seed, variants: ["stepSync.advanceCursorOnFailure"])
+            #expect(buggy.neverSynced > 0, "seed \(seed): the variant is not caught")
+            let correct = try Self.violations(move, seed: seed, variants: [])
+            #expect(correct.total == 0, "seed \(seed): the correct logic has \(correct.total) violation(s)")
+        }
+    }
+}
