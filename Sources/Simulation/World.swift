@@ -113,7 +113,7 @@ public struct World {
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
-        metrics = Metrics(cohorts: cohorts.count)
+        metrics = Metrics(cohorts: cohorts.count, keepsSeconds: !shard.isWhole)
         oracle = Oracle(devices: devices.count)
         eventHashes = EventHashes(devices: devices.count)
         effects.reserveCapacity(16)

@@ -3,34 +3,42 @@ import Reports
 import Scenario
 
 /// `fleetsim merge`: the shard reports of one run combined into one report
-/// (``ReportMerge``), with its report.md, report.html and junit.xml.
+/// (``ReportMerge``), with its report.md, report.html and junit.xml; with `--partial`,
+/// some of the shards into a part that merges again with the others.
 struct Merge: Command {
     static let help = CommandHelp(
         name: "merge",
-        abstract: "combine the shard reports of one run into one; histograms merge exactly",
-        arguments: [.init(name: "REPORT.json...", text: "the report.json of every shard of one run (run --shard K/N), in any order")],
-        options: [.valued("out", "DIR", "where the combined reports go", required: true)],
+        abstract: "combine the shard reports of one run into one, in any order or grouping",
+        arguments: [.init(name: "REPORT.json...", text: "the report.json of every shard of one run (run --shard K/N) or of merged parts, in any order")],
+        options: [.valued("out", "DIR", "where the combined reports go", required: true),
+                  .flag("partial", "merge some of the shards into a part (simulated.shards) that merges again with the rest")],
         discussion: """
-        Counters are summed, peaks take the largest, load series are summed per bucket
-        (peak series: the largest per bucket), latency percentiles are recomputed from
-        the merged histograms, violation samples are merged in (time, device) order, and
-        the expectations are judged again on the merged values. Per-device percentiles
-        and ratios the shards' reports cannot rebuild are null (docs/scale.md lists them).
+        Counters are summed, load series are summed per bucket (peak series: the largest
+        per bucket), latency histograms and per-device distributions are merged and
+        their percentiles recomputed, rates, peaks and headroom are derived again from
+        the merged counts and series, violation samples are merged in (time, device)
+        order, and the expectations are judged again on the merged values. Merging is
+        order-independent and associative, byte for byte (docs/scale.md has every key's rule).
         Refused (exit 2, nothing written): reports of different scenarios, seeds or
-        versions, a missing or duplicate shard, or different shard counts.
-        Exit 1 when the merged run has a violation or a failed expectation.
+        versions, a shard twice, different shard counts, or (without --partial) a
+        missing shard. Figures across seeds are explore --out's, not merge's.
+        Exit 1 when the merged run has a violation or a failed expectation (a part:
+        a violation; its expectations are judged by the last merge).
         """,
         examples: ["fleetsim merge shards/0/report.json shards/1/report.json --out reports/merged",
+                   "fleetsim merge shards/0/report.json shards/1/report.json --partial --out reports/part-a",
                    "scripts/run-sharded.sh 4 scenarios/default.json --scale 0.1"]
     )
 
     var paths: [String]
     var out: String
+    var partial: Bool
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
         paths = parsed.positionals
         guard !paths.isEmpty else { throw .usage("missing REPORT.json (the shards' reports)", command: "merge") }
         out = parsed.options["out"] ?? ""
+        partial = parsed.flags.contains("partial")
     }
 
     mutating func validate() throws(CLIError) {
@@ -41,7 +49,7 @@ struct Merge: Command {
         var reports: [(name: String, report: ReportValue)] = []
         for path in paths { reports.append((path, Self.reportValue(try Compare.readJSON(path, "a report.json")))) }
         let merged: ReportValue
-        do { merged = try ReportMerge.merge(reports) } catch { throw .input(error.message) }
+        do { merged = try ReportMerge.merge(reports, partial: partial) } catch { throw .input(error.message) }
         let markdown = MarkdownReport.render(merged)
         do {
             try AtomicFile.write(JSONWriter.encode(merged), to: "\(out)/report.json")
@@ -52,11 +60,16 @@ struct Merge: Command {
             throw .input("cannot write the report: \(error)")
         }
         let violations = merged.lookup("invariants.violations")?.intValue ?? 0
-        let failed = (merged.lookup("expect")?.arrayValue ?? []).filter { $0.lookup("pass") != .bool(true) }
-        print("\(merged.lookup("scenario")?.stringValue ?? ""): \(reports.count) shards merged, "
+        let covered = merged.lookup("simulated.shards.covered")?.arrayValue?.compactMap(\.intValue)
+        // A part's expectations are judged on its share of the fleet: they decide nothing
+        // until the last merge.
+        let failed = covered != nil ? [] : (merged.lookup("expect")?.arrayValue ?? []).filter { $0.lookup("pass") != .bool(true) }
+        let part = covered.map { " (a part: shards \($0.map(String.init).joined(separator: ", ")) of \(merged.lookup("simulated.shards.count")?.intValue ?? 0))" } ?? ""
+        print("\(merged.lookup("scenario")?.stringValue ?? ""): \(reports.count) reports merged\(part), "
               + "\(HumanUnits.count(merged.lookup("simulated.devices")?.intValue ?? 0)) devices, "
               + "\(HumanUnits.count(merged.lookup("simulated.events")?.intValue ?? 0)) events; "
-              + "\(violations) invariant violation(s), \(failed.count) failed expectation(s).")
+              + "\(violations) invariant violation(s), "
+              + (covered != nil ? "expectations judged when every shard is merged." : "\(failed.count) failed expectation(s)."))
         for e in failed {
             print("FAIL expectation \(e.lookup("metric")?.stringValue ?? "") = \(e.lookup("value")?.doubleValue.map { String($0) } ?? "no data")")
         }

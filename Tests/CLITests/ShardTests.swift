@@ -87,6 +87,79 @@ import Simulation
         #expect(try Data(contentsOf: URL(fileURLWithPath: b + "/report.json")) == first)
     }
 
+    /// The keys whose merged value may differ from the plain run's even when the backend
+    /// never saturates: peaks of concurrency within a bucket (busy workers, open push
+    /// streams, queue depths). The plain run's peak is that of the shards' sum at one
+    /// instant, which the shards' own per-bucket peaks bound from below (their largest,
+    /// what merge writes) and from above (their sum); headroom follows from them.
+    static let concurrencyPeaks = [
+        "backend.load.apiBusyWorkersPeak", "backend.load.apiHeadroom", "backend.load.apiHeadroomOverTime",
+        "backend.load.peak.busyWorkers", "backend.load.peak.headroom",
+        "backend.load.pushConcurrentPeak.*", "backend.load.pushQueueDepthPeak.*",
+        "backend.peakQueueDepth", "backend.pushes.*.peakConcurrent", "backend.pushes.*.peakQueueDepth", "backend.pushes.*.headroom",
+    ].map { $0.split(separator: ".").map(String.init) }
+
+    /// Every other key of the merged report is the plain run's, byte for byte: counters,
+    /// latency histograms and their percentiles, per-device battery distributions and
+    /// their mean, p50, p95, rates, per-device-day figures, the load series, the busiest
+    /// minute and second, the p99 of seconds, hashes and samples.
+    @Test func fourShardsMergedAreThePlainRunByteForByteButConcurrencyPeaks() throws {
+        let dir = try Self.runs.get()
+        let shards = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
+        let out = dir.appendingPathComponent("merged-all").path
+        let r = try CLI.run(["merge"] + shards + ["--out", out])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        let merged = Merge.reportValue(try Self.json(out + "/report.json"))
+        let plain = Merge.reportValue(try Self.json(dir.appendingPathComponent("plain/report.json").path))
+        #expect(ReportMerge.leafPaths(merged) == ReportMerge.leafPaths(plain))
+        var compared = 0
+        for path in ReportMerge.leafPaths(plain) {
+            let m = merged.at(path), p = plain.at(path)
+            if Self.concurrencyPeaks.contains(where: { ReportMerge.matches($0, path) }) {
+                // The largest of the shards' peaks never exceeds the plain run's peak.
+                let mv = m?.arrayValue?.compactMap(\.intValue) ?? m?.intValue.map { [$0] } ?? []
+                let pv = p?.arrayValue?.compactMap(\.intValue) ?? p?.intValue.map { [$0] } ?? []
+                if path.last?.hasSuffix("Peak") == true || path.last?.hasPrefix("peak") == true || path.last == "busyWorkers" {
+                    #expect(mv.count == pv.count && zip(mv, pv).allSatisfy { $0 <= $1 }, "\(path.joined(separator: "."))")
+                }
+                continue
+            }
+            compared += 1
+            #expect(m.map(JSONWriter.encode) == p.map(JSONWriter.encode), "\(path.joined(separator: "."))")
+        }
+        #expect(compared > 300)
+        for key in ["battery.ios-daily.appEnergyPerDeviceDay.mAh.p95", "scheduling.launchesPerDeviceDay.android.all",
+                    "push.deliveryRate", "backend.requestsPerSecond.p99", "backend.load.peakSecond.requests"] {
+            #expect(plain.lookup(key).map { $0 != .null } == true, "\(key) has data in the plain run")
+        }
+    }
+
+    /// merge(merge(0, 1), merge(2, 3)) and other groupings give merge(0, 1, 2, 3) byte for byte.
+    @Test func mergeIsAssociativeByteForByte() throws {
+        let dir = try Self.runs.get()
+        let s = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
+        func merge(_ inputs: [String], _ name: String, partial: Bool = false) throws -> String {
+            let out = dir.appendingPathComponent(name).path
+            let r = try CLI.run(["merge"] + inputs + ["--out", out] + (partial ? ["--partial"] : []))
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            return out + "/report.json"
+        }
+        let all = try Data(contentsOf: URL(fileURLWithPath: try merge(s, "assoc-all")))
+        let a = try merge([s[0], s[1]], "assoc-a", partial: true), b = try merge([s[2], s[3]], "assoc-b", partial: true)
+        let part = try Self.json(a)
+        #expect(part["simulated"]?["shards"]?["covered"] == .array([.number(0, literal: "0"), .number(1, literal: "1")]))
+        #expect(part["backend"]?["load"]?["arrivalsBySecond"] != nil)
+        let odd = try merge([s[3], s[1]], "assoc-odd", partial: true), even = try merge([s[2], s[0]], "assoc-even", partial: true)
+        let three = try merge([s[1], s[2], s[3]], "assoc-three", partial: true)
+        for (inputs, name) in [([b, a], "assoc-ab"), ([odd, even], "assoc-oe"), ([a, s[2], s[3]], "assoc-a23"), ([s[0], three], "assoc-0-three")] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: try merge(inputs, name))) == all, "\(name)")
+        }
+        let overlap = try CLI.run(["merge", a, s[1], s[2], s[3], "--out", dir.appendingPathComponent("refused").path])
+        #expect(overlap.status == 2 && overlap.stderr.contains("are both shard 1/4"), "\(overlap.stderr)")
+        let missing = try CLI.run(["merge", a, "--out", dir.appendingPathComponent("refused").path])
+        #expect(missing.status == 2 && missing.stderr.contains("shards 2/4, 3/4 missing") && missing.stderr.contains("--partial"), "\(missing.stderr)")
+    }
+
     @Test func mergeRefusesReportsThatAreNotOneRunsShards() throws {
         let dir = try Self.runs.get()
         let s = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
@@ -98,6 +171,7 @@ import Simulation
             ([s[0], s[1], s[2]], "shard 3/4 missing"),
             ([s[0], s[1], s[2], s[2], s[3]], "are both shard 2/4"),
             ([s[0], s[1], s[2], otherSeedPath], "seed differs"),
+            ([s[0], s[1], s[2], otherSeedPath], "fleetsim explore SCENARIO --seeds N --out DIR"),
             ([plain], "has no simulated.shard"),
         ]
         for (inputs, message) in cases {

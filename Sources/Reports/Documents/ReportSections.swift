@@ -339,7 +339,7 @@ public enum ReportSections {
         let keys = first.filter { load[$0] != nil } + load.keys.sorted().filter { !first.contains($0) }
         // `apiHeadroomOverTime` is the gap between the busy workers and their capacity line,
         // which the busy-workers chart already draws.
-        for key in keys where !["bucketSeconds", "faults", "apiHeadroomOverTime"].contains(key) && load[key + "PerSecond"] == nil {
+        for key in keys where !["bucketSeconds", "faults", "apiHeadroomOverTime", "arrivalsBySecond"].contains(key) && load[key + "PerSecond"] == nil {
             var series: [(name: String, values: [Double])] = []
             if let values = load[key]?.arrayValue {
                 series = [(words(key), values.map { $0.doubleValue ?? 0 })]

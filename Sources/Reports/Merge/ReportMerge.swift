@@ -1,83 +1,132 @@
 /// Combines the `report.json` documents of the shards of one run (`fleetsim merge`)
 /// into one document with the same keys, by one rule per key (``rules``).
 ///
-/// Order-independent: the inputs are put in shard order first, so every sum of
-/// fractional numbers is taken in the same order whatever order the files came in.
+/// Order-independent and associative: the inputs are put in shard order first, every
+/// sum is of integers, and every figure derived from others (rates, percentiles,
+/// peaks, headroom) is derived again from the merged counts, histograms and series,
+/// never combined from the inputs' own. So merging parts of the shards and then the
+/// parts gives the bytes of merging all the shards at once.
 public enum ReportMerge {
     /// How one key of `report.json` combines across shards.
     public enum Rule: Equatable, Sendable {
         /// Configuration or identity: must be equal in every input (else refused).
         case identical
-        /// `simulated.shard`: checked as a complete plan, then dropped.
+        /// `simulated.shard` and `simulated.shards`: checked as a plan, then written
+        /// as `simulated.shards` only when the merge covers part of the shards.
         case shardPlan
-        /// Counters, capacities (each shard holds its part), per-second means: summed.
+        /// Counters and capacities (each shard holds its part): summed.
         case sum
         /// Peaks and maxima: the largest.
         case max
         /// A latency object (`count`, percentiles, `histogram`): the histograms'
         /// buckets are merged and the summary recomputed from the merged histogram.
         case latency
-        /// A series over time (one value per bucket): summed per bucket.
+        /// A per-device or per-event figure (`mean`, `p50`, `p95`, `max`,
+        /// `distribution`): the distributions merged and the figures recomputed.
+        case distribution
+        /// A series over time (one count per bucket): summed per bucket.
         case seriesSum
         /// A peak series: the largest per bucket.
         case seriesMax
-        /// `invariants.samples`: merged in (time, device) order, cut to the sample limit.
+        /// `backend.load.arrivalsBySecond` (`[second, arrivals, …]`): summed per second;
+        /// not written when the merge covers every shard (the plain run has no such key).
+        case bySecond
+        /// `invariants.samples`: merged in (time, device, kind, detail) order, cut to
+        /// the sample limit.
         case samples
         /// `expect`: re-evaluated on the merged values.
         case expectations
-        /// `1 - peak / capacity` from the merged peak and capacity (keys given).
-        case headroom(peak: String, capacity: String)
-        /// A copy of another merged key (e.g. a p95 shown twice).
-        case copy(String)
-        /// Not recoverable from the shards' reports yet (a percentile or a ratio of
-        /// per-device values without its distribution): `null` in a merged report.
-        case unavailable
         /// 64-bit hashes written as 16 hex digits (a list: element by element), added
         /// with wrapping: the event-stream hashes of devices, which sum over devices.
         case hashSum
+        /// `events.hash.delivered`: summed, less the fleet-wide events (`fleetDelivered`,
+        /// equal in every input) that every input but one counts again.
+        case deliveredEvents
+        /// Derived again from merged keys once every other key is merged.
+        case derived(Derived)
+    }
+
+    /// The figures derived from other merged keys (``DerivedFigures`` holds the
+    /// formulas the run uses too).
+    public enum Derived: Equatable, Sendable {
+        /// `1 − peak / capacity` (the peak may be a series: its largest).
+        case headroom(peak: String, capacity: String)
+        /// `1 − peak / capacity` per bucket of a peak series.
+        case headroomSeries(peak: String, capacity: String)
+        /// Per-second rates of a count series: the key's last component names the
+        /// counts' (`backend.load.requestsPerSecond.total` from `backend.load.requests.total`).
+        case bucketRates(counts: String)
+        /// The busiest bucket of `backend.load.requests.total`: `backend.load.peak.*`
+        /// and `backend.requestsPerSecond.peak`.
+        case busiestMinute
+        /// The busiest second of `backend.load.arrivalsBySecond`:
+        /// `backend.load.peakSecond.*` and `backend.requestsPerSecond.peakSecond`.
+        case busiestSecond
+        /// A nearest-rank quantile of the per-second arrivals over every second of the run.
+        case secondsQuantile(Double)
+        /// `backend.requests.total` over the run's seconds.
+        case meanRate
+        /// `scheduling.launchesPerDeviceDay.<platform>.<key>` from
+        /// `scheduling.launchesByPlatform`.
+        case launchesPerDeviceDay
+        /// `push.deliveryRate`, `failureRate`, `openRate`, `tokens.expirationRatePerWeek`.
+        case deliveryRate, failureRate, openRate, tokenExpirationRate
         /// The total event hash: the merged `devices` sum plus the `fleet` chain, which
         /// every shard computes alike (fleet-wide events run in every shard).
         case hashTotal
+        /// A copy of another merged key (a p95 shown twice).
+        case copy(String)
     }
 
     /// The one table of rules: a path pattern (`*` one key, `**` the rest) and its
     /// rule; the first pattern that matches a key's path wins. Every key of a report
-    /// must match one (ReportMergeTests checks it on the default scenario's report).
+    /// must match one (ShardTests checks it on the default scenario's report).
     public static let rules: [(pattern: String, rule: Rule)] = [
         ("scenario", .identical), ("seed", .identical), ("fleetsimVersion", .identical),
-        ("simulated.duration", .identical), ("simulated.start", .identical), ("simulated.shard.*", .shardPlan),
+        ("simulated.duration", .identical), ("simulated.start", .identical),
+        ("simulated.shard.*", .shardPlan), ("simulated.shards.*", .shardPlan),
         ("simulated.devices", .sum), ("simulated.events", .sum),
         ("expect", .expectations),
         ("invariants.samples", .samples), ("invariants.**", .sum),
         ("latency.**", .latency),
         ("backend.queueing", .latency), ("backend.pushes.*.latency", .latency),
-        ("backend.load.bucketSeconds", .identical),
-        ("backend.load.apiHeadroom", .headroom(peak: "backend.load.apiBusyWorkersPeak", capacity: "backend.capacity.workers")),
+        ("backend.load.bucketSeconds", .identical), ("backend.load.faults", .identical),
+        ("backend.load.arrivalsBySecond", .bySecond),
+        ("backend.load.apiHeadroom", .derived(.headroom(peak: "backend.load.apiBusyWorkersPeak", capacity: "backend.capacity.workers"))),
+        ("backend.load.apiHeadroomOverTime", .derived(.headroomSeries(peak: "backend.load.apiBusyWorkersPeak", capacity: "backend.capacity.workers"))),
         ("backend.load.apiBusyWorkersPeak", .seriesMax), ("backend.load.pushConcurrentPeak.*", .seriesMax),
-        ("backend.load.pushQueueDepthPeak.*", .seriesMax), ("backend.load.**", .seriesSum),
+        ("backend.load.pushQueueDepthPeak.*", .seriesMax),
+        ("backend.load.requestsPerSecond.*", .derived(.bucketRates(counts: "backend.load.requests"))),
+        ("backend.load.apiRejectedPerSecond", .derived(.bucketRates(counts: "backend.load.apiRejected"))),
+        ("backend.load.apiUnansweredPerSecond", .derived(.bucketRates(counts: "backend.load.apiUnanswered"))),
+        ("backend.load.pushesPerSecond.*", .derived(.bucketRates(counts: "backend.load.pushes"))),
+        ("backend.load.pushRejectedPerSecond.*", .derived(.bucketRates(counts: "backend.load.pushRejected"))),
+        ("backend.load.peak.*", .derived(.busiestMinute)), ("backend.load.peakSecond.*", .derived(.busiestSecond)),
+        ("backend.load.**", .seriesSum),
         ("backend.peakQueueDepth", .max),
         ("backend.pushes.*.peakConcurrent", .max), ("backend.pushes.*.peakQueueDepth", .max),
-        ("backend.pushes.apns.headroom", .headroom(peak: "backend.pushes.apns.peakConcurrent", capacity: "backend.pushes.apns.concurrency")),
-        ("backend.pushes.fcm.headroom", .headroom(peak: "backend.pushes.fcm.peakConcurrent", capacity: "backend.pushes.fcm.concurrency")),
-        ("backend.requestsPerSecond.mean", .sum), ("backend.requestsPerSecond.peak", .max),
-        ("backend.requestsPerSecond.p99", .unavailable),
+        ("backend.pushes.apns.headroom", .derived(.headroom(peak: "backend.pushes.apns.peakConcurrent", capacity: "backend.pushes.apns.concurrency"))),
+        ("backend.pushes.fcm.headroom", .derived(.headroom(peak: "backend.pushes.fcm.peakConcurrent", capacity: "backend.pushes.fcm.concurrency"))),
+        ("backend.requestsPerSecond.mean", .derived(.meanRate)), ("backend.requestsPerSecond.peak", .derived(.busiestMinute)),
+        ("backend.requestsPerSecond.peakSecond", .derived(.busiestSecond)),
+        ("backend.requestsPerSecond.p99", .derived(.secondsQuantile(0.99))),
         ("backend.**", .sum),
         ("battery.*.budget.perRefreshPercent", .identical), ("battery.*.capacityMah", .identical),
         ("battery.*.devicesOverBudget", .sum), ("battery.*.*.count", .sum),
-        ("battery.**.max", .max), ("battery.**", .unavailable),
-        ("push.providerLatencyP95.apns", .copy("backend.pushes.apns.latency.p95")),
-        ("push.providerLatencyP95.fcm", .copy("backend.pushes.fcm.latency.p95")),
+        ("battery.**", .distribution),
+        ("push.providerLatencyP95.apns", .derived(.copy("backend.pushes.apns.latency.p95"))),
+        ("push.providerLatencyP95.fcm", .derived(.copy("backend.pushes.fcm.latency.p95"))),
         ("push.timeToOpen", .latency),
-        ("push.deliveryRate", .unavailable), ("push.failureRate", .unavailable), ("push.openRate", .unavailable),
-        ("push.tokens.expirationRatePerWeek", .unavailable),
+        ("push.deliveryRate", .derived(.deliveryRate)), ("push.failureRate", .derived(.failureRate)),
+        ("push.openRate", .derived(.openRate)), ("push.tokens.expirationRatePerWeek", .derived(.tokenExpirationRate)),
         ("push.**", .sum),
         ("scheduling.alarms.dozeDelay", .latency), ("scheduling.dozeDeferral", .latency),
         ("scheduling.fcm.dozeDelay", .latency), ("scheduling.workManagerDelay", .latency),
-        ("scheduling.launchesPerDeviceDay.**", .unavailable),
+        ("scheduling.launchesPerDeviceDay.*.*", .derived(.launchesPerDeviceDay)),
         ("scheduling.**", .sum),
-        ("events.hash.function", .identical), ("events.hash.fleet", .identical),
+        ("events.hash.function", .identical), ("events.hash.fleet", .identical), ("events.hash.fleetDelivered", .identical),
         ("events.hash.devices", .hashSum), ("events.hash.byCohort", .hashSum), ("events.hash.byBucket", .hashSum),
-        ("events.hash.total", .hashTotal), ("events.hash.delivered", .unavailable),
+        ("events.hash.total", .derived(.hashTotal)), ("events.hash.delivered", .deliveredEvents),
         ("analytics.**", .sum), ("continuation.**", .sum), ("notifications.**", .sum),
         ("users.**", .sum), ("stepSync.**", .sum),
     ]
@@ -90,7 +139,8 @@ public enum ReportMerge {
         rules.first { matches($0.pattern.split(separator: ".").map(String.init), path) }?.rule
     }
 
-    static func matches(_ pattern: [String], _ path: [String]) -> Bool {
+    /// Whether a key path matches a pattern's components (`*` one key, `**` the rest).
+    public static func matches(_ pattern: [String], _ path: [String]) -> Bool {
         guard let head = pattern.first else { return path.isEmpty }
         if head == "**" {
             let rest = Array(pattern.dropFirst())
@@ -106,84 +156,119 @@ public enum ReportMerge {
     }
 
     /// Every leaf key path of a report as the rules see it: a latency object (one with
-    /// `histogram`), a list, or a scalar is a leaf.
+    /// `histogram`), a per-device figure (one with `distribution`), an empty object, a
+    /// list, or a scalar is a leaf.
     public static func leafPaths(_ value: ReportValue, _ prefix: [String] = []) -> [[String]] {
-        guard case .object(let members) = value, members["histogram"] == nil || prefix.isEmpty else { return [prefix] }
+        guard case .object(let members) = value, !members.isEmpty || prefix.isEmpty,
+              prefix.isEmpty || (members["histogram"] == nil && members["distribution"] == nil) else { return [prefix] }
         return members.keys.sorted().flatMap { leafPaths(members[$0]!, prefix + [$0]) }
     }
 
-    /// Merges `reports` (name, document): the complete set of shards `0..<N` of one run.
-    public static func merge(_ reports: [(name: String, report: ReportValue)]) throws(Refusal) -> ReportValue {
-        guard let first = reports.first else { throw Refusal(message: "merge needs at least one report") }
-        let ordered = try shardOrder(reports)
+    /// Merges `reports` (name, document): shard reports (`run --shard K/N`) or merged
+    /// parts, covering every shard `0..<N` once, or (with `partial`) some of them once.
+    public static func merge(_ reports: [(name: String, report: ReportValue)], partial: Bool = false) throws(Refusal) -> ReportValue {
+        guard !reports.isEmpty else { throw Refusal(message: "merge needs at least one report") }
+        let (ordered, plan) = try shardOrder(reports, partial: partial)
+        let names = ordered.map(\.name)
+        var paths = Set<[String]>()
+        for item in ordered { paths.formUnion(leafPaths(item.report)) }
+        // An empty object that is a leaf in one report and has members in another is not a leaf.
+        let leaves = paths.filter { p in !paths.contains { $0.count > p.count && Array($0.prefix(p.count)) == p } }
+            .sorted { $0.lexicographicallyPrecedes($1) }
         var merged: [String: ReportValue] = [:]
-        for path in leafPaths(first.report) {
+        var derived: [([String], Derived)] = []
+        for path in leaves {
             guard let rule = rule(for: path) else {
-                throw Refusal(message: "\(first.name): key \(path.joined(separator: ".")) has no merge rule in this build")
+                throw Refusal(message: "\(names[0]): key \(path.joined(separator: ".")) has no merge rule in this build")
             }
             let values = ordered.map { $0.report.at(path) }
-            if let value = try combine(rule, path: path, values: values, names: ordered.map(\.name)) {
+            if values.allSatisfy({ $0 == nil || $0 == .object([:]) }) { set(&merged, path, .object([:])); continue }
+            if case .derived(let how) = rule { derived.append((path, how)); continue }
+            if let value = try combine(rule, path: path, values: values, names: names, reports: ordered.map(\.report)) {
                 set(&merged, path, value)
             }
         }
-        var document = ReportValue.object(merged)
-        for path in leafPaths(first.report) {
-            switch rule(for: path) {
-            case .headroom(let peak, let capacity)?:
-                let found = document.at(peak.split(separator: ".").map(String.init))
-                let p = found?.arrayValue.map { $0.compactMap(\.doubleValue).max() ?? 0 } ?? found?.doubleValue ?? 0
-                let c = document.at(capacity.split(separator: ".").map(String.init))?.doubleValue ?? 0
-                set(&merged, path, .fixed(c > 0 ? 1 - p / c : 1, 4))
-            case .hashTotal?:
-                let devices = document.at(["events", "hash", "devices"])?.stringValue.flatMap { UInt64($0, radix: 16) } ?? 0
-                let fleet = document.at(["events", "hash", "fleet"])?.stringValue.flatMap { UInt64($0, radix: 16) } ?? 0
-                set(&merged, path, .string(HashText.hex(devices &+ fleet)))
-            case .copy(let source)?:
-                set(&merged, path, document.at(source.split(separator: ".").map(String.init)) ?? .null)
-            default: break
+        let document = ReportValue.object(merged)
+        for (path, how) in derived {
+            set(&merged, path, try derive(how, path: path, in: document))
+        }
+        if ordered[0].report.at(["expect"]) != nil {
+            set(&merged, ["expect"], reevaluate(ordered[0].report.at(["expect"]) ?? .array([]), on: document))
+        }
+        if plan.covered.count == Int(plan.count) {
+            if case .object(var load)? = merged["backend"]?.at(["load"]) {
+                load["arrivalsBySecond"] = nil
+                set(&merged, ["backend", "load"], .object(load))
             }
+        } else {
+            set(&merged, ["simulated", "shards"], ["count": .count(plan.count), "covered": .array(plan.covered.map { .count($0) })])
         }
-        document = .object(merged)
-        if first.report.at(["expect"]) != nil {
-            set(&merged, ["expect"], reevaluate(first.report.at(["expect"]) ?? .array([]), on: document))
-            document = .object(merged)
-        }
-        return document
+        return .object(merged)
     }
 
-    /// Checks identity and the shard plan; returns the reports in shard order.
-    static func shardOrder(_ reports: [(name: String, report: ReportValue)]) throws(Refusal) -> [(name: String, report: ReportValue)] {
+    /// The shards one report covers: `simulated.shard` of a shard, `simulated.shards`
+    /// of a merged part.
+    static func coverage(_ item: (name: String, report: ReportValue)) throws(Refusal) -> (count: Int64, covered: [Int64]) {
+        if let index = item.report.at(["simulated", "shard", "index"])?.intValue,
+           let count = item.report.at(["simulated", "shard", "count"])?.intValue {
+            return (count, [index])
+        }
+        if let count = item.report.at(["simulated", "shards", "count"])?.intValue,
+           let covered = item.report.at(["simulated", "shards", "covered"])?.arrayValue?.compactMap(\.intValue), !covered.isEmpty {
+            return (count, covered.sorted())
+        }
+        throw Refusal(message: "\(item.name) has no simulated.shard: it is not the report of a 'fleetsim run --shard K/N' "
+                      + "(nor of a 'fleetsim merge --partial')")
+    }
+
+    /// Checks identity and the shard plan; returns the reports in shard order (by the
+    /// first shard each covers) and the shards they cover together.
+    static func shardOrder(_ reports: [(name: String, report: ReportValue)], partial: Bool) throws(Refusal)
+        -> ([(name: String, report: ReportValue)], (count: Int64, covered: [Int64])) {
         let first = reports[0]
         for key in ["scenario", "seed", "fleetsimVersion", "simulated.duration", "simulated.start"] {
             let path = key.split(separator: ".").map(String.init)
             for other in reports.dropFirst() where other.report.at(path) != first.report.at(path) {
-                let what = key == "seed" ? " (merging seed reports into cross-seed figures is not available yet: merge the shards of one seed)" : ""
+                let what = key == "seed"
+                    ? " (merge joins the shards of one seed; for figures across seeds run 'fleetsim explore SCENARIO --seeds N --out DIR', "
+                      + "and 'fleetsim compare --seeds' to compare two such directories)"
+                    : ""
                 throw Refusal(message: "\(first.name) and \(other.name) are not shards of one run: \(key) differs "
                               + "(\(describe(first.report.at(path))) vs \(describe(other.report.at(path))))\(what)")
             }
         }
-        var plans: [(index: Int64, count: Int64, item: (name: String, report: ReportValue))] = []
+        var plans: [(count: Int64, covered: [Int64], item: (name: String, report: ReportValue))] = []
         for item in reports {
-            guard let index = item.report.at(["simulated", "shard", "index"])?.intValue,
-                  let count = item.report.at(["simulated", "shard", "count"])?.intValue else {
-                throw Refusal(message: "\(item.name) has no simulated.shard: it is not the report of a 'fleetsim run --shard K/N'")
-            }
-            plans.append((index, count, item))
+            let c = try coverage(item)
+            plans.append((c.count, c.covered, item))
         }
         let n = plans[0].count
         if let other = plans.first(where: { $0.count != n }) {
-            throw Refusal(message: "\(plans[0].item.name) is shard \(plans[0].index)/\(n) but \(other.item.name) is shard \(other.index)/\(other.count): different shard plans")
+            throw Refusal(message: "\(plans[0].item.name) is \(shardList(plans[0].covered, n)) but \(other.item.name) is "
+                          + "\(shardList(other.covered, other.count)): different shard plans")
         }
-        plans.sort { $0.index < $1.index }
-        for (a, b) in zip(plans, plans.dropFirst()) where a.index == b.index {
-            throw Refusal(message: "\(a.item.name) and \(b.item.name) are both shard \(a.index)/\(n)")
+        plans.sort { $0.covered[0] < $1.covered[0] }
+        var holder: [Int64: String] = [:]
+        for plan in plans {
+            for k in plan.covered {
+                if let earlier = holder[k] {
+                    throw Refusal(message: "\(earlier) and \(plan.item.name) are both shard \(k)/\(n)")
+                }
+                holder[k] = plan.item.name
+            }
         }
-        let missing = (0..<n).filter { k in !plans.contains { $0.index == k } }
-        if !missing.isEmpty {
+        let missing = (0..<n).filter { holder[$0] == nil }
+        if !missing.isEmpty && !partial {
             throw Refusal(message: "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) missing: "
-                          + "merge needs all \(n) shards of the run, found \(plans.map { "\($0.index)/\(n) (\($0.item.name))" }.joined(separator: ", "))")
+                          + "merge needs all \(n) shards of the run, found "
+                          + plans.map { "\(shardList($0.covered, n)) (\($0.item.name))" }.joined(separator: ", ")
+                          + " (--partial merges some of them into a part that merges again later)")
         }
-        return plans.map(\.item)
+        return (plans.map(\.item), (n, holder.keys.sorted()))
+    }
+
+    static func shardList(_ covered: [Int64], _ n: Int64) -> String {
+        (covered.count == 1 ? "shard " : "shards ") + covered.map { "\($0)/\(n)" }.joined(separator: ", ")
     }
 
     static func describe(_ value: ReportValue?) -> String {
@@ -195,7 +280,7 @@ public enum ReportMerge {
         }
     }
 
-    static func combine(_ rule: Rule, path: [String], values: [ReportValue?], names: [String]) throws(Refusal) -> ReportValue? {
+    static func combine(_ rule: Rule, path: [String], values: [ReportValue?], names: [String], reports: [ReportValue]) throws(Refusal) -> ReportValue? {
         let key = path.joined(separator: ".")
         switch rule {
         case .identical:
@@ -203,8 +288,19 @@ public enum ReportMerge {
                 throw Refusal(message: "\(names[0]) and \(names[k]) are not shards of one run: \(key) differs (\(describe(values[0])) vs \(describe(v)))")
             }
             return values[0]
-        case .shardPlan, .expectations, .headroom, .copy, .hashTotal:
+        case .shardPlan, .expectations, .derived:
             return nil
+        case .deliveredEvents:
+            let fleet = path.dropLast() + ["fleetDelivered"]
+            var total: Int64 = 0
+            for (k, v) in values.enumerated() {
+                guard let n = v?.intValue, let once = reports[k].at(Array(fleet))?.intValue else {
+                    throw Refusal(message: "\(names[k]): \(key) needs events.hash.fleetDelivered, which this report lacks "
+                                  + "(a report of an older build: run the shards again)")
+                }
+                total &+= k == 0 ? n : n - once
+            }
+            return .int(total)
         case .hashSum:
             func sum(_ texts: [String?]) throws(Refusal) -> ReportValue {
                 var total: UInt64 = 0
@@ -222,68 +318,209 @@ public enum ReportMerge {
                 return .array(out)
             }
             return try sum(values.map { $0?.stringValue })
-        case .unavailable:
-            return .null
         case .sum:
-            return fold(values, +)
+            return fold(values, &+, +)
         case .max:
-            return fold(values, Swift.max)
+            return fold(values, Swift.max, Swift.max)
         case .latency:
             var merged = LatencyHistogram()
-            for (k, v) in values.enumerated() {
+            for (k, v) in values.enumerated() where v != nil {
                 guard let encoding = v?.at(["histogram"]), let h = LatencyHistogram(exactEncoding: encoding) else {
                     throw Refusal(message: "\(names[k]): \(key).histogram: expected a latency histogram (\(LatencyHistogram.layoutName)), found none or a malformed one")
                 }
                 merged.merge(h)
             }
             return merged.latencySummary()
+        case .distribution:
+            var merged: ValueDistribution?
+            for (k, v) in values.enumerated() where v != nil {
+                guard let encoding = v?.at(["distribution"]), let d = ValueDistribution(exactEncoding: encoding),
+                      merged.map({ $0.digits == d.digits }) ?? true else {
+                    throw Refusal(message: "\(names[k]): \(key).distribution: expected a distribution (\(ValueDistribution.layoutName)) "
+                                  + "with the digits of the other reports, found none or a malformed one")
+                }
+                if merged == nil { merged = d } else { merged?.merge(d) }
+            }
+            return merged?.summary() ?? .null
         case .seriesSum, .seriesMax:
             let lists = values.map { $0?.arrayValue ?? [] }
             let length = lists.map(\.count).max() ?? 0
             return .array((0..<length).map { i in
-                fold(lists.map { i < $0.count ? $0[i] : nil }, rule == .seriesSum ? (+) : Swift.max) ?? .null
+                let column = lists.map { i < $0.count ? $0[i] : nil }
+                return (rule == .seriesSum ? fold(column, &+, +) : fold(column, Swift.max, Swift.max)) ?? .null
             })
+        case .bySecond:
+            var sums: [Int64: Int64] = [:]
+            for (k, v) in values.enumerated() {
+                let flat = v?.arrayValue ?? []
+                guard flat.count % 2 == 0 else {
+                    throw Refusal(message: "\(names[k]): \(key): expected [second, arrivals, …] pairs")
+                }
+                for i in stride(from: 0, to: flat.count, by: 2) {
+                    guard let second = flat[i].intValue, let n = flat[i + 1].intValue else {
+                        throw Refusal(message: "\(names[k]): \(key): expected [second, arrivals, …] pairs")
+                    }
+                    sums[second, default: 0] += n
+                }
+            }
+            return .array(sums.keys.sorted().flatMap { [ReportValue.int($0), .int(sums[$0]!)] })
         case .samples:
             var all = values.flatMap { $0?.arrayValue ?? [] }
             all.sort { a, b in
                 let ta = a.at(["time"])?.doubleValue ?? 0, tb = b.at(["time"])?.doubleValue ?? 0
                 if ta != tb { return ta < tb }
-                return (a.at(["device"])?.intValue ?? 0) < (b.at(["device"])?.intValue ?? 0)
+                let da = a.at(["device"])?.intValue ?? 0, db = b.at(["device"])?.intValue ?? 0
+                if da != db { return da < db }
+                let ka = a.at(["kind"])?.stringValue ?? "", kb = b.at(["kind"])?.stringValue ?? ""
+                if ka != kb { return ka < kb }
+                return (a.at(["detail"])?.stringValue ?? "") < (b.at(["detail"])?.stringValue ?? "")
             }
             return .array(Array(all.prefix(sampleLimit)))
         }
     }
 
-    /// Folds numbers: integers stay integers; fractional numbers keep the most digits
-    /// any input had. Nulls (no data in a shard) are skipped.
-    static func fold(_ values: [ReportValue?], _ f: (Double, Double) -> Double) -> ReportValue? {
-        var ints: [Int64] = [], doubles: [Double] = [], digits = 0
+    /// Folds numbers: integers with `ints` (exact), and as soon as one is fractional,
+    /// all as `Double`s with `doubles`, keeping the most digits any input had. Nulls
+    /// (no data in a shard) are skipped; all null gives null.
+    static func fold(_ values: [ReportValue?], _ ints: (Int64, Int64) -> Int64, _ doubles: (Double, Double) -> Double) -> ReportValue? {
+        var integers: [Int64] = [], fractions: [Double] = [], digits = 0
         for v in values {
             switch v {
-            case .int(let n)?: ints.append(n)
-            case .number(let x, let d)?: doubles.append(x); digits = Swift.max(digits, d)
+            case .int(let n)?: integers.append(n)
+            case .number(let x, let d)?: fractions.append(x); digits = Swift.max(digits, d)
             default: break
             }
         }
-        if doubles.isEmpty {
-            guard let firstInt = ints.first else { return .null }
-            return .int(Int64(ints.dropFirst().reduce(Double(firstInt)) { f($0, Double($1)) }))
+        if fractions.isEmpty {
+            guard let firstInt = integers.first else { return .null }
+            return .int(integers.dropFirst().reduce(firstInt, ints))
         }
-        let all = ints.map(Double.init) + doubles
-        return .number(all.dropFirst().reduce(all[0], f), digits: digits)
+        let all = integers.map(Double.init) + fractions
+        return .number(all.dropFirst().reduce(all[0], doubles), digits: digits)
     }
 
-    /// `expect` re-evaluated: each metric looked up in the merged document.
+    // MARK: Derived figures
+
+    static func int(_ document: ReportValue, _ path: String) -> Int64 {
+        document.at(path.split(separator: ".").map(String.init))?.intValue ?? 0
+    }
+
+    static func ints(_ document: ReportValue, _ path: String) -> [Int64] {
+        ints(document, path.split(separator: ".").map(String.init))
+    }
+
+    static func ints(_ document: ReportValue, _ path: [String]) -> [Int64] {
+        (document.at(path)?.arrayValue ?? []).map { $0.intValue ?? 0 }
+    }
+
+    /// The sum of the integers directly under an object (`push.failuresByReason`).
+    static func members(_ document: ReportValue, _ path: String) -> Int64 {
+        (document.at(path.split(separator: ".").map(String.init))?.objectValue ?? [:]).values.reduce(0) { $0 &+ ($1.intValue ?? 0) }
+    }
+
+    /// The run's length in microseconds, from `simulated.duration` (seconds, 6 digits).
+    static func durationMicroseconds(_ document: ReportValue) -> Int64 {
+        Int64(((document.at(["simulated", "duration"])?.doubleValue ?? 0) * 1_000_000).rounded())
+    }
+
+    static func derive(_ how: Derived, path: [String], in document: ReportValue) throws(Refusal) -> ReportValue {
+        let microseconds = durationMicroseconds(document)
+        let seconds = Double(microseconds) / 1_000_000
+        let bucketSeconds = int(document, "backend.load.bucketSeconds")
+        switch how {
+        case .headroom(let peak, let capacity):
+            let found = document.at(peak.split(separator: ".").map(String.init))
+            let busy = found?.arrayValue.map { $0.compactMap(\.intValue).max() ?? 0 } ?? found?.intValue ?? 0
+            return DerivedFigures.headroom(busy: busy, capacity: int(document, capacity))
+        case .headroomSeries(let peak, let capacity):
+            let workers = int(document, capacity)
+            return .array(ints(document, peak).map { DerivedFigures.headroom(busy: $0, capacity: workers) })
+        case .bucketRates(let counts):
+            let prefix = counts.split(separator: ".").map(String.init)
+            let countsPath = prefix + path.dropFirst(prefix.count)
+            return .array(ints(document, countsPath).map { DerivedFigures.bucketRate($0, bucketSeconds: Double(bucketSeconds)) })
+        case .busiestMinute:
+            let total = ints(document, "backend.load.requests.total")
+            guard !total.isEmpty else { return .null }
+            var best = 0
+            for b in total.indices where total[b] > total[best] { best = b }
+            let busy = ints(document, "backend.load.apiBusyWorkersPeak")[safe: best] ?? 0
+            switch path.last {
+            case "at": return .seconds(Int64(best) * bucketSeconds * 1_000_000)
+            case "requests": return .int(total[best])
+            case "busyWorkers": return .int(busy)
+            case "headroom": return DerivedFigures.headroom(busy: busy, capacity: int(document, "backend.capacity.workers"))
+            default: return DerivedFigures.bucketRate(total[best], bucketSeconds: Double(bucketSeconds))
+            }
+        case .busiestSecond, .secondsQuantile:
+            guard let flat = document.at(["backend", "load", "arrivalsBySecond"])?.arrayValue else {
+                throw Refusal(message: "\(path.joined(separator: ".")) needs backend.load.arrivalsBySecond, which these reports lack "
+                              + "(reports of an older build: run the shards again)")
+            }
+            let bySecond = stride(from: 0, to: flat.count - 1, by: 2).map { (second: flat[$0].intValue ?? 0, count: flat[$0 + 1].intValue ?? 0) }
+            if case .secondsQuantile(let q) = how {
+                return .fixed(Double(quantile(bySecond, seconds: microseconds / 1_000_000, q)), 1)
+            }
+            var peak = (second: Int64(0), count: Int64(0))
+            for s in bySecond where s.count > peak.count { peak = s }
+            switch path.last {
+            case "at": return .seconds(peak.second * 1_000_000)
+            case "requests": return .int(peak.count)
+            default: return .fixed(Double(peak.count), 1)
+            }
+        case .meanRate:
+            return DerivedFigures.meanRate(int(document, "backend.requests.total"), durationSeconds: seconds)
+        case .launchesPerDeviceDay:
+            let platform = "scheduling.launchesByPlatform.\(path[path.count - 2])"
+            let key = path[path.count - 1]
+            let count = key == "all" ? int(document, "\(platform).launches") : int(document, "\(platform).byBucket.\(key)")
+            return DerivedFigures.perDeviceDay(count, devices: int(document, "\(platform).devices"), durationSeconds: seconds)
+        case .deliveryRate:
+            return DerivedFigures.ratio(int(document, "push.outcomes.delivered"),
+                                        int(document, "push.created.total") - int(document, "push.outcomes.suppressed"))
+        case .failureRate:
+            return DerivedFigures.ratio(members(document, "push.failuresByReason"), int(document, "push.sends"))
+        case .openRate:
+            return DerivedFigures.ratio(int(document, "push.opened"),
+                                        int(document, "push.display.shown") + int(document, "push.display.shownQuietly"))
+        case .tokenExpirationRate:
+            return DerivedFigures.expirationRatePerWeek(expired: int(document, "push.tokens.marked.expired"),
+                                                        active: int(document, "push.tokens.activeAtEnd"), durationSeconds: seconds)
+        case .hashTotal:
+            let devices = document.at(["events", "hash", "devices"])?.stringValue.flatMap { UInt64($0, radix: 16) } ?? 0
+            let fleet = document.at(["events", "hash", "fleet"])?.stringValue.flatMap { UInt64($0, radix: 16) } ?? 0
+            return .string(HashText.hex(devices &+ fleet))
+        case .copy(let source):
+            return document.at(source.split(separator: ".").map(String.init)) ?? .null
+        }
+    }
+
+    /// The nearest-rank quantile `q` of the arrivals in each of the run's seconds, quiet
+    /// ones (absent from `bySecond`) counting 0: as the run computes it over every second.
+    static func quantile(_ bySecond: [(second: Int64, count: Int64)], seconds: Int64, _ q: Double) -> Int64 {
+        let busy = Int64(bySecond.count)
+        let total = Swift.max(seconds, (bySecond.last?.second ?? -1) + 1, busy)
+        guard total > 0 else { return 0 }
+        let rank = Swift.max(1, Int64((q * Double(total)).rounded(.up)))
+        let quiet = total - busy
+        guard rank > quiet else { return 0 }
+        return bySecond.map(\.count).sorted()[Int(Swift.min(rank - quiet, busy)) - 1]
+    }
+
+    /// `expect` re-evaluated: each metric looked up in the merged document; the bounds
+    /// as written are the inputs' (equal in every shard of one scenario).
     static func reevaluate(_ expect: ReportValue, on document: ReportValue) -> ReportValue {
         .array((expect.arrayValue ?? []).map { e in
             let metric = e.at(["metric"])?.stringValue ?? ""
-            let value = document.at(metric.split(separator: ".").map(String.init))?.doubleValue
+            let value = document.lookup(metric)?.doubleValue
             let min = e.at(["min"])?.doubleValue, max = e.at(["max"])?.doubleValue
             let pass = value.map { v in (min.map { v >= $0 } ?? true) && (max.map { v <= $0 } ?? true) } ?? false
             return .object([
                 "metric": .string(metric),
                 "min": min.map { .fixed($0, 6) } ?? .null,
                 "max": max.map { .fixed($0, 6) } ?? .null,
+                "minAsWritten": e.at(["minAsWritten"]) ?? .null,
+                "maxAsWritten": e.at(["maxAsWritten"]) ?? .null,
                 "value": value.map { .fixed($0, 6) } ?? .null,
                 "pass": .bool(pass),
             ])
@@ -301,7 +538,7 @@ public enum ReportMerge {
 
 extension ReportValue {
     /// The value at a key path (keys may contain dots, e.g. an endpoint), or nil.
-    func at(_ path: [String]) -> ReportValue? {
+    public func at(_ path: [String]) -> ReportValue? {
         var value = self
         for key in path {
             guard let next = value.objectValue?[key] else { return nil }

@@ -28,6 +28,8 @@ struct EventHashes {
     var fleet: UInt64 = 0
     /// Delivered events hashed (device and fleet ones).
     var delivered: UInt64 = 0
+    /// The fleet-wide ones among them (every shard delivers them all).
+    var fleetDelivered: UInt64 = 0
 
     static let buckets = 256
 
@@ -59,6 +61,7 @@ struct EventHashes {
             return h
         }
         let h = Self.eventHash(time: time, code: code, payload: payload, device: UInt32.max)
+        fleetDelivered &+= 1
         fleet = Self.mix(fleet ^ h)
         return h
     }

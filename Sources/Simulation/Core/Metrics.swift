@@ -47,7 +47,8 @@ struct Metrics {
     var continuation = ContinuationMetrics()
     var platform = PlatformMetrics()
 
-    init(cohorts: Int) {
+    init(cohorts: Int, keepsSeconds: Bool = false) {
+        arrivalsPerSecond.keepsSeconds = keepsSeconds
         refreshEnergy = Array(repeating: [], count: cohorts)
         syncEnergy = Array(repeating: [], count: cohorts)
     }
@@ -70,6 +71,12 @@ struct PerSecondArrivals {
     /// The busiest second before ``current`` and its start (the first of equals).
     private(set) var peak: UInt32 = 0
     private(set) var peakSecond = 0
+    /// A shard also keeps every busy second and its arrivals (8 bytes a busy second),
+    /// for `backend.load.arrivalsBySecond`, which `fleetsim merge` adds up second by
+    /// second to find the merged run's busiest second and p99 exactly.
+    var keepsSeconds = false
+    private(set) var busySeconds: [UInt32] = []
+    private(set) var busyCounts: [UInt32] = []
 
     mutating func count(second: Int) {
         if second != current {
@@ -85,7 +92,15 @@ struct PerSecondArrivals {
         if k >= secondsWith.count { secondsWith.append(contentsOf: repeatElement(0, count: k - secondsWith.count + 1)) }
         secondsWith[k] += 1
         if currentCount > peak { peak = currentCount; peakSecond = current }
+        if keepsSeconds { busySeconds.append(UInt32(current)); busyCounts.append(currentCount) }
         currentCount = 0
+    }
+
+    /// The busy seconds and their arrivals, ascending (empty unless ``keepsSeconds``).
+    func bySecond() -> (seconds: [UInt32], counts: [UInt32]) {
+        var done = self
+        done.fold()
+        return (done.busySeconds, done.busyCounts)
     }
 
     /// The whole run of `seconds` seconds (quiet ones count as 0): the busiest second

@@ -41,17 +41,6 @@ extension World {
     }
 }
 
-extension World {
-    /// Android refresh jobs per device-day, by the standby bucket the app was in at the start.
-    func launchRatesByBucket(deviceDays: Double) -> [String: ReportValue] {
-        var rates: [String: ReportValue] = [:]
-        for bucket in StandbyBucket.allCases {
-            rates[bucket.reportName] = .fixed(Double(metrics.platform.androidLaunchesByBucket[bucket.rawValue]) / deviceDays, 3)
-        }
-        return rates
-    }
-}
-
 extension StandbyBucket {
     /// The bucket's name in reports (`STANDBY_BUCKET_*`, camel-cased).
     var reportName: String {

@@ -35,7 +35,7 @@ extension World {
                 "peakConcurrent": .count(dispatcher.peakStreaming),
                 "concurrency": .count(concurrency),
                 // 1 - peak use of the configured streams: 0 means the queue was in use.
-                "headroom": .fixed(concurrency > 0 ? 1 - Double(dispatcher.peakStreaming) / Double(concurrency) : 1, 4),
+                "headroom": DerivedFigures.headroom(busy: Int64(dispatcher.peakStreaming), capacity: Int64(concurrency)),
                 "latency": m.providerLatency[p].latencySummary(),
             ]
         }
@@ -51,7 +51,7 @@ extension World {
     func loadSection() -> ReportValue {
         let l = load
         let seconds = LoadSeries.bucket.seconds
-        func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { .fixed(Double($0) / seconds, 3) }) }
+        func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { DerivedFigures.bucketRate(Int64($0), bucketSeconds: seconds) }) }
         func counts(_ counts: [UInt32]) -> ReportValue { .array(counts.map { .count($0) }) }
         func byEndpoint(_ f: ([UInt32]) -> ReportValue) -> ReportValue {
             var series: [String: ReportValue] = ["total": f(l.total)]
@@ -62,12 +62,11 @@ extension World {
         func pushSeries(_ series: [[UInt32]], _ f: ([UInt32]) -> ReportValue) -> ReportValue {
             hasPush ? ["apns": f(series[0]), "fcm": f(series[1])] : .object([:])
         }
-        let workers = Double(max(server.workers, 1))
-        func headroom(_ busy: UInt32) -> ReportValue { .fixed(1 - Double(busy) / workers, 4) }
+        func headroom(_ busy: UInt32) -> ReportValue { DerivedFigures.headroom(busy: Int64(busy), capacity: Int64(server.workers)) }
         let apiPeak = l.apiBusyPeak.max() ?? 0
         let peak = peakBucket()
         let second = arrivalsPerSecond()
-        return [
+        var section: ReportValue = [
             "bucketSeconds": .count(Int(seconds)),
             "requestsPerSecond": byEndpoint(rate),
             "requests": byEndpoint(counts),
@@ -81,7 +80,7 @@ extension World {
             "peak": [
                 "at": .seconds(Int64(peak.bucket) * LoadSeries.bucket.microseconds),
                 "requests": .count(peak.requests),
-                "requestsPerSecond": .fixed(Double(peak.requests) / seconds, 3),
+                "requestsPerSecond": DerivedFigures.bucketRate(Int64(peak.requests), bucketSeconds: seconds),
                 "busyWorkers": .count(l.apiBusyPeak[peak.bucket]),
                 "headroom": headroom(l.apiBusyPeak[peak.bucket]),
             ],
@@ -91,7 +90,16 @@ extension World {
             "pushRejectedPerSecond": pushSeries(l.pushRejected, rate),
             "pushQueueDepthPeak": pushSeries(l.pushQueuePeak, counts),
             "pushConcurrentPeak": pushSeries(l.pushStreamingPeak, counts),
+            "pushes": pushSeries(l.pushSends, counts),
+            "pushRejected": pushSeries(l.pushRejected, counts),
         ]
+        if metrics.arrivalsPerSecond.keepsSeconds, case .object(var members) = section {
+            // A shard's busy seconds as `[second, arrivals, …]`: what merge adds up.
+            let (seconds, arrivals) = metrics.arrivalsPerSecond.bySecond()
+            members["arrivalsBySecond"] = .array(zip(seconds, arrivals).flatMap { [ReportValue.count($0), .count($1)] })
+            section = .object(members)
+        }
+        return section
     }
 
     /// Arrivals per second over every second of the run: the busiest and the p99.
@@ -130,7 +138,7 @@ extension World {
         func named(_ names: [String], _ counts: [UInt64]) -> ReportValue {
             .object(Dictionary(uniqueKeysWithValues: zip(names, counts.map { ReportValue.count($0) })))
         }
-        func rate(_ a: UInt64, _ b: UInt64) -> ReportValue { b > 0 ? .fixed(Double(a) / Double(b), 4) : .null }
+        func rate(_ a: UInt64, _ b: UInt64) -> ReportValue { DerivedFigures.ratio(Int64(a), Int64(b)) }
         let created = m.createdBySource.reduce(0, +)
         var outcomes: [String: ReportValue] = [:]
         for outcome in PushOutcome.allCases where outcome != .pending {
@@ -144,7 +152,6 @@ extension World {
         let sent = created - m.outcomes[Int(PushOutcome.suppressed.rawValue)]
         let failures = m.failuresByReason.reduce(0, +)
         let activeTokens = UInt64(push.truth.filter { $0.registryStatus == .active }.count)
-        let weeks = max(scenario.duration.seconds / (7 * 86_400), 1e-9)
         let displayed = m.shown + m.shownQuietly
         return [
             "users": .count(push.users.count),
@@ -176,8 +183,9 @@ extension World {
                 "purgeNoticeEmails": .count(m.purgeNotices),
                 "activeAtEnd": .count(activeTokens),
                 // Seed `001`: expired tokens / active tokens, per week (target < 1 %).
-                "expirationRatePerWeek": activeTokens > 0
-                    ? .fixed(Double(m.tokens[PushMetrics.index(PushTokenStatus.expired)]) / Double(activeTokens) / weeks, 5) : .null,
+                "expirationRatePerWeek": DerivedFigures.expirationRatePerWeek(
+                    expired: Int64(m.tokens[PushMetrics.index(PushTokenStatus.expired)]), active: Int64(activeTokens),
+                    durationSeconds: scenario.duration.seconds),
             ],
             "display": [
                 "shown": .count(m.shown),

@@ -1,3 +1,4 @@
+import Platform
 import SimKernel
 import Scenario
 import Reports
@@ -94,6 +95,7 @@ extension World {
         return [
             "function": .string("splitmix64"),
             "delivered": .count(eventHashes.delivered),
+            "fleetDelivered": .count(eventHashes.fleetDelivered),
             "total": .string(EventHashes.hex(eventHashes.total)),
             "devices": .string(EventHashes.hex(eventHashes.deviceSum)),
             "fleet": .string(EventHashes.hex(eventHashes.fleet)),
@@ -151,21 +153,21 @@ extension World {
             section[cohort.name] = [
                 "capacityMah": .fixed(capacity, 1),
                 "appEnergyPerDeviceDay": [
-                    "mAh": Summary(perDay).value(digits: 4),
-                    "percentOfCapacity": Summary(perDay.map { $0 / capacity * 100 }).value(digits: 5),
+                    "mAh": ValueDistribution(perDay, digits: 4).summary(),
+                    "percentOfCapacity": ValueDistribution(perDay.map { $0 / capacity * 100 }, digits: 5).summary(),
                 ],
                 "energyPerRefresh": [
                     "count": .count(perRefresh.count),
-                    "mAh": Summary(perRefresh).value(digits: 4),
-                    "percentOfCapacity": Summary(perRefresh.map { $0 / capacity * 100 }).value(digits: 5),
+                    "mAh": ValueDistribution(perRefresh, digits: 4).summary(),
+                    "percentOfCapacity": ValueDistribution(perRefresh.map { $0 / capacity * 100 }, digits: 5).summary(),
                 ],
                 "energyPerSync": [
                     "count": .count(perSync.count),
-                    "mAh": Summary(perSync).value(digits: 4),
-                    "percentOfCapacity": Summary(perSync.map { $0 / capacity * 100 }).value(digits: 5),
+                    "mAh": ValueDistribution(perSync, digits: 4).summary(),
+                    "percentOfCapacity": ValueDistribution(perSync.map { $0 / capacity * 100 }, digits: 5).summary(),
                 ],
-                "wakeupsPerDeviceDay": Summary(wakeups).value(digits: 3),
-                "radioActiveSecondsPerDeviceDay": Summary(radioSeconds).value(digits: 3),
+                "wakeupsPerDeviceDay": ValueDistribution(wakeups, digits: 3).summary(),
+                "radioActiveSecondsPerDeviceDay": ValueDistribution(radioSeconds, digits: 3).summary(),
                 // Seed `000`: "Battery Impact Target: < 1% battery usage per refresh".
                 "budget": ["perRefreshPercent": .fixed(1, 2)],
                 "devicesOverBudget": .count(overBudget),
@@ -194,9 +196,9 @@ extension World {
             // `peak` is the busiest minute's mean rate (the peak of `backend.load`, whose
             // `peak` says when); `peakSecond` and `p99` are over single seconds.
             "requestsPerSecond": [
-                "mean": .fixed(Double(total) / max(scenario.duration.seconds, 1e-9), 4),
+                "mean": DerivedFigures.meanRate(Int64(total), durationSeconds: scenario.duration.seconds),
                 "p99": .fixed(perSecond.quantile, 1),
-                "peak": .fixed(Double(peak.requests) / LoadSeries.bucket.seconds, 3),
+                "peak": DerivedFigures.bucketRate(Int64(peak.requests), bucketSeconds: LoadSeries.bucket.seconds),
                 "peakSecond": .fixed(Double(perSecond.peak), 1),
             ],
             "queueing": metrics.queueingLatency.latencySummary(),
@@ -213,22 +215,33 @@ extension World {
     }
 
     private func schedulingSection() -> ReportValue {
-        var perPlatform: [String: ReportValue] = [:]
+        var perPlatform: [String: ReportValue] = [:], basis: [String: ReportValue] = [:]
+        let seconds = scenario.duration.seconds
         for platform in ["ios", "android"] {
             let members = cohorts.filter { $0.platform.rawValue == platform }
-            let deviceCount = members.reduce(0) { $0 + $1.count }
+            let deviceCount = Int64(members.reduce(0) { $0 + $1.count })
             guard deviceCount > 0 else { continue }
-            let launches = members.reduce(0) { acc, c in
+            let launches = Int64(members.reduce(0) { acc, c in
                 acc + (c.firstDevice ..< c.firstDevice + c.count).reduce(0) { $0 + Int(devices[$1].launches) }
-            }
-            var rates: [String: ReportValue] = ["all": .fixed(Double(launches) / Double(deviceCount) / simulatedDays, 3)]
+            })
+            var rates: [String: ReportValue] = ["all": DerivedFigures.perDeviceDay(launches, devices: deviceCount, durationSeconds: seconds)]
+            var counts: [String: ReportValue] = ["devices": .count(deviceCount), "launches": .count(launches)]
             if platform == "android" {
-                for (key, value) in launchRatesByBucket(deviceDays: Double(deviceCount) * simulatedDays) { rates[key] = value }
+                var byBucket: [String: ReportValue] = [:]
+                for bucket in StandbyBucket.allCases {
+                    let n = Int64(metrics.platform.androidLaunchesByBucket[bucket.rawValue])
+                    rates[bucket.reportName] = DerivedFigures.perDeviceDay(n, devices: deviceCount, durationSeconds: seconds)
+                    byBucket[bucket.reportName] = .count(n)
+                }
+                counts["byBucket"] = .object(byBucket)
             }
             perPlatform[platform] = .object(rates)
+            basis[platform] = .object(counts)
         }
         var section: [String: ReportValue] = [
             "launchesPerDeviceDay": .object(perPlatform),
+            // What `launchesPerDeviceDay` is derived from (and what `fleetsim merge` sums).
+            "launchesByPlatform": .object(basis),
             "launches": .count(metrics.launches),
             "expirations": .count(metrics.expirations),
             "earlyExpirations": .count(metrics.earlyExpirations),
@@ -306,15 +319,5 @@ struct Summary {
         guard !sorted.isEmpty else { return nil }
         let rank = max(1, Int((q * Double(sorted.count)).rounded(.up)))
         return sorted[min(rank, sorted.count) - 1]
-    }
-
-    func value(digits: Int) -> ReportValue {
-        let mean = sorted.isEmpty ? nil : sorted.reduce(0, +) / Double(sorted.count)
-        return [
-            "mean": mean.map { .fixed($0, digits) } ?? .null,
-            "p50": quantile(0.5).map { .fixed($0, digits) } ?? .null,
-            "p95": quantile(0.95).map { .fixed($0, digits) } ?? .null,
-            "max": sorted.last.map { .fixed($0, digits) } ?? .null,
-        ]
     }
 }
