@@ -170,3 +170,16 @@ import Reports
         #expect(PerSecondArrivals().summary(seconds: 0, quantile: 0.99).peak == 0)
     }
 }
+
+/// Exact order statistics of a small sample: the reference the per-second figures are checked against.
+private struct Summary {
+    let sorted: [Double]
+    init(_ values: [Double]) { sorted = values.sorted() }
+
+    /// Nearest-rank quantile, q in [0, 1].
+    func quantile(_ q: Double) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        let rank = max(1, Int((q * Double(sorted.count)).rounded(.up)))
+        return sorted[min(rank, sorted.count) - 1]
+    }
+}

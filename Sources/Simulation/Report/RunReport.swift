@@ -308,16 +308,3 @@ extension World {
         ]
     }
 }
-
-/// Exact order statistics of a small sample (per-device values), deterministic.
-struct Summary {
-    let sorted: [Double]
-    init(_ values: [Double]) { sorted = values.sorted() }
-
-    /// Nearest-rank quantile, q in [0, 1].
-    func quantile(_ q: Double) -> Double? {
-        guard !sorted.isEmpty else { return nil }
-        let rank = max(1, Int((q * Double(sorted.count)).rounded(.up)))
-        return sorted[min(rank, sorted.count) - 1]
-    }
-}
