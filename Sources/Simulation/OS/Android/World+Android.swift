@@ -220,7 +220,7 @@ extension World {
             note(d, "OS: the app is no longer stopped (opened by the user)")
             tryRunWork(d, .refresh)
             tryRunWork(d, .stepSync)
-            if !androids[a].doze.restrictsBackgroundWork { flushFCM(d) }
+            if !dozeNow(d).restrictsBackgroundWork { flushFCM(d) }
         }
         models(d).buckets.appUsed(state: &androids[a].bucket, now: now)
         checkBucket(d)
