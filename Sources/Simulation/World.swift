@@ -62,6 +62,8 @@ public struct World {
     var androids: [AndroidDevice] = []
     /// The reused buffer Doze writes its transitions into.
     var dozeTransitions: [DozeTransition] = []
+    /// Doze steps that nothing waits on run when Doze is next fed or read (OS/Android/World+Doze); false: one event each.
+    var lazyDoze = true
     /// Seed `001`'s pipeline (Features/Push); `push.active` when a cohort runs `push`.
     var push: PushWorld
     /// The backend's load over simulated time (capacity planning).
@@ -153,6 +155,7 @@ public struct World {
         } else {
             while let event = clock.next(before: stop) { step(event) }
         }
+        settleDoze(before: stop)
         if stop == end { closePushLedger() }
     }
 

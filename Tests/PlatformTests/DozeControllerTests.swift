@@ -179,6 +179,32 @@ struct Timed: Equatable, CustomStringConvertible {
         #expect(DozeConfig(version: .android14) == DozeConfig())
     }
 
+    /// `advance(through:)`, which the world uses while nothing waits on Doze: a day run
+    /// in one call, each step at its own deadline, with motion at 5 h and the screen on
+    /// at 20 h sent late (the steps before them first), ends in the state and with the
+    /// transitions of one `.timer` at every deadline, on both constant sets.
+    @Test(arguments: [AndroidVersion.android14, .android15])
+    func advancingInOneCallIsOneTimerPerDeadline(version: AndroidVersion) {
+        let config = DozeConfig(version: version)
+        var stepped = DozeRun(config: config)
+        stepped.send(.screen(on: false), at: .zero)
+        stepped.send(.motion, at: .zero + .hours(5))
+        stepped.send(.screen(on: true), at: .zero + .hours(20))
+        stepped.run(until: .zero + .hours(24))
+        let controller = DozeController(config: config)
+        var state = DozeState(config: config)
+        var out: [DozeTransition] = []
+        controller.handle(.screen(on: false), state: &state, now: .zero, into: &out)
+        for (input, at) in [(DozeInput.motion, SimTime.zero + .hours(5)), (.screen(on: true), .zero + .hours(20))] {
+            controller.handle(.timer, state: &state, now: at, into: &out)
+            controller.handle(input, state: &state, now: at, into: &out)
+        }
+        controller.advance(&state, through: .zero + .hours(24), into: &out)
+        #expect(out.count > 20)
+        #expect(out == stepped.log.map(\.1))
+        #expect(state == stepped.state)
+    }
+
     /// The sensing timeout (`mSensingTimeoutAlarmListener`) only calls
     /// `becomeInactiveIfAppropriateLocked`, which does nothing in SENSING: the device
     /// stays there until AnyMotion answers (here after 5 min, past the 4 min timeout).

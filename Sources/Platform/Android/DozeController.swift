@@ -180,7 +180,7 @@ public enum DozeInput: Sendable, Equatable {
     /// then lasts until the alarm plus its timeout. The world sends it whenever the
     /// device's next such alarm changes (set, fired, cancelled).
     case nextWakeFromIdleAlarm(SimTime?)
-    /// The world reached `nextDeadline`.
+    /// Time passed: every alarm due by now runs, each at its own deadline (``DozeController/advance(_:through:into:)``).
     case timer
 }
 
@@ -233,7 +233,8 @@ public struct DozeState: Sendable, Equatable {
     /// A device with its screen on, unplugged and online: both machines ACTIVE.
     public init(config: DozeConfig) { inactiveTimeout = config.inactiveTimeout }
 
-    /// The earliest moment something is due; the world calls `handle(.timer, …)` then.
+    /// The earliest moment something is due; the world calls `handle(.timer, …)` then,
+    /// or later when nothing waits on the step (it still runs at this time).
     public var nextDeadline: SimTime? {
         earliest(earliest(earliest(deepAlarm, lightAlarmWindowEnd ?? lightAlarm), earliest(anyMotionResult, sensingTimeoutAlarm)),
                  earliest(locationFixAt, idleOpUntil))
@@ -286,7 +287,8 @@ func earliest(_ a: SimTime?, _ b: SimTime?) -> SimTime? {
 ///   (`isUpcomingAlarmClock`), when deep Doze would step on: ACTIVE, then INACTIVE again
 ///   until the alarm + 30 min (Quick Doze: + 1 min).
 ///
-/// The world calls `handle` with every input and with `.timer` at `state.nextDeadline`.
+/// The world calls `handle` with every input, and with `.timer` at `state.nextDeadline`
+/// or later: steps nothing waits on may run late, in one call, each at its own time.
 public struct DozeController: Sendable {
     public var config: DozeConfig
 
@@ -334,8 +336,17 @@ public struct DozeController: Sendable {
         case .nextWakeFromIdleAlarm(let at):
             s.nextWakeFromIdleAlarm = at
         case .timer:
-            fireDue(&s, now: now, out: &out)
+            advance(&s, through: now, into: &out)
         }
+    }
+
+    /// Runs every alarm due at or before `t`, each at its own deadline, as `.timer` inputs
+    /// sent at each `nextDeadline` in turn would: the world need not send one per step
+    /// while nothing waits on them, and catches up here before it next feeds or reads
+    /// the state. Bounded: each pass fires the alarms due at its deadline and sets new
+    /// ones only after it (every Doze delay is positive).
+    public func advance(_ s: inout DozeState, through t: SimTime, into out: inout [DozeTransition]) {
+        while let due = s.nextDeadline, due <= t { fireDue(&s, now: due, out: &out) }
     }
 
     // MARK: - Timers

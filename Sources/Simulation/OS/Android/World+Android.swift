@@ -32,6 +32,10 @@ struct AndroidDevice {
     var screen = ScreenState()
     var bucket: StandbyBucketState
     var lastBucket: StandbyBucket
+    /// The next moment the bucket can change, and the time of the bucket timer's queue
+    /// entry, at or before it (World+StandbyBuckets).
+    var bucketCheckAt: SimTime?
+    var bucketEntryAt: SimTime?
     var quota = JobQuotaState()
     /// The refresh's WorkManager periodic work.
     var refresh: AndroidWorkSlot
@@ -197,9 +201,7 @@ extension World {
         case .doze:
             androids[a].dozeTimerAt = nil
             applyDoze(d, .timer)
-        case .bucket:
-            checkBucket(d)
-            armBucketTimer(d)
+        case .bucket: bucketTimerFires(d)
         case .refreshWork: tryRunWork(d, .refresh)
         case .stepWork: tryRunWork(d, .stepSync)
         case .oemKill: oemForceStop(d)
@@ -220,7 +222,7 @@ extension World {
             note(d, "OS: the app is no longer stopped (opened by the user)")
             tryRunWork(d, .refresh)
             tryRunWork(d, .stepSync)
-            if !androids[a].doze.restrictsBackgroundWork { flushFCM(d) }
+            if !dozeNow(d).restrictsBackgroundWork { flushFCM(d) }
         }
         models(d).buckets.appUsed(state: &androids[a].bucket, now: now)
         checkBucket(d)

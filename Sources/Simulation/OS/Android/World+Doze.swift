@@ -5,14 +5,67 @@ import Platform
 /// Doze (docs/platform-facts.md section A; AOSP `DeviceIdleController`): its inputs
 /// (screen, charging, motion, network, a high-priority push, Quick Doze) and what a
 /// transition releases.
+///
+/// **Lazy steps.** A Doze step changes the world only when something waits on it: due
+/// work (refresh or step sync), FCM messages held for the phone, or a while-idle alarm
+/// held by deep idle. While nothing waits, Doze's steps get no events: they run, each at
+/// its own deadline (``DozeController/advance(_:through:into:)``), the next time the
+/// world feeds or reads Doze (``settleDoze(_:before:)``), and at the end of every
+/// ``run(until:)``. The report's figures are those of one event per step; only
+/// `simulated.events` and the event hashes move (docs/android.md, "Lazy Doze steps").
+/// The traced device, and every device when ``lazyDoze`` is off, steps eagerly.
 extension World {
-    /// Feeds Doze one input, traces its transitions, keeps its one timer event current,
-    /// and lets due work run when Doze stops holding it back.
+    /// Feeds Doze one input, after the steps it owes (``settleDoze(_:before:)``);
+    /// traces and counts the transitions, keeps its timer event current while something
+    /// waits on it, and lets due work run when Doze stops holding it back.
     mutating func applyDoze(_ d: UInt32, _ input: DozeInput) {
         let a = androidIndex(d)
+        settleDoze(d, before: now)
         dozeTransitions.removeAll(keepingCapacity: true)
         models(d).doze.handle(input, state: &androids[a].doze, now: now, into: &dozeTransitions)
         let changed = !dozeTransitions.isEmpty
+        countDozeTransitions(d)
+        armDozeTimer(d, a, watched: dozeWatched(d, a))
+        if changed, androids[a].alarmHeld, androids[a].doze.deep != .idle { releaseHeldAlarm(d) }
+        if changed, !androids[a].doze.restrictsBackgroundWork {
+            tryRunWork(d, .refresh)
+            tryRunWork(d, .stepSync)
+            flushFCM(d)
+        }
+    }
+
+    /// Runs the Doze steps device `d` owes before `t`, each at its own deadline, and
+    /// counts them. Nothing waited on them (or they would have run as events), so they
+    /// release nothing. A step due at `t` itself is left to its event or, with none, to
+    /// the next look, as an event scheduled earlier at that instant goes first.
+    @inline(__always) mutating func settleDoze(_ d: UInt32, before t: SimTime) {
+        let a = androidIndex(d)
+        guard let due = androids[a].doze.nextDeadline, due < t else { return }
+        dozeTransitions.removeAll(keepingCapacity: true)
+        models(d).doze.advance(&androids[a].doze, through: t - .microseconds(1), into: &dozeTransitions)
+        countDozeTransitions(d)
+    }
+
+    /// Device `d`'s Doze state now.
+    @inline(__always) mutating func dozeNow(_ d: UInt32) -> DozeState {
+        settleDoze(d, before: now)
+        return androids[androidIndex(d)].doze
+    }
+
+    /// Something now waits on Doze's next step (work deferred, an FCM message or an
+    /// alarm held): it runs as an event at its deadline.
+    @inline(__always) mutating func watchDoze(_ d: UInt32) {
+        armDozeTimer(d, androidIndex(d), watched: true)
+    }
+
+    /// The steps every Android device owes before `t`, at the end of ``run(until:)``, so
+    /// the report counts them.
+    mutating func settleDoze(before t: SimTime) {
+        for d in devices.indices where devices[d].android >= 0 { settleDoze(UInt32(d), before: t) }
+    }
+
+    /// The report's Doze counts and the trace, for the transitions in `dozeTransitions`.
+    private mutating func countDozeTransitions(_ d: UInt32) {
         for transition in dozeTransitions {
             switch transition {
             case .deep(let state):
@@ -24,18 +77,37 @@ extension World {
                 note(d, "Doze: light \(state)")
             }
         }
+    }
+
+    /// Whether anything waits on Doze's next step, so that it must run at its deadline:
+    /// a while-idle alarm held by deep idle, FCM messages held for a reachable app, or a
+    /// work due that is neither running nor force-stopped (what `applyDoze` releases).
+    /// The traced device always steps at its deadlines, so its story reads as it happens.
+    @inline(__always) mutating func dozeWatched(_ d: UInt32, _ a: Int) -> Bool {
+        if !lazyDoze || traceRecorder?.device == Int(d) || androids[a].alarmHeld { return true }
+        if androids[a].forceStopped { return false }
+        if androids[a].fcmWaiting && devices[Int(d)].online { return true }
+        return workIsDue(d, a, .refresh) || workIsDue(d, a, .stepSync)
+    }
+
+    /// The work is enqueued, not running and due: what ``tryRunWork(_:_:)`` looks for.
+    @inline(__always) mutating func workIsDue(_ d: UInt32, _ a: Int, _ work: AndroidWork) -> Bool {
+        let running = work == .refresh ? devices[Int(d)].task.running : androids[a].stepJobRunning
+        guard slot(a, work).enqueued, !running else { return false }
+        let m = models(d)
+        guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec) else { return false }
+        return due <= now
+    }
+
+    /// Schedules Doze's timer event at its next deadline when `watched` and not already
+    /// there. An event already pending stays (it settles what is due when it pops).
+    @inline(__always) mutating func armDozeTimer(_ d: UInt32, _ a: Int, watched: Bool) {
+        guard watched else { return }
         let next = androids[a].doze.nextDeadline
-        if next != androids[a].dozeTimerAt {
-            androids[a].dozeTimerAt = next
-            let generation = androids[a].timers.arm(.doze)
-            if let next { clock.schedule(.android(.timer(device: d, timer: .doze, generation: generation)), at: max(next, now)) }
-        }
-        if changed, androids[a].alarmHeld, androids[a].doze.deep != .idle { releaseHeldAlarm(d) }
-        if changed, !androids[a].doze.restrictsBackgroundWork {
-            tryRunWork(d, .refresh)
-            tryRunWork(d, .stepSync)
-            flushFCM(d)
-        }
+        guard next != androids[a].dozeTimerAt else { return }
+        androids[a].dozeTimerAt = next
+        let generation = androids[a].timers.arm(.doze)
+        if let next { clock.schedule(.android(.timer(device: d, timer: .doze, generation: generation)), at: max(next, now)) }
     }
 
     /// The device went online or offline: Doze's light maintenance waits for network,

@@ -42,12 +42,13 @@ extension World {
             return FCMRoute(reach: .idle, highPriority: false, wakesApp: false, held: true)
         }
         let bucket = models(UInt32(d)).buckets.bucket(androids[a].bucket, at: now)
-        switch models(UInt32(d)).fcm.deliver(highPriority ? .high : .normal, bucket: bucket, doze: androids[a].doze,
+        switch models(UInt32(d)).fcm.deliver(highPriority ? .high : .normal, bucket: bucket, doze: dozeNow(UInt32(d)),
                                              log: &androids[a].fcmHighPriority, now: now) {
         case .now(let asHigh):
             return FCMRoute(reach: .active, highPriority: asHigh, wakesApp: asHigh, held: false)
         case .whenDozeAllows:
             androids[a].fcmWaiting = true
+            watchDoze(UInt32(d))
             note(UInt32(d), "FCM: message held by Doze until a maintenance window")
             return FCMRoute(reach: .idle, highPriority: false, wakesApp: false, held: true)
         }
@@ -64,10 +65,10 @@ extension World {
 
     /// Whether stored FCM messages may reach the device now: an Android app neither
     /// force-stopped nor under Doze's restrictions (iOS devices: always).
-    @inline(__always) func fcmReachable(_ d: Int) -> Bool {
+    @inline(__always) mutating func fcmReachable(_ d: Int) -> Bool {
         let a = Int(devices[d].android)
         guard a >= 0 else { return true }
-        return !androids[a].forceStopped && !androids[a].doze.restrictsBackgroundWork
+        return !androids[a].forceStopped && !dozeNow(UInt32(d)).restrictsBackgroundWork
     }
 
     /// An FCM message reached the phone: a high-priority one temp-allow-lists the app;

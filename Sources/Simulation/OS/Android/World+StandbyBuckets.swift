@@ -19,11 +19,32 @@ extension World {
 
     /// The next moment the bucket can change with the screen as it is now. Screen-on
     /// thresholds reached during a screen session are applied at its end (the bucket
-    /// used for quotas is always computed exactly).
+    /// used for quotas is always computed exactly). A moment moved later (each use and
+    /// screen-off moves it) keeps the timer's queue entry, which moves on when it pops
+    /// (``bucketTimerFires(_:)``): one entry per moment reached, not one per re-arm.
     mutating func armBucketTimer(_ d: UInt32) {
         let a = androidIndex(d)
+        let at = models(d).buckets.nextChange(androids[a].bucket, after: now)
+        androids[a].bucketCheckAt = at
+        guard let at else { return }
+        if let entry = androids[a].bucketEntryAt, entry <= at { return }
+        scheduleBucketEntry(d, a, at: at)
+    }
+
+    /// The bucket timer's entry popped: the bucket is checked if its moment has come;
+    /// otherwise the entry moves on to the moment.
+    mutating func bucketTimerFires(_ d: UInt32) {
+        let a = androidIndex(d)
+        androids[a].bucketEntryAt = nil
+        guard let at = androids[a].bucketCheckAt else { return }
+        guard at <= now else { return scheduleBucketEntry(d, a, at: at) }
+        checkBucket(d)
+        armBucketTimer(d)
+    }
+
+    private mutating func scheduleBucketEntry(_ d: UInt32, _ a: Int, at: SimTime) {
+        androids[a].bucketEntryAt = at
         let generation = androids[a].timers.arm(.bucket)
-        guard let at = models(d).buckets.nextChange(androids[a].bucket, after: now) else { return }
         clock.schedule(.android(.timer(device: d, timer: .bucket, generation: generation)), at: at)
     }
 

@@ -34,7 +34,7 @@ extension World {
     mutating func whileIdleAlarmFires(_ d: UInt32) -> Bool {
         let a = androidIndex(d)
         guard let due = androids[a].alarmDue else { return false }
-        if let idleUntil = androids[a].doze.deepIdleUntil {
+        if let idleUntil = dozeNow(d).deepIdleUntil {
             let limiter = models(d).whileIdleAlarms
             let allowed = androids[a].whileIdleLog.map { limiter.fireTime(due: now, deviceIdle: true, log: $0) } ?? now
             let at = min(allowed, idleUntil)
@@ -42,6 +42,7 @@ extension World {
                 if !androids[a].alarmHeld {
                     androids[a].alarmHeld = true
                     metrics.platform.alarmsDelayedByDoze += 1
+                    watchDoze(d)
                 }
                 note(d, "AlarmManager: while-idle alarm due; held by Doze until \(format(at))")
                 armTimer(d, .staleNotification, at: at)

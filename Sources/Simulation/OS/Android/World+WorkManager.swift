@@ -82,8 +82,10 @@ extension World {
     /// lets it: not force-stopped, constraints (network, battery not low), Battery Saver,
     /// Doze (maintenance windows only, unless temp-allow-listed), and the bucket's quota
     /// (charging and foreground exempt).
+    /// A due work that cannot start waits on Doze's next step (``watchDoze(_:)``).
     mutating func tryRunWork(_ d: UInt32, _ work: AndroidWork) {
         let i = Int(d), a = androidIndex(d)
+        settleDoze(d, before: now)
         let running = work == .refresh ? devices[i].task.running : androids[a].stepJobRunning
         guard slot(a, work).enqueued, !running, !androids[a].forceStopped else { return }
         let m = models(d)
@@ -92,9 +94,13 @@ extension World {
         let network: WorkNetworkType = devices[i].online ? (onWiFi(i, at: now) ? .unmetered : .connected) : .notRequired
         let conditions = DeviceConditions(network: network, charging: isCharging(i), batteryLow: androids[a].batteryLow)
         guard m.workManager.constraintsMet(request.constraints, conditions) else {
+            watchDoze(d)
             return note(d, "WorkManager: \(work) due; waiting for its constraints (network \(network), battery low \(androids[a].batteryLow))")
         }
-        guard !devices[i].lowPowerMode else { return note(d, "WorkManager: \(work) due; held back by Battery Saver") }
+        guard !devices[i].lowPowerMode else {
+            watchDoze(d)
+            return note(d, "WorkManager: \(work) due; held back by Battery Saver")
+        }
         let doze = androids[a].doze
         if doze.restrictsBackgroundWork, !doze.isAllowListed(at: now) {
             if slot(a, work).deferredSince == nil {
@@ -102,7 +108,7 @@ extension World {
                 metrics.platform.dozeDeferrals += 1
                 note(d, "WorkManager: \(work) due; deferred by Doze (deep \(doze.deep), light \(doze.light)) to a maintenance window")
             }
-            return
+            return watchDoze(d)
         }
         let bucket = checkBucket(d)
         let exempt = isCharging(i) || (devices[i].process == .running && now < devices[i].foregroundUntil)
@@ -110,6 +116,7 @@ extension World {
             metrics.platform.quotaDeferrals += 1
             let generation = androids[a].timers.arm(.work(work))
             clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), after: m.quotaRecheck)
+            watchDoze(d)
             return note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(human(m.quotaRecheck))")
         }
         if let since = slot(a, work).deferredSince {

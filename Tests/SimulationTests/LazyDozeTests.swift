@@ -1,0 +1,63 @@
+import Testing
+import Reports
+import SimKernel
+import Scenario
+@testable import Simulation
+
+/// Lazy Doze steps (OS/Android/World+Doze, docs/android.md "Lazy Doze steps"): a step
+/// nothing waits on runs when Doze is next fed or read instead of as its own event. A
+/// lazy world must be the eager one (`lazyDoze` off: one event per step) in everything
+/// but its event count and hashes.
+@Suite struct LazyDozeTests {
+    static func pair(_ scenario: Scenario) -> (eager: World, lazy: World) {
+        var eager = World(scenario: scenario)
+        eager.lazyDoze = false
+        return (eager, World(scenario: scenario))
+    }
+
+    /// report.json without the keys that count or hash delivered events.
+    static func figures(_ world: World) throws -> String {
+        guard case .object(var top) = try world.report().report else { return "" }
+        top["events"] = nil
+        if case .object(var simulated)? = top["simulated"] {
+            simulated["events"] = nil
+            top["simulated"] = .object(simulated)
+        }
+        return JSONWriter.encode(.object(top))
+    }
+
+    /// Every Android phone of the default fleet (80 of 200, three releases) in lock step
+    /// every 10 s for three days: both machines, their alarms, budgets and the start of
+    /// the maintenance window under way are the same in the lazy world as in the eager
+    /// one at every look, so every maintenance window opens and closes at the same
+    /// microsecond (its length is carried in the light budget, and in the deep idle
+    /// that follows). The lazy world runs at least a tenth fewer events.
+    @Test func everyPhoneDozesAsWhenEachStepIsAnEvent() throws {
+        var scenario = try Fixtures.scenario("scenarios/default.json").scaled(by: 0.02)
+        scenario.duration = .days(3)
+        var (eager, lazy) = Self.pair(scenario)
+        #expect(eager.androids.count == 80)
+        var t = SimTime.zero
+        var firstDifference: (SimTime, Int)?
+        while t < eager.end, firstDifference == nil {
+            t = t + .seconds(10)
+            eager.run(until: t)
+            lazy.run(until: t)
+            if let a = eager.androids.indices.first(where: { eager.androids[$0].doze != lazy.androids[$0].doze }) { firstDifference = (t, a) }
+        }
+        #expect(firstDifference == nil, "Android device \(firstDifference?.1 ?? -1) differs before \(firstDifference?.0 ?? .zero)")
+        #expect(try Self.figures(lazy) == Self.figures(eager))
+        #expect(lazy.eventsProcessed * 10 < eager.eventsProcessed * 9)
+    }
+
+    /// Whole runs, as `fleetsim run` makes them: the default fleet and the hostile one
+    /// (clock jumps, outages, jetsam, FCM errors) report the same figures either way.
+    @Test(arguments: [("scenarios/default.json", 0.03), ("scenarios/hostile.json", 0.02)])
+    func aLazyRunReportsTheEagerRunsFigures(file: String, scale: Double) throws {
+        var (eager, lazy) = Self.pair(try Fixtures.scenario(file).scaled(by: scale))
+        eager.runToEnd()
+        lazy.runToEnd()
+        #expect(try Self.figures(lazy) == Self.figures(eager))
+        #expect(lazy.eventsProcessed < eager.eventsProcessed)
+    }
+}
