@@ -13,9 +13,12 @@
 ///   level, 1,024 unsorted buckets, a slot of 2^20 µs (about 1 s) at level 0 and 1,024
 ///   times wider at each level above. An entry goes to the lowest level whose bucket
 ///   tells it apart from the horizon, by appending (a sequential write); when the
-///   horizon reaches a bucket, its entries move one level down, and a level-0 bucket
-///   becomes the heap. An entry hours ahead is copied twice; none is ever compared
-///   against the millions of others pending.
+///   horizon reaches a bucket, its entries move down a level, and a level-0 bucket's
+///   entries become the heap. An entry hours ahead is copied three times; none is
+///   ever compared against the millions of others pending.
+/// - the buckets' entries live in chunks of 32 in one array, a bucket being a list of
+///   chunks and emptied chunks reused first, so the wheel holds about its pending
+///   entries plus one part-filled chunk per bucket, and grows by a quarter at a time.
 ///
 /// The order handed out is exactly (time, order) for any times, including equal
 /// ones, times before the horizon and the ends of `Int64`: the heap orders
@@ -53,8 +56,19 @@ public struct EventQueue<Event> {
     /// The last key the heap covers; wheel entries are all after it. Starts just before
     /// time zero; advances a slot at a time.
     @usableFromInline var lastKey: UInt64 = (1 << 63) &- 1
-    /// `levels` × `bucketsPerLevel` buckets, level-major.
-    @usableFromInline var wheel: [[Entry]]
+    /// Entries per chunk of the wheel's storage.
+    @usableFromInline static var chunkSize: Int { 32 }
+    /// The wheel's entries, chunk after chunk.
+    @usableFromInline var pool: [Entry] = []
+    /// Per chunk: the next chunk of its bucket or of the free list; -1 ends a list.
+    @usableFromInline var nextChunk: [Int32] = []
+    /// The first free chunk, or -1.
+    @usableFromInline var freeChunk: Int32 = -1
+    /// Per bucket (`levels` × `bucketsPerLevel`, level-major): its first and last chunk
+    /// (-1 when empty) and the entries in its last chunk.
+    @usableFromInline var bucketHead: [Int32]
+    @usableFromInline var bucketTail: [Int32]
+    @usableFromInline var tailFill: [Int32]
     /// One bit per bucket: set when the bucket holds entries.
     @usableFromInline var occupied: [UInt64]
     @usableFromInline var wheelCount = 0
@@ -67,7 +81,9 @@ public struct EventQueue<Event> {
     ///     slot's share of them, at most ``nearReserveLimit``.
     public init(tieBreak: TieBreak = .fifo, shuffleStream: RandomStream? = nil, reserve: Int = 0) {
         if tieBreak == .shuffle { shuffle = shuffleStream ?? RandomStream(seed: 0, entity: 0, purpose: "tieBreak") }
-        wheel = Array(repeating: [], count: Self.levels * Self.bucketsPerLevel)
+        bucketHead = Array(repeating: -1, count: Self.levels * Self.bucketsPerLevel)
+        bucketTail = bucketHead
+        tailFill = Array(repeating: 0, count: Self.levels * Self.bucketsPerLevel)
         occupied = Array(repeating: 0, count: Self.levels * Self.wordsPerLevel)
         heap.reserveCapacity(min(reserve, Self.nearReserveLimit))
     }
@@ -120,8 +136,55 @@ public struct EventQueue<Event> {
         let level = diff == 0 ? 0 : (63 &- diff.leadingZeroBitCount) / Self.digitBits
         let digit = Int(truncatingIfNeeded: key >> UInt64(Self.slotShift &+ level &* Self.digitBits)) & (Self.bucketsPerLevel &- 1)
         let bucket = level &* Self.bucketsPerLevel &+ digit
-        wheel[bucket].append(entry)
-        occupied[bucket >> 6] |= 1 << UInt64(bucket & 63)
+        var tail = Int(truncatingIfNeeded: bucketTail[bucket])
+        var fill = Int(truncatingIfNeeded: tailFill[bucket])
+        if tail < 0 || fill == Self.chunkSize {
+            let chunk = takeChunk(filler: entry)
+            if tail < 0 {
+                bucketHead[bucket] = Int32(truncatingIfNeeded: chunk)
+                occupied[bucket >> 6] |= 1 << UInt64(bucket & 63)
+            } else {
+                nextChunk[tail] = Int32(truncatingIfNeeded: chunk)
+            }
+            bucketTail[bucket] = Int32(truncatingIfNeeded: chunk)
+            tail = chunk
+            fill = 0
+        }
+        pool[tail &* Self.chunkSize &+ fill] = entry
+        tailFill[bucket] = Int32(truncatingIfNeeded: fill &+ 1)
+    }
+
+    /// A free chunk, the most recently freed first; else a new one at the end of the
+    /// pool (`filler` fills it until written), the pool growing by a quarter.
+    @usableFromInline mutating func takeChunk(filler: Entry) -> Int {
+        if freeChunk >= 0 {
+            let chunk = Int(freeChunk)
+            freeChunk = nextChunk[chunk]
+            nextChunk[chunk] = -1
+            return chunk
+        }
+        if pool.count &+ Self.chunkSize > pool.capacity {
+            pool.reserveCapacity(pool.count &+ max(pool.count / 4, Self.chunkSize &* 64))
+        }
+        pool.append(contentsOf: repeatElement(filler, count: Self.chunkSize))
+        nextChunk.append(-1)
+        return nextChunk.count &- 1
+    }
+
+    /// Empties `bucket`, returning its chunk list (first, last, entries in the last).
+    @usableFromInline mutating func detach(_ bucket: Int) -> (head: Int, tail: Int, fill: Int) {
+        let list = (Int(bucketHead[bucket]), Int(bucketTail[bucket]), Int(tailFill[bucket]))
+        bucketHead[bucket] = -1
+        bucketTail[bucket] = -1
+        tailFill[bucket] = 0
+        occupied[bucket >> 6] &= ~(1 << UInt64(bucket & 63))
+        return list
+    }
+
+    /// Puts `chunk` first on the free list.
+    @usableFromInline mutating func free(_ chunk: Int) {
+        nextChunk[chunk] = freeChunk
+        freeChunk = Int32(truncatingIfNeeded: chunk)
     }
 
     /// Removes and returns the earliest event.
@@ -198,9 +261,16 @@ public struct EventQueue<Event> {
                 // this slot holds the earliest entries.
                 let start = ((horizon >> (shift + bits)) << (shift + bits)) | (UInt64(slot) << shift)
                 lastKey = start &+ ((1 << shift) &- 1)
-                swap(&heap, &wheel[slot])
+                let list = detach(slot)
+                var chunk = list.head
+                while chunk >= 0 {
+                    let next = Int(nextChunk[chunk])
+                    let base = chunk &* Self.chunkSize
+                    heap.append(contentsOf: pool[base ..< base &+ (chunk == list.tail ? list.fill : Self.chunkSize)])
+                    free(chunk)
+                    chunk = next
+                }
                 wheelCount &-= heap.count
-                clearOccupied(slot)
                 heapify()
                 if lastKey != .max { cascade(below: Self.levels) }
                 return
@@ -234,11 +304,17 @@ public struct EventQueue<Event> {
             let levelShift = UInt64(Self.slotShift + Self.digitBits * level)
             let digit = Int(truncatingIfNeeded: (horizon >> levelShift) & UInt64(Self.bucketsPerLevel - 1))
             let bucket = level &* Self.bucketsPerLevel &+ digit
-            if !wheel[bucket].isEmpty {
-                var moving: [Entry] = []
-                swap(&moving, &wheel[bucket])
-                clearOccupied(bucket)
-                for entry in moving { place(entry) }
+            if bucketHead[bucket] >= 0 {
+                // Each chunk is freed once read, so the entries it scatters can reuse it.
+                let list = detach(bucket)
+                var chunk = list.head
+                while chunk >= 0 {
+                    let next = Int(nextChunk[chunk])
+                    let base = chunk &* Self.chunkSize
+                    for i in base ..< base &+ (chunk == list.tail ? list.fill : Self.chunkSize) { place(pool[i]) }
+                    free(chunk)
+                    chunk = next
+                }
             }
             level &-= 1
         }
@@ -255,10 +331,6 @@ public struct EventQueue<Event> {
             if word == end { return nil }
             bits = occupied[word]
         }
-    }
-
-    @usableFromInline mutating func clearOccupied(_ bucket: Int) {
-        occupied[bucket >> 6] &= ~(1 << UInt64(bucket & 63))
     }
 
     /// Floyd's bottom-up heap construction over the whole array.
@@ -291,11 +363,10 @@ public struct EventQueue<Event> {
     }
 
     /// Bytes the queue holds in heap allocations: every array's capacity (the heap, the
-    /// wheel's buckets and bitmap), for `fleetsim bench`'s memory breakdown.
+    /// wheel's chunks, lists and bitmap), for `fleetsim bench`'s memory breakdown.
     public var allocatedBytes: Int {
-        var entries = heap.capacity
-        for bucket in wheel { entries &+= bucket.capacity }
-        return entries &* MemoryLayout<Entry>.stride &+ wheel.capacity &* MemoryLayout<[Entry]>.stride
+        (heap.capacity &+ pool.capacity) &* MemoryLayout<Entry>.stride
+            &+ (nextChunk.capacity &+ bucketHead.capacity &+ bucketTail.capacity &+ tailFill.capacity) &* MemoryLayout<Int32>.stride
             &+ occupied.capacity &* MemoryLayout<UInt64>.stride
     }
 
