@@ -16,9 +16,10 @@
 ///   horizon reaches a bucket, its entries move down a level, and a level-0 bucket's
 ///   entries become the heap. An entry hours ahead is copied three times; none is
 ///   ever compared against the millions of others pending.
-/// - the buckets' entries live in chunks of 32 in one array, a bucket being a list of
-///   chunks and emptied chunks reused first, so the wheel holds about its pending
-///   entries plus one part-filled chunk per bucket, and grows by a quarter at a time.
+/// - the buckets' entries live in chunks of 32, a bucket being a list of chunks and
+///   emptied chunks reused first, so the wheel holds about its pending entries plus one
+///   part-filled chunk per bucket. Chunks come in segments of 1 MiB that are never
+///   moved: growing copies nothing, so the peak resident set is the pending set's.
 ///
 /// The order handed out is exactly (time, order) for any times, including equal
 /// ones, times before the horizon and the ends of `Int64`: the heap orders
@@ -43,13 +44,13 @@ public struct EventQueue<Event> {
     }
 
     /// log2 of a level-0 slot in µs: 2^20 µs, about one second.
-    @usableFromInline static var slotShift: Int { 20 }
+    @inlinable static var slotShift: Int { 20 }
     /// log2 of the buckets per level.
-    @usableFromInline static var digitBits: Int { 10 }
-    @usableFromInline static var bucketsPerLevel: Int { 1 << digitBits }
+    @inlinable static var digitBits: Int { 10 }
+    @inlinable static var bucketsPerLevel: Int { 1 << digitBits }
     /// Levels enough for every key above the slot bits (44 bits: 5 levels of 10).
-    @usableFromInline static var levels: Int { (64 - slotShift + digitBits - 1) / digitBits }
-    @usableFromInline static var wordsPerLevel: Int { bucketsPerLevel / 64 }
+    @inlinable static var levels: Int { (64 - slotShift + digitBits - 1) / digitBits }
+    @inlinable static var wordsPerLevel: Int { bucketsPerLevel / 64 }
 
     /// Every pending entry with a key at or below ``lastKey``.
     @usableFromInline var heap: [Entry] = []
@@ -57,9 +58,11 @@ public struct EventQueue<Event> {
     /// time zero; advances a slot at a time.
     @usableFromInline var lastKey: UInt64 = (1 << 63) &- 1
     /// Entries per chunk of the wheel's storage.
-    @usableFromInline static var chunkSize: Int { 32 }
-    /// The wheel's entries, chunk after chunk.
-    @usableFromInline var pool: [Entry] = []
+    @inlinable static var chunkSize: Int { 32 }
+    /// log2 of the chunks per segment.
+    @inlinable static var segmentShift: Int { 10 }
+    /// The wheel's entries: segments of chunks, chunk `c` at `segments[c >> segmentShift]`.
+    @usableFromInline var segments: [[Entry]] = []
     /// Per chunk: the next chunk of its bucket or of the free list; -1 ends a list.
     @usableFromInline var nextChunk: [Int32] = []
     /// The first free chunk, or -1.
@@ -150,29 +153,30 @@ public struct EventQueue<Event> {
             tail = chunk
             fill = 0
         }
-        pool[tail &* Self.chunkSize &+ fill] = entry
+        segments[tail >> Self.segmentShift][(tail & Self.segmentMask) &* Self.chunkSize &+ fill] = entry
         tailFill[bucket] = Int32(truncatingIfNeeded: fill &+ 1)
     }
 
-    /// A free chunk, the most recently freed first; else a new one at the end of the
-    /// pool (`filler` fills it until written), the pool growing by a quarter.
-    @usableFromInline mutating func takeChunk(filler: Entry) -> Int {
+    @inlinable static var segmentMask: Int { (1 << segmentShift) - 1 }
+
+    /// A free chunk, the most recently freed first; else the next never used one, in a
+    /// new segment (`filler` fills it until written) when the last is full.
+    @inlinable @inline(never) mutating func takeChunk(filler: Entry) -> Int {
         if freeChunk >= 0 {
             let chunk = Int(freeChunk)
             freeChunk = nextChunk[chunk]
             nextChunk[chunk] = -1
             return chunk
         }
-        if pool.count &+ Self.chunkSize > pool.capacity {
-            pool.reserveCapacity(pool.count &+ max(pool.count / 4, Self.chunkSize &* 64))
+        if nextChunk.count == segments.count << Self.segmentShift {
+            segments.append(Array(repeating: filler, count: Self.chunkSize << Self.segmentShift))
         }
-        pool.append(contentsOf: repeatElement(filler, count: Self.chunkSize))
         nextChunk.append(-1)
         return nextChunk.count &- 1
     }
 
     /// Empties `bucket`, returning its chunk list (first, last, entries in the last).
-    @usableFromInline mutating func detach(_ bucket: Int) -> (head: Int, tail: Int, fill: Int) {
+    @inlinable mutating func detach(_ bucket: Int) -> (head: Int, tail: Int, fill: Int) {
         let list = (Int(bucketHead[bucket]), Int(bucketTail[bucket]), Int(tailFill[bucket]))
         bucketHead[bucket] = -1
         bucketTail[bucket] = -1
@@ -182,7 +186,7 @@ public struct EventQueue<Event> {
     }
 
     /// Puts `chunk` first on the free list.
-    @usableFromInline mutating func free(_ chunk: Int) {
+    @inlinable mutating func free(_ chunk: Int) {
         nextChunk[chunk] = freeChunk
         freeChunk = Int32(truncatingIfNeeded: chunk)
     }
@@ -251,7 +255,7 @@ public struct EventQueue<Event> {
     /// With the heap empty and the wheel not: moves the horizon to the earliest occupied
     /// level-0 slot, cascading higher buckets down as the horizon enters them, and makes
     /// that slot's bucket the heap.
-    @usableFromInline mutating func refill() {
+    @inlinable @inline(never) mutating func refill() {
         let shift = UInt64(Self.slotShift), bits = UInt64(Self.digitBits)
         let digitMask = UInt64(Self.bucketsPerLevel - 1)
         while true {
@@ -265,8 +269,8 @@ public struct EventQueue<Event> {
                 var chunk = list.head
                 while chunk >= 0 {
                     let next = Int(nextChunk[chunk])
-                    let base = chunk &* Self.chunkSize
-                    heap.append(contentsOf: pool[base ..< base &+ (chunk == list.tail ? list.fill : Self.chunkSize)])
+                    let base = (chunk & Self.segmentMask) &* Self.chunkSize
+                    heap.append(contentsOf: segments[chunk >> Self.segmentShift][base ..< base &+ (chunk == list.tail ? list.fill : Self.chunkSize)])
                     free(chunk)
                     chunk = next
                 }
@@ -297,7 +301,7 @@ public struct EventQueue<Event> {
     /// After the horizon moved: for each level from `top - 1` down to 1, moves the
     /// bucket of the horizon's digit (entries now in the same bucket as the horizon at
     /// that level) to lower levels. Top down, so an entry can fall several levels.
-    @usableFromInline mutating func cascade(below top: Int) {
+    @inlinable @inline(never) mutating func cascade(below top: Int) {
         let horizon = lastKey &+ 1
         var level = top &- 1
         while level >= 1 {
@@ -310,8 +314,8 @@ public struct EventQueue<Event> {
                 var chunk = list.head
                 while chunk >= 0 {
                     let next = Int(nextChunk[chunk])
-                    let base = chunk &* Self.chunkSize
-                    for i in base ..< base &+ (chunk == list.tail ? list.fill : Self.chunkSize) { place(pool[i]) }
+                    let segment = chunk >> Self.segmentShift, base = (chunk & Self.segmentMask) &* Self.chunkSize
+                    for i in base ..< base &+ (chunk == list.tail ? list.fill : Self.chunkSize) { place(segments[segment][i]) }
                     free(chunk)
                     chunk = next
                 }
@@ -321,7 +325,7 @@ public struct EventQueue<Event> {
     }
 
     /// The first occupied bucket of `level` at digit `from` or later.
-    @usableFromInline func firstOccupied(level: Int, from: Int) -> Int? {
+    @inlinable func firstOccupied(level: Int, from: Int) -> Int? {
         var word = level &* Self.wordsPerLevel &+ (from >> 6)
         let end = (level &+ 1) &* Self.wordsPerLevel
         var bits = occupied[word] & (~0 << UInt64(from & 63))
@@ -334,7 +338,7 @@ public struct EventQueue<Event> {
     }
 
     /// Floyd's bottom-up heap construction over the whole array.
-    @usableFromInline mutating func heapify() {
+    @inlinable @inline(never) mutating func heapify() {
         let count = heap.count
         guard count > 1 else { return }
         heap.withUnsafeMutableBufferPointer { h in
@@ -365,7 +369,9 @@ public struct EventQueue<Event> {
     /// Bytes the queue holds in heap allocations: every array's capacity (the heap, the
     /// wheel's chunks, lists and bitmap), for `fleetsim bench`'s memory breakdown.
     public var allocatedBytes: Int {
-        (heap.capacity &+ pool.capacity) &* MemoryLayout<Entry>.stride
+        var entries = heap.capacity
+        for segment in segments { entries &+= segment.capacity }
+        return entries &* MemoryLayout<Entry>.stride &+ segments.capacity &* MemoryLayout<[Entry]>.stride
             &+ (nextChunk.capacity &+ bucketHead.capacity &+ bucketTail.capacity &+ tailFill.capacity) &* MemoryLayout<Int32>.stride
             &+ occupied.capacity &* MemoryLayout<UInt64>.stride
     }

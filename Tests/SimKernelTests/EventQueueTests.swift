@@ -153,6 +153,30 @@ import Testing
         #expect(queue.count == 2_000)
     }
 
+    /// More entries than one segment of the wheel's storage holds (32,768), on few
+    /// distinct times, come out in (time, schedule order), chunks reused as they drain.
+    @Test func pendingSetLargerThanASegment() {
+        var rng = RandomStream(splitMixSeed: 5)
+        var queue = EventQueue<Int>()
+        var expected: [(time: Int64, id: Int)] = []
+        for round in 0..<2 {
+            for id in 0..<70_000 {
+                let t = Int64(round) * 200_000_000_000 + rng.int(in: 0...5_000) * 30_000_000
+                queue.schedule(id, at: SimTime(microseconds: t))
+                expected.append((t, round * 70_000 + id))
+            }
+            expected.sort { $0.time != $1.time ? $0.time < $1.time : $0.id < $1.id }
+            var mismatches = 0
+            for want in expected {
+                let (time, id) = queue.pop()!
+                if time.microseconds != want.time || id != want.id % 70_000 { mismatches += 1 }
+            }
+            expected.removeAll()
+            #expect(mismatches == 0)
+            #expect(queue.isEmpty)
+        }
+    }
+
     @Test func sameInstantIsFirstInFirstOut() {
         var queue = EventQueue<String>()
         for name in ["a", "b", "c", "d", "e"] { queue.schedule(name, at: SimTime(microseconds: 7)) }
