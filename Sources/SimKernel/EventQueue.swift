@@ -6,8 +6,8 @@
 /// in reproducible random interleavings.
 ///
 /// Two levels, so that the cost of an event does not grow with the fleet:
-/// - the near future, every entry up to the horizon (``lastKey``), is a 4-ary min-heap in one
-///   contiguous array; sifting moves a hole instead of swapping (HeapModule's
+/// - the near future, every entry up to the horizon (``lastKey``), is a 4-ary
+///   min-heap in one contiguous array; sifting moves a hole instead of swapping (HeapModule's
 ///   technique). It holds one slot of about a second, so it stays in cache.
 /// - the far future is a hierarchical timing wheel (Varghese and Lauck's scheme 7): per
 ///   level, 1,024 unsorted buckets, a slot of 2^20 µs (about 1 s) at level 0 and 1,024
@@ -18,8 +18,8 @@
 ///   ever compared against the millions of others pending.
 /// - the buckets' entries live in chunks of 32, a bucket being a list of chunks and
 ///   emptied chunks reused first, so the wheel holds about its pending entries plus one
-///   part-filled chunk per bucket. Chunks come in segments of 1 MiB that are never
-///   moved: growing copies nothing, so the peak resident set is the pending set's.
+///   part-filled chunk per bucket. Chunks come in segments of 32,768 entries (1 MiB of
+///   32-byte entries) that are never moved: growing copies nothing, so the peak resident set is the pending set's.
 ///
 /// The order handed out is exactly (time, order) for any times, including equal
 /// ones, times before the horizon and the ends of `Int64`: the heap orders
@@ -80,8 +80,8 @@ public struct EventQueue<Event> {
 
     /// - Parameters:
     ///   - shuffleStream: with `.shuffle`, the stream that draws tie keys.
-    ///   - reserve: the pending entries expected; the near heap reserves room for one
-    ///     slot's share of them, at most ``nearReserveLimit``.
+    ///   - reserve: the pending entries expected; the near heap reserves room for as
+    ///     many, at most ``nearReserveLimit`` (it only holds about a second's entries).
     public init(tieBreak: TieBreak = .fifo, shuffleStream: RandomStream? = nil, reserve: Int = 0) {
         if tieBreak == .shuffle { shuffle = shuffleStream ?? RandomStream(seed: 0, entity: 0, purpose: "tieBreak") }
         bucketHead = Array(repeating: -1, count: Self.levels * Self.bucketsPerLevel)
@@ -91,7 +91,8 @@ public struct EventQueue<Event> {
         heap.reserveCapacity(min(reserve, Self.nearReserveLimit))
     }
 
-    /// The most the near heap reserves up front: one slot at about a million devices.
+    /// The most the near heap reserves up front: about one slot's entries at a million
+    /// devices.
     public static var nearReserveLimit: Int { 4_096 }
 
     @inlinable public var count: Int { heap.count &+ wheelCount }
