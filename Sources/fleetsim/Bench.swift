@@ -18,7 +18,9 @@ struct Bench: Command {
         Times are the thread's CPU seconds. Bytes per device all-in is the growth of the
         process's peak resident set (Linux: VmHWM in /proc/self/status) over its size
         before the world was built, divided by the devices: state, queue, metrics and
-        allocator slack; sizes run smallest first so each peak is its own. Exit 1 when
+        allocator slack; the peak is reset before each size where Linux allows it (else
+        sizes run smallest first so each peak is its own). The line below
+        each size splits it into device state, the pending-event set and the rest. Exit 1 when
         the kernel's event count differs from the independent implementation's.
         """,
         examples: ["fleetsim bench --quick --devices 2000", "fleetsim bench --large", "fleetsim bench --devices 10000,100000,1000000 --days 1"]
@@ -91,6 +93,9 @@ struct Bench: Command {
             """
             do {
                 let scenario = try ScenarioDecoder.decode(Array(json.utf8), file: "<bench>")
+                // Reset the peak to the current size (Linux: "5" to clear_refs), so that the
+                // peak is this world's, not the kernel model's or a larger earlier one's.
+                try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
                 let residentBefore = memoryStatus("VmRSS")
                 let started = threadCPUSeconds()
                 var world = World(scenario: scenario)
@@ -108,12 +113,30 @@ struct Bench: Command {
                 }
                 print(String(format: "  %8d devices: %11.0f events in %7.2f s: %6.2f M events/s, %7.0f device-days/s, cost x%.2f; %@",
                              n, events, s, events / s / 1e6, deviceDays / s, ratio, memory))
+                print("            " + memorySplit(world: world, devices: n, android: n - n * 6 / 10,
+                                                    allIn: residentBefore.flatMap { before in memoryStatus("VmHWM").map { $0 - before } }))
             } catch {
                 eprint("error: \(error)")
                 return 2
             }
         }
         return ok ? 0 : 1
+    }
+
+    /// Where a world's bytes per device go: device state (the device arrays' strides
+    /// times their counts), the pending-event set (its arrays' capacities at the end of
+    /// the run, when the fleet's timers are all armed) and the rest of the peak RSS
+    /// growth (metrics, oracle, logic, allocator slack).
+    static func memorySplit(world: World, devices n: Int, android: Int, allIn: Int?) -> String {
+        let state = (n * World.bytesPerDevice + android * World.bytesPerAndroidDevice) / n
+        // The clock is the world's own; reflection reads it without widening World's API.
+        guard let clock = Mirror(reflecting: world).descendant("clock") as? any PendingSetFootprint else {
+            return "bytes/device: \(state) device state; queue not found"
+        }
+        let queue = clock.pendingSetBytes / n
+        let rest = allIn.map { "\(max(0, $0 / n - state - queue)) rest (peak RSS growth less both)" } ?? "rest not available"
+        return "bytes/device: \(state) device state (\(World.bytesPerDevice) x \(n) + \(World.bytesPerAndroidDevice) x \(android)), "
+            + "\(queue) queue (\(clock.pendingEntryStride)-byte entries, arrays' capacity at the end), \(rest)"
     }
 
     /// A `/proc/self/status` figure in bytes (`VmRSS`, `VmHWM`: Linux only; nil elsewhere).

@@ -31,6 +31,152 @@ import Testing
         #expect(popped.map(\.1) == expected.map(\.1))
     }
 
+    /// The reference: every pending entry in one array sorted by (time, order), the
+    /// order drawn exactly as the queue draws it.
+    struct SortedReference {
+        var entries: [(time: Int64, order: UInt64, id: Int)] = []
+        var sequence: UInt64 = 0
+        var shuffle: RandomStream?
+
+        mutating func schedule(_ id: Int, at time: Int64) {
+            sequence &+= 1
+            let order = shuffle != nil ? shuffle!.next() : sequence
+            var low = 0, high = entries.count
+            while low < high {
+                let mid = (low + high) / 2
+                let e = entries[mid]
+                if e.time < time || (e.time == time && e.order < order) { low = mid + 1 } else { high = mid }
+            }
+            entries.insert((time, order, id), at: low)
+        }
+
+        mutating func popFirst() -> (Int64, Int)? {
+            guard !entries.isEmpty else { return nil }
+            let first = entries.removeFirst()
+            return (first.time, first.id)
+        }
+
+        mutating func pop(before limit: Int64) -> (Int64, Int)? {
+            guard let first = entries.first, first.time < limit else { return nil }
+            entries.removeFirst()
+            return (first.time, first.id)
+        }
+    }
+
+    /// A time near `cursor` at one of the scales the queue distinguishes (the same slot,
+    /// the slot and level boundaries, hours, years) or at the ends of `Int64`, many of
+    /// them equal.
+    static func draw(near cursor: Int64, _ rng: inout RandomStream) -> Int64 {
+        let scales: [Int64] = [0, 3, 1 << 20, 1 << 30, 3_600_000_000, 1 << 40, 1 << 50, 1 << 60]
+        switch rng.int(in: 0...9) {
+        case 0: return [Int64.max, Int64.max - 1, Int64.min, -1, 0][Int(rng.int(in: 0...4))]
+        case 1:
+            // Just before, on and after a slot or level boundary ahead of the cursor.
+            let boundary = Int64(1) << [20, 30, 40, 50, 60][Int(rng.int(in: 0...4))]
+            let (next, overflow) = (cursor / boundary + 1).multipliedReportingOverflow(by: boundary)
+            return overflow ? Int64.max : next &+ rng.int(in: -1...1)
+        case 2: return cursor &- rng.int(in: 0...(1 << 22))  // in the past
+        default:
+            let scale = scales[Int(rng.int(in: 0...Int64(scales.count - 1)))]
+            let (t, overflow) = cursor.addingReportingOverflow(rng.int(in: 0...scale))
+            return overflow ? Int64.max : t
+        }
+    }
+
+    /// Property: over thousands of seeded random sequences of schedules and pops (plain
+    /// and bounded), in both tie-break modes, the queue hands out exactly what a sorted
+    /// array does, and agrees on the count and the next time throughout.
+    @Test(arguments: [EventQueue<Int>.TieBreak.fifo, .shuffle]) func matchesASortedReference(tieBreak: EventQueue<Int>.TieBreak) {
+        var mismatches = 0
+        for seed in UInt64(0)..<1_500 {
+            var rng = RandomStream(splitMixSeed: seed)
+            var queue = EventQueue<Int>(tieBreak: tieBreak, shuffleStream: RandomStream(splitMixSeed: seed &+ 7))
+            var reference = SortedReference(shuffle: tieBreak == .shuffle ? RandomStream(splitMixSeed: seed &+ 7) : nil)
+            var cursor = Int64(0)
+            var id = 0
+            for _ in 0..<Int(rng.int(in: 1...300)) {
+                if rng.chance(0.55) {
+                    let time = rng.chance(0.3) ? cursor : Self.draw(near: cursor, &rng)
+                    queue.schedule(id, at: SimTime(microseconds: time))
+                    reference.schedule(id, at: time)
+                    id += 1
+                } else {
+                    let got: (time: SimTime, event: Int)?
+                    let want: (Int64, Int)?
+                    if rng.chance(0.5) {
+                        got = queue.pop()
+                        want = reference.popFirst()
+                    } else {
+                        let limit = Self.draw(near: cursor, &rng)
+                        got = queue.pop(before: SimTime(microseconds: limit))
+                        want = reference.pop(before: limit)
+                    }
+                    if got?.time.microseconds != want?.0 || got?.event != want?.1 { mismatches += 1 }
+                    if let t = got?.time.microseconds { cursor = max(cursor, t) }
+                }
+                if queue.count != reference.entries.count || queue.nextTime?.microseconds != reference.entries.first?.time {
+                    mismatches += 1
+                }
+            }
+            // Drain: everything left comes out in reference order.
+            while let (time, event) = queue.pop() {
+                let first = reference.entries.removeFirst()
+                if time.microseconds != first.time || event != first.id { mismatches += 1 }
+            }
+            if !reference.entries.isEmpty { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+    }
+
+    /// A fleet-like load: many entries hours ahead re-armed as they pop, so the horizon
+    /// crosses thousands of slots and level-1 buckets cascade, against the reference.
+    @Test func timersHoursAheadComeOutInOrder() {
+        var rng = RandomStream(splitMixSeed: 99)
+        var queue = EventQueue<Int>()
+        var reference = SortedReference()
+        for d in 0..<2_000 {
+            let t = rng.int(in: 0...(6 * 3_600_000_000))
+            queue.schedule(d, at: SimTime(microseconds: t))
+            reference.schedule(d, at: t)
+        }
+        var mismatches = 0
+        for _ in 0..<40_000 {
+            let (time, d) = queue.pop()!
+            let want = reference.pop(before: .max)!  // no time here reaches Int64.max
+            if time.microseconds != want.0 || d != want.1 { mismatches += 1 }
+            // Re-arm hours ahead, or a few milliseconds ahead (inside the current slot).
+            let next = time.microseconds + (rng.chance(0.3) ? rng.int(in: 0...5_000) : rng.int(in: 0...(8 * 3_600_000_000)))
+            queue.schedule(d, at: SimTime(microseconds: next))
+            reference.schedule(d, at: next)
+        }
+        #expect(mismatches == 0)
+        #expect(queue.count == 2_000)
+    }
+
+    /// More entries than one segment of the wheel's storage holds (32,768), on few
+    /// distinct times, come out in (time, schedule order), chunks reused as they drain.
+    @Test func pendingSetLargerThanASegment() {
+        var rng = RandomStream(splitMixSeed: 5)
+        var queue = EventQueue<Int>()
+        var expected: [(time: Int64, id: Int)] = []
+        for round in 0..<2 {
+            for id in 0..<70_000 {
+                let t = Int64(round) * 200_000_000_000 + rng.int(in: 0...5_000) * 30_000_000
+                queue.schedule(id, at: SimTime(microseconds: t))
+                expected.append((t, round * 70_000 + id))
+            }
+            expected.sort { $0.time != $1.time ? $0.time < $1.time : $0.id < $1.id }
+            var mismatches = 0
+            for want in expected {
+                let (time, id) = queue.pop()!
+                if time.microseconds != want.time || id != want.id % 70_000 { mismatches += 1 }
+            }
+            expected.removeAll()
+            #expect(mismatches == 0)
+            #expect(queue.isEmpty)
+        }
+    }
+
     @Test func sameInstantIsFirstInFirstOut() {
         var queue = EventQueue<String>()
         for name in ["a", "b", "c", "d", "e"] { queue.schedule(name, at: SimTime(microseconds: 7)) }
@@ -83,6 +229,35 @@ import Testing
         #expect(clock.now == SimTime(microseconds: 100))
         #expect(clock.next(before: SimTime(microseconds: 200)) == nil)
         #expect(clock.now == SimTime(microseconds: 200))
+    }
+
+    /// Property: a clock driven like a world (schedules after pops, many of them in the
+    /// past, bounded steps) runs the events a sorted reference with the same clamping
+    /// runs, at the same `now`.
+    @Test func clampedPastSchedulesMatchASortedReference() {
+        var mismatches = 0
+        for seed in UInt64(0)..<1_000 {
+            var rng = RandomStream(splitMixSeed: seed)
+            var clock = SimClock<Int>(tieBreak: seed % 2 == 0 ? .fifo : .shuffle, shuffleStream: RandomStream(splitMixSeed: seed))
+            var reference = EventQueueTests.SortedReference(shuffle: seed % 2 == 0 ? nil : RandomStream(splitMixSeed: seed))
+            var now = Int64(0)
+            var id = 0
+            for _ in 0..<200 {
+                if rng.chance(0.5) {
+                    let time = EventQueueTests.draw(near: now, &rng)
+                    clock.schedule(id, at: SimTime(microseconds: time))
+                    reference.schedule(id, at: max(time, now))
+                    id += 1
+                } else {
+                    let end = EventQueueTests.draw(near: now, &rng)
+                    let got = clock.next(before: SimTime(microseconds: end))
+                    let want = reference.pop(before: end)
+                    now = max(now, want?.0 ?? end)
+                    if got != want?.1 || clock.now.microseconds != now { mismatches += 1 }
+                }
+            }
+        }
+        #expect(mismatches == 0)
     }
 
     @Test func runsOnlyEventsStrictlyBeforeTheLimit() {
