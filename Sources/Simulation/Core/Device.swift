@@ -57,11 +57,7 @@ struct Device {
     var launches: UInt32 = 0
     var refreshesOverBudget: UInt32 = 0
 
-    // Continuation (seed `004`) and the notification centre
-    var continuation = ContinuationState()
-    /// What of the continuation state reached the disk (UserDefaults).
-    var durableContinuation = ContinuationState.Stored()
-    var continuationSlot = ContinuationSlot()
+    // The notification centre (every feature posts; the badge host sets the badge)
     var notificationCenter: NotificationCenterModel
     // Step sync (seed `003`; World+StepSync)
     var stepSync = StepSyncState()
@@ -84,7 +80,6 @@ struct Device {
     var osStream: RandomStream
     var networkStream: RandomStream
     var backendStream: RandomStream
-    var continuationStream: RandomStream
     /// Seed `001`'s workload, provider draws and the user's answers to pushes.
     var pushStream: RandomStream
     var stepStream: RandomStream

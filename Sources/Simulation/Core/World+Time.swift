@@ -10,11 +10,6 @@ extension World {
         devices[i].clock.userLocalTime(at: t, startUnixSeconds: startUnixSeconds, zones: &localZones)
     }
 
-    /// The device's wall clock as the app reads it.
-    func wallInstant(_ i: Int, at t: SimTime) -> Instant {
-        Instant(unixMicroseconds: devices[i].clock.wallMicroseconds(at: t, startUnixSeconds: startUnixSeconds))
-    }
-
     /// **Assumption**: how long every phone has been up when the run starts (a week: longer
     /// than any stamp set before the run, so each is on this boot's clock).
     static let bootedBeforeStart = SimDuration.days(7)

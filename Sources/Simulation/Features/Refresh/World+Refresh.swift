@@ -55,7 +55,8 @@ extension World {
         let i = Int(d)
         note(d, "logic <- \(input)")
         effects.removeAll(keepingCapacity: true)
-        logic.handle(input, state: &devices[i].refresh, now: deviceTime(i, at: now), into: &effects)
+        let time = deviceTime(i, at: now)
+        logic.handle(input, state: &core.devices[i].refresh, now: time, into: &effects)
         // Effects may trigger further inputs (scheduled as events), never re-entrantly.
         var k = 0
         while k < effects.count {
@@ -127,7 +128,7 @@ extension World {
             metrics.testAvailableToNotified.record((now - availableAt).microseconds)
         }
         note(d, "OS: notification shown: test available")
-        notificationDelivered(notification, device: d)
+        badge.notificationDelivered(notification, device: d, core: &core)
         notificationShown(d)
         let usage = cohorts[Int(devices[i].cohort)].usage
         if devices[i].userStream.chance(usage.notificationOpenProbability) {
