@@ -17,7 +17,7 @@ public struct World {
     // its effect buffer and its metrics, and is handed `&core`.
     var badge = BadgeHost()
     var continuation: ContinuationHost
-    let logic: RefreshLogic
+    var refresh: RefreshHost
     let stepLogic: StepSyncLogic
     /// The reused buffer the step sync writes its effects into.
     var stepEffects: [StepSyncEffect] = []
@@ -26,8 +26,6 @@ public struct World {
     var server: APIServerModel
     var truth: TestAvailabilityTruth
     var tokens: AuthTokens
-    /// The reused buffer the logic writes its effects into.
-    var effects: [RefreshEffect] = []
     let energy = RadioEnergyModel()
     let requestTimeout: SimDuration
     /// "Never happened" for per-device times (compare with `==`, never subtract).
@@ -85,7 +83,7 @@ public struct World {
                          end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds)
         continuation = ContinuationHost(scenario: scenario, core: core)
         requestTimeout = scenario.backend.requestTimeout
-        logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
+        refresh = RefreshHost(scenario: scenario, devices: devices.count)
         stepLogic = StepSyncLogic(config: scenario.logic.stepSync.configuration, variants: StepSyncVariants(names: scenario.logic.variants))
         stepStore = StepStore(users: fleet.cohorts.contains(where: \.stepSync) ? fleet.devices.count : 0)
         health = HealthDataGenerator(seed: scenario.seed)
@@ -95,7 +93,6 @@ public struct World {
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
         eventHashes = EventHashes(devices: devices.count)
-        effects.reserveCapacity(16)
         faultPurposes = scenario.faults.indices.map { StreamPurpose("fault.\($0)") }
         let zones = fleet.timeZones
         timeZoneIndex = scenario.faults.map { fault in
@@ -225,6 +222,28 @@ public struct World {
             pushSilentWaiting(d)
         case .stepSync(let event):
             stepSyncEvent(event)
+        }
+    }
+}
+
+extension World {
+    /// What a host asked of the world, carried out at once (the host's order of draws
+    /// and schedules stays).
+    mutating func carryOut(_ request: HostRequest, device d: UInt32) {
+        switch request {
+        case .send(let id, let endpoint):
+            let job = send(d, id, endpoint)
+            switch endpoint {
+            case .analysis: continuation.requestSent(d, job: job)
+            case .testHistory, .activeSession: refresh.requestSent(d, job: job)
+            case .syncSteps: break
+            }
+        case .persist(let how): persist(d, how: how)
+        case .notify(let notification): badge.notificationDelivered(notification, device: d, core: &core)
+        case .submitRefresh(let earliestBegin): submitRefresh(d, earliestBegin: earliestBegin)
+        case .cancelRefresh: cancelRefresh(d)
+        case .completeTask(let success): completeTask(d, success: success)
+        case .postTestNotification(let notification): postTestNotification(notification, device: d)
         }
     }
 }

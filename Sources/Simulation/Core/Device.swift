@@ -32,14 +32,9 @@ struct Device {
     /// Bumped at every termination; events of an earlier incarnation are stale.
     var incarnation: UInt32 = 0
     var foregroundUntil = World.never
-    var refresh = RefreshState()
-    /// What reached the disk (UserDefaults).
-    var durable = RefreshState.Stored()
     var keyValue = KeyValueDurability()
     /// The features' timers (``DeviceTimer``).
     var timers = DeviceTimers()
-    /// The job of the request in flight, or -1.
-    var inflightJob: Int32 = -1
 
     // The OS's view of the refresh task
     var task = RefreshTaskSlot()

@@ -49,6 +49,7 @@ extension World {
     func human(_ d: SimDuration) -> String { core.human(d) }
     func hours(_ d: SimDuration) -> String { core.hours(d) }
     func wallInstant(_ i: Int, at t: SimTime) -> Instant { core.wallInstant(i, at: t) }
+    func deviceTime(_ i: Int, at t: SimTime) -> DeviceTime { core.deviceTime(i, at: t) }
     mutating func verify(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
         core.verify(holds, kind, device: device, time: time, detail: detail)
     }

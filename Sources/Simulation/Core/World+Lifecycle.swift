@@ -34,11 +34,9 @@ extension World {
         if devices[i].keyValue.dirty { note(d, "UserDefaults: unpersisted writes lost") }
         devices[i].process = .terminated
         devices[i].incarnation &+= 1
-        devices[i].refresh = RefreshState(persisted: devices[i].durable)
         devices[i].keyValue.dirty = false
         devices[i].keyValue.flush.cancel()
-        cancelTimer(d, .hardStop)
-        abandonInflight(d)
+        refresh.terminate(d, core: &core)
         terminateStepSync(d)
         if devices[i].task.running { endTask(d) }
     }
@@ -61,7 +59,7 @@ extension World {
 
     mutating func persist(_ d: UInt32, how: String) {
         let i = Int(d)
-        devices[i].durable = devices[i].refresh.stored
+        refresh.persist(i)
         continuation.persist(i)
         devices[i].stepDurable = devices[i].stepSync.stored
         devices[i].keyValue.dirty = false

@@ -28,7 +28,7 @@ struct Job {
 }
 
 extension World {
-    /// Sends a request; returns its job (seed `004`'s analysis keeps it in the continuation host).
+    /// Sends a request; returns its job (a hosted feature keeps it: ``carryOut(_:device:)``).
     @discardableResult
     mutating func send(_ d: UInt32, _ request: RequestID, _ endpoint: Endpoint) -> UInt32 {
         let i = Int(d)
@@ -38,14 +38,10 @@ extension World {
         let job = allocateJob(Job(device: d, incarnation: devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip,
                                   stepsReadFrom: devices[i].stepsReadFrom, stepsReadTo: devices[i].stepsReadTo))
         let generation = jobs[Int(job)].generation
-        // Seed `004`'s analysis has its own slot (the caller's), and only the logic's 180 s / 300 s deadline.
+        // Seed `004`'s analysis has only the logic's 180 s / 300 s deadline.
         let analysis: Bool
         if case .analysis = endpoint { analysis = true } else { analysis = false }
-        if case .syncSteps = endpoint {
-            devices[i].stepJob = Int32(job)
-        } else if !analysis {
-            devices[i].inflightJob = Int32(job)
-        }
+        if case .syncSteps = endpoint { devices[i].stepJob = Int32(job) }
         guard devices[i].online else {
             jobs[Int(job)].serverDone = true
             jobs[Int(job)].result = .failed(.offline)
@@ -65,21 +61,6 @@ extension World {
         if !analysis { clock.schedule(.requestTimesOut(job: job, generation: generation), after: requestTimeout) }
         note(d, "network: \(endpoint.path) sent, round trip \(human(roundTrip))")
         return job
-    }
-
-    /// The app died with a request in flight: nobody is waiting for it any more (no
-    /// timeout, no radio cost charged to a later task); the server side runs its course.
-    mutating func abandonInflight(_ d: UInt32) {
-        let i = Int(d)
-        let job = devices[i].inflightJob
-        devices[i].inflightJob = -1
-        core.abandonRequest(job)
-    }
-
-    /// URLSession cancellation: each in-flight task answers `.cancelled` right away.
-    mutating func cancelInflight(_ d: UInt32) {
-        let i = Int(d)
-        core.cancelRequest(devices[Int(d)].inflightJob)
     }
 
     mutating func requestReachesServer(_ job: UInt32, generation: UInt32) {
@@ -198,7 +179,7 @@ extension World {
         let over = bearer(i, at: jobs[j].sentAt)
         let joules = devices[i].radio.transfer(from: jobs[j].sentAt, to: now, over: over, model: energy)
         if case .syncSteps = jobs[j].endpoint {} else { devices[i].ledger.chargeApp(joules: joules) }
-        if devices[i].inflightJob == Int32(job) { devices[i].inflightJob = -1 }
+        refresh.requestEnded(i, job: job)
         continuation.requestEnded(i, job: job)
         if case .syncSteps = jobs[j].endpoint {
             if devices[i].stepJob == Int32(job) { devices[i].stepJob = -1 }

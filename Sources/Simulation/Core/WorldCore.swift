@@ -70,6 +70,19 @@ struct WorldCore {
         Instant(unixMicroseconds: devices[i].clock.wallMicroseconds(at: t, startUnixSeconds: startUnixSeconds))
     }
 
+    /// **Assumption**: how long every phone has been up when the run starts (a week: longer
+    /// than any stamp set before the run, so each is on this boot's clock).
+    static let bootedBeforeStart = SimDuration.days(7)
+
+    /// The device's clocks as the app reads them at true time `t`: the wall clock
+    /// (skew included) and the boot clock, which counts true time since the boot.
+    /// **Assumption**: every device booted `WorldCore.bootedBeforeStart` before the run and
+    /// none reboots during it (the simulator models no reboots), so the boot is 1.
+    func deviceTime(_ i: Int, at t: SimTime) -> DeviceTime {
+        DeviceTime(wall: wallInstant(i, at: t),
+                   sinceBoot: Interval(microseconds: t.microseconds + WorldCore.bootedBeforeStart.microseconds), boot: 1)
+    }
+
     // MARK: - Device timers (Core/DeviceTimers)
 
     /// Arms `timer` of device `d` to fire at `at`, replacing a pending one.
@@ -145,4 +158,11 @@ enum HostRequest {
     case persist(how: String)
     /// A notification reaches the notification centre (the badge host hears of it).
     case notify(LocalNotification)
+    /// The refresh's OS requests (through the OS seam): submit or cancel the refresh
+    /// work, `setTaskCompleted`.
+    case submitRefresh(earliestBegin: SimTime)
+    case cancelRefresh
+    case completeTask(success: Bool)
+    /// The test-available notification (ground truth, the badge, the user's tap).
+    case postTestNotification(LocalNotification)
 }

@@ -66,17 +66,4 @@ extension World {
         }
         deliverContinuation(d, .httpResponse(jobs[j].request, result))
     }
-
-    /// What a host asked of the world, carried out at once (the host's order stays).
-    mutating func carryOut(_ request: HostRequest, device d: UInt32) {
-        switch request {
-        case .send(let id, let endpoint):
-            let job = send(d, id, endpoint)
-            if case .analysis = endpoint { continuation.requestSent(d, job: job) }
-        case .persist(let how):
-            persist(d, how: how)
-        case .notify(let notification):
-            badge.notificationDelivered(notification, device: d, core: &core)
-        }
-    }
 }
