@@ -8,38 +8,38 @@ import Platform
 /// push still reach them through `self` (docs/architecture.md, "Still to do"). A hosted
 /// feature gets `&core` instead.
 extension World {
-    public var scenario: Scenario { core.scenario }
+    public var scenario: Scenario { _read { yield core.scenario } }
     /// Which devices of the fleet this world holds (``ShardPlan``); `.whole` unless sharded.
-    public var shard: ShardPlan { core.shard }
-    public var end: SimTime { core.end }
-    var startUnixSeconds: Int64 { core.startUnixSeconds }
-    var cohorts: [CohortModels] { core.cohorts }
-    var timeZones: [String] { core.timeZones }
-    var calendars: [LocalCalendar] { core.calendars }
-    var traceRecorder: Trace? { core.traceRecorder }
+    public var shard: ShardPlan { _read { yield core.shard } }
+    public var end: SimTime { _read { yield core.end } }
+    var startUnixSeconds: Int64 { _read { yield core.startUnixSeconds } }
+    var cohorts: [CohortModels] { _read { yield core.cohorts } }
+    var timeZones: [String] { _read { yield core.timeZones } }
+    var calendars: [LocalCalendar] { _read { yield core.calendars } }
+    var traceRecorder: Trace? { _read { yield core.traceRecorder } }
 
     var clock: SimClock<WorldEvent> {
-        get { core.clock }
+        _read { yield core.clock }
         _modify { yield &core.clock }
     }
     var devices: [Device] {
-        get { core.devices }
+        _read { yield core.devices }
         _modify { yield &core.devices }
     }
     var jobs: [Job] {
-        get { core.jobs }
+        _read { yield core.jobs }
         _modify { yield &core.jobs }
     }
     var freeJobs: [UInt32] {
-        get { core.freeJobs }
+        _read { yield core.freeJobs }
         _modify { yield &core.freeJobs }
     }
     var metrics: Metrics {
-        get { core.metrics }
+        _read { yield core.metrics }
         _modify { yield &core.metrics }
     }
     var oracle: Oracle {
-        get { core.oracle }
+        _read { yield core.oracle }
         _modify { yield &core.oracle }
     }
 
