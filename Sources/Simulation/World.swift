@@ -252,6 +252,8 @@ extension World {
     /// The traced device's story (empty unless the world was built with `traceDevice`).
     public var trace: [(time: SimTime, line: String)] { traceRecorder?.entries ?? [] }
 
-    /// Memory of one device's state in the world's contiguous array.
-    public static var bytesPerDevice: Int { MemoryLayout<Device>.stride }
+    /// Memory of one device's state: its `Device` and its entries in the hosts' arrays.
+    public static var bytesPerDevice: Int {
+        MemoryLayout<Device>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice
+    }
 }

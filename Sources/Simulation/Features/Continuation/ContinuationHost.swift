@@ -59,6 +59,12 @@ struct ContinuationHost {
     var streams: [RandomStream]
     var metrics = ContinuationMetrics()
 
+    /// Memory of one device's entries in the arrays above.
+    static var bytesPerDevice: Int {
+        MemoryLayout<ContinuationState>.stride + MemoryLayout<ContinuationState.Stored>.stride
+            + MemoryLayout<ContinuationSlot>.stride + MemoryLayout<RandomStream>.stride
+    }
+
     init(scenario: Scenario, core: WorldCore) {
         logic = ContinuationLogic(config: scenario.logic.continuation.configuration,
                                   variants: ContinuationVariants(names: scenario.logic.variants))

@@ -18,6 +18,11 @@ struct RefreshHost {
     /// The job of the request in flight, or -1.
     var inflight: [Int32]
 
+    /// Memory of one device's entries in the arrays above.
+    static var bytesPerDevice: Int {
+        MemoryLayout<RefreshState>.stride + MemoryLayout<RefreshState.Stored>.stride + MemoryLayout<Int32>.stride
+    }
+
     init(scenario: Scenario, devices n: Int) {
         logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
         states = Array(repeating: RefreshState(), count: n)
