@@ -11,35 +11,22 @@ import Reports
 ///
 /// Drive it with ``run(until:)`` (bounded) and read ``report()`` at the end.
 public struct World {
-    public let scenario: Scenario
-    var clock: SimClock<WorldEvent>
-    var devices: [Device]
-    let cohorts: [CohortModels]
-    let timeZones: [String]
-    let logic: RefreshLogic
-    let continuationLogic: ContinuationLogic
-    let badgeManager = BadgeManager()
+    /// What every feature shares (Core/WorldCore.swift).
+    var core: WorldCore
+    // The feature hosts (Features/<F>/<F>Host.swift): each owns its per-device state,
+    // its effect buffer and its metrics, and is handed `&core`.
+    var badge = BadgeHost()
+    var continuation: ContinuationHost
+    var refresh: RefreshHost
     let stepLogic: StepSyncLogic
     /// The reused buffer the step sync writes its effects into.
     var stepEffects: [StepSyncEffect] = []
     var stepStore: StepStore
     let health: HealthDataGenerator
-    /// One per entry of `timeZones`.
-    let calendars: [LocalCalendar]
     var server: APIServerModel
     var truth: TestAvailabilityTruth
     var tokens: AuthTokens
-    var jobs: [Job] = []
-    var freeJobs: [UInt32] = []
-    /// The reused buffer the logic writes its effects into.
-    var effects: [RefreshEffect] = []
-    var continuationEffects: [ContinuationEffect] = []
-    var badgeEffects: [BadgeManager.Effect] = []
-    var metrics: Metrics
-    var oracle: Oracle
     let energy = RadioEnergyModel()
-    public let end: SimTime
-    let startUnixSeconds: Int64
     let requestTimeout: SimDuration
     /// "Never happened" for per-device times (compare with `==`, never subtract).
     static let never = SimTime(microseconds: Int64.min)
@@ -54,8 +41,6 @@ public struct World {
     let timeZoneIndex: [UInt16]
     /// Indices of the `networkLatency` faults in force.
     var activeLatencyFaults: [Int] = []
-    /// Trace of one device for `replay`, when asked for.
-    let traceRecorder: Trace?
     /// One per entry of `timeZones`, caching each zone's UTC offset between DST changes.
     var localZones: [LocalTimeZone]
     /// Android-only state, indexed by `Device.android` (World+Android).
@@ -82,43 +67,34 @@ public struct World {
     /// `diverge`); nil (the default) costs one check per event.
     public var eventObserver: ((DeliveredEvent) -> Void)?
 
-    /// Which devices of the fleet this world holds (``ShardPlan``); `.whole` unless sharded.
-    public let shard: ShardPlan
-
     /// - Parameter traceDevice: record the event-by-event story of this device (a global id).
     /// - Parameter shard: simulate only this shard's devices, against its part of the
     ///   backend's capacity.
     public init(scenario unsharded: Scenario, traceDevice: Int? = nil, shard: ShardPlan = .whole) {
         let scenario = shard.apply(to: unsharded)
-        self.scenario = scenario
-        self.shard = shard
         let fleet = FleetBuilder.build(scenario, shard: shard)
-        devices = fleet.devices
-        cohorts = fleet.cohorts
-        timeZones = fleet.timeZones
-        end = SimTime.zero + scenario.duration
-        startUnixSeconds = scenario.startUnixSeconds
-        requestTimeout = scenario.backend.requestTimeout
-        clock = SimClock(
+        let devices = fleet.devices
+        let clock = SimClock<WorldEvent>(
             tieBreak: scenario.tieBreak == .shuffle ? .shuffle : .fifo,
             shuffleStream: RandomStream(seed: scenario.seed, entity: UInt64.max, purpose: "tieBreak"),
             reserve: devices.count * 4)
-        logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
-        continuationLogic = ContinuationLogic(config: scenario.logic.continuation.configuration,
-                                              variants: ContinuationVariants(names: scenario.logic.variants))
+        core = WorldCore(scenario: scenario, shard: shard, clock: clock, devices: devices, cohorts: fleet.cohorts,
+                         timeZones: fleet.timeZones, calendars: fleet.timeZones.map(LocalCalendar.init(identifier:)),
+                         metrics: Metrics(cohorts: fleet.cohorts.count, keepsSeconds: !shard.isWhole), oracle: Oracle(devices: devices.count),
+                         traceRecorder: traceDevice.flatMap(shard.local).flatMap { $0 < devices.count ? Trace(device: $0) : nil },
+                         end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds)
+        continuation = ContinuationHost(scenario: scenario, core: core)
+        requestTimeout = scenario.backend.requestTimeout
+        refresh = RefreshHost(scenario: scenario, devices: devices.count)
         stepLogic = StepSyncLogic(config: scenario.logic.stepSync.configuration, variants: StepSyncVariants(names: scenario.logic.variants))
         stepStore = StepStore(users: fleet.cohorts.contains(where: \.stepSync) ? fleet.devices.count : 0)
         health = HealthDataGenerator(seed: scenario.seed)
-        calendars = fleet.timeZones.map(LocalCalendar.init(identifier:))
         stepEffects.reserveCapacity(16)
         let b = scenario.backend
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
-        metrics = Metrics(cohorts: cohorts.count, keepsSeconds: !shard.isWhole)
-        oracle = Oracle(devices: devices.count)
         eventHashes = EventHashes(devices: devices.count)
-        effects.reserveCapacity(16)
         faultPurposes = scenario.faults.indices.map { StreamPurpose("fault.\($0)") }
         let zones = fleet.timeZones
         timeZoneIndex = scenario.faults.map { fault in
@@ -126,22 +102,17 @@ public struct World {
             return 0
         }
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
-        traceRecorder = traceDevice.flatMap(shard.local).flatMap { $0 < fleet.devices.count ? Trace(device: $0) : nil }
         load = LoadSeries(duration: scenario.duration, push: false)
         push = PushWorld(scenario: scenario, deviceCount: 0)
         start()
         startPush()
     }
 
-    public var now: SimTime { clock.now }
+    public var now: SimTime { core.now }
     /// Events processed; a shard other than 0 leaves out the fleet-wide ones
     /// (``fleetWideEvents``), so the shards' counts add up to the plain run's.
     public var eventsProcessed: UInt64 { clock.processed - (shard.index == 0 ? 0 : fleetWideEvents) }
     public var deviceCount: Int { devices.count }
-
-    /// The global id of local device `d` (the id streams, traces, samples and replay
-    /// commands use): `d` itself unless the world is a shard.
-    @inline(__always) func globalID(_ d: Int) -> UInt64 { UInt64(shard.global(d)) }
 
     /// Processes every event before `limit` (and before the scenario's end). Bounded:
     /// time only moves forward and stops at the end.
@@ -256,29 +227,36 @@ public struct World {
             stepSyncEvent(event)
         }
     }
+}
 
-    // MARK: - Trace
-
-    /// Records a line of the traced device's story (no cost for other devices).
-    @inline(__always) func note(_ d: UInt32, _ text: @autoclosure () -> String) {
-        guard let traceRecorder, traceRecorder.device == Int(d) else { return }
-        traceRecorder.append(time: now, wallMicroseconds: devices[Int(d)].clock.wallMicroseconds(at: now, startUnixSeconds: startUnixSeconds),
-                      timeZone: timeZones[Int(devices[Int(d)].clock.timeZone)], startUnixSeconds: startUnixSeconds, text())
+extension World {
+    /// What a host asked of the world, carried out at once (the host's order of draws
+    /// and schedules stays).
+    mutating func carryOut(_ request: HostRequest, device d: UInt32) {
+        switch request {
+        case .send(let id, let endpoint):
+            let job = send(d, id, endpoint)
+            switch endpoint {
+            case .analysis: continuation.requestSent(d, job: job)
+            case .testHistory, .activeSession: refresh.requestSent(d, job: job)
+            case .syncSteps: break
+            }
+        case .persist(let how): persist(d, how: how)
+        case .notify(let notification): badge.notificationDelivered(notification, device: d, core: &core)
+        case .submitRefresh(let earliestBegin): submitRefresh(d, earliestBegin: earliestBegin)
+        case .cancelRefresh: cancelRefresh(d)
+        case .completeTask(let success): completeTask(d, success: success)
+        case .postTestNotification(let notification): postTestNotification(notification, device: d)
+        }
     }
-
-    func format(_ t: SimTime) -> String { Trace.utc(startUnixSeconds * 1_000_000 + t.microseconds) }
-
-    /// A span as a person reads it in a replay: `254 ms`, `30 s`, `4.0 h`.
-    func human(_ d: SimDuration) -> String { HumanUnits.duration(microseconds: d.microseconds) }
-
-    /// A span for oracle details, e.g. `13.9 h`.
-    func hours(_ d: SimDuration) -> String { "\((d.seconds / 360).rounded() / 10) h" }
 }
 
 extension World {
     /// The traced device's story (empty unless the world was built with `traceDevice`).
     public var trace: [(time: SimTime, line: String)] { traceRecorder?.entries ?? [] }
 
-    /// Memory of one device's state in the world's contiguous array.
-    public static var bytesPerDevice: Int { MemoryLayout<Device>.stride }
+    /// Memory of one device's state: its `Device` and its entries in the hosts' arrays.
+    public static var bytesPerDevice: Int {
+        MemoryLayout<Device>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice
+    }
 }

@@ -130,10 +130,10 @@ import Scenario
         world.run(until: .zero + .minutes(1))
         world.resume(0)
         world.deliverRefresh(0, .appOpened)
-        #expect(world.devices[0].refresh.stored.lastAppOpenAt != nil)
+        #expect(world.refresh.states[0].stored.lastAppOpenAt != nil)
         world.run(until: .zero + .minutes(1) + after)
         world.terminate(0)
-        return world.devices[0].refresh.stored.lastAppOpenAt != nil
+        return world.refresh.states[0].stored.lastAppOpenAt != nil
     }
 
     @Test func anUnpersistedWriteIsLostAndASynchronizedOneIsNot() throws {

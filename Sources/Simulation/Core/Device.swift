@@ -32,14 +32,9 @@ struct Device {
     /// Bumped at every termination; events of an earlier incarnation are stale.
     var incarnation: UInt32 = 0
     var foregroundUntil = World.never
-    var refresh = RefreshState()
-    /// What reached the disk (UserDefaults).
-    var durable = RefreshState.Stored()
     var keyValue = KeyValueDurability()
     /// The features' timers (``DeviceTimer``).
     var timers = DeviceTimers()
-    /// The job of the request in flight, or -1.
-    var inflightJob: Int32 = -1
 
     // The OS's view of the refresh task
     var task = RefreshTaskSlot()
@@ -57,11 +52,7 @@ struct Device {
     var launches: UInt32 = 0
     var refreshesOverBudget: UInt32 = 0
 
-    // Continuation (seed `004`) and the notification centre
-    var continuation = ContinuationState()
-    /// What of the continuation state reached the disk (UserDefaults).
-    var durableContinuation = ContinuationState.Stored()
-    var continuationSlot = ContinuationSlot()
+    // The notification centre (every feature posts; the badge host sets the badge)
     var notificationCenter: NotificationCenterModel
     // Step sync (seed `003`; World+StepSync)
     var stepSync = StepSyncState()
@@ -84,7 +75,6 @@ struct Device {
     var osStream: RandomStream
     var networkStream: RandomStream
     var backendStream: RandomStream
-    var continuationStream: RandomStream
     /// Seed `001`'s workload, provider draws and the user's answers to pushes.
     var pushStream: RandomStream
     var stepStream: RandomStream

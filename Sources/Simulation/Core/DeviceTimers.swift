@@ -46,18 +46,6 @@ struct TimerTable<Timer: RawRepresentable, let count: Int> where Timer.RawValue 
 typealias DeviceTimers = TimerTable<DeviceTimer, 7>
 
 extension World {
-    /// Arms `timer` of device `d` to fire at `at`, replacing a pending one.
-    mutating func armTimer(_ d: UInt32, _ timer: DeviceTimer, at: SimTime) {
-        let generation = devices[Int(d)].timers.arm(timer)
-        clock.schedule(.deviceTimer(device: d, timer: timer, generation: generation), at: at)
-    }
-
-    mutating func armTimer(_ d: UInt32, _ timer: DeviceTimer, after delay: SimDuration) {
-        armTimer(d, timer, at: now + delay)
-    }
-
-    mutating func cancelTimer(_ d: UInt32, _ timer: DeviceTimer) { devices[Int(d)].timers.cancel(timer) }
-
     /// A device timer's event: stale ones are dropped here, current ones go to the
     /// feature that armed them.
     mutating func deviceTimerFires(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32) {

@@ -44,7 +44,6 @@ struct Metrics {
     var testsTaken: UInt64 = 0
     /// Analytics events, counted by ``AnalyticsCounter/index(of:)``.
     var analytics = [UInt64](repeating: 0, count: AnalyticsCounter.names.count)
-    var continuation = ContinuationMetrics()
     var platform = PlatformMetrics()
 
     init(cohorts: Int, keepsSeconds: Bool = false) {

@@ -30,15 +30,13 @@ extension World {
     /// Abrupt termination: in-memory state and unpersisted writes are lost.
     mutating func terminate(_ d: UInt32) {
         let i = Int(d)
-        terminateContinuation(d)
+        continuation.terminate(d, core: &core)
         if devices[i].keyValue.dirty { note(d, "UserDefaults: unpersisted writes lost") }
         devices[i].process = .terminated
         devices[i].incarnation &+= 1
-        devices[i].refresh = RefreshState(persisted: devices[i].durable)
         devices[i].keyValue.dirty = false
         devices[i].keyValue.flush.cancel()
-        cancelTimer(d, .hardStop)
-        abandonInflight(d)
+        refresh.terminate(d, core: &core)
         terminateStepSync(d)
         if devices[i].task.running { endTask(d) }
     }
@@ -59,16 +57,10 @@ extension World {
 
     // MARK: - Key-value durability
 
-    mutating func armFlush(_ d: UInt32) {
-        let i = Int(d)
-        let generation = devices[i].keyValue.flush.arm()
-        clock.schedule(.keyValueFlush(device: d, generation: generation), after: cohorts[Int(devices[i].cohort)].kvPersistDelay)
-    }
-
     mutating func persist(_ d: UInt32, how: String) {
         let i = Int(d)
-        devices[i].durable = devices[i].refresh.stored
-        devices[i].durableContinuation = devices[i].continuation.stored
+        refresh.persist(i)
+        continuation.persist(i)
         devices[i].stepDurable = devices[i].stepSync.stored
         devices[i].keyValue.dirty = false
         devices[i].keyValue.flush.cancel()
@@ -82,7 +74,7 @@ extension World {
         guard devices[i].incarnation == incarnation, devices[i].process == .running,
               now >= devices[i].foregroundUntil else { return }
         continuationLeavesForeground(d)
-        guard !devices[i].task.running, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
+        guard !devices[i].task.running, !continuation.holdsBackgroundTask(i), !stepJobHoldsProcess(i) else { return }
         if userMayForceQuit(d) { return }
         suspend(d)
     }
@@ -91,7 +83,7 @@ extension World {
     mutating func suspendAfterTask(_ d: UInt32, serial: UInt32) {
         let i = Int(d)
         guard devices[i].task.serial == serial, !devices[i].task.running, devices[i].process == .running,
-              now >= devices[i].foregroundUntil, !devices[i].continuationSlot.holdsBackgroundTask, !stepJobHoldsProcess(i) else { return }
+              now >= devices[i].foregroundUntil, !continuation.holdsBackgroundTask(i), !stepJobHoldsProcess(i) else { return }
         suspend(d)
     }
 

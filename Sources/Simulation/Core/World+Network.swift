@@ -28,7 +28,9 @@ struct Job {
 }
 
 extension World {
-    mutating func send(_ d: UInt32, _ request: RequestID, _ endpoint: Endpoint) {
+    /// Sends a request; returns its job (a hosted feature keeps it: ``carryOut(_:device:)``).
+    @discardableResult
+    mutating func send(_ d: UInt32, _ request: RequestID, _ endpoint: Endpoint) -> UInt32 {
         let i = Int(d)
         let cohort = cohorts[Int(devices[i].cohort)]
         var roundTrip = cohort.network.latency.sampleDuration(&devices[i].networkStream)
@@ -36,22 +38,16 @@ extension World {
         let job = allocateJob(Job(device: d, incarnation: devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip,
                                   stepsReadFrom: devices[i].stepsReadFrom, stepsReadTo: devices[i].stepsReadTo))
         let generation = jobs[Int(job)].generation
-        // Seed `004`'s analysis has its own slot, and only the logic's 180 s / 300 s deadline.
+        // Seed `004`'s analysis has only the logic's 180 s / 300 s deadline.
         let analysis: Bool
         if case .analysis = endpoint { analysis = true } else { analysis = false }
-        if analysis {
-            devices[i].continuationSlot.job = Int32(job)
-        } else if case .syncSteps = endpoint {
-            devices[i].stepJob = Int32(job)
-        } else {
-            devices[i].inflightJob = Int32(job)
-        }
+        if case .syncSteps = endpoint { devices[i].stepJob = Int32(job) }
         guard devices[i].online else {
             jobs[Int(job)].serverDone = true
             jobs[Int(job)].result = .failed(.offline)
             clock.schedule(.responseReachesDevice(job: job, generation: generation), at: now)
             note(d, "network: \(endpoint.path) fails at once: offline")
-            return
+            return job
         }
         if devices[i].networkStream.chance(cohort.network.failureRate) {
             metrics.transportFailures += 1
@@ -59,31 +55,12 @@ extension World {
             jobs[Int(job)].result = .failed(.connectionLost)
             clock.schedule(.responseReachesDevice(job: job, generation: generation), after: roundTrip)
             note(d, "network: \(endpoint.path) will be lost in transit")
-            return
+            return job
         }
         clock.schedule(.requestReachesServer(job: job, generation: generation), after: SimDuration(microseconds: roundTrip.microseconds / 2))
         if !analysis { clock.schedule(.requestTimesOut(job: job, generation: generation), after: requestTimeout) }
         note(d, "network: \(endpoint.path) sent, round trip \(human(roundTrip))")
-    }
-
-    /// The app died with a request in flight: nobody is waiting for it any more (no
-    /// timeout, no radio cost charged to a later task); the server side runs its course.
-    mutating func abandonInflight(_ d: UInt32) {
-        let i = Int(d)
-        let job = devices[i].inflightJob
-        devices[i].inflightJob = -1
-        guard job >= 0, !jobs[Int(job)].clientDone else { return }
-        jobs[Int(job)].clientDone = true
-        releaseIfDone(UInt32(job))
-    }
-
-    /// URLSession cancellation: each in-flight task answers `.cancelled` right away.
-    mutating func cancelInflight(_ d: UInt32) {
-        let i = Int(d)
-        let job = devices[i].inflightJob
-        guard job >= 0, !jobs[Int(job)].clientDone else { return }
-        jobs[Int(job)].cancelled = true
-        clock.schedule(.responseReachesDevice(job: UInt32(job), generation: jobs[Int(job)].generation), at: now)
+        return job
     }
 
     mutating func requestReachesServer(_ job: UInt32, generation: UInt32) {
@@ -95,7 +72,7 @@ extension World {
         switch jobs[j].endpoint {
         case .testHistory: metrics.requestsHistory += 1
         case .activeSession: metrics.requestsActive += 1
-        case .analysis: metrics.continuation.requests += 1
+        case .analysis: continuation.metrics.requests += 1
         case .syncSteps(let upload): if upload.method == .upsert { metrics.requestsStepSync += 1 } else { metrics.requestsStepInsert += 1 }
         }
         defer { load.apiBusyPeak[b] = max(load.apiBusyPeak[b], UInt32(clamping: server.busy)) }
@@ -126,7 +103,7 @@ extension World {
         let d = Int(jobs[Int(job)].device)
         let service: SimDuration
         if case .analysis(let mode) = jobs[Int(job)].endpoint {
-            service = analysisServiceTime(mode, device: d)
+            service = continuation.analysisServiceTime(mode, device: d, slowdown: server.slowdowns.isEmpty ? nil : server.slowdown, core: core)
         } else {
             service = server.drawServiceTime(&devices[d].backendStream)
         }
@@ -202,8 +179,8 @@ extension World {
         let over = bearer(i, at: jobs[j].sentAt)
         let joules = devices[i].radio.transfer(from: jobs[j].sentAt, to: now, over: over, model: energy)
         if case .syncSteps = jobs[j].endpoint {} else { devices[i].ledger.chargeApp(joules: joules) }
-        if devices[i].inflightJob == Int32(job) { devices[i].inflightJob = -1 }
-        if devices[i].continuationSlot.job == Int32(job) { devices[i].continuationSlot.job = -1 }
+        refresh.requestEnded(i, job: job)
+        continuation.requestEnded(i, job: job)
         if case .syncSteps = jobs[j].endpoint {
             if devices[i].stepJob == Int32(job) { devices[i].stepJob = -1 }
             accountStepUpload(i, radioJoules: joules, seconds: (now - jobs[j].sentAt).seconds)
@@ -221,13 +198,6 @@ extension World {
         if case .analysis = jobs[j].endpoint { return receiveAnalysis(job, result) }
         if case .ok(.testHistory) = result, devices[i].task.running { observeHistoryReceived(i, openWindow: jobs[j].openWindow) }
         deliverRefresh(d, .httpResponse(jobs[j].request, result))
-    }
-
-    mutating func releaseIfDone(_ job: UInt32) {
-        let j = Int(job)
-        guard jobs[j].clientDone, jobs[j].serverDone else { return }
-        jobs[j].generation &+= 1
-        freeJobs.append(job)
     }
 
     private mutating func allocateJob(_ job: Job) -> UInt32 {

@@ -10,24 +10,6 @@ extension World {
         devices[i].clock.userLocalTime(at: t, startUnixSeconds: startUnixSeconds, zones: &localZones)
     }
 
-    /// The device's wall clock as the app reads it.
-    func wallInstant(_ i: Int, at t: SimTime) -> Instant {
-        Instant(unixMicroseconds: devices[i].clock.wallMicroseconds(at: t, startUnixSeconds: startUnixSeconds))
-    }
-
-    /// **Assumption**: how long every phone has been up when the run starts (a week: longer
-    /// than any stamp set before the run, so each is on this boot's clock).
-    static let bootedBeforeStart = SimDuration.days(7)
-
-    /// The device's clocks as the app reads them at true time `t`: the wall clock
-    /// (skew included) and the boot clock, which counts true time since the boot.
-    /// **Assumption**: every device booted `World.bootedBeforeStart` before the run and
-    /// none reboots during it (the simulator models no reboots), so the boot is 1.
-    func deviceTime(_ i: Int, at t: SimTime) -> DeviceTime {
-        DeviceTime(wall: wallInstant(i, at: t),
-                   sinceBoot: Interval(microseconds: t.microseconds + World.bootedBeforeStart.microseconds), boot: 1)
-    }
-
     /// Local date and clock time of true time `t` in the user's home zone (the zone the
     /// health data and the battery habits follow).
     @inline(__always) func localTime(_ i: Int, at t: SimTime) -> (day: Int32, secondOfDay: Int) {

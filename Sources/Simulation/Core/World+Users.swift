@@ -12,7 +12,7 @@ extension World {
         let i = Int(d)
         let users = cohorts[Int(devices[i].cohort)].users
         let zone = Int(devices[i].clock.location)
-        guard let at = users.nextAppOpen(after: now, rng: &devices[i].openStream, zone: &localZones[zone], startUnixSeconds: startUnixSeconds)
+        guard let at = users.nextAppOpen(after: now, rng: &core.devices[i].openStream, zone: &localZones[zone], startUnixSeconds: startUnixSeconds)
         else { return }
         clock.schedule(.userOpensApp(device: d), at: at)
     }
@@ -54,6 +54,7 @@ extension World {
         clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[i].incarnation), after: World.foregroundSession)
         appOpened(d)
         deliverRefresh(d, .appOpened)
+        badge.appOpened(d, core: &core)
         continuationOnOpen(d)
         pushOnOpen(d)
         if cohorts[Int(devices[i].cohort)].stepSync {

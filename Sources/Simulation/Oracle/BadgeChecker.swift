@@ -1,14 +1,14 @@
 import AppLogic
 import Platform
 
-extension World {
+extension BadgeHost {
     /// The user opens the app: what the user sees on the icon (the number the app set;
     /// a provisional app's badge is set but not shown) equals the notifications truly
     /// unread (seed `002`, issue 3). No state: the notification centre is the truth.
-    mutating func observeBadgeAtOpen(_ i: Int) {
-        let center = devices[i].notificationCenter
+    func observeBadgeAtOpen(_ i: Int, core: inout WorldCore) {
+        let center = core.devices[i].notificationCenter
         let matches = Int(center.badgeNumber) == Int(center.delivered)
-        verify(matches, .badgeDiffersFromUnread, device: i, time: now,
-               detail: matches ? nil : "badge \(center.badgeNumber) but \(center.delivered) unread notification(s) at the open")
+        core.verify(matches, .badgeDiffersFromUnread, device: i, time: core.now,
+                    detail: matches ? nil : "badge \(center.badgeNumber) but \(center.delivered) unread notification(s) at the open")
     }
 }

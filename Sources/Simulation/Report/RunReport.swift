@@ -125,7 +125,7 @@ extension World {
             "testAvailableToNotified": metrics.testAvailableToNotified.latencySummary(),
             "testAvailableToSeen": metrics.testAvailableToSeen.latencySummary(),
             "refreshTaskDuration": metrics.refreshTaskDuration.latencySummary(),
-            "continuationCompletedToNotified": metrics.continuation.completedToNotified.latencySummary(),
+            "continuationCompletedToNotified": continuation.metrics.completedToNotified.latencySummary(),
             "stepsRecordedToSynced": metrics.stepsRecordedToSynced.latencySummary(),
         ]
         for (name, value) in pushLatencies() { section[name] = value }
@@ -180,7 +180,7 @@ extension World {
         // Every second of the run counts, quiet ones included.
         let perSecond = arrivalsPerSecond()
         let peak = peakBucket()
-        let total = metrics.requestsHistory + metrics.requestsActive + metrics.continuation.requests
+        let total = metrics.requestsHistory + metrics.requestsActive + continuation.metrics.requests
             + metrics.requestsStepSync + metrics.requestsStepInsert
         return [
             "requests": [
@@ -188,7 +188,7 @@ extension World {
                 "byEndpoint": [
                     "/v1/test/history": .count(metrics.requestsHistory),
                     "/v1/test/active": .count(metrics.requestsActive),
-                    "/v1/homework/analyze": .count(metrics.continuation.requests),
+                    "/v1/homework/analyze": .count(continuation.metrics.requests),
                     "/api/v1/steps/sync": .count(metrics.requestsStepSync),
                     "/api/v1/steps": .count(metrics.requestsStepInsert),
                 ],
@@ -286,7 +286,7 @@ extension World {
     /// Seed `004`'s analyses: how many started, what users chose at the alert, and how
     /// each ended.
     fileprivate func continuationSection() -> ReportValue {
-        let c = metrics.continuation
+        let c = continuation.metrics
         var choices: [String: ReportValue] = [:]
         for (k, name) in ContinuationChoiceName.allCases.enumerated() { choices[name.rawValue] = .count(c.choices[k]) }
         return [

@@ -91,7 +91,7 @@ extension World {
         }
         if authorization == .provisional { push.metrics.shownQuietly += 1 } else { push.metrics.shown += 1 }
         note(d, "OS: push n\(n) shown")
-        notificationDelivered(LocalNotification(kind: .push, badge: nil), device: d)
+        badge.notificationDelivered(LocalNotification(kind: .push, badge: nil), device: d, core: &core)
         // The cohort's fields read in place (a copy of its `PushUsage` would retain its arrays).
         let c = Int(devices[i].cohort)
         if devices[i].pushStream.chance(scenario.fleet[c].push.openProbability) {

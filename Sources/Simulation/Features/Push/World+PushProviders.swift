@@ -80,7 +80,7 @@ extension World {
             let request = APNsGatewayModel.Request(token: gatewayToken, message: message, priority: apnsPriority,
                                                    expiration: simTime(record.expiration), collapseId: record.collapseId,
                                                    payloadBytes: record.payload.bytes)
-            (answer, delivery) = push.apns.send(request, deviceOnline: devices[d].online, now: now, rng: &devices[d].pushStream)
+            (answer, delivery) = push.apns.send(request, deviceOnline: core.devices[d].online, now: now, rng: &core.devices[d].pushStream)
         } else {
             var request = FCMGatewayModel.Request(token: gatewayToken, message: message,
                                                   highPriority: PushRouter.fcmHighPriority(record.priority, silent: silent),
@@ -89,7 +89,7 @@ extension World {
             // Doze, the bucket's high-priority limit and a force-stop decide how it reaches the phone.
             route = fcmRoute(d, highPriority: request.highPriority)
             request.highPriority = route.highPriority
-            (answer, delivery) = push.fcm.send(request, reach: route.reach, now: now, rng: &devices[d].pushStream)
+            (answer, delivery) = push.fcm.send(request, reach: route.reach, now: now, rng: &core.devices[d].pushStream)
         }
         let timeout = SimDuration(microseconds: push.router.config.providerTimeout.microseconds)
         var after = timeout

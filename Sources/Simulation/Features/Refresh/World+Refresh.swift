@@ -48,60 +48,22 @@ extension World {
         refreshTaskEnded(d)
     }
 
-    // MARK: - Logic
+    // MARK: - Deliver an input, execute its effects
 
     /// Hands one input to the device's logic and carries out its effects in order.
+    /// Effects may trigger further inputs (scheduled as events), never re-entrantly.
     mutating func deliverRefresh(_ d: UInt32, _ input: RefreshInput) {
-        let i = Int(d)
-        note(d, "logic <- \(input)")
-        effects.removeAll(keepingCapacity: true)
-        logic.handle(input, state: &devices[i].refresh, now: deviceTime(i, at: now), into: &effects)
-        // Effects may trigger further inputs (scheduled as events), never re-entrantly.
+        refresh.deliver(d, input, core: &core)
         var k = 0
-        while k < effects.count {
-            let effect = effects[k]
+        while k < refresh.effects.count {
+            let effect = refresh.effects[k]
             k += 1
-            note(d, "logic -> \(effect)")
-            execute(effect, device: d)
-        }
-    }
-
-    private mutating func execute(_ effect: RefreshEffect, device d: UInt32) {
-        let i = Int(d)
-        switch effect {
-        case .scheduleRefresh(let earliest):
-            let earliestTrue = devices[i].clock.trueTime(ofWall: earliest.unixMicroseconds, startUnixSeconds: startUnixSeconds)
-            submitRefresh(d, earliestBegin: earliestTrue)
-        case .cancelScheduledRefresh:
-            cancelRefresh(d)
-        case .httpRequest(let id, let endpoint):
-            send(d, id, endpoint)
-        case .cancelRequests:
-            cancelInflight(d)
-        case .startHardStopTimer(let after):
-            armTimer(d, .hardStop, after: SimDuration(microseconds: after.microseconds))
-        case .cancelHardStopTimer:
-            cancelTimer(d, .hardStop)
-        case .completeTask(let success):
-            completeTask(d, success: success)
-        case .postNotification(let notification):
-            post(notification, device: d)
-        case .store, .storeTime:
-            // The first unpersisted write starts the persistence delay; later ones ride along.
-            let wasDirty = devices[i].keyValue.dirty
-            devices[i].keyValue.dirty = true
-            if !wasDirty, devices[i].process == .running { armFlush(d) }
-        case .synchronize:
-            persist(d, how: "synchronized")
-        case .signOut:
-            devices[i].signedIn = false
-        case .analytics(let event):
-            metrics.analytics[AnalyticsCounter.index(of: event)] += 1
+            if let request = refresh.execute(effect, device: d, core: &core) { carryOut(request, device: d) }
         }
     }
 
     /// `setTaskCompleted`: the OS counts every call (the oracle's ground truth).
-    private mutating func completeTask(_ d: UInt32, success: Bool) {
+    mutating func completeTask(_ d: UInt32, success: Bool) {
         let i = Int(d)
         devices[i].task.completions &+= 1
         observeTaskCompleted(i, success: success)
@@ -112,7 +74,9 @@ extension World {
 
     // MARK: - Notifications
 
-    private mutating func post(_ notification: LocalNotification, device d: UInt32) {
+    /// The test-available notification, unless the permission suppresses it: ground
+    /// truth for the oracle, the notification centre, and maybe the user's tap.
+    mutating func postTestNotification(_ notification: LocalNotification, device d: UInt32) {
         let i = Int(d)
         guard devices[i].permission.allowsPosting else {
             metrics.notificationsSuppressed += 1
@@ -127,41 +91,11 @@ extension World {
             metrics.testAvailableToNotified.record((now - availableAt).microseconds)
         }
         note(d, "OS: notification shown: test available")
-        notificationDelivered(notification, device: d)
+        badge.notificationDelivered(notification, device: d, core: &core)
         notificationShown(d)
         let usage = cohorts[Int(devices[i].cohort)].usage
         if devices[i].userStream.chance(usage.notificationOpenProbability) {
             clock.schedule(.notificationTapped(device: d), after: usage.notificationOpenDelay.sampleDuration(&devices[i].userStream))
-        }
-    }
-}
-
-extension RefreshConfig {
-    var configuration: RefreshConfiguration {
-        var c = RefreshConfiguration()
-        c.preferredInterval = Interval(microseconds: preferredInterval.microseconds)
-        c.minimumInterval = Interval(microseconds: minimumInterval.microseconds)
-        c.testCadence = Interval(microseconds: testCadence.microseconds)
-        c.recentOpenSuppression = Interval(microseconds: recentOpenSuppression.microseconds)
-        c.hardStop = Interval(microseconds: hardStop.microseconds)
-        return c
-    }
-}
-
-extension RefreshVariants {
-    /// The `refresh.*` names of a scenario's `logic.variants`.
-    init(names: [String]) {
-        self = []
-        for name in names {
-            switch name {
-            case "refresh.unguardedCompletion": insert(.unguardedCompletion)
-            case "refresh.noSynchronize": insert(.noSynchronize)
-            case "refresh.badgeOverwrite": insert(.badgeOverwrite)
-            case "refresh.cadenceOffByOne": insert(.cadenceOffByOne)
-            case "refresh.localCalendarDays": insert(.localCalendarDays)
-            case "refresh.ignoresRecentOpen": insert(.ignoresRecentOpen)
-            default: break
-            }
         }
     }
 }

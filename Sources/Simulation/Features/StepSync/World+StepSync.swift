@@ -162,7 +162,8 @@ extension World {
             next = nil
             note(d, "step sync <- \(input)")
             stepEffects.removeAll(keepingCapacity: true)
-            stepLogic.handle(input, state: &devices[i].stepSync, now: deviceTime(i, at: now), into: &stepEffects)
+            let time = deviceTime(i, at: now)
+            stepLogic.handle(input, state: &core.devices[i].stepSync, now: time, into: &stepEffects)
             for effect in stepEffects {
                 note(d, "step sync -> \(effect)")
                 if let answer = executeStep(effect, device: d) { next = answer }

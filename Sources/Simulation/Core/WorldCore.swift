@@ -1,0 +1,168 @@
+import SimKernel
+import AppLogic
+import Platform
+import Scenario
+import Reports
+
+/// What every feature shares (docs/architecture.md, "The core and the feature hosts"):
+/// the clock and its queue, the devices' shared state (identity, process, connectivity,
+/// streams, timers), the cohorts, the zones, the requests in flight (`jobs`), the trace,
+/// the metrics and the oracle. `World` passes it `inout` to a feature host
+/// (`host.deliver(d, input, core: &core)`); a host never sees `World`, and asks it for
+/// what belongs to another part (the OS seam, the process lifecycle, a request) with a
+/// ``HostRequest``.
+struct WorldCore {
+    let scenario: Scenario
+    /// Which devices of the fleet this world holds (``ShardPlan``).
+    let shard: ShardPlan
+    var clock: SimClock<WorldEvent>
+    var devices: [Device]
+    let cohorts: [CohortModels]
+    let timeZones: [String]
+    /// One per entry of `timeZones`.
+    let calendars: [LocalCalendar]
+    /// Requests on their way (Core/World+Network), and the free slots.
+    var jobs: [Job] = []
+    var freeJobs: [UInt32] = []
+    var metrics: Metrics
+    var oracle: Oracle
+    /// Trace of one device for `replay`, when asked for.
+    let traceRecorder: Trace?
+    let end: SimTime
+    let startUnixSeconds: Int64
+
+    var now: SimTime { clock.now }
+
+    /// The global id of local device `d` (the id streams, traces, samples and replay
+    /// commands use): `d` itself unless the world is a shard.
+    @inline(__always) func globalID(_ d: Int) -> UInt64 { UInt64(shard.global(d)) }
+
+    // MARK: - Trace
+
+    /// Records a line of the traced device's story (no cost for other devices).
+    @inline(__always) func note(_ d: UInt32, _ text: @autoclosure () -> String) {
+        guard let traceRecorder, traceRecorder.device == Int(d) else { return }
+        traceRecorder.append(time: now, wallMicroseconds: devices[Int(d)].clock.wallMicroseconds(at: now, startUnixSeconds: startUnixSeconds),
+                             timeZone: timeZones[Int(devices[Int(d)].clock.timeZone)], startUnixSeconds: startUnixSeconds, text())
+    }
+
+    func format(_ t: SimTime) -> String { Trace.utc(startUnixSeconds * 1_000_000 + t.microseconds) }
+
+    /// A span as a person reads it in a replay: `254 ms`, `30 s`, `4.0 h`.
+    func human(_ d: SimDuration) -> String { HumanUnits.duration(microseconds: d.microseconds) }
+
+    /// A span for oracle details, e.g. `13.9 h`.
+    func hours(_ d: SimDuration) -> String { "\((d.seconds / 360).rounded() / 10) h" }
+
+    // MARK: - The oracle
+
+    /// One oracle check; a violation also goes into the device's trace, at its instant.
+    mutating func verify(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
+        if !oracle.check(holds, kind, device: device, time: time, detail: detail) {
+            note(UInt32(device), "ORACLE: violation \(kind.rawValue): \(detail ?? "")")
+        }
+    }
+
+    // MARK: - Time
+
+    /// The device's wall clock as the app reads it.
+    func wallInstant(_ i: Int, at t: SimTime) -> Instant {
+        Instant(unixMicroseconds: devices[i].clock.wallMicroseconds(at: t, startUnixSeconds: startUnixSeconds))
+    }
+
+    /// **Assumption**: how long every phone has been up when the run starts (a week: longer
+    /// than any stamp set before the run, so each is on this boot's clock).
+    static let bootedBeforeStart = SimDuration.days(7)
+
+    /// The device's clocks as the app reads them at true time `t`: the wall clock
+    /// (skew included) and the boot clock, which counts true time since the boot.
+    /// **Assumption**: every device booted `WorldCore.bootedBeforeStart` before the run and
+    /// none reboots during it (the simulator models no reboots), so the boot is 1.
+    func deviceTime(_ i: Int, at t: SimTime) -> DeviceTime {
+        DeviceTime(wall: wallInstant(i, at: t),
+                   sinceBoot: Interval(microseconds: t.microseconds + WorldCore.bootedBeforeStart.microseconds), boot: 1)
+    }
+
+    // MARK: - Device timers (Core/DeviceTimers)
+
+    /// Arms `timer` of device `d` to fire at `at`, replacing a pending one.
+    mutating func armTimer(_ d: UInt32, _ timer: DeviceTimer, at: SimTime) {
+        let generation = devices[Int(d)].timers.arm(timer)
+        clock.schedule(.deviceTimer(device: d, timer: timer, generation: generation), at: at)
+    }
+
+    mutating func armTimer(_ d: UInt32, _ timer: DeviceTimer, after delay: SimDuration) {
+        armTimer(d, timer, at: now + delay)
+    }
+
+    mutating func cancelTimer(_ d: UInt32, _ timer: DeviceTimer) { devices[Int(d)].timers.cancel(timer) }
+
+    // MARK: - The app in the foreground
+
+    /// The app stays in the foreground until `until` (its end is checked then).
+    mutating func keepForeground(_ d: UInt32, until: SimTime) {
+        devices[Int(d)].foregroundUntil = until
+        clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), at: until)
+    }
+
+    /// The app leaves the foreground: suspended shortly unless it still has work (a
+    /// background task, a refresh task), which checks again when it ends.
+    mutating func scheduleSuspensionCheck(_ d: UInt32) {
+        clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), after: World.suspensionDelay)
+    }
+
+    // MARK: - Key-value durability
+
+    /// The persistence delay starts: UserDefaults writes the dirty state when it ends.
+    mutating func armFlush(_ d: UInt32) {
+        let i = Int(d)
+        let generation = devices[i].keyValue.flush.arm()
+        clock.schedule(.keyValueFlush(device: d, generation: generation), after: cohorts[Int(devices[i].cohort)].kvPersistDelay)
+    }
+
+    // MARK: - Requests in flight
+
+    /// A request's client side is over (answered, cancelled, abandoned): its slot is
+    /// reused once the server is done with it too.
+    mutating func releaseIfDone(_ job: UInt32) {
+        let j = Int(job)
+        guard jobs[j].clientDone, jobs[j].serverDone else { return }
+        jobs[j].generation &+= 1
+        freeJobs.append(job)
+    }
+
+    /// URLSession cancellation of request `job`: it answers `.cancelled` right away.
+    mutating func cancelRequest(_ job: Int32) {
+        guard job >= 0, !jobs[Int(job)].clientDone else { return }
+        jobs[Int(job)].cancelled = true
+        clock.schedule(.responseReachesDevice(job: UInt32(job), generation: jobs[Int(job)].generation), at: now)
+    }
+
+    /// The app died with request `job` in flight: nobody waits for it any more; the
+    /// server side runs its course.
+    mutating func abandonRequest(_ job: Int32) {
+        guard job >= 0, !jobs[Int(job)].clientDone else { return }
+        jobs[Int(job)].clientDone = true
+        releaseIfDone(UInt32(job))
+    }
+}
+
+/// What a feature host asks the world to carry out because it belongs to another part:
+/// the network (a request's job slot is the host's), the process lifecycle, the
+/// notification centre's badge. The host returns it from `execute`; the world carries
+/// it out at once, so the order of every draw and schedule stays the host's.
+enum HostRequest {
+    /// Send a request; the world hands the job back to the host (`requestSent`).
+    case send(RequestID, Endpoint)
+    /// UserDefaults writes every feature's state to disk now.
+    case persist(how: String)
+    /// A notification reaches the notification centre (the badge host hears of it).
+    case notify(LocalNotification)
+    /// The refresh's OS requests (through the OS seam): submit or cancel the refresh
+    /// work, `setTaskCompleted`.
+    case submitRefresh(earliestBegin: SimTime)
+    case cancelRefresh
+    case completeTask(success: Bool)
+    /// The test-available notification (ground truth, the badge, the user's tap).
+    case postTestNotification(LocalNotification)
+}

@@ -1,0 +1,44 @@
+import AppLogic
+import Platform
+
+/// The app icon's badge (seed `002`, issue 3), hosted (docs/architecture.md): the
+/// ``BadgeManager`` and its effect buffer. Its per-device state is the notification
+/// centre, which every feature posts to, so it lives in the core's `Device`.
+struct BadgeHost {
+    let manager = BadgeManager()
+    /// The reused buffer the manager writes its effects into.
+    private var effects: [BadgeManager.Effect] = []
+
+    /// A notification reached the notification centre (permission allowed it). One
+    /// without `content.badge` leaves the badge to ``BadgeManager``, as the app's
+    /// notification adapter does: it reports the new unread count to the manager.
+    mutating func notificationDelivered(_ notification: LocalNotification, device d: UInt32, core: inout WorldCore) {
+        let i = Int(d)
+        _ = core.devices[i].notificationCenter.post(notification)
+        if let badge = notification.badge { core.note(d, "OS: badge set to \(badge) by the notification itself") }
+        guard notification.badge == nil else { return }
+        deliver(d, .deliveredNotificationsChanged(unread: Int(core.devices[i].notificationCenter.delivered)), core: &core)
+    }
+
+    /// The user opens the app: the oracle compares what the user sees on the icon with
+    /// the notifications truly unread (seed `002`, issue 3), then the app reads them.
+    mutating func appOpened(_ d: UInt32, core: inout WorldCore) {
+        observeBadgeAtOpen(Int(d), core: &core)
+        deliver(d, .appOpened, core: &core)
+    }
+
+    /// Deliver an input, execute its effects (on the notification centre only).
+    private mutating func deliver(_ d: UInt32, _ input: BadgeManager.Input, core: inout WorldCore) {
+        let i = Int(d)
+        core.note(d, "badge <- \(input)")
+        effects.removeAll(keepingCapacity: true)
+        manager.handle(input, into: &effects)
+        for effect in effects {
+            core.note(d, "badge -> \(effect)")
+            switch effect {
+            case .setBadge(let n): core.devices[i].notificationCenter.setBadge(n)
+            case .removeAllDeliveredNotifications: core.devices[i].notificationCenter.clearDelivered()
+            }
+        }
+    }
+}

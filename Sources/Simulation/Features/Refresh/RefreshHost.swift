@@ -1,0 +1,135 @@
+import SimKernel
+import AppLogic
+import Platform
+import Scenario
+
+/// The background refresh (seeds `000`, `002`), hosted (docs/architecture.md): the
+/// logic, each device's state and what of it reached the disk, the request in flight,
+/// and the effect buffer. The OS's side of the task (launch, completion, energy) is
+/// the world's (World+Refresh), reached through ``HostRequest``s.
+struct RefreshHost {
+    let logic: RefreshLogic
+    /// The reused buffer the logic writes its effects into.
+    private(set) var effects: [RefreshEffect] = []
+    /// Per device (indexed by the dense device id):
+    var states: [RefreshState]
+    /// What reached the disk (UserDefaults).
+    var durable: [RefreshState.Stored]
+    /// The job of the request in flight, or -1.
+    var inflight: [Int32]
+
+    /// Memory of one device's entries in the arrays above.
+    static var bytesPerDevice: Int {
+        MemoryLayout<RefreshState>.stride + MemoryLayout<RefreshState.Stored>.stride + MemoryLayout<Int32>.stride
+    }
+
+    init(scenario: Scenario, devices n: Int) {
+        logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
+        states = Array(repeating: RefreshState(), count: n)
+        durable = Array(repeating: RefreshState.Stored(), count: n)
+        inflight = Array(repeating: -1, count: n)
+        effects.reserveCapacity(16)
+    }
+
+    // MARK: - Deliver an input, execute its effects
+
+    /// The logic handles `input` with the device's clocks; its effects are left in
+    /// ``effects`` for the world to hand back one by one.
+    mutating func deliver(_ d: UInt32, _ input: RefreshInput, core: inout WorldCore) {
+        let i = Int(d)
+        core.note(d, "logic <- \(input)")
+        effects.removeAll(keepingCapacity: true)
+        logic.handle(input, state: &states[i], now: core.deviceTime(i, at: core.now), into: &effects)
+    }
+
+    /// Carries out one effect; returns what only the world can do.
+    mutating func execute(_ effect: RefreshEffect, device d: UInt32, core: inout WorldCore) -> HostRequest? {
+        let i = Int(d)
+        core.note(d, "logic -> \(effect)")
+        switch effect {
+        case .scheduleRefresh(let earliest):
+            return .submitRefresh(earliestBegin: core.devices[i].clock.trueTime(ofWall: earliest.unixMicroseconds, startUnixSeconds: core.startUnixSeconds))
+        case .cancelScheduledRefresh:
+            return .cancelRefresh
+        case .httpRequest(let id, let endpoint):
+            return .send(id, endpoint)
+        case .cancelRequests:
+            core.cancelRequest(inflight[i])
+        case .startHardStopTimer(let after):
+            core.armTimer(d, .hardStop, after: SimDuration(microseconds: after.microseconds))
+        case .cancelHardStopTimer:
+            core.cancelTimer(d, .hardStop)
+        case .completeTask(let success):
+            return .completeTask(success: success)
+        case .postNotification(let notification):
+            return .postTestNotification(notification)
+        case .store, .storeTime:
+            // The first unpersisted write starts the persistence delay; later ones ride along.
+            let wasDirty = core.devices[i].keyValue.dirty
+            core.devices[i].keyValue.dirty = true
+            if !wasDirty, core.devices[i].process == .running { core.armFlush(d) }
+        case .synchronize:
+            return .persist(how: "synchronized")
+        case .signOut:
+            core.devices[i].signedIn = false
+        case .analytics(let event):
+            core.metrics.analytics[AnalyticsCounter.index(of: event)] += 1
+        }
+        return nil
+    }
+
+    // MARK: - The process and the network
+
+    /// UserDefaults writes the state to disk.
+    mutating func persist(_ i: Int) { durable[i] = states[i].stored }
+
+    /// Abrupt termination: the logic is rebuilt from disk, its hard stop cancelled, and
+    /// nobody waits for its request any more (no timeout, no radio cost charged to a
+    /// later task); the server side runs its course.
+    mutating func terminate(_ d: UInt32, core: inout WorldCore) {
+        let i = Int(d)
+        states[i] = RefreshState(persisted: durable[i])
+        core.cancelTimer(d, .hardStop)
+        let job = inflight[i]
+        inflight[i] = -1
+        core.abandonRequest(job)
+    }
+
+    /// The request went out as `job`.
+    mutating func requestSent(_ d: UInt32, job: UInt32) { inflight[Int(d)] = Int32(job) }
+
+    /// Request `job` of device `i` ended on the client side.
+    mutating func requestEnded(_ i: Int, job: UInt32) {
+        if inflight[i] == Int32(job) { inflight[i] = -1 }
+    }
+}
+
+extension RefreshConfig {
+    var configuration: RefreshConfiguration {
+        var c = RefreshConfiguration()
+        c.preferredInterval = Interval(microseconds: preferredInterval.microseconds)
+        c.minimumInterval = Interval(microseconds: minimumInterval.microseconds)
+        c.testCadence = Interval(microseconds: testCadence.microseconds)
+        c.recentOpenSuppression = Interval(microseconds: recentOpenSuppression.microseconds)
+        c.hardStop = Interval(microseconds: hardStop.microseconds)
+        return c
+    }
+}
+
+extension RefreshVariants {
+    /// The `refresh.*` names of a scenario's `logic.variants`.
+    init(names: [String]) {
+        self = []
+        for name in names {
+            switch name {
+            case "refresh.unguardedCompletion": insert(.unguardedCompletion)
+            case "refresh.noSynchronize": insert(.noSynchronize)
+            case "refresh.badgeOverwrite": insert(.badgeOverwrite)
+            case "refresh.cadenceOffByOne": insert(.cadenceOffByOne)
+            case "refresh.localCalendarDays": insert(.localCalendarDays)
+            case "refresh.ignoresRecentOpen": insert(.ignoresRecentOpen)
+            default: break
+            }
+        }
+    }
+}
