@@ -395,15 +395,9 @@ public struct GenerationCounter: Sendable, Equatable {
     @usableFromInline mutating func bump() { current &+= 1 }
 }
 
-/// What `fleetsim bench` reads from a world's clock to split its memory per device.
-public protocol PendingSetFootprint {
-    /// Bytes the pending set holds in heap allocations.
-    var pendingSetBytes: Int { get }
-    /// Bytes of one pending entry.
-    var pendingEntryStride: Int { get }
-}
-
-extension SimClock: PendingSetFootprint {
+extension SimClock {
+    /// Bytes the pending set holds in heap allocations (`fleetsim bench`'s memory split).
     public var pendingSetBytes: Int { queue.allocatedBytes }
+    /// Bytes of one pending entry.
     public var pendingEntryStride: Int { EventQueue<Event>.entryStride }
 }

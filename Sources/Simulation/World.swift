@@ -255,6 +255,11 @@ extension World {
     /// The traced device's story (empty unless the world was built with `traceDevice`).
     public var trace: [(time: SimTime, line: String)] { traceRecorder?.entries ?? [] }
 
+    /// Bytes the pending-event set holds (`fleetsim bench`'s memory split per device).
+    public var pendingSetBytes: Int { core.clock.pendingSetBytes }
+    /// Bytes of one pending event in the queue.
+    public var pendingEntryStride: Int { core.clock.pendingEntryStride }
+
     /// Memory of one device's state: its `Device` and its entries in the hosts' arrays.
     public static var bytesPerDevice: Int {
         MemoryLayout<Device>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice

@@ -129,14 +129,10 @@ struct Bench: Command {
     /// growth (metrics, oracle, logic, allocator slack).
     static func memorySplit(world: World, devices n: Int, android: Int, allIn: Int?) -> String {
         let state = (n * World.bytesPerDevice + android * World.bytesPerAndroidDevice) / n
-        // The clock is the world's own; reflection reads it without widening World's API.
-        guard let clock = Mirror(reflecting: world).descendant("clock") as? any PendingSetFootprint else {
-            return "bytes/device: \(state) device state; queue not found"
-        }
-        let queue = clock.pendingSetBytes / n
+        let queue = world.pendingSetBytes / n
         let rest = allIn.map { "\(max(0, $0 / n - state - queue)) rest (peak RSS growth less both)" } ?? "rest not available"
         return "bytes/device: \(state) device state (\(World.bytesPerDevice) x \(n) + \(World.bytesPerAndroidDevice) x \(android)), "
-            + "\(queue) queue (\(clock.pendingEntryStride)-byte entries, arrays' capacity at the end), \(rest)"
+            + "\(queue) queue (\(world.pendingEntryStride)-byte entries, arrays' capacity at the end), \(rest)"
     }
 
     /// A `/proc/self/status` figure in bytes (`VmRSS`, `VmHWM`: Linux only; nil elsewhere).

@@ -72,6 +72,10 @@ import Testing
         #expect(lines.first?.contains("     100 devices: ") == true)
         #expect(lines.last?.contains("     300 devices: ") == true)
         #expect(lines.allSatisfy { $0.contains("device-days/s") && $0.contains("bytes/device all-in") })
+        // Each size's memory split: device state, the pending-event set and the rest.
+        let splits = r.stdout.split(separator: "\n").filter { $0.contains("bytes/device: ") }
+        #expect(splits.count == 2)
+        #expect(splits.allSatisfy { $0.contains(" device state (") && $0.contains("-byte entries") })
         let bad = try CLI.run(["bench", "--quick", "--devices", "100,0"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--devices expects device counts of at least 1"))

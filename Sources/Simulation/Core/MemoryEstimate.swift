@@ -5,9 +5,11 @@ import Scenario
 /// before it is built, so `run` can refuse a fleet the machine cannot hold instead of
 /// being killed hours in (docs/scale.md has the estimate against measured peak RSS).
 public enum MemoryEstimate {
-    /// Pending queue entries per device: the peak measured at `--scale 0.1` of the
-    /// default scenario is 26,408 for 1,000 devices (docs/architecture.md, "Timers and
-    /// the event queue"); the heap's array may double past it when it grows.
+    /// Queue entries per device the estimate counts. The timing wheel holds about 28 per
+    /// device with no doubling slack (docs/speed.md, "The pending-event set"), but the
+    /// peak RSS it was fitted to did not fall with it (the rest grew by about as much),
+    /// so the figure stays at the old heap's doubled 27 until the estimate is refitted:
+    /// an estimate that guards memory must not read low.
     static let queueEntriesPerDevice = 2 * 27
 
     /// State outside the device arrays (oracle, metrics, push users, the step store,
