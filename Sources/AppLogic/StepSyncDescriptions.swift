@@ -15,7 +15,7 @@ extension StepSyncInput: CustomStringConvertible {
 
 extension StepSyncContext: CustomStringConvertible {
     public var description: String {
-        "tracking: \(healthTrackingEnabled), signedIn: \(signedIn), reachable: \(networkReachable), battery: \(batteryPercent)%\(charging ? " charging" : ""), lowPower: \(lowPowerMode), zone: \(timeZoneIdentifier)"
+        "tracking: \(healthTrackingEnabled), signedIn: \(signedIn), reachable: \(networkReachable), battery: \(batteryPercent)%\(charging ? " charging" : ""), lowPower: \(lowPowerMode), zone: \(zone.identifier)"
     }
 }
 

@@ -98,7 +98,7 @@ public struct StepSyncLogic: Sendable {
             from = max(from, min(last.wall, now.wallClockReading(of: last)))
         }
         state.sync = StepSyncState.Sync(trigger: trigger, source: context.source, readTo: now)
-        effects.append(.readHealthData(from: startOfLocalDay(from, timeZone: context.timeZoneIdentifier), to: now.wall))
+        effects.append(.readHealthData(from: startOfLocalDay(from, zone: context.zone), to: now.wall))
     }
 
     /// Rule 3: docs/platform-facts.md E, "battery low" when unplugged and the level is ≤ 15 %.
@@ -108,12 +108,11 @@ public struct StepSyncLogic: Sendable {
     }
 
     /// Local midnight of the day holding `instant` in the user's zone (DST-aware: the
-    /// calendar, not a fixed offset, decides where a 23 h or 25 h day begins).
-    private func startOfLocalDay(_ instant: Instant, timeZone: String) -> Instant {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0)!
-        let date = Date(timeIntervalSince1970: Double(instant.unixMicroseconds) / 1e6)
-        return Instant(unixSeconds: Int64(calendar.startOfDay(for: date).timeIntervalSince1970.rounded(.down)))
+    /// zone's offsets, not a fixed offset, decide where a 23 h or 25 h day begins).
+    private func startOfLocalDay(_ instant: Instant, zone: LocalCalendar) -> Instant {
+        let us = instant.unixMicroseconds
+        let seconds = us >= 0 ? us / 1_000_000 : -((-us + 999_999) / 1_000_000)
+        return Instant(unixSeconds: zone.startOfDay(containing: seconds))
     }
 
     // MARK: - Ending

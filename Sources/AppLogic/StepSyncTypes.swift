@@ -87,18 +87,18 @@ public struct StepSyncContext: Hashable, Sendable {
     public var charging: Bool
     /// Low Power Mode / Battery Saver (seed `003`, Non-Goals: no sync in low-power mode).
     public var lowPowerMode: Bool
-    /// `TimeZone.current.identifier`: days are the user's local dates.
-    public var timeZoneIdentifier: String
+    /// The user's zone (`TimeZone.current`): days are the user's local dates.
+    public var zone: LocalCalendar
     public var source: StepSource
     public init(healthTrackingEnabled: Bool, signedIn: Bool, networkReachable: Bool, batteryPercent: Int, charging: Bool,
-                lowPowerMode: Bool, timeZoneIdentifier: String, source: StepSource) {
+                lowPowerMode: Bool, zone: LocalCalendar, source: StepSource) {
         self.healthTrackingEnabled = healthTrackingEnabled
         self.signedIn = signedIn
         self.networkReachable = networkReachable
         self.batteryPercent = batteryPercent
         self.charging = charging
         self.lowPowerMode = lowPowerMode
-        self.timeZoneIdentifier = timeZoneIdentifier
+        self.zone = zone
         self.source = source
     }
 }

@@ -34,7 +34,7 @@ extension StepSyncContext {
     static func phone(online: Bool = true, battery: Int = 80, charging: Bool = false, lowPower: Bool = false,
                       tracking: Bool = true, signedIn: Bool = true, zone: String = "UTC") -> StepSyncContext {
         StepSyncContext(healthTrackingEnabled: tracking, signedIn: signedIn, networkReachable: online, batteryPercent: battery,
-                        charging: charging, lowPowerMode: lowPower, timeZoneIdentifier: zone, source: .healthKit)
+                        charging: charging, lowPowerMode: lowPower, zone: LocalCalendar(identifier: zone), source: .healthKit)
     }
 }
 

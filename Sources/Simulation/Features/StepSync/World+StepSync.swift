@@ -149,7 +149,7 @@ extension World {
             batteryPercent: Int(cohorts[Int(devices[i].cohort)].battery.percent(devices[i].battery, at: now).rounded(.down)),
             charging: devices[i].battery.charging,
             lowPowerMode: devices[i].lowPowerMode,
-            timeZoneIdentifier: timeZones[Int(devices[i].clock.timeZone)],
+            zone: calendars[Int(devices[i].clock.timeZone)],
             source: healthSource(i))
     }
 
