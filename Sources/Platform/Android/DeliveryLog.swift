@@ -2,8 +2,9 @@ import SimKernel
 
 /// The times of an app's recent deliveries of one kind (FCM high priority, while-idle
 /// alarms), for limits counted over a sliding window. Keeps at most `capacity` times,
-/// the newest; a limit of N per window needs a capacity of N. A ring buffer reserved at
-/// creation: recording neither allocates nor shifts the older times.
+/// the newest; a limit of N per window needs a capacity of N. A ring buffer that grows to
+/// `capacity` as deliveries come (most apps never fill it) and then overwrites the
+/// oldest: recording never shifts the older times.
 public struct DeliveryLog: Sendable, Equatable {
     var times: [SimTime] = []
     let capacity: Int
@@ -12,7 +13,6 @@ public struct DeliveryLog: Sendable, Equatable {
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
-        times.reserveCapacity(self.capacity)
     }
 
     public mutating func record(_ t: SimTime) {
