@@ -16,11 +16,65 @@ public enum FixedDecimal {
 
     /// `x` written with exactly `digits` fraction digits, or nil when `x` is NaN or infinite.
     ///
-    /// - Complexity: O((digits + e)²/1000) for a value of binary exponent e: a few
-    ///   microseconds for the values reports hold.
+    /// - Complexity: O(digits) in 128-bit integers for up to 18 digits and magnitudes
+    ///   below 2^67 (every value a report holds); otherwise O((digits + e)²/1000) for a
+    ///   value of binary exponent e in arbitrary precision.
     public static func format(_ x: Double, digits: Int) -> String? {
         guard x.isFinite else { return nil }
         let fractionDigits = Swift.min(Swift.max(digits, 0), maxDigits)
+        return formatSmall(x, fractionDigits: fractionDigits) ?? formatExact(x, fractionDigits: fractionDigits)
+    }
+
+    /// The same text in 128-bit integer arithmetic, for the values reports hold (up to
+    /// 18 digits, magnitudes below 2^67): the significand times 10^digits fits in 113
+    /// bits, so the shift and its rounding bit are exact. Nil when it does not apply.
+    static func formatSmall(_ x: Double, fractionDigits: Int) -> String? {
+        guard fractionDigits <= 18 else { return nil }
+        let magnitude = x.magnitude
+        let significand: UInt64, exponent: Int
+        if magnitude.isNormal {
+            significand = magnitude.significandBitPattern | (1 << 52)
+            exponent = Int(magnitude.exponent) - 52
+        } else {
+            significand = magnitude.significandBitPattern
+            exponent = -1074
+        }
+        guard exponent <= 14 else { return nil }
+        let product = UInt128(significand) * UInt128(tenPowers64[fractionDigits])  // < 2^113
+        var scaled: UInt128
+        if exponent >= 0 {
+            scaled = product << exponent
+        } else if -exponent >= 128 {
+            scaled = 0  // below 2^-15 of a unit in the last place: rounds to zero
+        } else {
+            let shift = -exponent
+            scaled = product >> shift
+            if (product >> (shift - 1)) & 1 == 1 { scaled += 1 }
+        }
+        let isZero = scaled == 0
+        // Decimal digits, least significant first: 19 at a time while above 64 bits.
+        var digits: [UInt8] = []
+        digits.reserveCapacity(40)
+        while scaled > UInt128(UInt64.max) {
+            let (high, low) = scaled.quotientAndRemainder(dividingBy: UInt128(tenPowers64[19]))
+            var chunk = UInt64(low)
+            for _ in 0..<19 { digits.append(UInt8(chunk % 10)); chunk /= 10 }
+            scaled = high
+        }
+        var rest = UInt64(scaled)
+        repeat { digits.append(UInt8(rest % 10)); rest /= 10 } while rest != 0
+        while digits.count <= fractionDigits { digits.append(0) }
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(digits.count + 2)
+        if x.sign == .minus && !isZero { utf8.append(UInt8(ascii: "-")) }
+        for i in stride(from: digits.count - 1, through: 0, by: -1) {
+            if i == fractionDigits - 1 { utf8.append(UInt8(ascii: ".")) }
+            utf8.append(UInt8(ascii: "0") + digits[i])
+        }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    static func formatExact(_ x: Double, fractionDigits: Int) -> String {
         let magnitude = x.magnitude
 
         // magnitude == significand · 2^exponent exactly.
@@ -59,6 +113,13 @@ public enum FixedDecimal {
         }
         return negative ? "-" + text : text
     }
+
+    private static let tenPowers64: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
+        10_000_000_000_000_000_000,
+    ]
 
     private static let tenPowers: [UInt32] = [
         1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,

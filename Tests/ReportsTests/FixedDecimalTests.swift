@@ -1,6 +1,6 @@
 import Testing
 import SimKernel
-import Reports
+@testable import Reports
 
 @Suite struct FixedDecimalTests {
     /// Goldens from Python's `Decimal(x).quantize(..., ROUND_HALF_UP)` (exact value of the
@@ -49,4 +49,25 @@ import Reports
             #expect(FixedDecimal.format(x, digits: digits) == expected, "µs \(micros)")
         }
     }
+
+    /// The 128-bit path and the arbitrary-precision one write the same text: seeded
+    /// random doubles over the whole exponent range, values a report holds, exact
+    /// halves (ties), subnormals, the edges of the fast path (2^67, 18 digits) and signs.
+    @Test func theFastPathWritesWhatTheExactPathWrites() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.5, 2.5, 0.125, 0.0625, 1e-300, 5e-324, -5e-324, 2.2250738585072014e-308,
+                                0x1p67, 0x1p67.nextDown, 0x1p67.nextUp, 0x1p66 * 1.5, 1e18, 123_456.789, 0.1, 0.7, 2.675]
+        for _ in 0..<20_000 { values.append(Double(bitPattern: next())) }  // any exponent, NaNs skipped below
+        for _ in 0..<20_000 { values.append(Double(Int64(bitPattern: next()) % 10_000_000_000) / 1_000) }  // report-like
+        for _ in 0..<5_000 { values.append(Double(Int64(bitPattern: next()) % 1_000_000) / 1_024) }  // dyadic: ties
+        for x in values where x.isFinite {
+            for digits in [0, 1, 2, 3, 4, 6, 7, 9, 12, 17, 18] {
+                let fast = FixedDecimal.formatSmall(x, fractionDigits: digits)
+                if let fast { #expect(fast == FixedDecimal.formatExact(x, fractionDigits: digits), "\(x) at \(digits)") }
+                if x.magnitude < 0x1p67 { #expect(fast != nil, "\(x) at \(digits) missed the fast path") }
+            }
+        }
+    }
 }
+
