@@ -133,7 +133,7 @@ extension World {
 
     /// The kind code, the small payload and the device of an event (nil: fleet-wide).
     /// The codes are fixed here (not the enum's layout), so adding a case moves no hash.
-    func eventIdentity(_ event: WorldEvent) -> (UInt8, UInt32, UInt32?) {
+    @inline(__always) func eventIdentity(_ event: WorldEvent) -> (UInt8, UInt32, UInt32?) {
         switch event {
         case .userOpensApp(let d): return (1, 0, d)
         case .notificationTapped(let d): return (2, 0, d)

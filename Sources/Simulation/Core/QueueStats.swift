@@ -30,7 +30,7 @@ extension World {
     /// Whether `event` is stale: its generation, serial or incarnation guard will
     /// drop it (the first guard of its handler, read before the handler runs).
     /// Only used for ``QueueStats``; a read of `self`, never a copy of a device array.
-    func isSuperseded(_ event: WorldEvent) -> Bool {
+    @inline(__always) func isSuperseded(_ event: WorldEvent) -> Bool {
         switch event {
         case .foregroundSessionEnds(let d, let incarnation):
             let i = Int(d)
