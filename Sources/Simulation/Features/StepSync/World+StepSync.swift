@@ -37,7 +37,7 @@ extension World {
         let context = stepContext(i)
         deliverStepSync(d, .healthDataDelivered(context))
         // Work still under way (no `finishWork` yet): its budget ends it at the latest.
-        if core.devices[i].timers.isCurrent(.stepWake, generation) {
+        if core.isCurrent(d, .stepWake, generation) {
             core.clock.schedule(.deviceTimer(device: d, timer: .stepWake, generation: generation), after: StepSyncHost.healthDeliveryBudget)
         }
         stepSync.scheduleHealthDelivery(d, core: &core)
