@@ -18,11 +18,7 @@ public struct World {
     var badge = BadgeHost()
     var continuation: ContinuationHost
     var refresh: RefreshHost
-    let stepLogic: StepSyncLogic
-    /// The reused buffer the step sync writes its effects into.
-    var stepEffects: [StepSyncEffect] = []
-    var stepStore: StepStore
-    let health: HealthDataGenerator
+    var stepSync: StepSyncHost
     var server: APIServerModel
     var truth: TestAvailabilityTruth
     var tokens: AuthTokens
@@ -86,10 +82,7 @@ public struct World {
         continuation = ContinuationHost(scenario: scenario, core: core)
         requestTimeout = scenario.backend.requestTimeout
         refresh = RefreshHost(scenario: scenario, devices: devices.count)
-        stepLogic = StepSyncLogic(config: scenario.logic.stepSync.configuration, variants: StepSyncVariants(names: scenario.logic.variants))
-        stepStore = StepStore(users: fleet.cohorts.contains(where: \.stepSync) ? fleet.devices.count : 0)
-        health = HealthDataGenerator(seed: scenario.seed)
-        stepEffects.reserveCapacity(16)
+        stepSync = StepSyncHost(scenario: scenario, core: core)
         let b = scenario.backend
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
@@ -239,7 +232,7 @@ extension World {
             switch endpoint {
             case .analysis: continuation.requestSent(d, job: job)
             case .testHistory, .activeSession: refresh.requestSent(d, job: job)
-            case .syncSteps: break
+            case .syncSteps: stepSync.requestSent(d, job: job, core: &core)
             }
         case .persist(let how): persist(d, how: how)
         case .notify(let notification): badge.notificationDelivered(notification, device: d, core: &core)
@@ -247,6 +240,9 @@ extension World {
         case .cancelRefresh: cancelRefresh(d)
         case .completeTask(let success): completeTask(d, success: success)
         case .postTestNotification(let notification): postTestNotification(notification, device: d)
+        case .schedulePeriodicStepWork(let interval, let constraints): schedulePeriodicStepWork(d, interval: interval, constraints: constraints)
+        case .finishStepWork(let success): stepWorkFinished(d, success: success)
+        case .staleNotificationSet(let at): staleNotificationTriggerSet(d, at: at)
         }
     }
 }
@@ -262,6 +258,6 @@ extension World {
 
     /// Memory of one device's state: its `Device` and its entries in the hosts' arrays.
     public static var bytesPerDevice: Int {
-        MemoryLayout<Device>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice
+        MemoryLayout<Device>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice
     }
 }

@@ -54,19 +54,7 @@ struct Device {
 
     // The notification centre (every feature posts; the badge host sets the badge)
     var notificationCenter: NotificationCenterModel
-    // Step sync (seed `003`; World+StepSync)
-    var stepSync = StepSyncState()
-    /// What of the step-sync state reached the disk.
-    var stepDurable = StepSyncStored()
-    /// The job of the step upload in flight, or -1.
-    var stepJob: Int32 = -1
-    var healthWakes: UInt32 = 0
     var battery = BatteryState(percent: 100, since: .zero, charging: false)
-    /// True times of the last health-data read (the upload's range).
-    var stepsReadFrom = World.never
-    var stepsReadTo = World.never
-    /// Ground truth: steps recorded before this true time have reached the server.
-    var stepsSyncedThrough = World.never
 
     // Random streams, one per purpose
     var userStream: RandomStream
@@ -77,5 +65,4 @@ struct Device {
     var backendStream: RandomStream
     /// Seed `001`'s workload, provider draws and the user's answers to pushes.
     var pushStream: RandomStream
-    var stepStream: RandomStream
 }

@@ -45,11 +45,21 @@ struct TimerTable<Timer: RawRepresentable, let count: Int> where Timer.RawValue 
 
 typealias DeviceTimers = TimerTable<DeviceTimer, 7>
 
+extension WorldCore {
+    /// Whether `generation` is the current one of device `d`'s `timer`. Read in place in
+    /// the array's storage: `devices[d].timers.isCurrent(...)` copied the whole `Device`
+    /// first (about 560 bytes; the table's `InlineArray` keeps the optimiser from
+    /// projecting the one field), once per timer event.
+    @inline(__always) func isCurrent(_ d: UInt32, _ timer: DeviceTimer, _ generation: UInt32) -> Bool {
+        devices.withUnsafeBufferPointer { $0[Int(d)].timers.isCurrent(timer, generation) }
+    }
+}
+
 extension World {
     /// A device timer's event: stale ones are dropped here, current ones go to the
     /// feature that armed them.
     mutating func deviceTimerFires(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32) {
-        guard devices[Int(d)].timers.isCurrent(timer, generation) else { return }
+        guard core.isCurrent(d, timer, generation) else { return }
         switch timer {
         case .hardStop: deliverRefresh(d, .hardStopFired)
         case .stepRetry: stepRetryTimerFires(d)

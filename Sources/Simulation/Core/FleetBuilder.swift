@@ -68,8 +68,7 @@ enum FleetBuilder {
                     osStream: RandomStream(seed: scenario.seed, entity: id, purpose: "os"),
                     networkStream: RandomStream(seed: scenario.seed, entity: id, purpose: "network"),
                     backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend"),
-                    pushStream: RandomStream(seed: scenario.seed, entity: id, purpose: "push"),
-                    stepStream: RandomStream(seed: scenario.seed, entity: id, purpose: "stepSync")))
+                    pushStream: RandomStream(seed: scenario.seed, entity: id, purpose: "push")))
             }
             models.count = fleet.devices.count - models.firstDevice
             fleet.cohorts.append(models)

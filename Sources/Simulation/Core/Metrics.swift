@@ -10,15 +10,9 @@ struct Metrics {
     var queueingLatency = LatencyHistogram()
     /// Energy of each background refresh task (mAh), per cohort.
     var refreshEnergy: [[Double]]
-    /// Step sync (seed `003`).
-    var stepsRecordedToSynced = LatencyHistogram()
-    /// Energy of each step upload (mAh), per cohort.
-    var syncEnergy: [[Double]]
+    /// Step-sync requests at the server (seed `003`: the upsert, the buggy insert).
     var requestsStepSync: UInt64 = 0
     var requestsStepInsert: UInt64 = 0
-    var stepUploads: UInt64 = 0
-    var healthDeliveries: UInt64 = 0
-    var staleSyncNotifications: UInt64 = 0
 
     var requestsHistory: UInt64 = 0
     var requestsActive: UInt64 = 0
@@ -49,7 +43,6 @@ struct Metrics {
     init(cohorts: Int, keepsSeconds: Bool = false) {
         arrivalsPerSecond.keepsSeconds = keepsSeconds
         refreshEnergy = Array(repeating: [], count: cohorts)
-        syncEnergy = Array(repeating: [], count: cohorts)
     }
 
     mutating func countArrival(at now: SimTime) {

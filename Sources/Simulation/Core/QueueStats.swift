@@ -44,7 +44,7 @@ extension World {
         case .suspendAfterTask(let d, let serial):
             return devices[Int(d)].task.serial != serial
         case .deviceTimer(let d, let timer, let generation):
-            return !devices[Int(d)].timers.isCurrent(timer, generation)
+            return !core.isCurrent(d, timer, generation)
         case .keyValueFlush(let d, let generation):
             return !devices[Int(d)].keyValue.flush.isCurrent(generation)
         case .requestReachesServer(let job, let generation), .serviceCompletes(let job, let generation),

@@ -50,6 +50,7 @@ extension World {
     func hours(_ d: SimDuration) -> String { core.hours(d) }
     func wallInstant(_ i: Int, at t: SimTime) -> Instant { core.wallInstant(i, at: t) }
     func deviceTime(_ i: Int, at t: SimTime) -> DeviceTime { core.deviceTime(i, at: t) }
+    @inline(__always) func localTime(_ i: Int, at t: SimTime) -> (day: Int32, secondOfDay: Int) { core.localTime(i, at: t) }
     mutating func verify(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
         core.verify(holds, kind, device: device, time: time, detail: detail)
     }

@@ -29,6 +29,18 @@ extension World {
         clock.schedule(.stepSync(.batterySwitch(device: d)), at: battery.nextSwitch(devices[i].battery, now: .zero, localSecondsOfDay: local.secondOfDay))
     }
 
+    /// The user plugs the phone in or unplugs it (``StepSyncEvent/batterySwitch(device:)``):
+    /// the battery's next switch is drawn and the OS hears of it.
+    mutating func batterySwitches(_ d: UInt32) {
+        let i = Int(d)
+        let battery = cohorts[Int(devices[i].cohort)].battery
+        battery.toggle(&devices[i].battery, at: now)
+        note(d, "battery: \(devices[i].battery.charging ? "plugged in" : "unplugged") at \(Int(devices[i].battery.percent)) %")
+        clock.schedule(.stepSync(.batterySwitch(device: d)),
+                       at: battery.nextSwitch(devices[i].battery, now: now, localSecondsOfDay: localTime(i, at: now).secondOfDay))
+        chargingChanged(d)
+    }
+
     /// The user plugged the phone in or unplugged it: Battery Saver's schedule, Doze and the
     /// work hear of it (through the OS seam's `chargingChanged`).
     mutating func androidChargingChanged(_ d: UInt32) {
@@ -37,5 +49,15 @@ extension World {
         updateBatteryLow(d)
         tryRunWork(d, .refresh)
         tryRunWork(d, .stepSync)
+    }
+}
+
+extension BatteryModel.Habit {
+    init(_ habit: ChargingHabit) {
+        switch habit {
+        case .overnight: self = .overnight
+        case .topUps: self = .topUps
+        case .rarely: self = .rarely
+        }
     }
 }

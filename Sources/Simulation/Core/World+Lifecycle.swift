@@ -61,7 +61,7 @@ extension World {
         let i = Int(d)
         refresh.persist(i)
         continuation.persist(i)
-        devices[i].stepDurable = devices[i].stepSync.stored
+        stepSync.persist(i)
         devices[i].keyValue.dirty = false
         devices[i].keyValue.flush.cancel()
         note(d, "UserDefaults: \(how)")

@@ -22,7 +22,7 @@ struct Job {
     var openWindow = World.never
     /// When the server finished it (`never` until then).
     var answeredAt = World.never
-    /// A step upload's health-data range, true times.
+    /// A step upload's health-data range, true times (the step-sync host's `requestSent`).
     var stepsReadFrom = World.never
     var stepsReadTo = World.never
 }
@@ -35,13 +35,11 @@ extension World {
         let cohort = cohorts[Int(devices[i].cohort)]
         var roundTrip = cohort.network.latency.sampleDuration(&devices[i].networkStream)
         if !activeLatencyFaults.isEmpty { roundTrip = roundTrip + extraLatency(i) }
-        let job = allocateJob(Job(device: d, incarnation: devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip,
-                                  stepsReadFrom: devices[i].stepsReadFrom, stepsReadTo: devices[i].stepsReadTo))
+        let job = allocateJob(Job(device: d, incarnation: devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip))
         let generation = jobs[Int(job)].generation
         // Seed `004`'s analysis has only the logic's 180 s / 300 s deadline.
         let analysis: Bool
         if case .analysis = endpoint { analysis = true } else { analysis = false }
-        if case .syncSteps = endpoint { devices[i].stepJob = Int32(job) }
         guard devices[i].online else {
             jobs[Int(job)].serverDone = true
             jobs[Int(job)].result = .failed(.offline)
@@ -133,7 +131,8 @@ extension World {
             case .analysis:
                 jobs[j].result = .ok(.analysis)
             case .syncSteps(let upload):
-                jobs[j].result = applyStepUpload(job, upload)
+                let result = stepSync.applyUpload(job, upload, core: &core)
+                jobs[j].result = result
             }
         }
         returnResponse(job)
@@ -182,8 +181,7 @@ extension World {
         refresh.requestEnded(i, job: job)
         continuation.requestEnded(i, job: job)
         if case .syncSteps = jobs[j].endpoint {
-            if devices[i].stepJob == Int32(job) { devices[i].stepJob = -1 }
-            accountStepUpload(i, radioJoules: joules, seconds: (now - jobs[j].sentAt).seconds)
+            stepSync.uploadEnded(i, job: job, radioJoules: joules, seconds: (now - jobs[j].sentAt).seconds, energy: energy, core: &core)
             guard devices[i].incarnation == jobs[j].incarnation, devices[i].process == .running else {
                 note(d, "network: response \(jobs[j].request) dropped (app not running)")
                 return

@@ -10,15 +10,17 @@ extension World {
         devices[i].clock.userLocalTime(at: t, startUnixSeconds: startUnixSeconds, zones: &localZones)
     }
 
-    /// Local date and clock time of true time `t` in the user's home zone (the zone the
-    /// health data and the battery habits follow).
-    @inline(__always) func localTime(_ i: Int, at t: SimTime) -> (day: Int32, secondOfDay: Int) {
-        World.localTime(t, calendar: calendars[Int(devices[i].homeTimeZone)], startUnixSeconds: startUnixSeconds)
-    }
-
     /// Local date and clock time of true time `t` on `calendar`.
     static func localTime(_ t: SimTime, calendar: LocalCalendar, startUnixSeconds: Int64) -> (day: Int32, secondOfDay: Int) {
         let unix = startUnixSeconds + (t.microseconds >= 0 ? t.microseconds / 1_000_000 : (t.microseconds - 999_999) / 1_000_000)
         return calendar.local(atUnix: unix)
+    }
+}
+
+extension WorldCore {
+    /// Local date and clock time of true time `t` in the user's home zone (the zone the
+    /// health data and the battery habits follow).
+    @inline(__always) func localTime(_ i: Int, at t: SimTime) -> (day: Int32, secondOfDay: Int) {
+        World.localTime(t, calendar: calendars[Int(devices[i].homeTimeZone)], startUnixSeconds: startUnixSeconds)
     }
 }

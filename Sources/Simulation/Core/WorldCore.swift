@@ -120,6 +120,15 @@ struct WorldCore {
         clock.schedule(.keyValueFlush(device: d, generation: generation), after: cohorts[Int(devices[i].cohort)].kvPersistDelay)
     }
 
+    /// A feature wrote to UserDefaults: the first unpersisted write starts the
+    /// persistence delay; later ones ride along.
+    mutating func keyValueWritten(_ d: UInt32) {
+        let i = Int(d)
+        let wasDirty = devices[i].keyValue.dirty
+        devices[i].keyValue.dirty = true
+        if !wasDirty, devices[i].process == .running { armFlush(d) }
+    }
+
     // MARK: - Requests in flight
 
     /// A request's client side is over (answered, cancelled, abandoned): its slot is
@@ -165,4 +174,9 @@ enum HostRequest {
     case completeTask(success: Bool)
     /// The test-available notification (ground truth, the badge, the user's tap).
     case postTestNotification(LocalNotification)
+    /// The step sync's OS requests (through the OS seam): WorkManager's periodic work,
+    /// the end of the work item, the stale-sync notification's trigger (Android's alarm).
+    case schedulePeriodicStepWork(interval: Interval, constraints: AppLogic.WorkConstraints)
+    case finishStepWork(success: Bool)
+    case staleNotificationSet(at: SimTime)
 }

@@ -107,7 +107,7 @@ extension World {
     /// Set-up: the step sync's OS triggers start (iOS HealthKit deliveries, Android
     /// WorkManager periodic work that last ran at `lastSync`).
     mutating func startStepSyncWork(_ d: UInt32, lastSync: SimTime) {
-        if runsAndroid(Int(d)) { startAndroidStepWork(d, lastSync: lastSync) } else { scheduleHealthDelivery(d) }
+        if runsAndroid(Int(d)) { startAndroidStepWork(d, lastSync: lastSync) } else { stepSync.scheduleHealthDelivery(d, core: &core) }
     }
 
     /// The logic's `schedulePeriodicWork`: WorkManager on Android; iOS has no periodic

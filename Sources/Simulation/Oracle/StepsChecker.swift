@@ -24,32 +24,34 @@ struct StepsChecker {
 }
 
 extension World {
-    /// Set-up: the sync before the run brought local day `day` (in part) to the server;
-    /// judging starts there.
-    mutating func observeStepSyncStarted(_ i: Int, firstDay day: Int32) {
-        oracle.steps.firstJudgedDay[i] = day
-        oracle.steps.judgedThrough[i] = day - 1
-    }
-
     /// A clock skew or time-zone change moved the device's dates.
     mutating func observeCalendarMoved(_ i: Int) {
         oracle.steps.calendarMovedAt[i] = now
         oracle.steps.restartPending[i] = true
     }
+}
+
+extension StepSyncHost {
+    /// Set-up: the sync before the run brought local day `day` (in part) to the server;
+    /// judging starts there.
+    func observeStepSyncStarted(_ i: Int, firstDay day: Int32, core: inout WorldCore) {
+        core.oracle.steps.firstJudgedDay[i] = day
+        core.oracle.steps.judgedThrough[i] = day - 1
+    }
 
     /// The app sends a step upload: never while the battery is truly low (seed `003`:
     /// "mandatory"; `docs/platform-facts.md` section E).
-    mutating func observeStepUploadSent(_ i: Int) {
-        let battery = cohorts[Int(devices[i].cohort)].battery
-        let low = battery.isLow(devices[i].battery, at: now)
-        verify(!low, .syncedOnLowBattery, device: i, time: now,
-               detail: low ? "step upload at \(String(format: "%.1f", battery.percent(devices[i].battery, at: now))) % battery, unplugged" : nil)
+    func observeStepUploadSent(_ i: Int, core: inout WorldCore) {
+        let battery = core.cohorts[Int(core.devices[i].cohort)].battery
+        let low = battery.isLow(core.devices[i].battery, at: core.now)
+        core.verify(!low, .syncedOnLowBattery, device: i, time: core.now,
+                    detail: low ? "step upload at \(String(format: "%.1f", battery.percent(core.devices[i].battery, at: core.now))) % battery, unplugged" : nil)
     }
 
     /// The server inserted (the buggy `POST`) a day's row: one row per (user, date, source).
-    mutating func observeStepRowInserted(user: Int, rows: Int, date: LocalDate, source: String) {
-        verify(rows <= 1, .duplicateStepRows, device: user, time: now,
-               detail: rows <= 1 ? nil : "\(rows) rows for (user \(user), \(date), \(source))")
+    func observeStepRowInserted(user: Int, rows: Int, date: LocalDate, source: String, core: inout WorldCore) {
+        core.verify(rows <= 1, .duplicateStepRows, device: user, time: core.now,
+                    detail: rows <= 1 ? nil : "\(rows) rows for (user \(user), \(date), \(source))")
     }
 
     /// `stepsNeverSynced`: once the server holds a read that ended at `readTo`, every
@@ -65,28 +67,28 @@ extension World {
     /// the new calendar (the app's read after a move reaches back past it:
     /// `StepSyncLogic`'s read start). A read taken at or before the move is not judged:
     /// its dates follow the old calendar.
-    mutating func observeStepsReceived(user: Int, readTo: SimTime) {
-        guard readTo > oracle.steps.calendarMovedAt[user] else { return }
-        let days = deviceDays(user)
-        if oracle.steps.restartPending[user] {
-            oracle.steps.restartPending[user] = false
-            let moved = days.day(at: oracle.steps.calendarMovedAt[user])
-            oracle.steps.firstJudgedDay[user] = moved
-            oracle.steps.judgedThrough[user] = moved - 1
+    func observeStepsReceived(user: Int, readTo: SimTime, core: inout WorldCore) {
+        guard readTo > core.oracle.steps.calendarMovedAt[user] else { return }
+        let days = core.deviceDays(user)
+        if core.oracle.steps.restartPending[user] {
+            core.oracle.steps.restartPending[user] = false
+            let moved = days.day(at: core.oracle.steps.calendarMovedAt[user])
+            core.oracle.steps.firstJudgedDay[user] = moved
+            core.oracle.steps.judgedThrough[user] = moved - 1
         }
         let end = days.day(at: readTo)
-        let windowStart = days.day(at: readTo - scenario.logic.stepSync.backfillLimit) + 1
-        let home = calendars[Int(devices[user].homeTimeZone)]
-        var day = max(windowStart, oracle.steps.judgedThrough[user] + 1, oracle.steps.firstJudgedDay[user])
+        let windowStart = days.day(at: readTo - core.scenario.logic.stepSync.backfillLimit) + 1
+        let home = core.calendars[Int(core.devices[user].homeTimeZone)]
+        var day = max(windowStart, core.oracle.steps.judgedThrough[user] + 1, core.oracle.steps.firstJudgedDay[user])
         while day < end {
-            let truth = World.trueSteps(health, user: Int(globalID(user)), from: days.start(of: day), to: days.start(of: day + 1),
-                                        home: home, startUnixSeconds: startUnixSeconds)
-            let stored = stepStore.steps(user: user, day: day)
+            let truth = trueSteps(user: Int(core.globalID(user)), from: days.start(of: day), to: days.start(of: day + 1),
+                                  home: home, startUnixSeconds: core.startUnixSeconds)
+            let stored = store.steps(user: user, day: day)
             let holds = stored.map { $0 >= truth } ?? false
-            verify(holds, .stepsNeverSynced, device: user, time: now,
-                   detail: holds ? nil : "\(LocalDate(daysSince1970: day)): \(truth) true steps, the server has \(stored.map(String.init) ?? "no row"), although a read up to \(format(readTo)) reached it")
+            core.verify(holds, .stepsNeverSynced, device: user, time: core.now,
+                        detail: holds ? nil : "\(LocalDate(daysSince1970: day)): \(truth) true steps, the server has \(stored.map(String.init) ?? "no row"), although a read up to \(core.format(readTo)) reached it")
             day += 1
         }
-        if end - 1 > oracle.steps.judgedThrough[user] { oracle.steps.judgedThrough[user] = end - 1 }
+        if end - 1 > core.oracle.steps.judgedThrough[user] { core.oracle.steps.judgedThrough[user] = end - 1 }
     }
 }

@@ -51,7 +51,7 @@ extension World {
             "backend": backendSection(),
             "scheduling": schedulingSection(),
             "notifications": [
-                "posted": .count(metrics.notificationsPosted + metrics.staleSyncNotifications),
+                "posted": .count(metrics.notificationsPosted + stepSync.metrics.staleSyncNotifications),
                 "notShownWithoutPermission": .count(metrics.notificationsSuppressed),
             ],
             "users": [
@@ -63,10 +63,10 @@ extension World {
             "continuation": continuationSection(),
             "push": pushSection(),
             "stepSync": [
-                "uploads": .count(metrics.stepUploads),
-                "healthKitDeliveries": .count(metrics.healthDeliveries),
-                "staleSyncNotifications": .count(metrics.staleSyncNotifications),
-                "droppedOldWrites": .count(stepStore.droppedWrites),
+                "uploads": .count(stepSync.metrics.uploads),
+                "healthKitDeliveries": .count(stepSync.metrics.healthDeliveries),
+                "staleSyncNotifications": .count(stepSync.metrics.staleSyncNotifications),
+                "droppedOldWrites": .count(stepSync.store.droppedWrites),
             ],
         ]
         if !shard.isWhole, case .object(var simulated)? = document["simulated"] {
@@ -126,7 +126,7 @@ extension World {
             "testAvailableToSeen": metrics.testAvailableToSeen.latencySummary(),
             "refreshTaskDuration": metrics.refreshTaskDuration.latencySummary(),
             "continuationCompletedToNotified": continuation.metrics.completedToNotified.latencySummary(),
-            "stepsRecordedToSynced": metrics.stepsRecordedToSynced.latencySummary(),
+            "stepsRecordedToSynced": stepSync.metrics.recordedToSynced.latencySummary(),
         ]
         for (name, value) in pushLatencies() { section[name] = value }
         return .object(section)
@@ -144,12 +144,12 @@ extension World {
             for d in range {
                 let joules = devices[d].ledger.appJoules
                 perDay.append(energy.milliampHours(joules: joules) / simulatedDays)
-                wakeups.append(Double(devices[d].launches + devices[d].healthWakes) / simulatedDays)
+                wakeups.append(Double(devices[d].launches + stepSync.slots[d].healthWakes) / simulatedDays)
                 radioSeconds.append(devices[d].radio.activeSeconds / simulatedDays)
                 if devices[d].refreshesOverBudget > 0 { overBudget += 1 }
             }
             let perRefresh = metrics.refreshEnergy[c]
-            let perSync = metrics.syncEnergy[c]
+            let perSync = stepSync.metrics.uploadEnergy[c]
             section[cohort.name] = [
                 "capacityMah": .fixed(capacity, 1),
                 "appEnergyPerDeviceDay": [

@@ -44,12 +44,12 @@ struct ContinuationMetrics {
 /// Seed `004`'s long request, hosted (docs/architecture.md): the logic, its per-device
 /// state, what reached the disk, the world's bookkeeping and the draws of each device,
 /// the effect buffer, and the metrics of report.json's `continuation`. `World` hands an
-/// input to ``deliver(_:_:core:)`` and each effect to ``execute(_:device:core:)``
-/// (World+Continuation).
-struct ContinuationHost {
+/// input to ``handle(_:_:core:)`` and each effect to ``execute(_:device:core:)``
+/// (``World/deliver(_:_:_:)``; the entry points are in World+Continuation).
+struct ContinuationHost: FeatureHost {
     let logic: ContinuationLogic
     /// The reused buffer the logic writes its effects into.
-    private(set) var effects: [ContinuationEffect] = []
+    var effects: [ContinuationEffect] = []
     /// Per device (indexed by the dense device id):
     var states: [ContinuationState]
     /// What of the state reached the disk (UserDefaults).
@@ -76,29 +76,31 @@ struct ContinuationHost {
         effects.reserveCapacity(8)
     }
 
+    static let traceName = "continuation"
+
+    @inline(__always) static func lend<R>(_ world: inout World, _ body: (inout ContinuationHost, inout WorldCore) -> R) -> R {
+        body(&world.continuation, &world.core)
+    }
+
     // MARK: - Deliver an input, execute its effects
 
-    /// The logic handles `input` with the device's wall time; its effects are left in
-    /// ``effects`` for the world to hand back one by one.
-    mutating func deliver(_ d: UInt32, _ input: ContinuationInput, core: inout WorldCore) {
+    /// The logic handles `input` with the device's wall time, into ``effects``.
+    mutating func handle(_ d: UInt32, _ input: ContinuationInput, core: inout WorldCore) {
         let i = Int(d)
-        core.note(d, "continuation <- \(input)")
-        effects.removeAll(keepingCapacity: true)
         logic.handle(input, state: &states[i], now: core.wallInstant(i, at: core.now), into: &effects)
         count(input)
     }
 
     /// The OS's answer to a permission request the last effects asked for, if any (the
     /// world delivers it once those effects have run).
-    mutating func takeAuthorizationAnswer(_ d: UInt32) -> NotificationAuthorization? {
+    mutating func takeFollowUp(_ d: UInt32) -> ContinuationInput? {
         defer { slots[Int(d)].authorizationAnswer = nil }
-        return slots[Int(d)].authorizationAnswer
+        return slots[Int(d)].authorizationAnswer.map { .notificationAuthorizationAnswered($0) }
     }
 
     /// Carries out one effect; returns what only the world can do.
     mutating func execute(_ effect: ContinuationEffect, device d: UInt32, core: inout WorldCore) -> HostRequest? {
         let i = Int(d)
-        core.note(d, "continuation -> \(effect)")
         switch effect {
         case .httpRequest(let id, let endpoint):
             metrics.started += 1
@@ -133,10 +135,7 @@ struct ContinuationHost {
         case .showFailure:
             userLooks(d, core: &core)
         case .storeResult:
-            // The first unpersisted write starts the persistence delay; later ones ride along.
-            let wasDirty = core.devices[i].keyValue.dirty
-            core.devices[i].keyValue.dirty = true
-            if !wasDirty, core.devices[i].process == .running { core.armFlush(d) }
+            core.keyValueWritten(d)
         case .synchronize:
             return .persist(how: "synchronized")
         case .postNotification(let notification):

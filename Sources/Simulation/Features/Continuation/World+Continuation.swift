@@ -1,22 +1,12 @@
 import SimKernel
 import AppLogic
 
-/// The world's side of the continuation host: the entry points that deliver inputs,
-/// and the one loop that executes the host's effects and carries out its requests.
+/// The world's side of the continuation host: the entry points that deliver inputs.
 extension World {
-    /// One input: the logic runs, then each effect in order; a permission request's
-    /// answer is delivered once they have run.
+    /// One input: the logic runs, then each effect in order (``deliver(_:_:_:)``); a
+    /// permission request's answer is delivered once they have run.
     mutating func deliverContinuation(_ d: UInt32, _ input: ContinuationInput) {
-        continuation.deliver(d, input, core: &core)
-        var k = 0
-        while k < continuation.effects.count {
-            let effect = continuation.effects[k]
-            k += 1
-            if let request = continuation.execute(effect, device: d, core: &core) { carryOut(request, device: d) }
-        }
-        if let answer = continuation.takeAuthorizationAnswer(d) {
-            deliverContinuation(d, .notificationAuthorizationAnswered(answer))
-        }
+        deliver(ContinuationHost.self, d, input)
     }
 
     /// At every open (after the refresh logic and the badge heard of it): the logic

@@ -7,10 +7,10 @@ import Scenario
 /// logic, each device's state and what of it reached the disk, the request in flight,
 /// and the effect buffer. The OS's side of the task (launch, completion, energy) is
 /// the world's (World+Refresh), reached through ``HostRequest``s.
-struct RefreshHost {
+struct RefreshHost: FeatureHost {
     let logic: RefreshLogic
     /// The reused buffer the logic writes its effects into.
-    private(set) var effects: [RefreshEffect] = []
+    var effects: [RefreshEffect] = []
     /// Per device (indexed by the dense device id):
     var states: [RefreshState]
     /// What reached the disk (UserDefaults).
@@ -31,21 +31,22 @@ struct RefreshHost {
         effects.reserveCapacity(16)
     }
 
-    // MARK: - Deliver an input, execute its effects
+    static let traceName = "logic"
 
-    /// The logic handles `input` with the device's clocks; its effects are left in
-    /// ``effects`` for the world to hand back one by one.
-    mutating func deliver(_ d: UInt32, _ input: RefreshInput, core: inout WorldCore) {
-        let i = Int(d)
-        core.note(d, "logic <- \(input)")
-        effects.removeAll(keepingCapacity: true)
-        logic.handle(input, state: &states[i], now: core.deviceTime(i, at: core.now), into: &effects)
+    @inline(__always) static func lend<R>(_ world: inout World, _ body: (inout RefreshHost, inout WorldCore) -> R) -> R {
+        body(&world.refresh, &world.core)
+    }
+
+    // MARK: - Deliver an input, execute its effects (World.deliver)
+
+    /// The logic handles `input` with the device's clocks, into ``effects``.
+    mutating func handle(_ d: UInt32, _ input: RefreshInput, core: inout WorldCore) {
+        logic.handle(input, state: &states[Int(d)], now: core.deviceTime(Int(d), at: core.now), into: &effects)
     }
 
     /// Carries out one effect; returns what only the world can do.
     mutating func execute(_ effect: RefreshEffect, device d: UInt32, core: inout WorldCore) -> HostRequest? {
         let i = Int(d)
-        core.note(d, "logic -> \(effect)")
         switch effect {
         case .scheduleRefresh(let earliest):
             return .submitRefresh(earliestBegin: core.devices[i].clock.trueTime(ofWall: earliest.unixMicroseconds, startUnixSeconds: core.startUnixSeconds))
@@ -64,10 +65,7 @@ struct RefreshHost {
         case .postNotification(let notification):
             return .postTestNotification(notification)
         case .store, .storeTime:
-            // The first unpersisted write starts the persistence delay; later ones ride along.
-            let wasDirty = core.devices[i].keyValue.dirty
-            core.devices[i].keyValue.dirty = true
-            if !wasDirty, core.devices[i].process == .running { core.armFlush(d) }
+            core.keyValueWritten(d)
         case .synchronize:
             return .persist(how: "synchronized")
         case .signOut:

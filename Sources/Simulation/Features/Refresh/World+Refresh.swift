@@ -50,16 +50,10 @@ extension World {
 
     // MARK: - Deliver an input, execute its effects
 
-    /// Hands one input to the device's logic and carries out its effects in order.
-    /// Effects may trigger further inputs (scheduled as events), never re-entrantly.
+    /// Hands one input to the device's logic and carries out its effects in order
+    /// (``deliver(_:_:_:)``).
     mutating func deliverRefresh(_ d: UInt32, _ input: RefreshInput) {
-        refresh.deliver(d, input, core: &core)
-        var k = 0
-        while k < refresh.effects.count {
-            let effect = refresh.effects[k]
-            k += 1
-            if let request = refresh.execute(effect, device: d, core: &core) { carryOut(request, device: d) }
-        }
+        deliver(RefreshHost.self, d, input)
     }
 
     /// `setTaskCompleted`: the OS counts every call (the oracle's ground truth).

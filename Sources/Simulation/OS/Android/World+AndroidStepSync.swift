@@ -17,7 +17,7 @@ extension World {
     /// ran when the last sync happened (`lastSync`): the next run is due one interval later.
     mutating func startAndroidStepWork(_ d: UInt32, lastSync: SimTime) {
         let a = Int(devices[Int(d)].android)
-        let request = stepWorkRequest(d, interval: stepLogic.config.syncInterval, constraints: [.networkConnected, .batteryNotLow])
+        let request = stepWorkRequest(d, interval: stepSync.logic.config.syncInterval, constraints: [.networkConnected, .batteryNotLow])
         var spec = WorkSpecState(enqueuedAt: lastSync)
         models(d).workManager.runFinished(request, &spec, result: .success, now: lastSync)
         androids[a].stepRequest = request

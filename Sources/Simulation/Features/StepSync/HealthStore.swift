@@ -23,36 +23,37 @@ struct DeviceDays {
     }
 }
 
-extension World {
+extension WorldCore {
     /// The device's calendar as it is now (zone setting and clock skew).
     func deviceDays(_ i: Int) -> DeviceDays {
         DeviceDays(calendar: calendars[Int(devices[i].clock.timeZone)], skew: devices[i].clock.skew, startUnixSeconds: startUnixSeconds)
     }
+}
 
+/// The health store (HealthKit, Health Connect) the step sync reads, answered from the
+/// host's ``HealthDataGenerator``: the steps the user truly records.
+extension StepSyncHost {
     /// The steps the user truly recorded in `[from, to)` (ground truth: the health data
     /// follows the user's home-zone day).
-    static func trueSteps(_ health: HealthDataGenerator, user: Int, from: SimTime, to: SimTime,
-                          home: LocalCalendar, startUnixSeconds: Int64) -> Int32 {
+    func trueSteps(user: Int, from: SimTime, to: SimTime, home: LocalCalendar, startUnixSeconds: Int64) -> Int32 {
         guard from < to else { return 0 }
-        let start = localTime(from, calendar: home, startUnixSeconds: startUnixSeconds)
-        let end = localTime(to, calendar: home, startUnixSeconds: startUnixSeconds)
+        let start = World.localTime(from, calendar: home, startUnixSeconds: startUnixSeconds)
+        let end = World.localTime(to, calendar: home, startUnixSeconds: startUnixSeconds)
         var steps: Int32 = 0
         for day in start.day...end.day { steps += health.steps(user: user, day: day, before: end.day, secondOfDay: end.secondOfDay) }
         return steps - health.steps(user: user, day: start.day, before: start.day, secondOfDay: start.secondOfDay)
     }
 
     /// Daily totals of `[from, to)` by the device's date, as the health store answers the
-    /// step sync's read. Static: as a method reading `self` it made Swift copy the whole
-    /// `World` per read.
-    static func healthData(_ health: HealthDataGenerator, user: Int, from: SimTime, to: SimTime,
-                           days: DeviceDays, home: LocalCalendar, startUnixSeconds: Int64) -> [DailySteps] {
+    /// step sync's read.
+    func healthData(user: Int, from: SimTime, to: SimTime, days: DeviceDays, home: LocalCalendar, startUnixSeconds: Int64) -> [DailySteps] {
         guard from < to else { return [] }
         let first = days.day(at: from), last = days.day(at: to)
         guard first <= last, last - first <= Int32(StepStore.daysKept) else { return [] }
         var out: [DailySteps] = []
         out.reserveCapacity(Int(last - first) + 1)
         for day in first...last {
-            let steps = trueSteps(health, user: user, from: max(from, days.start(of: day)), to: min(to, days.start(of: day + 1)),
+            let steps = trueSteps(user: user, from: max(from, days.start(of: day)), to: min(to, days.start(of: day + 1)),
                                   home: home, startUnixSeconds: startUnixSeconds)
             out.append(DailySteps(date: LocalDate(daysSince1970: day), steps: steps))
         }

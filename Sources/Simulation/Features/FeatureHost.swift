@@ -1,0 +1,62 @@
+import AppLogic
+
+/// A feature host (docs/architecture.md, "The core and the feature hosts"): a feature's
+/// logic, per-device state and effect buffer, a stored property of `World` handed the
+/// core `inout`. ``World/deliver(_:_:_:)`` is the one "deliver an input, execute its
+/// effects" loop every host shares; a host supplies only what differs.
+protocol FeatureHost {
+    associatedtype Input
+    associatedtype Effect
+    /// The feature's name in the traced device's story (`step sync <- ...`).
+    static var traceName: String { get }
+    /// The reused buffer the logic writes its effects into (emptied before each input).
+    var effects: [Effect] { get set }
+    /// The logic handles `input` with the device's clock, into ``effects``.
+    mutating func handle(_ d: UInt32, _ input: Input, core: inout WorldCore)
+    /// Carries out one effect; returns what only the world can do (``HostRequest``).
+    mutating func execute(_ effect: Effect, device d: UInt32, core: inout WorldCore) -> HostRequest?
+    /// An answer the effects just executed got at once (a permission, a health-data
+    /// read), delivered to the logic as its next input; nil when there is none.
+    mutating func takeFollowUp(_ d: UInt32) -> Input?
+    /// Runs `body` on this host, `world`'s stored property, beside the world's core: two
+    /// distinct stored properties, which Swift lends at once with no copy. One line per
+    /// host (`body(&world.refresh, &world.core)`), inlined into the loop.
+    static func lend<R>(_ world: inout World, _ body: (inout Self, inout WorldCore) -> R) -> R
+}
+
+extension FeatureHost {
+    /// A host whose effects never answer at once.
+    mutating func takeFollowUp(_ d: UInt32) -> Input? { nil }
+}
+
+extension World {
+    /// Hands one input to `Host`'s logic for device `d` and executes its effects in order,
+    /// carrying out each ``HostRequest`` at once (before the next effect, so every draw
+    /// and schedule keeps its order); then the follow-up input, if any, the same way.
+    /// Effects may trigger further inputs (scheduled as events), never re-entrantly into
+    /// the same host. Generic over the concrete host, so the compiler specialises it per
+    /// host (no existential, no allocation).
+    @inline(__always)
+    mutating func deliver<Host: FeatureHost>(_: Host.Type, _ d: UInt32, _ first: Host.Input) {
+        var next: Host.Input? = first
+        while let input = next {
+            let count = Host.lend(&self) { host, core in
+                core.note(d, "\(Host.traceName) <- \(input)")
+                host.effects.removeAll(keepingCapacity: true)
+                host.handle(d, input, core: &core)
+                return host.effects.count
+            }
+            var k = 0
+            while k < count {
+                let request = Host.lend(&self) { host, core in
+                    let effect = host.effects[k]
+                    core.note(d, "\(Host.traceName) -> \(effect)")
+                    return host.execute(effect, device: d, core: &core)
+                }
+                k += 1
+                if let request { carryOut(request, device: d) }
+            }
+            next = Host.lend(&self) { host, _ in host.takeFollowUp(d) }
+        }
+    }
+}

@@ -1,0 +1,342 @@
+import SimKernel
+import AppLogic
+import Platform
+import Backend
+import Scenario
+import Reports
+
+/// The step sync's own events, kept in one case of ``WorldEvent``.
+enum StepSyncEvent {
+    /// HealthKit background delivery wakes the app (new step samples).
+    case healthDelivery(device: UInt32)
+    /// The user plugs the phone in or unplugs it (``BatteryModel``; every device's
+    /// battery, handled by the core: Core/World+Energy).
+    case batterySwitch(device: UInt32)
+}
+
+/// One device's step-sync bookkeeping in the world, beside the logic's state.
+struct StepSyncSlot {
+    /// The job of the step upload in flight, or -1.
+    var job: Int32 = -1
+    /// HealthKit deliveries that woke the app (report.json's wake-ups per device-day).
+    var healthWakes: UInt32 = 0
+    /// True times of the last health-data read (the upload's range).
+    var readFrom = World.never
+    var readTo = World.never
+    /// Ground truth: steps recorded before this true time have reached the server.
+    var syncedThrough = World.never
+}
+
+/// What the step sync measured (report.json's `stepSync`, its latency and energy).
+struct StepSyncMetrics {
+    var recordedToSynced = LatencyHistogram()
+    /// Energy of each step upload (mAh), per cohort.
+    var uploadEnergy: [[Double]]
+    var uploads: UInt64 = 0
+    var healthDeliveries: UInt64 = 0
+    var staleSyncNotifications: UInt64 = 0
+}
+
+/// The step sync of seed `003`, hosted (docs/architecture.md): ``StepSyncLogic`` runs on
+/// every app open and, on iOS, inside every `BGAppRefreshTask` launch and on HealthKit
+/// background deliveries (on Android as WorkManager periodic work: OS/Android/World+AndroidStepSync).
+/// The host owns the logic, each device's state, what of it reached the disk and its
+/// bookkeeping (``StepSyncSlot``), its draws, the health data (``HealthDataGenerator``,
+/// ground truth), the server's ``StepStore``, the effect buffer and the metrics. The
+/// world's side (World+StepSync) delivers its inputs; what belongs to the OS seam, the
+/// process or the network comes back as a ``HostRequest``.
+struct StepSyncHost: FeatureHost {
+    /// Seed `003`: HealthKit background delivery wakes the app at most 4 times an hour.
+    static let healthDeliveryMinimumGap = SimDuration.minutes(15)
+    /// **Assumption**: while steps accrue, deliveries come a mean of 1 h apart
+    /// (exponential, floored at the 15 min minimum); none while no steps are recorded.
+    static let healthDeliveryMeanGap = 3600.0
+    /// **Assumption**: a HealthKit wake gets the same 30 s as a refresh task (`docs/platform-facts.md` F);
+    /// the app is suspended `suspensionDelay` after the work finishes, or at the budget's end.
+    static let healthDeliveryBudget = SimDuration.seconds(30)
+    /// **Assumption**: the app synced sometime in the last 2 h (the seed's interval) before the run.
+    static let initialSyncAge = SimDuration.hours(2)
+
+    let logic: StepSyncLogic
+    /// The reused buffer the logic writes its effects into.
+    var effects: [StepSyncEffect] = []
+    /// The answer to a health-data read the last effects asked for (a local query),
+    /// delivered to the logic once they have run.
+    private var readAnswer: StepSyncInput?
+    /// Per device (indexed by the dense device id):
+    var states: [StepSyncState]
+    /// What of the state reached the disk (UserDefaults).
+    var durable: [StepSyncStored]
+    var slots: [StepSyncSlot]
+    /// The step sync's draws: the last sync before the run, HealthKit's delivery gaps.
+    var streams: [RandomStream]
+    /// The server's step rows (the oracle reads them).
+    var store: StepStore
+    /// The steps each user truly records (ground truth; the health store answers reads from it).
+    let health: HealthDataGenerator
+    var metrics: StepSyncMetrics
+
+    /// Memory of one device's entries in the arrays above.
+    static var bytesPerDevice: Int {
+        MemoryLayout<StepSyncState>.stride + MemoryLayout<StepSyncStored>.stride
+            + MemoryLayout<StepSyncSlot>.stride + MemoryLayout<RandomStream>.stride
+    }
+
+    init(scenario: Scenario, core: WorldCore) {
+        logic = StepSyncLogic(config: scenario.logic.stepSync.configuration, variants: StepSyncVariants(names: scenario.logic.variants))
+        let n = core.devices.count
+        states = Array(repeating: StepSyncState(), count: n)
+        durable = Array(repeating: StepSyncStored(), count: n)
+        slots = Array(repeating: StepSyncSlot(), count: n)
+        streams = (0..<n).map { RandomStream(seed: scenario.seed, entity: core.globalID($0), purpose: "stepSync") }
+        store = StepStore(users: core.cohorts.contains(where: \.stepSync) ? n : 0)
+        health = HealthDataGenerator(seed: scenario.seed)
+        metrics = StepSyncMetrics(uploadEnergy: Array(repeating: [], count: core.cohorts.count))
+        effects.reserveCapacity(16)
+    }
+
+    static let traceName = "step sync"
+
+    @inline(__always) static func lend<R>(_ world: inout World, _ body: (inout StepSyncHost, inout WorldCore) -> R) -> R {
+        body(&world.stepSync, &world.core)
+    }
+
+    // MARK: - Set-up
+
+    /// A device whose cohort has `stepSync`: the sync before the run (drawn), its state on
+    /// disk, what it brought to the server (its day's steps up to then), and the pending
+    /// stale-sync notification. Returns when that sync was (the OS's triggers start from
+    /// it) and the notification's trigger for the OS seam.
+    mutating func start(_ d: UInt32, core: inout WorldCore) -> (lastSync: SimTime, staleNotification: HostRequest) {
+        let i = Int(d)
+        let lastSync = SimTime.zero - SimDuration(microseconds: streams[i].int(in: 1...StepSyncHost.initialSyncAge.microseconds))
+        let stored = StepSyncStored(lastSyncAt: core.deviceTime(i, at: lastSync), lastStatus: .success, failedAttempts: 0)
+        states[i] = StepSyncState(persisted: stored)
+        durable[i] = stored
+        slots[i].syncedThrough = lastSync
+        let synced = core.localTime(i, at: lastSync)
+        observeStepSyncStarted(i, firstDay: synced.day, core: &core)
+        _ = store.upsert(user: i, day: synced.day,
+                         steps: health.steps(user: Int(core.globalID(i)), day: synced.day, before: synced.day, secondOfDay: synced.secondOfDay))
+        let notification = setStaleNotification(d, at: lastSync + core.scenario.logic.stepSync.staleNotificationAge, core: &core)
+        return (lastSync, notification)
+    }
+
+    // MARK: - Deliver an input, execute its effects (World.deliver)
+
+    /// The logic handles `input` with the device's clocks, into ``effects``.
+    mutating func handle(_ d: UInt32, _ input: StepSyncInput, core: inout WorldCore) {
+        logic.handle(input, state: &states[Int(d)], now: core.deviceTime(Int(d), at: core.now), into: &effects)
+    }
+
+    /// Carries out one effect; returns what only the world can do. A health-data read is
+    /// answered at once (a local query), as the next input (``takeFollowUp(_:)``).
+    mutating func execute(_ effect: StepSyncEffect, device d: UInt32, core: inout WorldCore) -> HostRequest? {
+        let i = Int(d)
+        switch effect {
+        case .schedulePeriodicWork(let interval, let constraints):
+            return .schedulePeriodicStepWork(interval: interval, constraints: constraints)
+        case .readHealthData(let from, let to):
+            let clock = core.devices[i].clock
+            slots[i].readFrom = clock.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
+            slots[i].readTo = clock.trueTime(ofWall: to.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
+            readAnswer = .healthDataRead(healthData(user: Int(core.globalID(i)), from: slots[i].readFrom, to: slots[i].readTo,
+                                                    days: core.deviceDays(i), home: core.calendars[Int(core.devices[i].homeTimeZone)],
+                                                    startUnixSeconds: core.startUnixSeconds))
+        case .httpRequest(let id, let endpoint):
+            metrics.uploads += 1
+            observeStepUploadSent(i, core: &core)
+            return .send(id, endpoint)
+        case .startRetryTimer(let after):
+            core.armTimer(d, .stepRetry, after: SimDuration(microseconds: after.microseconds))
+        case .cancelRetryTimer:
+            core.cancelTimer(d, .stepRetry)
+        case .store:
+            core.keyValueWritten(d)
+        case .synchronize:
+            return .persist(how: "synchronized")
+        case .scheduleNotification(_, let after):
+            // A time-interval trigger (Android: an elapsed-time alarm): true elapsed time,
+            // whatever the wall clock does.
+            return setStaleNotification(d, at: core.now + SimDuration(microseconds: after.microseconds), core: &core)
+        case .finishWork(let success):
+            return .finishStepWork(success: success)
+        }
+        return nil
+    }
+
+    /// The health-data read's answer, if the last effects asked for one.
+    mutating func takeFollowUp(_ d: UInt32) -> StepSyncInput? {
+        defer { readAnswer = nil }
+        return readAnswer
+    }
+
+    /// Sets the stale-sync notification's trigger at `at`, replacing a pending one (a
+    /// time-interval trigger: true elapsed time); the OS seam adds Android's alarm.
+    private mutating func setStaleNotification(_ d: UInt32, at: SimTime, core: inout WorldCore) -> HostRequest {
+        core.armTimer(d, .staleNotification, at: at)
+        return .staleNotificationSet(at: at)
+    }
+
+    // MARK: - The OS's triggers
+
+    /// The next HealthKit background delivery (iOS): new samples come while the user
+    /// records steps, at least ``healthDeliveryMinimumGap`` apart.
+    mutating func scheduleHealthDelivery(_ d: UInt32, core: inout WorldCore) {
+        let i = Int(d)
+        let gap = max(StepSyncHost.healthDeliveryMinimumGap,
+                      SimDuration.fromSeconds(streams[i].exponential(mean: StepSyncHost.healthDeliveryMeanGap)))
+        var at = core.now + gap
+        // No new samples at night: the first delivery comes after the day's first steps.
+        let local = core.localTime(i, at: at)
+        if !HealthDataGenerator.isActive(secondOfDay: local.secondOfDay) {
+            var wait = HealthDataGenerator.activeFrom - local.secondOfDay
+            if wait < 0 { wait += 86_400 }
+            at = at + .seconds(Int64(wait)) + StepSyncHost.healthDeliveryMinimumGap
+        }
+        core.clock.schedule(.stepSync(.healthDelivery(device: d)), at: at)
+    }
+
+    /// A HealthKit delivery wakes the app: counted, and in its story.
+    mutating func healthDeliveryWakes(_ d: UInt32, core: inout WorldCore) {
+        metrics.healthDeliveries += 1
+        slots[Int(d)].healthWakes &+= 1
+        core.note(d, "OS: HealthKit background delivery wakes the app")
+    }
+
+    /// The "not synced for 24 h" notification fires (the OS let it), unless the
+    /// permission suppresses it.
+    mutating func postStaleNotification(_ d: UInt32, core: inout WorldCore) {
+        let i = Int(d)
+        guard core.devices[i].permission.allowsPosting else {
+            core.metrics.notificationsSuppressed += 1
+            core.note(d, "OS: stale-sync notification not shown (permission \(core.devices[i].permission))")
+            return
+        }
+        metrics.staleSyncNotifications += 1
+        core.note(d, "OS: notification shown: steps not synced for 24 h")
+    }
+
+    // MARK: - The process
+
+    /// UserDefaults writes the state to disk.
+    mutating func persist(_ i: Int) { durable[i] = states[i].stored }
+
+    /// Termination: the state comes back from what reached the disk, and the retry and
+    /// wake timers die with the process (the world then ends a WorkManager job and
+    /// abandons the upload: ``abandonUpload(_:core:)``).
+    mutating func terminate(_ d: UInt32, core: inout WorldCore) {
+        let i = Int(d)
+        states[i] = StepSyncState(persisted: durable[i])
+        core.cancelTimer(d, .stepRetry)
+        core.cancelTimer(d, .stepWake)
+    }
+
+    /// Nobody waits for the upload in flight any more (the app was suspended or
+    /// terminated); returns its request, or nil when none is waiting.
+    mutating func abandonUpload(_ d: UInt32, core: inout WorldCore) -> RequestID? {
+        let i = Int(d)
+        let job = slots[i].job
+        slots[i].job = -1
+        guard job >= 0, !core.jobs[Int(job)].clientDone else { return nil }
+        let request = core.jobs[Int(job)].request
+        core.abandonRequest(job)
+        return request
+    }
+
+    // MARK: - The network and the backend
+
+    /// The upload went out as `job`, with the range it read.
+    mutating func requestSent(_ d: UInt32, job: UInt32, core: inout WorldCore) {
+        let i = Int(d)
+        slots[i].job = Int32(job)
+        core.jobs[Int(job)].stepsReadFrom = slots[i].readFrom
+        core.jobs[Int(job)].stepsReadTo = slots[i].readTo
+    }
+
+    /// Upload `job` of device `i` ended on the client side: its energy (radio, and CPU
+    /// while it was in flight; CPU inside a refresh task is already the task's, and its
+    /// radio goes to that task's books). Outside a task it is one `sync` operation of
+    /// the ``EnergyLedger``.
+    mutating func uploadEnded(_ i: Int, job: UInt32, radioJoules: Double, seconds: Double,
+                              energy: RadioEnergyModel, core: inout WorldCore) {
+        if slots[i].job == Int32(job) { slots[i].job = -1 }
+        let cpu = energy.cpuJoules(seconds: seconds)
+        if core.devices[i].task.running {
+            core.devices[i].ledger.chargeApp(joules: radioJoules)
+        } else {
+            core.devices[i].ledger.begin(.sync)
+            core.devices[i].ledger.chargeApp(joules: radioJoules + cpu)
+            core.devices[i].ledger.end()
+        }
+        metrics.uploadEnergy[Int(core.devices[i].cohort)].append(energy.milliampHours(joules: radioJoules + cpu))
+    }
+
+    /// `PUT /api/v1/steps/sync` (or the buggy `POST`) at the server: apply every day to the
+    /// store, judge duplicates and lost days from ground truth, and measure latency.
+    mutating func applyUpload(_ job: UInt32, _ upload: StepUpload, core: inout WorldCore) -> HTTPResult {
+        let j = Int(job)
+        let user = Int(core.jobs[j].device)
+        var created = 0, updated = 0
+        for entry in upload.days {
+            let day = entry.date.daysSince1970
+            switch upload.method {
+            case .upsert:
+                if store.upsert(user: user, day: day, steps: entry.steps) { created += 1 } else { updated += 1 }
+            case .insert:
+                let rows = store.insert(user: user, day: day, steps: entry.steps)
+                created += 1
+                observeStepRowInserted(user: user, rows: rows, date: entry.date, source: upload.source.rawValue, core: &core)
+            }
+        }
+        stepsReachedServer(user, readFrom: core.jobs[j].stepsReadFrom, readTo: core.jobs[j].stepsReadTo, core: &core)
+        return .ok(.stepsSynced(created: created, updated: updated))
+    }
+
+    /// A read up to `readTo` reached the server: the latency from the oldest step it
+    /// brought, then the oracle judges the days it closes.
+    private mutating func stepsReachedServer(_ user: Int, readFrom: SimTime, readTo: SimTime, core: inout WorldCore) {
+        let through = slots[user].syncedThrough
+        let oldest = firstStepAfter(user, max(through, readFrom), core: core)
+        if oldest < readTo { metrics.recordedToSynced.record((core.now - oldest).microseconds) }
+        if readTo > through { slots[user].syncedThrough = readTo }
+        observeStepsReceived(user: user, readTo: readTo, core: &core)
+    }
+
+    /// The first instant at or after `t` at which the user records steps.
+    @inline(__always) private func firstStepAfter(_ i: Int, _ t: SimTime, core: borrowing WorldCore) -> SimTime {
+        let sod = core.localTime(i, at: t).secondOfDay
+        if HealthDataGenerator.isActive(secondOfDay: sod) { return t }
+        var wait = HealthDataGenerator.activeFrom - sod
+        if wait < 0 { wait += 86_400 }
+        return t + .seconds(Int64(wait))
+    }
+}
+
+extension StepSyncConfig {
+    var configuration: StepSyncConfiguration {
+        var c = StepSyncConfiguration()
+        c.syncInterval = Interval(microseconds: syncInterval.microseconds)
+        c.backfillLimit = Interval(microseconds: backfillLimit.microseconds)
+        c.retryDelays = retryDelays.map { Interval(microseconds: $0.microseconds) }
+        c.openSyncAge = Interval(microseconds: openSyncAge.microseconds)
+        c.staleNotificationAge = Interval(microseconds: staleNotificationAge.microseconds)
+        c.lowBatteryPercent = lowBatteryPercent
+        return c
+    }
+}
+
+extension StepSyncVariants {
+    /// The `stepSync.*` names of a scenario's `logic.variants`.
+    init(names: [String]) {
+        self = []
+        for name in names {
+            switch name {
+            case "stepSync.insertNotUpsert": insert(.insertNotUpsert)
+            case "stepSync.advanceCursorOnFailure": insert(.advanceCursorOnFailure)
+            case "stepSync.ignoresLowBattery": insert(.ignoresLowBattery)
+            default: break
+            }
+        }
+    }
+}
