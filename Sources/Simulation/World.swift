@@ -50,7 +50,7 @@ public struct World {
     /// Doze steps that nothing waits on run when Doze is next fed or read (OS/Android/World+Doze); false: one event each.
     var lazyDoze = true
     /// Seed `001`'s pipeline (Features/Push); `push.active` when a cohort runs `push`.
-    var push: PushWorld
+    var push: PushHost
     /// The backend's load over simulated time (capacity planning).
     var load: LoadSeries
     /// Measure the event queue (``QueueStats``) while running; off by default, and
@@ -102,8 +102,8 @@ public struct World {
             return 0
         }
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
-        load = LoadSeries(duration: scenario.duration, push: false)
-        push = PushWorld(scenario: scenario, deviceCount: 0)
+        load = LoadSeries(duration: scenario.duration)
+        push = PushHost(scenario: scenario, core: core)
         start()
         startPush()
     }
@@ -127,7 +127,7 @@ public struct World {
             while let event = clock.next(before: stop) { step(event) }
         }
         settleDoze(before: stop)
-        if stop == end { closePushLedger() }
+        if stop == end { push.closeLedger(core: &core) }
     }
 
     public mutating func runToEnd() { run(until: end) }
@@ -208,21 +208,8 @@ public struct World {
             deviceTimerFires(d, timer, generation: generation)
         case .android(let event):
             androidEvent(event)
-        case .pushSource(let d, let source):
-            pushSourceFires(d, source: Int(source))
-        case .pushBroadcast(let index):
-            fleetWideEvents += 1
-            pushBroadcast(Int(index))
-        case .pushTimer(let slot):
-            pushTimerFires(slot)
-        case .pushAnswer(let slot, let generation):
-            pushAnswer(slot, generation: generation)
-        case .pushArrives(let message):
-            pushArrives(message)
-        case .pushTokenLifecycle(let d, let reinstall):
-            pushTokenLifecycle(d, reinstall: reinstall)
-        case .pushSilentWaiting(let d):
-            pushSilentWaiting(d)
+        case .push(let event):
+            pushEvent(event)
         case .stepSync(let event):
             stepSyncEvent(event)
         }
@@ -247,6 +234,7 @@ extension World {
         case .cancelRefresh: cancelRefresh(d)
         case .completeTask(let success): completeTask(d, success: success)
         case .postTestNotification(let notification): postTestNotification(notification, device: d)
+        case .push(let request): carryOut(request, device: d)
         }
     }
 }

@@ -68,7 +68,6 @@ enum FleetBuilder {
                     osStream: RandomStream(seed: scenario.seed, entity: id, purpose: "os"),
                     networkStream: RandomStream(seed: scenario.seed, entity: id, purpose: "network"),
                     backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend"),
-                    pushStream: RandomStream(seed: scenario.seed, entity: id, purpose: "push"),
                     stepStream: RandomStream(seed: scenario.seed, entity: id, purpose: "stepSync")))
             }
             models.count = fleet.devices.count - models.firstDevice

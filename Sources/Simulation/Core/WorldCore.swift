@@ -165,4 +165,6 @@ enum HostRequest {
     case completeTask(success: Bool)
     /// The test-available notification (ground truth, the badge, the user's tap).
     case postTestNotification(LocalNotification)
+    /// The push host's (Features/Push/PushEvent): FCM's side on the phone.
+    case push(PushRequest)
 }
