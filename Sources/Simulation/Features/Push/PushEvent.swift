@@ -33,7 +33,7 @@ extension PushHost {
     /// The event hashes' identity of a push event (Core/EventHashes): kind code, payload
     /// and device (nil: fleet-wide). The codes are fixed; they are those of the separate
     /// `WorldEvent` cases push had before it was gathered in one.
-    func eventIdentity(_ event: PushEvent) -> (UInt8, UInt32, UInt32?) {
+    @inline(__always) func eventIdentity(_ event: PushEvent) -> (UInt8, UInt32, UInt32?) {
         switch event {
         case .source(let d, let source): return (26, UInt32(source), d)
         case .broadcast(let index): return (27, UInt32(index), nil)
@@ -46,7 +46,7 @@ extension PushHost {
     }
 
     /// Whether the event will be dropped by its slot's guard (Core/QueueStats).
-    func isSuperseded(_ event: PushEvent) -> Bool {
+    @inline(__always) func isSuperseded(_ event: PushEvent) -> Bool {
         switch event {
         case .answer(let slot, let generation): return !answerIsCurrent(slot, generation: generation)
         case .timer(let slot): return timers[Int(slot)] == nil

@@ -40,7 +40,7 @@ extension PushHost {
     }
 
     /// The device message `message` goes to.
-    func device(ofMessage message: UInt32) -> UInt32 { truth[Int(messages[Int(message)].user)].device }
+    @inline(__always) func device(ofMessage message: UInt32) -> UInt32 { truth[Int(messages[Int(message)].user)].device }
 
     /// A message reaches the phone; false when the app is uninstalled (the phone discards it).
     mutating func arrives(_ message: UInt32, core: inout WorldCore) -> Bool {
@@ -53,7 +53,7 @@ extension PushHost {
 
     /// FCM's side of an arrival on the phone (a high-priority message's allow-list, a held
     /// one's wait), for the world; nil for APNs.
-    func fcmArrival(_ message: UInt32) -> HostRequest? {
+    @inline(__always) func fcmArrival(_ message: UInt32) -> HostRequest? {
         let m = messages[Int(message)]
         guard truth[Int(m.user)].provider == .fcm else { return nil }
         return .push(.fcmArrived(wakesApp: m.wakesApp, heldSince: m.heldSince))
@@ -94,7 +94,7 @@ extension PushHost {
     }
 
     /// FCM devices send a delivery receipt for an alert that reached them.
-    func receipt(_ message: UInt32) -> PushDelivery? {
+    @inline(__always) func receipt(_ message: UInt32) -> PushDelivery? {
         let m = messages[Int(message)]
         let u = Int(m.user)
         guard truth[u].provider == .fcm else { return nil }
@@ -180,28 +180,24 @@ extension PushHost {
     // MARK: - Opens and registration
 
     /// An app open: an uninstalled app is reinstalled (a new token). Returns the push user
-    /// (nil: the device runs no push), for the world to register the token if the registry
-    /// does not hold it active (``needsRegistration(_:core:)``), then deliver the open as
-    /// in-app activity and the user reading every notification (README, "the badge").
-    mutating func appOpened(_ d: UInt32, core: inout WorldCore) -> Int? {
+    /// (nil: the device runs no push) and whether the app registers its token now: with
+    /// permission, when the registry does not hold it active (a new token: not yet). The
+    /// world then delivers the open as in-app activity and the user reading every
+    /// notification (README, "the badge").
+    mutating func appOpened(_ d: UInt32, core: inout WorldCore) -> (user: Int, registers: Bool)? {
         guard active else { return nil }
         let u32 = userOf[Int(d)]
         guard u32 >= 0 else { return nil }
         let u = Int(u32)
         truth[u].shownCollapsed.removeAll()
         if truth[u].uninstalled { reinstalled(u, core: &core) }
-        return u
-    }
-
-    /// The app registers its token at an open: with permission, when the registry does not
-    /// hold it active (a new token: not yet).
-    func needsRegistration(_ u: Int, core: borrowing WorldCore) -> Bool {
         let status = truth[u].registryStatus
-        return core.devices[Int(truth[u].device)].notificationCenter.authorization.allowsPosting && status != .active && status != .inactive
+        let registers = core.devices[Int(d)].notificationCenter.authorization.allowsPosting && status != .active && status != .inactive
+        return (u, registers)
     }
 
     /// The user has read every notification at the open (nil: none unread).
-    func notificationsRead(_ u: Int) -> PushDelivery? {
+    @inline(__always) func notificationsRead(_ u: Int) -> PushDelivery? {
         let unread = users[u].unread
         return unread > 0 ? PushDelivery(user: u, input: .notificationsRead(count: unread), context: -1) : nil
     }

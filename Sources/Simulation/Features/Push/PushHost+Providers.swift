@@ -57,7 +57,7 @@ extension PushHost {
     }
 
     /// The device send `slot` goes to.
-    func device(ofSend slot: UInt32) -> UInt32 { inflight[Int(slot)].token.device.rawValue }
+    @inline(__always) func device(ofSend slot: UInt32) -> UInt32 { inflight[Int(slot)].token.device.rawValue }
 
     /// The send takes a stream and goes to its provider's model: APNs at once; for FCM,
     /// the OS seam first decides how the message would reach the phone (a request the
@@ -184,7 +184,7 @@ extension PushHost {
     }
 
     /// An answer event of `slot` is current (not a stale generation or an answered send).
-    func answerIsCurrent(_ slot: UInt32, generation: UInt32) -> Bool {
+    @inline(__always) func answerIsCurrent(_ slot: UInt32, generation: UInt32) -> Bool {
         inflight[Int(slot)].generation == generation && !inflight[Int(slot)].free
     }
 

@@ -8,9 +8,9 @@ import Backend
 extension PushHost {
     /// User `u`'s router handles `input`; its effects come back in the reused buffer,
     /// moved out (not copied) while they run: hand it back with ``routed(_:context:finalFailure:effects:)``.
-    /// `router` and `users` are distinct stored properties here, so the router is not
-    /// copied for each input (as it is when the world reads `push.router` while
-    /// `push.users[u]` is borrowed inout).
+    /// (The optimizer still copies `router`, 465 bytes, for the call while `users[u]` is
+    /// borrowed inout, as it did when this was `World.deliverPush`: about 0.03 % of a
+    /// push run's instructions.)
     mutating func route(_ u: Int, _ input: PushInput, core: inout WorldCore) -> [PushEffect] {
         core.note(truth[u].device, "push <- \(input)")
         var buffer: [PushEffect] = []

@@ -30,7 +30,10 @@ import Scenario
 /// notifications, each user's random streams, and what was measured. Its methods take
 /// `core: inout WorldCore`; what belongs to another part (FCM's side on the phone, the
 /// badge) comes back as a ``HostRequest``, and the steps around a router input are
-/// sequenced by the world (World+Push.swift).
+/// sequenced by the world (World+Push.swift). The small queries the world calls
+/// (``device(ofMessage:)``, ``answerIsCurrent(_:generation:)``, ``eventIdentity(_:)``...) are
+/// `@inline(__always)`: called as plain non-mutating methods on `world.push`, each copied
+/// the whole host (1.2 kB) first.
 struct PushHost {
     let router: PushRouter
     let throttle = SilentPushThrottle()

@@ -103,8 +103,8 @@ extension World {
     /// An app open: the token registered if the registry does not hold it active, the open
     /// as in-app activity, and the user reading every notification (README, "the badge").
     mutating func pushOnOpen(_ d: UInt32) {
-        guard let u = push.appOpened(d, core: &core) else { return }
-        if push.needsRegistration(u, core: core) { deliverPush(push.register(d)) }
+        guard let (u, registers) = push.appOpened(d, core: &core) else { return }
+        if registers { deliverPush(push.register(d)) }
         deliverPush(PushDelivery(user: u, input: .userActivity(PushDeviceID(d)), context: -1))
         if let read = push.notificationsRead(u) { deliverPush(read) }
     }
