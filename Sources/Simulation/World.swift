@@ -46,7 +46,7 @@ public struct World {
     /// Doze steps that nothing waits on run when Doze is next fed or read (OS/Android/World+Doze); false: one event each.
     var lazyDoze = true
     /// Seed `001`'s pipeline (Features/Push); `push.active` when a cohort runs `push`.
-    var push: PushWorld
+    var push: PushHost
     /// The backend's load over simulated time (capacity planning).
     var load: LoadSeries
     /// Measure the event queue (``QueueStats``) while running; off by default, and
@@ -95,8 +95,8 @@ public struct World {
             return 0
         }
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
-        load = LoadSeries(duration: scenario.duration, push: false)
-        push = PushWorld(scenario: scenario, deviceCount: 0)
+        load = LoadSeries(duration: scenario.duration)
+        push = PushHost(scenario: scenario, core: core)
         start()
         startPush()
     }
@@ -120,7 +120,7 @@ public struct World {
             while let event = clock.next(before: stop) { step(event) }
         }
         settleDoze(before: stop)
-        if stop == end { closePushLedger() }
+        if stop == end { push.closeLedger(core: &core) }
     }
 
     public mutating func runToEnd() { run(until: end) }
@@ -201,21 +201,8 @@ public struct World {
             deviceTimerFires(d, timer, generation: generation)
         case .android(let event):
             androidEvent(event)
-        case .pushSource(let d, let source):
-            pushSourceFires(d, source: Int(source))
-        case .pushBroadcast(let index):
-            fleetWideEvents += 1
-            pushBroadcast(Int(index))
-        case .pushTimer(let slot):
-            pushTimerFires(slot)
-        case .pushAnswer(let slot, let generation):
-            pushAnswer(slot, generation: generation)
-        case .pushArrives(let message):
-            pushArrives(message)
-        case .pushTokenLifecycle(let d, let reinstall):
-            pushTokenLifecycle(d, reinstall: reinstall)
-        case .pushSilentWaiting(let d):
-            pushSilentWaiting(d)
+        case .push(let event):
+            pushEvent(event)
         case .stepSync(let event):
             stepSyncEvent(event)
         }
@@ -243,6 +230,7 @@ extension World {
         case .schedulePeriodicStepWork(let interval, let constraints): schedulePeriodicStepWork(d, interval: interval, constraints: constraints)
         case .finishStepWork(let success): stepWorkFinished(d, success: success)
         case .staleNotificationSet(let at): staleNotificationTriggerSet(d, at: at)
+        case .push(let request): carryOut(request, device: d)
         }
     }
 }

@@ -31,16 +31,8 @@ enum WorldEvent {
     case deviceTimer(device: UInt32, timer: DeviceTimer, generation: UInt32)
     // Android (World+Android)
     case android(AndroidEvent)
-    // Push (seed `001`)
-    case pushSource(device: UInt32, source: UInt8)
-    case pushBroadcast(index: UInt16)
-    case pushTimer(slot: UInt32)
-    case pushAnswer(slot: UInt32, generation: UInt32)
-    case pushArrives(message: UInt32)
-    /// The token changes (`reinstall` false) or the app is uninstalled (true).
-    case pushTokenLifecycle(device: UInt32, reinstall: Bool)
-    /// The silent push the iOS throttle holds is due (``SilentPushThrottle``).
-    case pushSilentWaiting(device: UInt32)
+    // Push (seed `001`; Features/Push/PushEvent)
+    case push(PushEvent)
     // Step sync (World+StepSync)
     case stepSync(StepSyncEvent)
 }

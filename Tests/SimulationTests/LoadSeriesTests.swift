@@ -103,14 +103,20 @@ import Reports
         #expect(faults[2] == ("appTermination", 0, 176_400))
     }
 
-    /// A 61 s run has two buckets; the last request of the run is in the second.
+    /// A 61 s run has two buckets; the last request of the run is in the second. The push
+    /// host's series use the same buckets, and are empty without a push cohort.
     @Test func aPartialLastMinuteIsItsOwnBucket() {
-        let series = LoadSeries(duration: .seconds(61), push: false)
+        let series = LoadSeries(duration: .seconds(61))
         #expect(series.buckets == 2)
         #expect(series.index(SimTime.zero + .seconds(59)) == 0)
         #expect(series.index(SimTime.zero + .seconds(60)) == 1)
         #expect(series.index(SimTime.zero + .seconds(61)) == 1)
-        #expect(LoadSeries(duration: .days(366), push: true).buckets == 527_040)
+        #expect(LoadSeries(duration: .days(366)).buckets == 527_040)
+        let push = PushLoad(duration: .seconds(61), active: true)
+        #expect(push.sends.map(\.count) == [2, 2])
+        #expect(push.index(SimTime.zero + .seconds(59)) == 0)
+        #expect(push.index(SimTime.zero + .seconds(61)) == 1)
+        #expect(PushLoad(duration: .seconds(61), active: false).sends.map(\.count) == [0, 0])
     }
 
     /// The committed default report (`make baseline`, checked byte for byte by

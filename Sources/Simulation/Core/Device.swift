@@ -63,6 +63,4 @@ struct Device {
     var osStream: RandomStream
     var networkStream: RandomStream
     var backendStream: RandomStream
-    /// Seed `001`'s workload, provider draws and the user's answers to pushes.
-    var pushStream: RandomStream
 }

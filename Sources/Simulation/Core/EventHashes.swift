@@ -164,13 +164,7 @@ extension World {
             case .timer(let d, let timer, _): return (24, UInt32(timer.rawValue), d)
             case .stepJobStops(let d, _): return (25, 0, d)
             }
-        case .pushSource(let d, let source): return (26, UInt32(source), d)
-        case .pushBroadcast(let index): return (27, UInt32(index), nil)
-        case .pushTimer(let slot): return (28, 0, push.timers[Int(slot)].map { push.truth[Int($0.user)].device })
-        case .pushAnswer(let slot, _): return (29, 0, push.truth[Int(push.inflight[Int(slot)].user)].device)
-        case .pushArrives(let message): return (30, 0, push.truth[Int(push.messages[Int(message)].user)].device)
-        case .pushTokenLifecycle(let d, let reinstall): return (31, reinstall ? 1 : 0, d)
-        case .pushSilentWaiting(let d): return (32, 0, d)
+        case .push(let e): return push.eventIdentity(e)
         case .stepSync(let e):
             switch e {
             case .healthDelivery(let d): return (33, 0, d)

@@ -67,8 +67,7 @@ enum FleetBuilder {
                     openStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user.open"),
                     osStream: RandomStream(seed: scenario.seed, entity: id, purpose: "os"),
                     networkStream: RandomStream(seed: scenario.seed, entity: id, purpose: "network"),
-                    backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend"),
-                    pushStream: RandomStream(seed: scenario.seed, entity: id, purpose: "push")))
+                    backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend")))
             }
             models.count = fleet.devices.count - models.firstDevice
             fleet.cohorts.append(models)

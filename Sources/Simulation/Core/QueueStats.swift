@@ -54,10 +54,8 @@ extension World {
             return jobs[Int(job)].generation != generation || jobs[Int(job)].clientDone
         case .continuationChoice(let d, let incarnation):
             return devices[Int(d)].incarnation != incarnation
-        case .pushAnswer(let slot, let generation):
-            return push.inflight[Int(slot)].generation != generation || push.inflight[Int(slot)].free
-        case .pushTimer(let slot):
-            return push.timers[Int(slot)] == nil
+        case .push(let e):
+            return push.isSuperseded(e)
         case .android(let e):
             switch e {
             case .screenOff(let d, let generation):
@@ -70,7 +68,7 @@ extension World {
             case .screenSessionStarts, .motion: return false
             }
         case .userOpensApp, .notificationTapped, .testCompleted, .offlineSpellStarts, .offlineSpellEnds, .faultStarts,
-             .faultEnds, .jetsam, .stepSync, .pushSource, .pushBroadcast, .pushArrives, .pushTokenLifecycle, .pushSilentWaiting:
+             .faultEnds, .jetsam, .stepSync:
             return false
         }
     }

@@ -36,7 +36,7 @@ extension World {
         case .networkLatency:
             if starting { activeLatencyFaults.append(index) } else { activeLatencyFaults.removeAll { $0 == index } }
         case .pushProviderErrors, .pushProviderOutage:
-            applyPushFault(fault.kind, starting: starting)
+            push.applyFault(fault.kind, starting: starting)
         default:
             for d in devices.indices where isAffected(d, by: index) {
                 applyDeviceFault(fault, index: index, device: UInt32(d), starting: starting)

@@ -179,4 +179,6 @@ enum HostRequest {
     case schedulePeriodicStepWork(interval: Interval, constraints: AppLogic.WorkConstraints)
     case finishStepWork(success: Bool)
     case staleNotificationSet(at: SimTime)
+    /// The push host's (Features/Push/PushEvent): FCM's side on the phone.
+    case push(PushRequest)
 }

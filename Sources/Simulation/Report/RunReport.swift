@@ -61,7 +61,7 @@ extension World {
             "analytics": .object(Dictionary(uniqueKeysWithValues: AnalyticsCounter.names.enumerated().map { ($1, .count(metrics.analytics[$0])) })),
             "invariants": invariantsSection(),
             "continuation": continuationSection(),
-            "push": pushSection(),
+            "push": push.section(duration: scenario.duration),
             "stepSync": [
                 "uploads": .count(stepSync.metrics.uploads),
                 "healthKitDeliveries": .count(stepSync.metrics.healthDeliveries),
@@ -128,7 +128,7 @@ extension World {
             "continuationCompletedToNotified": continuation.metrics.completedToNotified.latencySummary(),
             "stepsRecordedToSynced": stepSync.metrics.recordedToSynced.latencySummary(),
         ]
-        for (name, value) in pushLatencies() { section[name] = value }
+        for (name, value) in push.latencies() { section[name] = value }
         return .object(section)
     }
 
@@ -209,7 +209,7 @@ extension World {
             "unauthorized": .count(metrics.unauthorized),
             "clientTimeouts": .count(metrics.timeouts),
             "lostInTransit": .count(metrics.transportFailures),
-            "pushes": pushesByProvider(),
+            "pushes": push.byProvider(),
             "load": loadSection(),
         ]
     }

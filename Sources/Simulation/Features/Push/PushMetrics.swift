@@ -25,7 +25,7 @@ struct PushMetrics {
     var emailFallbacks = [UInt64](repeating: 0, count: 2)
     var tokens = [UInt64](repeating: 0, count: PushMetrics.tokenNames.count)
     var registrations: UInt64 = 0
-    /// The token lifecycle workload (World+PushLifecycle.swift).
+    /// The token lifecycle workload (PushHost+Lifecycle.swift).
     var rotations: UInt64 = 0
     var uninstalls: UInt64 = 0
     var reinstalls: UInt64 = 0
@@ -87,67 +87,26 @@ struct PushMetrics {
     }
 }
 
-/// The backend's load over simulated time, for capacity planning: counts per minute
-/// (``bucket``) for the whole run, and the largest values seen in each minute.
-///
-/// Memory is bounded by the run's length, allocated once: one `UInt32` per bucket and
-/// series, 1,440 buckets a day; 8 API series (5 endpoints, 503s, no-answers, busy
-/// workers) and, with push, 8 push series. The default week is 10,080 buckets (645 kB
-/// with push); the longest run the scenario format allows (366 days) is 527,040
-/// buckets, at most 34 MB.
-struct LoadSeries {
-    static let bucket = SimDuration.minutes(1)
-    /// The endpoints as `backend.requests.byEndpoint` names them, in ``endpointIndex(_:)`` order.
-    static let endpointNames = ["/v1/test/history", "/v1/test/active", "/v1/homework/analyze", "/api/v1/steps/sync", "/api/v1/steps"]
-
+/// The push service's load over simulated time (``LoadSeries``'s buckets), per provider
+/// (APNs 0, FCM 1): `backend.load`'s push series. Empty without a push cohort.
+struct PushLoad {
     let buckets: Int
-    /// API requests arriving, by endpoint (``endpointNames``).
-    var requests: [[UInt32]]
-    /// API requests answered 503 (queue full).
-    var apiRejected: [UInt32]
-    /// API requests the server never answered (a `backendOutage`).
-    var apiUnanswered: [UInt32]
-    /// The most API workers busy at once, seen when a request arrives or a worker finishes.
-    var apiBusyPeak: [UInt32]
-    /// Push sends handed to each provider (APNs, FCM); empty without a push cohort.
-    var pushSends: [[UInt32]]
+    /// Sends handed to each provider.
+    var sends: [[UInt32]]
     /// Sends the push service refused (its queue full) or the provider refused with 429 or 5xx.
-    var pushRejected: [[UInt32]]
-    /// The longest push queue, and the most sends awaiting an answer, per provider.
-    var pushQueuePeak: [[UInt32]]
-    var pushStreamingPeak: [[UInt32]]
+    var rejected: [[UInt32]]
+    /// The longest push queue, and the most sends awaiting an answer.
+    var queuePeak: [[UInt32]]
+    var streamingPeak: [[UInt32]]
 
-    init(duration: SimDuration, push: Bool) {
-        buckets = max(1, Int((duration.microseconds + Self.bucket.microseconds - 1) / Self.bucket.microseconds))
-        let zeros = [UInt32](repeating: 0, count: buckets)
-        requests = Array(repeating: zeros, count: Self.endpointNames.count)
-        apiRejected = zeros
-        apiUnanswered = zeros
-        apiBusyPeak = zeros
-        let perProvider: [[UInt32]] = push ? [zeros, zeros] : [[], []]
-        pushSends = perProvider
-        pushRejected = perProvider
-        pushQueuePeak = perProvider
-        pushStreamingPeak = perProvider
+    init(duration: SimDuration, active: Bool) {
+        buckets = LoadSeries.buckets(duration)
+        let perProvider: [[UInt32]] = active ? Array(repeating: [UInt32](repeating: 0, count: buckets), count: 2) : [[], []]
+        sends = perProvider
+        rejected = perProvider
+        queuePeak = perProvider
+        streamingPeak = perProvider
     }
 
-    @inline(__always) func index(_ now: SimTime) -> Int {
-        min(buckets - 1, max(0, Int(now.microseconds / Self.bucket.microseconds)))
-    }
-
-    static func endpointIndex(_ endpoint: Endpoint) -> Int {
-        switch endpoint {
-        case .testHistory: return 0
-        case .activeSession: return 1
-        case .analysis: return 2
-        case .syncSteps(let upload): return upload.method == .upsert ? 3 : 4
-        }
-    }
-
-    /// Requests of every endpoint, per bucket.
-    var total: [UInt32] {
-        var sum = requests[0]
-        for series in requests.dropFirst() { for b in series.indices { sum[b] &+= series[b] } }
-        return sum
-    }
+    @inline(__always) func index(_ now: SimTime) -> Int { LoadSeries.index(now, buckets: buckets) }
 }

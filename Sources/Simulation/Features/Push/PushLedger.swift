@@ -1,4 +1,3 @@
-import Foundation
 import SimKernel
 import AppLogic
 import Platform
@@ -124,56 +123,12 @@ struct PushTimerSlot {
     var notification: Int64
 }
 
-/// Everything of seed `001`'s pipeline in the world: the router and one
-/// ``PushUserState`` per push user (each device is one user), the two providers, the
-/// push service's queues, the ledger of created notifications, and what was measured.
-struct PushWorld {
-    let router: PushRouter
-    let throttle = SilentPushThrottle()
-    var users: [PushUserState] = []
-    var truth: [PushUserTruth] = []
-    /// The push user of each device, or -1 when its cohort does not run `push`.
-    var userOf: [Int32]
-    var apns: APNsGatewayModel
-    var fcm: FCMGatewayModel
-    var dispatchers = [PushDispatcher(), PushDispatcher()]
-    let concurrency: Int
-    let queueLimit: Int
-    var inflight: [PushInflight] = []
-    var freeInflight: [UInt32] = []
-    var timers: [PushTimerSlot?] = []
-    var freeTimers: [UInt32] = []
-    var messages: [PushMessage] = []
-    var ledger: [PushLedgerEntry] = []
-    /// The notifications a summary carried, by the summary's id (looked up, never iterated).
-    var summaries: [UInt32: [NotificationID]] = [:]
-    var effects: [PushEffect] = []
-    var metrics = PushMetrics()
-    /// The broadcasts' collapse ids ("broadcast-K").
-    var broadcastCollapseIds: [String]
-    var closed = false
-
-    /// A cohort runs `push` (else the pipeline stays empty and idle).
-    var active = false
-
-    init(scenario: Scenario, deviceCount: Int) {
-        router = PushRouter(config: scenario.logic.push.configuration, variants: PushVariants(names: scenario.logic.variants))
-        userOf = Array(repeating: -1, count: deviceCount)
-        apns = APNsGatewayModel(deviceCount: deviceCount)
-        fcm = FCMGatewayModel(deviceCount: deviceCount)
-        concurrency = scenario.backend.push.concurrency
-        queueLimit = scenario.backend.push.queueLimit
-        broadcastCollapseIds = scenario.broadcasts.indices.map { "broadcast-\($0)" }
-    }
-
-    static func provider(_ p: PushProvider) -> Int { p == .apns ? 0 : 1 }
-
-    /// User `u`'s router handles `input`. `router` and `users` are distinct stored
-    /// properties here, so the router is not copied for each input (as it is when the
-    /// world reads `push.router` while `push.users[u]` is borrowed inout).
-    mutating func route(_ u: Int, _ input: PushInput, now: Instant, into effects: inout [PushEffect]) {
-        router.handle(input, state: &users[u], now: now, into: &effects)
-    }
+/// An input for one push user's router, and the notification it concerns (-1: none),
+/// for the ledger: what a host step hands the world to deliver (World+Push's `deliverPush`).
+struct PushDelivery {
+    var user: Int
+    var input: PushInput
+    var context: Int64
 }
 
 extension PushLogicConfig {

@@ -1,0 +1,220 @@
+import SimKernel
+import AppLogic
+import Platform
+import Backend
+
+/// What the providers stored for a device that became reachable, and what they hand over.
+struct PushHandover {
+    var stored: [UInt32]
+    /// The one message APNs hands over (it keeps one per app), compared in place.
+    var apnsDelivery: UInt64?
+    var flush: FCMGatewayModel.Flush?
+
+    /// Whether stored message `m` reaches the device (else it ended: ``unreached``).
+    func delivers(_ m: UInt32) -> Bool {
+        let message = UInt64(m)
+        return apnsDelivery == message || flush?.deliveries.contains(where: { $0.message == message }) == true
+    }
+
+    /// How a stored message the provider does not hand over ended.
+    var unreached: PushOutcome { flush?.deletedMessages ?? false ? .droppedByProvider : .expired }
+}
+
+/// A push on the phone: delivery, Notification Centre, the silent-push throttle, opens.
+/// The world sequences the steps of an arrival (World+Push's `pushArrives`), since FCM's
+/// side on the phone, the delivery receipt and the badge come between them.
+extension PushHost {
+    /// Device `d` came online (or out of idle) and may receive: the providers hand over
+    /// what they stored (nil: nothing stored).
+    mutating func handOver(_ d: UInt32, core: inout WorldCore) -> PushHandover? {
+        let u = Int(userOf[Int(d)])
+        guard !truth[u].stored.isEmpty else { return nil }
+        var handover = PushHandover(stored: truth[u].stored)
+        truth[u].stored.removeAll()
+        if truth[u].provider == .apns {
+            handover.apnsDelivery = apns.deviceCameOnline(d, now: core.now)?.message
+        } else {
+            handover.flush = fcm.deviceReachable(d, now: core.now)
+        }
+        return handover
+    }
+
+    /// The device message `message` goes to.
+    @inline(__always) func device(ofMessage message: UInt32) -> UInt32 { truth[Int(messages[Int(message)].user)].device }
+
+    /// A message reaches the phone; false when the app is uninstalled (the phone discards it).
+    mutating func arrives(_ message: UInt32, core: inout WorldCore) -> Bool {
+        let u = Int(messages[Int(message)].user)
+        guard truth[u].uninstalled else { return true }
+        core.note(truth[u].device, "OS: push for an uninstalled app discarded")
+        messageEnded(message, as: .uninstalled)
+        return false
+    }
+
+    /// FCM's side of an arrival on the phone (a high-priority message's allow-list, a held
+    /// one's wait), for the world; nil for APNs.
+    @inline(__always) func fcmArrival(_ message: UInt32) -> HostRequest? {
+        let m = messages[Int(message)]
+        guard truth[Int(m.user)].provider == .fcm else { return nil }
+        return .push(.fcmArrived(wakesApp: m.wakesApp, heldSince: m.heldSince))
+    }
+
+    /// The message reaches the app or the OS's display rules. A silent one ends here (FCM:
+    /// the app has it; iOS: the throttle decides): returns false. An alert counts as
+    /// delivered, with the notifications it carries.
+    mutating func reachesApp(_ message: UInt32, core: inout WorldCore) -> Bool {
+        let m = messages[Int(message)]
+        let u = Int(m.user)
+        let d = truth[u].device
+        let i = Int(d)
+        if m.silent, truth[u].provider == .fcm {
+            // An FCM data message reaches the app when FCM delivers it; the iOS throttle is not Android's.
+            metrics.silent[0] += 1
+            core.note(d, "OS: data message delivered to the app")
+            return false
+        }
+        if m.silent {
+            let decision = throttle.receive(priority: m.apnsPriority, now: core.now, lowPowerMode: core.devices[i].lowPowerMode,
+                                            forceQuit: core.devices[i].launchPolicy.forceQuit, state: &truth[u].silent)
+            switch decision {
+            case .deliver: metrics.silent[0] += 1
+            case .coalesced(let at, let newlyScheduled):
+                metrics.silent[1] += 1
+                if newlyScheduled { core.clock.schedule(.push(.silentWaiting(device: d)), at: at) }
+            case .dropped: metrics.silent[2] += 1
+            }
+            core.note(d, "OS: silent push \(decision)")
+            return false
+        }
+        let n = Int(m.notification)
+        ledger[n].live -= 1
+        markDelivered(UInt32(n), now: core.now)
+        if let carried = summaries[UInt32(n)] { for id in carried { markDelivered(UInt32(id.rawValue), now: core.now) } }
+        return true
+    }
+
+    /// FCM devices send a delivery receipt for an alert that reached them.
+    @inline(__always) func receipt(_ message: UInt32) -> PushDelivery? {
+        let m = messages[Int(message)]
+        let u = Int(m.user)
+        guard truth[u].provider == .fcm else { return nil }
+        let n = m.notification
+        return PushDelivery(user: u, input: .deliveryReceipt(NotificationID(UInt64(n)), PushDeviceID(truth[u].device)), context: n)
+    }
+
+    /// The OS displays the alert when the permission allows it, unless its collapse id
+    /// replaces one shown; returns the notification for Notification Centre (and the badge).
+    mutating func display(_ message: UInt32, core: inout WorldCore) -> LocalNotification? {
+        let m = messages[Int(message)]
+        let u = Int(m.user)
+        let d = truth[u].device
+        let i = Int(d)
+        let n = Int(m.notification)
+        let authorization = core.devices[i].notificationCenter.authorization
+        guard authorization.allowsPosting else {
+            metrics.notShownWithoutPermission += 1
+            core.note(d, "OS: push n\(n) not shown (permission \(authorization))")
+            return nil
+        }
+        if m.priority == .normal, let quiet = users[u].settings.quietHours {
+            observePushDisplayedNormal(user: u, device: i, notification: n, quiet: quiet, core: &core)
+        }
+        if m.collapsible {
+            if observePushDisplayedCollapsible(user: u, device: i, notification: n, core: &core) {
+                // The OS replaces the shown notification: nothing new in Notification Centre.
+                metrics.collapsedInPlace += 1
+                return nil
+            }
+            truth[u].shownCollapsed.append(UInt32(n))
+        }
+        if authorization == .provisional { metrics.shownQuietly += 1 } else { metrics.shown += 1 }
+        core.note(d, "OS: push n\(n) shown")
+        return LocalNotification(kind: .push, badge: nil)
+    }
+
+    /// The user sees the displayed push: opens it (an app open, later) or dismisses it.
+    mutating func userSees(_ message: UInt32, core: inout WorldCore) {
+        let u = Int(messages[Int(message)].user)
+        let d = truth[u].device
+        let i = Int(d)
+        // The cohort's fields read in place (a copy of its `PushUsage` would retain its arrays).
+        let c = Int(core.devices[i].cohort)
+        if streams[u].chance(core.scenario.fleet[c].push.openProbability) {
+            let delay = core.scenario.fleet[c].push.openDelay.sampleDuration(&streams[u])
+            guard core.now + delay < core.end else { return }
+            metrics.opened += 1
+            metrics.timeToOpen.record(delay.microseconds)
+            core.clock.schedule(.notificationTapped(device: d), after: delay)
+        } else {
+            metrics.dismissed += 1
+        }
+    }
+
+    /// The silent push the throttle held is due: one wake for it and every push merged into
+    /// it, unless Low Power Mode, a force-quit or an uninstall came meanwhile (``SilentPushThrottle/deliverWaiting(now:lowPowerMode:forceQuit:state:)``).
+    mutating func silentWaiting(_ d: UInt32, core: inout WorldCore) {
+        let u = Int(userOf[Int(d)])
+        let merged = truth[u].silent.merged
+        guard let decision = throttle.deliverWaiting(now: core.now, lowPowerMode: core.devices[Int(d)].lowPowerMode,
+                                                     forceQuit: core.devices[Int(d)].launchPolicy.forceQuit,
+                                                     state: &truth[u].silent)
+        else { return }
+        switch decision {
+        case .deliver where truth[u].uninstalled:
+            metrics.silent[4] += 1
+            return core.note(d, "OS: held silent push discarded (app uninstalled)")
+        case .deliver: metrics.silent[3] += 1
+        case .dropped: metrics.silent[4] += 1
+        case .coalesced(let at, _): return core.clock.schedule(.push(.silentWaiting(device: d)), at: at)
+        }
+        core.note(d, "OS: held silent push (\(merged) merged) \(decision)")
+    }
+
+    mutating func markDelivered(_ n: UInt32, now: SimTime) {
+        let entry = ledger[Int(n)]
+        guard entry.outcome != .delivered else { return }
+        ledger[Int(n)].outcome = .delivered
+        metrics.createdToDelivered[Int(entry.priority.rawValue)].record((now - entry.createdAt).microseconds)
+    }
+
+    // MARK: - Opens and registration
+
+    /// An app open: an uninstalled app is reinstalled (a new token). Returns the push user
+    /// (nil: the device runs no push) and whether the app registers its token now: with
+    /// permission, when the registry does not hold it active (a new token: not yet). The
+    /// world then delivers the open as in-app activity and the user reading every
+    /// notification (README, "the badge").
+    mutating func appOpened(_ d: UInt32, core: inout WorldCore) -> (user: Int, registers: Bool)? {
+        guard active else { return nil }
+        let u32 = userOf[Int(d)]
+        guard u32 >= 0 else { return nil }
+        let u = Int(u32)
+        truth[u].shownCollapsed.removeAll()
+        if truth[u].uninstalled { reinstalled(u, core: &core) }
+        let status = truth[u].registryStatus
+        let registers = core.devices[Int(d)].notificationCenter.authorization.allowsPosting && status != .active && status != .inactive
+        return (u, registers)
+    }
+
+    /// The user has read every notification at the open (nil: none unread).
+    @inline(__always) func notificationsRead(_ u: Int) -> PushDelivery? {
+        let unread = users[u].unread
+        return unread > 0 ? PushDelivery(user: u, input: .notificationsRead(count: unread), context: -1) : nil
+    }
+
+    /// The app obtains its token (the first time, generation 1) and registers it.
+    mutating func register(_ d: UInt32) -> PushDelivery {
+        let u = Int(userOf[Int(d)])
+        if truth[u].generation == 0 { truth[u].generation = 1 }
+        let generation = truth[u].generation
+        if truth[u].provider == .apns {
+            apns.tokenIssued(device: d, generation: generation)
+        } else {
+            fcm.tokenIssued(device: d, generation: generation)
+        }
+        truth[u].gone.removeAll { $0 == generation }
+        metrics.registrations += 1
+        let token = PushToken(device: PushDeviceID(d), generation: generation, provider: truth[u].provider)
+        return PushDelivery(user: u, input: .deviceRegistered(token), context: -1)
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import SimKernel
+import AppLogic
+import Platform
+import Backend
+import Scenario
+
+/// Seed `001`'s pipeline, hosted (docs/architecture.md, issue 5):
+/// - **Workload**: each push user's sources (`fleet[].push.sources`) are Poisson processes;
+///   a broadcast creates one notification for every push user it reaches at one instant.
+/// - **Registration**: a user whose permission allows notifications obtains a token and
+///   registers it at time zero (the app was in use before the run) and again at an app
+///   open when the registry does not hold it active (after a 410, say).
+/// - **Effects**: a send waits in the push service's queue for one of the provider's
+///   ``PushBackendConfig/concurrency`` streams, goes to the APNs (iOS) or FCM (Android)
+///   model, and its answer comes back as an event after the provider's latency; no
+///   answer is a timeout after `PushConfiguration.providerTimeout` (30 s, seed `001`).
+/// - **The phone**: an alert reaches Notification Centre when the permission allows it
+///   (provisional: quietly), counts toward the badge through ``BadgeManager``, and is
+///   opened with the cohort's `openProbability` (an open is an app open) or dismissed;
+///   a notification with a collapse id already shown replaces it in place. A silent
+///   push to an iPhone goes through ``SilentPushThrottle`` (Low Power Mode and a force-quit
+///   drop it; one held by the throttle is delivered when its time comes); an FCM data
+///   message reaches the app when FCM delivers it. FCM devices
+///   send delivery receipts. **Decision**: the payload's `badge` is not applied by the
+///   OS: the app's ``BadgeManager`` owns the badge (README, "the badge").
+///
+/// The host owns the router and one ``PushUserState`` per push user (each device is one
+/// user), the two providers, the push service's queues, the ledger of created
+/// notifications, each user's random streams, and what was measured. Its methods take
+/// `core: inout WorldCore`; what belongs to another part (FCM's side on the phone, the
+/// badge) comes back as a ``HostRequest``, and the steps around a router input are
+/// sequenced by the world (World+Push.swift). The small queries the world calls
+/// (``device(ofMessage:)``, ``answerIsCurrent(_:generation:)``, ``eventIdentity(_:)``...) are
+/// `@inline(__always)`: called as plain non-mutating methods on `world.push`, each copied
+/// the whole host (1.2 kB) first.
+struct PushHost {
+    let router: PushRouter
+    let throttle = SilentPushThrottle()
+    var users: [PushUserState] = []
+    var truth: [PushUserTruth] = []
+    /// Per push user: the workload, the providers' draws and the user's answers to pushes.
+    var streams: [RandomStream] = []
+    /// The push user of each device, or -1 when its cohort does not run `push`.
+    var userOf: [Int32]
+    var apns: APNsGatewayModel
+    var fcm: FCMGatewayModel
+    var dispatchers = [PushDispatcher(), PushDispatcher()]
+    let concurrency: Int
+    let queueLimit: Int
+    var inflight: [PushInflight] = []
+    var freeInflight: [UInt32] = []
+    var timers: [PushTimerSlot?] = []
+    var freeTimers: [UInt32] = []
+    var messages: [PushMessage] = []
+    var ledger: [PushLedgerEntry] = []
+    /// The notifications a summary carried, by the summary's id (looked up, never iterated).
+    var summaries: [UInt32: [NotificationID]] = [:]
+    /// The reused buffer the router writes its effects into (``route(_:_:core:)``).
+    var effects: [PushEffect] = []
+    var metrics = PushMetrics()
+    /// The push service's load over time (`backend.load`'s push series).
+    var load: PushLoad
+    /// The broadcasts' collapse ids ("broadcast-K").
+    var broadcastCollapseIds: [String]
+    var closed = false
+    /// The run's start in Unix microseconds (the router's clock is true time).
+    let startMicroseconds: Int64
+
+    /// A cohort runs `push` (else the pipeline stays empty and idle).
+    let active: Bool
+
+    /// Builds the push users of the cohorts that run `push` (none: an empty, idle host).
+    init(scenario: Scenario, core: WorldCore) {
+        router = PushRouter(config: scenario.logic.push.configuration, variants: PushVariants(names: scenario.logic.variants))
+        active = core.cohorts.contains(where: \.runsPush)
+        let deviceCount = active ? core.devices.count : 0
+        userOf = Array(repeating: -1, count: deviceCount)
+        apns = APNsGatewayModel(deviceCount: deviceCount)
+        fcm = FCMGatewayModel(deviceCount: deviceCount)
+        concurrency = scenario.backend.push.concurrency
+        queueLimit = scenario.backend.push.queueLimit
+        broadcastCollapseIds = scenario.broadcasts.indices.map { "broadcast-\($0)" }
+        startMicroseconds = core.startUnixSeconds * 1_000_000
+        load = PushLoad(duration: scenario.duration, active: active)
+        guard active else { return }
+        var zones: [TimeZone] = core.timeZones.map { TimeZone(identifier: $0) ?? TimeZone(secondsFromGMT: 0)! }
+        if zones.isEmpty { zones = [TimeZone(secondsFromGMT: 0)!] }
+        for d in core.devices.indices {
+            let cohort = core.cohorts[Int(core.devices[d].cohort)]
+            guard cohort.runsPush else { continue }
+            let usage = scenario.fleet[Int(core.devices[d].cohort)].push
+            let entity = core.globalID(d)
+            var setup = RandomStream(seed: scenario.seed, entity: entity, purpose: "push.setup")
+            let quiet = usage.quietHours.pick(&setup).map { QuietHours(startHour: $0.startMinute / 60, startMinute: $0.startMinute % 60,
+                                                                         endHour: $0.endMinute / 60, endMinute: $0.endMinute % 60) }
+            var optedOut = PushCategories()
+            for (k, share) in usage.optOut.enumerated() where setup.chance(share) { optedOut.insert(PushCategories(PushCategory.allCases[k])) }
+            let email = setup.chance(usage.emailEnabled)
+            let settings = PushUserSettings(timeZone: zones[Int(core.devices[d].homeTimeZone)], quietHours: quiet, optedOut: optedOut, emailEnabled: email)
+            userOf[d] = Int32(users.count)
+            users.append(PushUserState(settings: settings))
+            truth.append(PushUserTruth(device: UInt32(d), silent: SilentPushState(throttle: throttle, now: .zero),
+                                       provider: cohort.platform == .android ? .fcm : .apns,
+                                       lifecycle: RandomStream(seed: scenario.seed, entity: entity, purpose: "push.lifecycle")))
+            streams.append(RandomStream(seed: scenario.seed, entity: entity, purpose: "push"))
+        }
+    }
+
+    static func provider(_ p: PushProvider) -> Int { p == .apns ? 0 : 1 }
+
+    var config: PushConfiguration { router.config }
+
+    func instant(_ t: SimTime) -> Instant { Instant(unixMicroseconds: startMicroseconds + t.microseconds) }
+    func simTime(_ i: Instant) -> SimTime { SimTime(microseconds: i.unixMicroseconds - startMicroseconds) }
+
+    // MARK: - Set-up
+
+    /// Schedules device `d`'s sources and its token lifecycle (after its registration).
+    mutating func scheduleWorkload(_ d: UInt32, core: inout WorldCore) {
+        for s in PushSourceName.allCases.indices { scheduleSource(d, source: s, core: &core) }
+        scheduleLifecycle(d, reinstall: false, core: &core)
+        scheduleLifecycle(d, reinstall: true, core: &core)
+    }
+
+    mutating func scheduleBroadcasts(core: inout WorldCore) {
+        for (k, b) in core.scenario.broadcasts.enumerated() where SimTime.zero + b.at < core.end {
+            core.clock.schedule(.push(.broadcast(index: UInt16(k))), at: .zero + b.at)
+        }
+    }
+
+    mutating func scheduleSource(_ d: UInt32, source: Int, core: inout WorldCore) {
+        let perDay = core.scenario.fleet[Int(core.devices[Int(d)].cohort)].push.sources[source].perDay
+        guard perDay > 0 else { return }
+        let gap = SimDuration.fromSeconds(streams[Int(userOf[Int(d)])].exponential(mean: 86_400 / perDay))
+        core.clock.schedule(.push(.source(device: d, source: UInt8(source))), after: gap)
+    }
+
+    // MARK: - Workload
+
+    /// A source fires: its notification is created (the world delivers it, then
+    /// schedules the source's next one, ``scheduleSource(_:source:core:)``).
+    mutating func sourceFires(_ d: UInt32, source: Int, core: inout WorldCore) -> PushDelivery {
+        let u = Int(userOf[Int(d)])
+        let priority = core.scenario.fleet[Int(core.devices[Int(d)].cohort)].push.sources[source].priority.pick(&streams[u])
+        let name = PushSourceName.allCases[source]
+        return create(d, source: source, category: name.category, priority: priority, collapseId: nil, core: &core)
+    }
+
+    /// Broadcast `k` reaches device `d` (its cohort, its share drawn from `purpose`'s stream):
+    /// a notification is created.
+    mutating func broadcastReaches(_ d: Int, _ k: Int, purpose: StreamPurpose, core: inout WorldCore) -> PushDelivery? {
+        guard userOf[d] >= 0 else { return nil }
+        let b = core.scenario.broadcasts[k]
+        if let name = b.cohort, core.cohorts[Int(core.devices[d].cohort)].name != name { return nil }
+        if b.fraction < 1 {
+            var stream = RandomStream(seed: core.scenario.seed, entity: core.globalID(d), purpose: purpose)
+            guard stream.chance(b.fraction) else { return nil }
+        }
+        return create(UInt32(d), source: 4, category: b.category, priority: b.priority, collapseId: broadcastCollapseIds[k], core: &core)
+    }
+
+    /// A notification is created for the user of device `d` (seed `001`, "Trigger Sources").
+    private mutating func create(_ d: UInt32, source: Int, category: PushCategoryName, priority name: PushPriorityName,
+                                 collapseId: String?, core: inout WorldCore) -> PushDelivery {
+        let u = Int(userOf[Int(d)])
+        let id = UInt32(ledger.count)
+        let priority = PushPriority.allCases[PushPriorityName.allCases.firstIndex(of: name)!]
+        ledger.append(PushLedgerEntry(user: UInt32(u), createdAt: core.now, via: id, priority: priority))
+        metrics.createdBySource[source] += 1
+        metrics.createdByPriority[Int(priority.rawValue)] += 1
+        let request = PushNotificationRequest(
+            id: NotificationID(UInt64(id)), category: PushCategory.allCases[PushCategoryName.allCases.firstIndex(of: category)!],
+            priority: priority, title: PushHost.titles[source], body: PushHost.bodies[source], collapseId: collapseId, dataBytes: 64)
+        core.note(d, "push: notification n\(id) created (\(PushMetrics.sourceNames[source]), \(name.rawValue))")
+        return PushDelivery(user: u, input: .notificationCreated(request), context: Int64(id))
+    }
+
+    /// **Assumption**: fixed texts per source (the fleet does not vary content; 64 bytes of `data`).
+    static let titles = ["Assignment due soon", "New feedback from your teacher", "A new challenge is waiting", "Announcement", "Announcement"]
+    static let bodies = ["Your assignment is due tomorrow at 9:00 AM. Tap to review it.",
+                         "Your teacher left feedback on your last submission.",
+                         "Beat your streak: today's challenge takes 5 minutes.",
+                         "News from your school.", "News for everyone."]
+
+    // MARK: - Faults
+
+    mutating func applyFault(_ kind: Fault.Kind, starting: Bool) {
+        guard active else { return }
+        switch kind {
+        case .pushProviderOutage(let provider):
+            if provider == "apns" {
+                if starting { apns.faults.outageStarts() } else { apns.faults.outageEnds() }
+            } else {
+                if starting { fcm.faults.outageStarts() } else { fcm.faults.outageEnds() }
+            }
+        case .pushProviderErrors(let provider, let status, let rate):
+            let e = PushGatewayFaults.ErrorRate(status: status, rate: rate)
+            if provider == "apns" {
+                if starting { apns.faults.errorsStart(e) } else { apns.faults.errorsEnd(e) }
+            } else {
+                if starting { fcm.faults.errorsStart(e) } else { fcm.faults.errorsEnd(e) }
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: - The end of the run
+
+    /// Accounts for every created notification once the run ends: delivered, emailed,
+    /// expired by its TTL, suppressed, failed, dropped by the provider, or still in
+    /// flight (held, queued, awaiting an answer or a retry, stored or on its way). Any
+    /// other is lost: an oracle violation.
+    mutating func closeLedger(core: inout WorldCore) {
+        guard active, !closed else { return }
+        closed = true
+        let config = self.config
+        for n in ledger.indices {
+            let entry = ledger[n]
+            let carrier = ledger[Int(entry.via)]
+            var outcome = entry.outcome
+            if outcome == .pending, Int(entry.via) != n, carrier.outcome != .pending { outcome = carrier.outcome }
+            if outcome != .pending {
+                metrics.outcomes[Int(outcome.rawValue)] += 1
+                continue
+            }
+            let ttl = SimDuration(microseconds: config.ttl(entry.priority).microseconds)
+            if entry.createdAt + ttl <= core.end {
+                metrics.outcomes[Int(PushOutcome.expired.rawValue)] += 1
+                continue
+            }
+            let user = users[Int(entry.user)]
+            let held = entry.live > 0 || user.holds(NotificationID(UInt64(n)))
+                || carrier.live > 0 || user.holds(NotificationID(UInt64(entry.via)))
+            if held {
+                metrics.inFlightAtEnd += 1
+            } else {
+                metrics.lost += 1
+                observePushLost(device: Int(truth[Int(entry.user)].device), notification: n, createdAt: entry.createdAt, core: &core)
+            }
+        }
+    }
+}

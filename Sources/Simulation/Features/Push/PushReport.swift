@@ -1,0 +1,116 @@
+import SimKernel
+import Reports
+import AppLogic
+
+/// The push pipeline's part of `report.json` (seed `001`'s "Aggregated Push Metrics").
+/// Every key is present in every report; without a `push` cohort the figures are zeros.
+extension PushHost {
+    var reportedMetrics: PushMetrics { active ? metrics : PushMetrics() }
+
+    /// `latency.pushCreatedToDelivered.<priority>`: creation to the first arrival on a device.
+    func latencies() -> [(String, ReportValue)] {
+        let m = reportedMetrics
+        return PushMetrics.priorityNames.enumerated().map { ("pushCreatedToDelivered.\($1)", m.createdToDelivered[$0].latencySummary()) }
+    }
+
+    /// `backend.pushes`: sends by provider and how the provider (or the push service's
+    /// own queue) answered.
+    func byProvider() -> ReportValue {
+        let m = reportedMetrics
+        var section: [String: ReportValue] = [:]
+        for (p, name) in ["apns", "fcm"].enumerated() {
+            var byStatus: [String: ReportValue] = [:]
+            for (k, status) in PushMetrics.statuses.enumerated() { byStatus["\(status)"] = .count(m.byStatus[p][k]) }
+            let dispatcher = active ? dispatchers[p] : PushDispatcher()
+            let capacity = active ? concurrency : 0
+            section[name] = [
+                "sends": .count(m.sends[p]),
+                "accepted": .count(m.accepted[p]),
+                "rejectedByStatus": .object(byStatus),
+                "timedOut": .count(m.unanswered[p]),
+                "rejectedByQueue": .count(m.rejectedByQueue[p]),
+                "peakQueueDepth": .count(dispatcher.peakQueue),
+                "peakConcurrent": .count(dispatcher.peakStreaming),
+                "concurrency": .count(capacity),
+                // 1 - peak use of the configured streams: 0 means the queue was in use.
+                "headroom": DerivedFigures.headroom(busy: Int64(dispatcher.peakStreaming), capacity: Int64(capacity)),
+                "latency": m.providerLatency[p].latencySummary(),
+            ]
+        }
+        return .object(section)
+    }
+
+
+    /// `push`: seed `001`'s aggregated metrics and the accounting of every notification.
+    func section(duration: SimDuration) -> ReportValue {
+        let m = reportedMetrics
+        func named(_ names: [String], _ counts: [UInt64]) -> ReportValue {
+            .object(Dictionary(uniqueKeysWithValues: zip(names, counts.map { ReportValue.count($0) })))
+        }
+        func rate(_ a: UInt64, _ b: UInt64) -> ReportValue { DerivedFigures.ratio(Int64(a), Int64(b)) }
+        let created = m.createdBySource.reduce(0, +)
+        var outcomes: [String: ReportValue] = [:]
+        for outcome in PushOutcome.allCases where outcome != .pending {
+            outcomes["\(outcome)"] = .count(m.outcomes[Int(outcome.rawValue)])
+        }
+        outcomes["inFlight"] = .count(m.inFlightAtEnd)
+        outcomes["lost"] = .count(m.lost)
+        let accounted = m.outcomes.reduce(0, +) + m.inFlightAtEnd + m.lost
+        let sends = m.sends.reduce(0, +)
+        let delivered = m.outcomes[Int(PushOutcome.delivered.rawValue)]
+        let sent = created - m.outcomes[Int(PushOutcome.suppressed.rawValue)]
+        let failures = m.failuresByReason.reduce(0, +)
+        let activeTokens = UInt64(truth.filter { $0.registryStatus == .active }.count)
+        let displayed = m.shown + m.shownQuietly
+        return [
+            "users": .count(users.count),
+            "created": [
+                "total": .count(created),
+                "bySource": named(PushMetrics.sourceNames, m.createdBySource),
+                "byPriority": named(PushMetrics.priorityNames, m.createdByPriority),
+            ],
+            // Every created notification is in exactly one of these (`accounted` = `created.total`).
+            "outcomes": .object(outcomes),
+            "accounted": .count(accounted),
+            "suppressedByReason": named(PushMetrics.suppressionNames, m.suppressedByReason),
+            "heldForQuietHours": .count(m.held),
+            "summaries": .count(m.summaries),
+            "sends": .count(sends),
+            "retries": .count(m.retries),
+            "failuresByReason": named(PushMetrics.failureNames, m.failuresByReason),
+            "emailFallbacks": named(["allDevicesFailed", "highPriorityDelayed"], m.emailFallbacks),
+            // Seed `001`: delivered / sent (notifications given a push), failed sends / sends.
+            "deliveryRate": rate(delivered, sent),
+            "failureRate": rate(failures, sends),
+            "tokens": [
+                "registrations": .count(m.registrations),
+                "rotations": .count(m.rotations),
+                "uninstalls": .count(m.uninstalls),
+                "reinstalls": .count(m.reinstalls),
+                "marked": named(PushMetrics.tokenNames, m.tokens),
+                "purged": .count(m.purged),
+                "purgeNoticeEmails": .count(m.purgeNotices),
+                "activeAtEnd": .count(activeTokens),
+                // Seed `001`: expired tokens / active tokens, per week (target < 1 %).
+                "expirationRatePerWeek": DerivedFigures.expirationRatePerWeek(
+                    expired: Int64(m.tokens[PushMetrics.index(PushTokenStatus.expired)]), active: Int64(activeTokens),
+                    durationSeconds: duration.seconds),
+            ],
+            "display": [
+                "shown": .count(m.shown),
+                "shownQuietly": .count(m.shownQuietly),
+                "notShownWithoutPermission": .count(m.notShownWithoutPermission),
+                "replacedByCollapseId": .count(m.collapsedInPlace),
+                "silent": named(PushMetrics.silentNames, m.silent),
+            ],
+            "opened": .count(m.opened),
+            "dismissed": .count(m.dismissed),
+            "openRate": rate(m.opened, displayed),
+            "timeToOpen": m.timeToOpen.latencySummary(),
+            "providerLatencyP95": [
+                "apns": .seconds(m.providerLatency[0].percentile(95)),
+                "fcm": .seconds(m.providerLatency[1].percentile(95)),
+            ],
+        ]
+    }
+}
