@@ -101,23 +101,27 @@ public struct World {
         startPush()
     }
 
+    public var scenario: Scenario { _read { yield core.scenario } }
+    /// Which devices of the fleet this world holds (``ShardPlan``); `.whole` unless sharded.
+    public var shard: ShardPlan { _read { yield core.shard } }
+    public var end: SimTime { core.end }
     public var now: SimTime { core.now }
     /// Events processed; a shard other than 0 leaves out the fleet-wide ones
     /// (``fleetWideEvents``), so the shards' counts add up to the plain run's.
-    public var eventsProcessed: UInt64 { clock.processed - (shard.index == 0 ? 0 : fleetWideEvents) }
-    public var deviceCount: Int { devices.count }
+    public var eventsProcessed: UInt64 { core.clock.processed - (shard.index == 0 ? 0 : fleetWideEvents) }
+    public var deviceCount: Int { core.devices.count }
 
     /// Processes every event before `limit` (and before the scenario's end). Bounded:
     /// time only moves forward and stops at the end.
     public mutating func run(until limit: SimTime) {
         let stop = limit < end ? limit : end
         if measuresQueue {
-            while let event = clock.next(before: stop) {
-                queueStats.record(pendingAfterPop: clock.queue.count, superseded: isSuperseded(event))
+            while let event = core.clock.next(before: stop) {
+                queueStats.record(pendingAfterPop: core.clock.queue.count, superseded: isSuperseded(event))
                 step(event)
             }
         } else {
-            while let event = clock.next(before: stop) { step(event) }
+            while let event = core.clock.next(before: stop) { step(event) }
         }
         settleDoze(before: stop)
         if stop == end { push.closeLedger(core: &core) }
@@ -128,27 +132,27 @@ public struct World {
     // MARK: - Set-up
 
     private mutating func start() {
-        for d in devices.indices {
+        for d in core.devices.indices {
             let id = UInt32(d)
-            if devices[d].signedIn { tokens.issue(d, at: .zero) }
-            let cohort = cohorts[Int(devices[d].cohort)]
+            if core.devices[d].signedIn { tokens.issue(d, at: .zero) }
+            let cohort = core.cohorts[Int(core.devices[d].cohort)]
             scheduleNextOpen(id)
-            if let gap = cohort.network.nextSpell(rng: &devices[d].networkStream) {
-                clock.schedule(.offlineSpellStarts(device: id), after: gap)
+            if let gap = cohort.network.nextSpell(rng: &core.devices[d].networkStream) {
+                core.clock.schedule(.offlineSpellStarts(device: id), after: gap)
             }
             // The app was in use before the run: a refresh request is already pending,
             // submitted sometime in the last preferred interval.
             let interval = scenario.logic.refresh.preferredInterval.microseconds
-            let earliest = SimTime(microseconds: devices[d].osStream.int(in: 0...max(0, interval - 1)))
-            var battery = RandomStream(seed: scenario.seed, entity: globalID(d), purpose: "battery")
+            let earliest = SimTime(microseconds: core.devices[d].osStream.int(in: 0...max(0, interval - 1)))
+            var battery = RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "battery")
             startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
             osStart(id, firstRefreshDue: earliest)
             if cohort.stepSync { startStepSync(id) }
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {
-            clock.schedule(.faultStarts(index: UInt16(i)), at: .zero + fault.at)
+            core.clock.schedule(.faultStarts(index: UInt16(i)), at: .zero + fault.at)
             // An end at or after the run's end never runs (time saturates, never wraps).
-            if let duration = fault.duration { clock.schedule(.faultEnds(index: UInt16(i)), at: .zero + fault.at + duration) }
+            if let duration = fault.duration { core.clock.schedule(.faultEnds(index: UInt16(i)), at: .zero + fault.at + duration) }
         }
     }
 
@@ -157,54 +161,29 @@ public struct World {
     mutating func step(_ event: WorldEvent) {
         hashDelivered(event)
         switch event {
-        case .userOpensApp(let d):
-            userOpensApp(d)
-        case .notificationTapped(let d):
-            openApp(d, fromNotification: true)
-        case .foregroundSessionEnds(let d, let incarnation):
-            foregroundSessionEnds(d, incarnation: incarnation)
-        case .testCompleted(let d):
-            userCompletesTest(d)
-        case .refreshLaunch(let d, let generation):
-            launchRefresh(d, generation: generation)
-        case .refreshExpires(let d, let serial):
-            refreshDeadline(d, serial: serial)
-        case .refreshWatchdog(let d, let serial):
-            watchdogFires(d, serial: serial)
-        case .suspendAfterTask(let d, let serial):
-            suspendAfterTask(d, serial: serial)
-        case .keyValueFlush(let d, let generation):
-            keyValueFlushDue(d, generation: generation)
-        case .requestReachesServer(let job, let generation):
-            requestReachesServer(job, generation: generation)
-        case .serviceCompletes(let job, let generation):
-            serviceCompletes(job, generation: generation)
-        case .responseReachesDevice(let job, let generation):
-            responseReachesDevice(job, generation: generation)
-        case .requestTimesOut(let job, let generation):
-            requestTimesOut(job, generation: generation)
-        case .offlineSpellStarts(let d):
-            offlineSpellStarts(d)
-        case .offlineSpellEnds(let d):
-            offlineSpellEnds(d)
-        case .faultStarts(let index):
-            fleetWideEvents += 1
-            applyFault(Int(index), starting: true)
-        case .faultEnds(let index):
-            fleetWideEvents += 1
-            applyFault(Int(index), starting: false)
-        case .jetsam(let d, let fault):
-            jetsam(d, fault: Int(fault))
-        case .continuationChoice(let d, let incarnation):
-            continuationChoice(d, incarnation: incarnation)
-        case .deviceTimer(let d, let timer, let generation):
-            deviceTimerFires(d, timer, generation: generation)
-        case .android(let event):
-            androidEvent(event)
-        case .push(let event):
-            pushEvent(event)
-        case .stepSync(let event):
-            stepSyncEvent(event)
+        case .userOpensApp(let d): userOpensApp(d)
+        case .notificationTapped(let d): openApp(d, fromNotification: true)
+        case .foregroundSessionEnds(let d, let incarnation): foregroundSessionEnds(d, incarnation: incarnation)
+        case .testCompleted(let d): userCompletesTest(d)
+        case .refreshLaunch(let d, let generation): launchRefresh(d, generation: generation)
+        case .refreshExpires(let d, let serial): refreshDeadline(d, serial: serial)
+        case .refreshWatchdog(let d, let serial): watchdogFires(d, serial: serial)
+        case .suspendAfterTask(let d, let serial): suspendAfterTask(d, serial: serial)
+        case .keyValueFlush(let d, let generation): keyValueFlushDue(d, generation: generation)
+        case .requestReachesServer(let job, let generation): requestReachesServer(job, generation: generation)
+        case .serviceCompletes(let job, let generation): serviceCompletes(job, generation: generation)
+        case .responseReachesDevice(let job, let generation): responseReachesDevice(job, generation: generation)
+        case .requestTimesOut(let job, let generation): requestTimesOut(job, generation: generation)
+        case .offlineSpellStarts(let d): offlineSpellStarts(d)
+        case .offlineSpellEnds(let d): offlineSpellEnds(d)
+        case .faultStarts(let index): applyFault(Int(index), starting: true)
+        case .faultEnds(let index): applyFault(Int(index), starting: false)
+        case .jetsam(let d, let fault): jetsam(d, fault: Int(fault))
+        case .continuationChoice(let d, let incarnation): continuationChoice(d, incarnation: incarnation)
+        case .deviceTimer(let d, let timer, let generation): deviceTimerFires(d, timer, generation: generation)
+        case .android(let event): androidEvent(event)
+        case .push(let event): pushEvent(event)
+        case .stepSync(let event): stepSyncEvent(event)
         }
     }
 }
@@ -237,7 +216,7 @@ extension World {
 
 extension World {
     /// The traced device's story (empty unless the world was built with `traceDevice`).
-    public var trace: [(time: SimTime, line: String)] { traceRecorder?.entries ?? [] }
+    public var trace: [(time: SimTime, line: String)] { core.traceRecorder?.entries ?? [] }
 
     /// Bytes the pending-event set holds (`fleetsim bench`'s memory split per device).
     public var pendingSetBytes: Int { core.clock.pendingSetBytes }

@@ -53,7 +53,7 @@ import Platform
         #expect(stop > start && stop < start + .minutes(45))
         #expect(world.trace.contains { $0.time == stop && $0.line.contains("stepSync run ended (stopped by the system)") })
         #expect(BatterySaverAlarmTests.times(world, "step sync runs as job 2").first == stop)
-        #expect(world.metrics.platform.jobsStopped >= 1)
+        #expect(world.core.metrics.platform.jobsStopped >= 1)
     }
 
     // MARK: - 2 and 3. Wakes and alarm clocks

@@ -37,7 +37,7 @@ import Scenario
         #expect(!uploads.isEmpty)
         #expect(uploads.allSatisfy { $0 >= plugged })
         #expect(charges.trace.contains { $0.line.contains("WorkManager: stepSync due; waiting for its constraints") && $0.time < plugged })
-        #expect(charges.oracle.violations == 0)
+        #expect(charges.core.oracle.violations == 0)
     }
 
     /// FCM in Doze (`docs/platform-facts.md` H, A): on a phone in deep idle, a normal-priority
@@ -68,10 +68,10 @@ import Scenario
         #expect(shown[1].0 > SimTime.zero + .minutes(160))
         #expect(shown[1].1.hasSuffix("deep idleMaintenance"))
         #expect(world.trace.contains { $0.line.contains("temp-allow-listed") })
-        #expect(world.metrics.platform.fcmDeferrals >= 1)
+        #expect(world.core.metrics.platform.fcmDeferrals >= 1)
         let report = try world.report().report
         #expect((report.lookup("scheduling.fcm.dozeDelay.p50")?.doubleValue ?? 0) > 600)
-        #expect(world.oracle.violations == 0)
+        #expect(world.core.oracle.violations == 0)
     }
 
     /// `android.oemPolicy` (**assumption**): after 10 min of screen off the app is
@@ -102,12 +102,12 @@ import Scenario
         }
         #expect(stops >= 1)
         #expect(runsAfterReopen >= 1)
-        #expect(killer.metrics.platform.oemForceStops == UInt64(stops))
+        #expect(killer.core.metrics.platform.oemForceStops == UInt64(stops))
 
         var stock = World(scenario: try scenario(#""stock""#), traceDevice: 0)
         stock.runToEnd()
-        #expect(stock.metrics.platform.oemForceStops == 0)
-        #expect(stock.metrics.platform.stepSyncJobs > killer.metrics.platform.stepSyncJobs)
+        #expect(stock.core.metrics.platform.oemForceStops == 0)
+        #expect(stock.core.metrics.platform.stepSyncJobs > killer.core.metrics.platform.stepSyncJobs)
     }
 }
 

@@ -43,7 +43,7 @@ import Scenario
         let plugged = try #require(Self.times(world, "battery: plugged in").first)
         #expect(Self.times(world, "Battery Saver's automatic schedule off (plugged in)") == [plugged])
         #expect(Self.times(world, "Doze: deep quickDozeDelay").contains { $0 == on[0] })
-        #expect(world.metrics.platform.batterySaverActivations == 1)
+        #expect(world.core.metrics.platform.batterySaverActivations == 1)
         #expect(try world.report().report.lookup("scheduling.batterySaverActivations")?.doubleValue == 1)
 
         var atFifteen = try Self.world(cohort("at15", percent: 15, auto: 1), duration: "1h")
@@ -53,7 +53,7 @@ import Scenario
         var manual = try Self.world(cohort("manual", percent: 16, auto: 0), duration: "6h")
         manual.runToEnd()
         #expect(Self.times(manual, "Battery Saver").isEmpty)
-        #expect(manual.metrics.platform.batterySaverActivations == 0)
+        #expect(manual.core.metrics.platform.batterySaverActivations == 0)
     }
 
     /// A still phone, never synced (signed out), in deep idle when its 24 h stale-sync
@@ -76,7 +76,7 @@ import Scenario
         let deep = free.trace.last { $0.line.contains("Doze: deep") && $0.time <= due }?.line ?? ""
         #expect(deep.hasSuffix("deep idle"))
         #expect(Self.times(free, "notification shown: steps not synced").first == due)
-        #expect(free.metrics.platform.alarmsFired == 1 && free.metrics.platform.alarmsDelayedByDoze == 0)
+        #expect(free.core.metrics.platform.alarmsFired == 1 && free.core.metrics.platform.alarmsDelayedByDoze == 0)
 
         var limited = try Self.world(fleet, duration: "2d")
         limited.run(until: SimTime.zero + .hours(20))
@@ -88,19 +88,19 @@ import Scenario
         #expect(Self.times(limited, "AlarmManager: while-idle alarm fires").first == due + .minutes(10))
         #expect(Self.times(limited, "notification shown: steps not synced").first == due + .minutes(10))
         #expect(!limited.trace.contains { $0.line.contains("Doze: deep") && $0.time > due && $0.time < due + .minutes(10) })
-        #expect(limited.metrics.platform.alarmsDelayedByDoze == 1)
+        #expect(limited.core.metrics.platform.alarmsDelayedByDoze == 1)
         let report = try limited.report().report
         #expect(report.lookup("scheduling.alarms.dozeDelay.max")?.doubleValue == 600)
-        #expect(limited.oracle.violations == 0)
+        #expect(limited.core.oracle.violations == 0)
 
         // Plugged in 4 min into the hold: deep idle ends, and the held alarm fires then.
         var plugged = try Self.world(fleet, duration: "2d")
         plugged.run(until: SimTime.zero + .hours(20))
         plugged.androids[0].whileIdleLog = log
-        plugged.clock.schedule(.stepSync(.batterySwitch(device: 0)), at: due + .minutes(4))
+        plugged.core.clock.schedule(.stepSync(.batterySwitch(device: 0)), at: due + .minutes(4))
         plugged.runToEnd()
         #expect(Self.times(plugged, "battery: plugged in").first == due + .minutes(4))
         #expect(Self.times(plugged, "AlarmManager: while-idle alarm fires").first == due + .minutes(4))
-        #expect(plugged.metrics.platform.alarmsDelayedByDoze == 1 && plugged.metrics.platform.alarmsFired == 1)
+        #expect(plugged.core.metrics.platform.alarmsDelayedByDoze == 1 && plugged.core.metrics.platform.alarmsFired == 1)
     }
 }

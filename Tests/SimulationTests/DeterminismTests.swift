@@ -60,6 +60,6 @@ import Scenario
         var w1 = World(scenario: one), w2 = World(scenario: two)
         w1.runToEnd()
         w2.runToEnd()
-        for d in 0..<50 { #expect(w1.oracle.refresh.lastTrueOpen[d] == w2.oracle.refresh.lastTrueOpen[d]) }
+        for d in 0..<50 { #expect(w1.core.oracle.refresh.lastTrueOpen[d] == w2.core.oracle.refresh.lastTrueOpen[d]) }
     }
 }

@@ -41,7 +41,7 @@ import Scenario
         #expect(seen.count == observed.eventHashes.delivered)
         #expect(observed.queueStats.superseded > 0)
         #expect(seen.count == observed.eventsProcessed - observed.queueStats.superseded)
-        #expect(observed.eventHashes.bucketSums(globalID: observed.globalID).reduce(0, &+) == observed.eventHashes.deviceSum)
+        #expect(observed.eventHashes.bucketSums(globalID: observed.core.globalID).reduce(0, &+) == observed.eventHashes.deviceSum)
         #expect(JSONWriter.encode(try plain.report().report) == JSONWriter.encode(try observed.report().report))
 
         let hash = try #require(try plain.report().report.lookup("events.hash"))

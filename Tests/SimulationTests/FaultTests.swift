@@ -40,15 +40,15 @@ import Scenario
         {"kind": "timeZoneChange", "at": "2h", "duration": "20h", "to": "Europe/Berlin"}
         """, extra: #", "timeZones": {"America/New_York": 1}"#))
         world.run(until: SimTime.zero + .minutes(150))
-        #expect(world.devices[0].clock.skew == .minutes(90))
+        #expect(world.core.devices[0].clock.skew == .minutes(90))
         world.run(until: SimTime.zero + .hours(4))
-        #expect(world.devices[0].clock.skew == .hours(2))
+        #expect(world.core.devices[0].clock.skew == .hours(2))
         world.run(until: SimTime.zero + .hours(12))
-        #expect(world.devices[0].clock.skew == .zero)
+        #expect(world.core.devices[0].clock.skew == .zero)
         // The Tokyo trip ended while the user was in Berlin: still in Berlin.
-        #expect(world.timeZones[Int(world.devices[0].clock.timeZone)] == "Europe/Berlin")
+        #expect(world.core.timeZones[Int(world.core.devices[0].clock.timeZone)] == "Europe/Berlin")
         world.run(until: SimTime.zero + .hours(23))
-        #expect(world.timeZones[Int(world.devices[0].clock.timeZone)] == "America/New_York")
+        #expect(world.core.timeZones[Int(world.core.devices[0].clock.timeZone)] == "America/New_York")
     }
 
     /// A fault starting after the run (or ending far beyond it) never wraps time.
@@ -58,7 +58,7 @@ import Scenario
         {"kind": "networkOutage", "at": "1h", "duration": "100000000d"}
         """))
         world.runToEnd()
-        #expect(world.devices.allSatisfy { $0.outageFaults <= 1 })
+        #expect(world.core.devices.allSatisfy { $0.outageFaults <= 1 })
     }
 
     /// Request slots are recycled once client and server are both done, whatever
@@ -70,9 +70,9 @@ import Scenario
         {"kind": "appTermination", "at": "0s", "rate": 24}
         """))
         world.runToEnd()
-        let free = Set(world.freeJobs.map(Int.init))
-        let leaked = world.jobs.indices.filter { world.jobs[$0].clientDone && world.jobs[$0].serverDone && !free.contains($0) }
+        let free = Set(world.core.freeJobs.map(Int.init))
+        let leaked = world.core.jobs.indices.filter { world.core.jobs[$0].clientDone && world.core.jobs[$0].serverDone && !free.contains($0) }
         #expect(leaked.isEmpty)
-        #expect(world.jobs.count - free.count <= world.devices.count)
+        #expect(world.core.jobs.count - free.count <= world.core.devices.count)
     }
 }

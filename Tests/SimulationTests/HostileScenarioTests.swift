@@ -41,7 +41,7 @@ import SimKernel
             s.seed = seed
             var world = World(scenario: s)
             world.runToEnd()
-            #expect(world.oracle.violations == 0, "\(Self.file): seed \(seed) has \(world.oracle.violations) violation(s)")
+            #expect(world.core.oracle.violations == 0, "\(Self.file): seed \(seed) has \(world.core.oracle.violations) violation(s)")
         }
     }
 }

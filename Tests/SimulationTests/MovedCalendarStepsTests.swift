@@ -29,7 +29,7 @@ import SimKernel
         s.faults.append(move.fault)
         var world = World(scenario: s)
         world.runToEnd()
-        return (world.oracle.violations, world.oracle.counts[ViolationKind.allCases.firstIndex(of: .stepsNeverSynced)!])
+        return (world.core.oracle.violations, world.core.oracle.counts[ViolationKind.allCases.firstIndex(of: .stepsNeverSynced)!])
     }
 
     @Test(arguments: moves) func variantIsCaughtAndCorrectLogicPasses(_ move: Move) throws {

@@ -16,12 +16,12 @@ import Scenario
                    {"cohort": "on", "count": 40, \(cohort), "settings": {"backgroundAppRefresh": 1, "lowPowerMode": 0}}]}
         """))
         world.runToEnd()
-        let launches = world.devices.map { Int($0.launches) }
+        let launches = world.core.devices.map { Int($0.launches) }
         #expect(launches[0..<40].reduce(0, +) == 0)
         #expect(launches[40..<80].reduce(0, +) == 0)
         #expect(launches[80..<120].reduce(0, +) > 40)
-        #expect(world.metrics.launchesHeldBack > 0)
-        #expect(world.metrics.submitUnavailable >= 40)
+        #expect(world.core.metrics.launchesHeldBack > 0)
+        #expect(world.core.metrics.submitUnavailable >= 40)
     }
 
     /// A force-quit app gets no background launch until the user opens it again
@@ -70,7 +70,7 @@ import Scenario
          "backend": {"serviceTime": "0s"}}
         """))
         world.runToEnd()
-        let perRefresh = try #require(world.metrics.refreshEnergy[0].first)
+        let perRefresh = try #require(world.core.metrics.refreshEnergy[0].first)
         #expect(abs(perRefresh - 0.915736) < 0.000001)
         let report = try world.report().report
         let p50 = try #require(report.lookup("battery.lte.energyPerRefresh.mAh.p50")?.doubleValue)

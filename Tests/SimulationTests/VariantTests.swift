@@ -31,8 +31,8 @@ import Scenario
     static func violations(_ scenario: Scenario) -> (total: UInt64, of: (ViolationKind) -> UInt64) {
         var world = World(scenario: scenario)
         world.runToEnd()
-        let counts = world.oracle.counts
-        return (world.oracle.violations, { kind in counts[ViolationKind.allCases.firstIndex(of: kind)!] })
+        let counts = world.core.oracle.counts
+        return (world.core.oracle.violations, { kind in counts[ViolationKind.allCases.firstIndex(of: kind)!] })
     }
 
     @Test(arguments: cases) func variantIsCaughtAndCorrectLogicIsNot(_ c: Case) throws {

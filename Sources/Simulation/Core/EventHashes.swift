@@ -110,7 +110,7 @@ extension World {
     /// (e.g. every due timer of a device's table) calls this once for each.
     @inline(__always) mutating func hashDelivered(code: UInt8, payload: UInt32, device: UInt32?, description: @autoclosure () -> String) {
         let h = eventHashes.add(time: now, code: code, payload: payload, device: device,
-                                globalDevice: device.map { UInt32(truncatingIfNeeded: globalID(Int($0))) } ?? 0)
+                                globalDevice: device.map { UInt32(truncatingIfNeeded: core.globalID(Int($0))) } ?? 0)
         if let eventObserver {
             eventObserver(DeliveredEvent(time: now, device: device.map(Int.init), hash: h, description: description()))
         }
@@ -123,7 +123,7 @@ extension World {
 
     /// The request's endpoint kind, a job event's payload (not its number in the pool).
     func endpointCode(_ job: UInt32) -> UInt32 {
-        switch jobs[Int(job)].endpoint {
+        switch core.jobs[Int(job)].endpoint {
         case .testHistory: return 1
         case .activeSession: return 2
         case .analysis: return 3
@@ -145,10 +145,10 @@ extension World {
         case .refreshWatchdog(let d, _): return (7, 0, d)
         case .suspendAfterTask(let d, _): return (8, 0, d)
         case .keyValueFlush(let d, _): return (9, 0, d)
-        case .requestReachesServer(let job, _): return (10, endpointCode(job), jobs[Int(job)].device)
-        case .serviceCompletes(let job, _): return (11, endpointCode(job), jobs[Int(job)].device)
-        case .responseReachesDevice(let job, _): return (12, endpointCode(job), jobs[Int(job)].device)
-        case .requestTimesOut(let job, _): return (13, endpointCode(job), jobs[Int(job)].device)
+        case .requestReachesServer(let job, _): return (10, endpointCode(job), core.jobs[Int(job)].device)
+        case .serviceCompletes(let job, _): return (11, endpointCode(job), core.jobs[Int(job)].device)
+        case .responseReachesDevice(let job, _): return (12, endpointCode(job), core.jobs[Int(job)].device)
+        case .requestTimesOut(let job, _): return (13, endpointCode(job), core.jobs[Int(job)].device)
         case .offlineSpellStarts(let d): return (14, 0, d)
         case .offlineSpellEnds(let d): return (15, 0, d)
         case .faultStarts(let index): return (16, UInt32(index), nil)

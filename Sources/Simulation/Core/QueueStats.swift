@@ -36,24 +36,24 @@ extension World {
         switch event {
         case .foregroundSessionEnds(let d, let incarnation):
             let i = Int(d)
-            return !(devices[i].incarnation == incarnation && devices[i].process == .running && now >= devices[i].foregroundUntil)
+            return !(core.devices[i].incarnation == incarnation && core.devices[i].process == .running && now >= core.devices[i].foregroundUntil)
         case .refreshLaunch(let d, let generation):
-            return !(devices[Int(d)].task.pending.isCurrent(generation) && devices[Int(d)].task.hasPending)
+            return !(core.devices[Int(d)].task.pending.isCurrent(generation) && core.devices[Int(d)].task.hasPending)
         case .refreshExpires(let d, let serial), .refreshWatchdog(let d, let serial):
-            return !(devices[Int(d)].task.serial == serial && devices[Int(d)].task.running)
+            return !(core.devices[Int(d)].task.serial == serial && core.devices[Int(d)].task.running)
         case .suspendAfterTask(let d, let serial):
-            return devices[Int(d)].task.serial != serial
+            return core.devices[Int(d)].task.serial != serial
         case .deviceTimer(let d, let timer, let generation):
             return !core.isCurrent(d, timer, generation)
         case .keyValueFlush(let d, let generation):
-            return !devices[Int(d)].keyValue.flush.isCurrent(generation)
+            return !core.devices[Int(d)].keyValue.flush.isCurrent(generation)
         case .requestReachesServer(let job, let generation), .serviceCompletes(let job, let generation),
              .responseReachesDevice(let job, let generation):
-            return jobs[Int(job)].generation != generation
+            return core.jobs[Int(job)].generation != generation
         case .requestTimesOut(let job, let generation):
-            return jobs[Int(job)].generation != generation || jobs[Int(job)].clientDone
+            return core.jobs[Int(job)].generation != generation || core.jobs[Int(job)].clientDone
         case .continuationChoice(let d, let incarnation):
-            return devices[Int(d)].incarnation != incarnation
+            return core.devices[Int(d)].incarnation != incarnation
         case .push(let e):
             return push.isSuperseded(e)
         case .android(let e):

@@ -7,7 +7,7 @@ extension World {
     /// **Assumption** (`network.homeWiFi`, ``NetworkConfig/homeHours``): a user with Wi-Fi
     /// at home is on it from 19:00 to 08:00 in their local time; otherwise on cellular (LTE).
     mutating func onWiFi(_ i: Int, at t: SimTime) -> Bool {
-        guard devices[i].homeWiFi else { return false }
+        guard core.devices[i].homeWiFi else { return false }
         let hour = userLocalTime(i, at: t).hour
         return hour >= NetworkConfig.homeHours.from || hour < NetworkConfig.homeHours.until
     }
@@ -16,35 +16,35 @@ extension World {
     mutating func bearer(_ i: Int, at t: SimTime) -> Bearer { onWiFi(i, at: t) ? .wifi : .cellular }
 
     /// Whether the phone is plugged in now (``BatteryModel``, the cohort's charging habit).
-    func isCharging(_ i: Int) -> Bool { devices[i].battery.charging }
+    func isCharging(_ i: Int) -> Bool { core.devices[i].battery.charging }
 
     /// Every device's battery at time zero and its first plug-in or unplug: charging
     /// drives Doze (`docs/platform-facts.md` A), quota exemptions (B), the launch policy, and the
     /// step sync's low-battery rule.
     mutating func startBattery(_ d: UInt32, initialPercent: Double) {
         let i = Int(d)
-        let battery = cohorts[Int(devices[i].cohort)].battery
-        let local = localTime(i, at: .zero)
-        devices[i].battery = battery.initial(percent: initialPercent, localSecondsOfDay: local.secondOfDay)
-        clock.schedule(.stepSync(.batterySwitch(device: d)), at: battery.nextSwitch(devices[i].battery, now: .zero, localSecondsOfDay: local.secondOfDay))
+        let battery = core.cohorts[Int(core.devices[i].cohort)].battery
+        let local = core.localTime(i, at: .zero)
+        core.devices[i].battery = battery.initial(percent: initialPercent, localSecondsOfDay: local.secondOfDay)
+        core.clock.schedule(.stepSync(.batterySwitch(device: d)), at: battery.nextSwitch(core.devices[i].battery, now: .zero, localSecondsOfDay: local.secondOfDay))
     }
 
     /// The user plugs the phone in or unplugs it (``StepSyncEvent/batterySwitch(device:)``):
     /// the battery's next switch is drawn and the OS hears of it.
     mutating func batterySwitches(_ d: UInt32) {
         let i = Int(d)
-        let battery = cohorts[Int(devices[i].cohort)].battery
-        battery.toggle(&devices[i].battery, at: now)
-        note(d, "battery: \(devices[i].battery.charging ? "plugged in" : "unplugged") at \(Int(devices[i].battery.percent)) %")
-        clock.schedule(.stepSync(.batterySwitch(device: d)),
-                       at: battery.nextSwitch(devices[i].battery, now: now, localSecondsOfDay: localTime(i, at: now).secondOfDay))
+        let battery = core.cohorts[Int(core.devices[i].cohort)].battery
+        battery.toggle(&core.devices[i].battery, at: now)
+        core.note(d, "battery: \(core.devices[i].battery.charging ? "plugged in" : "unplugged") at \(Int(core.devices[i].battery.percent)) %")
+        core.clock.schedule(.stepSync(.batterySwitch(device: d)),
+                       at: battery.nextSwitch(core.devices[i].battery, now: now, localSecondsOfDay: core.localTime(i, at: now).secondOfDay))
         chargingChanged(d)
     }
 
     /// The user plugged the phone in or unplugged it: Battery Saver's schedule, Doze and the
     /// work hear of it (through the OS seam's `chargingChanged`).
     mutating func androidChargingChanged(_ d: UInt32) {
-        if updateAutoBatterySaver(d) { applyDoze(d, .quickDoze(devices[Int(d)].lowPowerMode)) }
+        if updateAutoBatterySaver(d) { applyDoze(d, .quickDoze(core.devices[Int(d)].lowPowerMode)) }
         applyDoze(d, .charging(isCharging(Int(d))))
         updateBatteryLow(d)
         tryRunWork(d, .refresh)

@@ -8,9 +8,9 @@ extension World {
     /// same at the fault's start and end and independent of everything else.
     func isAffected(_ d: Int, by index: Int) -> Bool {
         let fault = scenario.faults[index]
-        if let name = fault.cohort, cohorts[Int(devices[d].cohort)].name != name { return false }
+        if let name = fault.cohort, core.cohorts[Int(core.devices[d].cohort)].name != name { return false }
         if fault.fraction >= 1 { return true }
-        var stream = RandomStream(seed: scenario.seed, entity: globalID(d), purpose: faultPurposes[index])
+        var stream = RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: faultPurposes[index])
         return stream.chance(fault.fraction)
     }
 
@@ -19,13 +19,16 @@ extension World {
         var extra = SimDuration.zero
         for index in activeLatencyFaults where isAffected(d, by: index) {
             if case .networkLatency(let distribution) = scenario.faults[index].kind {
-                extra = extra + distribution.sampleDuration(&devices[d].networkStream)
+                extra = extra + distribution.sampleDuration(&core.devices[d].networkStream)
             }
         }
         return extra
     }
 
+    /// A fault's start or end: an event of the whole fleet, which every shard processes
+    /// (counted in ``World/fleetWideEvents``).
     mutating func applyFault(_ index: Int, starting: Bool) {
+        fleetWideEvents += 1
         let fault = scenario.faults[index]
         // Faults may overlap: every start is undone by its own end, never by another's.
         switch fault.kind {
@@ -38,7 +41,7 @@ extension World {
         case .pushProviderErrors, .pushProviderOutage:
             push.applyFault(fault.kind, starting: starting)
         default:
-            for d in devices.indices where isAffected(d, by: index) {
+            for d in core.devices.indices where isAffected(d, by: index) {
                 applyDeviceFault(fault, index: index, device: UInt32(d), starting: starting)
             }
         }
@@ -48,34 +51,34 @@ extension World {
         let i = Int(d)
         switch fault.kind {
         case .networkOutage:
-            devices[i].outageFaults = starting ? devices[i].outageFaults + 1 : devices[i].outageFaults - 1
-            note(d, starting ? "fault: network outage begins" : "fault: network outage ends")
-            if !starting, devices[i].online { pushDeviceReachable(d) }
+            core.devices[i].outageFaults = starting ? core.devices[i].outageFaults + 1 : core.devices[i].outageFaults - 1
+            core.note(d, starting ? "fault: network outage begins" : "fault: network outage ends")
+            if !starting, core.devices[i].online { pushDeviceReachable(d) }
         case .clockSkew(let offset):
-            devices[i].clock.skew = starting ? devices[i].clock.skew + offset : devices[i].clock.skew - offset
+            core.devices[i].clock.skew = starting ? core.devices[i].clock.skew + offset : core.devices[i].clock.skew - offset
             observeCalendarMoved(i)
-            note(d, "fault: device clock now off by \(human(devices[i].clock.skew))")
+            core.note(d, "fault: device clock now off by \(core.human(core.devices[i].clock.skew))")
         case .timeZoneChange(let to):
             let target = timeZoneIndex[index]
             observeCalendarMoved(i)
             if starting {
-                devices[i].clock.travel(to: target)
-                note(d, "fault: user travels to \(to)")
-            } else if devices[i].clock.location == target {
+                core.devices[i].clock.travel(to: target)
+                core.note(d, "fault: user travels to \(to)")
+            } else if core.devices[i].clock.location == target {
                 // Back home, unless a later trip has moved the user on.
-                devices[i].clock.travel(to: devices[i].homeTimeZone)
-                note(d, "fault: user returns to \(timeZones[Int(devices[i].homeTimeZone)])")
+                core.devices[i].clock.travel(to: core.devices[i].homeTimeZone)
+                core.note(d, "fault: user returns to \(core.timeZones[Int(core.devices[i].homeTimeZone)])")
             }
         case .appTermination(let rate):
             guard starting, rate > 0 else { return }
-            let gap = SimDuration.fromSeconds(devices[i].osStream.exponential(mean: 86_400 / rate))
-            clock.schedule(.jetsam(device: d, fault: UInt16(index)), after: gap)
+            let gap = SimDuration.fromSeconds(core.devices[i].osStream.exponential(mean: 86_400 / rate))
+            core.clock.schedule(.jetsam(device: d, fault: UInt16(index)), after: gap)
         case .authExpiry:
             tokens.expire(i, at: now)
-            note(d, "fault: auth token expires")
+            core.note(d, "fault: auth token expires")
         case .lowPowerMode:
-            devices[i].lowPowerFaults = starting ? devices[i].lowPowerFaults + 1 : devices[i].lowPowerFaults - 1
-            note(d, starting ? "fault: Low Power Mode on" : "fault: Low Power Mode off")
+            core.devices[i].lowPowerFaults = starting ? core.devices[i].lowPowerFaults + 1 : core.devices[i].lowPowerFaults - 1
+            core.note(d, starting ? "fault: Low Power Mode on" : "fault: Low Power Mode off")
             lowPowerModeChanged(d, on: starting)
         case .backendOutage, .backendSlowdown, .networkLatency, .pushProviderErrors, .pushProviderOutage:
             break

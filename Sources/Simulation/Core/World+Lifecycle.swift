@@ -16,29 +16,29 @@ extension World {
     /// The app runs (cold start if it was terminated); unpersisted writes get a flush.
     mutating func resume(_ d: UInt32) {
         let i = Int(d)
-        if devices[i].process == .terminated { note(d, "app cold-starts") }
-        devices[i].process = .running
-        if devices[i].keyValue.dirty { armFlush(d) }
+        if core.devices[i].process == .terminated { core.note(d, "app cold-starts") }
+        core.devices[i].process = .running
+        if core.devices[i].keyValue.dirty { core.armFlush(d) }
     }
 
     mutating func suspend(_ d: UInt32) {
         failStepUploadOnSuspension(d)
-        devices[Int(d)].process = .suspended
-        note(d, "app suspended")
+        core.devices[Int(d)].process = .suspended
+        core.note(d, "app suspended")
     }
 
     /// Abrupt termination: in-memory state and unpersisted writes are lost.
     mutating func terminate(_ d: UInt32) {
         let i = Int(d)
         continuation.terminate(d, core: &core)
-        if devices[i].keyValue.dirty { note(d, "UserDefaults: unpersisted writes lost") }
-        devices[i].process = .terminated
-        devices[i].incarnation &+= 1
-        devices[i].keyValue.dirty = false
-        devices[i].keyValue.flush.cancel()
+        if core.devices[i].keyValue.dirty { core.note(d, "UserDefaults: unpersisted writes lost") }
+        core.devices[i].process = .terminated
+        core.devices[i].incarnation &+= 1
+        core.devices[i].keyValue.dirty = false
+        core.devices[i].keyValue.flush.cancel()
         refresh.terminate(d, core: &core)
         terminateStepSync(d)
-        if devices[i].task.running { endTask(d) }
+        if core.devices[i].task.running { endTask(d) }
     }
 
     mutating func jetsam(_ d: UInt32, fault: Int) {
@@ -46,13 +46,13 @@ extension World {
         let until = f.duration.map { SimTime.zero + f.at + $0 } ?? end
         guard now < until, case .appTermination(let rate) = f.kind else { return }
         let i = Int(d)
-        if devices[i].process != .terminated {
-            metrics.jetsamKills += 1
-            note(d, "OS: app terminated (jetsam)")
+        if core.devices[i].process != .terminated {
+            core.metrics.jetsamKills += 1
+            core.note(d, "OS: app terminated (jetsam)")
             terminate(d)
         }
-        let gap = SimDuration.fromSeconds(devices[i].osStream.exponential(mean: 86_400 / rate))
-        clock.schedule(.jetsam(device: d, fault: UInt16(fault)), after: gap)
+        let gap = SimDuration.fromSeconds(core.devices[i].osStream.exponential(mean: 86_400 / rate))
+        core.clock.schedule(.jetsam(device: d, fault: UInt16(fault)), after: gap)
     }
 
     // MARK: - Key-value durability
@@ -62,19 +62,19 @@ extension World {
         refresh.persist(i)
         continuation.persist(i)
         stepSync.persist(i)
-        devices[i].keyValue.dirty = false
-        devices[i].keyValue.flush.cancel()
-        note(d, "UserDefaults: \(how)")
+        core.devices[i].keyValue.dirty = false
+        core.devices[i].keyValue.flush.cancel()
+        core.note(d, "UserDefaults: \(how)")
     }
 
     /// The foreground session is over: the continuation hears the app leave; the app is
     /// suspended unless background work holds it (or the user force-quits it).
     mutating func foregroundSessionEnds(_ d: UInt32, incarnation: UInt32) {
         let i = Int(d)
-        guard devices[i].incarnation == incarnation, devices[i].process == .running,
-              now >= devices[i].foregroundUntil else { return }
+        guard core.devices[i].incarnation == incarnation, core.devices[i].process == .running,
+              now >= core.devices[i].foregroundUntil else { return }
         continuationLeavesForeground(d)
-        guard !devices[i].task.running, !continuation.holdsBackgroundTask(i), !stepJobHoldsProcess(i) else { return }
+        guard !core.devices[i].task.running, !continuation.holdsBackgroundTask(i), !stepJobHoldsProcess(i) else { return }
         if userMayForceQuit(d) { return }
         suspend(d)
     }
@@ -82,15 +82,15 @@ extension World {
     /// Shortly after a task completed, the OS suspends an app nothing else holds.
     mutating func suspendAfterTask(_ d: UInt32, serial: UInt32) {
         let i = Int(d)
-        guard devices[i].task.serial == serial, !devices[i].task.running, devices[i].process == .running,
-              now >= devices[i].foregroundUntil, !continuation.holdsBackgroundTask(i), !stepJobHoldsProcess(i) else { return }
+        guard core.devices[i].task.serial == serial, !core.devices[i].task.running, core.devices[i].process == .running,
+              now >= core.devices[i].foregroundUntil, !continuation.holdsBackgroundTask(i), !stepJobHoldsProcess(i) else { return }
         suspend(d)
     }
 
     /// The persistence delay is over: UserDefaults writes a running app's dirty state.
     mutating func keyValueFlushDue(_ d: UInt32, generation: UInt32) {
         let i = Int(d)
-        guard devices[i].keyValue.flush.isCurrent(generation), devices[i].process == .running else { return }
+        guard core.devices[i].keyValue.flush.isCurrent(generation), core.devices[i].process == .running else { return }
         persist(d, how: "persisted by UserDefaults")
     }
 }

@@ -7,7 +7,7 @@ import Platform
 extension World {
     /// The user's true local time at `t` (where they are, no clock skew).
     mutating func userLocalTime(_ i: Int, at t: SimTime) -> LocalTime {
-        devices[i].clock.userLocalTime(at: t, startUnixSeconds: startUnixSeconds, zones: &localZones)
+        core.devices[i].clock.userLocalTime(at: t, startUnixSeconds: core.startUnixSeconds, zones: &localZones)
     }
 
     /// Local date and clock time of true time `t` on `calendar`.

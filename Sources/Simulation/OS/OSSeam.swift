@@ -11,14 +11,14 @@ import Platform
 /// reached from here.
 extension World {
     /// Android devices have an entry in `androids` (`Device.android` is -1 on iOS).
-    @inline(__always) private func runsAndroid(_ i: Int) -> Bool { devices[i].android >= 0 }
+    @inline(__always) private func runsAndroid(_ i: Int) -> Bool { core.devices[i].android >= 0 }
 
     // MARK: - Set-up
 
     /// Time zero: the OS models start and the refresh work submitted before the run is
     /// due at `firstRefreshDue`.
     mutating func osStart(_ d: UInt32, firstRefreshDue: SimTime) {
-        if cohorts[Int(devices[Int(d)].cohort)].android != nil {
+        if core.cohorts[Int(core.devices[Int(d)].cohort)].android != nil {
             startAndroid(d, firstDue: firstRefreshDue)
         } else {
             submitRefresh(d, earliestBegin: firstRefreshDue)
@@ -36,8 +36,8 @@ extension World {
     /// The refresh logic's `cancelScheduledRefresh`.
     mutating func cancelRefresh(_ d: UInt32) {
         let i = Int(d)
-        devices[i].task.hasPending = false
-        devices[i].task.pending.cancel()
+        core.devices[i].task.hasPending = false
+        core.devices[i].task.pending.cancel()
         if runsAndroid(i) { cancelRefreshWork(d) }
     }
 
@@ -45,7 +45,7 @@ extension World {
     /// runs), Android JobScheduler's stop deadline.
     mutating func refreshDeadline(_ d: UInt32, serial: UInt32) {
         let i = Int(d)
-        guard devices[i].task.serial == serial, devices[i].task.running else { return }
+        guard core.devices[i].task.serial == serial, core.devices[i].task.running else { return }
         if runsAndroid(i) { stopRefreshJob(d) } else { expireBGAppRefreshTask(d, serial: serial) }
     }
 
@@ -87,7 +87,7 @@ extension World {
     mutating func lowPowerModeChanged(_ d: UInt32, on: Bool) {
         let i = Int(d)
         if runsAndroid(i) { return batterySaverChanged(d) }
-        if !on, devices[i].task.heldBack, !devices[i].lowPowerMode {
+        if !on, core.devices[i].task.heldBack, !core.devices[i].lowPowerMode {
             submitRefresh(d, earliestBegin: now)
         }
     }
@@ -124,7 +124,7 @@ extension World {
 
     /// Whether an Android step-sync job holds the process (it is not suspended under it).
     @inline(__always) func stepJobHoldsProcess(_ i: Int) -> Bool {
-        runsAndroid(i) && androids[Int(devices[i].android)].stepJobRunning
+        runsAndroid(i) && androids[Int(core.devices[i].android)].stepJobRunning
     }
 
     /// Where the step data comes from.

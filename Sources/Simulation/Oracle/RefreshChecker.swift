@@ -25,50 +25,50 @@ struct RefreshChecker {
 
 extension World {
     /// The user opens the app (the truth `notifiedDespiteRecentOpen` is judged by).
-    mutating func observeAppOpened(_ i: Int) { oracle.refresh.lastTrueOpen[i] = now }
+    mutating func observeAppOpened(_ i: Int) { core.oracle.refresh.lastTrueOpen[i] = now }
 
     /// The user sees the available test of `window` at an open; true the first time.
     mutating func observeTestSeen(_ i: Int, window: SimTime) -> Bool {
-        guard oracle.refresh.seenWindow[i] != window else { return false }
-        oracle.refresh.seenWindow[i] = window
+        guard core.oracle.refresh.seenWindow[i] != window else { return false }
+        core.oracle.refresh.seenWindow[i] = window
         return true
     }
 
     /// The OS starts a refresh task (iOS) or job (Android): it has seen no history yet.
-    mutating func observeTaskLaunched(_ i: Int) { oracle.refresh.taskSawOpenWindow[i] = World.never }
+    mutating func observeTaskLaunched(_ i: Int) { core.oracle.refresh.taskSawOpenWindow[i] = World.never }
 
     /// A test-history response reached the running task; `openWindow` is the window
     /// truly open when the server answered, or `never`.
-    mutating func observeHistoryReceived(_ i: Int, openWindow: SimTime) { oracle.refresh.taskSawOpenWindow[i] = openWindow }
+    mutating func observeHistoryReceived(_ i: Int, openWindow: SimTime) { core.oracle.refresh.taskSawOpenWindow[i] = openWindow }
 
     /// The app called `setTaskCompleted(success:)`, already counted by the OS:
     /// `taskCompletedTwice` (seed `002`, issue 1), and at the first successful call of a
     /// running task `availableTestNotNotified`.
     mutating func observeTaskCompleted(_ i: Int, success: Bool) {
-        let calls = devices[i].task.completions
-        if success, devices[i].task.running, calls == 1 { judgeNotifiedIfDue(i) }
-        verify(calls == 1, .taskCompletedTwice, device: i, time: now,
-               detail: calls == 1 ? nil : "setTaskCompleted called \(calls) times for task \(devices[i].task.serial)")
+        let calls = core.devices[i].task.completions
+        if success, core.devices[i].task.running, calls == 1 { judgeNotifiedIfDue(i) }
+        core.verify(calls == 1, .taskCompletedTwice, device: i, time: now,
+               detail: calls == 1 ? nil : "setTaskCompleted called \(calls) times for task \(core.devices[i].task.serial)")
     }
 
     /// The watchdog killed the app: task `serial` was not completed after its expiration.
     mutating func observeWatchdogKill(_ i: Int, serial: UInt32) {
-        verify(false, .taskKilledByWatchdog, device: i, time: now,
-               detail: "task \(serial) not completed \(cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace) after expiration")
+        core.verify(false, .taskKilledByWatchdog, device: i, time: now,
+               detail: "task \(serial) not completed \(core.cohorts[Int(core.devices[i].cohort)].scheduler.watchdogGrace) after expiration")
     }
 
     /// `availableTestNotNotified`: judged when a task completes successfully, from the
     /// truth at the history response and now (the window is still open, no test in
     /// progress, no open in the last 24 h, notifications allowed, none shown yet).
     private mutating func judgeNotifiedIfDue(_ i: Int) {
-        let window = oracle.refresh.taskSawOpenWindow[i]
+        let window = core.oracle.refresh.taskSawOpenWindow[i]
         guard window != World.never, truth.lastCompletedAt(i) == window, !truth.inProgress(i, at: now),
-              devices[i].permission.allowsPosting else { return }
-        let opened = oracle.refresh.lastTrueOpen[i]
+              core.devices[i].permission.allowsPosting else { return }
+        let opened = core.oracle.refresh.lastTrueOpen[i]
         guard opened == World.never || now - opened >= scenario.logic.refresh.recentOpenSuppression else { return }
-        let notified = oracle.refresh.notifiedWindow[i] == window
-        verify(notified, .availableTestNotNotified, device: i, time: now,
-               detail: notified ? nil : "test available since \(format(truth.availableAt(i))) and this refresh saw it, but no notification")
+        let notified = core.oracle.refresh.notifiedWindow[i] == window
+        core.verify(notified, .availableTestNotNotified, device: i, time: now,
+               detail: notified ? nil : "test available since \(core.format(truth.availableAt(i))) and this refresh saw it, but no notification")
     }
 
     /// A test-available notification is shown: not before the test is truly available,
@@ -77,22 +77,22 @@ extension World {
     mutating func observeTestNotificationShown(_ i: Int) -> Bool {
         let availableAt = truth.availableAt(i)
         let window = truth.lastCompletedAt(i)
-        verify(now >= availableAt, .notifiedBeforeAvailable, device: i, time: now,
-               detail: now >= availableAt ? nil : "notified at \(format(now)), test available only at \(format(availableAt))")
-        let first = oracle.refresh.notifiedWindow[i] != window
+        core.verify(now >= availableAt, .notifiedBeforeAvailable, device: i, time: now,
+               detail: now >= availableAt ? nil : "notified at \(core.format(now)), test available only at \(core.format(availableAt))")
+        let first = core.oracle.refresh.notifiedWindow[i] != window
         if first {
-            oracle.refresh.notifiedWindow[i] = window
-            oracle.refresh.notificationsInWindow[i] = 1
+            core.oracle.refresh.notifiedWindow[i] = window
+            core.oracle.refresh.notificationsInWindow[i] = 1
         } else {
-            oracle.refresh.notificationsInWindow[i] &+= 1
+            core.oracle.refresh.notificationsInWindow[i] &+= 1
         }
-        let inWindow = oracle.refresh.notificationsInWindow[i]
-        verify(inWindow == 1, .notifiedTwiceInWindow, device: i, time: now,
-               detail: inWindow == 1 ? nil : "notification \(inWindow) for the window opened at \(format(availableAt))")
-        let opened = oracle.refresh.lastTrueOpen[i]
+        let inWindow = core.oracle.refresh.notificationsInWindow[i]
+        core.verify(inWindow == 1, .notifiedTwiceInWindow, device: i, time: now,
+               detail: inWindow == 1 ? nil : "notification \(inWindow) for the window opened at \(core.format(availableAt))")
+        let opened = core.oracle.refresh.lastTrueOpen[i]
         let openedRecently = opened != World.never && now - opened < scenario.logic.refresh.recentOpenSuppression
-        verify(!openedRecently, .notifiedDespiteRecentOpen, device: i, time: now,
-               detail: openedRecently ? "app opened \(hours(now - opened)) before the notification" : nil)
+        core.verify(!openedRecently, .notifiedDespiteRecentOpen, device: i, time: now,
+               detail: openedRecently ? "app opened \(core.hours(now - opened)) before the notification" : nil)
         return first
     }
 }

@@ -26,8 +26,8 @@ struct StepsChecker {
 extension World {
     /// A clock skew or time-zone change moved the device's dates.
     mutating func observeCalendarMoved(_ i: Int) {
-        oracle.steps.calendarMovedAt[i] = now
-        oracle.steps.restartPending[i] = true
+        core.oracle.steps.calendarMovedAt[i] = now
+        core.oracle.steps.restartPending[i] = true
     }
 }
 

@@ -58,9 +58,9 @@ extension World {
             "pushes": pushSeries(p.sends, counts),
             "pushRejected": pushSeries(p.rejected, counts),
         ]
-        if metrics.arrivalsPerSecond.keepsSeconds, case .object(var members) = section {
+        if core.metrics.arrivalsPerSecond.keepsSeconds, case .object(var members) = section {
             // A shard's busy seconds as `[second, arrivals, …]`: what merge adds up.
-            let (seconds, arrivals) = metrics.arrivalsPerSecond.bySecond()
+            let (seconds, arrivals) = core.metrics.arrivalsPerSecond.bySecond()
             members["arrivalsBySecond"] = .array(zip(seconds, arrivals).flatMap { [ReportValue.count($0), .count($1)] })
             section = .object(members)
         }
@@ -69,7 +69,7 @@ extension World {
 
     /// Arrivals per second over every second of the run: the busiest and the p99.
     func arrivalsPerSecond() -> (peak: UInt32, peakAt: Int, quantile: Double) {
-        metrics.arrivalsPerSecond.summary(seconds: Int(scenario.duration.microseconds / 1_000_000), quantile: 0.99)
+        core.metrics.arrivalsPerSecond.summary(seconds: Int(scenario.duration.microseconds / 1_000_000), quantile: 0.99)
     }
 
     /// The busiest minute of the API (all endpoints): its index (the first of equals) and

@@ -6,7 +6,7 @@ extension World {
     /// grants, force-quits, and Android's Doze deferrals, WorkManager delays, quotas,
     /// buckets, automatic Battery Saver and while-idle alarms.
     func platformSchedulingEntries() -> [String: ReportValue] {
-        let p = metrics.platform
+        let p = core.metrics.platform
         return [
             "launchPolicy": [
                 "looks": .count(p.launchLooks),

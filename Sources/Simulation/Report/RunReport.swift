@@ -40,10 +40,10 @@ extension World {
             "seed": .count(scenario.seed),
             "fleetsimVersion": .string(fleetsimVersion),
             "simulated": [
-                "devices": .count(devices.count),
+                "devices": .count(core.devices.count),
                 "duration": .seconds(scenario.duration.microseconds),
                 "events": .count(eventsProcessed),
-                "start": .string(Trace.utc(startUnixSeconds * 1_000_000)),
+                "start": .string(Trace.utc(core.startUnixSeconds * 1_000_000)),
             ],
             "events": ["hash": eventHashSection()],
             "latency": latencySection(),
@@ -51,14 +51,14 @@ extension World {
             "backend": backendSection(),
             "scheduling": schedulingSection(),
             "notifications": [
-                "posted": .count(metrics.notificationsPosted + stepSync.metrics.staleSyncNotifications),
-                "notShownWithoutPermission": .count(metrics.notificationsSuppressed),
+                "posted": .count(core.metrics.notificationsPosted + stepSync.metrics.staleSyncNotifications),
+                "notShownWithoutPermission": .count(core.metrics.notificationsSuppressed),
             ],
             "users": [
-                "appOpens": .count(metrics.appOpens),
-                "testsStarted": .count(metrics.testsTaken),
+                "appOpens": .count(core.metrics.appOpens),
+                "testsStarted": .count(core.metrics.testsTaken),
             ],
-            "analytics": .object(Dictionary(uniqueKeysWithValues: AnalyticsCounter.names.enumerated().map { ($1, .count(metrics.analytics[$0])) })),
+            "analytics": .object(Dictionary(uniqueKeysWithValues: AnalyticsCounter.names.enumerated().map { ($1, .count(core.metrics.analytics[$0])) })),
             "invariants": invariantsSection(),
             "continuation": continuationSection(),
             "push": push.section(duration: scenario.duration),
@@ -85,13 +85,13 @@ extension World {
                 "pass": .bool(r.passed),
             ])
         })
-        return RunOutcome(report: .object(document), violations: oracle.violations, expectations: results)
+        return RunOutcome(report: .object(document), violations: core.oracle.violations, expectations: results)
     }
 
     /// `events.hash`: the delivered event stream's hashes (Core/EventHashes), as 16 hex digits.
     func eventHashSection() -> ReportValue {
-        var byCohort = Array(repeating: UInt64(0), count: cohorts.count)
-        for d in devices.indices { byCohort[Int(devices[d].cohort)] &+= eventHashes.devices[d] }
+        var byCohort = Array(repeating: UInt64(0), count: core.cohorts.count)
+        for d in core.devices.indices { byCohort[Int(core.devices[d].cohort)] &+= eventHashes.devices[d] }
         return [
             "function": .string("splitmix64"),
             "delivered": .count(eventHashes.delivered),
@@ -100,7 +100,7 @@ extension World {
             "devices": .string(EventHashes.hex(eventHashes.deviceSum)),
             "fleet": .string(EventHashes.hex(eventHashes.fleet)),
             "byCohort": .array(byCohort.map { .string(EventHashes.hex($0)) }),
-            "byBucket": .array(eventHashes.bucketSums(globalID: globalID).map { .string(EventHashes.hex($0)) }),
+            "byBucket": .array(eventHashes.bucketSums(globalID: core.globalID).map { .string(EventHashes.hex($0)) }),
         ]
     }
 
@@ -122,9 +122,9 @@ extension World {
 
     private func latencySection() -> ReportValue {
         var section: [String: ReportValue] = [
-            "testAvailableToNotified": metrics.testAvailableToNotified.latencySummary(),
-            "testAvailableToSeen": metrics.testAvailableToSeen.latencySummary(),
-            "refreshTaskDuration": metrics.refreshTaskDuration.latencySummary(),
+            "testAvailableToNotified": core.metrics.testAvailableToNotified.latencySummary(),
+            "testAvailableToSeen": core.metrics.testAvailableToSeen.latencySummary(),
+            "refreshTaskDuration": core.metrics.refreshTaskDuration.latencySummary(),
             "continuationCompletedToNotified": continuation.metrics.completedToNotified.latencySummary(),
             "stepsRecordedToSynced": stepSync.metrics.recordedToSynced.latencySummary(),
         ]
@@ -136,19 +136,19 @@ extension World {
 
     private func batterySection() -> ReportValue {
         var section: [String: ReportValue] = [:]
-        for (c, cohort) in cohorts.enumerated() {
+        for (c, cohort) in core.cohorts.enumerated() {
             let range = cohort.firstDevice ..< cohort.firstDevice + cohort.count
             let capacity = cohort.capacityMah
             var perDay: [Double] = [], wakeups: [Double] = [], radioSeconds: [Double] = []
             var overBudget = 0
             for d in range {
-                let joules = devices[d].ledger.appJoules
+                let joules = core.devices[d].ledger.appJoules
                 perDay.append(energy.milliampHours(joules: joules) / simulatedDays)
-                wakeups.append(Double(devices[d].launches + stepSync.slots[d].healthWakes) / simulatedDays)
-                radioSeconds.append(devices[d].radio.activeSeconds / simulatedDays)
-                if devices[d].refreshesOverBudget > 0 { overBudget += 1 }
+                wakeups.append(Double(core.devices[d].launches + stepSync.slots[d].healthWakes) / simulatedDays)
+                radioSeconds.append(core.devices[d].radio.activeSeconds / simulatedDays)
+                if core.devices[d].refreshesOverBudget > 0 { overBudget += 1 }
             }
-            let perRefresh = metrics.refreshEnergy[c]
+            let perRefresh = core.metrics.refreshEnergy[c]
             let perSync = stepSync.metrics.uploadEnergy[c]
             section[cohort.name] = [
                 "capacityMah": .fixed(capacity, 1),
@@ -180,17 +180,17 @@ extension World {
         // Every second of the run counts, quiet ones included.
         let perSecond = arrivalsPerSecond()
         let peak = peakBucket()
-        let total = metrics.requestsHistory + metrics.requestsActive + continuation.metrics.requests
-            + metrics.requestsStepSync + metrics.requestsStepInsert
+        let total = core.metrics.requestsHistory + core.metrics.requestsActive + continuation.metrics.requests
+            + core.metrics.requestsStepSync + core.metrics.requestsStepInsert
         return [
             "requests": [
                 "total": .count(total),
                 "byEndpoint": [
-                    "/v1/test/history": .count(metrics.requestsHistory),
-                    "/v1/test/active": .count(metrics.requestsActive),
+                    "/v1/test/history": .count(core.metrics.requestsHistory),
+                    "/v1/test/active": .count(core.metrics.requestsActive),
                     "/v1/homework/analyze": .count(continuation.metrics.requests),
-                    "/api/v1/steps/sync": .count(metrics.requestsStepSync),
-                    "/api/v1/steps": .count(metrics.requestsStepInsert),
+                    "/api/v1/steps/sync": .count(core.metrics.requestsStepSync),
+                    "/api/v1/steps": .count(core.metrics.requestsStepInsert),
                 ],
             ],
             // `peak` is the busiest minute's mean rate (the peak of `backend.load`, whose
@@ -201,14 +201,14 @@ extension World {
                 "peak": DerivedFigures.bucketRate(Int64(peak.requests), bucketSeconds: LoadSeries.bucket.seconds),
                 "peakSecond": .fixed(Double(perSecond.peak), 1),
             ],
-            "queueing": metrics.queueingLatency.latencySummary(),
+            "queueing": core.metrics.queueingLatency.latencySummary(),
             "capacity": ["workers": .count(server.workers), "queueLimit": .count(server.queueLimit)],
             "peakQueueDepth": .count(server.peakQueueDepth),
-            "rejected": .count(metrics.rejected),
-            "unanswered": .count(metrics.unanswered),
-            "unauthorized": .count(metrics.unauthorized),
-            "clientTimeouts": .count(metrics.timeouts),
-            "lostInTransit": .count(metrics.transportFailures),
+            "rejected": .count(core.metrics.rejected),
+            "unanswered": .count(core.metrics.unanswered),
+            "unauthorized": .count(core.metrics.unauthorized),
+            "clientTimeouts": .count(core.metrics.timeouts),
+            "lostInTransit": .count(core.metrics.transportFailures),
             "pushes": push.byProvider(),
             "load": loadSection(),
         ]
@@ -218,18 +218,18 @@ extension World {
         var perPlatform: [String: ReportValue] = [:], basis: [String: ReportValue] = [:]
         let seconds = scenario.duration.seconds
         for platform in ["ios", "android"] {
-            let members = cohorts.filter { $0.platform.rawValue == platform }
+            let members = core.cohorts.filter { $0.platform.rawValue == platform }
             let deviceCount = Int64(members.reduce(0) { $0 + $1.count })
             guard deviceCount > 0 else { continue }
             let launches = Int64(members.reduce(0) { acc, c in
-                acc + (c.firstDevice ..< c.firstDevice + c.count).reduce(0) { $0 + Int(devices[$1].launches) }
+                acc + (c.firstDevice ..< c.firstDevice + c.count).reduce(0) { $0 + Int(core.devices[$1].launches) }
             })
             var rates: [String: ReportValue] = ["all": DerivedFigures.perDeviceDay(launches, devices: deviceCount, durationSeconds: seconds)]
             var counts: [String: ReportValue] = ["devices": .count(deviceCount), "launches": .count(launches)]
             if platform == "android" {
                 var byBucket: [String: ReportValue] = [:]
                 for bucket in StandbyBucket.allCases {
-                    let n = Int64(metrics.platform.androidLaunchesByBucket[bucket.rawValue])
+                    let n = Int64(core.metrics.platform.androidLaunchesByBucket[bucket.rawValue])
                     rates[bucket.reportName] = DerivedFigures.perDeviceDay(n, devices: deviceCount, durationSeconds: seconds)
                     byBucket[bucket.reportName] = .count(n)
                 }
@@ -242,14 +242,14 @@ extension World {
             "launchesPerDeviceDay": .object(perPlatform),
             // What `launchesPerDeviceDay` is derived from (and what `fleetsim merge` sums).
             "launchesByPlatform": .object(basis),
-            "launches": .count(metrics.launches),
-            "expirations": .count(metrics.expirations),
-            "earlyExpirations": .count(metrics.earlyExpirations),
-            "watchdogKills": .count(metrics.watchdogKills),
-            "submitUnavailable": .count(metrics.submitUnavailable),
-            "heldBackByLowPowerMode": .count(metrics.launchesHeldBack),
-            "jetsamKills": .count(metrics.jetsamKills),
-            "dozeDeferrals": .count(metrics.platform.dozeDeferrals),
+            "launches": .count(core.metrics.launches),
+            "expirations": .count(core.metrics.expirations),
+            "earlyExpirations": .count(core.metrics.earlyExpirations),
+            "watchdogKills": .count(core.metrics.watchdogKills),
+            "submitUnavailable": .count(core.metrics.submitUnavailable),
+            "heldBackByLowPowerMode": .count(core.metrics.launchesHeldBack),
+            "jetsamKills": .count(core.metrics.jetsamKills),
+            "dozeDeferrals": .count(core.metrics.platform.dozeDeferrals),
         ]
         for (key, value) in platformSchedulingEntries() { section[key] = value }
         return .object(section)
@@ -257,18 +257,18 @@ extension World {
 
     private func invariantsSection() -> ReportValue {
         var byKind: [String: ReportValue] = [:]
-        for (k, kind) in ViolationKind.allCases.enumerated() { byKind[kind.rawValue] = .count(oracle.counts[k]) }
+        for (k, kind) in ViolationKind.allCases.enumerated() { byKind[kind.rawValue] = .count(core.oracle.counts[k]) }
         return [
-            "checked": .count(oracle.checked),
-            "violations": .count(oracle.violations),
+            "checked": .count(core.oracle.checked),
+            "violations": .count(core.oracle.violations),
             "byKind": .object(byKind),
-            "samples": .array(oracle.samples.map { v in
+            "samples": .array(core.oracle.samples.map { v in
                 .object([
                     "kind": .string(v.kind.rawValue),
-                    "device": .count(globalID(v.device)),
+                    "device": .count(core.globalID(v.device)),
                     "time": .seconds(v.time.microseconds),
                     "detail": .string(v.detail),
-                    "replay": .string(replayCommand(device: Int(globalID(v.device)), at: v.time)),
+                    "replay": .string(replayCommand(device: Int(core.globalID(v.device)), at: v.time)),
                 ])
             }),
         ]

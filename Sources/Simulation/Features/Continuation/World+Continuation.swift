@@ -12,10 +12,10 @@ extension World {
     /// At every open (after the refresh logic and the badge heard of it): the logic
     /// shows a result waiting for the user, then the user may start an analysis.
     mutating func continuationOnOpen(_ d: UInt32) {
-        guard cohorts[Int(devices[Int(d)].cohort)].runsContinuation else { return }
+        guard core.cohorts[Int(core.devices[Int(d)].cohort)].runsContinuation else { return }
         deliverContinuation(d, .appOpened)
         guard let mode = continuation.userStartsAnalysis(d, core: &core) else { return }
-        deliverContinuation(d, .analysisRequested(mode, notifications: devices[Int(d)].permission))
+        deliverContinuation(d, .analysisRequested(mode, notifications: core.devices[Int(d)].permission))
     }
 
     /// The user answers the offer's alert.
@@ -33,7 +33,7 @@ extension World {
 
     /// The offer or deadline timer fires (``DeviceTimer``): a running app's logic hears it.
     mutating func continuationTimerFires(_ d: UInt32, _ timer: ContinuationTimer) {
-        guard devices[Int(d)].process == .running else { return }
+        guard core.devices[Int(d)].process == .running else { return }
         deliverContinuation(d, .timerFired(timer))
     }
 
@@ -43,17 +43,17 @@ extension World {
         guard continuation.backgroundTimeRunsOut(d, core: &core) else { return }
         deliverContinuation(d, .backgroundTimeExpiring)
         guard continuation.holdsBackgroundTask(Int(d)) else { return }
-        note(d, "OS: background task not ended: the app is terminated")
+        core.note(d, "OS: background task not ended: the app is terminated")
         terminate(d)
     }
 
     /// An analysis response reached the running app: ground truth first, then the logic.
     mutating func receiveAnalysis(_ job: UInt32, _ result: HTTPResult) {
         let j = Int(job)
-        let d = jobs[j].device
+        let d = core.jobs[j].device
         if case .ok(.analysis) = result {
-            continuation.resultArrived(Int(d), request: jobs[j].request, answeredAt: jobs[j].answeredAt)
+            continuation.resultArrived(Int(d), request: core.jobs[j].request, answeredAt: core.jobs[j].answeredAt)
         }
-        deliverContinuation(d, .httpResponse(jobs[j].request, result))
+        deliverContinuation(d, .httpResponse(core.jobs[j].request, result))
     }
 }

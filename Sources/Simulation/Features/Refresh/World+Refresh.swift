@@ -8,27 +8,27 @@ extension World {
     /// the oracle, and an energy operation opens.
     mutating func beginRefreshTask(_ d: UInt32) {
         let i = Int(d)
-        devices[i].task.serial &+= 1
-        devices[i].task.running = true
-        devices[i].task.completions = 0
-        devices[i].task.launchedAt = now
-        devices[i].ledger.begin(.refresh)
+        core.devices[i].task.serial &+= 1
+        core.devices[i].task.running = true
+        core.devices[i].task.completions = 0
+        core.devices[i].task.launchedAt = now
+        core.devices[i].ledger.begin(.refresh)
         observeTaskLaunched(i)
-        devices[i].launches += 1
-        metrics.launches += 1
+        core.devices[i].launches += 1
+        core.metrics.launches += 1
         resume(d)
     }
 
     mutating func deliverTaskLaunched(_ d: UInt32) {
         let i = Int(d)
         let context = RefreshLaunchContext(
-            signedIn: devices[i].signedIn,
-            networkReachable: devices[i].online,
-            notificationAuthorization: devices[i].permission,
-            timeZoneIdentifier: timeZones[Int(devices[i].clock.timeZone)])
+            signedIn: core.devices[i].signedIn,
+            networkReachable: core.devices[i].online,
+            notificationAuthorization: core.devices[i].permission,
+            timeZoneIdentifier: core.timeZones[Int(core.devices[i].clock.timeZone)])
         deliverRefresh(d, .taskLaunched(context))
         // iOS: the sync shares the refresh launch; Android runs it as its own periodic work.
-        if cohorts[Int(devices[i].cohort)].stepSync, stepSyncRidesRefreshLaunch(i), devices[i].process == .running {
+        if core.cohorts[Int(core.devices[i].cohort)].stepSync, stepSyncRidesRefreshLaunch(i), core.devices[i].process == .running {
             let context = stepContext(i)
             deliverStepSync(d, .refreshTaskLaunched(context))
         }
@@ -37,14 +37,14 @@ extension World {
     /// The task is over for the OS (completed or killed): account its time and energy.
     mutating func endTask(_ d: UInt32) {
         let i = Int(d)
-        devices[i].task.running = false
-        let duration = now - devices[i].task.launchedAt
-        metrics.refreshTaskDuration.record(duration.microseconds)
-        devices[i].ledger.chargeApp(joules: energy.cpuJoules(seconds: duration.seconds))
-        let mAh = energy.milliampHours(joules: devices[i].ledger.end() ?? 0)
-        metrics.refreshEnergy[Int(devices[i].cohort)].append(mAh)
+        core.devices[i].task.running = false
+        let duration = now - core.devices[i].task.launchedAt
+        core.metrics.refreshTaskDuration.record(duration.microseconds)
+        core.devices[i].ledger.chargeApp(joules: energy.cpuJoules(seconds: duration.seconds))
+        let mAh = energy.milliampHours(joules: core.devices[i].ledger.end() ?? 0)
+        core.metrics.refreshEnergy[Int(core.devices[i].cohort)].append(mAh)
         // Seed `000`'s budget: under 1 % of the battery per refresh.
-        if mAh > devices[i].capacityMah * 0.01 { devices[i].refreshesOverBudget += 1 }
+        if mAh > core.devices[i].capacityMah * 0.01 { core.devices[i].refreshesOverBudget += 1 }
         refreshTaskEnded(d)
     }
 
@@ -59,11 +59,11 @@ extension World {
     /// `setTaskCompleted`: the OS counts every call (the oracle's ground truth).
     mutating func completeTask(_ d: UInt32, success: Bool) {
         let i = Int(d)
-        devices[i].task.completions &+= 1
+        core.devices[i].task.completions &+= 1
         observeTaskCompleted(i, success: success)
-        guard devices[i].task.running else { return }
+        guard core.devices[i].task.running else { return }
         endTask(d)
-        clock.schedule(.suspendAfterTask(device: d, serial: devices[i].task.serial), after: World.suspensionDelay)
+        core.clock.schedule(.suspendAfterTask(device: d, serial: core.devices[i].task.serial), after: World.suspensionDelay)
     }
 
     // MARK: - Notifications
@@ -72,24 +72,24 @@ extension World {
     /// truth for the oracle, the notification centre, and maybe the user's tap.
     mutating func postTestNotification(_ notification: LocalNotification, device d: UInt32) {
         let i = Int(d)
-        guard devices[i].permission.allowsPosting else {
-            metrics.notificationsSuppressed += 1
-            note(d, "OS: notification not shown (permission \(devices[i].permission))")
+        guard core.devices[i].permission.allowsPosting else {
+            core.metrics.notificationsSuppressed += 1
+            core.note(d, "OS: notification not shown (permission \(core.devices[i].permission))")
             return
         }
-        metrics.notificationsPosted += 1
+        core.metrics.notificationsPosted += 1
         // Latency only for windows that opened during the run: before it, when the
         // app first heard of a window is unknown.
         let availableAt = truth.availableAt(i)
         if observeTestNotificationShown(i), now >= availableAt, availableAt >= .zero {
-            metrics.testAvailableToNotified.record((now - availableAt).microseconds)
+            core.metrics.testAvailableToNotified.record((now - availableAt).microseconds)
         }
-        note(d, "OS: notification shown: test available")
+        core.note(d, "OS: notification shown: test available")
         badge.notificationDelivered(notification, device: d, core: &core)
         notificationShown(d)
-        let usage = cohorts[Int(devices[i].cohort)].usage
-        if devices[i].userStream.chance(usage.notificationOpenProbability) {
-            clock.schedule(.notificationTapped(device: d), after: usage.notificationOpenDelay.sampleDuration(&devices[i].userStream))
+        let usage = core.cohorts[Int(core.devices[i].cohort)].usage
+        if core.devices[i].userStream.chance(usage.notificationOpenProbability) {
+            core.clock.schedule(.notificationTapped(device: d), after: usage.notificationOpenDelay.sampleDuration(&core.devices[i].userStream))
         }
     }
 }

@@ -18,7 +18,7 @@ extension World {
     /// Set-up: the user's alarm clock, drawn from its own stream (`user.alarmClock`) so
     /// no other draw shifts; a user with one gets its first ring set.
     mutating func setUpAlarmClock(_ d: UInt32) {
-        var rng = RandomStream(seed: scenario.seed, entity: globalID(Int(d)), purpose: "user.alarmClock")
+        var rng = RandomStream(seed: scenario.seed, entity: core.globalID(Int(d)), purpose: "user.alarmClock")
         guard let timeOfDay = models(d).alarmClock.draw(rng: &rng) else { return }
         androids[androidIndex(d)].alarmClock = timeOfDay
         setNextAlarmClockRing(d)
@@ -29,21 +29,21 @@ extension World {
     mutating func setNextAlarmClockRing(_ d: UInt32) {
         let i = Int(d), a = androidIndex(d)
         guard let timeOfDay = androids[a].alarmClock else { return }
-        let skew = devices[i].clock.skew
+        let skew = core.devices[i].clock.skew
         let ringOnDevice = AlarmClockModel.nextRing(after: now + skew, timeOfDay: timeOfDay,
-                                                    zone: &localZones[Int(devices[i].clock.timeZone)],
-                                                    startUnixSeconds: startUnixSeconds)
+                                                    zone: &localZones[Int(core.devices[i].clock.timeZone)],
+                                                    startUnixSeconds: core.startUnixSeconds)
         let ring = ringOnDevice - skew
         let generation = androids[a].timers.arm(.alarmClock)
-        clock.schedule(.android(.timer(device: d, timer: .alarmClock, generation: generation)), at: ring)
+        core.clock.schedule(.android(.timer(device: d, timer: .alarmClock, generation: generation)), at: ring)
         applyDoze(d, .nextWakeFromIdleAlarm(ring))
-        note(d, "AlarmManager: alarm clock set for \(format(ring))")
+        core.note(d, "AlarmManager: alarm clock set for \(core.format(ring))")
     }
 
     /// The alarm clock rings: the next day's is set (Doze then sees that one), and the
     /// device is awake, so a non-waking light Doze alarm whose window has opened fires.
     mutating func alarmClockRings(_ d: UInt32) {
-        note(d, "AlarmManager: the alarm clock rings")
+        core.note(d, "AlarmManager: the alarm clock rings")
         setNextAlarmClockRing(d)
         applyDoze(d, .deviceAwake)
     }

@@ -117,8 +117,8 @@ enum AndroidEvent {
 /// kept), a run is `taskLaunched`, and JobScheduler's stop deadline (10 min, or less when
 /// the bucket's quota runs out) replaces iOS's 30 s expiration.
 extension World {
-    func androidIndex(_ d: UInt32) -> Int { Int(devices[Int(d)].android) }
-    @inline(__always) func models(_ d: UInt32) -> AndroidModels { cohorts[Int(devices[Int(d)].cohort)].android! }
+    func androidIndex(_ d: UInt32) -> Int { Int(core.devices[Int(d)].android) }
+    @inline(__always) func models(_ d: UInt32) -> AndroidModels { core.cohorts[Int(core.devices[Int(d)].cohort)].android! }
 
     /// Set-up at time zero: the screen is off, the app was last used a drawn while ago
     /// (**assumption**: an exponential gap of the cohort's mean time between opens), and
@@ -131,8 +131,8 @@ extension World {
     mutating func startAndroid(_ d: UInt32, firstDue: SimTime) {
         let i = Int(d)
         let m = models(d)
-        var setup = RandomStream(seed: scenario.seed, entity: globalID(i), purpose: "android.setup")
-        let opens = cohorts[Int(devices[i].cohort)].usage.appOpensPerDay
+        var setup = RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "android.setup")
+        let opens = core.cohorts[Int(core.devices[i].cohort)].usage.appOpensPerDay
         let sinceUse = opens > 0 ? SimDuration.fromSeconds(setup.exponential(mean: 86_400 / opens)) : .days(30)
         let batterySaverAuto = setup.chance(m.batterySaverAuto)
         let bucket = StandbyBucketState(lastUsedAt: .zero - sinceUse, checkPhase: bucketCheckPhase(d, m.buckets))
@@ -140,18 +140,18 @@ extension World {
         if case .periodic(let i, _) = m.refreshWork.kind { interval = i } else { interval = .zero }
         var work = WorkSpecState(enqueuedAt: firstDue - interval)
         m.workManager.runFinished(m.refreshWork, &work, result: .success, now: firstDue - interval)
-        devices[i].android = Int32(androids.count)
+        core.devices[i].android = Int32(androids.count)
         androids.append(AndroidDevice(
             doze: DozeState(config: m.doze.config), bucket: bucket, lastBucket: m.buckets.bucket(bucket, at: .zero),
             refresh: AndroidWorkSlot(spec: work, enqueued: true),
             steps: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false),
             fcmHighPriority: m.fcm.makeLog(),
-            screenStream: RandomStream(seed: scenario.seed, entity: globalID(i), purpose: "user.screen"),
-            motionStream: RandomStream(seed: scenario.seed, entity: globalID(i), purpose: "user.motion")))
-        androids[Int(devices[i].android)].batterySaverAuto = batterySaverAuto
-        note(d, "OS: Android; standby bucket \(androids[Int(devices[i].android)].lastBucket); refresh work due \(format(firstDue))")
+            screenStream: RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "user.screen"),
+            motionStream: RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "user.motion")))
+        androids[Int(core.devices[i].android)].batterySaverAuto = batterySaverAuto
+        core.note(d, "OS: Android; standby bucket \(androids[Int(core.devices[i].android)].lastBucket); refresh work due \(core.format(firstDue))")
         updateAutoBatterySaver(d)
-        if devices[i].lowPowerMode { applyDoze(d, .quickDoze(true)) }
+        if core.devices[i].lowPowerMode { applyDoze(d, .quickDoze(true)) }
         if isCharging(i) { applyDoze(d, .charging(true)) }
         applyDoze(d, .screen(on: false))
         armOEMKill(d)
@@ -166,20 +166,20 @@ extension World {
         switch event {
         case .screenSessionStarts(let d):
             let a = androidIndex(d)
-            let length = cohorts[Int(devices[Int(d)].cohort)].users.sessionLength(rng: &androids[a].screenStream)
+            let length = core.cohorts[Int(core.devices[Int(d)].cohort)].users.sessionLength(rng: &androids[a].screenStream)
             screenSession(d, length: length)
             scheduleScreenSession(d)
         case .screenOff(let d, let generation):
             let a = androidIndex(d)
             guard androids[a].screen.offTimerFires(now: now, generation: generation) else { return }
-            note(d, "OS: screen off")
+            core.note(d, "OS: screen off")
             models(d).buckets.screen(on: false, state: &androids[a].bucket, now: now)
             applyDoze(d, .screen(on: false))
             armOEMKill(d)
             checkBucket(d)
             armBucketTimer(d)
         case .motion(let d):
-            note(d, "OS: significant motion")
+            core.note(d, "OS: significant motion")
             applyDoze(d, .motion)
             scheduleMotion(d)
         case .timer(let d, let timer, let generation):
@@ -187,8 +187,8 @@ extension World {
         case .stepJobStops(let d, let serial):
             let a = androidIndex(d)
             guard androids[a].stepJobRunning, androids[a].stepJobSerial == serial else { return }
-            metrics.platform.jobsStopped += 1
-            note(d, "JobScheduler: step-sync job \(serial) stopped at its deadline")
+            core.metrics.platform.jobsStopped += 1
+            core.note(d, "JobScheduler: step-sync job \(serial) stopped at its deadline")
             stepJobEnded(d, .stoppedBySystem)
         }
     }
@@ -219,7 +219,7 @@ extension World {
         screenSession(d, length: World.foregroundSession)
         if androids[a].forceStopped {
             androids[a].forceStopped = false
-            note(d, "OS: the app is no longer stopped (opened by the user)")
+            core.note(d, "OS: the app is no longer stopped (opened by the user)")
             tryRunWork(d, .refresh)
             tryRunWork(d, .stepSync)
             if !dozeNow(d).restrictsBackgroundWork { flushFCM(d) }
@@ -240,13 +240,13 @@ extension World {
         let a = androidIndex(d)
         switch androids[a].screen.sessionStarts(now: now, length: length) {
         case .turnedOn(let offAt, let generation):
-            note(d, "OS: screen on")
+            core.note(d, "OS: screen on")
             androids[a].timers.cancel(.oemKill)
             models(d).buckets.screen(on: true, state: &androids[a].bucket, now: now)
-            clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+            core.clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
             applyDoze(d, .screen(on: true))
         case .extended(let offAt, let generation):
-            clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+            core.clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
         case .unchanged:
             break
         }
@@ -254,21 +254,21 @@ extension World {
 
     mutating func scheduleScreenSession(_ d: UInt32) {
         let i = Int(d), a = androidIndex(d)
-        let users = cohorts[Int(devices[i].cohort)].users
+        let users = core.cohorts[Int(core.devices[i].cohort)].users
         guard let at = users.nextScreenSession(after: now, rng: &androids[a].screenStream,
-                                               zone: &localZones[Int(devices[i].clock.location)], startUnixSeconds: startUnixSeconds)
+                                               zone: &localZones[Int(core.devices[i].clock.location)], startUnixSeconds: core.startUnixSeconds)
         else { return }
-        clock.schedule(.android(.screenSessionStarts(device: d)), at: at)
+        core.clock.schedule(.android(.screenSessionStarts(device: d)), at: at)
     }
 
     /// **Assumption** (`android.motionEventsPerDay`): significant motion on the diurnal curve.
     mutating func scheduleMotion(_ d: UInt32) {
         let i = Int(d), a = androidIndex(d)
-        let c = cohorts[Int(devices[i].cohort)]
+        let c = core.cohorts[Int(core.devices[i].cohort)]
         guard let at = c.users.nextArrival(after: now, perDay: c.android!.motionEventsPerDay, rng: &androids[a].motionStream,
-                                           zone: &localZones[Int(devices[i].clock.location)], startUnixSeconds: startUnixSeconds)
+                                           zone: &localZones[Int(core.devices[i].clock.location)], startUnixSeconds: core.startUnixSeconds)
         else { return }
-        clock.schedule(.android(.motion(device: d)), at: at)
+        core.clock.schedule(.android(.motion(device: d)), at: at)
     }
 }
 

@@ -17,20 +17,20 @@ extension World {
         let i = Int(d), a = androidIndex(d)
         guard androids[a].batterySaverAuto else { return false }
         let saver = models(d).batterySaver
-        let battery = cohorts[Int(devices[i].cohort)].battery
-        let level = battery.percent(devices[i].battery, at: now)
-        let on = saver.isOn(levelPercent: level, plugged: isCharging(i), wasOn: devices[i].autoBatterySaver)
+        let battery = core.cohorts[Int(core.devices[i].cohort)].battery
+        let level = battery.percent(core.devices[i].battery, at: now)
+        let on = saver.isOn(levelPercent: level, plugged: isCharging(i), wasOn: core.devices[i].autoBatterySaver)
         let generation = androids[a].timers.arm(.batterySaverLevel)
-        if !on, let auto = saver.autoLevelPercent, let at = battery.timeFalling(to: auto, devices[i].battery, now: now) {
-            clock.schedule(.android(.timer(device: d, timer: .batterySaverLevel, generation: generation)), at: at)
+        if !on, let auto = saver.autoLevelPercent, let at = battery.timeFalling(to: auto, core.devices[i].battery, now: now) {
+            core.clock.schedule(.android(.timer(device: d, timer: .batterySaverLevel, generation: generation)), at: at)
         }
-        guard on != devices[i].autoBatterySaver else { return false }
-        let was = devices[i].lowPowerMode
-        devices[i].autoBatterySaver = on
-        note(d, on ? "OS: Battery Saver on (automatic schedule, battery \(String(format: "%.1f", level)) % unplugged)"
+        guard on != core.devices[i].autoBatterySaver else { return false }
+        let was = core.devices[i].lowPowerMode
+        core.devices[i].autoBatterySaver = on
+        core.note(d, on ? "OS: Battery Saver on (automatic schedule, battery \(String(format: "%.1f", level)) % unplugged)"
                    : "OS: Battery Saver's automatic schedule off (plugged in)")
-        guard devices[i].lowPowerMode != was else { return false }
-        if on { metrics.platform.batterySaverActivations += 1 }
+        guard core.devices[i].lowPowerMode != was else { return false }
+        if on { core.metrics.platform.batterySaverActivations += 1 }
         return true
     }
 }

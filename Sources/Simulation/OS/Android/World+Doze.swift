@@ -61,7 +61,7 @@ extension World {
     /// The steps every Android device owes before `t`, at the end of ``run(until:)``, so
     /// the report counts them.
     mutating func settleDoze(before t: SimTime) {
-        for d in devices.indices where devices[d].android >= 0 { settleDoze(UInt32(d), before: t) }
+        for d in core.devices.indices where core.devices[d].android >= 0 { settleDoze(UInt32(d), before: t) }
     }
 
     /// The report's Doze counts and the trace, for the transitions in `dozeTransitions`.
@@ -69,12 +69,12 @@ extension World {
         for transition in dozeTransitions {
             switch transition {
             case .deep(let state):
-                if state == .idle { metrics.platform.dozeDeepIdleEntries += 1 }
-                if state == .idleMaintenance { metrics.platform.dozeMaintenanceWindows += 1 }
-                note(d, "Doze: deep \(state)")
+                if state == .idle { core.metrics.platform.dozeDeepIdleEntries += 1 }
+                if state == .idleMaintenance { core.metrics.platform.dozeMaintenanceWindows += 1 }
+                core.note(d, "Doze: deep \(state)")
             case .light(let state):
-                if state == .idleMaintenance { metrics.platform.dozeMaintenanceWindows += 1 }
-                note(d, "Doze: light \(state)")
+                if state == .idleMaintenance { core.metrics.platform.dozeMaintenanceWindows += 1 }
+                core.note(d, "Doze: light \(state)")
             }
         }
     }
@@ -84,15 +84,15 @@ extension World {
     /// work due that is neither running nor force-stopped (what `applyDoze` releases).
     /// The traced device always steps at its deadlines, so its story reads as it happens.
     @inline(__always) mutating func dozeWatched(_ d: UInt32, _ a: Int) -> Bool {
-        if !lazyDoze || traceRecorder?.device == Int(d) || androids[a].alarmHeld { return true }
+        if !lazyDoze || core.traceRecorder?.device == Int(d) || androids[a].alarmHeld { return true }
         if androids[a].forceStopped { return false }
-        if androids[a].fcmWaiting && devices[Int(d)].online { return true }
+        if androids[a].fcmWaiting && core.devices[Int(d)].online { return true }
         return workIsDue(d, a, .refresh) || workIsDue(d, a, .stepSync)
     }
 
     /// The work is enqueued, not running and due: what ``tryRunWork(_:_:)`` looks for.
     @inline(__always) mutating func workIsDue(_ d: UInt32, _ a: Int, _ work: AndroidWork) -> Bool {
-        let running = work == .refresh ? devices[Int(d)].task.running : androids[a].stepJobRunning
+        let running = work == .refresh ? core.devices[Int(d)].task.running : androids[a].stepJobRunning
         guard slot(a, work).enqueued, !running else { return false }
         let m = models(d)
         guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec) else { return false }
@@ -107,13 +107,13 @@ extension World {
         guard next != androids[a].dozeTimerAt else { return }
         androids[a].dozeTimerAt = next
         let generation = androids[a].timers.arm(.doze)
-        if let next { clock.schedule(.android(.timer(device: d, timer: .doze, generation: generation)), at: max(next, now)) }
+        if let next { core.clock.schedule(.android(.timer(device: d, timer: .doze, generation: generation)), at: max(next, now)) }
     }
 
     /// The device went online or offline: Doze's light maintenance waits for network,
     /// and the work's network constraint.
     mutating func androidConnectivityChanged(_ d: UInt32) {
-        applyDoze(d, .network(connected: devices[Int(d)].online))
+        applyDoze(d, .network(connected: core.devices[Int(d)].online))
         tryRunWork(d, .refresh)
         tryRunWork(d, .stepSync)
     }
@@ -122,7 +122,7 @@ extension World {
     /// World+BatterySaver; `docs/platform-facts.md` E): Quick Doze,
     /// and background jobs wait while it is on.
     mutating func batterySaverChanged(_ d: UInt32) {
-        applyDoze(d, .quickDoze(devices[Int(d)].lowPowerMode))
+        applyDoze(d, .quickDoze(core.devices[Int(d)].lowPowerMode))
         tryRunWork(d, .refresh)
         tryRunWork(d, .stepSync)
     }

@@ -31,8 +31,8 @@ struct FCMRoute {
 ///   FCM, under their TTL, so the ledger still accounts each one).
 extension World {
     mutating func fcmRoute(_ d: Int, highPriority: Bool) -> FCMRoute {
-        let a = Int(devices[d].android)
-        guard devices[d].online else {
+        let a = Int(core.devices[d].android)
+        guard core.devices[d].online else {
             if a >= 0 { androids[a].fcmWaiting = true }
             return FCMRoute(reach: .offline, highPriority: highPriority, wakesApp: false, held: false)
         }
@@ -49,7 +49,7 @@ extension World {
         case .whenDozeAllows:
             androids[a].fcmWaiting = true
             watchDoze(UInt32(d))
-            note(UInt32(d), "FCM: message held by Doze until a maintenance window")
+            core.note(UInt32(d), "FCM: message held by Doze until a maintenance window")
             return FCMRoute(reach: .idle, highPriority: false, wakesApp: false, held: true)
         }
     }
@@ -57,8 +57,8 @@ extension World {
     /// Doze stopped restricting or the app was opened: FCM hands over what it holds, if
     /// anything (a flag, so the push world is not looked at on every Doze transition).
     mutating func flushFCM(_ d: UInt32) {
-        let i = Int(d), a = Int(devices[i].android)
-        guard androids[a].fcmWaiting, devices[i].online, !androids[a].forceStopped else { return }
+        let i = Int(d), a = Int(core.devices[i].android)
+        guard androids[a].fcmWaiting, core.devices[i].online, !androids[a].forceStopped else { return }
         androids[a].fcmWaiting = false
         pushDeviceReachable(d)
     }
@@ -66,7 +66,7 @@ extension World {
     /// Whether stored FCM messages may reach the device now: an Android app neither
     /// force-stopped nor under Doze's restrictions (iOS devices: always).
     @inline(__always) mutating func fcmReachable(_ d: Int) -> Bool {
-        let a = Int(devices[d].android)
+        let a = Int(core.devices[d].android)
         guard a >= 0 else { return true }
         return !androids[a].forceStopped && !dozeNow(UInt32(d)).restrictsBackgroundWork
     }
@@ -75,10 +75,10 @@ extension World {
     /// a held one's wait is measured.
     mutating func fcmMessageArrived(_ d: UInt32, wakesApp: Bool, heldSince: SimTime) {
         if wakesApp {
-            metrics.platform.fcmHighPriorityNow += 1
-            note(d, "FCM: high-priority message; the app is temp-allow-listed")
+            core.metrics.platform.fcmHighPriorityNow += 1
+            core.note(d, "FCM: high-priority message; the app is temp-allow-listed")
             applyDoze(d, .highPriorityPush)
         }
-        if heldSince != World.never { metrics.platform.fcmDeferral.record((now - heldSince).microseconds) }
+        if heldSince != World.never { core.metrics.platform.fcmDeferral.record((now - heldSince).microseconds) }
     }
 }

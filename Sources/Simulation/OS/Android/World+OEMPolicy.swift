@@ -10,7 +10,7 @@ extension World {
         let a = androidIndex(d)
         guard !androids[a].forceStopped, let at = models(d).oem.killTime(screenOffAt: now) else { return }
         let generation = androids[a].timers.arm(.oemKill)
-        clock.schedule(.android(.timer(device: d, timer: .oemKill, generation: generation)), at: at)
+        core.clock.schedule(.android(.timer(device: d, timer: .oemKill, generation: generation)), at: at)
     }
 
     /// The screen has been off the policy's time: unless the app is in the foreground,
@@ -18,10 +18,10 @@ extension World {
     /// alarm or FCM message reaches it until the user opens it.
     mutating func oemForceStop(_ d: UInt32) {
         let i = Int(d), a = androidIndex(d)
-        guard !androids[a].screen.isOn, !(devices[i].process == .running && now < devices[i].foregroundUntil) else { return }
-        metrics.platform.oemForceStops += 1
-        note(d, "OS: the manufacturer's policy force-stops the app")
-        if devices[i].process != .terminated { terminate(d) }
+        guard !androids[a].screen.isOn, !(core.devices[i].process == .running && now < core.devices[i].foregroundUntil) else { return }
+        core.metrics.platform.oemForceStops += 1
+        core.note(d, "OS: the manufacturer's policy force-stops the app")
+        if core.devices[i].process != .terminated { terminate(d) }
         androids[a].forceStopped = true
         cancelWhileIdleAlarm(d)
     }

@@ -11,8 +11,8 @@ extension World {
         let a = androidIndex(d)
         let bucket = models(d).buckets.bucket(androids[a].bucket, at: now)
         guard bucket != androids[a].lastBucket else { return bucket }
-        note(d, "App Standby: bucket \(androids[a].lastBucket) → \(bucket)")
-        metrics.platform.bucketChanges += 1
+        core.note(d, "App Standby: bucket \(androids[a].lastBucket) → \(bucket)")
+        core.metrics.platform.bucketChanges += 1
         androids[a].lastBucket = bucket
         return bucket
     }
@@ -45,7 +45,7 @@ extension World {
     private mutating func scheduleBucketEntry(_ d: UInt32, _ a: Int, at: SimTime) {
         androids[a].bucketEntryAt = at
         let generation = androids[a].timers.arm(.bucket)
-        clock.schedule(.android(.timer(device: d, timer: .bucket, generation: generation)), at: at)
+        core.clock.schedule(.android(.timer(device: d, timer: .bucket, generation: generation)), at: at)
     }
 
     /// Where device `d`'s periodic bucket check grid lies. AppStandbyController re-posts
@@ -56,7 +56,7 @@ extension World {
     /// draw shifts. Zero when the model applies thresholds at once.
     func bucketCheckPhase(_ d: UInt32, _ buckets: StandbyBucketModel) -> SimDuration {
         guard let interval = buckets.config.checkIdleInterval else { return .zero }
-        var rng = RandomStream(seed: scenario.seed, entity: globalID(Int(d)), purpose: "android.bucketCheckPhase")
+        var rng = RandomStream(seed: scenario.seed, entity: core.globalID(Int(d)), purpose: "android.bucketCheckPhase")
         return SimDuration(microseconds: Int64(rng.uniform() * Double(interval.microseconds)))
     }
 }

@@ -41,19 +41,19 @@ extension World {
             if at > now {
                 if !androids[a].alarmHeld {
                     androids[a].alarmHeld = true
-                    metrics.platform.alarmsDelayedByDoze += 1
+                    core.metrics.platform.alarmsDelayedByDoze += 1
                     watchDoze(d)
                 }
-                note(d, "AlarmManager: while-idle alarm due; held by Doze until \(format(at))")
-                armTimer(d, .staleNotification, at: at)
+                core.note(d, "AlarmManager: while-idle alarm due; held by Doze until \(core.format(at))")
+                core.armTimer(d, .staleNotification, at: at)
                 return false
             }
         }
         if androids[a].whileIdleLog == nil { androids[a].whileIdleLog = models(d).whileIdleAlarms.makeLog() }
         androids[a].whileIdleLog!.record(now)
-        metrics.platform.alarmsFired += 1
-        if androids[a].alarmHeld { metrics.platform.alarmDozeDelay.record((now - due).microseconds) }
-        note(d, "AlarmManager: while-idle alarm fires (\(human(now - due)) after its time)")
+        core.metrics.platform.alarmsFired += 1
+        if androids[a].alarmHeld { core.metrics.platform.alarmDozeDelay.record((now - due).microseconds) }
+        core.note(d, "AlarmManager: while-idle alarm fires (\(core.human(now - due)) after its time)")
         androids[a].alarmDue = nil
         androids[a].alarmHeld = false
         applyDoze(d, .deviceAwake)
@@ -62,16 +62,16 @@ extension World {
 
     /// Deep idle ended (``World/applyDoze(_:_:)``): a held alarm fires now.
     mutating func releaseHeldAlarm(_ d: UInt32) {
-        armTimer(d, .staleNotification, at: now)
+        core.armTimer(d, .staleNotification, at: now)
     }
 
     /// A force-stop removes the app's alarms.
     mutating func cancelWhileIdleAlarm(_ d: UInt32) {
         let a = androidIndex(d)
         guard androids[a].alarmDue != nil else { return }
-        cancelTimer(d, .staleNotification)
+        core.cancelTimer(d, .staleNotification)
         androids[a].alarmDue = nil
         androids[a].alarmHeld = false
-        note(d, "AlarmManager: the stale-sync alarm is removed with the stopped app")
+        core.note(d, "AlarmManager: the stale-sync alarm is removed with the stopped app")
     }
 }

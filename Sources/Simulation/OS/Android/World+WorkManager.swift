@@ -34,12 +34,12 @@ extension World {
     mutating func enqueueRefreshWork(_ d: UInt32, earliestBegin: SimTime) {
         let a = androidIndex(d)
         guard !androids[a].refresh.enqueued else {
-            note(d, "WorkManager: periodic refresh work already enqueued (KEEP)")
+            core.note(d, "WorkManager: periodic refresh work already enqueued (KEEP)")
             return
         }
         androids[a].refresh.enqueued = true
         androids[a].refresh.spec = WorkSpecState(enqueuedAt: max(earliestBegin, now))
-        note(d, "WorkManager: periodic refresh work enqueued, first run from \(format(max(earliestBegin, now)))")
+        core.note(d, "WorkManager: periodic refresh work enqueued, first run from \(core.format(max(earliestBegin, now)))")
         scheduleWorkCheck(d, .refresh)
     }
 
@@ -48,7 +48,7 @@ extension World {
         androids[a].refresh.enqueued = false
         androids[a].refresh.deferredSince = nil
         androids[a].timers.cancel(.refreshWork)
-        note(d, "WorkManager: periodic refresh work cancelled")
+        core.note(d, "WorkManager: periodic refresh work cancelled")
     }
 
     /// The request a work was enqueued with.
@@ -67,14 +67,14 @@ extension World {
         let m = models(d)
         guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec) else { return }
         let generation = androids[a].timers.arm(.work(work))
-        clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), at: max(due, now))
+        core.clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), at: max(due, now))
     }
 
     /// BatteryService's "battery low" now (``BatteryLowMonitor``: set at ≤ 15 % unplugged,
     /// cleared plugged in or at ≥ 20 %, `docs/platform-facts.md` E), kept for the hysteresis.
     mutating func updateBatteryLow(_ d: UInt32) {
         let i = Int(d), a = androidIndex(d)
-        let level = cohorts[Int(devices[i].cohort)].battery.percent(devices[i].battery, at: now)
+        let level = core.cohorts[Int(core.devices[i].cohort)].battery.percent(core.devices[i].battery, at: now)
         androids[a].batteryLow = models(d).batteryLow.isLow(levelPercent: level, plugged: isCharging(i), wasLow: androids[a].batteryLow)
     }
 
@@ -86,63 +86,63 @@ extension World {
     mutating func tryRunWork(_ d: UInt32, _ work: AndroidWork) {
         let i = Int(d), a = androidIndex(d)
         settleDoze(d, before: now)
-        let running = work == .refresh ? devices[i].task.running : androids[a].stepJobRunning
+        let running = work == .refresh ? core.devices[i].task.running : androids[a].stepJobRunning
         guard slot(a, work).enqueued, !running, !androids[a].forceStopped else { return }
         let m = models(d)
         guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec), due <= now else { return }
         if request.constraints.requiresBatteryNotLow { updateBatteryLow(d) }
-        let network: WorkNetworkType = devices[i].online ? (onWiFi(i, at: now) ? .unmetered : .connected) : .notRequired
+        let network: WorkNetworkType = core.devices[i].online ? (onWiFi(i, at: now) ? .unmetered : .connected) : .notRequired
         let conditions = DeviceConditions(network: network, charging: isCharging(i), batteryLow: androids[a].batteryLow)
         guard m.workManager.constraintsMet(request.constraints, conditions) else {
             watchDoze(d)
-            return note(d, "WorkManager: \(work) due; waiting for its constraints (network \(network), battery low \(androids[a].batteryLow))")
+            return core.note(d, "WorkManager: \(work) due; waiting for its constraints (network \(network), battery low \(androids[a].batteryLow))")
         }
-        guard !devices[i].lowPowerMode else {
+        guard !core.devices[i].lowPowerMode else {
             watchDoze(d)
-            return note(d, "WorkManager: \(work) due; held back by Battery Saver")
+            return core.note(d, "WorkManager: \(work) due; held back by Battery Saver")
         }
         let doze = androids[a].doze
         if doze.restrictsBackgroundWork, !doze.isAllowListed(at: now) {
             if slot(a, work).deferredSince == nil {
                 androids[a][work].deferredSince = now
-                metrics.platform.dozeDeferrals += 1
-                note(d, "WorkManager: \(work) due; deferred by Doze (deep \(doze.deep), light \(doze.light)) to a maintenance window")
+                core.metrics.platform.dozeDeferrals += 1
+                core.note(d, "WorkManager: \(work) due; deferred by Doze (deep \(doze.deep), light \(doze.light)) to a maintenance window")
             }
             return watchDoze(d)
         }
         let bucket = checkBucket(d)
-        let exempt = isCharging(i) || (devices[i].process == .running && now < devices[i].foregroundUntil)
+        let exempt = isCharging(i) || (core.devices[i].process == .running && now < core.devices[i].foregroundUntil)
         guard m.quota.mayStart(androids[a].quota, bucket: bucket, now: now, exempt: exempt) else {
-            metrics.platform.quotaDeferrals += 1
+            core.metrics.platform.quotaDeferrals += 1
             let generation = androids[a].timers.arm(.work(work))
-            clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), after: m.quotaRecheck)
+            core.clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), after: m.quotaRecheck)
             watchDoze(d)
-            return note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(human(m.quotaRecheck))")
+            return core.note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(core.human(m.quotaRecheck))")
         }
         if let since = slot(a, work).deferredSince {
-            metrics.platform.dozeDeferral.record((now - since).microseconds)
+            core.metrics.platform.dozeDeferral.record((now - since).microseconds)
             androids[a][work].deferredSince = nil
         }
         // A run the system stopped is due from its original enqueue time, usually before
         // the stop: its wait counts from the stop, when WorkManager rescheduled it.
-        metrics.platform.workManagerDelay.record((now - max(due, slot(a, work).stoppedAt ?? due)).microseconds)
+        core.metrics.platform.workManagerDelay.record((now - max(due, slot(a, work).stoppedAt ?? due)).microseconds)
         androids[a][work].stoppedAt = nil
         m.quota.jobStarted(&androids[a].quota, now: now)
         let deadline = m.quota.stopDeadline(androids[a].quota, bucket: bucket, startedAt: now, now: now, exempt: exempt)
         applyDoze(d, .jobsActive(true))
         switch work {
         case .refresh:
-            metrics.platform.androidLaunchesByBucket[bucket.rawValue] += 1
+            core.metrics.platform.androidLaunchesByBucket[bucket.rawValue] += 1
             beginRefreshTask(d)
-            clock.schedule(.refreshExpires(device: d, serial: devices[i].task.serial), at: deadline)
-            note(d, "WorkManager: refresh runs as job \(devices[i].task.serial) (bucket \(bucket), \(human(now - due)) after due); JobScheduler stops it at \(format(deadline))")
+            core.clock.schedule(.refreshExpires(device: d, serial: core.devices[i].task.serial), at: deadline)
+            core.note(d, "WorkManager: refresh runs as job \(core.devices[i].task.serial) (bucket \(bucket), \(core.human(now - due)) after due); JobScheduler stops it at \(core.format(deadline))")
             deliverTaskLaunched(d)
         case .stepSync:
-            metrics.platform.stepSyncJobs += 1
+            core.metrics.platform.stepSyncJobs += 1
             androids[a].stepJobRunning = true
             androids[a].stepJobSerial &+= 1
-            clock.schedule(.android(.stepJobStops(device: d, serial: androids[a].stepJobSerial)), at: deadline)
-            note(d, "WorkManager: step sync runs as job \(androids[a].stepJobSerial) (bucket \(bucket), \(human(now - due)) after due); JobScheduler stops it at \(format(deadline))")
+            core.clock.schedule(.android(.stepJobStops(device: d, serial: androids[a].stepJobSerial)), at: deadline)
+            core.note(d, "WorkManager: step sync runs as job \(androids[a].stepJobSerial) (bucket \(bucket), \(core.human(now - due)) after due); JobScheduler stops it at \(core.format(deadline))")
             startStepWorker(d)
         }
     }
@@ -151,11 +151,11 @@ extension World {
     /// The job is over for the OS either way (no watchdog kill on Android).
     mutating func stopRefreshJob(_ d: UInt32) {
         let i = Int(d)
-        metrics.platform.jobsStopped += 1
+        core.metrics.platform.jobsStopped += 1
         androids[androidIndex(d)].stopping = true
-        note(d, "JobScheduler: job \(devices[i].task.serial) stopped at its deadline")
+        core.note(d, "JobScheduler: job \(core.devices[i].task.serial) stopped at its deadline")
         deliverRefresh(d, .taskExpired)
-        if devices[i].task.running { endTask(d) }
+        if core.devices[i].task.running { endTask(d) }
     }
 
     /// The job ended (completed, stopped at JobScheduler's deadline, or killed with the
@@ -165,7 +165,7 @@ extension World {
     mutating func refreshJobEnded(_ d: UInt32) {
         let i = Int(d), a = androidIndex(d)
         let end: WorkRunEnd = androids[a].stopping ? .stoppedBySystem
-            : devices[i].task.completions == 0 ? .killed : .returned(.success)
+            : core.devices[i].task.completions == 0 ? .killed : .returned(.success)
         androids[a].stopping = false
         jobEnded(d, .refresh, end)
     }
@@ -187,10 +187,10 @@ extension World {
                 m.workManager.runFinished(request, &androids[a][work].spec, result: .retry, now: now)
             }
             if let next = m.workManager.nextRunTime(request, slot(a, work).spec) {
-                note(d, "WorkManager: \(work) run ended (\(end.traceName)); next run due \(format(next))")
+                core.note(d, "WorkManager: \(work) run ended (\(end.traceName)); next run due \(core.format(next))")
             }
         }
         scheduleWorkCheck(d, work)
-        applyDoze(d, .jobsActive(devices[i].task.running || androids[a].stepJobRunning))
+        applyDoze(d, .jobsActive(core.devices[i].task.running || androids[a].stepJobRunning))
     }
 }

@@ -10,66 +10,66 @@ extension World {
     /// The system's first look at a request just submitted.
     mutating func scheduleFirstLook(_ d: UInt32, earliestBegin: SimTime, generation: UInt32) {
         let i = Int(d)
-        let policy = cohorts[Int(devices[i].cohort)].launchPolicy
-        let look = policy.firstLook(earliestBegin: earliestBegin, now: now, rng: &devices[i].osStream)
-        clock.schedule(.refreshLaunch(device: d, generation: generation), at: look)
-        note(d, "OS: refresh request pending, earliest \(format(earliestBegin)); the system first looks at \(format(look))")
+        let policy = core.cohorts[Int(core.devices[i].cohort)].launchPolicy
+        let look = policy.firstLook(earliestBegin: earliestBegin, now: now, rng: &core.devices[i].osStream)
+        core.clock.schedule(.refreshLaunch(device: d, generation: generation), at: look)
+        core.note(d, "OS: refresh request pending, earliest \(core.format(earliestBegin)); the system first looks at \(core.format(look))")
     }
 
     /// A request the policy blocked gets a new look after a condition ended (an open
     /// after a force-quit).
     mutating func lookAgainSoon(_ d: UInt32) {
         let i = Int(d)
-        devices[i].task.heldBack = false
-        let generation = devices[i].task.pending.arm()
+        core.devices[i].task.heldBack = false
+        let generation = core.devices[i].task.pending.arm()
         scheduleFirstLook(d, earliestBegin: now, generation: generation)
     }
 
     /// One look of the launch policy at the pending request; true when it grants the launch.
     mutating func launchPolicyGrants(_ d: UInt32, generation: UInt32) -> Bool {
         let i = Int(d)
-        let policy = cohorts[Int(devices[i].cohort)].launchPolicy
+        let policy = core.cohorts[Int(core.devices[i].cohort)].launchPolicy
         let conditions = LaunchPolicyModel.Conditions(
-            backgroundAppRefresh: devices[i].backgroundAppRefresh, lowPowerMode: devices[i].lowPowerMode,
+            backgroundAppRefresh: core.devices[i].backgroundAppRefresh, lowPowerMode: core.devices[i].lowPowerMode,
             charging: isCharging(i), onWiFi: onWiFi(i, at: now))
         let hourAhead = userLocalTime(i, at: now + policy.usageLead).hour
-        metrics.platform.launchLooks += 1
-        var rng = devices[i].osStream
+        core.metrics.platform.launchLooks += 1
+        var rng = core.devices[i].osStream
         let decision = policy.decide(now: now, conditions: conditions, localHourAhead: hourAhead,
-                                     state: &devices[i].launchPolicy, rng: &rng)
-        devices[i].osStream = rng
+                                     state: &core.devices[i].launchPolicy, rng: &rng)
+        core.devices[i].osStream = rng
         switch decision {
         case .launch:
-            metrics.platform.launchGrants += 1
-            note(d, "OS: launch policy grants the refresh (\(devices[i].launchPolicy.launchesInDay) of \(budget(i)) today; \(conditionText(conditions)), local hour ahead \(hourAhead))")
+            core.metrics.platform.launchGrants += 1
+            core.note(d, "OS: launch policy grants the refresh (\(core.devices[i].launchPolicy.launchesInDay) of \(budget(i)) today; \(conditionText(conditions)), local hour ahead \(hourAhead))")
             return true
         case .lookAgain(let at):
-            clock.schedule(.refreshLaunch(device: d, generation: generation), at: at)
-            if Double(devices[i].launchPolicy.launchesInDay) >= policy.dailyBudget(devices[i].launchPolicy) {
-                metrics.platform.budgetExhausted += 1
-                note(d, "OS: launch policy: daily budget of \(budget(i)) launches used; next look \(format(at))")
+            core.clock.schedule(.refreshLaunch(device: d, generation: generation), at: at)
+            if Double(core.devices[i].launchPolicy.launchesInDay) >= policy.dailyBudget(core.devices[i].launchPolicy) {
+                core.metrics.platform.budgetExhausted += 1
+                core.note(d, "OS: launch policy: daily budget of \(budget(i)) launches used; next look \(core.format(at))")
             } else {
-                note(d, "OS: launch policy looks: not now (\(conditionText(conditions)), local hour ahead \(hourAhead)); next look \(format(at))")
+                core.note(d, "OS: launch policy looks: not now (\(conditionText(conditions)), local hour ahead \(hourAhead)); next look \(core.format(at))")
             }
             return false
         case .blocked(let reason):
-            devices[i].task.heldBack = true
+            core.devices[i].task.heldBack = true
             switch reason {
             case .lowPowerMode:
-                metrics.launchesHeldBack += 1
-                note(d, "OS: refresh due but held back (Low Power Mode)")
+                core.metrics.launchesHeldBack += 1
+                core.note(d, "OS: refresh due but held back (Low Power Mode)")
             case .forceQuit:
-                metrics.platform.heldBackByForceQuit += 1
-                note(d, "OS: refresh due but held back (the user force-quit the app; none until the next open)")
+                core.metrics.platform.heldBackByForceQuit += 1
+                core.note(d, "OS: refresh due but held back (the user force-quit the app; none until the next open)")
             case .backgroundAppRefreshOff:
-                note(d, "OS: refresh due but held back (Background App Refresh off)")
+                core.note(d, "OS: refresh due but held back (Background App Refresh off)")
             }
             return false
         }
     }
 
     private func budget(_ i: Int) -> String {
-        let b = cohorts[Int(devices[i].cohort)].launchPolicy.dailyBudget(devices[i].launchPolicy)
+        let b = core.cohorts[Int(core.devices[i].cohort)].launchPolicy.dailyBudget(core.devices[i].launchPolicy)
         return String((b * 10).rounded() / 10)
     }
 
@@ -81,13 +81,13 @@ extension World {
     /// after a force-quit allows launches again.
     mutating func launchPolicySeesOpen(_ d: UInt32) {
         let i = Int(d)
-        let model = cohorts[Int(devices[i].cohort)].launchPolicy
+        let model = core.cohorts[Int(core.devices[i].cohort)].launchPolicy
         let hour = userLocalTime(i, at: now).hour
-        let wasForceQuit = devices[i].launchPolicy.forceQuit
-        devices[i].launchPolicy.appOpened(at: now, localHour: hour, model: model)
-        if wasForceQuit { note(d, "OS: launch policy: the app was opened again after a force-quit; launches allowed") }
+        let wasForceQuit = core.devices[i].launchPolicy.forceQuit
+        core.devices[i].launchPolicy.appOpened(at: now, localHour: hour, model: model)
+        if wasForceQuit { core.note(d, "OS: launch policy: the app was opened again after a force-quit; launches allowed") }
         // A request the policy blocked (force-quit) gets a new look.
-        if devices[i].task.heldBack, devices[i].task.hasPending, !devices[i].lowPowerMode {
+        if core.devices[i].task.heldBack, core.devices[i].task.hasPending, !core.devices[i].lowPowerMode {
             lookAgainSoon(d)
         }
     }
@@ -98,11 +98,11 @@ extension World {
     /// Returns true when the user force-quit the app.
     mutating func iOSUserMayForceQuit(_ d: UInt32) -> Bool {
         let i = Int(d)
-        let p = cohorts[Int(devices[i].cohort)].usage.forceQuitProbability
-        guard p > 0, devices[i].userStream.chance(p) else { return false }
-        metrics.platform.forceQuits += 1
-        note(d, "user force-quits the app (swipes it away in the app switcher)")
-        devices[i].launchPolicy.userForceQuits()
+        let p = core.cohorts[Int(core.devices[i].cohort)].usage.forceQuitProbability
+        guard p > 0, core.devices[i].userStream.chance(p) else { return false }
+        core.metrics.platform.forceQuits += 1
+        core.note(d, "user force-quits the app (swipes it away in the app switcher)")
+        core.devices[i].launchPolicy.userForceQuits()
         terminate(d)
         return true
     }
