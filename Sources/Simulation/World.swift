@@ -180,7 +180,7 @@ public struct World {
         case .faultEnds(let index): applyFault(Int(index), starting: false)
         case .jetsam(let d, let fault): jetsam(d, fault: Int(fault))
         case .continuationChoice(let d, let incarnation): continuationChoice(d, incarnation: incarnation)
-        case .deviceTimer(let d, let timer, let generation): deviceTimerFires(d, timer, generation: generation)
+        case .deviceTimer(let d, let generation, let timer): deviceTimerFires(d, timer, generation: generation)
         case .android(let event): androidEvent(event)
         case .push(let event): pushEvent(event)
         case .stepSync(let event): stepSyncEvent(event)

@@ -105,7 +105,7 @@ enum AndroidEvent {
     case screenOff(device: UInt32, generation: UInt32)
     case motion(device: UInt32)
     /// One of the device's ``AndroidTimer``s.
-    case timer(device: UInt32, timer: AndroidTimer, generation: UInt32)
+    case timer(device: UInt32, generation: UInt32, timer: AndroidTimer)
     /// JobScheduler's stop deadline of the step-sync job `serial`.
     case stepJobStops(device: UInt32, serial: UInt32)
 }
@@ -182,7 +182,7 @@ extension World {
             core.note(d, "OS: significant motion")
             applyDoze(d, .motion)
             scheduleMotion(d)
-        case .timer(let d, let timer, let generation):
+        case .timer(let d, let generation, let timer):
             androidTimerFires(d, timer, generation: generation)
         case .stepJobStops(let d, let serial):
             let a = androidIndex(d)
