@@ -132,6 +132,8 @@ public struct World {
     // MARK: - Set-up
 
     private mutating func start() {
+        // Exactly the Android devices' room, not a doubled capacity reached by copying.
+        androids.reserveCapacity(core.devices.count { core.cohorts[Int($0.cohort)].android != nil })
         for d in core.devices.indices {
             let id = UInt32(d)
             if core.devices[d].signedIn { tokens.issue(d, at: .zero) }
