@@ -51,7 +51,7 @@ public struct EventQueue<Event> {
 
     /// Bits of an entry's order: the schedule sequence (a world schedules nowhere near
     /// 2^48 events; ``schedule(_:at:)`` stops at it), or the top bits of a shuffle draw.
-    public static var orderBits: Int { 48 }
+    @inlinable public static var orderBits: Int { 48 }
 
     /// log2 of a level-0 slot in µs: 2^20 µs, about one second.
     @inlinable static var slotShift: Int { 20 }
