@@ -18,8 +18,8 @@
 ///   ever compared against the millions of others pending.
 /// - the buckets' entries live in chunks of 32, a bucket being a list of chunks and
 ///   emptied chunks reused first, so the wheel holds about its pending entries plus one
-///   part-filled chunk per bucket. Chunks come in segments of 32,768 entries (1 MiB of
-///   32-byte entries) that are never moved: growing copies nothing, so the peak resident set is the pending set's.
+///   part-filled chunk per bucket. Chunks come in segments of 32,768 entries (768 KiB of
+///   the world's 24-byte entries) that are never moved: growing copies nothing, so the peak resident set is the pending set's.
 ///
 /// The order handed out is exactly (time, order) for any times, including equal
 /// ones, times before the horizon and the ends of `Int64`: the heap orders
@@ -29,19 +29,29 @@
 public struct EventQueue<Event> {
     public enum TieBreak: Sendable { case fifo, shuffle }
 
+    /// An entry: its time, its event, then its 48-bit order in two fields. The event goes
+    /// before the order so that an event of up to 10 bytes (the world's) fills the gap
+    /// and the entry is 24 bytes; a 64-bit order after the time would pad it to 32.
     @usableFromInline struct Entry {
         @usableFromInline var time: Int64
-        @usableFromInline var order: UInt64
         @usableFromInline var event: Event
+        @usableFromInline var orderHigh: UInt16
+        @usableFromInline var orderLow: UInt32
         @inlinable init(time: Int64, order: UInt64, event: Event) {
-            self.time = time; self.order = order; self.event = event
+            self.time = time; self.event = event
+            orderHigh = UInt16(truncatingIfNeeded: order >> 32); orderLow = UInt32(truncatingIfNeeded: order)
         }
+        @inlinable var order: UInt64 { UInt64(orderHigh) << 32 | UInt64(orderLow) }
         @inlinable func precedes(_ other: Entry) -> Bool {
             time < other.time || (time == other.time && order < other.order)
         }
         /// The time as an unsigned key in the same order (`Int64.min` is 0).
         @inlinable var key: UInt64 { UInt64(bitPattern: time) ^ (1 << 63) }
     }
+
+    /// Bits of an entry's order: the schedule sequence (a world schedules nowhere near
+    /// 2^48 events; ``schedule(_:at:)`` stops at it), or the top bits of a shuffle draw.
+    @inlinable public static var orderBits: Int { 48 }
 
     /// log2 of a level-0 slot in µs: 2^20 µs, about one second.
     @inlinable static var slotShift: Int { 20 }
@@ -111,8 +121,9 @@ public struct EventQueue<Event> {
     /// heap) before it.
     @inlinable public mutating func schedule(_ event: Event, at time: SimTime) {
         sequence &+= 1
+        precondition(sequence < 1 << Self.orderBits, "EventQueue: 2^48 events scheduled; the order would wrap")
         let order: UInt64
-        if shuffle != nil { order = shuffle!.next() } else { order = sequence }
+        if shuffle != nil { order = shuffle!.next() >> UInt64(64 - Self.orderBits) } else { order = sequence }
         let entry = Entry(time: time.microseconds, order: order, event: event)
         if entry.key <= lastKey { push(entry) } else { place(entry); wheelCount &+= 1 }
     }

@@ -132,6 +132,8 @@ public struct World {
     // MARK: - Set-up
 
     private mutating func start() {
+        // Exactly the Android devices' room, not a doubled capacity reached by copying.
+        androids.reserveCapacity(core.devices.count { core.cohorts[Int($0.cohort)].android != nil })
         for d in core.devices.indices {
             let id = UInt32(d)
             if core.devices[d].signedIn { tokens.issue(d, at: .zero) }
@@ -180,7 +182,7 @@ public struct World {
         case .faultEnds(let index): applyFault(Int(index), starting: false)
         case .jetsam(let d, let fault): jetsam(d, fault: Int(fault))
         case .continuationChoice(let d, let incarnation): continuationChoice(d, incarnation: incarnation)
-        case .deviceTimer(let d, let timer, let generation): deviceTimerFires(d, timer, generation: generation)
+        case .deviceTimer(let d, let generation, let timer): deviceTimerFires(d, timer, generation: generation)
         case .android(let event): androidEvent(event)
         case .push(let event): pushEvent(event)
         case .stepSync(let event): stepSyncEvent(event)

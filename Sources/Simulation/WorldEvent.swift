@@ -2,6 +2,9 @@
 /// in ``World/step(_:)``. Payloads are dense ids (device, job, fault) and the
 /// generation or serial that makes a superseded event a no-op (cancellation without
 /// searching the heap).
+///
+/// Size: at most two 32-bit ids and a one-byte timer, the timer last so that the tag
+/// fits in its spare bits: 10 bytes, so a queue entry is 24 (`EventQueue.Entry`).
 enum WorldEvent {
     // User
     case userOpensApp(device: UInt32)
@@ -28,7 +31,7 @@ enum WorldEvent {
     // Continuation (seed `004`)
     case continuationChoice(device: UInt32, incarnation: UInt32)
     // Every per-device timer the features arm (Core/DeviceTimers)
-    case deviceTimer(device: UInt32, timer: DeviceTimer, generation: UInt32)
+    case deviceTimer(device: UInt32, generation: UInt32, timer: DeviceTimer)
     // Android (World+Android)
     case android(AndroidEvent)
     // Push (seed `001`; Features/Push/PushEvent)

@@ -40,7 +40,7 @@ import Testing
 
         mutating func schedule(_ id: Int, at time: Int64) {
             sequence &+= 1
-            let order = shuffle != nil ? shuffle!.next() : sequence
+            let order = shuffle != nil ? shuffle!.next() >> UInt64(64 - EventQueue<Int>.orderBits) : sequence
             var low = 0, high = entries.count
             while low < high {
                 let mid = (low + high) / 2
@@ -175,6 +175,17 @@ import Testing
             #expect(mismatches == 0)
             #expect(queue.isEmpty)
         }
+    }
+
+    /// An event of up to 10 bytes (two 32-bit ids and a tag, as the world's) fits beside
+    /// the time and the 48-bit order in 24 bytes; one byte more takes the entry to 32.
+    @Test func entriesOfEventsUpToTenBytesAreTwentyFourBytes() {
+        enum TenBytes { case ids(UInt32, UInt32, UInt8), one(UInt32) }
+        enum ElevenBytes { case ids(UInt32, UInt32, UInt16), one(UInt32) }
+        #expect(MemoryLayout<TenBytes>.size == 10 && MemoryLayout<ElevenBytes>.size == 11)
+        #expect(EventQueue<TenBytes>.entryStride == 24)
+        #expect(EventQueue<Int>.entryStride == 24)
+        #expect(EventQueue<ElevenBytes>.entryStride == 32)
     }
 
     @Test func sameInstantIsFirstInFirstOut() {

@@ -20,4 +20,11 @@ import Scenario
         #expect(Double(stats.peakPending) >= stats.meanPending && stats.meanPending >= 1)
         print("queue at scale 0.03: peak \(stats.peakPending), mean \(stats.meanPending), superseded \(stats.superseded) of \(stats.pops)")
     }
+
+    /// The world's events (at most two 32-bit ids and a one-byte timer, the tag in the
+    /// timer's spare bits) keep a pending entry at 24 bytes (`fleetsim bench`'s queue bytes).
+    @Test func aPendingEventIsTwentyFourBytes() {
+        #expect(MemoryLayout<WorldEvent>.size <= 10)
+        #expect(EventQueue<WorldEvent>.entryStride == 24)
+    }
 }

@@ -5,7 +5,6 @@ import SimKernel
 /// on/off drives Doze (`docs/platform-facts.md` A: Doze starts only with the screen off) and the
 /// screen-on time of App Standby Buckets (`docs/platform-facts.md` B).
 public struct ScreenState: Sendable {
-    public private(set) var isOn = false
     /// When the current on-period ends (meaningful while on).
     public private(set) var onUntil = SimTime.zero
     public private(set) var onSince = SimTime.zero
@@ -15,6 +14,8 @@ public struct ScreenState: Sendable {
     public private(set) var onTimeCompleted = SimDuration.zero
     /// Generation of the pending screen-off event.
     public var offTimer = GenerationCounter()
+    /// Last, in the generation's padding (40 bytes, not 48).
+    public private(set) var isOn = false
     public init() {}
 
     public enum Change: Equatable, Sendable {

@@ -48,16 +48,17 @@ public struct BGTaskSchedulerModel: Sendable {
 
 /// One device's refresh-task bookkeeping, as the OS sees it (ground truth for the oracle).
 public struct RefreshTaskSlot: Sendable {
+    // Widest fields first: 20 bytes, not 25 with padding.
+    public var launchedAt = SimTime.zero
     /// Generation of the pending request's launch event (cancels a replaced request).
     public var pending = GenerationCounter()
+    /// Serial of the task now or last running; events carry it.
+    public var serial: UInt32 = 0
     public var hasPending = false
     /// The launch policy blocked the request (Low Power Mode, force-quit); the world
     /// looks again when that condition ends.
     public var heldBack = false
-    /// Serial of the task now or last running; events carry it.
-    public var serial: UInt32 = 0
     public var running = false
-    public var launchedAt = SimTime.zero
     /// How often the app called `setTaskCompleted` for the current task.
     public var completions: UInt8 = 0
     public init() {}

@@ -5,16 +5,23 @@ import Platform
 /// One simulated phone and its user: a few hundred bytes of plain values, kept in
 /// one contiguous array indexed by the dense device id.
 struct Device {
+    // Fields are ordered so that small ones fill the padding after larger ones (a
+    // million devices: every 8 bytes here is 8 MB).
+
     // Identity and settings drawn at set-up
     var cohort: UInt16
-    var clock: DeviceClock
     /// The time zone drawn at set-up (a `timeZoneChange` with a duration returns here).
     var homeTimeZone: UInt16
+    /// Index into `World.androids`, or -1 on iOS.
+    var android: Int32 = -1
+    var capacityMah: Double
+    var clock: DeviceClock
     var backgroundAppRefresh: Bool
     var lowPowerModeSetting: Bool
     var permission: NotificationAuthorization
     var signedIn: Bool
-    var capacityMah: Double
+    /// The user has Wi-Fi at home (`network.homeWiFi`; World+Energy).
+    var homeWiFi: Bool
 
     // Faults and connectivity in force
     // Counters, so overlapping faults each undo only themselves (the decoder caps
@@ -40,10 +47,6 @@ struct Device {
     var task = RefreshTaskSlot()
     /// iOS: the launch policy's view of this app's use (World+LaunchPolicy).
     var launchPolicy: LaunchPolicyState
-    /// The user has Wi-Fi at home (`network.homeWiFi`; World+Energy).
-    var homeWiFi: Bool
-    /// Index into `World.androids`, or -1 on iOS.
-    var android: Int32 = -1
 
     // Energy and counts
     var radio = RadioState()
@@ -51,10 +54,10 @@ struct Device {
     var ledger = EnergyLedger()
     var launches: UInt32 = 0
     var refreshesOverBudget: UInt32 = 0
+    var battery = BatteryState(percent: 100, since: .zero, charging: false)
 
     // The notification centre (every feature posts; the badge host sets the badge)
     var notificationCenter: NotificationCenterModel
-    var battery = BatteryState(percent: 100, since: .zero, charging: false)
 
     // Random streams, one per purpose
     var userStream: RandomStream

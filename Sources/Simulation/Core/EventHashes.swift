@@ -155,13 +155,13 @@ extension World {
         case .faultEnds(let index): return (17, UInt32(index), nil)
         case .jetsam(let d, let fault): return (18, UInt32(fault), d)
         case .continuationChoice(let d, _): return (19, 0, d)
-        case .deviceTimer(let d, let timer, _): return (20, UInt32(timer.rawValue), d)
+        case .deviceTimer(let d, _, let timer): return (20, UInt32(timer.rawValue), d)
         case .android(let e):
             switch e {
             case .screenSessionStarts(let d): return (21, 0, d)
             case .screenOff(let d, _): return (22, 0, d)
             case .motion(let d): return (23, 0, d)
-            case .timer(let d, let timer, _): return (24, UInt32(timer.rawValue), d)
+            case .timer(let d, _, let timer): return (24, UInt32(timer.rawValue), d)
             case .stepJobStops(let d, _): return (25, 0, d)
             }
         case .push(let e): return push.eventIdentity(e)

@@ -53,15 +53,15 @@ enum FleetBuilder {
                 fleet.lastCompleted.append(SimTime(microseconds: -Int64((daysAgo * 86_400_000_000).rounded())))
                 fleet.devices.append(Device(
                     cohort: UInt16(c),
-                    clock: DeviceClock(timeZone: zone),
                     homeTimeZone: zone,
+                    capacityMah: cohort.battery.capacityMah,
+                    clock: DeviceClock(timeZone: zone),
                     backgroundAppRefresh: bar,
                     lowPowerModeSetting: lpm,
                     permission: permission.authorization,
                     signedIn: signedIn,
-                    capacityMah: cohort.battery.capacityMah,
-                    launchPolicy: LaunchPolicyState(opensPerDay: cohort.usage.appOpensPerDay, curve: .phoneUse, now: .zero),
                     homeWiFi: homeWiFi,
+                    launchPolicy: LaunchPolicyState(opensPerDay: cohort.usage.appOpensPerDay, curve: .phoneUse, now: .zero),
                     notificationCenter: NotificationCenterModel(authorization: permission.authorization),
                     userStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user"),
                     openStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user.open"),

@@ -5,29 +5,26 @@ import Scenario
 /// before it is built, so `run` can refuse a fleet the machine cannot hold instead of
 /// being killed hours in (docs/scale.md has the estimate against measured peak RSS).
 public enum MemoryEstimate {
-    /// Queue entries per device the estimate counts. The timing wheel holds about 28 per
-    /// device with no doubling slack (docs/speed.md, "The pending-event set"), but the
-    /// peak RSS it was fitted to did not fall with it (the rest grew by about as much),
-    /// so the figure stays at the old heap's doubled 27 until the estimate is refitted:
-    /// an estimate that guards memory must not read low.
-    static let queueEntriesPerDevice = 2 * 27
+    /// Queue entries per device: the timing wheel holds 22 to 28 per device at the end
+    /// of a day (`fleetsim bench`'s queue bytes over ``EventQueue/entryStride``).
+    static let queueEntriesPerDevice = 28
 
-    /// State outside the device arrays (oracle, metrics, push users, the step store,
-    /// jobs) per device, fitted to the peak RSS of the default scenario for 1 day at
-    /// 10,000 and 100,000 devices (docs/scale.md).
-    static let otherBytesPerDevice = 700
+    /// State outside the device arrays and the queue (oracle, metrics, push users, the
+    /// step store, Android job-quota histories, allocator slack) per device, fitted to
+    /// the peak RSS of the default scenario for 1 day at 10,000 and 100,000 devices
+    /// (docs/scale.md: about 3.5 KB per device all told) with some 6 % to spare.
+    static let otherBytesPerDevice = 1_300
 
     /// What grows with simulated time per device (the push ledger, histograms), fitted
-    /// to the default scenario's peak RSS at 10,000 devices for 1 and 7 days.
+    /// to the default scenario's peak RSS at 10,000 devices for 1 and 7 days (about 390).
     static let bytesPerDeviceDay = 512
 
     /// Bytes per device for a run of `days`: its `Device`, its share of an
     /// `AndroidDevice`, its queue entries, the rest of the world's per-device state, and
     /// what grows per simulated day.
     public static func bytesPerDevice(androidShare: Double, days: Double) -> Int {
-        let queueEntry = MemoryLayout<Int64>.stride + MemoryLayout<UInt64>.stride + MemoryLayout<WorldEvent>.stride
         return World.bytesPerDevice + Int((androidShare * Double(World.bytesPerAndroidDevice)).rounded(.up))
-            + queueEntriesPerDevice * queueEntry + otherBytesPerDevice + Int((days * Double(bytesPerDeviceDay)).rounded(.up))
+            + queueEntriesPerDevice * EventQueue<WorldEvent>.entryStride + otherBytesPerDevice + Int((days * Double(bytesPerDeviceDay)).rounded(.up))
     }
 
     /// The binary, its libraries and the world's fixed tables.

@@ -43,7 +43,7 @@ extension World {
             return !(core.devices[Int(d)].task.serial == serial && core.devices[Int(d)].task.running)
         case .suspendAfterTask(let d, let serial):
             return core.devices[Int(d)].task.serial != serial
-        case .deviceTimer(let d, let timer, let generation):
+        case .deviceTimer(let d, let generation, let timer):
             return !core.isCurrent(d, timer, generation)
         case .keyValueFlush(let d, let generation):
             return !core.devices[Int(d)].keyValue.flush.isCurrent(generation)
@@ -61,7 +61,7 @@ extension World {
             case .screenOff(let d, let generation):
                 let screen = androids[androidIndex(d)].screen
                 return !(screen.isOn && screen.offTimer.isCurrent(generation))
-            case .timer(let d, let timer, let generation): return !androids[androidIndex(d)].timers.isCurrent(timer, generation)
+            case .timer(let d, let generation, let timer): return !androids[androidIndex(d)].timers.isCurrent(timer, generation)
             case .stepJobStops(let d, let serial):
                 let a = androidIndex(d)
                 return !(androids[a].stepJobRunning && androids[a].stepJobSerial == serial)

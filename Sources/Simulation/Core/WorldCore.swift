@@ -88,7 +88,7 @@ struct WorldCore {
     /// Arms `timer` of device `d` to fire at `at`, replacing a pending one.
     mutating func armTimer(_ d: UInt32, _ timer: DeviceTimer, at: SimTime) {
         let generation = devices[Int(d)].timers.arm(timer)
-        clock.schedule(.deviceTimer(device: d, timer: timer, generation: generation), at: at)
+        clock.schedule(.deviceTimer(device: d, generation: generation, timer: timer), at: at)
     }
 
     mutating func armTimer(_ d: UInt32, _ timer: DeviceTimer, after delay: SimDuration) {

@@ -86,6 +86,11 @@ struct PushHost {
         guard active else { return }
         var zones: [TimeZone] = core.timeZones.map { TimeZone(identifier: $0) ?? TimeZone(secondsFromGMT: 0)! }
         if zones.isEmpty { zones = [TimeZone(secondsFromGMT: 0)!] }
+        // Exactly the push users' room, not a doubled capacity reached by copying.
+        let pushUsers = core.devices.count { core.cohorts[Int($0.cohort)].runsPush }
+        users.reserveCapacity(pushUsers)
+        truth.reserveCapacity(pushUsers)
+        streams.reserveCapacity(pushUsers)
         for d in core.devices.indices {
             let cohort = core.cohorts[Int(core.devices[d].cohort)]
             guard cohort.runsPush else { continue }

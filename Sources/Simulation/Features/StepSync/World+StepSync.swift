@@ -38,7 +38,7 @@ extension World {
         deliverStepSync(d, .healthDataDelivered(context))
         // Work still under way (no `finishWork` yet): its budget ends it at the latest.
         if core.isCurrent(d, .stepWake, generation) {
-            core.clock.schedule(.deviceTimer(device: d, timer: .stepWake, generation: generation), after: StepSyncHost.healthDeliveryBudget)
+            core.clock.schedule(.deviceTimer(device: d, generation: generation, timer: .stepWake), after: StepSyncHost.healthDeliveryBudget)
         }
         stepSync.scheduleHealthDelivery(d, core: &core)
     }

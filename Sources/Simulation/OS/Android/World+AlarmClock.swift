@@ -35,7 +35,7 @@ extension World {
                                                     startUnixSeconds: core.startUnixSeconds)
         let ring = ringOnDevice - skew
         let generation = androids[a].timers.arm(.alarmClock)
-        core.clock.schedule(.android(.timer(device: d, timer: .alarmClock, generation: generation)), at: ring)
+        core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .alarmClock)), at: ring)
         applyDoze(d, .nextWakeFromIdleAlarm(ring))
         core.note(d, "AlarmManager: alarm clock set for \(core.format(ring))")
     }

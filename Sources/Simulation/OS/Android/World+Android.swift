@@ -23,6 +23,7 @@ struct AndroidWorkSlot {
 }
 
 /// The Android-only state of one device, kept out of ``Device`` so iOS devices stay small.
+/// Its flags sit after the optionals and odd-sized parts, in their padding.
 struct AndroidDevice {
     var doze: DozeState
     /// Android's OS timers (``AndroidTimer``).
@@ -31,23 +32,23 @@ struct AndroidDevice {
     var dozeTimerAt: SimTime?
     var screen = ScreenState()
     var bucket: StandbyBucketState
-    var lastBucket: StandbyBucket
     /// The next moment the bucket can change, and the time of the bucket timer's queue
     /// entry, at or before it (World+StandbyBuckets).
     var bucketCheckAt: SimTime?
     var bucketEntryAt: SimTime?
+    var lastBucket: StandbyBucket
     var quota = JobQuotaState()
     /// The refresh's WorkManager periodic work.
     var refresh: AndroidWorkSlot
+    /// The running refresh job was stopped by JobScheduler (WorkManager retries it).
+    var stopping = false
     /// The step sync's WorkManager periodic work and the request it was enqueued with
     /// (the logic's `schedulePeriodicWork`); nil when never enqueued.
     var steps: AndroidWorkSlot
     var stepRequest: WorkRequest?
-    /// The step-sync job runs; its serial tells a stale stop deadline apart.
-    var stepJobRunning = false
+    /// The step-sync job's serial tells a stale stop deadline apart; the job runs.
     var stepJobSerial: UInt32 = 0
-    /// The running refresh job was stopped by JobScheduler (WorkManager retries it).
-    var stopping = false
+    var stepJobRunning = false
     /// BatteryService's "battery low" flag (``BatteryLowMonitor``, docs/platform-facts.md E).
     var batteryLow = false
     /// The app was force-stopped by the manufacturer's policy; nothing runs until the next open.
@@ -56,8 +57,6 @@ struct AndroidDevice {
     var fcmWaiting = false
     /// Recent high-priority FCM messages, for the bucket's daily limit (``FCMDeliveryModel``).
     var fcmHighPriority: DeliveryLog
-    /// The user turned on Battery Saver's automatic schedule (`android.batterySaverAuto`).
-    var batterySaverAuto = false
     /// The stale-sync alarm's requested time while one is pending (World+WhileIdleAlarm).
     var alarmDue: SimTime?
     /// The alarm waits for Doze (the limiter or the next maintenance window).
@@ -67,6 +66,8 @@ struct AndroidDevice {
     /// The user's daily alarm clock, as a local time of day (``AlarmClockModel``); nil
     /// for a user without one.
     var alarmClock: SimDuration?
+    /// The user turned on Battery Saver's automatic schedule (`android.batterySaverAuto`).
+    var batterySaverAuto = false
     var screenStream: RandomStream
     var motionStream: RandomStream
 
@@ -105,7 +106,7 @@ enum AndroidEvent {
     case screenOff(device: UInt32, generation: UInt32)
     case motion(device: UInt32)
     /// One of the device's ``AndroidTimer``s.
-    case timer(device: UInt32, timer: AndroidTimer, generation: UInt32)
+    case timer(device: UInt32, generation: UInt32, timer: AndroidTimer)
     /// JobScheduler's stop deadline of the step-sync job `serial`.
     case stepJobStops(device: UInt32, serial: UInt32)
 }
@@ -182,7 +183,7 @@ extension World {
             core.note(d, "OS: significant motion")
             applyDoze(d, .motion)
             scheduleMotion(d)
-        case .timer(let d, let timer, let generation):
+        case .timer(let d, let generation, let timer):
             androidTimerFires(d, timer, generation: generation)
         case .stepJobStops(let d, let serial):
             let a = androidIndex(d)

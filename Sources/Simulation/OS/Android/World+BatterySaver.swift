@@ -22,7 +22,7 @@ extension World {
         let on = saver.isOn(levelPercent: level, plugged: isCharging(i), wasOn: core.devices[i].autoBatterySaver)
         let generation = androids[a].timers.arm(.batterySaverLevel)
         if !on, let auto = saver.autoLevelPercent, let at = battery.timeFalling(to: auto, core.devices[i].battery, now: now) {
-            core.clock.schedule(.android(.timer(device: d, timer: .batterySaverLevel, generation: generation)), at: at)
+            core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .batterySaverLevel)), at: at)
         }
         guard on != core.devices[i].autoBatterySaver else { return false }
         let was = core.devices[i].lowPowerMode

@@ -107,7 +107,7 @@ extension World {
         guard next != androids[a].dozeTimerAt else { return }
         androids[a].dozeTimerAt = next
         let generation = androids[a].timers.arm(.doze)
-        if let next { core.clock.schedule(.android(.timer(device: d, timer: .doze, generation: generation)), at: max(next, now)) }
+        if let next { core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .doze)), at: max(next, now)) }
     }
 
     /// The device went online or offline: Doze's light maintenance waits for network,

@@ -10,7 +10,7 @@ extension World {
         let a = androidIndex(d)
         guard !androids[a].forceStopped, let at = models(d).oem.killTime(screenOffAt: now) else { return }
         let generation = androids[a].timers.arm(.oemKill)
-        core.clock.schedule(.android(.timer(device: d, timer: .oemKill, generation: generation)), at: at)
+        core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .oemKill)), at: at)
     }
 
     /// The screen has been off the policy's time: unless the app is in the foreground,

@@ -45,7 +45,7 @@ extension World {
     private mutating func scheduleBucketEntry(_ d: UInt32, _ a: Int, at: SimTime) {
         androids[a].bucketEntryAt = at
         let generation = androids[a].timers.arm(.bucket)
-        core.clock.schedule(.android(.timer(device: d, timer: .bucket, generation: generation)), at: at)
+        core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .bucket)), at: at)
     }
 
     /// Where device `d`'s periodic bucket check grid lies. AppStandbyController re-posts

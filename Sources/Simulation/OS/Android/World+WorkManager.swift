@@ -67,7 +67,7 @@ extension World {
         let m = models(d)
         guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec) else { return }
         let generation = androids[a].timers.arm(.work(work))
-        core.clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), at: max(due, now))
+        core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .work(work))), at: max(due, now))
     }
 
     /// BatteryService's "battery low" now (``BatteryLowMonitor``: set at ≤ 15 % unplugged,
@@ -115,7 +115,7 @@ extension World {
         guard m.quota.mayStart(androids[a].quota, bucket: bucket, now: now, exempt: exempt) else {
             core.metrics.platform.quotaDeferrals += 1
             let generation = androids[a].timers.arm(.work(work))
-            core.clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), after: m.quotaRecheck)
+            core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .work(work))), after: m.quotaRecheck)
             watchDoze(d)
             return core.note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(core.human(m.quotaRecheck))")
         }
