@@ -112,7 +112,10 @@ extension World {
         }
         let bucket = checkBucket(d)
         let exempt = isCharging(i) || (core.devices[i].process == .running && now < core.devices[i].foregroundUntil)
-        guard m.quota.mayStart(androids[a].quota, bucket: bucket, now: now, exempt: exempt) else {
+        // Read in place: a plain call copied the tracker's configuration (retaining its
+        // four arrays) first.
+        let t = now
+        guard androids.withUnsafeBufferPointer({ m.quota.mayStart($0[a].quota, bucket: bucket, now: t, exempt: exempt) }) else {
             core.metrics.platform.quotaDeferrals += 1
             let generation = androids[a].timers.arm(.work(work))
             core.clock.schedule(.android(.timer(device: d, timer: .work(work), generation: generation)), after: m.quotaRecheck)
@@ -128,7 +131,7 @@ extension World {
         core.metrics.platform.workManagerDelay.record((now - max(due, slot(a, work).stoppedAt ?? due)).microseconds)
         androids[a][work].stoppedAt = nil
         m.quota.jobStarted(&androids[a].quota, now: now)
-        let deadline = m.quota.stopDeadline(androids[a].quota, bucket: bucket, startedAt: now, now: now, exempt: exempt)
+        let deadline = androids.withUnsafeBufferPointer { m.quota.stopDeadline($0[a].quota, bucket: bucket, startedAt: t, now: t, exempt: exempt) }
         applyDoze(d, .jobsActive(true))
         switch work {
         case .refresh:
