@@ -101,12 +101,12 @@ extension World {
             watchDoze(d)
             return core.note(d, "WorkManager: \(work) due; held back by Battery Saver")
         }
-        let doze = androids[a].doze
-        if doze.restrictsBackgroundWork, !doze.isAllowListed(at: now) {
+        let t = now
+        if dozeHoldsWork(a, at: t) {
             if slot(a, work).deferredSince == nil {
                 androids[a][work].deferredSince = now
                 core.metrics.platform.dozeDeferrals += 1
-                core.note(d, "WorkManager: \(work) due; deferred by Doze (deep \(doze.deep), light \(doze.light)) to a maintenance window")
+                core.note(d, "WorkManager: \(work) due; deferred by Doze (deep \(androids[a].doze.deep), light \(androids[a].doze.light)) to a maintenance window")
             }
             return watchDoze(d)
         }
@@ -114,7 +114,6 @@ extension World {
         let exempt = isCharging(i) || (core.devices[i].process == .running && now < core.devices[i].foregroundUntil)
         // Read in place: a plain call copied the tracker's configuration (retaining its
         // four arrays) first.
-        let t = now
         guard androids.withUnsafeBufferPointer({ m.quota.mayStart($0[a].quota, bucket: bucket, now: t, exempt: exempt) }) else {
             core.metrics.platform.quotaDeferrals += 1
             let generation = androids[a].timers.arm(.work(work))
