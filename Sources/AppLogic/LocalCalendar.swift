@@ -9,7 +9,10 @@ import Foundation
 /// creation (one `secondsFromGMT` and one `nextDaylightSavingTimeTransition` per
 /// transition, a few hundred per zone), so a lookup on the hot path is a binary search
 /// of that table, not an ICU call. Instants outside it ask Foundation.
-public struct LocalCalendar: Sendable, Hashable {
+///
+/// A class, as it never changes: a struct's every copy (the simulator reads a device's
+/// calendar from its table per step-sync read) retained its name, zone and table.
+public final class LocalCalendar: Sendable, Hashable {
     /// The IANA name it was made from (`TimeZone.current.identifier` in an app).
     public let identifier: String
     let zone: TimeZone

@@ -207,18 +207,18 @@ public struct DozeState: Sendable, Equatable {
     /// The next wake-from-idle alarm the device has set, if any.
     public internal(set) var nextWakeFromIdleAlarm: SimTime?
 
-    var deepAlarm: SimTime?
+    @usableFromInline var deepAlarm: SimTime?
     /// The light alarm's window start (`mNextLightAlarmTime`).
-    var lightAlarm: SimTime?
+    @usableFromInline var lightAlarm: SimTime?
     /// For a non-wakeup light alarm, its window's end: delivered by then at the latest
     /// (`DozeInput.deviceAwake`); nil for a wakeup alarm, which fires at its start.
-    var lightAlarmWindowEnd: SimTime?
+    @usableFromInline var lightAlarmWindowEnd: SimTime?
     /// AnyMotion's "stationary" result, while SENSING.
-    var anyMotionResult: SimTime?
-    var sensingTimeoutAlarm: SimTime?
-    var locationFixAt: SimTime?
+    @usableFromInline var anyMotionResult: SimTime?
+    @usableFromInline var sensingTimeoutAlarm: SimTime?
+    @usableFromInline var locationFixAt: SimTime?
     /// `mActiveIdleOpCount` held by a maintenance window's start until its minimum time.
-    var idleOpUntil: SimTime?
+    @usableFromInline var idleOpUntil: SimTime?
     var inactiveTimeout: SimDuration
     var nextIdleDelay = SimDuration.zero
     var nextIdlePendingDelay = SimDuration.zero
@@ -235,14 +235,18 @@ public struct DozeState: Sendable, Equatable {
 
     /// The earliest moment something is due; the world calls `handle(.timer, …)` then,
     /// or later when nothing waits on the step (it still runs at this time).
-    public var nextDeadline: SimTime? {
+    ///
+    /// This and the reads below are always inlined: the world reads them on a device's
+    /// state in place, where a call across the module copied the whole state (about
+    /// 200 bytes) first; `@inlinable` alone left `nextDeadline` a call.
+    @inlinable @inline(__always) public var nextDeadline: SimTime? {
         earliest(earliest(earliest(deepAlarm, lightAlarmWindowEnd ?? lightAlarm), earliest(anyMotionResult, sensingTimeoutAlarm)),
                  earliest(locationFixAt, idleOpUntil))
     }
 
     /// Deep idle, or light idle outside its maintenance windows: jobs, syncs and
     /// standard alarms wait, and the network is cut for apps not allow-listed.
-    public var restrictsBackgroundWork: Bool {
+    @inlinable @inline(__always) public var restrictsBackgroundWork: Bool {
         deep == .idle || light == .idle || light == .waitingForNetwork
     }
 
@@ -252,13 +256,13 @@ public struct DozeState: Sendable, Equatable {
     public var deepIdleUntil: SimTime? { deep == .idle ? deepAlarm : nil }
 
     /// Whether the app is temp-allow-listed (network and wake locks despite Doze).
-    public func isAllowListed(at now: SimTime) -> Bool { now < allowListedUntil }
+    @inlinable @inline(__always) public func isAllowListed(at now: SimTime) -> Bool { now < allowListedUntil }
 
     var opsInactive: Bool { idleOpUntil == nil && !jobsActive }
 }
 
 /// The earlier of two optional deadlines (`nil` is "never").
-func earliest(_ a: SimTime?, _ b: SimTime?) -> SimTime? {
+@inlinable @inline(__always) func earliest(_ a: SimTime?, _ b: SimTime?) -> SimTime? {
     guard let a else { return b }
     guard let b else { return a }
     return a < b ? a : b
@@ -289,8 +293,11 @@ func earliest(_ a: SimTime?, _ b: SimTime?) -> SimTime? {
 ///
 /// The world calls `handle` with every input, and with `.timer` at `state.nextDeadline`
 /// or later: steps nothing waits on may run late, in one call, each at its own time.
-public struct DozeController: Sendable {
-    public var config: DozeConfig
+///
+/// A class: one per cohort, immutable, called for every Doze input of its devices; as
+/// a struct, each call from the world's cohort models copied its config (233 bytes) first.
+public final class DozeController: Sendable {
+    public let config: DozeConfig
 
     public init(config: DozeConfig = .init()) { self.config = config }
 

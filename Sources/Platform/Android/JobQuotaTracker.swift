@@ -35,12 +35,15 @@ public struct JobQuotaConfig: Sendable, Equatable {
 /// reserving 32 sessions and 64 starts up front cost 1.1 KB per Android device, most
 /// of it never used.
 public struct JobQuotaState: Sendable, Equatable {
-    struct Session: Sendable, Equatable { var start: SimTime; var end: SimTime }
-    var sessions: [Session] = []
-    var jobStarts: [SimTime] = []
+    @usableFromInline struct Session: Sendable, Equatable {
+        @usableFromInline var start: SimTime
+        @usableFromInline var end: SimTime
+    }
+    @usableFromInline var sessions: [Session] = []
+    @usableFromInline var jobStarts: [SimTime] = []
     /// Jobs running now; a session is open while this is above zero.
     public internal(set) var running = 0
-    var openSessionStart: SimTime?
+    @usableFromInline var openSessionStart: SimTime?
 
     public init() {}
 }
@@ -61,7 +64,7 @@ public struct JobQuotaTracker: Sendable {
     public init(config: JobQuotaConfig = .init()) { self.config = config }
 
     /// Whether a job may start now.
-    public func mayStart(_ s: JobQuotaState, bucket: StandbyBucket, now: SimTime, exempt: Bool) -> Bool {
+    @inlinable public func mayStart(_ s: JobQuotaState, bucket: StandbyBucket, now: SimTime, exempt: Bool) -> Bool {
         if exempt { return true }
         let b = bucket.rawValue
         let windowStart = now - config.windowSize[b]
@@ -102,7 +105,7 @@ public struct JobQuotaTracker: Sendable {
     /// guarantee, not after 30 min, and in between when the app's run time (window or
     /// 24 h) runs out as seen from `now` (`docs/platform-facts.md` B, per-job limits). Exempt jobs
     /// run the full 30 min.
-    public func stopDeadline(_ s: JobQuotaState, bucket: StandbyBucket, startedAt: SimTime, now: SimTime, exempt: Bool) -> SimTime {
+    @inlinable public func stopDeadline(_ s: JobQuotaState, bucket: StandbyBucket, startedAt: SimTime, now: SimTime, exempt: Bool) -> SimTime {
         let guaranteed = startedAt + config.maxJobRunTime
         let limit = startedAt + config.maxJobRunTimeLimit
         if exempt { return limit }
@@ -118,25 +121,25 @@ public struct JobQuotaTracker: Sendable {
     /// Whether the bucket's window run time binds: not when the window is no longer than
     /// the time allowed in it (ACTIVE: 10 min in 10 min, "effectively unlimited",
     /// `docs/platform-facts.md` B; QuotaController skips the window then and only the 24 h limit holds).
-    private func limitsByWindow(_ b: Int) -> Bool {
+    @inlinable func limitsByWindow(_ b: Int) -> Bool {
         config.windowSize[b] > config.allowedTimePerWindow[b]
     }
 
     /// Run time within [since, now], the open session included.
-    public func executionTime(_ s: JobQuotaState, since: SimTime, now: SimTime) -> SimDuration {
+    @inlinable public func executionTime(_ s: JobQuotaState, since: SimTime, now: SimTime) -> SimDuration {
         var total = SimDuration.zero
         for x in s.sessions where x.end > since { total = total + (x.end - max(x.start, since)) }
         if let start = s.openSessionStart { total = total + (now - max(start, since)) }
         return total
     }
 
-    private func startsSince(_ s: JobQuotaState, _ since: SimTime) -> Int {
+    @inlinable func startsSince(_ s: JobQuotaState, _ since: SimTime) -> Int {
         var n = 0
         for t in s.jobStarts.reversed() { if t > since { n += 1 } else { break } }
         return n
     }
 
-    private func sessionsSince(_ s: JobQuotaState, _ since: SimTime, now: SimTime) -> Int {
+    @inlinable func sessionsSince(_ s: JobQuotaState, _ since: SimTime, now: SimTime) -> Int {
         var n = s.openSessionStart == nil ? 0 : 1
         for x in s.sessions where x.end > since { n += 1 }
         return n

@@ -82,8 +82,12 @@ public struct StandbyBucketState: Sendable, Equatable {
 ///   not, the app was already that good, and the end changes nothing with the default
 ///   thresholds). **Assumption**: the check grid's phase is the device's
 ///   `checkPhase` (its boot), zero unless the world draws one.
-public struct StandbyBucketModel: Sendable {
-    public var config: StandbyBucketConfig
+///
+/// A class: one per cohort, immutable, consulted at every screen change and bucket
+/// check of its devices; as a struct, each call copied its config (retaining its two
+/// threshold arrays) out of the world's cohort models.
+public final class StandbyBucketModel: Sendable {
+    public let config: StandbyBucketConfig
     public init(config: StandbyBucketConfig = .init()) { self.config = config }
 
     public func screen(on: Bool, state s: inout StandbyBucketState, now: SimTime) {

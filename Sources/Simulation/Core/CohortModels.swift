@@ -3,36 +3,40 @@ import Platform
 import Scenario
 
 /// The models and parameters every device of one cohort shares.
-struct CohortModels {
-    var name: String
-    var platform: CohortPlatform
-    var scheduler: BGTaskSchedulerModel
-    var network: NetworkModel
-    var usage: UsageConfig
-    var kvPersistDelay: SimDuration
-    var capacityMah: Double
+///
+/// An immutable class, as ``AndroidModels``: the world reads a device's cohort at most
+/// events, and where the optimiser did not project the one field it needed, a struct's
+/// copy (744 bytes, a retain of each of its names, arrays and models) came first.
+final class CohortModels {
+    let name: String
+    let platform: CohortPlatform
+    let scheduler: BGTaskSchedulerModel
+    let network: NetworkModel
+    let usage: UsageConfig
+    let kvPersistDelay: SimDuration
+    let capacityMah: Double
     /// Whether the cohort's `features` include seed `004`'s continuation.
-    var runsContinuation: Bool
-    var continuation: ContinuationUsage
+    let runsContinuation: Bool
+    let continuation: ContinuationUsage
     /// Whether the cohort's `features` include seed `001`'s push pipeline.
-    var runsPush: Bool
+    let runsPush: Bool
     /// The cohort runs the step sync (`features` has `stepSync`).
-    var stepSync: Bool
-    var battery: BatteryModel
-    var initialPercent: Distribution
+    let stepSync: Bool
+    let battery: BatteryModel
+    let initialPercent: Distribution
     /// Offsets of this cohort's devices: `first ..< first + count`.
-    var firstDevice: Int
-    var count: Int
+    let firstDevice: Int
+    let count: Int
     /// iOS: when a pending refresh is granted a launch (World+LaunchPolicy).
-    var launchPolicy: LaunchPolicyModel
+    let launchPolicy: LaunchPolicyModel
     /// Screen sessions, app opens and (Android) motion on the diurnal curve (World+Users).
-    var users: UserBehaviorModel
+    let users: UserBehaviorModel
     /// Share of users with Wi-Fi at home (`network.homeWiFi`).
-    var homeWiFi: Double
+    let homeWiFi: Double
     /// Android: Doze, buckets, quotas and WorkManager (World+Android).
-    var android: AndroidModels?
+    let android: AndroidModels?
 
-    init(_ cohort: Cohort, firstDevice: Int, refresh: RefreshConfig) {
+    init(_ cohort: Cohort, firstDevice: Int, count: Int, refresh: RefreshConfig) {
         name = cohort.name
         platform = cohort.platform
         scheduler = BGTaskSchedulerModel(
@@ -54,7 +58,7 @@ struct CohortModels {
         battery = BatteryModel(capacityMah: cohort.battery.capacityMah, habit: BatteryModel.Habit(cohort.battery.charging))
         initialPercent = cohort.battery.initialPercent
         self.firstDevice = firstDevice
-        count = cohort.count
+        self.count = count
         launchPolicy = LaunchPolicyModel(cohort.ios.launchPolicy)
         users = UserBehaviorModel(curve: .phoneUse, screenSessionsPerDay: cohort.usage.screenSessionsPerDay,
                                   screenSessionLength: cohort.usage.screenSessionLength,

@@ -34,7 +34,7 @@ enum FleetBuilder {
             if case .timeZoneChange(let to) = fault.kind, !fleet.timeZones.contains(to) { fleet.timeZones.append(to) }
         }
         for (c, cohort) in scenario.fleet.enumerated() {
-            var models = CohortModels(cohort, firstDevice: fleet.devices.count, refresh: scenario.logic.refresh)
+            let firstDevice = fleet.devices.count
             let zoneIndex = cohort.timeZones.options.map { UInt16(fleet.timeZones.firstIndex(of: $0.value)!) }
             let permissions = cohort.settings.notificationPermission
             for _ in 0..<cohort.count {
@@ -69,8 +69,8 @@ enum FleetBuilder {
                     networkStream: RandomStream(seed: scenario.seed, entity: id, purpose: "network"),
                     backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend")))
             }
-            models.count = fleet.devices.count - models.firstDevice
-            fleet.cohorts.append(models)
+            fleet.cohorts.append(CohortModels(cohort, firstDevice: firstDevice, count: fleet.devices.count - firstDevice,
+                                              refresh: scenario.logic.refresh))
         }
         return fleet
     }

@@ -81,7 +81,7 @@ extension StepSyncHost {
         let home = core.calendars[Int(core.devices[user].homeTimeZone)]
         var day = max(windowStart, core.oracle.steps.judgedThrough[user] + 1, core.oracle.steps.firstJudgedDay[user])
         while day < end {
-            let truth = trueSteps(user: Int(core.globalID(user)), from: days.start(of: day), to: days.start(of: day + 1),
+            let truth = health.trueSteps(user: Int(core.globalID(user)), from: days.start(of: day), to: days.start(of: day + 1),
                                   home: home, startUnixSeconds: core.startUnixSeconds)
             let stored = store.steps(user: user, day: day)
             let holds = stored.map { $0 >= truth } ?? false

@@ -31,17 +31,19 @@ extension WorldCore {
 }
 
 /// The health store (HealthKit, Health Connect) the step sync reads, answered from the
-/// host's ``HealthDataGenerator``: the steps the user truly records.
-extension StepSyncHost {
+/// host's ``HealthDataGenerator``: the steps the user truly records. Methods of the
+/// one-word generator, not of ``StepSyncHost``: called from the host's mutating
+/// methods, a host method copied the whole host (its per-device arrays retained) per read.
+extension HealthDataGenerator {
     /// The steps the user truly recorded in `[from, to)` (ground truth: the health data
     /// follows the user's home-zone day).
     func trueSteps(user: Int, from: SimTime, to: SimTime, home: LocalCalendar, startUnixSeconds: Int64) -> Int32 {
         guard from < to else { return 0 }
         let start = World.localTime(from, calendar: home, startUnixSeconds: startUnixSeconds)
         let end = World.localTime(to, calendar: home, startUnixSeconds: startUnixSeconds)
-        var steps: Int32 = 0
-        for day in start.day...end.day { steps += health.steps(user: user, day: day, before: end.day, secondOfDay: end.secondOfDay) }
-        return steps - health.steps(user: user, day: start.day, before: start.day, secondOfDay: start.secondOfDay)
+        var total: Int32 = 0
+        for day in start.day...end.day { total += steps(user: user, day: day, before: end.day, secondOfDay: end.secondOfDay) }
+        return total - steps(user: user, day: start.day, before: start.day, secondOfDay: start.secondOfDay)
     }
 
     /// Daily totals of `[from, to)` by the device's date, as the health store answers the

@@ -140,7 +140,7 @@ struct StepSyncHost: FeatureHost {
             let clock = core.devices[i].clock
             slots[i].readFrom = clock.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
             slots[i].readTo = clock.trueTime(ofWall: to.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
-            readAnswer = .healthDataRead(healthData(user: Int(core.globalID(i)), from: slots[i].readFrom, to: slots[i].readTo,
+            readAnswer = .healthDataRead(health.healthData(user: Int(core.globalID(i)), from: slots[i].readFrom, to: slots[i].readTo,
                                                     days: core.deviceDays(i), home: core.calendars[Int(core.devices[i].homeTimeZone)],
                                                     startUnixSeconds: core.startUnixSeconds))
         case .httpRequest(let id, let endpoint):

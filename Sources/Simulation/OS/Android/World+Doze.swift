@@ -26,8 +26,8 @@ extension World {
         let changed = !dozeTransitions.isEmpty
         countDozeTransitions(d)
         armDozeTimer(d, a, watched: dozeWatched(d, a))
-        if changed, androids[a].alarmHeld, androids[a].doze.deep != .idle { releaseHeldAlarm(d) }
-        if changed, !androids[a].doze.restrictsBackgroundWork {
+        if changed, androids[a].alarmHeld, dozeDeep(a) != .idle { releaseHeldAlarm(d) }
+        if changed, !dozeRestricts(a) {
             tryRunWork(d, .refresh)
             tryRunWork(d, .stepSync)
             flushFCM(d)
@@ -40,10 +40,21 @@ extension World {
     /// the next look, as an event scheduled earlier at that instant goes first.
     @inline(__always) mutating func settleDoze(_ d: UInt32, before t: SimTime) {
         let a = androidIndex(d)
-        guard let due = androids[a].doze.nextDeadline, due < t else { return }
+        guard let due = dozeDeadline(a), due < t else { return }
         dozeTransitions.removeAll(keepingCapacity: true)
         models(d).doze.advance(&androids[a].doze, through: t - .microseconds(1), into: &dozeTransitions)
         countDozeTransitions(d)
+    }
+
+    // Android device `a`'s Doze figures, read in place: `androids[a].doze.x` copies the
+    // whole state (about 200 bytes) first, as the device's timer table (an `InlineArray`)
+    // keeps the optimiser from projecting one field of an array element.
+    @inline(__always) func dozeDeadline(_ a: Int) -> SimTime? { androids.withUnsafeBufferPointer { $0[a].doze.nextDeadline } }
+    @inline(__always) func dozeDeep(_ a: Int) -> DozeDeepState { androids.withUnsafeBufferPointer { $0[a].doze.deep } }
+    @inline(__always) func dozeRestricts(_ a: Int) -> Bool { androids.withUnsafeBufferPointer { $0[a].doze.restrictsBackgroundWork } }
+    /// Doze holds background work back and the app is not temp-allow-listed at `t`.
+    @inline(__always) func dozeHoldsWork(_ a: Int, at t: SimTime) -> Bool {
+        androids.withUnsafeBufferPointer { $0[a].doze.restrictsBackgroundWork && !$0[a].doze.isAllowListed(at: t) }
     }
 
     /// Device `d`'s Doze state now.
@@ -103,7 +114,7 @@ extension World {
     /// there. An event already pending stays (it settles what is due when it pops).
     @inline(__always) mutating func armDozeTimer(_ d: UInt32, _ a: Int, watched: Bool) {
         guard watched else { return }
-        let next = androids[a].doze.nextDeadline
+        let next = dozeDeadline(a)
         guard next != androids[a].dozeTimerAt else { return }
         androids[a].dozeTimerAt = next
         let generation = androids[a].timers.arm(.doze)

@@ -101,18 +101,20 @@ extension World {
             watchDoze(d)
             return core.note(d, "WorkManager: \(work) due; held back by Battery Saver")
         }
-        let doze = androids[a].doze
-        if doze.restrictsBackgroundWork, !doze.isAllowListed(at: now) {
+        let t = now
+        if dozeHoldsWork(a, at: t) {
             if slot(a, work).deferredSince == nil {
                 androids[a][work].deferredSince = now
                 core.metrics.platform.dozeDeferrals += 1
-                core.note(d, "WorkManager: \(work) due; deferred by Doze (deep \(doze.deep), light \(doze.light)) to a maintenance window")
+                core.note(d, "WorkManager: \(work) due; deferred by Doze (deep \(androids[a].doze.deep), light \(androids[a].doze.light)) to a maintenance window")
             }
             return watchDoze(d)
         }
         let bucket = checkBucket(d)
         let exempt = isCharging(i) || (core.devices[i].process == .running && now < core.devices[i].foregroundUntil)
-        guard m.quota.mayStart(androids[a].quota, bucket: bucket, now: now, exempt: exempt) else {
+        // Read in place: a plain call copied the tracker's configuration (retaining its
+        // four arrays) first.
+        guard androids.withUnsafeBufferPointer({ m.quota.mayStart($0[a].quota, bucket: bucket, now: t, exempt: exempt) }) else {
             core.metrics.platform.quotaDeferrals += 1
             let generation = androids[a].timers.arm(.work(work))
             core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .work(work))), after: m.quotaRecheck)
@@ -128,7 +130,7 @@ extension World {
         core.metrics.platform.workManagerDelay.record((now - max(due, slot(a, work).stoppedAt ?? due)).microseconds)
         androids[a][work].stoppedAt = nil
         m.quota.jobStarted(&androids[a].quota, now: now)
-        let deadline = m.quota.stopDeadline(androids[a].quota, bucket: bucket, startedAt: now, now: now, exempt: exempt)
+        let deadline = androids.withUnsafeBufferPointer { m.quota.stopDeadline($0[a].quota, bucket: bucket, startedAt: t, now: t, exempt: exempt) }
         applyDoze(d, .jobsActive(true))
         switch work {
         case .refresh:
