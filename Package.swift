@@ -12,7 +12,9 @@ let package = Package(
         .library(name: "AppLogic", targets: ["AppLogic"]),
     ],
     targets: [
-        .target(name: "SimKernel"),
+        // Prefetch and huge-page hints (C: Swift has neither); no behaviour, only speed.
+        .target(name: "MemoryHints"),
+        .target(name: "SimKernel", dependencies: ["MemoryHints"]),
         .target(name: "AppLogic"),
         .target(name: "Platform", dependencies: ["SimKernel", "AppLogic"]),
         .target(name: "Backend", dependencies: ["SimKernel"]),

@@ -1,3 +1,4 @@
+import SimKernel
 /// The server's step table, keyed by (user, date, source), that records duplicates
 /// instead of hiding them (seed `003`, "Conflict Resolution"). Each user has one phone
 /// and so one source; the key is (user, date) within it.
@@ -18,8 +19,8 @@ public struct StepStore: Sendable {
     public private(set) var droppedWrites: UInt64 = 0
 
     public init(users: Int) {
-        rows = Array(repeating: Row(), count: users * StepStore.daysKept)
-        counts = Array(repeating: 0, count: users * StepStore.daysKept)
+        rows = Array(hugePagesRepeating: Row(), count: users * StepStore.daysKept)
+        counts = Array(hugePagesRepeating: 0, count: users * StepStore.daysKept)
     }
 
     private func slot(_ user: Int, _ day: Int32) -> Int {

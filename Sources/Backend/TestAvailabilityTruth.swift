@@ -12,7 +12,7 @@ public struct TestAvailabilityTruth: Sendable {
     public init(cadence: SimDuration, lastCompleted: [SimTime]) {
         self.cadence = cadence
         self.lastCompleted = lastCompleted
-        self.inProgressUntil = Array(repeating: SimTime(microseconds: Int64.min), count: lastCompleted.count)
+        self.inProgressUntil = Array(hugePagesRepeating: SimTime(microseconds: Int64.min), count: lastCompleted.count)
     }
 
     public func lastCompletedAt(_ user: Int) -> SimTime { lastCompleted[user] }
@@ -40,7 +40,7 @@ public struct AuthTokens: Sendable {
 
     public init(lifetime: SimDuration, users: Int) {
         self.lifetime = lifetime
-        expiresAt = Array(repeating: SimTime(microseconds: Int64.min), count: users)
+        expiresAt = Array(hugePagesRepeating: SimTime(microseconds: Int64.min), count: users)
     }
 
     public func isValid(_ user: Int, at now: SimTime) -> Bool { now < expiresAt[user] }

@@ -117,6 +117,10 @@ public struct EventQueue<Event> {
         }
     }
 
+    /// The event that pops next when it is already in the near heap; nil when the heap is
+    /// empty (no refill). For prefetching the state it will touch.
+    @inlinable public var nextNearEvent: Event? { heap.isEmpty ? nil : heap[0].event }
+
     /// Adds an event. - Complexity: O(1) when after the horizon; O(log₄ of the near
     /// heap) before it.
     @inlinable public mutating func schedule(_ event: Event, at time: SimTime) {

@@ -39,8 +39,12 @@ public struct World {
     var activeLatencyFaults: [Int] = []
     /// One per entry of `timeZones`, caching each zone's UTC offset between DST changes.
     var localZones: [LocalTimeZone]
-    /// Android-only state, indexed by `Device.android` (World+Android).
+    /// Android-only state, indexed by `androidOf` (World+Android).
     var androids: [AndroidDevice] = []
+    /// Per device, its index into `androids`, or -1 on iOS: an array of its own so that
+    /// the next event's Android state can be prefetched without first reading its
+    /// `Device` (Core/World+Prefetch).
+    var androidOf: [Int32]
     /// The reused buffer Doze writes its transitions into.
     var dozeTransitions: [DozeTransition] = []
     /// Doze steps that nothing waits on run when Doze is next fed or read (OS/Android/World+Doze); false: one event each.
@@ -97,6 +101,7 @@ public struct World {
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
         load = LoadSeries(duration: scenario.duration)
         push = PushHost(scenario: scenario, core: core)
+        androidOf = Array(hugePagesRepeating: -1, count: devices.count)
         start()
         startPush()
     }
@@ -121,7 +126,10 @@ public struct World {
                 step(event)
             }
         } else {
-            while let event = core.clock.next(before: stop) { step(event) }
+            while let event = core.clock.next(before: stop) {
+                if let next = core.clock.queue.nextNearEvent { prefetchState(of: next) }
+                step(event)
+            }
         }
         settleDoze(before: stop)
         if stop == end { push.closeLedger(core: &core) }
@@ -133,7 +141,7 @@ public struct World {
 
     private mutating func start() {
         // Exactly the Android devices' room, not a doubled capacity reached by copying.
-        androids.reserveCapacity(core.devices.count { core.cohorts[Int($0.cohort)].android != nil })
+        androids = [AndroidDevice](hugePagesCapacity: core.devices.count { core.cohorts[Int($0.cohort)].android != nil })
         for d in core.devices.indices {
             let id = UInt32(d)
             if core.devices[d].signedIn { tokens.issue(d, at: .zero) }
@@ -225,8 +233,9 @@ extension World {
     /// Bytes of one pending event in the queue.
     public var pendingEntryStride: Int { core.clock.pendingEntryStride }
 
-    /// Memory of one device's state: its `Device` and its entries in the hosts' arrays.
+    /// Memory of one device's state: its `Device`, its `androidOf` entry and its entries
+    /// in the hosts' arrays.
     public static var bytesPerDevice: Int {
-        MemoryLayout<Device>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice
+        MemoryLayout<Device>.stride + MemoryLayout<Int32>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice
     }
 }

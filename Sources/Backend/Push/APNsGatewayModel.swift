@@ -77,7 +77,7 @@ public struct APNsGatewayModel: Sendable {
     /// A gateway for devices `0 ..< deviceCount`, none holding a token yet.
     public init(deviceCount: Int, config: Configuration = .init()) {
         self.config = config
-        slots = Array(repeating: Slot(), count: deviceCount)
+        slots = Array(hugePagesRepeating: Slot(), count: deviceCount)
     }
 
     /// The device obtained token `generation` (registration or rotation, or a reinstall);

@@ -91,7 +91,7 @@ public struct FCMGatewayModel: Sendable {
 
     public init(deviceCount: Int, config: Configuration = .init()) {
         self.config = config
-        slots = Array(repeating: Slot(), count: deviceCount)
+        slots = Array(hugePagesRepeating: Slot(), count: deviceCount)
     }
 
     /// The device obtained token `generation` (registration, rotation or a reinstall); older ones become unregistered.

@@ -12,8 +12,6 @@ struct Device {
     var cohort: UInt16
     /// The time zone drawn at set-up (a `timeZoneChange` with a duration returns here).
     var homeTimeZone: UInt16
-    /// Index into `World.androids`, or -1 on iOS.
-    var android: Int32 = -1
     var capacityMah: Double
     var clock: DeviceClock
     var backgroundAppRefresh: Bool

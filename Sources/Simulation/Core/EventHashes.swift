@@ -33,7 +33,7 @@ struct EventHashes {
 
     static let buckets = 256
 
-    init(devices count: Int) { devices = Array(repeating: 0, count: count) }
+    init(devices count: Int) { devices = Array(hugePagesRepeating: 0, count: count) }
 
     /// SplitMix64's output function: a fixed bijective 64-bit mixer.
     @inline(__always) static func mix(_ x: UInt64) -> UInt64 {

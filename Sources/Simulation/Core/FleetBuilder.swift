@@ -22,8 +22,8 @@ enum FleetBuilder {
         var fleet = Fleet()
         let total = scenario.fleet.reduce(0) { $0 + $1.count }
         let held = (total - shard.index + shard.count - 1) / shard.count
-        fleet.devices.reserveCapacity(held)
-        fleet.lastCompleted.reserveCapacity(held)
+        fleet.devices = [Device](hugePagesCapacity: held)
+        fleet.lastCompleted = [SimTime](hugePagesCapacity: held)
         var global = 0
         for cohort in scenario.fleet {
             for option in cohort.timeZones.options where !fleet.timeZones.contains(option.value) {

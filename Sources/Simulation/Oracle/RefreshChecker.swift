@@ -15,11 +15,11 @@ struct RefreshChecker {
     var taskSawOpenWindow: [SimTime]
 
     init(devices n: Int) {
-        notifiedWindow = Array(repeating: World.never, count: n)
-        notificationsInWindow = Array(repeating: 0, count: n)
-        seenWindow = Array(repeating: World.never, count: n)
-        lastTrueOpen = Array(repeating: World.never, count: n)
-        taskSawOpenWindow = Array(repeating: World.never, count: n)
+        notifiedWindow = Array(hugePagesRepeating: World.never, count: n)
+        notificationsInWindow = Array(hugePagesRepeating: 0, count: n)
+        seenWindow = Array(hugePagesRepeating: World.never, count: n)
+        lastTrueOpen = Array(hugePagesRepeating: World.never, count: n)
+        taskSawOpenWindow = Array(hugePagesRepeating: World.never, count: n)
     }
 }
 

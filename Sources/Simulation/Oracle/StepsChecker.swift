@@ -16,10 +16,10 @@ struct StepsChecker {
     var restartPending: [Bool]
 
     init(devices n: Int) {
-        firstJudgedDay = Array(repeating: 0, count: n)
-        judgedThrough = Array(repeating: 0, count: n)
-        calendarMovedAt = Array(repeating: World.never, count: n)
-        restartPending = Array(repeating: false, count: n)
+        firstJudgedDay = Array(hugePagesRepeating: 0, count: n)
+        judgedThrough = Array(hugePagesRepeating: 0, count: n)
+        calendarMovedAt = Array(hugePagesRepeating: World.never, count: n)
+        restartPending = Array(hugePagesRepeating: false, count: n)
     }
 }
 

@@ -69,10 +69,11 @@ struct ContinuationHost: FeatureHost {
         logic = ContinuationLogic(config: scenario.logic.continuation.configuration,
                                   variants: ContinuationVariants(names: scenario.logic.variants))
         let n = core.devices.count
-        states = Array(repeating: ContinuationState(), count: n)
-        durable = Array(repeating: ContinuationState.Stored(), count: n)
-        slots = Array(repeating: ContinuationSlot(), count: n)
-        streams = (0..<n).map { RandomStream(seed: scenario.seed, entity: core.globalID($0), purpose: "continuation") }
+        states = Array(hugePagesRepeating: ContinuationState(), count: n)
+        durable = Array(hugePagesRepeating: ContinuationState.Stored(), count: n)
+        slots = Array(hugePagesRepeating: ContinuationSlot(), count: n)
+        streams = [RandomStream](hugePagesCapacity: n)
+        for d in 0..<n { streams.append(RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "continuation")) }
         effects.reserveCapacity(8)
     }
 

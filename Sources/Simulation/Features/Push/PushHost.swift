@@ -75,7 +75,7 @@ struct PushHost {
         router = PushRouter(config: scenario.logic.push.configuration, variants: PushVariants(names: scenario.logic.variants))
         active = core.cohorts.contains(where: \.runsPush)
         let deviceCount = active ? core.devices.count : 0
-        userOf = Array(repeating: -1, count: deviceCount)
+        userOf = Array(hugePagesRepeating: -1, count: deviceCount)
         apns = APNsGatewayModel(deviceCount: deviceCount)
         fcm = FCMGatewayModel(deviceCount: deviceCount)
         concurrency = scenario.backend.push.concurrency
@@ -88,9 +88,9 @@ struct PushHost {
         if zones.isEmpty { zones = [TimeZone(secondsFromGMT: 0)!] }
         // Exactly the push users' room, not a doubled capacity reached by copying.
         let pushUsers = core.devices.count { core.cohorts[Int($0.cohort)].runsPush }
-        users.reserveCapacity(pushUsers)
-        truth.reserveCapacity(pushUsers)
-        streams.reserveCapacity(pushUsers)
+        users = [PushUserState](hugePagesCapacity: pushUsers)
+        truth = [PushUserTruth](hugePagesCapacity: pushUsers)
+        streams = [RandomStream](hugePagesCapacity: pushUsers)
         for d in core.devices.indices {
             let cohort = core.cohorts[Int(core.devices[d].cohort)]
             guard cohort.runsPush else { continue }

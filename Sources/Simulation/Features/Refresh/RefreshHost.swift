@@ -25,9 +25,9 @@ struct RefreshHost: FeatureHost {
 
     init(scenario: Scenario, devices n: Int) {
         logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
-        states = Array(repeating: RefreshState(), count: n)
-        durable = Array(repeating: RefreshState.Stored(), count: n)
-        inflight = Array(repeating: -1, count: n)
+        states = Array(hugePagesRepeating: RefreshState(), count: n)
+        durable = Array(hugePagesRepeating: RefreshState.Stored(), count: n)
+        inflight = Array(hugePagesRepeating: -1, count: n)
         effects.reserveCapacity(16)
     }
 

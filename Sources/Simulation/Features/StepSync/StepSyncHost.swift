@@ -85,10 +85,11 @@ struct StepSyncHost: FeatureHost {
     init(scenario: Scenario, core: WorldCore) {
         logic = StepSyncLogic(config: scenario.logic.stepSync.configuration, variants: StepSyncVariants(names: scenario.logic.variants))
         let n = core.devices.count
-        states = Array(repeating: StepSyncState(), count: n)
-        durable = Array(repeating: StepSyncStored(), count: n)
-        slots = Array(repeating: StepSyncSlot(), count: n)
-        streams = (0..<n).map { RandomStream(seed: scenario.seed, entity: core.globalID($0), purpose: "stepSync") }
+        states = Array(hugePagesRepeating: StepSyncState(), count: n)
+        durable = Array(hugePagesRepeating: StepSyncStored(), count: n)
+        slots = Array(hugePagesRepeating: StepSyncSlot(), count: n)
+        streams = [RandomStream](hugePagesCapacity: n)
+        for d in 0..<n { streams.append(RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "stepSync")) }
         store = StepStore(users: core.cohorts.contains(where: \.stepSync) ? n : 0)
         health = HealthDataGenerator(seed: scenario.seed)
         metrics = StepSyncMetrics(uploadEnergy: Array(repeating: [], count: core.cohorts.count))

@@ -118,7 +118,7 @@ enum AndroidEvent {
 /// kept), a run is `taskLaunched`, and JobScheduler's stop deadline (10 min, or less when
 /// the bucket's quota runs out) replaces iOS's 30 s expiration.
 extension World {
-    func androidIndex(_ d: UInt32) -> Int { Int(core.devices[Int(d)].android) }
+    func androidIndex(_ d: UInt32) -> Int { Int(androidOf[Int(d)]) }
     @inline(__always) func models(_ d: UInt32) -> AndroidModels { core.cohorts[Int(core.devices[Int(d)].cohort)].android! }
 
     /// Set-up at time zero: the screen is off, the app was last used a drawn while ago
@@ -141,7 +141,7 @@ extension World {
         if case .periodic(let i, _) = m.refreshWork.kind { interval = i } else { interval = .zero }
         var work = WorkSpecState(enqueuedAt: firstDue - interval)
         m.workManager.runFinished(m.refreshWork, &work, result: .success, now: firstDue - interval)
-        core.devices[i].android = Int32(androids.count)
+        androidOf[i] = Int32(androids.count)
         androids.append(AndroidDevice(
             doze: DozeState(config: m.doze.config), bucket: bucket, lastBucket: m.buckets.bucket(bucket, at: .zero),
             refresh: AndroidWorkSlot(spec: work, enqueued: true),
@@ -149,8 +149,8 @@ extension World {
             fcmHighPriority: m.fcm.makeLog(),
             screenStream: RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "user.screen"),
             motionStream: RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "user.motion")))
-        androids[Int(core.devices[i].android)].batterySaverAuto = batterySaverAuto
-        core.note(d, "OS: Android; standby bucket \(androids[Int(core.devices[i].android)].lastBucket); refresh work due \(core.format(firstDue))")
+        androids[Int(androidOf[i])].batterySaverAuto = batterySaverAuto
+        core.note(d, "OS: Android; standby bucket \(androids[Int(androidOf[i])].lastBucket); refresh work due \(core.format(firstDue))")
         updateAutoBatterySaver(d)
         if core.devices[i].lowPowerMode { applyDoze(d, .quickDoze(true)) }
         if isCharging(i) { applyDoze(d, .charging(true)) }
