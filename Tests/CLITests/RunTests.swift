@@ -80,6 +80,19 @@ import Testing
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--devices expects device counts of at least 1"))
     }
+
+    /// `--repeat R` runs each size R times and shows the best time, with the same event
+    /// count and memory lines; fewer than one run is refused.
+    @Test func benchRepeatsEachSizeForTheBestTime() throws {
+        let r = try CLI.run(["bench", "--quick", "--devices", "100", "--repeat", "2"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("set-up included, best of 2 runs"))
+        #expect(r.stdout.split(separator: "\n").filter { $0.contains(" devices: ") }.count == 1)
+        #expect(r.stdout.contains("transparent huge pages: "))
+        let bad = try CLI.run(["bench", "--quick", "--repeat", "0"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--repeat must be at least 1, found 0"))
+    }
 }
 
 @Suite struct RobustnessTests {
