@@ -21,7 +21,9 @@ public struct PushDeviceRecord: Hashable, Sendable {
 
 /// One user's pipeline state: the device registry, the central unread count, the
 /// limits' counters, what quiet hours hold, and the sends in flight. Plain values;
-/// its arrays stay empty (no allocation) for a user with nothing in flight.
+/// its arrays stay empty (no allocation) for a user with nothing in flight: the last
+/// send or job to end frees its array's buffer (``removeSend(at:)``, ``removeJob(at:)``),
+/// so a fleet of mostly idle users holds no buffers between pushes.
 public struct PushUserState: Hashable, Sendable {
     public var settings: PushUserSettings
     public internal(set) var devices: [PushDeviceRecord] = []
@@ -55,6 +57,19 @@ public struct PushUserState: Hashable, Sendable {
     public var sendsInFlight: Int { sends.count }
     /// Notifications still being pushed (awaiting answers, escalation or the 15 min check).
     public var notificationsInFlight: Int { jobs.count }
+
+    /// Removes send `s`; the last one frees the buffer (a plain `remove(at:)` keeps it).
+    mutating func removeSend(at s: Int) -> PushSendRecord {
+        let record = sends.remove(at: s)
+        if sends.isEmpty { sends = [] }
+        return record
+    }
+
+    /// Removes job `j`; the last one frees the buffer.
+    mutating func removeJob(at j: Int) {
+        jobs.remove(at: j)
+        if jobs.isEmpty { jobs = [] }
+    }
 
     /// Whether the server still holds notification `id`: held or queued through quiet
     /// hours, or being pushed (a send awaiting an answer or a retry, or a high push
