@@ -24,32 +24,36 @@ public struct PushDeviceRecord: Hashable, Sendable {
 /// its arrays stay empty (no allocation) for a user with nothing in flight: the last
 /// send or job to end frees its array's buffer (``removeSend(at:)``, ``removeJob(at:)``),
 /// so a fleet of mostly idle users holds no buffers between pushes.
+///
+/// Layout (152 bytes, one per push user): the one-byte counters sit in the settings'
+/// padding and the send counter in an optional's, so the fields are in size order,
+/// not by topic.
 public struct PushUserState: Hashable, Sendable {
     public var settings: PushUserSettings
-    public internal(set) var devices: [PushDeviceRecord] = []
-    /// The central unread count: the badge every push carries.
-    public internal(set) var unread = 0
-    /// The last in-app activity on any of the user's devices.
-    public internal(set) var lastActiveAt: Instant?
-    /// The badge the last push carried; the daily sync sends one when `unread` differs.
-    var lastBadgeSent = 0
     /// Normal pushes sent on local day `normalDay`.
-    var normalDay: Int32 = .min
     var normalCount: UInt8 = 0
     /// High pushes sent in local week `highWeek`.
-    var highWeek: Int32 = .min
     var highCount: UInt8 = 0
+    var normalDay: Int32 = .min
+    var highWeek: Int32 = .min
+    public internal(set) var devices: [PushDeviceRecord] = []
     /// Normal notifications held for the summary at the end of quiet hours.
     public internal(set) var heldNormal: [NotificationID] = []
     /// High notifications queued until the end of quiet hours, with their creation time.
     var queuedHigh: [QueuedPush] = []
-    var quietReleaseAt: Instant?
-    var nextDailyAt: Instant?
     /// Notifications being pushed.
     var jobs: [PushJob] = []
     /// Sends awaiting an answer or a retry.
     var sends: [PushSendRecord] = []
+    /// The central unread count: the badge every push carries.
+    public internal(set) var unread = 0
+    /// The badge the last push carried; the daily sync sends one when `unread` differs.
+    var lastBadgeSent = 0
+    /// The last in-app activity on any of the user's devices.
+    public internal(set) var lastActiveAt: Instant?
     var nextSend: UInt32 = 0
+    var quietReleaseAt: Instant?
+    var nextDailyAt: Instant?
 
     public init(settings: PushUserSettings) { self.settings = settings }
 
