@@ -76,8 +76,9 @@ public struct JobQuotaTracker: Sendable {
         if exempt { return true }
         let b = bucket.rawValue
         let windowStart = now - config.windowSize[b]
-        if limitsByWindow(b), executionTime(s, since: windowStart, now: now) >= config.allowedTimePerWindow[b] { return false }
-        if executionTime(s, since: now - .hours(24), now: now) >= config.maxExecutionTimePer24h { return false }
+        let (inWindow, inDay) = executionTimes(s, since: windowStart, and: now - .hours(24), now: now)
+        if limitsByWindow(b), inWindow >= config.allowedTimePerWindow[b] { return false }
+        if inDay >= config.maxExecutionTimePer24h { return false }
         if startsSince(s, windowStart) >= config.maxJobsPerWindow[b] { return false }
         if startsSince(s, now - config.rateLimitWindow) >= config.rateLimitJobs { return false }
         // A job that would open a new session needs a free session slot.
@@ -120,10 +121,10 @@ public struct JobQuotaTracker: Sendable {
         let limit = startedAt + config.maxJobRunTimeLimit
         if exempt { return limit }
         let b = bucket.rawValue
-        let inDay = config.maxExecutionTimePer24h - executionTime(s, since: now - .hours(24), now: now)
-        var left = inDay
+        let (inWindow, inDay) = executionTimes(s, since: now - config.windowSize[b], and: now - .hours(24), now: now)
+        var left = config.maxExecutionTimePer24h - inDay
         if limitsByWindow(b) {
-            left = min(left, config.allowedTimePerWindow[b] - executionTime(s, since: now - config.windowSize[b], now: now))
+            left = min(left, config.allowedTimePerWindow[b] - inWindow)
         }
         return max(guaranteed, min(limit, now + max(.zero, left)))
     }
@@ -137,19 +138,33 @@ public struct JobQuotaTracker: Sendable {
 
     /// Run time within [since, now], the open session included.
     @inlinable public func executionTime(_ s: JobQuotaState, since: SimTime, now: SimTime) -> SimDuration {
-        var total = SimDuration.zero
-        for x in s.sessions where x.end > since { total = total + (x.end - max(x.start, since)) }
-        if let start = s.openSessionStart { total = total + (now - max(start, since)) }
-        return total
+        executionTimes(s, since: since, and: since, now: now).0
+    }
+
+    /// Run time within [a, now] and within [b, now], in one pass over the sessions (the
+    /// bucket's window and the 24 h of every check).
+    @inlinable func executionTimes(_ s: JobQuotaState, since a: SimTime, and b: SimTime, now: SimTime) -> (SimDuration, SimDuration) {
+        var ta = SimDuration.zero, tb = SimDuration.zero
+        let earliest = min(a, b)
+        for x in s.sessions where x.end > earliest {
+            if x.end > a { ta = ta + (x.end - max(x.start, a)) }
+            if x.end > b { tb = tb + (x.end - max(x.start, b)) }
+        }
+        if let start = s.openSessionStart {
+            ta = ta + (now - max(start, a))
+            tb = tb + (now - max(start, b))
+        }
+        return (ta, tb)
     }
 
     /// Job starts after `since`: the sessions' starts (each opened by a job) and the extra starts.
     @inlinable func startsSince(_ s: JobQuotaState, _ since: SimTime) -> Int {
-        var n = 0
-        if let start = s.openSessionStart, start > since { n += 1 }
-        for x in s.sessions.reversed() { if x.start > since { n += 1 } else { break } }
-        for t in s.extraStarts.reversed() { if t > since { n += 1 } else { break } }
-        return n
+        var i = s.sessions.endIndex
+        while i > 0, s.sessions[i - 1].start > since { i -= 1 }
+        var j = s.extraStarts.endIndex
+        while j > 0, s.extraStarts[j - 1] > since { j -= 1 }
+        let open = s.openSessionStart.map { $0 > since } ?? false
+        return (s.sessions.endIndex - i) + (s.extraStarts.endIndex - j) + (open ? 1 : 0)
     }
 
     @inlinable func sessionsSince(_ s: JobQuotaState, _ since: SimTime, now: SimTime) -> Int {
