@@ -1,8 +1,7 @@
 /// One registered device of a user (seed `001`, "Device Registration Entity"), as the
-/// registry keeps it: its current token and that token's status.
+/// registry keeps it: its current token and that token's status. The times come first
+/// and the 9-byte token and the status in the optional's padding (56 bytes, not 64).
 public struct PushDeviceRecord: Hashable, Sendable {
-    public var token: PushToken
-    public var status: PushTokenStatus
     public var registeredAt: Instant
     /// The last app use on the device or the last notification a provider accepted for it
     /// (`lastUsedAt`): the 90-day deactivation clock.
@@ -15,6 +14,8 @@ public struct PushDeviceRecord: Hashable, Sendable {
     public var lastValidatedAt: Instant
     /// When the token was marked expired.
     public var expiredAt: Instant?
+    public var token: PushToken
+    public var status: PushTokenStatus
 
     public var device: PushDeviceID { token.device }
 }
