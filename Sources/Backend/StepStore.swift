@@ -8,9 +8,10 @@
 ///
 /// Memory: the rings are stored slot-major, one column of every user's slot for each of
 /// the 32 residues, and a column is allocated at the first write to its residue (9 bytes
-/// a user). The fleet writes the same few calendar dates (a run's days, a day either side
-/// for the time zones), so a 1-day run holds 3 or 4 columns, not 32: about 30 bytes a
-/// user instead of 288; a run of 32 days or more holds them all.
+/// a user). The fleet writes the same few calendar dates (a run's days, the day before
+/// for the sync before the run and the time zones), so the default fleet's day holds 2
+/// columns, not 32: 18 bytes a user instead of 288; a run of 32 days or more holds them
+/// all.
 public struct StepStore: Sendable {
     public static let daysKept = 32
     struct Row {
