@@ -1,6 +1,6 @@
 import Testing
 import SimKernel
-import Backend
+@testable import Backend
 
 /// The APNs and FCM gateway models at their documented edges (docs/platform-facts.md G and H).
 @Suite struct PushGatewayTests {
@@ -205,5 +205,10 @@ import Backend
         }
         #expect(status(g.send(fcmRequest(21, collapseKey: "k"), reach: .active, now: t0 + .minutes(3) - .seconds(1), rng: &rng).0) == 429)
         #expect(status(g.send(fcmRequest(22, collapseKey: "k"), reach: .active, now: t0 + .minutes(3), rng: &rng).0) == 200)
+    }
+
+    /// FCM keeps one slot per device of the fleet: its counts packed behind its times.
+    @Test func fcmSlotIs56Bytes() {
+        #expect(MemoryLayout<FCMGatewayModel.Slot>.stride == 56)
     }
 }

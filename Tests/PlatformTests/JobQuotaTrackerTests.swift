@@ -116,4 +116,51 @@ import SimKernel
         q.jobStarted(&s, now: start)
         #expect(q.stopDeadline(s, bucket: .active, startedAt: start, now: start, exempt: false) == start + .minutes(15))
     }
+
+    /// Only the starts that did not open a session are stored: a lone job and a job
+    /// continuing a session within 5 s are one session start and one extra, two jobs
+    /// overlapping are one session and one extra.
+    @Test func aJobThatOpensASessionIsNotStoredTwice() {
+        var s = JobQuotaState()
+        run(&s, from: t0, for: .seconds(10))
+        #expect(s.sessions.count == 1 && s.extraStarts.isEmpty)
+        run(&s, from: t0 + .seconds(15), for: .seconds(10))
+        #expect(s.sessions.count == 1 && s.extraStarts == [t0 + .seconds(15)])
+        q.jobStarted(&s, now: t0 + .minutes(5))
+        q.jobStarted(&s, now: t0 + .minutes(6))
+        #expect(s.extraStarts == [t0 + .seconds(15), t0 + .minutes(6)])
+        #expect(q.startsSince(s, t0 - .microseconds(1)) == 4)
+        #expect(q.startsSince(s, t0) == 3)
+        #expect(q.startsSince(s, t0 + .seconds(15)) == 2)
+        #expect(q.startsSince(s, t0 + .minutes(5)) == 1)
+        #expect(q.startsSince(s, t0 + .minutes(6)) == 0)
+    }
+
+    /// The starts counted from sessions and extra starts equal those of a plain list of
+    /// every start, at every moment a window can begin (each start, and a microsecond
+    /// before it), over two days of random jobs (overlapping, coalescing, pruned at 24 h).
+    @Test func startsSinceCountsEveryStartOfTheLastDay() {
+        var rng = RandomStream(seed: 7, entity: 0, purpose: "quota-starts")
+        var s = JobQuotaState()
+        var starts: [SimTime] = []
+        var stops: [SimTime] = []
+        var now = t0
+        while now < t0 + .days(2) {
+            now = now + .microseconds(rng.int(in: 1...(rng.chance(0.3) ? 20_000_000 : 1_800_000_000)))
+            while let first = stops.min(), first <= now {
+                q.jobStopped(&s, now: first)
+                stops.remove(at: stops.firstIndex(of: first)!)
+            }
+            q.jobStarted(&s, now: now)
+            starts.append(now)
+            stops.append(now + .microseconds(rng.int(in: 1...(rng.chance(0.3) ? 8_000_000 : 900_000_000))))
+            for t in starts where t > now - .hours(24) {
+                for since in [t, t - .microseconds(1)] {
+                    #expect(q.startsSince(s, since) == starts.count { $0 > since })
+                }
+            }
+        }
+        // Both kinds were exercised: sessions of the last day, and starts kept as extras.
+        #expect(s.sessions.count > 10 && !s.extraStarts.isEmpty)
+    }
 }

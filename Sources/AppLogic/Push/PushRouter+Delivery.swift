@@ -40,7 +40,7 @@ extension PushRouter {
         let record = state.sends[s]
         switch policy.decide(result, retries: record.retries) {
         case .accepted:
-            state.sends.remove(at: s)
+            _ = state.removeSend(at: s)
             let d = state.devices.firstIndex(where: { $0.token == record.token })
             if let d { state.devices[d].lastValidatedAt = now }
             guard case .notification(let nid) = record.purpose else { return }
@@ -72,7 +72,7 @@ extension PushRouter {
 
     /// A send failed for good.
     private func ended(_ s: Int, reason: PushFailureReason, expireToken: Bool, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) {
-        let record = state.sends.remove(at: s)
+        let record = state.removeSend(at: s)
         // A validation push whose retries all failed softly expires the token too
         // ("Validation Process": "don't mark as expired unless all retries fail").
         let soft: Bool
@@ -112,11 +112,11 @@ extension PushRouter {
             // Every device tried failed. A high push tries the other devices at once.
             if job.priority == .high && !job.escalated && sendToOthers(j, state: &state, now: now, into: &effects) { return }
             if !job.emailed { email(job.id, .allDevicesFailed, state: state, into: &effects) }
-            state.jobs.remove(at: j)
+            state.removeJob(at: j)
             return
         }
         if job.priority == .high && !job.delivered && !job.delayChecked { return }
-        state.jobs.remove(at: j)
+        state.removeJob(at: j)
     }
 
     func escalate(_ id: NotificationID, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) {

@@ -27,11 +27,11 @@ extension PushRouter {
             } else if old.status != .revoked {
                 effects.append(.markToken(old.token, .revoked))
             }
-            state.devices[d] = PushDeviceRecord(token: token, status: .active, registeredAt: old.token == token ? old.registeredAt : now,
-                                                lastUsedAt: now, lastActiveAt: lastActiveAt, lastValidatedAt: now, expiredAt: nil)
+            state.devices[d] = PushDeviceRecord(registeredAt: old.token == token ? old.registeredAt : now, lastUsedAt: now,
+                                                lastActiveAt: lastActiveAt, lastValidatedAt: now, expiredAt: nil, token: token, status: .active)
         } else {
-            state.devices.append(PushDeviceRecord(token: token, status: .active, registeredAt: now, lastUsedAt: now, lastActiveAt: now,
-                                                  lastValidatedAt: now, expiredAt: nil))
+            state.devices.append(PushDeviceRecord(registeredAt: now, lastUsedAt: now, lastActiveAt: now,
+                                                  lastValidatedAt: now, expiredAt: nil, token: token, status: .active))
         }
         effects.append(.markToken(token, .active))
         armDaily(state: &state, now: now, into: &effects)

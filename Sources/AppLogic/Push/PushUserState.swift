@@ -1,8 +1,7 @@
 /// One registered device of a user (seed `001`, "Device Registration Entity"), as the
-/// registry keeps it: its current token and that token's status.
+/// registry keeps it: its current token and that token's status. The times come first
+/// and the 9-byte token and the status in the optional's padding (56 bytes, not 64).
 public struct PushDeviceRecord: Hashable, Sendable {
-    public var token: PushToken
-    public var status: PushTokenStatus
     public var registeredAt: Instant
     /// The last app use on the device or the last notification a provider accepted for it
     /// (`lastUsedAt`): the 90-day deactivation clock.
@@ -15,39 +14,47 @@ public struct PushDeviceRecord: Hashable, Sendable {
     public var lastValidatedAt: Instant
     /// When the token was marked expired.
     public var expiredAt: Instant?
+    public var token: PushToken
+    public var status: PushTokenStatus
 
     public var device: PushDeviceID { token.device }
 }
 
 /// One user's pipeline state: the device registry, the central unread count, the
 /// limits' counters, what quiet hours hold, and the sends in flight. Plain values;
-/// its arrays stay empty (no allocation) for a user with nothing in flight.
+/// its arrays stay empty (no allocation) for a user with nothing in flight: the last
+/// send or job to end frees its array's buffer (``removeSend(at:)``, ``removeJob(at:)``),
+/// so a fleet of mostly idle users holds no buffers between pushes.
+///
+/// Layout (152 bytes, one per push user): the one-byte counters sit in the settings'
+/// padding and the send counter in an optional's, so the fields are in size order,
+/// not by topic.
 public struct PushUserState: Hashable, Sendable {
     public var settings: PushUserSettings
-    public internal(set) var devices: [PushDeviceRecord] = []
-    /// The central unread count: the badge every push carries.
-    public internal(set) var unread = 0
-    /// The last in-app activity on any of the user's devices.
-    public internal(set) var lastActiveAt: Instant?
-    /// The badge the last push carried; the daily sync sends one when `unread` differs.
-    var lastBadgeSent = 0
     /// Normal pushes sent on local day `normalDay`.
-    var normalDay: Int32 = .min
     var normalCount: UInt8 = 0
     /// High pushes sent in local week `highWeek`.
-    var highWeek: Int32 = .min
     var highCount: UInt8 = 0
+    var normalDay: Int32 = .min
+    var highWeek: Int32 = .min
+    public internal(set) var devices: [PushDeviceRecord] = []
     /// Normal notifications held for the summary at the end of quiet hours.
     public internal(set) var heldNormal: [NotificationID] = []
     /// High notifications queued until the end of quiet hours, with their creation time.
     var queuedHigh: [QueuedPush] = []
-    var quietReleaseAt: Instant?
-    var nextDailyAt: Instant?
     /// Notifications being pushed.
     var jobs: [PushJob] = []
     /// Sends awaiting an answer or a retry.
     var sends: [PushSendRecord] = []
+    /// The central unread count: the badge every push carries.
+    public internal(set) var unread = 0
+    /// The badge the last push carried; the daily sync sends one when `unread` differs.
+    var lastBadgeSent = 0
+    /// The last in-app activity on any of the user's devices.
+    public internal(set) var lastActiveAt: Instant?
     var nextSend: UInt32 = 0
+    var quietReleaseAt: Instant?
+    var nextDailyAt: Instant?
 
     public init(settings: PushUserSettings) { self.settings = settings }
 
@@ -55,6 +62,19 @@ public struct PushUserState: Hashable, Sendable {
     public var sendsInFlight: Int { sends.count }
     /// Notifications still being pushed (awaiting answers, escalation or the 15 min check).
     public var notificationsInFlight: Int { jobs.count }
+
+    /// Removes send `s`; the last one frees the buffer (a plain `remove(at:)` keeps it).
+    mutating func removeSend(at s: Int) -> PushSendRecord {
+        let record = sends.remove(at: s)
+        if sends.isEmpty { sends = [] }
+        return record
+    }
+
+    /// Removes job `j`; the last one frees the buffer.
+    mutating func removeJob(at j: Int) {
+        jobs.remove(at: j)
+        if jobs.isEmpty { jobs = [] }
+    }
 
     /// Whether the server still holds notification `id`: held or queued through quiet
     /// hours, or being pushed (a send awaiting an answer or a retry, or a high push

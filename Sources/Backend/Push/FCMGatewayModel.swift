@@ -72,17 +72,23 @@ public struct FCMGatewayModel: Sendable {
         var collapseKey: String?
     }
 
+    /// One per device (56 bytes): the times first, then the counts and flags packed
+    /// behind them. The counts are at most the configuration's per-minute and per-hour
+    /// limits (240 and 5,000) and the burst at most its size (20): 32 bits hold them.
     struct Slot: Hashable, Sendable {
+        var stored: [Stored] = []
+        var minuteStart = SimTime.zero
+        var hourStart = SimTime.zero
+        var burstRefilledAt = SimTime.zero
         /// The last token generation issued to the device; 0: none yet.
         var generation: UInt32 = 0
+        var minuteCount: Int32 = 0
+        var hourCount: Int32 = 0
+        /// Collapsible messages left in the burst; -1 until the first.
+        var burst: Int32 = -1
         /// The app was uninstalled after `generation` was issued: every token it had is unregistered.
         var removed = false
-        var stored: [Stored] = []
         var deleted = false
-        var minuteStart = SimTime.zero, minuteCount = 0
-        var hourStart = SimTime.zero, hourCount = 0
-        var burst = -1
-        var burstRefilledAt = SimTime.zero
     }
 
     public var config: Configuration
@@ -167,10 +173,10 @@ public struct FCMGatewayModel: Sendable {
         if s.hourCount == 0 || now - s.hourStart >= .hours(1) { s.hourStart = now; s.hourCount = 0 }
         guard s.minuteCount < config.perMinute, s.hourCount < config.perHour else { return false }
         if collapsible {
-            if s.burst < 0 { s.burst = config.collapsibleBurst; s.burstRefilledAt = now }
+            if s.burst < 0 { s.burst = Int32(config.collapsibleBurst); s.burstRefilledAt = now }
             let refills = (now - s.burstRefilledAt).microseconds / config.collapsibleRefill.microseconds
             if refills > 0 {
-                s.burst = min(config.collapsibleBurst, s.burst + Int(refills))
+                s.burst = Int32(min(config.collapsibleBurst, Int(s.burst) + Int(refills)))
                 s.burstRefilledAt = s.burst == config.collapsibleBurst ? now : s.burstRefilledAt + config.collapsibleRefill * refills
             }
             guard s.burst > 0 else { return false }

@@ -12,12 +12,13 @@ public enum MemoryEstimate {
     /// State outside the device arrays and the queue (oracle, metrics, push users, the
     /// step store, Android job-quota histories, allocator slack) per device, fitted to
     /// the peak RSS of the default scenario for 1 day at 10,000 and 100,000 devices
-    /// (docs/scale.md: about 3.5 KB per device all told) with some 6 % to spare.
-    static let otherBytesPerDevice = 1_300
+    /// (docs/scale.md: about 2.9 KB per device all told) with some 5 % to spare.
+    static let otherBytesPerDevice = 750
 
-    /// What grows with simulated time per device (the push ledger, histograms), fitted
-    /// to the default scenario's peak RSS at 10,000 devices for 1 and 7 days (about 390).
-    static let bytesPerDeviceDay = 512
+    /// What grows with simulated time per device (the push ledger, energy samples, job
+    /// histories), fitted to the default scenario's peak RSS at 10,000 devices for 1 and
+    /// 7 days (about 360).
+    static let bytesPerDeviceDay = 448
 
     /// Bytes per device for a run of `days`: its `Device`, its share of an
     /// `AndroidDevice`, its queue entries, the rest of the world's per-device state, and

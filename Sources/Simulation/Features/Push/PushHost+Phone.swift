@@ -74,8 +74,8 @@ extension PushHost {
             return false
         }
         if m.silent {
-            let decision = throttle.receive(priority: m.apnsPriority, now: core.now, lowPowerMode: core.devices[i].lowPowerMode,
-                                            forceQuit: core.devices[i].launchPolicy.forceQuit, state: &truth[u].silent)
+            let decision = throttle.receive(priority: UInt8(PushRouter.apnsPriority(m.priority, silent: m.silent)), now: core.now,
+                                            lowPowerMode: core.devices[i].lowPowerMode, forceQuit: core.devices[i].launchPolicy.forceQuit, state: &truth[u].silent)
             switch decision {
             case .deliver: metrics.silent[0] += 1
             case .coalesced(let at, let newlyScheduled):

@@ -128,10 +128,9 @@ extension PushHost {
             after = min(latency, timeout)
             inflight[s].result = latency < timeout ? .accepted : .timedOut
             let silent = record.payload.isSilent
-            messages.append(PushMessage(user: record.user, notification: record.notification, priority: record.priority,
-                                        silent: silent, apnsPriority: UInt8(PushRouter.apnsPriority(record.priority, silent: silent)),
-                                        collapsible: record.collapseId != nil,
-                                        wakesApp: route.wakesApp, heldSince: delivery == nil && route.held ? now : World.never))
+            messages.append(PushMessage(notification: record.notification, heldSince: delivery == nil && route.held ? now : World.never,
+                                        user: record.user, priority: record.priority, silent: silent,
+                                        collapsible: record.collapseId != nil, wakesApp: route.wakesApp))
             if delivery == nil, route.held { core.metrics.platform.fcmDeferrals += 1 }
             if record.notification >= 0 { ledger[Int(record.notification)].live += 1 }
             if let delivery {

@@ -105,9 +105,10 @@ struct PushHost {
             let settings = PushUserSettings(timeZone: zones[Int(core.devices[d].homeTimeZone)], quietHours: quiet, optedOut: optedOut, emailEnabled: email)
             userOf[d] = Int32(users.count)
             users.append(PushUserState(settings: settings))
-            truth.append(PushUserTruth(device: UInt32(d), silent: SilentPushState(throttle: throttle, now: .zero),
-                                       provider: cohort.platform == .android ? .fcm : .apns,
-                                       lifecycle: RandomStream(seed: scenario.seed, entity: entity, purpose: "push.lifecycle")))
+            truth.append(PushUserTruth(device: UInt32(d),
+                                       lifecycle: RandomStream(seed: scenario.seed, entity: entity, purpose: "push.lifecycle"),
+                                       silent: SilentPushState(throttle: throttle, now: .zero),
+                                       provider: cohort.platform == .android ? .fcm : .apns))
             streams.append(RandomStream(seed: scenario.seed, entity: entity, purpose: "push"))
         }
     }
@@ -171,7 +172,7 @@ struct PushHost {
         let u = Int(userOf[Int(d)])
         let id = UInt32(ledger.count)
         let priority = PushPriority.allCases[PushPriorityName.allCases.firstIndex(of: name)!]
-        ledger.append(PushLedgerEntry(user: UInt32(u), createdAt: core.now, via: id, priority: priority))
+        ledger.append(PushLedgerEntry(createdAt: core.now, user: UInt32(u), via: id, priority: priority))
         metrics.createdBySource[source] += 1
         metrics.createdByPriority[Int(priority.rawValue)] += 1
         let request = PushNotificationRequest(

@@ -26,17 +26,18 @@ enum PushOutcome: UInt8, CaseIterable {
 }
 
 /// One created notification, as the world's ledger keeps it (index = `NotificationID`).
+/// Fields in size order (32 bytes, one per notification of the run).
 struct PushLedgerEntry {
-    var user: UInt32
     var createdAt: SimTime
     /// The first time a send of it went to a provider.
     var firstSentAt = World.never
+    var user: UInt32
     /// The summary that carried it; its own id when none.
     var via: UInt32
-    var priority: PushPriority
-    var outcome = PushOutcome.pending
     /// Sends queued or awaiting an answer, plus accepted messages not yet arrived (or still stored).
     var live: Int32 = 0
+    var priority: PushPriority
+    var outcome = PushOutcome.pending
     /// How its last message ended, kept for when the router lets go of it afterwards
     /// (a message dropped while its send still awaited the provider's answer).
     var lastEnd = PushOutcome.pending
@@ -63,17 +64,18 @@ struct PushInflight {
 }
 
 /// A message a provider accepted, until it reaches the device (or is dropped or expires).
+/// Fields in size order (24 bytes, one per accepted message of the run). Its
+/// `apns-priority` is not kept: ``PushRouter/apnsPriority(_:silent:)`` derives it.
 struct PushMessage {
-    var user: UInt32
     var notification: Int64
+    /// FCM: held by Doze or a force-stop since then, or `never`.
+    var heldSince = World.never
+    var user: UInt32
     var priority: PushPriority
     var silent: Bool
-    var apnsPriority: UInt8
     var collapsible: Bool
     /// FCM: delivered as high priority, so it temp-allow-lists the app (World+FCMDelivery).
     var wakesApp = false
-    /// FCM: held by Doze or a force-stop since then, or `never`.
-    var heldSince = World.never
 }
 
 /// The push service's sending queue for one provider (`backend.push`).
@@ -85,17 +87,14 @@ struct PushDispatcher {
 }
 
 /// Ground truth of one push user that the oracle needs (never the router's beliefs).
+/// Its one-byte fields sit in the padding at the end of ``SilentPushState`` (104 bytes).
 struct PushUserTruth {
     var device: UInt32
     /// The token generation the device holds (0: none obtained yet).
     var generation: UInt32 = 0
-    /// The registry's status of that token, as the server wrote it (`markToken`).
-    var registryStatus: PushTokenStatus? = nil
     /// The generations a provider answered 410/404 (or BadDeviceToken) for and the device
     /// has not registered since (usually empty: no allocation).
     var gone: [UInt32] = []
-    /// The app is uninstalled (its tokens unregistered at the provider) until the user's next open reinstalls it.
-    var uninstalled = false
     /// Requests a provider refused with a client error (token generation, expiration,
     /// priority): the same request sent again is a retried client error.
     var refused: [RefusedSend] = []
@@ -103,11 +102,15 @@ struct PushUserTruth {
     var shownCollapsed: [UInt32] = []
     /// Messages the provider stores for the device while it is offline.
     var stored: [UInt32] = []
-    var silent: SilentPushState
-    var provider: PushProvider
     /// Draws of the token rotations and uninstalls (`fleet[].push`), its own stream so the
     /// other push draws do not shift.
     var lifecycle: RandomStream
+    var silent: SilentPushState
+    /// The registry's status of that token, as the server wrote it (`markToken`).
+    var registryStatus: PushTokenStatus? = nil
+    /// The app is uninstalled (its tokens unregistered at the provider) until the user's next open reinstalls it.
+    var uninstalled = false
+    var provider: PushProvider
 }
 
 struct RefusedSend: Equatable {
