@@ -113,7 +113,7 @@ public struct WorkManagerModel: Sendable {
     }
 
     /// The retry delay after the `attempt`-th failed run (1 is the first), capped at 5 h.
-    public func backoff(_ request: WorkRequest, attempt: UInt32) -> SimDuration {
+    @inlinable public func backoff(_ request: WorkRequest, attempt: UInt32) -> SimDuration {
         let d = request.backoffDelay.microseconds
         let cap = config.maxBackoff.microseconds
         switch request.backoffPolicy {
@@ -128,7 +128,10 @@ public struct WorkManagerModel: Sendable {
     }
 
     /// When the request is next due (`calculateNextRunTime`); nil once finished.
-    public func nextRunTime(_ request: WorkRequest, _ s: WorkSpecState) -> SimTime? {
+    /// Always inlined (`@inlinable` alone left it a call): the world asks at every Doze
+    /// input that releases work, and a call across the module packed the request and the
+    /// state first.
+    @inlinable @inline(__always) public func nextRunTime(_ request: WorkRequest, _ s: WorkSpecState) -> SimTime? {
         guard !s.finished else { return nil }
         if s.runAttemptCount > 0 { return s.lastEnqueueTime + backoff(request, attempt: s.runAttemptCount) }
         switch request.kind {
@@ -180,7 +183,7 @@ public struct WorkManagerModel: Sendable {
     }
 
     /// Whether the device meets the constraints (docs/platform-facts.md D, E).
-    public func constraintsMet(_ c: WorkConstraints, _ d: DeviceConditions) -> Bool {
+    @inlinable public func constraintsMet(_ c: WorkConstraints, _ d: DeviceConditions) -> Bool {
         if c.requiresCharging && !d.charging { return false }
         if c.requiresBatteryNotLow && d.batteryLow { return false }
         switch c.network {

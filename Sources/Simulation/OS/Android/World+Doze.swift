@@ -21,11 +21,13 @@ extension World {
     mutating func applyDoze(_ d: UInt32, _ input: DozeInput) {
         let a = androidIndex(d)
         settleDoze(d, before: now)
-        dozeTransitions.removeAll(keepingCapacity: true)
+        let first = startDozeTransitions()
         models(d).doze.handle(input, state: &androids[a].doze, now: now, into: &dozeTransitions)
-        let changed = !dozeTransitions.isEmpty
-        countDozeTransitions(d)
-        armDozeTimer(d, a, watched: dozeWatched(d, a))
+        let changed = dozeTransitions.count > first
+        if changed { countDozeTransitions(d, from: first) }
+        // Whether anything waits is asked last: the timer is usually where it should be
+        // already, and the question reads fields far into the device's Android state.
+        if dozeTimerAt(a) != dozeDeadline(a), dozeWatched(d, a) { armDozeTimer(d, a) }
         if changed, androids[a].alarmHeld, dozeDeep(a) != .idle { releaseHeldAlarm(d) }
         if changed, !dozeRestricts(a) {
             tryRunWork(d, .refresh)
@@ -41,15 +43,25 @@ extension World {
     @inline(__always) mutating func settleDoze(_ d: UInt32, before t: SimTime) {
         let a = androidIndex(d)
         guard let due = dozeDeadline(a), due < t else { return }
-        dozeTransitions.removeAll(keepingCapacity: true)
+        let first = startDozeTransitions()
         models(d).doze.advance(&androids[a].doze, through: t - .microseconds(1), into: &dozeTransitions)
-        countDozeTransitions(d)
+        countDozeTransitions(d, from: first)
+    }
+
+    /// Where the next input's transitions will start in the reused buffer: they are
+    /// appended after the earlier inputs', and the buffer is emptied only once it holds
+    /// 64 (`removeAll(keepingCapacity:)` at every input cost about 80 instructions).
+    @inline(__always) mutating func startDozeTransitions() -> Int {
+        if dozeTransitions.count >= 64 { dozeTransitions.removeAll(keepingCapacity: true) }
+        return dozeTransitions.count
     }
 
     // Android device `a`'s Doze figures, read in place: `androids[a].doze.x` copies the
     // whole state (about 200 bytes) first, as the device's timer table (an `InlineArray`)
     // keeps the optimiser from projecting one field of an array element.
     @inline(__always) func dozeDeadline(_ a: Int) -> SimTime? { androids.withUnsafeBufferPointer { $0[a].doze.nextDeadline } }
+    /// The deadline the pending Doze timer event was scheduled for.
+    @inline(__always) func dozeTimerAt(_ a: Int) -> SimTime? { androids.withUnsafeBufferPointer { $0[a].dozeTimerAt } }
     @inline(__always) func dozeDeep(_ a: Int) -> DozeDeepState { androids.withUnsafeBufferPointer { $0[a].doze.deep } }
     @inline(__always) func dozeRestricts(_ a: Int) -> Bool { androids.withUnsafeBufferPointer { $0[a].doze.restrictsBackgroundWork } }
     /// Doze holds background work back and the app is not temp-allow-listed at `t`.
@@ -66,7 +78,7 @@ extension World {
     /// Something now waits on Doze's next step (work deferred, an FCM message or an
     /// alarm held): it runs as an event at its deadline.
     @inline(__always) mutating func watchDoze(_ d: UInt32) {
-        armDozeTimer(d, androidIndex(d), watched: true)
+        armDozeTimer(d, androidIndex(d))
     }
 
     /// The steps every Android device owes before `t`, at the end of ``run(until:)``, so
@@ -75,9 +87,10 @@ extension World {
         for d in core.devices.indices where androidOf[d] >= 0 { settleDoze(UInt32(d), before: t) }
     }
 
-    /// The report's Doze counts and the trace, for the transitions in `dozeTransitions`.
-    private mutating func countDozeTransitions(_ d: UInt32) {
-        for transition in dozeTransitions {
+    /// The report's Doze counts and the trace, for the transitions in `dozeTransitions`
+    /// from `first` on.
+    private mutating func countDozeTransitions(_ d: UInt32, from first: Int) {
+        for transition in dozeTransitions[first...] {
             switch transition {
             case .deep(let state):
                 if state == .idle { core.metrics.platform.dozeDeepIdleEntries += 1 }
@@ -94,28 +107,30 @@ extension World {
     /// a while-idle alarm held by deep idle, FCM messages held for a reachable app, or a
     /// work due that is neither running nor force-stopped (what `applyDoze` releases).
     /// The traced device always steps at its deadlines, so its story reads as it happens.
+    /// Its flags are read in place, as in ``workDueAt(_:_:_:)``. `mutating` though it only
+    /// reads, as are ``workIsDue(_:_:_:)`` and ``workDueAt(_:_:_:)``: the optimiser keeps
+    /// it a call, and a non-mutating call from a mutating one copied the whole `World`
+    /// (3,840 bytes) to pass it.
     @inline(__always) mutating func dozeWatched(_ d: UInt32, _ a: Int) -> Bool {
-        if !lazyDoze || core.traceRecorder?.device == Int(d) || androids[a].alarmHeld { return true }
-        if androids[a].forceStopped { return false }
-        if androids[a].fcmWaiting && core.devices[Int(d)].online { return true }
+        if !lazyDoze || core.traceRecorder?.device == Int(d) { return true }
+        let (alarmHeld, forceStopped, fcmWaiting) = androids.withUnsafeBufferPointer { ($0[a].alarmHeld, $0[a].forceStopped, $0[a].fcmWaiting) }
+        if alarmHeld { return true }
+        if forceStopped { return false }
+        if fcmWaiting && core.devices.withUnsafeBufferPointer({ $0[Int(d)].online }) { return true }
         return workIsDue(d, a, .refresh) || workIsDue(d, a, .stepSync)
     }
 
     /// The work is enqueued, not running and due: what ``tryRunWork(_:_:)`` looks for.
     @inline(__always) mutating func workIsDue(_ d: UInt32, _ a: Int, _ work: AndroidWork) -> Bool {
-        let running = work == .refresh ? core.devices[Int(d)].task.running : androids[a].stepJobRunning
-        guard slot(a, work).enqueued, !running else { return false }
-        let m = models(d)
-        guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec) else { return false }
+        guard let due = workDueAt(d, a, work) else { return false }
         return due <= now
     }
 
-    /// Schedules Doze's timer event at its next deadline when `watched` and not already
-    /// there. An event already pending stays (it settles what is due when it pops).
-    @inline(__always) mutating func armDozeTimer(_ d: UInt32, _ a: Int, watched: Bool) {
-        guard watched else { return }
+    /// Schedules Doze's timer event at its next deadline when not already there. An event
+    /// already pending stays (it settles what is due when it pops).
+    @inline(__always) mutating func armDozeTimer(_ d: UInt32, _ a: Int) {
         let next = dozeDeadline(a)
-        guard next != androids[a].dozeTimerAt else { return }
+        guard next != dozeTimerAt(a) else { return }
         androids[a].dozeTimerAt = next
         let generation = androids[a].timers.arm(.doze)
         if let next { core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .doze)), at: max(next, now)) }

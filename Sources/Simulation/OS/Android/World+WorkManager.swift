@@ -61,6 +61,29 @@ extension World {
         work == .refresh ? androids[a].refresh : androids[a].steps
     }
 
+    /// When the work is next due, if it is enqueued and not running; nil otherwise (what
+    /// ``tryRunWork(_:_:)`` and ``dozeWatched(_:_:)`` ask first, several times per Doze
+    /// input, mostly to find it not due yet). Inlined whole,
+    /// ``WorkManagerModel/nextRunTime(_:_:)`` included, and read in place: the device's
+    /// fields in the arrays' storage (a getter copies the whole `Device` or
+    /// `AndroidDevice` first, as their timer tables keep the optimiser from projecting one
+    /// field) and the cohort's models without a retain.
+    @inline(__always) mutating func workDueAt(_ d: UInt32, _ a: Int, _ work: AndroidWork) -> SimTime? {
+        let i = Int(d)
+        let (c, refreshRunning) = core.devices.withUnsafeBufferPointer { (Int($0[i].cohort), $0[i].task.running) }
+        return core.cohorts.withUnsafeBufferPointer { cohorts in
+            androids.withUnsafeBufferPointer { p -> SimTime? in
+                let m = cohorts[c].android!
+                if work == .refresh {
+                    guard !refreshRunning, p[a].refresh.enqueued else { return nil }
+                    return m.workManager.nextRunTime(m.refreshWork, p[a].refresh.spec)
+                }
+                guard !p[a].stepJobRunning, p[a].steps.enqueued, let request = p[a].stepRequest else { return nil }
+                return m.workManager.nextRunTime(request, p[a].steps.spec)
+            }
+        }
+    }
+
     mutating func scheduleWorkCheck(_ d: UInt32, _ work: AndroidWork) {
         let a = androidIndex(d)
         guard slot(a, work).enqueued else { return }
@@ -83,13 +106,16 @@ extension World {
     /// Doze (maintenance windows only, unless temp-allow-listed), and the bucket's quota
     /// (charging and foreground exempt).
     /// A due work that cannot start waits on Doze's next step (``watchDoze(_:)``).
+    ///
+    /// Most calls (two per Doze input that lifts its restrictions) find the work not due:
+    /// that is decided first, before Doze's owed steps are settled (settling them at the
+    /// next look runs the same steps, each at its own deadline).
     mutating func tryRunWork(_ d: UInt32, _ work: AndroidWork) {
         let i = Int(d), a = androidIndex(d)
+        guard let due = workDueAt(d, a, work), due <= now, !androids[a].forceStopped else { return }
         settleDoze(d, before: now)
-        let running = work == .refresh ? core.devices[i].task.running : androids[a].stepJobRunning
-        guard slot(a, work).enqueued, !running, !androids[a].forceStopped else { return }
         let m = models(d)
-        guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec), due <= now else { return }
+        guard let request = request(m, a, work) else { return }
         if request.constraints.requiresBatteryNotLow { updateBatteryLow(d) }
         let network: WorkNetworkType = core.devices[i].online ? (onWiFi(i, at: now) ? .unmetered : .connected) : .notRequired
         let conditions = DeviceConditions(network: network, charging: isCharging(i), batteryLow: androids[a].batteryLow)
@@ -114,7 +140,9 @@ extension World {
         let exempt = isCharging(i) || (core.devices[i].process == .running && now < core.devices[i].foregroundUntil)
         // Read in place: a plain call copied the tracker's configuration (retaining its
         // four arrays) first.
-        guard androids.withUnsafeBufferPointer({ m.quota.mayStart($0[a].quota, bucket: bucket, now: t, exempt: exempt) }) else {
+        // An exempt job skips the tracker, whose answer would be yes, and its copy of the
+        // quota history.
+        guard exempt || androids.withUnsafeBufferPointer({ m.quota.mayStart($0[a].quota, bucket: bucket, now: t, exempt: false) }) else {
             core.metrics.platform.quotaDeferrals += 1
             let generation = androids[a].timers.arm(.work(work))
             core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .work(work))), after: m.quotaRecheck)
