@@ -188,6 +188,28 @@ import Testing
         #expect(EventQueue<ElevenBytes>.entryStride == 32)
     }
 
+    /// A queue is a value: a copy taken with entries in the heap and in two wheel levels,
+    /// drained and refilled, leaves the original's entries (non-trivial ones, to exercise
+    /// the copy's own storage) and order as they were, and the other way round.
+    @Test func aCopyIsIndependentOfTheOriginal() {
+        var original = EventQueue<String>()
+        // Up to 90 minutes ahead: the near heap, level 0 and level 1 of the wheel.
+        for i in 0..<100 { original.schedule("e\(i)", at: SimTime(microseconds: Int64(i % 10) * 600_000_000 + Int64(i))) }
+        #expect(original.pop()?.event == "e0")
+        var copy = original
+        var drained: [String] = []
+        while let (_, event) = copy.pop() { drained.append(event) }
+        copy.schedule("copy only", at: SimTime(microseconds: 1))
+        var copyOfCopy = copy
+        copyOfCopy.schedule("copy of copy only", at: SimTime(microseconds: 0))
+        var rest: [String] = []
+        while let (_, event) = original.pop() { rest.append(event) }
+        #expect(drained.count == 99)
+        #expect(rest == drained)
+        #expect(copy.count == 1 && copy.pop()?.event == "copy only")
+        #expect(copyOfCopy.count == 2 && copyOfCopy.pop()?.event == "copy of copy only")
+    }
+
     @Test func sameInstantIsFirstInFirstOut() {
         var queue = EventQueue<String>()
         for name in ["a", "b", "c", "d", "e"] { queue.schedule(name, at: SimTime(microseconds: 7)) }
