@@ -21,7 +21,7 @@ extension World {
     mutating func applyDoze(_ d: UInt32, _ input: DozeInput) {
         let a = androidIndex(d)
         settleDoze(d, before: now)
-        dozeTransitions.removeAll(keepingCapacity: true)
+        if !dozeTransitions.isEmpty { dozeTransitions.removeAll(keepingCapacity: true) }
         models(d).doze.handle(input, state: &androids[a].doze, now: now, into: &dozeTransitions)
         let changed = !dozeTransitions.isEmpty
         countDozeTransitions(d)
@@ -41,7 +41,7 @@ extension World {
     @inline(__always) mutating func settleDoze(_ d: UInt32, before t: SimTime) {
         let a = androidIndex(d)
         guard let due = dozeDeadline(a), due < t else { return }
-        dozeTransitions.removeAll(keepingCapacity: true)
+        if !dozeTransitions.isEmpty { dozeTransitions.removeAll(keepingCapacity: true) }
         models(d).doze.advance(&androids[a].doze, through: t - .microseconds(1), into: &dozeTransitions)
         countDozeTransitions(d)
     }
