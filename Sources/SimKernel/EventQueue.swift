@@ -27,8 +27,10 @@
 /// The order handed out is exactly (time, order) for any times, including equal
 /// ones, times before the horizon and the ends of `Int64`: the heap orders
 /// everything before the horizon and every wheel entry is at or after it.
-/// Cancellation is not done here: events carry a generation and stale ones are
+/// Cancellation is mostly not done here: events carry a generation and stale ones are
 /// dropped when popped (see ``GenerationCounter``), so nothing ever searches the set.
+/// An entry still in the wheel slot ``schedule(_:at:)`` put it in can be taken back in
+/// O(1) with ``retract(_:if:)`` (a job's stop deadline once the job has ended).
 public struct EventQueue<Event> {
     public enum TieBreak: Sendable { case fifo, shuffle }
 
@@ -70,6 +72,9 @@ public struct EventQueue<Event> {
     @inlinable static var segmentShift: Int { 10 }
     @inlinable static var segmentMask: Int { (1 << segmentShift) - 1 }
     @inlinable static var segmentEntries: Int { chunkSize << segmentShift }
+    /// The time that marks a retracted wheel entry: no wheel entry is before time 0 (the
+    /// horizon starts there and only advances).
+    @inlinable static var retractedTime: Int64 { .min }
 
     /// A wheel bucket: its first and last chunk (-1 when empty) and the entries in its
     /// last chunk, side by side so that an append reads one cache line.
@@ -98,6 +103,9 @@ public struct EventQueue<Event> {
         @usableFromInline var segmentCapacity: Int
         /// Per chunk ever used: the next chunk of its bucket or of the free list; -1 ends a list.
         @usableFromInline var nextChunk: UnsafeMutablePointer<Int32>
+        /// Per chunk ever used: the bucket whose list holds it, or -1 when it is free
+        /// (``retract(_:if:)`` trusts a placement only while its chunk is still there).
+        @usableFromInline var chunkBucket: UnsafeMutablePointer<Int32>
         @usableFromInline var chunkCount = 0
         @usableFromInline var chunkCapacity: Int
         /// The first free chunk, or -1.
@@ -118,6 +126,7 @@ public struct EventQueue<Event> {
             segments = .allocate(capacity: segmentCapacity)
             chunkCapacity = 64
             nextChunk = .allocate(capacity: chunkCapacity)
+            chunkBucket = .allocate(capacity: chunkCapacity)
             buckets = .allocate(capacity: Self.bucketCount)
             buckets.initialize(repeating: Bucket(), count: Self.bucketCount)
             occupied = .allocate(capacity: Self.occupiedWords)
@@ -133,6 +142,7 @@ public struct EventQueue<Event> {
             while segmentCount < other.segmentCount { addSegment() }
             growChunks(to: other.chunkCapacity)
             nextChunk.initialize(from: other.nextChunk, count: other.chunkCount)
+            chunkBucket.initialize(from: other.chunkBucket, count: other.chunkCount)
             chunkCount = other.chunkCount
             freeChunk = other.freeChunk
             buckets.update(from: other.buckets, count: Self.bucketCount)
@@ -147,7 +157,8 @@ public struct EventQueue<Event> {
             heap.deinitialize(count: heapCount)
             forEachWheelRun { chunk, count in entries(chunk).deinitialize(count: count) }
             for s in 0 ..< segmentCount { segments[s].deallocate() }
-            heap.deallocate(); segments.deallocate(); nextChunk.deallocate(); buckets.deallocate(); occupied.deallocate()
+            heap.deallocate(); segments.deallocate(); nextChunk.deallocate(); chunkBucket.deallocate()
+            buckets.deallocate(); occupied.deallocate()
         }
 
         /// Calls `body` with each chunk holding pending entries and how many it holds.
@@ -193,8 +204,8 @@ public struct EventQueue<Event> {
         }
 
         /// Appends a wheel entry (its key is after ``lastKey``) to the bucket of the lowest
-        /// level at which its key and the horizon's differ.
-        @inlinable mutating func place(_ entry: Entry) {
+        /// level at which its key and the horizon's differ; returns where.
+        @inlinable @discardableResult mutating func place(_ entry: Entry) -> Placement {
             let key = entry.key, horizon = lastKey &+ 1
             let diff = (key >> UInt64(EventQueue.slotShift)) ^ (horizon >> UInt64(EventQueue.slotShift))
             let level = diff == 0 ? 0 : (63 &- diff.leadingZeroBitCount) / EventQueue.digitBits
@@ -205,6 +216,7 @@ public struct EventQueue<Event> {
             var fill = Int(truncatingIfNeeded: b.pointee.fill)
             if tail < 0 || fill == EventQueue.chunkSize {
                 let chunk = takeChunk()
+                chunkBucket[chunk] = Int32(truncatingIfNeeded: bucket)
                 if tail < 0 {
                     b.pointee.head = Int32(truncatingIfNeeded: chunk)
                     occupied[bucket >> 6] |= 1 << UInt64(bucket & 63)
@@ -217,6 +229,7 @@ public struct EventQueue<Event> {
             }
             (entries(tail) + fill).initialize(to: entry)
             b.pointee.fill = Int32(truncatingIfNeeded: fill &+ 1)
+            return Placement(bucket: Int32(truncatingIfNeeded: bucket), slot: UInt32(truncatingIfNeeded: tail &* EventQueue.chunkSize &+ fill))
         }
 
         /// A free chunk, the most recently freed first; else the next never used one, in a
@@ -255,6 +268,10 @@ public struct EventQueue<Event> {
             grown.moveInitialize(from: nextChunk, count: chunkCount)
             nextChunk.deallocate()
             nextChunk = grown
+            let owners = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+            owners.moveInitialize(from: chunkBucket, count: chunkCount)
+            chunkBucket.deallocate()
+            chunkBucket = owners
             chunkCapacity = capacity
         }
 
@@ -269,6 +286,7 @@ public struct EventQueue<Event> {
         /// Puts `chunk` first on the free list.
         @inlinable mutating func free(_ chunk: Int) {
             nextChunk[chunk] = freeChunk
+            chunkBucket[chunk] = -1
             freeChunk = Int32(truncatingIfNeeded: chunk)
         }
 
@@ -318,7 +336,8 @@ public struct EventQueue<Event> {
 
         /// With the heap empty and the wheel not: moves the horizon to the earliest occupied
         /// level-0 slot, cascading higher buckets down as the horizon enters them, and makes
-        /// that slot's bucket the heap.
+        /// that slot's bucket the heap, less its retracted entries (a slot of nothing else
+        /// is passed over).
         @inlinable @inline(never) mutating func refill() {
             let shift = UInt64(EventQueue.slotShift), bits = UInt64(EventQueue.digitBits)
             let digitMask = UInt64(EventQueue.bucketsPerLevel - 1)
@@ -335,15 +354,24 @@ public struct EventQueue<Event> {
                         let next = Int(nextChunk[chunk])
                         let count = chunk == list.tail ? list.fill : EventQueue.chunkSize
                         if heapCount &+ count > heapCapacity { growHeap(minimum: heapCount &+ count) }
-                        (heap + heapCount).moveInitialize(from: entries(chunk), count: count)
-                        heapCount &+= count
+                        let slots = entries(chunk)
+                        for i in 0 ..< count {
+                            if slots[i].time == EventQueue.retractedTime {
+                                (slots + i).deinitialize(count: 1)
+                            } else {
+                                (heap + heapCount).moveInitialize(from: slots + i, count: 1)
+                                heapCount &+= 1
+                            }
+                        }
                         free(chunk)
                         chunk = next
                     }
                     wheelCount &-= heapCount
                     heapify()
                     if lastKey != .max { cascade(below: EventQueue.levels) }
-                    return
+                    // A slot of retracted entries only: on to the next one.
+                    if heapCount > 0 || wheelCount == 0 { return }
+                    continue
                 }
                 // Level 0 is empty: jump to the next occupied bucket of the lowest level
                 // that has one after the horizon's digit.
@@ -382,7 +410,9 @@ public struct EventQueue<Event> {
                         let next = Int(nextChunk[chunk])
                         // The chunk's slots stay put while `place` adds segments.
                         let slots = entries(chunk)
-                        for i in 0 ..< (chunk == list.tail ? list.fill : EventQueue.chunkSize) { place((slots + i).move()) }
+                        for i in 0 ..< (chunk == list.tail ? list.fill : EventQueue.chunkSize) {
+                            if slots[i].time == EventQueue.retractedTime { (slots + i).deinitialize(count: 1) } else { place((slots + i).move()) }
+                        }
                         free(chunk)
                         chunk = next
                     }
@@ -431,11 +461,27 @@ public struct EventQueue<Event> {
             }
         }
 
+        /// Marks the entry at `placement` retracted if it is still there and `matches` its
+        /// event. It stays in its slot, so every other placement stays true, and is
+        /// dropped when its bucket is next emptied (``refill()``, ``cascade(below:)``).
+        @inlinable mutating func retract(_ placement: Placement, if matches: (Event) -> Bool) -> Bool {
+            let bucket = Int(placement.bucket), slot = Int(placement.slot)
+            let chunk = slot / EventQueue.chunkSize, index = slot % EventQueue.chunkSize
+            // A free chunk, or one another bucket took since, no longer holds the entry.
+            guard bucket >= 0, chunk < chunkCount, Int(chunkBucket[chunk]) == bucket else { return false }
+            guard chunk != Int(buckets[bucket].tail) || index < Int(buckets[bucket].fill) else { return false }
+            let target = entries(chunk) + index
+            guard target.pointee.time != EventQueue.retractedTime, matches(target.pointee.event) else { return false }
+            target.pointee.time = EventQueue.retractedTime
+            wheelCount &-= 1
+            return true
+        }
+
         /// Bytes of every allocation: capacities, not just what is in use.
         @usableFromInline var allocatedBytes: Int {
             (heapCapacity &+ segmentCount &* EventQueue.segmentEntries) &* MemoryLayout<Entry>.stride
                 &+ segmentCapacity &* MemoryLayout<UnsafeMutablePointer<Entry>>.stride
-                &+ chunkCapacity &* MemoryLayout<Int32>.stride
+                &+ chunkCapacity &* 2 &* MemoryLayout<Int32>.stride
                 &+ Self.bucketCount &* MemoryLayout<Bucket>.stride &+ Self.occupiedWords &* MemoryLayout<UInt64>.stride
                 &+ MemoryLayout<State>.stride
         }
@@ -454,6 +500,15 @@ public struct EventQueue<Event> {
             state.deinitialize(count: 1)
             state.deallocate()
         }
+    }
+
+    /// Where ``schedule(_:at:)`` put an entry, for ``retract(_:if:)``: a wheel bucket and
+    /// slot, or ``near`` for the near heap (whose entries move at every pop).
+    public struct Placement: Sendable, Equatable {
+        @usableFromInline var bucket: Int32
+        @usableFromInline var slot: UInt32
+        @inlinable init(bucket: Int32, slot: UInt32) { self.bucket = bucket; self.slot = slot }
+        @inlinable public static var near: Placement { Placement(bucket: -1, slot: 0) }
     }
 
     @usableFromInline var storage: Storage
@@ -495,16 +550,29 @@ public struct EventQueue<Event> {
         }
     }
 
-    /// Adds an event. - Complexity: O(1) when after the horizon; O(log₄ of the near
-    /// heap) before it.
-    @inlinable public mutating func schedule(_ event: Event, at time: SimTime) {
+    /// Adds an event; returns where it went, for ``retract(_:if:)``. - Complexity: O(1)
+    /// when after the horizon; O(log₄ of the near heap) before it.
+    @inlinable @discardableResult public mutating func schedule(_ event: Event, at time: SimTime) -> Placement {
         sequence &+= 1
         precondition(sequence < 1 << Self.orderBits, "EventQueue: 2^48 events scheduled; the order would wrap")
         let order: UInt64
         if shuffle != nil { order = shuffle!.next() >> UInt64(64 - Self.orderBits) } else { order = sequence }
         let entry = Entry(time: time.microseconds, order: order, event: event)
         let s = unique()
-        if entry.key <= s.pointee.lastKey { s.pointee.push(entry) } else { s.pointee.place(entry); s.pointee.wheelCount &+= 1 }
+        if entry.key <= s.pointee.lastKey { s.pointee.push(entry); return .near }
+        s.pointee.wheelCount &+= 1
+        return s.pointee.place(entry)
+    }
+
+    /// Takes back a pending event before it is due, so that it is never popped: when it
+    /// is still where ``schedule(_:at:)`` put it and `matches` it (the caller's identity
+    /// check: another entry may sit in a reused slot). Otherwise (it went to the near
+    /// heap, a cascade moved it, or it was popped) returns false and changes nothing; a
+    /// caller then drops it when popped, as any stale event (``GenerationCounter``).
+    /// The other entries keep their (time, order). - Complexity: O(1).
+    @inlinable public mutating func retract(_ placement: Placement, if matches: (Event) -> Bool) -> Bool {
+        guard placement.bucket >= 0 else { return false }
+        return unique().pointee.retract(placement, if: matches)
     }
 
     /// Removes and returns the earliest event.

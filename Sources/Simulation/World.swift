@@ -41,6 +41,8 @@ public struct World {
     var localZones: [LocalTimeZone]
     /// Android-only state, indexed by `Device.android` (World+Android).
     var androids: [AndroidDevice] = []
+    /// Per Android device, where its step-sync job's stop deadline went in the queue (World+AndroidStepSync).
+    var stepJobStops: [EventQueue<WorldEvent>.Placement] = []
     /// The reused buffer Doze writes its transitions into.
     var dozeTransitions: [DozeTransition] = []
     /// Doze steps that nothing waits on run when Doze is next fed or read (OS/Android/World+Doze); false: one event each.
@@ -133,7 +135,9 @@ public struct World {
 
     private mutating func start() {
         // Exactly the Android devices' room, not a doubled capacity reached by copying.
-        androids.reserveCapacity(core.devices.count { core.cohorts[Int($0.cohort)].android != nil })
+        let androidCount = core.devices.count { core.cohorts[Int($0.cohort)].android != nil }
+        androids.reserveCapacity(androidCount)
+        stepJobStops.reserveCapacity(androidCount)
         for d in core.devices.indices {
             let id = UInt32(d)
             if core.devices[d].signedIn { tokens.issue(d, at: .zero) }
