@@ -20,12 +20,17 @@
 ///   emptied chunks reused first, so the wheel holds about its pending entries plus one
 ///   part-filled chunk per bucket. Chunks come in segments of 32,768 entries (768 KiB of
 ///   the world's 24-byte entries) that are never moved: growing copies nothing, so the peak resident set is the pending set's.
+/// - all of it lives in memory the queue owns (``State``, freed by ``Storage``), so that
+///   a schedule or a pop makes one copy-on-write check (``unique()``) rather than one per
+///   array it touches (a wheel append touched up to five, a heap push or pop two or three).
 ///
 /// The order handed out is exactly (time, order) for any times, including equal
 /// ones, times before the horizon and the ends of `Int64`: the heap orders
 /// everything before the horizon and every wheel entry is at or after it.
-/// Cancellation is not done here: events carry a generation and stale ones are
+/// Cancellation is mostly not done here: events carry a generation and stale ones are
 /// dropped when popped (see ``GenerationCounter``), so nothing ever searches the set.
+/// An entry still in the wheel slot ``schedule(_:at:)`` put it in can be taken back in
+/// O(1) with ``retract(_:if:)`` (a job's stop deadline once the job has ended).
 public struct EventQueue<Event> {
     public enum TieBreak: Sendable { case fifo, shuffle }
 
@@ -61,82 +66,124 @@ public struct EventQueue<Event> {
     /// Levels enough for every key above the slot bits (44 bits: 5 levels of 10).
     @inlinable static var levels: Int { (64 - slotShift + digitBits - 1) / digitBits }
     @inlinable static var wordsPerLevel: Int { bucketsPerLevel / 64 }
-
-    /// Every pending entry with a key at or below ``lastKey``.
-    @usableFromInline var heap: [Entry] = []
-    /// The last key the heap covers; wheel entries are all after it. Starts just before
-    /// time zero; advances a slot at a time.
-    @usableFromInline var lastKey: UInt64 = (1 << 63) &- 1
     /// Entries per chunk of the wheel's storage.
     @inlinable static var chunkSize: Int { 32 }
     /// log2 of the chunks per segment.
     @inlinable static var segmentShift: Int { 10 }
-    /// The wheel's entries: segments of chunks, chunk `c` at `segments[c >> segmentShift]`.
-    @usableFromInline var segments: [[Entry]] = []
-    /// Per chunk: the next chunk of its bucket or of the free list; -1 ends a list.
-    @usableFromInline var nextChunk: [Int32] = []
-    /// The first free chunk, or -1.
-    @usableFromInline var freeChunk: Int32 = -1
-    /// Per bucket (`levels` × `bucketsPerLevel`, level-major): its first and last chunk
-    /// (-1 when empty) and the entries in its last chunk.
-    @usableFromInline var bucketHead: [Int32]
-    @usableFromInline var bucketTail: [Int32]
-    @usableFromInline var tailFill: [Int32]
-    /// One bit per bucket: set when the bucket holds entries.
-    @usableFromInline var occupied: [UInt64]
-    @usableFromInline var wheelCount = 0
-    @usableFromInline var sequence: UInt64 = 0
-    @usableFromInline var shuffle: RandomStream?
+    @inlinable static var segmentMask: Int { (1 << segmentShift) - 1 }
+    @inlinable static var segmentEntries: Int { chunkSize << segmentShift }
+    /// The time that marks a retracted wheel entry: no wheel entry is before time 0 (the
+    /// horizon starts there and only advances).
+    @inlinable static var retractedTime: Int64 { .min }
 
-    /// - Parameters:
-    ///   - shuffleStream: with `.shuffle`, the stream that draws tie keys.
-    ///   - reserve: the pending entries expected; the near heap reserves room for as
-    ///     many, at most ``nearReserveLimit`` (it only holds about a second's entries).
-    public init(tieBreak: TieBreak = .fifo, shuffleStream: RandomStream? = nil, reserve: Int = 0) {
-        if tieBreak == .shuffle { shuffle = shuffleStream ?? RandomStream(seed: 0, entity: 0, purpose: "tieBreak") }
-        bucketHead = Array(repeating: -1, count: Self.levels * Self.bucketsPerLevel)
-        bucketTail = bucketHead
-        tailFill = Array(repeating: 0, count: Self.levels * Self.bucketsPerLevel)
-        occupied = Array(repeating: 0, count: Self.levels * Self.wordsPerLevel)
-        heap.reserveCapacity(min(reserve, Self.nearReserveLimit))
+    /// A wheel bucket: its first and last chunk (-1 when empty) and the entries in its
+    /// last chunk, side by side so that an append reads one cache line.
+    @usableFromInline struct Bucket {
+        @usableFromInline var head: Int32 = -1
+        @usableFromInline var tail: Int32 = -1
+        @usableFromInline var fill: Int32 = 0
+        @inlinable init() {}
     }
 
-    /// The most the near heap reserves up front: about one slot's entries at a million
-    /// devices.
-    public static var nearReserveLimit: Int { 4_096 }
+    /// Every array of the queue, as pointers into memory the queue owns (``Storage``
+    /// frees it), so that an operation reaches them without an array's copy-on-write
+    /// check; ``unique()`` makes the one check an operation needs. An entry slot is
+    /// initialized exactly while it holds a pending entry.
+    @usableFromInline struct State {
+        /// Every pending entry with a key at or below ``lastKey``: a 4-ary min-heap.
+        @usableFromInline var heap: UnsafeMutablePointer<Entry>
+        @usableFromInline var heapCount = 0
+        @usableFromInline var heapCapacity: Int
+        /// The last key the heap covers; wheel entries are all after it. Starts just
+        /// before time zero; advances a slot at a time.
+        @usableFromInline var lastKey: UInt64 = (1 << 63) &- 1
+        /// The wheel's entries: segments of chunks, chunk `c` at `segments[c >> segmentShift]`.
+        @usableFromInline var segments: UnsafeMutablePointer<UnsafeMutablePointer<Entry>>
+        @usableFromInline var segmentCount = 0
+        @usableFromInline var segmentCapacity: Int
+        /// Per chunk ever used: the next chunk of its bucket or of the free list; -1 ends a list.
+        @usableFromInline var nextChunk: UnsafeMutablePointer<Int32>
+        /// Per chunk ever used: the bucket whose list holds it, or -1 when it is free
+        /// (``retract(_:if:)`` trusts a placement only while its chunk is still there).
+        @usableFromInline var chunkBucket: UnsafeMutablePointer<Int32>
+        @usableFromInline var chunkCount = 0
+        @usableFromInline var chunkCapacity: Int
+        /// The first free chunk, or -1.
+        @usableFromInline var freeChunk: Int32 = -1
+        /// Per bucket (`levels` × `bucketsPerLevel`, level-major).
+        @usableFromInline let buckets: UnsafeMutablePointer<Bucket>
+        /// One bit per bucket: set when the bucket holds entries.
+        @usableFromInline let occupied: UnsafeMutablePointer<UInt64>
+        @usableFromInline var wheelCount = 0
 
-    @inlinable public var count: Int { heap.count &+ wheelCount }
-    @inlinable public var isEmpty: Bool { count == 0 }
-    /// How many events have ever been scheduled.
-    @inlinable public var scheduledCount: UInt64 { sequence }
-    /// The time of the earliest pending event.
-    @inlinable public var nextTime: SimTime? {
-        mutating get {
-            if heap.isEmpty { guard wheelCount > 0 else { return nil }; refill() }
-            return SimTime(microseconds: heap[0].time)
+        @inlinable static var bucketCount: Int { EventQueue.levels &* EventQueue.bucketsPerLevel }
+        @inlinable static var occupiedWords: Int { EventQueue.levels &* EventQueue.wordsPerLevel }
+
+        @usableFromInline init(heapCapacity: Int) {
+            self.heapCapacity = Swift.max(heapCapacity, 16)
+            heap = .allocate(capacity: self.heapCapacity)
+            segmentCapacity = 4
+            segments = .allocate(capacity: segmentCapacity)
+            chunkCapacity = 64
+            nextChunk = .allocate(capacity: chunkCapacity)
+            chunkBucket = .allocate(capacity: chunkCapacity)
+            buckets = .allocate(capacity: Self.bucketCount)
+            buckets.initialize(repeating: Bucket(), count: Self.bucketCount)
+            occupied = .allocate(capacity: Self.occupiedWords)
+            occupied.initialize(repeating: 0, count: Self.occupiedWords)
         }
-    }
 
-    /// The event that pops next when it is already in the near heap; nil when the heap is
-    /// empty (no refill). For prefetching the state it will touch.
-    @inlinable public var nextNearEvent: Event? { heap.isEmpty ? nil : heap[0].event }
+        /// A copy of `other` with entries of its own (``Storage``'s copy on write).
+        @usableFromInline init(copying other: State) {
+            self.init(heapCapacity: other.heapCapacity)
+            heap.initialize(from: other.heap, count: other.heapCount)
+            heapCount = other.heapCount
+            lastKey = other.lastKey
+            while segmentCount < other.segmentCount { addSegment() }
+            growChunks(to: other.chunkCapacity)
+            nextChunk.initialize(from: other.nextChunk, count: other.chunkCount)
+            chunkBucket.initialize(from: other.chunkBucket, count: other.chunkCount)
+            chunkCount = other.chunkCount
+            freeChunk = other.freeChunk
+            buckets.update(from: other.buckets, count: Self.bucketCount)
+            occupied.update(from: other.occupied, count: Self.occupiedWords)
+            wheelCount = other.wheelCount
+            let copy = self
+            other.forEachWheelRun { chunk, count in copy.entries(chunk).initialize(from: other.entries(chunk), count: count) }
+        }
 
-    /// Adds an event. - Complexity: O(1) when after the horizon; O(log₄ of the near
-    /// heap) before it.
-    @inlinable public mutating func schedule(_ event: Event, at time: SimTime) {
-        sequence &+= 1
-        precondition(sequence < 1 << Self.orderBits, "EventQueue: 2^48 events scheduled; the order would wrap")
-        let order: UInt64
-        if shuffle != nil { order = shuffle!.next() >> UInt64(64 - Self.orderBits) } else { order = sequence }
-        let entry = Entry(time: time.microseconds, order: order, event: event)
-        if entry.key <= lastKey { push(entry) } else { place(entry); wheelCount &+= 1 }
-    }
+        /// Deinitializes every pending entry and frees every allocation.
+        @usableFromInline func release() {
+            heap.deinitialize(count: heapCount)
+            forEachWheelRun { chunk, count in entries(chunk).deinitialize(count: count) }
+            for s in 0 ..< segmentCount { segments[s].deallocate() }
+            heap.deallocate(); segments.deallocate(); nextChunk.deallocate(); chunkBucket.deallocate()
+            buckets.deallocate(); occupied.deallocate()
+        }
 
-    @inlinable mutating func push(_ entry: Entry) {
-        heap.append(entry)
-        let count = heap.count
-        heap.withUnsafeMutableBufferPointer { h in
-            var hole = count - 1
+        /// Calls `body` with each chunk holding pending entries and how many it holds.
+        @usableFromInline func forEachWheelRun(_ body: (_ chunk: Int, _ count: Int) -> Void) {
+            for bucket in 0 ..< Self.bucketCount {
+                let list = buckets[bucket]
+                var chunk = Int(list.head)
+                while chunk >= 0 {
+                    body(chunk, chunk == Int(list.tail) ? Int(list.fill) : EventQueue.chunkSize)
+                    chunk = Int(nextChunk[chunk])
+                }
+            }
+        }
+
+        /// The first slot of `chunk`.
+        @inlinable func entries(_ chunk: Int) -> UnsafeMutablePointer<Entry> {
+            segments[chunk >> EventQueue.segmentShift] + (chunk & EventQueue.segmentMask) &* EventQueue.chunkSize
+        }
+
+        @inlinable mutating func push(_ entry: Entry) {
+            if heapCount == heapCapacity { growHeap(minimum: heapCount &+ 1) }
+            let h = heap
+            var hole = heapCount
+            (h + hole).initialize(to: entry)
+            heapCount &+= 1
             while hole > 0 {
                 let parent = (hole &- 1) >> 2
                 guard entry.precedes(h[parent]) else { break }
@@ -145,85 +192,116 @@ public struct EventQueue<Event> {
             }
             h[hole] = entry
         }
-    }
 
-    /// Appends a wheel entry (its key is after ``lastKey``) to the bucket of the lowest
-    /// level at which its key and the horizon's differ.
-    @inlinable mutating func place(_ entry: Entry) {
-        let key = entry.key, horizon = lastKey &+ 1
-        let diff = (key >> UInt64(Self.slotShift)) ^ (horizon >> UInt64(Self.slotShift))
-        let level = diff == 0 ? 0 : (63 &- diff.leadingZeroBitCount) / Self.digitBits
-        let digit = Int(truncatingIfNeeded: key >> UInt64(Self.slotShift &+ level &* Self.digitBits)) & (Self.bucketsPerLevel &- 1)
-        let bucket = level &* Self.bucketsPerLevel &+ digit
-        var tail = Int(truncatingIfNeeded: bucketTail[bucket])
-        var fill = Int(truncatingIfNeeded: tailFill[bucket])
-        if tail < 0 || fill == Self.chunkSize {
-            let chunk = takeChunk(filler: entry)
-            if tail < 0 {
-                bucketHead[bucket] = Int32(truncatingIfNeeded: chunk)
-                occupied[bucket >> 6] |= 1 << UInt64(bucket & 63)
-            } else {
-                nextChunk[tail] = Int32(truncatingIfNeeded: chunk)
+        /// Room for at least `minimum` heap entries, doubling.
+        @inlinable @inline(never) mutating func growHeap(minimum: Int) {
+            let capacity = Swift.max(minimum, heapCapacity &* 2)
+            let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
+            grown.moveInitialize(from: heap, count: heapCount)
+            heap.deallocate()
+            heap = grown
+            heapCapacity = capacity
+        }
+
+        /// Appends a wheel entry (its key is after ``lastKey``) to the bucket of the lowest
+        /// level at which its key and the horizon's differ; returns where.
+        @inlinable @discardableResult mutating func place(_ entry: Entry) -> Placement {
+            let key = entry.key, horizon = lastKey &+ 1
+            let diff = (key >> UInt64(EventQueue.slotShift)) ^ (horizon >> UInt64(EventQueue.slotShift))
+            let level = diff == 0 ? 0 : (63 &- diff.leadingZeroBitCount) / EventQueue.digitBits
+            let digit = Int(truncatingIfNeeded: key >> UInt64(EventQueue.slotShift &+ level &* EventQueue.digitBits)) & (EventQueue.bucketsPerLevel &- 1)
+            let bucket = level &* EventQueue.bucketsPerLevel &+ digit
+            let b = buckets + bucket
+            var tail = Int(truncatingIfNeeded: b.pointee.tail)
+            var fill = Int(truncatingIfNeeded: b.pointee.fill)
+            if tail < 0 || fill == EventQueue.chunkSize {
+                let chunk = takeChunk()
+                chunkBucket[chunk] = Int32(truncatingIfNeeded: bucket)
+                if tail < 0 {
+                    b.pointee.head = Int32(truncatingIfNeeded: chunk)
+                    occupied[bucket >> 6] |= 1 << UInt64(bucket & 63)
+                } else {
+                    nextChunk[tail] = Int32(truncatingIfNeeded: chunk)
+                }
+                b.pointee.tail = Int32(truncatingIfNeeded: chunk)
+                tail = chunk
+                fill = 0
             }
-            bucketTail[bucket] = Int32(truncatingIfNeeded: chunk)
-            tail = chunk
-            fill = 0
+            (entries(tail) + fill).initialize(to: entry)
+            b.pointee.fill = Int32(truncatingIfNeeded: fill &+ 1)
+            return Placement(bucket: Int32(truncatingIfNeeded: bucket), slot: UInt32(truncatingIfNeeded: tail &* EventQueue.chunkSize &+ fill))
         }
-        segments[tail >> Self.segmentShift][(tail & Self.segmentMask) &* Self.chunkSize &+ fill] = entry
-        tailFill[bucket] = Int32(truncatingIfNeeded: fill &+ 1)
-    }
 
-    @inlinable static var segmentMask: Int { (1 << segmentShift) - 1 }
-
-    /// A free chunk, the most recently freed first; else the next never used one, in a
-    /// new segment (`filler` fills it until written) when the last is full.
-    @inlinable @inline(never) mutating func takeChunk(filler: Entry) -> Int {
-        if freeChunk >= 0 {
-            let chunk = Int(freeChunk)
-            freeChunk = nextChunk[chunk]
-            nextChunk[chunk] = -1
-            return chunk
+        /// A free chunk, the most recently freed first; else the next never used one, in a
+        /// new segment when the last is full.
+        @inlinable @inline(never) mutating func takeChunk() -> Int {
+            if freeChunk >= 0 {
+                let chunk = Int(freeChunk)
+                freeChunk = nextChunk[chunk]
+                nextChunk[chunk] = -1
+                return chunk
+            }
+            if chunkCount == segmentCount << EventQueue.segmentShift { addSegment() }
+            if chunkCount == chunkCapacity { growChunks(to: chunkCapacity &* 2) }
+            nextChunk[chunkCount] = -1
+            chunkCount &+= 1
+            return chunkCount &- 1
         }
-        if nextChunk.count == segments.count << Self.segmentShift {
-            segments.append(Array(repeating: filler, count: Self.chunkSize << Self.segmentShift))
+
+        /// A new segment of uninitialized slots; the segments never move.
+        @usableFromInline mutating func addSegment() {
+            if segmentCount == segmentCapacity {
+                let grown = UnsafeMutablePointer<UnsafeMutablePointer<Entry>>.allocate(capacity: segmentCapacity &* 2)
+                grown.moveInitialize(from: segments, count: segmentCount)
+                segments.deallocate()
+                segments = grown
+                segmentCapacity &*= 2
+            }
+            segments[segmentCount] = .allocate(capacity: EventQueue.segmentEntries)
+            segmentCount &+= 1
         }
-        nextChunk.append(-1)
-        return nextChunk.count &- 1
-    }
 
-    /// Empties `bucket`, returning its chunk list (first, last, entries in the last).
-    @inlinable mutating func detach(_ bucket: Int) -> (head: Int, tail: Int, fill: Int) {
-        let list = (Int(bucketHead[bucket]), Int(bucketTail[bucket]), Int(tailFill[bucket]))
-        bucketHead[bucket] = -1
-        bucketTail[bucket] = -1
-        tailFill[bucket] = 0
-        occupied[bucket >> 6] &= ~(1 << UInt64(bucket & 63))
-        return list
-    }
-
-    /// Puts `chunk` first on the free list.
-    @inlinable mutating func free(_ chunk: Int) {
-        nextChunk[chunk] = freeChunk
-        freeChunk = Int32(truncatingIfNeeded: chunk)
-    }
-
-    /// Removes and returns the earliest event.
-    ///
-    /// Floyd's bottom-up deletion: the hole left at the root sinks to a leaf along the
-    /// smaller children without comparing against the displaced last element, which
-    /// then rises from there. The last element usually belongs near the bottom, so
-    /// this does about half the comparisons of a top-down sift.
-    /// - Complexity: O(log₄ of the near heap), plus a refill when the heap is empty.
-    @inlinable public mutating func pop() -> (time: SimTime, event: Event)? {
-        if heap.isEmpty {
-            guard wheelCount > 0 else { return nil }
-            refill()
+        /// Room for `capacity` chunks' links.
+        @usableFromInline mutating func growChunks(to capacity: Int) {
+            guard capacity > chunkCapacity else { return }
+            let grown = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+            grown.moveInitialize(from: nextChunk, count: chunkCount)
+            nextChunk.deallocate()
+            nextChunk = grown
+            let owners = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+            owners.moveInitialize(from: chunkBucket, count: chunkCount)
+            chunkBucket.deallocate()
+            chunkBucket = owners
+            chunkCapacity = capacity
         }
-        let tail = heap.removeLast()
-        guard !heap.isEmpty else { return (SimTime(microseconds: tail.time), tail.event) }
-        let top = heap[0]
-        let count = heap.count
-        heap.withUnsafeMutableBufferPointer { h in
+
+        /// Empties `bucket`, returning its chunk list (first, last, entries in the last).
+        @inlinable mutating func detach(_ bucket: Int) -> (head: Int, tail: Int, fill: Int) {
+            let list = buckets[bucket]
+            buckets[bucket] = Bucket()
+            occupied[bucket >> 6] &= ~(1 << UInt64(bucket & 63))
+            return (Int(list.head), Int(list.tail), Int(list.fill))
+        }
+
+        /// Puts `chunk` first on the free list.
+        @inlinable mutating func free(_ chunk: Int) {
+            nextChunk[chunk] = freeChunk
+            chunkBucket[chunk] = -1
+            freeChunk = Int32(truncatingIfNeeded: chunk)
+        }
+
+        /// Removes and returns the heap's first entry (the heap is not empty).
+        ///
+        /// Floyd's bottom-up deletion: the hole left at the root sinks to a leaf along the
+        /// smaller children without comparing against the displaced last element, which
+        /// then rises from there. The last element usually belongs near the bottom, so
+        /// this does about half the comparisons of a top-down sift.
+        @inlinable mutating func removeFirst() -> Entry {
+            heapCount &-= 1
+            let count = heapCount, h = heap
+            let tail = (h + count).move()
+            guard count > 0 else { return tail }
+            let top = h[0]
             var hole = 0
             while true {
                 let first = (hole << 2) &+ 1
@@ -253,111 +331,113 @@ public struct EventQueue<Event> {
                 hole = parent
             }
             h[hole] = tail
+            return top
         }
-        return (SimTime(microseconds: top.time), top.event)
-    }
 
-    /// Removes and returns the earliest event if it is due strictly before `limit`.
-    /// - Complexity: that of ``pop()``.
-    @inlinable public mutating func pop(before limit: SimTime) -> (time: SimTime, event: Event)? {
-        if heap.isEmpty {
-            guard wheelCount > 0 else { return nil }
-            refill()
+        /// With the heap empty and the wheel not: moves the horizon to the earliest occupied
+        /// level-0 slot, cascading higher buckets down as the horizon enters them, and makes
+        /// that slot's bucket the heap, less its retracted entries (a slot of nothing else
+        /// is passed over).
+        @inlinable @inline(never) mutating func refill() {
+            let shift = UInt64(EventQueue.slotShift), bits = UInt64(EventQueue.digitBits)
+            let digitMask = UInt64(EventQueue.bucketsPerLevel - 1)
+            while true {
+                let horizon = lastKey &+ 1
+                if let slot = firstOccupied(level: 0, from: Int(truncatingIfNeeded: (horizon >> shift) & digitMask)) {
+                    // Every bucket of the horizon's digits above level 0 is empty (cascaded), so
+                    // this slot holds the earliest entries.
+                    let start = ((horizon >> (shift + bits)) << (shift + bits)) | (UInt64(slot) << shift)
+                    lastKey = start &+ ((1 << shift) &- 1)
+                    let list = detach(slot)
+                    var chunk = list.head
+                    while chunk >= 0 {
+                        let next = Int(nextChunk[chunk])
+                        let count = chunk == list.tail ? list.fill : EventQueue.chunkSize
+                        if heapCount &+ count > heapCapacity { growHeap(minimum: heapCount &+ count) }
+                        let slots = entries(chunk)
+                        for i in 0 ..< count {
+                            if slots[i].time == EventQueue.retractedTime {
+                                (slots + i).deinitialize(count: 1)
+                            } else {
+                                (heap + heapCount).moveInitialize(from: slots + i, count: 1)
+                                heapCount &+= 1
+                            }
+                        }
+                        free(chunk)
+                        chunk = next
+                    }
+                    wheelCount &-= heapCount
+                    heapify()
+                    if lastKey != .max { cascade(below: EventQueue.levels) }
+                    // A slot of retracted entries only: on to the next one.
+                    if heapCount > 0 || wheelCount == 0 { return }
+                    continue
+                }
+                // Level 0 is empty: jump to the next occupied bucket of the lowest level
+                // that has one after the horizon's digit.
+                var level = 1
+                while level < EventQueue.levels {
+                    let levelShift = shift + bits * UInt64(level)
+                    let digit = Int(truncatingIfNeeded: (horizon >> levelShift) & digitMask)
+                    if digit &+ 1 < EventQueue.bucketsPerLevel, let next = firstOccupied(level: level, from: digit &+ 1) {
+                        let above = levelShift + bits
+                        let high = above >= 64 ? 0 : (horizon >> above) << above
+                        lastKey = (high | (UInt64(next) << levelShift)) &- 1
+                        cascade(below: level &+ 1)
+                        break
+                    }
+                    level &+= 1
+                }
+                precondition(level < EventQueue.levels, "EventQueue: wheel count and buckets disagree")
+            }
         }
-        guard heap[0].time < limit.microseconds else { return nil }
-        return pop()
-    }
 
-    /// With the heap empty and the wheel not: moves the horizon to the earliest occupied
-    /// level-0 slot, cascading higher buckets down as the horizon enters them, and makes
-    /// that slot's bucket the heap.
-    @inlinable @inline(never) mutating func refill() {
-        let shift = UInt64(Self.slotShift), bits = UInt64(Self.digitBits)
-        let digitMask = UInt64(Self.bucketsPerLevel - 1)
-        while true {
+        /// After the horizon moved: for each level from `top - 1` down to 1, moves the
+        /// bucket of the horizon's digit (entries now in the same bucket as the horizon at
+        /// that level) to lower levels. Top down, so an entry can fall several levels.
+        @inlinable @inline(never) mutating func cascade(below top: Int) {
             let horizon = lastKey &+ 1
-            if let slot = firstOccupied(level: 0, from: Int(truncatingIfNeeded: (horizon >> shift) & digitMask)) {
-                // Every bucket of the horizon's digits above level 0 is empty (cascaded), so
-                // this slot holds the earliest entries.
-                let start = ((horizon >> (shift + bits)) << (shift + bits)) | (UInt64(slot) << shift)
-                lastKey = start &+ ((1 << shift) &- 1)
-                let list = detach(slot)
-                var chunk = list.head
-                while chunk >= 0 {
-                    let next = Int(nextChunk[chunk])
-                    let base = (chunk & Self.segmentMask) &* Self.chunkSize
-                    heap.append(contentsOf: segments[chunk >> Self.segmentShift][base ..< base &+ (chunk == list.tail ? list.fill : Self.chunkSize)])
-                    free(chunk)
-                    chunk = next
+            var level = top &- 1
+            while level >= 1 {
+                let levelShift = UInt64(EventQueue.slotShift + EventQueue.digitBits * level)
+                let digit = Int(truncatingIfNeeded: (horizon >> levelShift) & UInt64(EventQueue.bucketsPerLevel - 1))
+                let bucket = level &* EventQueue.bucketsPerLevel &+ digit
+                if buckets[bucket].head >= 0 {
+                    // Each chunk is freed once read, so the entries it scatters can reuse it.
+                    let list = detach(bucket)
+                    var chunk = list.head
+                    while chunk >= 0 {
+                        let next = Int(nextChunk[chunk])
+                        // The chunk's slots stay put while `place` adds segments.
+                        let slots = entries(chunk)
+                        for i in 0 ..< (chunk == list.tail ? list.fill : EventQueue.chunkSize) {
+                            if slots[i].time == EventQueue.retractedTime { (slots + i).deinitialize(count: 1) } else { place((slots + i).move()) }
+                        }
+                        free(chunk)
+                        chunk = next
+                    }
                 }
-                wheelCount &-= heap.count
-                heapify()
-                if lastKey != .max { cascade(below: Self.levels) }
-                return
+                level &-= 1
             }
-            // Level 0 is empty: jump to the next occupied bucket of the lowest level
-            // that has one after the horizon's digit.
-            var level = 1
-            while level < Self.levels {
-                let levelShift = shift + bits * UInt64(level)
-                let digit = Int(truncatingIfNeeded: (horizon >> levelShift) & digitMask)
-                if digit &+ 1 < Self.bucketsPerLevel, let next = firstOccupied(level: level, from: digit &+ 1) {
-                    let above = levelShift + bits
-                    let high = above >= 64 ? 0 : (horizon >> above) << above
-                    lastKey = (high | (UInt64(next) << levelShift)) &- 1
-                    cascade(below: level &+ 1)
-                    break
-                }
-                level &+= 1
+        }
+
+        /// The first occupied bucket of `level` at digit `from` or later.
+        @inlinable func firstOccupied(level: Int, from: Int) -> Int? {
+            var word = level &* EventQueue.wordsPerLevel &+ (from >> 6)
+            let end = (level &+ 1) &* EventQueue.wordsPerLevel
+            var bits = occupied[word] & (~0 << UInt64(from & 63))
+            while true {
+                if bits != 0 { return (word &- level &* EventQueue.wordsPerLevel) &* 64 &+ bits.trailingZeroBitCount }
+                word &+= 1
+                if word == end { return nil }
+                bits = occupied[word]
             }
-            precondition(level < Self.levels, "EventQueue: wheel count and buckets disagree")
         }
-    }
 
-    /// After the horizon moved: for each level from `top - 1` down to 1, moves the
-    /// bucket of the horizon's digit (entries now in the same bucket as the horizon at
-    /// that level) to lower levels. Top down, so an entry can fall several levels.
-    @inlinable @inline(never) mutating func cascade(below top: Int) {
-        let horizon = lastKey &+ 1
-        var level = top &- 1
-        while level >= 1 {
-            let levelShift = UInt64(Self.slotShift + Self.digitBits * level)
-            let digit = Int(truncatingIfNeeded: (horizon >> levelShift) & UInt64(Self.bucketsPerLevel - 1))
-            let bucket = level &* Self.bucketsPerLevel &+ digit
-            if bucketHead[bucket] >= 0 {
-                // Each chunk is freed once read, so the entries it scatters can reuse it.
-                let list = detach(bucket)
-                var chunk = list.head
-                while chunk >= 0 {
-                    let next = Int(nextChunk[chunk])
-                    let segment = chunk >> Self.segmentShift, base = (chunk & Self.segmentMask) &* Self.chunkSize
-                    for i in base ..< base &+ (chunk == list.tail ? list.fill : Self.chunkSize) { place(segments[segment][i]) }
-                    free(chunk)
-                    chunk = next
-                }
-            }
-            level &-= 1
-        }
-    }
-
-    /// The first occupied bucket of `level` at digit `from` or later.
-    @inlinable func firstOccupied(level: Int, from: Int) -> Int? {
-        var word = level &* Self.wordsPerLevel &+ (from >> 6)
-        let end = (level &+ 1) &* Self.wordsPerLevel
-        var bits = occupied[word] & (~0 << UInt64(from & 63))
-        while true {
-            if bits != 0 { return (word &- level &* Self.wordsPerLevel) &* 64 &+ bits.trailingZeroBitCount }
-            word &+= 1
-            if word == end { return nil }
-            bits = occupied[word]
-        }
-    }
-
-    /// Floyd's bottom-up heap construction over the whole array.
-    @inlinable @inline(never) mutating func heapify() {
-        let count = heap.count
-        guard count > 1 else { return }
-        heap.withUnsafeMutableBufferPointer { h in
+        /// Floyd's bottom-up heap construction over the whole heap.
+        @inlinable @inline(never) mutating func heapify() {
+            let count = heapCount, h = heap
+            guard count > 1 else { return }
             var start = (count &- 2) >> 2
             while start >= 0 {
                 let entry = h[start]
@@ -367,7 +447,7 @@ public struct EventQueue<Event> {
                     if first >= count { break }
                     var best = first
                     var c = first &+ 1
-                    let end = min(first &+ 4, count)
+                    let end = Swift.min(first &+ 4, count)
                     while c < end {
                         if h[c].precedes(h[best]) { best = c }
                         c &+= 1
@@ -380,17 +460,156 @@ public struct EventQueue<Event> {
                 start &-= 1
             }
         }
+
+        /// Marks the entry at `placement` retracted if it is still there and `matches` its
+        /// event. It stays in its slot, so every other placement stays true, and is
+        /// dropped when its bucket is next emptied (``refill()``, ``cascade(below:)``).
+        @inlinable mutating func retract(_ placement: Placement, if matches: (Event) -> Bool) -> Bool {
+            let bucket = Int(placement.bucket), slot = Int(placement.slot)
+            let chunk = slot / EventQueue.chunkSize, index = slot % EventQueue.chunkSize
+            // A free chunk, or one another bucket took since, no longer holds the entry.
+            guard bucket >= 0, chunk < chunkCount, Int(chunkBucket[chunk]) == bucket else { return false }
+            guard chunk != Int(buckets[bucket].tail) || index < Int(buckets[bucket].fill) else { return false }
+            let target = entries(chunk) + index
+            guard target.pointee.time != EventQueue.retractedTime, matches(target.pointee.event) else { return false }
+            target.pointee.time = EventQueue.retractedTime
+            wheelCount &-= 1
+            return true
+        }
+
+        /// Bytes of every allocation: capacities, not just what is in use.
+        @usableFromInline var allocatedBytes: Int {
+            (heapCapacity &+ segmentCount &* EventQueue.segmentEntries) &* MemoryLayout<Entry>.stride
+                &+ segmentCapacity &* MemoryLayout<UnsafeMutablePointer<Entry>>.stride
+                &+ chunkCapacity &* 2 &* MemoryLayout<Int32>.stride
+                &+ Self.bucketCount &* MemoryLayout<Bucket>.stride &+ Self.occupiedWords &* MemoryLayout<UInt64>.stride
+                &+ MemoryLayout<State>.stride
+        }
     }
 
-    /// Bytes the queue holds in heap allocations: every array's capacity (the heap, the
-    /// wheel's chunks, lists and bitmap), for `fleetsim bench`'s memory breakdown.
-    public var allocatedBytes: Int {
-        var entries = heap.capacity
-        for segment in segments { entries &+= segment.capacity }
-        return entries &* MemoryLayout<Entry>.stride &+ segments.capacity &* MemoryLayout<[Entry]>.stride
-            &+ (nextChunk.capacity &+ bucketHead.capacity &+ bucketTail.capacity &+ tailFill.capacity) &* MemoryLayout<Int32>.stride
-            &+ occupied.capacity &* MemoryLayout<UInt64>.stride
+    /// The owner of a queue's ``State``: copies of a queue share it until one of them
+    /// changes (``unique()``), and the last one frees it.
+    @usableFromInline final class Storage {
+        @usableFromInline let state: UnsafeMutablePointer<State>
+        @usableFromInline init(_ state: State) {
+            self.state = .allocate(capacity: 1)
+            self.state.initialize(to: state)
+        }
+        deinit {
+            state.pointee.release()
+            state.deinitialize(count: 1)
+            state.deallocate()
+        }
     }
+
+    /// Where ``schedule(_:at:)`` put an entry, for ``retract(_:if:)``: a wheel bucket and
+    /// slot, or ``near`` for the near heap (whose entries move at every pop).
+    public struct Placement: Sendable, Equatable {
+        @usableFromInline var bucket: Int32
+        @usableFromInline var slot: UInt32
+        @inlinable init(bucket: Int32, slot: UInt32) { self.bucket = bucket; self.slot = slot }
+        @inlinable public static var near: Placement { Placement(bucket: -1, slot: 0) }
+    }
+
+    @usableFromInline var storage: Storage
+    @usableFromInline var sequence: UInt64 = 0
+    @usableFromInline var shuffle: RandomStream?
+
+    /// - Parameters:
+    ///   - shuffleStream: with `.shuffle`, the stream that draws tie keys.
+    ///   - reserve: the pending entries expected; the near heap reserves room for as
+    ///     many, at most ``nearReserveLimit`` (it only holds about a second's entries).
+    public init(tieBreak: TieBreak = .fifo, shuffleStream: RandomStream? = nil, reserve: Int = 0) {
+        if tieBreak == .shuffle { shuffle = shuffleStream ?? RandomStream(seed: 0, entity: 0, purpose: "tieBreak") }
+        storage = Storage(State(heapCapacity: min(reserve, Self.nearReserveLimit)))
+    }
+
+    /// The most the near heap reserves up front: about one slot's entries at a million
+    /// devices.
+    public static var nearReserveLimit: Int { 4_096 }
+
+    /// The state, copied first if another queue shares it: the one copy-on-write check
+    /// of an operation.
+    @inlinable mutating func unique() -> UnsafeMutablePointer<State> {
+        if !isKnownUniquelyReferenced(&storage) { storage = Self.copy(storage) }
+        return storage.state
+    }
+
+    @inlinable @inline(never) static func copy(_ storage: Storage) -> Storage { Storage(State(copying: storage.state.pointee)) }
+
+    @inlinable public var count: Int { storage.state.pointee.heapCount &+ storage.state.pointee.wheelCount }
+    @inlinable public var isEmpty: Bool { count == 0 }
+    /// The event that pops next when it is already in the near heap; nil when the heap is
+    /// empty (no refill). For prefetching the state it will touch.
+    @inlinable public var nextNearEvent: Event? {
+        let s = storage.state
+        return s.pointee.heapCount == 0 ? nil : s.pointee.heap[0].event
+    }
+    /// How many events have ever been scheduled.
+    @inlinable public var scheduledCount: UInt64 { sequence }
+    /// The time of the earliest pending event.
+    @inlinable public var nextTime: SimTime? {
+        mutating get {
+            let s = unique()
+            if s.pointee.heapCount == 0 { guard s.pointee.wheelCount > 0 else { return nil }; s.pointee.refill() }
+            return SimTime(microseconds: s.pointee.heap[0].time)
+        }
+    }
+
+    /// Adds an event; returns where it went, for ``retract(_:if:)``. - Complexity: O(1)
+    /// when after the horizon; O(log₄ of the near heap) before it.
+    @inlinable @discardableResult public mutating func schedule(_ event: Event, at time: SimTime) -> Placement {
+        sequence &+= 1
+        precondition(sequence < 1 << Self.orderBits, "EventQueue: 2^48 events scheduled; the order would wrap")
+        let order: UInt64
+        if shuffle != nil { order = shuffle!.next() >> UInt64(64 - Self.orderBits) } else { order = sequence }
+        let entry = Entry(time: time.microseconds, order: order, event: event)
+        let s = unique()
+        if entry.key <= s.pointee.lastKey { s.pointee.push(entry); return .near }
+        s.pointee.wheelCount &+= 1
+        return s.pointee.place(entry)
+    }
+
+    /// Takes back a pending event before it is due, so that it is never popped: when it
+    /// is still where ``schedule(_:at:)`` put it and `matches` it (the caller's identity
+    /// check: another entry may sit in a reused slot). Otherwise (it went to the near
+    /// heap, a cascade moved it, or it was popped) returns false and changes nothing; a
+    /// caller then drops it when popped, as any stale event (``GenerationCounter``).
+    /// The other entries keep their (time, order). - Complexity: O(1).
+    @inlinable public mutating func retract(_ placement: Placement, if matches: (Event) -> Bool) -> Bool {
+        guard placement.bucket >= 0 else { return false }
+        return unique().pointee.retract(placement, if: matches)
+    }
+
+    /// Removes and returns the earliest event.
+    /// - Complexity: O(log₄ of the near heap), plus a refill when the heap is empty.
+    @inlinable public mutating func pop() -> (time: SimTime, event: Event)? {
+        let s = unique()
+        if s.pointee.heapCount == 0 {
+            guard s.pointee.wheelCount > 0 else { return nil }
+            s.pointee.refill()
+        }
+        let entry = s.pointee.removeFirst()
+        return (SimTime(microseconds: entry.time), entry.event)
+    }
+
+    /// Removes and returns the earliest event if it is due strictly before `limit`.
+    /// - Complexity: that of ``pop()``.
+    @inlinable public mutating func pop(before limit: SimTime) -> (time: SimTime, event: Event)? {
+        let s = unique()
+        if s.pointee.heapCount == 0 {
+            guard s.pointee.wheelCount > 0 else { return nil }
+            s.pointee.refill()
+        }
+        guard s.pointee.heap[0].time < limit.microseconds else { return nil }
+        let entry = s.pointee.removeFirst()
+        return (SimTime(microseconds: entry.time), entry.event)
+    }
+
+    /// Bytes the queue holds in heap allocations: every allocation's capacity (the heap,
+    /// the wheel's segments, links, buckets and bitmap), for `fleetsim bench`'s memory
+    /// breakdown.
+    public var allocatedBytes: Int { storage.state.pointee.allocatedBytes }
 
     /// The size of one pending entry in its arrays: time, order and the event.
     public static var entryStride: Int { MemoryLayout<Entry>.stride }

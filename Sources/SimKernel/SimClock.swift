@@ -19,11 +19,17 @@ public struct SimClock<Event> {
     }
 
     @inlinable public mutating func schedule(_ event: Event, at time: SimTime) {
-        queue.schedule(event, at: time < now ? now : time)
+        scheduleRetractably(event, at: time)
     }
 
     @inlinable public mutating func schedule(_ event: Event, after delay: SimDuration) {
         schedule(event, at: now + delay)
+    }
+
+    /// ``schedule(_:at:)``, returning where the event went, to take it back with
+    /// ``EventQueue/retract(_:if:)`` if it turns out to be moot before it is due.
+    @inlinable @discardableResult public mutating func scheduleRetractably(_ event: Event, at time: SimTime) -> EventQueue<Event>.Placement {
+        queue.schedule(event, at: time < now ? now : time)
     }
 
     /// The next event strictly before `end`, with `now` advanced to its time; nil when

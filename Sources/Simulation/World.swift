@@ -45,6 +45,8 @@ public struct World {
     /// the next event's Android state can be prefetched without first reading its
     /// `Device` (Core/World+Prefetch).
     var androidOf: [Int32]
+    /// Per Android device, where its step-sync job's stop deadline went in the queue (World+AndroidStepSync).
+    var stepJobStops: [EventQueue<WorldEvent>.Placement] = []
     /// The reused buffer Doze writes its transitions into.
     var dozeTransitions: [DozeTransition] = []
     /// Doze steps that nothing waits on run when Doze is next fed or read (OS/Android/World+Doze); false: one event each.
@@ -141,7 +143,9 @@ public struct World {
 
     private mutating func start() {
         // Exactly the Android devices' room, not a doubled capacity reached by copying.
-        androids = [AndroidDevice](hugePagesCapacity: core.devices.count { core.cohorts[Int($0.cohort)].android != nil })
+        let androidCount = core.devices.count { core.cohorts[Int($0.cohort)].android != nil }
+        androids = [AndroidDevice](hugePagesCapacity: androidCount)
+        stepJobStops = [EventQueue<WorldEvent>.Placement](hugePagesCapacity: androidCount)
         for d in core.devices.indices {
             let id = UInt32(d)
             if core.devices[d].signedIn { tokens.issue(d, at: .zero) }

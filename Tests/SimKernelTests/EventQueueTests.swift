@@ -188,6 +188,124 @@ import Testing
         #expect(EventQueue<ElevenBytes>.entryStride == 32)
     }
 
+    /// Property: with retractions mixed into random schedules and pops (both tie-breaks),
+    /// a retraction succeeds only for a pending entry, that entry never pops, and
+    /// everything else comes out exactly as from a sorted array without it.
+    @Test(arguments: [EventQueue<Int>.TieBreak.fifo, .shuffle]) func retractedEntriesNeverPop(tieBreak: EventQueue<Int>.TieBreak) {
+        var mismatches = 0, retracted = 0, refused = 0
+        for seed in UInt64(0)..<400 {
+            var rng = RandomStream(splitMixSeed: seed)
+            var queue = EventQueue<Int>(tieBreak: tieBreak, shuffleStream: RandomStream(splitMixSeed: seed &+ 3))
+            var reference = SortedReference(shuffle: tieBreak == .shuffle ? RandomStream(splitMixSeed: seed &+ 3) : nil)
+            var placements: [EventQueue<Int>.Placement] = []
+            var cursor = Int64(0)
+            for _ in 0..<Int(rng.int(in: 1...400)) {
+                let roll = rng.int(in: 0...9)
+                if roll < 5 {
+                    // Mostly seconds to hours ahead, as a job's stop deadline.
+                    let (ahead, overflow) = cursor.addingReportingOverflow(rng.int(in: 0...(2 * 3_600_000_000)))
+                    let time = rng.chance(0.7) ? (overflow ? .max : ahead) : Self.draw(near: cursor, &rng)
+                    placements.append(queue.schedule(placements.count, at: SimTime(microseconds: time)))
+                    reference.schedule(placements.count - 1, at: time)
+                } else if roll < 8, !placements.isEmpty {
+                    let id = Int(rng.int(in: 0...Int64(placements.count - 1)))
+                    if queue.retract(placements[id], if: { $0 == id }) {
+                        retracted += 1
+                        if let k = reference.entries.firstIndex(where: { $0.id == id }) { reference.entries.remove(at: k) } else { mismatches += 1 }
+                    } else {
+                        refused += 1
+                    }
+                } else if let (time, id) = queue.pop() {
+                    let want = reference.popFirst()
+                    if time.microseconds != want?.0 || id != want?.1 { mismatches += 1 }
+                    cursor = max(cursor, time.microseconds)
+                }
+                if queue.count != reference.entries.count { mismatches += 1 }
+            }
+            while let (time, id) = queue.pop() {
+                let want = reference.popFirst()
+                if time.microseconds != want?.0 || id != want?.1 { mismatches += 1 }
+            }
+            if !reference.entries.isEmpty { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+        // Both outcomes happen: retractions from the wheel, refusals (popped, near, moved).
+        #expect(retracted > 1_000 && refused > 1_000)
+    }
+
+    /// A retraction checks the entry it finds (the event, not retracted already, its
+    /// chunk still in the bucket); a retracted entry keeps its slot, so the bucket's
+    /// next entry goes beside it and the queue's count and next time leave it out.
+    @Test func retractionChecksTheEntryItFinds() {
+        var queue = EventQueue<Int>()
+        let hour = Int64(3_600_000_000)
+        let first = queue.schedule(1, at: SimTime(microseconds: hour))
+        let wrongEvent = queue.retract(first, if: { $0 == 2 })
+        let rightEvent = queue.retract(first, if: { $0 == 1 })
+        let again = queue.retract(first, if: { $0 == 1 })
+        let emptied = queue.nextTime
+        #expect(first != .near && !wrongEvent && rightEvent && !again)
+        #expect(queue.isEmpty && emptied == nil)
+        let second = queue.schedule(2, at: SimTime(microseconds: hour + 1))
+        queue.schedule(3, at: SimTime(microseconds: 5))
+        let next = queue.nextTime
+        #expect(second != first && queue.count == 2 && next == SimTime(microseconds: 5))
+        let popped = [queue.pop()?.event, queue.pop()?.event, queue.pop()?.event]
+        #expect(popped == [3, 2, nil])
+        // Popped: nothing left to retract; a placement in a freed chunk is refused
+        // whatever the caller's check says.
+        let afterPop = queue.retract(second, if: { $0 == 2 })
+        let third = queue.schedule(4, at: SimTime(microseconds: 2 * hour))
+        let otherBucket = queue.retract(first, if: { $0 == 4 })
+        #expect(!afterPop && !otherBucket && queue.count == 1)
+        let last = queue.retract(third, if: { $0 == 4 })
+        let drained = queue.pop()
+        #expect(last && drained == nil)
+    }
+
+    /// In a bucket of several chunks, retractions in any order take out exactly the
+    /// entries asked for (an emptied last chunk hands the end of the list to the chunk
+    /// before it), and the rest, with entries added after, pop in order.
+    @Test func retractionsAcrossTheChunksOfABucket() {
+        var rng = RandomStream(splitMixSeed: 11)
+        var queue = EventQueue<Int>()
+        let hour = Int64(3_600_000_000)
+        // 100 entries in one level-1 bucket: four chunks.
+        let placements = (0..<100).map { queue.schedule($0, at: SimTime(microseconds: hour + Int64($0) * 1_000)) }
+        var order = Array(0..<100)
+        for i in stride(from: 99, to: 0, by: -1) { order.swapAt(i, Int(rng.int(in: 0...Int64(i)))) }
+        var refused = 0
+        for id in order.prefix(70) where !queue.retract(placements[id], if: { $0 == id }) { refused += 1 }
+        for id in 100..<110 { queue.schedule(id, at: SimTime(microseconds: hour + Int64(id) * 1_000)) }
+        var popped: [Int] = []
+        while let (_, id) = queue.pop() { popped.append(id) }
+        let retracted = Set(order.prefix(70))
+        #expect(refused == 0)
+        #expect(popped == (0..<110).filter { !retracted.contains($0) })
+    }
+
+    /// A queue is a value: a copy taken with entries in the heap and in two wheel levels,
+    /// drained and refilled, leaves the original's entries (non-trivial ones, to exercise
+    /// the copy's own storage) and order as they were, and the other way round.
+    @Test func aCopyIsIndependentOfTheOriginal() {
+        var original = EventQueue<String>()
+        // Up to 90 minutes ahead: the near heap, level 0 and level 1 of the wheel.
+        for i in 0..<100 { original.schedule("e\(i)", at: SimTime(microseconds: Int64(i % 10) * 600_000_000 + Int64(i))) }
+        #expect(original.pop()?.event == "e0")
+        var copy = original
+        var drained: [String] = []
+        while let (_, event) = copy.pop() { drained.append(event) }
+        copy.schedule("copy only", at: SimTime(microseconds: 1))
+        var copyOfCopy = copy
+        copyOfCopy.schedule("copy of copy only", at: SimTime(microseconds: 0))
+        var rest: [String] = []
+        while let (_, event) = original.pop() { rest.append(event) }
+        #expect(drained.count == 99)
+        #expect(rest == drained)
+        #expect(copy.count == 1 && copy.pop()?.event == "copy only")
+        #expect(copyOfCopy.count == 2 && copyOfCopy.pop()?.event == "copy of copy only")
+    }
+
     @Test func sameInstantIsFirstInFirstOut() {
         var queue = EventQueue<String>()
         for name in ["a", "b", "c", "d", "e"] { queue.schedule(name, at: SimTime(microseconds: 7)) }

@@ -142,6 +142,7 @@ extension World {
         var work = WorkSpecState(enqueuedAt: firstDue - interval)
         m.workManager.runFinished(m.refreshWork, &work, result: .success, now: firstDue - interval)
         androidOf[i] = Int32(androids.count)
+        stepJobStops.append(.near)
         androids.append(AndroidDevice(
             doze: DozeState(config: m.doze.config), bucket: bucket, lastBucket: m.buckets.bucket(bucket, at: .zero),
             refresh: AndroidWorkSlot(spec: work, enqueued: true),

@@ -63,8 +63,16 @@ extension World {
     }
 
     /// The step-sync job is over (finished, stopped at its deadline, or killed with the app).
+    /// Its stop deadline, when still ahead, is taken out of the queue: the job's serial
+    /// never comes back, so the entry could only pop as a no-op (most runs end within
+    /// seconds of a deadline 10 or 30 minutes away). Only `simulated.events` moves.
     mutating func stepJobEnded(_ d: UInt32, _ end: WorkRunEnd) {
-        androids[Int(androidOf[Int(d)])].stepJobRunning = false
+        let a = Int(androidOf[Int(d)]), serial = androids[a].stepJobSerial
+        androids[a].stepJobRunning = false
+        _ = core.clock.queue.retract(stepJobStops[a]) { event in
+            if case .android(.stepJobStops(d, serial)) = event { return true }
+            return false
+        }
         jobEnded(d, .stepSync, end)
     }
 }

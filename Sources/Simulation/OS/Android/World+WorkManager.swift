@@ -171,7 +171,7 @@ extension World {
             core.metrics.platform.stepSyncJobs += 1
             androids[a].stepJobRunning = true
             androids[a].stepJobSerial &+= 1
-            core.clock.schedule(.android(.stepJobStops(device: d, serial: androids[a].stepJobSerial)), at: deadline)
+            stepJobStops[a] = core.clock.scheduleRetractably(.android(.stepJobStops(device: d, serial: androids[a].stepJobSerial)), at: deadline)
             core.note(d, "WorkManager: step sync runs as job \(androids[a].stepJobSerial) (bucket \(bucket), \(core.human(now - due)) after due); JobScheduler stops it at \(core.format(deadline))")
             startStepWorker(d)
         }
