@@ -1,3 +1,4 @@
+import MemoryHints
 /// The pending-event set of a world: plain values ordered by (time, order).
 ///
 /// `order` is the schedule sequence number (first scheduled runs first among equal
@@ -69,7 +70,7 @@ public struct EventQueue<Event> {
     /// Entries per chunk of the wheel's storage.
     @inlinable static var chunkSize: Int { 32 }
     /// log2 of the chunks per segment.
-    @inlinable static var segmentShift: Int { 10 }
+    @inlinable static var segmentShift: Int { 12 }
     @inlinable static var segmentMask: Int { (1 << segmentShift) - 1 }
     @inlinable static var segmentEntries: Int { chunkSize << segmentShift }
     /// The time that marks a retracted wheel entry: no wheel entry is before time 0 (the
@@ -257,7 +258,12 @@ public struct EventQueue<Event> {
                 segments = grown
                 segmentCapacity &*= 2
             }
-            segments[segmentCount] = .allocate(capacity: EventQueue.segmentEntries)
+            // 3 MiB of entries from a 2 MiB boundary, advised onto huge pages (their first
+            // 2 MiB; SimKernel/HugePageArrays): a bucket's appends land anywhere in them.
+            let bytes = EventQueue.segmentEntries &* MemoryLayout<Entry>.stride
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 2 << 20)
+            fleetsim_advise_huge_pages(raw, bytes)
+            segments[segmentCount] = raw.bindMemory(to: Entry.self, capacity: EventQueue.segmentEntries)
             segmentCount &+= 1
         }
 

@@ -38,6 +38,8 @@ struct Device {
     var incarnation: UInt32 = 0
     var foregroundUntil = World.never
     var keyValue = KeyValueDurability()
+    /// Where its pending flush went in the queue (``WorldCore/cancelFlush(_:)``).
+    var pendingFlush = EventQueue<WorldEvent>.Placement.near
     /// The features' timers (``DeviceTimer``).
     var timers = DeviceTimers()
 

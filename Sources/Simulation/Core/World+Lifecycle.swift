@@ -35,7 +35,7 @@ extension World {
         core.devices[i].process = .terminated
         core.devices[i].incarnation &+= 1
         core.devices[i].keyValue.dirty = false
-        core.devices[i].keyValue.flush.cancel()
+        core.cancelFlush(d)
         refresh.terminate(d, core: &core)
         terminateStepSync(d)
         if core.devices[i].task.running { endTask(d) }
@@ -63,7 +63,7 @@ extension World {
         continuation.persist(i)
         stepSync.persist(i)
         core.devices[i].keyValue.dirty = false
-        core.devices[i].keyValue.flush.cancel()
+        core.cancelFlush(d)
         core.note(d, "UserDefaults: \(how)")
     }
 

@@ -14,6 +14,8 @@ struct Job {
     var sentAt: SimTime
     var roundTrip: SimDuration
     var generation: UInt32 = 0
+    /// Where its timeout went in the queue (``WorldCore/retractTimeout(_:)``).
+    var timeout: EventQueue<WorldEvent>.Placement = .near
     var clientDone = false
     var serverDone = false
     var cancelled = false
@@ -56,7 +58,9 @@ extension World {
             return job
         }
         core.clock.schedule(.requestReachesServer(job: job, generation: generation), after: SimDuration(microseconds: roundTrip.microseconds / 2))
-        if !analysis { core.clock.schedule(.requestTimesOut(job: job, generation: generation), after: requestTimeout) }
+        if !analysis {
+            core.jobs[Int(job)].timeout = core.clock.scheduleRetractably(.requestTimesOut(job: job, generation: generation), at: now + requestTimeout)
+        }
         core.note(d, "network: \(endpoint.path) sent, round trip \(core.human(roundTrip))")
         return job
     }
@@ -155,6 +159,7 @@ extension World {
         guard core.jobs[j].generation == generation else { return }
         if !core.jobs[j].clientDone {
             core.jobs[j].clientDone = true
+            core.retractTimeout(job)
             let result: HTTPResult = core.jobs[j].cancelled ? .failed(.cancelled) : core.jobs[j].result
             complete(job, with: result)
         }

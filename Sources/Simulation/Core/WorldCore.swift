@@ -117,7 +117,22 @@ struct WorldCore {
     mutating func armFlush(_ d: UInt32) {
         let i = Int(d)
         let generation = devices[i].keyValue.flush.arm()
-        clock.schedule(.keyValueFlush(device: d, generation: generation), after: cohorts[Int(devices[i].cohort)].kvPersistDelay)
+        devices[i].pendingFlush = clock.scheduleRetractably(.keyValueFlush(device: d, generation: generation),
+                                                            at: now + cohorts[Int(devices[i].cohort)].kvPersistDelay)
+    }
+
+    /// The pending flush is moot (the state was written, or the process died): its
+    /// generation moves on, and its entry leaves the queue if it still can, since it could
+    /// only pop stale (in the default fleet every flush did: the app persists when it
+    /// is suspended, before the delay ends).
+    mutating func cancelFlush(_ d: UInt32) {
+        let i = Int(d)
+        let generation = devices[i].keyValue.flush.current
+        devices[i].keyValue.flush.cancel()
+        _ = clock.queue.retract(devices[i].pendingFlush) { event in
+            if case .keyValueFlush(d, generation) = event { return true }
+            return false
+        }
     }
 
     /// A feature wrote to UserDefaults: the first unpersisted write starts the
@@ -152,7 +167,19 @@ struct WorldCore {
     mutating func abandonRequest(_ job: Int32) {
         guard job >= 0, !jobs[Int(job)].clientDone else { return }
         jobs[Int(job)].clientDone = true
+        retractTimeout(UInt32(job))
         releaseIfDone(UInt32(job))
+    }
+
+    /// The client side of `job` ended before its timeout (answered, cancelled, abandoned):
+    /// the timeout could only pop stale, so its entry leaves the queue if it still can.
+    /// Call it before the job's slot is released (its generation identifies the entry).
+    mutating func retractTimeout(_ job: UInt32) {
+        let j = Int(job), generation = jobs[j].generation
+        _ = clock.queue.retract(jobs[j].timeout) { event in
+            if case .requestTimesOut(job, generation) = event { return true }
+            return false
+        }
     }
 }
 
