@@ -150,8 +150,8 @@ extension World {
             fcmHighPriority: m.fcm.makeLog(),
             screenStream: RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "user.screen"),
             motionStream: RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "user.motion")))
-        androids[Int(androidOf[i])].batterySaverAuto = batterySaverAuto
-        core.note(d, "OS: Android; standby bucket \(androids[Int(androidOf[i])].lastBucket); refresh work due \(core.format(firstDue))")
+        androids[androidIndex(d)].batterySaverAuto = batterySaverAuto
+        core.note(d, "OS: Android; standby bucket \(androids[androidIndex(d)].lastBucket); refresh work due \(core.format(firstDue))")
         updateAutoBatterySaver(d)
         if core.devices[i].lowPowerMode { applyDoze(d, .quickDoze(true)) }
         if isCharging(i) { applyDoze(d, .charging(true)) }

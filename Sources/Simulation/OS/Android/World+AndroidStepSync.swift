@@ -16,7 +16,7 @@ extension World {
     /// Set-up: the app was in use before the run, so its step work is enqueued and last
     /// ran when the last sync happened (`lastSync`): the next run is due one interval later.
     mutating func startAndroidStepWork(_ d: UInt32, lastSync: SimTime) {
-        let a = Int(androidOf[Int(d)])
+        let a = androidIndex(d)
         let request = stepWorkRequest(d, interval: stepSync.logic.config.syncInterval, constraints: [.networkConnected, .batteryNotLow])
         var spec = WorkSpecState(enqueuedAt: lastSync)
         models(d).workManager.runFinished(request, &spec, result: .success, now: lastSync)
@@ -28,7 +28,7 @@ extension World {
     /// The logic's `schedulePeriodicWork`: `enqueueUniquePeriodicWork(KEEP, …)`, no flex,
     /// its first run one interval from now.
     mutating func enqueueStepWork(_ d: UInt32, interval: Interval, constraints: AppLogic.WorkConstraints) {
-        let a = Int(androidOf[Int(d)])
+        let a = androidIndex(d)
         guard !androids[a].steps.enqueued else { return core.note(d, "WorkManager: periodic step-sync work already enqueued (KEEP)") }
         let request = stepWorkRequest(d, interval: interval, constraints: constraints)
         androids[a].stepRequest = request
@@ -57,7 +57,7 @@ extension World {
     /// The logic's `finishWork(success:)`: the Worker returns, the job ends, and the
     /// process is cached (suspended) shortly after unless something else holds it.
     mutating func stepWorkerFinished(_ d: UInt32, success: Bool) {
-        guard androids[Int(androidOf[Int(d)])].stepJobRunning else { return }
+        guard androids[androidIndex(d)].stepJobRunning else { return }
         stepJobEnded(d, .returned(success ? .success : .retry))
         core.armTimer(d, .stepWake, after: World.suspensionDelay)
     }
@@ -67,7 +67,7 @@ extension World {
     /// never comes back, so the entry could only pop as a no-op (most runs end within
     /// seconds of a deadline 10 or 30 minutes away). Only `simulated.events` moves.
     mutating func stepJobEnded(_ d: UInt32, _ end: WorkRunEnd) {
-        let a = Int(androidOf[Int(d)]), serial = androids[a].stepJobSerial
+        let a = androidIndex(d), serial = androids[a].stepJobSerial
         androids[a].stepJobRunning = false
         _ = core.clock.queue.retract(stepJobStops[a]) { event in
             if case .android(.stepJobStops(d, serial)) = event { return true }
