@@ -565,10 +565,23 @@ public struct EventQueue<Event> {
     /// Adds an event; returns where it went, for ``retract(_:if:)``. - Complexity: O(1)
     /// when after the horizon; O(log₄ of the near heap) before it.
     @inlinable @discardableResult public mutating func schedule(_ event: Event, at time: SimTime) -> Placement {
+        schedule(event, at: time, order: reserveOrder())
+    }
+
+    /// The order the next ``schedule(_:at:)`` would give its entry, taken now (the
+    /// sequence advances, or the shuffle stream draws, exactly as a schedule's would).
+    /// ``schedule(_:at:order:)`` can place an entry with it later: the entry then pops
+    /// among those of its time exactly where one scheduled now would.
+    @inlinable public mutating func reserveOrder() -> UInt64 {
         sequence &+= 1
         precondition(sequence < 1 << Self.orderBits, "EventQueue: 2^48 events scheduled; the order would wrap")
-        let order: UInt64
-        if shuffle != nil { order = shuffle!.next() >> UInt64(64 - Self.orderBits) } else { order = sequence }
+        if shuffle != nil { return shuffle!.next() >> UInt64(64 - Self.orderBits) }
+        return sequence
+    }
+
+    /// Adds an event with an order taken earlier by ``reserveOrder()`` (each reserved
+    /// order used once at most).
+    @inlinable @discardableResult public mutating func schedule(_ event: Event, at time: SimTime, order: UInt64) -> Placement {
         let entry = Entry(time: time.microseconds, order: order, event: event)
         let s = unique()
         if entry.key <= s.pointee.lastKey { s.pointee.push(entry); return .near }

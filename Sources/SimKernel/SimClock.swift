@@ -32,6 +32,15 @@ public struct SimClock<Event> {
         queue.schedule(event, at: time < now ? now : time)
     }
 
+    /// Takes the order the next schedule would give, for ``schedule(_:at:order:)``.
+    @inlinable public mutating func reserveOrder() -> UInt64 { queue.reserveOrder() }
+
+    /// Schedules `event` with an order taken earlier by ``reserveOrder()``, so that it
+    /// pops among the events of its time as if it had been scheduled then.
+    @inlinable public mutating func schedule(_ event: Event, at time: SimTime, order: UInt64) {
+        queue.schedule(event, at: time < now ? now : time, order: order)
+    }
+
     /// The next event strictly before `end`, with `now` advanced to its time; nil when
     /// none is left before `end`, with `now` advanced to `end` (never backwards).
     @inlinable public mutating func next(before end: SimTime) -> Event? {

@@ -177,6 +177,43 @@ import Testing
         }
     }
 
+    /// Property: an order reserved at one moment and used by a schedule later puts the
+    /// entry exactly where a schedule at that moment would: two queues, one scheduling
+    /// eagerly and one reserving and scheduling after some other schedules and pops,
+    /// pop the same (time, id) sequence (both tie-breaks, many ties).
+    @Test(arguments: [EventQueue<Int>.TieBreak.fifo, .shuffle]) func aReservedOrderPopsAsAnEagerSchedule(tieBreak: EventQueue<Int>.TieBreak) {
+        for seed in UInt64(0)..<100 {
+            var rng = RandomStream(splitMixSeed: seed)
+            var eager = EventQueue<Int>(tieBreak: tieBreak, shuffleStream: RandomStream(splitMixSeed: seed &+ 5))
+            var late = EventQueue<Int>(tieBreak: tieBreak, shuffleStream: RandomStream(splitMixSeed: seed &+ 5))
+            var held: [(id: Int, time: Int64, order: UInt64)] = []
+            var eagerPops: [Int] = [], latePops: [Int] = []
+            var now: Int64 = 0
+            for id in 0 ..< 300 {
+                let t = now + rng.int(in: 0...5)
+                if rng.chance(0.3) {
+                    eager.schedule(id, at: SimTime(microseconds: t))
+                    held.append((id, t, late.reserveOrder()))
+                } else {
+                    eager.schedule(id, at: SimTime(microseconds: t))
+                    late.schedule(id, at: SimTime(microseconds: t))
+                }
+                // Held entries go in before anything at or after their time pops.
+                if rng.chance(0.4) || id == 299 {
+                    for h in held { late.schedule(h.id, at: SimTime(microseconds: h.time), order: h.order) }
+                    held = []
+                    for _ in 0 ..< rng.int(in: 0...3) {
+                        guard let e = eager.pop(), let l = late.pop() else { break }
+                        eagerPops.append(e.event); latePops.append(l.event); now = e.time.microseconds
+                    }
+                }
+            }
+            while let e = eager.pop(), let l = late.pop() { eagerPops.append(e.event); latePops.append(l.event) }
+            #expect(latePops == eagerPops, "seed \(seed)")
+            #expect(eager.isEmpty && late.isEmpty)
+        }
+    }
+
     /// An event of up to 10 bytes (two 32-bit ids and a tag, as the world's) fits beside
     /// the time and the 48-bit order in 24 bytes; one byte more takes the entry to 32.
     @Test func entriesOfEventsUpToTenBytesAreTwentyFourBytes() {

@@ -21,6 +21,10 @@ enum DeviceTimer: UInt8, CaseIterable {
     case continuationDeadline
     /// The background time `beginBackgroundTask` granted runs out.
     case backgroundTask
+
+    /// Re-armed later far more often than it fires: a re-arm keeps its pending entry
+    /// (``DeferredTimer``).
+    var defersLaterArms: Bool { self == .staleNotification }
 }
 
 /// A timer table: the current generation of each timer of one device. `DeviceTimers`
@@ -41,6 +45,9 @@ struct TimerTable<Timer: RawRepresentable, let count: Int> where Timer.RawValue 
     @inline(__always) func isCurrent(_ timer: Timer, _ generation: UInt32) -> Bool {
         generations[Int(timer.rawValue)] == generation
     }
+
+    /// The generation the timer's last arm or cancel gave it.
+    @inline(__always) func generation(_ timer: Timer) -> UInt32 { generations[Int(timer.rawValue)] }
 }
 
 typealias DeviceTimers = TimerTable<DeviceTimer, 7>
@@ -59,7 +66,11 @@ extension World {
     /// A device timer's event: stale ones are dropped here, current ones go to the
     /// feature that armed them.
     mutating func deviceTimerFires(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32) {
-        guard core.isCurrent(d, timer, generation) else { return }
+        if timer.defersLaterArms {
+            guard core.deferredTimerPops(d, timer, generation: generation) else { return }
+        } else {
+            guard core.isCurrent(d, timer, generation) else { return }
+        }
         switch timer {
         case .hardStop: deliverRefresh(d, .hardStopFired)
         case .stepRetry: stepRetryTimerFires(d)

@@ -24,6 +24,8 @@ struct WorldCore {
     /// Requests on their way (Core/World+Network), and the free slots.
     var jobs: [Job] = []
     var freeJobs: [UInt32] = []
+    /// Each device's stale-sync notification trigger's entry and deadline (``DeferredTimer``).
+    var staleTriggers: [DeferredTimer]
     var metrics: Metrics
     var oracle: Oracle
     /// Trace of one device for `replay`, when asked for.
@@ -87,6 +89,7 @@ struct WorldCore {
 
     /// Arms `timer` of device `d` to fire at `at`, replacing a pending one.
     mutating func armTimer(_ d: UInt32, _ timer: DeviceTimer, at: SimTime) {
+        if timer.defersLaterArms { return armDeferred(d, timer, at: at) }
         let generation = devices[Int(d)].timers.arm(timer)
         clock.schedule(.deviceTimer(device: d, generation: generation, timer: timer), at: at)
     }
@@ -95,7 +98,10 @@ struct WorldCore {
         armTimer(d, timer, at: now + delay)
     }
 
-    mutating func cancelTimer(_ d: UInt32, _ timer: DeviceTimer) { devices[Int(d)].timers.cancel(timer) }
+    mutating func cancelTimer(_ d: UInt32, _ timer: DeviceTimer) {
+        if timer.defersLaterArms { return cancelDeferred(d, timer) }
+        devices[Int(d)].timers.cancel(timer)
+    }
 
     // MARK: - The app in the foreground
 

@@ -1,0 +1,70 @@
+import SimKernel
+
+/// A device timer that is mostly re-armed *later* than it is due: the stale-sync
+/// notification's trigger, set 24 h after every sync (seed `003`), so several times a
+/// day per device. Armed eagerly, each re-arm left an entry in the queue to pop as a
+/// no-op a day later (8 pending entries per device at the end of a day, 7 of them
+/// stale). Here a re-arm for a time at or after the pending entry's keeps that entry
+/// and records the new deadline; when the entry pops, it moves on to the deadline.
+///
+/// Every arm still bumps the timer's generation and takes a queue order
+/// (``SimClock/reserveOrder()``) as an eager schedule would, and the entry moved on
+/// carries both, so delivered events pop in exactly the eager order, with the same
+/// generations: only the count of no-op pops changes.
+struct DeferredTimer {
+    /// The time of the timer's entry in the queue; `Int64.max`: none.
+    var entryAt: Int64 = .max
+    /// The deadline of the last arm; `Int64.max`: cancelled since.
+    var due: Int64 = .max
+    /// The queue order the last arm took.
+    var order: UInt64 = 0
+    /// The generation the entry in the queue carries.
+    var entryGeneration: UInt32 = 0
+}
+
+extension WorldCore {
+    /// Arms device `d`'s deferred `timer` (only ``DeviceTimer/staleNotification``) for
+    /// `at`: a new entry when none is pending or the pending one is later, otherwise
+    /// only the new deadline.
+    mutating func armDeferred(_ d: UInt32, _ timer: DeviceTimer, at requested: SimTime) {
+        let at = requested < now ? now.microseconds : requested.microseconds
+        let generation = devices[Int(d)].timers.arm(timer)
+        let order = clock.reserveOrder()
+        let i = Int(d)
+        staleTriggers[i].due = at
+        staleTriggers[i].order = order
+        guard staleTriggers[i].entryAt > at else { return }
+        staleTriggers[i].entryAt = at
+        staleTriggers[i].entryGeneration = generation
+        clock.schedule(.deviceTimer(device: d, generation: generation, timer: timer), at: SimTime(microseconds: at), order: order)
+    }
+
+    /// The deferred timer's pending entry popped with `generation`. Current: it fires
+    /// (true). Otherwise, if it is the timer's entry and the timer is armed, the entry
+    /// moves on to the deadline with the last arm's generation and order (false, as for
+    /// any no-op pop).
+    mutating func deferredTimerPops(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32) -> Bool {
+        let i = Int(d)
+        if isCurrent(d, timer, generation) {
+            staleTriggers[i].entryAt = .max
+            return true
+        }
+        guard staleTriggers[i].entryGeneration == generation, staleTriggers[i].entryAt == now.microseconds else { return false }
+        let due = staleTriggers[i].due
+        guard due != .max else {
+            staleTriggers[i].entryAt = .max
+            return false
+        }
+        let current = devices[i].timers.generation(timer)
+        staleTriggers[i].entryAt = due
+        staleTriggers[i].entryGeneration = current
+        clock.schedule(.deviceTimer(device: d, generation: current, timer: timer), at: SimTime(microseconds: due), order: staleTriggers[i].order)
+        return false
+    }
+
+    /// Cancels the deferred timer: its entry, when it pops, moves on to nothing.
+    mutating func cancelDeferred(_ d: UInt32, _ timer: DeviceTimer) {
+        devices[Int(d)].timers.cancel(timer)
+        staleTriggers[Int(d)].due = .max
+    }
+}
