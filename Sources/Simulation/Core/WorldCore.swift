@@ -26,6 +26,8 @@ struct WorldCore {
     var freeJobs: [UInt32] = []
     /// Each device's stale-sync notification trigger's entry and deadline (``DeferredTimer``).
     var staleTriggers: [DeferredTimer]
+    /// Where each device's short-lived entries went in the queue (``TimerEntries``).
+    var timerEntries: [TimerEntries]
     var metrics: Metrics
     var oracle: Oracle
     /// Trace of one device for `replay`, when asked for.
@@ -90,8 +92,8 @@ struct WorldCore {
     /// Arms `timer` of device `d` to fire at `at`, replacing a pending one.
     mutating func armTimer(_ d: UInt32, _ timer: DeviceTimer, at: SimTime) {
         if timer.defersLaterArms { return armDeferred(d, timer, at: at) }
-        let generation = devices[Int(d)].timers.arm(timer)
-        clock.schedule(.deviceTimer(device: d, generation: generation, timer: timer), at: at)
+        let generation = newGeneration(d, timer)
+        scheduleTimer(d, timer, generation: generation, at: at)
     }
 
     mutating func armTimer(_ d: UInt32, _ timer: DeviceTimer, after delay: SimDuration) {
@@ -100,7 +102,9 @@ struct WorldCore {
 
     mutating func cancelTimer(_ d: UInt32, _ timer: DeviceTimer) {
         if timer.defersLaterArms { return cancelDeferred(d, timer) }
+        let generation = devices[Int(d)].timers.generation(timer)
         devices[Int(d)].timers.cancel(timer)
+        retractTimer(d, timer, generation: generation)
     }
 
     // MARK: - The app in the foreground

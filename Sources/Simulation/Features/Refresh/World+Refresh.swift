@@ -38,6 +38,7 @@ extension World {
     mutating func endTask(_ d: UInt32) {
         let i = Int(d)
         core.devices[i].task.running = false
+        core.retractTaskExpiry(d)
         let duration = now - core.devices[i].task.launchedAt
         core.metrics.refreshTaskDuration.record(duration.microseconds)
         core.devices[i].ledger.chargeApp(joules: energy.cpuJoules(seconds: duration.seconds))

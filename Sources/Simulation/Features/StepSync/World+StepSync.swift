@@ -33,12 +33,12 @@ extension World {
         let i = Int(d)
         stepSync.healthDeliveryWakes(d, core: &core)
         resume(d)
-        let generation = core.devices[i].timers.arm(.stepWake)
+        let generation = core.newGeneration(d, .stepWake)
         let context = stepContext(i)
         deliverStepSync(d, .healthDataDelivered(context))
         // Work still under way (no `finishWork` yet): its budget ends it at the latest.
         if core.isCurrent(d, .stepWake, generation) {
-            core.clock.schedule(.deviceTimer(device: d, generation: generation, timer: .stepWake), after: StepSyncHost.healthDeliveryBudget)
+            core.scheduleTimer(d, .stepWake, generation: generation, at: now + StepSyncHost.healthDeliveryBudget)
         }
         stepSync.scheduleHealthDelivery(d, core: &core)
     }
