@@ -55,7 +55,7 @@ extension WorldCore {
             staleTriggers[i].entryAt = .max
             return false
         }
-        let current = devices[i].timers.generation(timer)
+        let current = self.generation(d, timer)
         staleTriggers[i].entryAt = due
         staleTriggers[i].entryGeneration = current
         clock.schedule(.deviceTimer(device: d, generation: current, timer: timer), at: SimTime(microseconds: due), order: staleTriggers[i].order)

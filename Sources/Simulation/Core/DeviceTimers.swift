@@ -39,8 +39,11 @@ struct TimerTable<Timer: RawRepresentable, let count: Int> where Timer.RawValue 
         return generations[Int(timer.rawValue)]
     }
 
-    /// Invalidates the timer's pending event.
-    @inline(__always) mutating func cancel(_ timer: Timer) { generations[Int(timer.rawValue)] &+= 1 }
+    /// Invalidates the timer's pending event; returns the generation it carried.
+    @inline(__always) @discardableResult mutating func cancel(_ timer: Timer) -> UInt32 {
+        generations[Int(timer.rawValue)] &+= 1
+        return generations[Int(timer.rawValue)] &- 1
+    }
 
     @inline(__always) func isCurrent(_ timer: Timer, _ generation: UInt32) -> Bool {
         generations[Int(timer.rawValue)] == generation
@@ -48,6 +51,7 @@ struct TimerTable<Timer: RawRepresentable, let count: Int> where Timer.RawValue 
 
     /// The generation the timer's last arm or cancel gave it.
     @inline(__always) func generation(_ timer: Timer) -> UInt32 { generations[Int(timer.rawValue)] }
+
 }
 
 typealias DeviceTimers = TimerTable<DeviceTimer, 7>
@@ -59,6 +63,12 @@ extension WorldCore {
     /// projecting the one field), once per timer event.
     @inline(__always) func isCurrent(_ d: UInt32, _ timer: DeviceTimer, _ generation: UInt32) -> Bool {
         devices.withUnsafeBufferPointer { $0[Int(d)].timers.isCurrent(timer, generation) }
+    }
+
+    /// The generation device `d`'s `timer` was last armed or cancelled with, read in place
+    /// (see ``isCurrent(_:_:_:)``).
+    @inline(__always) func generation(_ d: UInt32, _ timer: DeviceTimer) -> UInt32 {
+        devices.withUnsafeBufferPointer { $0[Int(d)].timers.generation(timer) }
     }
 }
 

@@ -30,9 +30,10 @@ extension WorldCore {
     /// A new generation for device `d`'s `timer` (its pending entry is moot): a timer
     /// with a kept placement takes that entry out of the queue too.
     mutating func newGeneration(_ d: UInt32, _ timer: DeviceTimer) -> UInt32 {
-        let previous = devices[Int(d)].timers.generation(timer)
+        // Modified in place; reading the generation first through `devices[i]` copied the
+        // whole `Device` (the table's `InlineArray` keeps the field from being projected).
         let generation = devices[Int(d)].timers.arm(timer)
-        retractTimer(d, timer, generation: previous)
+        retractTimer(d, timer, generation: generation &- 1)
         return generation
     }
 

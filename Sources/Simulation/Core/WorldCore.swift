@@ -102,8 +102,7 @@ struct WorldCore {
 
     mutating func cancelTimer(_ d: UInt32, _ timer: DeviceTimer) {
         if timer.defersLaterArms { return cancelDeferred(d, timer) }
-        let generation = devices[Int(d)].timers.generation(timer)
-        devices[Int(d)].timers.cancel(timer)
+        let generation = devices[Int(d)].timers.cancel(timer)
         retractTimer(d, timer, generation: generation)
     }
 
