@@ -48,7 +48,31 @@ public struct ValueDistribution: Sendable, Equatable {
         }
     }
 
-    private init(digits: Int) { self.digits = digits }
+    /// An empty distribution kept at `digits` fraction digits (0...9), filled by ``add(_:)``.
+    public init(digits: Int) { self.digits = Swift.min(Swift.max(digits, 0), 9) }
+
+    /// Adds one value: after any sequence of adds, the distribution equals the one built
+    /// from all the values at once (``init(_:digits:)``), whatever their order, because
+    /// it keeps only the distinct written values, their counts and the exact sum. A run
+    /// adds its per-event figures (the energy of each refresh) one at a time and holds a
+    /// few hundred distinct values, not every value.
+    /// - Complexity: O(log k) for k distinct values; O(k) when the value is a new one.
+    public mutating func add(_ value: Double) {
+        let v = Swift.max(value, 0)
+        let u = Self.units(of: v, digits: digits)
+        addToSum(Self.sumWords(of: v))
+        var low = 0, high = units.count
+        while low < high {
+            let mid = (low &+ high) >> 1
+            if units[mid] < u { low = mid &+ 1 } else { high = mid }
+        }
+        if low < units.count, units[low] == u {
+            counts[low] &+= 1
+        } else {
+            units.insert(u, at: low)
+            counts.insert(1, at: low)
+        }
+    }
 
     /// The number of values.
     public var count: UInt64 { counts.reduce(0, &+) }

@@ -65,6 +65,26 @@ import SimKernel
         #expect(decoded == whole)
     }
 
+    /// Values added one at a time, in any order, give the distribution of all of them:
+    /// new values below, between and above the kept ones, repeats, negatives (as 0).
+    @Test func addingOneAtATimeIsBuildingFromAllTheValues() {
+        let raw = Self.values(2_500, seed: 11) + [-1, 0, 25, 25, 1e-9]
+        for digits in [0, 4, 5] {
+            let whole = ValueDistribution(raw, digits: digits)
+            for order in [raw, raw.reversed(), raw.sorted(), raw.sorted().reversed()] {
+                var added = ValueDistribution(digits: digits)
+                for v in order { added.add(v) }
+                #expect(added == whole, "\(digits) digits")
+                #expect(JSONWriter.encode(added.summary()) == JSONWriter.encode(whole.summary()))
+            }
+        }
+        var one = ValueDistribution(digits: 4)
+        #expect(one == ValueDistribution([], digits: 4))
+        one.add(0.91573)
+        #expect(one == ValueDistribution([0.91573], digits: 4))
+        #expect(ValueDistribution(digits: 12).digits == 9)
+    }
+
     @Test func emptyHasNullFigures() {
         let empty = ValueDistribution([], digits: 3).summary()
         for key in ["mean", "p50", "p95", "max"] { #expect(empty.lookup(key) == .null) }
