@@ -68,9 +68,21 @@ public struct ValueDistribution: Sendable, Equatable {
         }
         if low < units.count, units[low] == u {
             counts[low] &+= 1
-        } else {
-            units.insert(u, at: low)
-            counts.insert(1, at: low)
+            return
+        }
+        // A new value: one slot more at the end, then the tail moved up by one (a
+        // memmove, where `insert(_:at:)` went through the generic `replaceSubrange`).
+        let tail = units.count &- low
+        units.append(u)
+        counts.append(1)
+        guard tail > 0 else { return }
+        units.withUnsafeMutableBufferPointer { p in
+            (p.baseAddress! + low + 1).moveInitialize(from: p.baseAddress! + low, count: tail)
+            p[low] = u
+        }
+        counts.withUnsafeMutableBufferPointer { p in
+            (p.baseAddress! + low + 1).moveInitialize(from: p.baseAddress! + low, count: tail)
+            p[low] = 1
         }
     }
 
@@ -199,6 +211,8 @@ public struct ValueDistribution: Sendable, Equatable {
     /// `v` (≥ 0) in units of 10⁻¹², rounded once, as 128-bit words.
     static func sumWords(of v: Double) -> (UInt64, UInt64) {
         let scaled = (v * sumScale).rounded()
+        // Below 2⁶⁴ (values under 18 million): the high word is 0.
+        if scaled < 18_446_744_073_709_551_616.0 { return (0, UInt64(scaled)) }
         guard scaled < 3.4e38 else { return (.max, .max) }
         let high = (scaled / 18_446_744_073_709_551_616.0).rounded(.down)
         let low = scaled - high * 18_446_744_073_709_551_616.0
