@@ -200,9 +200,13 @@ public struct ValueDistribution: Sendable, Equatable {
     /// within a few ulps of a tie, where the exact decimal text decides.
     static func units(of v: Double, digits: Int) -> Int64 {
         let scaled = v * tenPowers[digits]
-        let fraction = scaled - scaled.rounded(.down)
-        if abs(fraction - 0.5) > 4 * scaled.ulp, scaled < 9e18 {
-            return Int64(scaled.rounded(.toNearestOrAwayFromZero))
+        // Without the library's floor and round (a run adds a value per event): for
+        // 0 ≤ scaled < 9e18 the truncation is the floor and the fraction is exact, and
+        // away from a tie, rounding adds 1 when the fraction is above one half.
+        if scaled >= 0, scaled < 9e18 {
+            let whole = Int64(scaled)
+            let fraction = scaled - Double(whole)
+            if abs(fraction - 0.5) > 4 * scaled.ulp { return fraction > 0.5 ? whole &+ 1 : whole }
         }
         let text = FixedDecimal.format(v, digits: digits) ?? "0"
         return Int64(text.filter { $0 != "." }) ?? .max
@@ -210,9 +214,14 @@ public struct ValueDistribution: Sendable, Equatable {
 
     /// `v` (≥ 0) in units of 10⁻¹², rounded once, as 128-bit words.
     static func sumWords(of v: Double) -> (UInt64, UInt64) {
-        let scaled = (v * sumScale).rounded()
-        // Below 2⁶⁴ (values under 18 million): the high word is 0.
-        if scaled < 18_446_744_073_709_551_616.0 { return (0, UInt64(scaled)) }
+        // Below 2⁶³ (values under 9 million): one word, rounded half away from zero
+        // without the library's round (truncation is the floor, the fraction exact).
+        let product = v * sumScale
+        if product >= 0, product < 9.2e18 {
+            let whole = UInt64(product)
+            return (0, product - Double(whole) >= 0.5 ? whole &+ 1 : whole)
+        }
+        let scaled = product.rounded()
         guard scaled < 3.4e38 else { return (.max, .max) }
         let high = (scaled / 18_446_744_073_709_551_616.0).rounded(.down)
         let low = scaled - high * 18_446_744_073_709_551_616.0
