@@ -48,7 +48,43 @@ public struct ValueDistribution: Sendable, Equatable {
         }
     }
 
-    private init(digits: Int) { self.digits = digits }
+    /// An empty distribution kept at `digits` fraction digits (0...9), filled by ``add(_:)``.
+    public init(digits: Int) { self.digits = Swift.min(Swift.max(digits, 0), 9) }
+
+    /// Adds one value: after any sequence of adds, the distribution equals the one built
+    /// from all the values at once (``init(_:digits:)``), whatever their order, because
+    /// it keeps only the distinct written values, their counts and the exact sum. A run
+    /// adds its per-event figures (the energy of each refresh) one at a time and holds a
+    /// few hundred distinct values, not every value.
+    /// - Complexity: O(log k) for k distinct values; O(k) when the value is a new one.
+    public mutating func add(_ value: Double) {
+        let v = Swift.max(value, 0)
+        let u = Self.units(of: v, digits: digits)
+        addToSum(Self.sumWords(of: v))
+        var low = 0, high = units.count
+        while low < high {
+            let mid = (low &+ high) >> 1
+            if units[mid] < u { low = mid &+ 1 } else { high = mid }
+        }
+        if low < units.count, units[low] == u {
+            counts[low] &+= 1
+            return
+        }
+        // A new value: one slot more at the end, then the tail moved up by one (a
+        // memmove, where `insert(_:at:)` went through the generic `replaceSubrange`).
+        let tail = units.count &- low
+        units.append(u)
+        counts.append(1)
+        guard tail > 0 else { return }
+        units.withUnsafeMutableBufferPointer { p in
+            (p.baseAddress! + low + 1).moveInitialize(from: p.baseAddress! + low, count: tail)
+            p[low] = u
+        }
+        counts.withUnsafeMutableBufferPointer { p in
+            (p.baseAddress! + low + 1).moveInitialize(from: p.baseAddress! + low, count: tail)
+            p[low] = 1
+        }
+    }
 
     /// The number of values.
     public var count: UInt64 { counts.reduce(0, &+) }
@@ -164,9 +200,13 @@ public struct ValueDistribution: Sendable, Equatable {
     /// within a few ulps of a tie, where the exact decimal text decides.
     static func units(of v: Double, digits: Int) -> Int64 {
         let scaled = v * tenPowers[digits]
-        let fraction = scaled - scaled.rounded(.down)
-        if abs(fraction - 0.5) > 4 * scaled.ulp, scaled < 9e18 {
-            return Int64(scaled.rounded(.toNearestOrAwayFromZero))
+        // Without the library's floor and round (a run adds a value per event): for
+        // 0 ≤ scaled < 9e18 the truncation is the floor and the fraction is exact, and
+        // away from a tie, rounding adds 1 when the fraction is above one half.
+        if scaled >= 0, scaled < 9e18 {
+            let whole = Int64(scaled)
+            let fraction = scaled - Double(whole)
+            if abs(fraction - 0.5) > 4 * scaled.ulp { return fraction > 0.5 ? whole &+ 1 : whole }
         }
         let text = FixedDecimal.format(v, digits: digits) ?? "0"
         return Int64(text.filter { $0 != "." }) ?? .max
@@ -174,7 +214,14 @@ public struct ValueDistribution: Sendable, Equatable {
 
     /// `v` (≥ 0) in units of 10⁻¹², rounded once, as 128-bit words.
     static func sumWords(of v: Double) -> (UInt64, UInt64) {
-        let scaled = (v * sumScale).rounded()
+        // Below 2⁶³ (values under 9 million): one word, rounded half away from zero
+        // without the library's round (truncation is the floor, the fraction exact).
+        let product = v * sumScale
+        if product >= 0, product < 9.2e18 {
+            let whole = UInt64(product)
+            return (0, product - Double(whole) >= 0.5 ? whole &+ 1 : whole)
+        }
+        let scaled = product.rounded()
         guard scaled < 3.4e38 else { return (.max, .max) }
         let high = (scaled / 18_446_744_073_709_551_616.0).rounded(.down)
         let low = scaled - high * 18_446_744_073_709_551_616.0

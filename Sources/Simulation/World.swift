@@ -84,7 +84,7 @@ public struct World {
                          timeZones: fleet.timeZones, calendars: fleet.timeZones.map(LocalCalendar.init(identifier:)),
                          staleTriggers: Array(hugePagesRepeating: DeferredTimer(), count: devices.count),
                          timerEntries: Array(hugePagesRepeating: TimerEntries(), count: devices.count),
-                         metrics: Metrics(cohorts: fleet.cohorts.count, keepsSeconds: !shard.isWhole), oracle: Oracle(devices: devices.count),
+                         metrics: Metrics(capacities: fleet.cohorts.map(\.capacityMah), keepsSeconds: !shard.isWhole), oracle: Oracle(devices: devices.count),
                          traceRecorder: traceDevice.flatMap(shard.local).flatMap { $0 < devices.count ? Trace(device: $0) : nil },
                          end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds)
         continuation = ContinuationHost(scenario: scenario, core: core)

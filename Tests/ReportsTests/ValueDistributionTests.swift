@@ -50,6 +50,22 @@ import SimKernel
         }
     }
 
+    /// Each value's share of the exact sum is the value in units of 10⁻¹² rounded half
+    /// away from zero (the library's round), as two 64-bit words: on ties, next to them,
+    /// and on both sides of 2⁵³, 2⁶³ and 2⁶⁴ units.
+    @Test func sumWordsAreTheValueRoundedInPicoUnits() {
+        var probes: [Double] = [0, 1e-12, 0.5e-12, 1.5e-12, 2.5e-12, 0.4999999e-12, 0.915736, 12_345.678_901_234_5,
+                                9_007.199_254_740_992, 9_007.199_254_740_993, 9.2e6, 9.3e6, 1.8e7, 1.9e7]
+        for k in 0 ..< 2_000 { probes.append((Double(k) + 0.5) * 1e-12); probes.append(Double(k) * 0.000_123_7) }
+        for v in probes {
+            let scaled = (v * ValueDistribution.sumScale).rounded()
+            let high = (scaled / 18_446_744_073_709_551_616.0).rounded(.down)
+            let low = scaled - high * 18_446_744_073_709_551_616.0
+            let words = ValueDistribution.sumWords(of: v)
+            #expect(words.0 == UInt64(high) && words.1 == UInt64(low), "\(v)")
+        }
+    }
+
     @Test func anySplitMergesToTheWholeByteForByte() throws {
         let raw = Self.values(3_001, seed: 7)
         let whole = ValueDistribution(raw, digits: 4)
@@ -63,6 +79,26 @@ import SimKernel
         }
         let decoded = try #require(ValueDistribution(exactEncoding: whole.exactEncoding))
         #expect(decoded == whole)
+    }
+
+    /// Values added one at a time, in any order, give the distribution of all of them:
+    /// new values below, between and above the kept ones, repeats, negatives (as 0).
+    @Test func addingOneAtATimeIsBuildingFromAllTheValues() {
+        let raw = Self.values(2_500, seed: 11) + [-1, 0, 25, 25, 1e-9]
+        for digits in [0, 4, 5] {
+            let whole = ValueDistribution(raw, digits: digits)
+            for order in [raw, raw.reversed(), raw.sorted(), raw.sorted().reversed()] {
+                var added = ValueDistribution(digits: digits)
+                for v in order { added.add(v) }
+                #expect(added == whole, "\(digits) digits")
+                #expect(JSONWriter.encode(added.summary()) == JSONWriter.encode(whole.summary()))
+            }
+        }
+        var one = ValueDistribution(digits: 4)
+        #expect(one == ValueDistribution([], digits: 4))
+        one.add(0.91573)
+        #expect(one == ValueDistribution([0.91573], digits: 4))
+        #expect(ValueDistribution(digits: 12).digits == 9)
     }
 
     @Test func emptyHasNullFigures() {

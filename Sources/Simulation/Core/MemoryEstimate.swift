@@ -13,12 +13,12 @@ public enum MemoryEstimate {
     /// step store, Android job-quota histories, allocator slack) per device, fitted to
     /// the peak RSS of the default scenario for 1 day at 10,000 and 100,000 devices
     /// (docs/scale.md: about 2.9 KB per device all told) with some 5 % to spare.
-    static let otherBytesPerDevice = 750
+    static let otherBytesPerDevice = 800
 
-    /// What grows with simulated time per device (the push ledger, energy samples, job
-    /// histories), fitted to the default scenario's peak RSS at 10,000 devices for 1 and
-    /// 7 days (about 360).
-    static let bytesPerDeviceDay = 448
+    /// What grows with simulated time per device (the push ledger and messages, step
+    /// uploads' and job histories' state), fitted to the default scenario's peak RSS at
+    /// 10,000 devices for 1 and 7 days (about 250).
+    static let bytesPerDeviceDay = 300
 
     /// Bytes per device for a run of `days`: its `Device`, its share of an
     /// `AndroidDevice`, its queue entries, the rest of the world's per-device state, and

@@ -158,13 +158,13 @@ extension World {
                 ],
                 "energyPerRefresh": [
                     "count": .count(perRefresh.count),
-                    "mAh": ValueDistribution(perRefresh, digits: 4).summary(),
-                    "percentOfCapacity": ValueDistribution(perRefresh.map { $0 / capacity * 100 }, digits: 5).summary(),
+                    "mAh": perRefresh.mAh.summary(),
+                    "percentOfCapacity": perRefresh.percentOfCapacity.summary(),
                 ],
                 "energyPerSync": [
                     "count": .count(perSync.count),
-                    "mAh": ValueDistribution(perSync, digits: 4).summary(),
-                    "percentOfCapacity": ValueDistribution(perSync.map { $0 / capacity * 100 }, digits: 5).summary(),
+                    "mAh": perSync.mAh.summary(),
+                    "percentOfCapacity": perSync.percentOfCapacity.summary(),
                 ],
                 "wakeupsPerDeviceDay": ValueDistribution(wakeups, digits: 3).summary(),
                 "radioActiveSecondsPerDeviceDay": ValueDistribution(radioSeconds, digits: 3).summary(),

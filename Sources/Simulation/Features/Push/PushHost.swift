@@ -48,12 +48,16 @@ struct PushHost {
     var dispatchers = [PushDispatcher(), PushDispatcher()]
     let concurrency: Int
     let queueLimit: Int
-    var inflight: [PushInflight] = []
+    /// The sends being streamed or awaiting an answer, and the router's timers: slots
+    /// reused through their free lists, in blocks that never move as the pools grow.
+    var inflight = ChunkedArray<PushInflight>()
     var freeInflight: [UInt32] = []
-    var timers: [PushTimerSlot?] = []
+    var timers = ChunkedArray<PushTimerSlot?>()
     var freeTimers: [UInt32] = []
-    var messages: [PushMessage] = []
-    var ledger: [PushLedgerEntry] = []
+    /// The messages a provider accepted and the notifications created, by id, for the
+    /// whole run: in blocks that never move (no doubling copy, no outgrown buffers left).
+    var messages = ChunkedArray<PushMessage>()
+    var ledger = ChunkedArray<PushLedgerEntry>()
     /// The notifications a summary carried, by the summary's id (looked up, never iterated).
     var summaries: [UInt32: [NotificationID]] = [:]
     /// The reused buffer the router writes its effects into (``route(_:_:core:)``).

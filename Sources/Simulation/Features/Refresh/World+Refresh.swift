@@ -43,7 +43,7 @@ extension World {
         core.metrics.refreshTaskDuration.record(duration.microseconds)
         core.devices[i].ledger.chargeApp(joules: energy.cpuJoules(seconds: duration.seconds))
         let mAh = energy.milliampHours(joules: core.devices[i].ledger.end() ?? 0)
-        core.metrics.refreshEnergy[Int(core.devices[i].cohort)].append(mAh)
+        core.metrics.refreshEnergy[Int(core.devices[i].cohort)].add(mAh)
         // Seed `000`'s budget: under 1 % of the battery per refresh.
         if mAh > core.devices[i].capacityMah * 0.01 { core.devices[i].refreshesOverBudget += 1 }
         refreshTaskEnded(d)

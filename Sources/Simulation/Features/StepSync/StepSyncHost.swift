@@ -30,8 +30,8 @@ struct StepSyncSlot {
 /// What the step sync measured (report.json's `stepSync`, its latency and energy).
 struct StepSyncMetrics {
     var recordedToSynced = LatencyHistogram()
-    /// Energy of each step upload (mAh), per cohort.
-    var uploadEnergy: [[Double]]
+    /// Energy of each step upload, per cohort.
+    var uploadEnergy: [EventEnergy]
     var uploads: UInt64 = 0
     var healthDeliveries: UInt64 = 0
     var staleSyncNotifications: UInt64 = 0
@@ -92,7 +92,7 @@ struct StepSyncHost: FeatureHost {
         for d in 0..<n { streams.append(RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "stepSync")) }
         store = StepStore(users: core.cohorts.contains(where: \.stepSync) ? n : 0)
         health = HealthDataGenerator(seed: scenario.seed)
-        metrics = StepSyncMetrics(uploadEnergy: Array(repeating: [], count: core.cohorts.count))
+        metrics = StepSyncMetrics(uploadEnergy: core.cohorts.map { EventEnergy(capacityMah: $0.capacityMah) })
         effects.reserveCapacity(16)
     }
 
@@ -270,7 +270,7 @@ struct StepSyncHost: FeatureHost {
             core.devices[i].ledger.chargeApp(joules: radioJoules + cpu)
             core.devices[i].ledger.end()
         }
-        metrics.uploadEnergy[Int(core.devices[i].cohort)].append(energy.milliampHours(joules: radioJoules + cpu))
+        metrics.uploadEnergy[Int(core.devices[i].cohort)].add(energy.milliampHours(joules: radioJoules + cpu))
     }
 
     /// `PUT /api/v1/steps/sync` (or the buggy `POST`) at the server: apply every day to the
