@@ -225,7 +225,6 @@ struct ContinuationHost: FeatureHost {
             }
             let allows = streams[i].chance(decided > 0 ? allow / decided : 0.5)
             core.devices[i].notificationCenter.requestAuthorization(.full, userAllows: allows)
-            core.devices[i].permission = core.devices[i].notificationCenter.authorization
             core.note(d, "OS: notification permission prompt; the user \(allows ? "allows" : "declines")")
         }
         slots[i].authorizationAnswer = core.devices[i].notificationCenter.authorization
