@@ -220,14 +220,14 @@ public struct DozeState: Sendable, Equatable {
     @usableFromInline struct Flags: OptionSet, Sendable, Equatable {
         @usableFromInline let rawValue: UInt8
         @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
-        @usableFromInline static let screenOn = Flags(rawValue: 1 << 0)
-        @usableFromInline static let screenLocked = Flags(rawValue: 1 << 1)
-        @usableFromInline static let charging = Flags(rawValue: 1 << 2)
-        @usableFromInline static let networkConnected = Flags(rawValue: 1 << 3)
-        @usableFromInline static let jobsActive = Flags(rawValue: 1 << 4)
-        @usableFromInline static let quickDoze = Flags(rawValue: 1 << 5)
-        @usableFromInline static let notMoving = Flags(rawValue: 1 << 6)
-        @usableFromInline static let quickDozeWhileIdling = Flags(rawValue: 1 << 7)
+        @inlinable static var screenOn: Flags { Flags(rawValue: 1 << 0) }
+        @inlinable static var screenLocked: Flags { Flags(rawValue: 1 << 1) }
+        @inlinable static var charging: Flags { Flags(rawValue: 1 << 2) }
+        @inlinable static var networkConnected: Flags { Flags(rawValue: 1 << 3) }
+        @inlinable static var jobsActive: Flags { Flags(rawValue: 1 << 4) }
+        @inlinable static var quickDoze: Flags { Flags(rawValue: 1 << 5) }
+        @inlinable static var notMoving: Flags { Flags(rawValue: 1 << 6) }
+        @inlinable static var quickDozeWhileIdling: Flags { Flags(rawValue: 1 << 7) }
     }
 
     @inlinable func flag(_ f: Flags) -> Bool { flags.contains(f) }

@@ -62,12 +62,13 @@ struct AndroidDevice {
     var batterySaverAuto = false
     var bucket: StandbyBucketState
     var quota = JobQuotaState()
-    /// The constraints and interval the logic's `schedulePeriodicWork` asked for, from
-    /// which ``World/stepRequest(_:_:_:)`` rebuilds the step sync's request (the cohort's
-    /// WorkManager builds the same one each time: 9 bytes where the request took 48).
-    /// The interval is `Int64.min` µs until the work is first enqueued (no request).
-    var stepWorkConstraints = AppLogic.WorkConstraints()
-    var stepWorkInterval = Interval(microseconds: .min)
+    /// The constraints (as WorkManager takes them) and interval the logic's
+    /// `schedulePeriodicWork` asked for, from which ``World/stepRequest(_:_:_:)`` rebuilds
+    /// the step sync's request (the cohort's WorkManager builds the same one each time:
+    /// 11 bytes where the request took 48). The interval is `Int64.min` µs until the
+    /// work is first enqueued (no request).
+    var stepWorkConstraints = Platform.WorkConstraints()
+    var stepWorkInterval = SimDuration(microseconds: .min)
     /// The refresh's and the step sync's WorkManager periodic work.
     var refresh: AndroidWorkSlot
     var steps: AndroidWorkSlot

@@ -57,10 +57,13 @@ extension World {
     }
 
     /// The step sync's request, rebuilt from what the logic asked for; nil when its work
-    /// was never enqueued (``AndroidDevice/stepWorkInterval``).
-    @inline(__always) static func stepRequest(_ m: AndroidModels, _ interval: Interval, _ constraints: AppLogic.WorkConstraints) -> WorkRequest? {
+    /// was never enqueued (``AndroidDevice/stepWorkInterval``). The `PeriodicWorkRequest`
+    /// the logic asks for: `PeriodicWorkRequest.Builder(interval)` with no flex, so
+    /// `WorkSpec.setPeriodic(interval)` makes it unflexed with both at least 15 min
+    /// (androidx `work/work-runtime/src/main/java/androidx/work/impl/model/WorkSpec.kt`).
+    @inline(__always) static func stepRequest(_ m: AndroidModels, _ interval: SimDuration, _ constraints: Platform.WorkConstraints) -> WorkRequest? {
         guard interval.microseconds != .min else { return nil }
-        return stepWorkRequest(m.workManager, interval: interval, constraints: constraints)
+        return m.workManager.periodicRequest(interval: interval, constraints: constraints)
     }
 
     /// A copy of one work's slot (plain values: no retain).
