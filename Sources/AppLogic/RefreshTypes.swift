@@ -131,13 +131,13 @@ public struct RefreshState: Hashable, Sendable {
         }
     }
 
-    /// The task being run, if any.
+    /// The task being run, if any. Its small fields follow `startedAt`, in its padding.
     struct Task: Hashable, Sendable {
         var startedAt: DeviceTime
-        var context: RefreshLaunchContext
-        var completed = false
         var awaiting: RequestID?
+        var completed = false
         var hardStopArmed = false
+        var context: RefreshLaunchContext
         var windowCompletedAt: Instant?
     }
 

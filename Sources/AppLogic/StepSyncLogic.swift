@@ -97,7 +97,7 @@ public struct StepSyncLogic: Sendable {
         if let last = state.stored.lastSyncAt, now.elapsed(since: last) < config.backfillLimit {
             from = max(from, min(last.wall, now.wallClockReading(of: last)))
         }
-        state.sync = StepSyncState.Sync(trigger: trigger, source: context.source, readTo: now)
+        state.sync = StepSyncState.Sync(readTo: now, trigger: trigger, source: context.source)
         effects.append(.readHealthData(from: startOfLocalDay(from, zone: context.zone), to: now.wall))
     }
 

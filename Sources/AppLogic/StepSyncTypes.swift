@@ -160,17 +160,18 @@ public struct StepSyncState: Hashable, Sendable {
     enum Trigger: Hashable, Sendable { case open, periodicWork, refresh, healthDelivery, retry }
 
     /// The sync being run, if any.
+    /// Its fields, and the state's, largest first: 56 bytes where 64 padded.
     struct Sync: Hashable, Sendable {
-        var trigger: Trigger
-        var source: StepSource
         /// The end of the health-data range read (the cursor's next value).
         var readTo: DeviceTime
         var awaiting: RequestID?
+        var trigger: Trigger
+        var source: StepSource
     }
 
     public var stored: StepSyncStored
-    var sync: Sync?
     var retryArmed = false
+    var sync: Sync?
     var nextRequest: UInt32 = 0
 
     public init(persisted: StepSyncStored = StepSyncStored()) { stored = persisted }

@@ -458,3 +458,18 @@ import Testing
         #expect(SimDuration.microseconds(7).description == "7us")
     }
 }
+
+@Suite struct PackedTimeTests {
+    /// Every time a deadline can hold comes back as it went in, the extremes included, and
+    /// nil stays nil: the packing is invisible to the state that uses it.
+    @Test func holdsEveryTimeButItsSentinel() {
+        for t in [SimTime.zero, SimTime(microseconds: -1), SimTime(microseconds: .min + 1), SimTime(microseconds: .max)] {
+            #expect(PackedTime(t).value == t)
+        }
+        #expect(PackedTime(nil).value == nil && PackedTime.none == PackedTime(nil))
+        var p = PackedTime(.zero)
+        p.value = nil
+        #expect(p == .none)
+        #expect(MemoryLayout<PackedTime>.stride == 8 && MemoryLayout<SimTime?>.stride == 16)
+    }
+}

@@ -153,6 +153,6 @@ import Platform
         var world = try Self.world(Self.phone(features: #""stepSync""#, android: #", "alarmClock": {"share": 0}"#),
                                    duration: "1m", extra: #", "logic": {"stepSync": {"syncInterval": "10m"}}"#)
         world.runToEnd()
-        #expect(world.androids[0].stepRequest?.kind == .periodic(interval: .minutes(15), flex: .minutes(15)))
+        #expect(world.request(world.models(0), 0, .stepSync)?.kind == .periodic(interval: .minutes(15), flex: .minutes(15)))
     }
 }

@@ -7,23 +7,25 @@ import SimKernel
 /// oldest: recording never shifts the older times.
 public struct DeliveryLog: Sendable, Equatable {
     var times: [SimTime] = []
-    let capacity: Int
+    // 32-bit, so a log takes 16 bytes in a device's state instead of 24 (a limit above
+    // 2^31 deliveries per window would not fit in memory anyway).
+    let capacity: Int32
     /// Where the oldest time is once the buffer is full (the next to be overwritten).
-    var head = 0
+    var head: Int32 = 0
 
     public init(capacity: Int) {
-        self.capacity = max(1, capacity)
+        self.capacity = Int32(clamping: max(1, capacity))
     }
 
     public mutating func record(_ t: SimTime) {
-        guard times.count == capacity else { return times.append(t) }
-        times[head] = t
+        guard times.count == Int(capacity) else { return times.append(t) }
+        times[Int(head)] = t
         head = head + 1 == capacity ? 0 : head + 1
     }
 
     /// The `k`-th newest time (0 is the newest); `k` < number kept.
     private func newest(_ k: Int) -> SimTime {
-        let i = head - 1 - k
+        let i = Int(head) - 1 - k
         return times[i >= 0 ? i : i + times.count]
     }
 

@@ -191,34 +191,10 @@ public enum DozeTransition: Sendable, Equatable {
 }
 
 /// One device's Doze state: both machines, their alarms and their growing delays.
-/// Plain values, 100-odd bytes; no allocation.
+/// Plain values, 136 bytes; no allocation.
 public struct DozeState: Sendable, Equatable {
-    public internal(set) var deep = DozeDeepState.active
-    public internal(set) var light = DozeLightState.active
-    public internal(set) var screenOn = true
-    /// `mScreenLocked`: the keyguard shows.
-    public internal(set) var screenLocked = false
-    public internal(set) var charging = false
-    public internal(set) var networkConnected = true
-    public internal(set) var jobsActive = false
-    public internal(set) var quickDoze = false
-    /// The app's temp allow-list ends here (docs/platform-facts.md A: high-priority push 5 min).
-    public internal(set) var allowListedUntil = SimTime(microseconds: .min)
-    /// The next wake-from-idle alarm the device has set, if any.
-    public internal(set) var nextWakeFromIdleAlarm: SimTime?
-
-    @usableFromInline var deepAlarm: SimTime?
-    /// The light alarm's window start (`mNextLightAlarmTime`).
-    @usableFromInline var lightAlarm: SimTime?
-    /// For a non-wakeup light alarm, its window's end: delivered by then at the latest
-    /// (`DozeInput.deviceAwake`); nil for a wakeup alarm, which fires at its start.
-    @usableFromInline var lightAlarmWindowEnd: SimTime?
-    /// AnyMotion's "stationary" result, while SENSING.
-    @usableFromInline var anyMotionResult: SimTime?
-    @usableFromInline var sensingTimeoutAlarm: SimTime?
-    @usableFromInline var locationFixAt: SimTime?
-    /// `mActiveIdleOpCount` held by a maintenance window's start until its minimum time.
-    @usableFromInline var idleOpUntil: SimTime?
+    // Largest first, so nothing pads: the optional times are ``PackedTime``s (nil is
+    // `Int64.min` µs) behind accessors of their own names, and the flags share a byte.
     var inactiveTimeout: SimDuration
     var nextIdleDelay = SimDuration.zero
     var nextIdlePendingDelay = SimDuration.zero
@@ -226,9 +202,113 @@ public struct DozeState: Sendable, Equatable {
     /// `mNextLightIdleDelayFlex`.
     var nextLightIdleDelayFlex = SimDuration.zero
     var lightBudget = SimDuration.zero
-    var maintenanceStart: SimTime?
-    var notMoving = false
-    var quickDozeWhileIdling = false
+    /// The app's temp allow-list ends here (docs/platform-facts.md A: high-priority push 5 min).
+    public internal(set) var allowListedUntil = SimTime(microseconds: .min)
+    @usableFromInline var packedNextWakeFromIdleAlarm = PackedTime.none
+    @usableFromInline var packedDeepAlarm = PackedTime.none
+    @usableFromInline var packedLightAlarm = PackedTime.none
+    @usableFromInline var packedLightAlarmWindowEnd = PackedTime.none
+    @usableFromInline var packedAnyMotionResult = PackedTime.none
+    @usableFromInline var packedSensingTimeoutAlarm = PackedTime.none
+    @usableFromInline var packedLocationFixAt = PackedTime.none
+    @usableFromInline var packedIdleOpUntil = PackedTime.none
+    @usableFromInline var packedMaintenanceStart = PackedTime.none
+    public internal(set) var deep = DozeDeepState.active
+    public internal(set) var light = DozeLightState.active
+    @usableFromInline var flags: Flags = [.screenOn, .networkConnected]
+
+    @usableFromInline struct Flags: OptionSet, Sendable, Equatable {
+        @usableFromInline let rawValue: UInt8
+        @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+        @inlinable static var screenOn: Flags { Flags(rawValue: 1 << 0) }
+        @inlinable static var screenLocked: Flags { Flags(rawValue: 1 << 1) }
+        @inlinable static var charging: Flags { Flags(rawValue: 1 << 2) }
+        @inlinable static var networkConnected: Flags { Flags(rawValue: 1 << 3) }
+        @inlinable static var jobsActive: Flags { Flags(rawValue: 1 << 4) }
+        @inlinable static var quickDoze: Flags { Flags(rawValue: 1 << 5) }
+        @inlinable static var notMoving: Flags { Flags(rawValue: 1 << 6) }
+        @inlinable static var quickDozeWhileIdling: Flags { Flags(rawValue: 1 << 7) }
+    }
+
+    @inlinable func flag(_ f: Flags) -> Bool { flags.contains(f) }
+    @inlinable mutating func setFlag(_ f: Flags, _ on: Bool) { if on { flags.insert(f) } else { flags.remove(f) } }
+
+    public internal(set) var screenOn: Bool {
+        @inlinable get { flag(.screenOn) }
+        @inlinable set { setFlag(.screenOn, newValue) }
+    }
+    /// `mScreenLocked`: the keyguard shows.
+    public internal(set) var screenLocked: Bool {
+        @inlinable get { flag(.screenLocked) }
+        @inlinable set { setFlag(.screenLocked, newValue) }
+    }
+    public internal(set) var charging: Bool {
+        @inlinable get { flag(.charging) }
+        @inlinable set { setFlag(.charging, newValue) }
+    }
+    public internal(set) var networkConnected: Bool {
+        @inlinable get { flag(.networkConnected) }
+        @inlinable set { setFlag(.networkConnected, newValue) }
+    }
+    public internal(set) var jobsActive: Bool {
+        @inlinable get { flag(.jobsActive) }
+        @inlinable set { setFlag(.jobsActive, newValue) }
+    }
+    public internal(set) var quickDoze: Bool {
+        @inlinable get { flag(.quickDoze) }
+        @inlinable set { setFlag(.quickDoze, newValue) }
+    }
+    var notMoving: Bool {
+        get { flag(.notMoving) }
+        set { setFlag(.notMoving, newValue) }
+    }
+    var quickDozeWhileIdling: Bool {
+        get { flag(.quickDozeWhileIdling) }
+        set { setFlag(.quickDozeWhileIdling, newValue) }
+    }
+
+    /// The next wake-from-idle alarm the device has set, if any.
+    public internal(set) var nextWakeFromIdleAlarm: SimTime? {
+        @inlinable get { packedNextWakeFromIdleAlarm.value }
+        @inlinable set { packedNextWakeFromIdleAlarm.value = newValue }
+    }
+    @inlinable var deepAlarm: SimTime? {
+        get { packedDeepAlarm.value }
+        set { packedDeepAlarm.value = newValue }
+    }
+    /// The light alarm's window start (`mNextLightAlarmTime`).
+    @inlinable var lightAlarm: SimTime? {
+        get { packedLightAlarm.value }
+        set { packedLightAlarm.value = newValue }
+    }
+    /// For a non-wakeup light alarm, its window's end: delivered by then at the latest
+    /// (`DozeInput.deviceAwake`); nil for a wakeup alarm, which fires at its start.
+    @inlinable var lightAlarmWindowEnd: SimTime? {
+        get { packedLightAlarmWindowEnd.value }
+        set { packedLightAlarmWindowEnd.value = newValue }
+    }
+    /// AnyMotion's "stationary" result, while SENSING.
+    @inlinable var anyMotionResult: SimTime? {
+        get { packedAnyMotionResult.value }
+        set { packedAnyMotionResult.value = newValue }
+    }
+    @inlinable var sensingTimeoutAlarm: SimTime? {
+        get { packedSensingTimeoutAlarm.value }
+        set { packedSensingTimeoutAlarm.value = newValue }
+    }
+    @inlinable var locationFixAt: SimTime? {
+        get { packedLocationFixAt.value }
+        set { packedLocationFixAt.value = newValue }
+    }
+    /// `mActiveIdleOpCount` held by a maintenance window's start until its minimum time.
+    @inlinable var idleOpUntil: SimTime? {
+        get { packedIdleOpUntil.value }
+        set { packedIdleOpUntil.value = newValue }
+    }
+    var maintenanceStart: SimTime? {
+        get { packedMaintenanceStart.value }
+        set { packedMaintenanceStart.value = newValue }
+    }
 
     /// A device with its screen on, unplugged and online: both machines ACTIVE.
     public init(config: DozeConfig) { inactiveTimeout = config.inactiveTimeout }

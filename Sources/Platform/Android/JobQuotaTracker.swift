@@ -49,9 +49,14 @@ public struct JobQuotaState: Sendable, Equatable {
     @usableFromInline var sessions: [Session] = []
     /// The job starts that did not open a session.
     @usableFromInline var extraStarts: [SimTime] = []
+    /// The open session's start, if one is open (nil is `Int64.min` µs: ``PackedTime``).
+    @inlinable var openSessionStart: SimTime? {
+        get { packedOpenSessionStart.value }
+        set { packedOpenSessionStart.value = newValue }
+    }
+    @usableFromInline var packedOpenSessionStart = PackedTime.none
     /// Jobs running now; a session is open while this is above zero.
-    public internal(set) var running = 0
-    @usableFromInline var openSessionStart: SimTime?
+    public internal(set) var running: Int32 = 0
 
     public init() {}
 }

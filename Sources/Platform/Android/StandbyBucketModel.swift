@@ -40,15 +40,27 @@ public struct StandbyBucketState: Sendable, Equatable {
     var workingSetUntil = SimTime(microseconds: .min)
     /// Screen-on time accumulated before `screenOnSince`.
     var screenOnTotal = SimDuration.zero
-    var screenOnSince: SimTime?
+    /// While the screen is on, since when (nil is `Int64.min` µs: ``PackedTime``).
+    var screenOnSince: SimTime? {
+        get { packedScreenOnSince.value }
+        set { packedScreenOnSince.value = newValue }
+    }
+    var packedScreenOnSince = PackedTime.none
     /// When the screen last turned on or off: screen-on totals at earlier instants are
     /// known only from the snapshots below.
     var screenChangedAt = SimTime(microseconds: .min)
     /// The screen-on total at the last periodic check before `screenChangedAt`, and at
-    /// the last hold end before it (where AOSP re-evaluates the bucket).
-    var checkSnapshot: ScreenOnSnapshot?
-    var holdEndSnapshot: ScreenOnSnapshot?
-    struct ScreenOnSnapshot: Sendable, Equatable { var at: SimTime; var screenOn: SimDuration }
+    /// the last hold end before it (where AOSP re-evaluates the bucket); ``ScreenOnSnapshot/none``
+    /// until one is taken.
+    var checkSnapshot = ScreenOnSnapshot.none
+    var holdEndSnapshot = ScreenOnSnapshot.none
+    struct ScreenOnSnapshot: Sendable, Equatable {
+        var at: SimTime
+        var screenOn: SimDuration
+        /// No snapshot: at `Int64.min` µs, an instant no check or hold end falls on (16
+        /// bytes where an optional took 24).
+        static let none = ScreenOnSnapshot(at: SimTime(microseconds: .min), screenOn: .zero)
+    }
     /// Where the periodic check's 3 h grid lies: checks at `checkPhase` + k × 3 h (AOSP
     /// starts the timer at boot).
     public let checkPhase: SimDuration
@@ -132,8 +144,8 @@ public final class StandbyBucketModel: Sendable {
     /// The screen-on total at `t`, an instant `bucket` evaluates at.
     private func screenOnTotal(_ s: StandbyBucketState, at t: SimTime) -> SimDuration {
         if t == s.lastUsedAt { return s.lastUsedScreenOn }
-        if let c = s.checkSnapshot, c.at == t, t < s.screenChangedAt { return c.screenOn }
-        if let h = s.holdEndSnapshot, h.at == t, t < s.screenChangedAt { return h.screenOn }
+        if s.checkSnapshot.at == t, t < s.screenChangedAt { return s.checkSnapshot.screenOn }
+        if s.holdEndSnapshot.at == t, t < s.screenChangedAt { return s.holdEndSnapshot.screenOn }
         return s.screenOnTime(at: t)
     }
 

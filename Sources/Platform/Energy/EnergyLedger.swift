@@ -25,8 +25,8 @@ public struct EnergyLedger: Sendable {
     /// Everything else the device spent (J).
     public var otherDeviceJoules = 0.0
     /// The operation now running and what it has cost so far.
-    public private(set) var open: EnergyOperation?
     public private(set) var openJoules = 0.0
+    public private(set) var open: EnergyOperation?
 
     public init() {}
 

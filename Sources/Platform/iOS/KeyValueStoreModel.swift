@@ -9,9 +9,9 @@ import SimKernel
 /// `synchronize()` persists at once; a termination before persistence loses every
 /// write not yet on disk.
 public struct KeyValueDurability: Sendable {
-    /// Writes not yet on disk.
-    public var dirty = false
     /// Generation of the pending flush event.
     public var flush = GenerationCounter()
+    /// Writes not yet on disk.
+    public var dirty = false
     public init() {}
 }

@@ -13,11 +13,11 @@ import AppLogic
 /// `content.badge`); the system stores it and shows it only when authorized. The app's
 /// own bookkeeping of what the number should be lives in the app (a badge manager).
 public struct NotificationCenterModel: Sendable, Equatable {
-    public private(set) var authorization: NotificationAuthorization
     /// The number the app last set (0 clears it).
     public private(set) var badgeNumber: Int32 = 0
     /// Notifications in Notification Centre not yet cleared.
     public private(set) var delivered: UInt16 = 0
+    public private(set) var authorization: NotificationAuthorization
 
     public init(authorization: NotificationAuthorization) { self.authorization = authorization }
 

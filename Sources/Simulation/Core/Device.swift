@@ -5,59 +5,60 @@ import Platform
 /// One simulated phone and its user: a few hundred bytes of plain values, kept in
 /// one contiguous array indexed by the dense device id.
 struct Device {
-    // Fields are ordered so that small ones fill the padding after larger ones (a
-    // million devices: every 8 bytes here is 8 MB).
+    // Each part is followed by the small fields that fit its tail padding (a million
+    // devices: every 8 bytes here is 8 MB; `DeviceLayoutTests` keeps the total). The
+    // battery's capacity is the cohort's (``CohortModels/capacityMah``) and the
+    // notification permission the notification centre's.
 
-    // Identity and settings drawn at set-up
-    var cohort: UInt16
-    /// The time zone drawn at set-up (a `timeZoneChange` with a duration returns here).
-    var homeTimeZone: UInt16
-    var capacityMah: Double
+    // The app's process and its clock
+    var foregroundUntil = World.never
     var clock: DeviceClock
+    var process: AppProcessState = .terminated
     var backgroundAppRefresh: Bool
     var lowPowerModeSetting: Bool
-    var permission: NotificationAuthorization
+
+    // The OS's view of the refresh task
+    var task = RefreshTaskSlot()
+    /// Bumped at every termination; events of an earlier incarnation are stale.
+    var incarnation: UInt32 = 0
+    /// iOS: the launch policy's view of this app's use (World+LaunchPolicy).
+    var launchPolicy: LaunchPolicyState
+    var cohort: UInt16
+
+    // Energy and counts
+    var radio = RadioState()
+    /// App energy per operation (refresh, sync, ...), apart from the device's total.
+    var ledger = EnergyLedger()
     var signedIn: Bool
     /// The user has Wi-Fi at home (`network.homeWiFi`; World+Energy).
     var homeWiFi: Bool
+    /// Android: Battery Saver turned on by its automatic schedule (World+BatterySaver).
+    var autoBatterySaver = false
+    var launches: UInt32 = 0
+    var battery = BatteryState(percent: 100, since: .zero, charging: false)
+    /// The time zone drawn at set-up (a `timeZoneChange` with a duration returns here).
+    var homeTimeZone: UInt16
 
     // Faults and connectivity in force
     // Counters, so overlapping faults each undo only themselves (the decoder caps
     // a scenario at 1,000 faults).
     var lowPowerFaults: UInt16 = 0
     var offlineSpells: UInt16 = 0
-    var outageFaults: UInt16 = 0
-    /// Android: Battery Saver turned on by its automatic schedule (World+BatterySaver).
-    var autoBatterySaver = false
     var lowPowerMode: Bool { lowPowerModeSetting || lowPowerFaults > 0 || autoBatterySaver }
     var online: Bool { offlineSpells == 0 && outageFaults == 0 }
 
-    // The app's process and its durable storage
-    var process: AppProcessState = .terminated
-    /// Bumped at every termination; events of an earlier incarnation are stale.
-    var incarnation: UInt32 = 0
-    var foregroundUntil = World.never
-    var keyValue = KeyValueDurability()
-    /// Where its pending flush went in the queue (``WorldCore/cancelFlush(_:)``).
-    var pendingFlush = EventQueue<WorldEvent>.Placement.near
     /// The features' timers (``DeviceTimer``).
     var timers = DeviceTimers()
-
-    // The OS's view of the refresh task
-    var task = RefreshTaskSlot()
-    /// iOS: the launch policy's view of this app's use (World+LaunchPolicy).
-    var launchPolicy: LaunchPolicyState
-
-    // Energy and counts
-    var radio = RadioState()
-    /// App energy per operation (refresh, sync, ...), apart from the device's total.
-    var ledger = EnergyLedger()
-    var launches: UInt32 = 0
     var refreshesOverBudget: UInt32 = 0
-    var battery = BatteryState(percent: 100, since: .zero, charging: false)
-
     // The notification centre (every feature posts; the badge host sets the badge)
     var notificationCenter: NotificationCenterModel
+    var permission: NotificationAuthorization { notificationCenter.authorization }
+
+    // The app's durable storage
+    var keyValue = KeyValueDurability()
+    var outageFaults: UInt16 = 0
+    /// Where its pending flush went in the queue (``WorldCore/cancelFlush(_:)``).
+    var pendingFlush = EventQueue<WorldEvent>.Placement.near
 
     // Random streams, one per purpose
     var userStream: RandomStream

@@ -52,16 +52,14 @@ enum FleetBuilder {
                 let homeWiFi = setup.chance(cohort.network.homeWiFi)
                 fleet.lastCompleted.append(SimTime(microseconds: -Int64((daysAgo * 86_400_000_000).rounded())))
                 fleet.devices.append(Device(
-                    cohort: UInt16(c),
-                    homeTimeZone: zone,
-                    capacityMah: cohort.battery.capacityMah,
                     clock: DeviceClock(timeZone: zone),
                     backgroundAppRefresh: bar,
                     lowPowerModeSetting: lpm,
-                    permission: permission.authorization,
+                    launchPolicy: LaunchPolicyState(opensPerDay: cohort.usage.appOpensPerDay, curve: .phoneUse, now: .zero),
+                    cohort: UInt16(c),
                     signedIn: signedIn,
                     homeWiFi: homeWiFi,
-                    launchPolicy: LaunchPolicyState(opensPerDay: cohort.usage.appOpensPerDay, curve: .phoneUse, now: .zero),
+                    homeTimeZone: zone,
                     notificationCenter: NotificationCenterModel(authorization: permission.authorization),
                     userStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user"),
                     openStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user.open"),

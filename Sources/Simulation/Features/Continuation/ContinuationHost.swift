@@ -8,14 +8,14 @@ import Reports
 /// asked for (its timers are ``DeviceTimer``s), the request in flight, and ground truth
 /// for the oracle.
 struct ContinuationSlot {
-    /// The app holds a `beginBackgroundTask` assertion (``DeviceTimer/backgroundTask`` armed).
-    var holdsBackgroundTask = false
-    /// The analysis job in flight, or -1.
-    var job: Int32 = -1
     /// Ground truth: the request whose successful result reached the app process and
     /// that the user has not seen yet (0: none), and when the server finished it.
-    var unseenRequest: UInt32 = 0
     var completedAt = World.never
+    var unseenRequest: UInt32 = 0
+    /// The analysis job in flight, or -1.
+    var job: Int32 = -1
+    /// The app holds a `beginBackgroundTask` assertion (``DeviceTimer/backgroundTask`` armed).
+    var holdsBackgroundTask = false
     /// The OS's answer to a permission request, delivered to the logic once the effects
     /// of the input that asked have run.
     var authorizationAnswer: NotificationAuthorization?
@@ -225,7 +225,6 @@ struct ContinuationHost: FeatureHost {
             }
             let allows = streams[i].chance(decided > 0 ? allow / decided : 0.5)
             core.devices[i].notificationCenter.requestAuthorization(.full, userAllows: allows)
-            core.devices[i].permission = core.devices[i].notificationCenter.authorization
             core.note(d, "OS: notification permission prompt; the user \(allows ? "allows" : "declines")")
         }
         slots[i].authorizationAnswer = core.devices[i].notificationCenter.authorization

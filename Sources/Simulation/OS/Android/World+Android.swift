@@ -15,59 +15,98 @@ struct AndroidWorkSlot {
     var spec: WorkSpecState
     var enqueued: Bool
     /// When the due work first found Doze holding it back, or nil.
-    var deferredSince: SimTime?
+    var deferredSince: SimTime? {
+        get { packedDeferredSince.value }
+        set { packedDeferredSince.value = newValue }
+    }
     /// The system stopped the last run here (``WorkManagerModel/runStoppedBySystem(_:)``):
     /// it is due again from the original enqueue time, usually in the past, so the next
     /// run's `workManagerDelay` counts from this stop instead; nil otherwise.
-    var stoppedAt: SimTime?
+    var stoppedAt: SimTime? {
+        get { packedStoppedAt.value }
+        set { packedStoppedAt.value = newValue }
+    }
+    private var packedDeferredSince = PackedTime.none
+    private var packedStoppedAt = PackedTime.none
+
+    init(spec: WorkSpecState, enqueued: Bool) {
+        self.spec = spec
+        self.enqueued = enqueued
+    }
 }
 
 /// The Android-only state of one device, kept out of ``Device`` so iOS devices stay small.
-/// Its flags sit after the optionals and odd-sized parts, in their padding.
+/// Largest parts first, each followed by flags that fit its tail padding; the optional
+/// times are ``PackedTime``s (nil is `Int64.min` µs) behind accessors of their own names.
 struct AndroidDevice {
     var doze: DozeState
-    /// Android's OS timers (``AndroidTimer``).
-    var timers = AndroidTimers()
-    /// The deadline the pending Doze timer event was scheduled for.
-    var dozeTimerAt: SimTime?
-    var screen = ScreenState()
-    var bucket: StandbyBucketState
-    /// The next moment the bucket can change, and the time of the bucket timer's queue
-    /// entry, at or before it (World+StandbyBuckets).
-    var bucketCheckAt: SimTime?
-    var bucketEntryAt: SimTime?
     var lastBucket: StandbyBucket
-    var quota = JobQuotaState()
-    /// The refresh's WorkManager periodic work.
-    var refresh: AndroidWorkSlot
     /// The running refresh job was stopped by JobScheduler (WorkManager retries it).
     var stopping = false
-    /// The step sync's WorkManager periodic work and the request it was enqueued with
-    /// (the logic's `schedulePeriodicWork`); nil when never enqueued.
-    var steps: AndroidWorkSlot
-    var stepRequest: WorkRequest?
-    /// The step-sync job's serial tells a stale stop deadline apart; the job runs.
-    var stepJobSerial: UInt32 = 0
+    /// The step-sync job runs (``stepJobSerial``).
     var stepJobRunning = false
     /// BatteryService's "battery low" flag (``BatteryLowMonitor``, docs/platform-facts.md E).
     var batteryLow = false
     /// The app was force-stopped by the manufacturer's policy; nothing runs until the next open.
     var forceStopped = false
+    /// Android's OS timers (``AndroidTimer``).
+    var timers = AndroidTimers()
+    /// The step-sync job's serial tells a stale stop deadline apart.
+    var stepJobSerial: UInt32 = 0
+    var screen = ScreenState()
     /// FCM holds messages for this phone (Doze, a force-stop, or offline): look when that ends.
     var fcmWaiting = false
-    /// Recent high-priority FCM messages, for the bucket's daily limit (``FCMDeliveryModel``).
-    var fcmHighPriority: DeliveryLog
-    /// The stale-sync alarm's requested time while one is pending (World+WhileIdleAlarm).
-    var alarmDue: SimTime?
-    /// The alarm waits for Doze (the limiter or the next maintenance window).
+    /// The stale-sync alarm waits for Doze (the limiter or the next maintenance window).
     var alarmHeld = false
-    /// The app's while-idle alarm deliveries (``WhileIdleAlarmLimiter``), created at the first.
-    var whileIdleLog: DeliveryLog?
-    /// The user's daily alarm clock, as a local time of day (``AlarmClockModel``); nil
-    /// for a user without one.
-    var alarmClock: SimDuration?
     /// The user turned on Battery Saver's automatic schedule (`android.batterySaverAuto`).
     var batterySaverAuto = false
+    var bucket: StandbyBucketState
+    var quota = JobQuotaState()
+    /// The constraints (as WorkManager takes them) and interval the logic's
+    /// `schedulePeriodicWork` asked for, from which ``World/stepRequest(_:_:_:)`` rebuilds
+    /// the step sync's request (the cohort's WorkManager builds the same one each time:
+    /// 11 bytes where the request took 48). The interval is `Int64.min` µs until the
+    /// work is first enqueued (no request).
+    var stepWorkConstraints = Platform.WorkConstraints()
+    var stepWorkInterval = SimDuration(microseconds: .min)
+    /// The refresh's and the step sync's WorkManager periodic work.
+    var refresh: AndroidWorkSlot
+    var steps: AndroidWorkSlot
+    /// Recent high-priority FCM messages, for the bucket's daily limit (``FCMDeliveryModel``).
+    var fcmHighPriority: DeliveryLog
+    /// The app's while-idle alarm deliveries (``WhileIdleAlarmLimiter``), created at the first.
+    var whileIdleLog: DeliveryLog?
+    /// The deadline the pending Doze timer event was scheduled for.
+    var dozeTimerAt: SimTime? {
+        get { packedDozeTimerAt.value }
+        set { packedDozeTimerAt.value = newValue }
+    }
+    /// The next moment the bucket can change, and the time of the bucket timer's queue
+    /// entry, at or before it (World+StandbyBuckets).
+    var bucketCheckAt: SimTime? {
+        get { packedBucketCheckAt.value }
+        set { packedBucketCheckAt.value = newValue }
+    }
+    var bucketEntryAt: SimTime? {
+        get { packedBucketEntryAt.value }
+        set { packedBucketEntryAt.value = newValue }
+    }
+    /// The stale-sync alarm's requested time while one is pending (World+WhileIdleAlarm).
+    var alarmDue: SimTime? {
+        get { packedAlarmDue.value }
+        set { packedAlarmDue.value = newValue }
+    }
+    /// The user's daily alarm clock, as a local time of day (``AlarmClockModel``); nil
+    /// for a user without one (stored as `Int64.min` µs).
+    var alarmClock: SimDuration? {
+        get { alarmClockTimeOfDay.microseconds == .min ? nil : alarmClockTimeOfDay }
+        set { alarmClockTimeOfDay = newValue ?? SimDuration(microseconds: .min) }
+    }
+    var packedDozeTimerAt = PackedTime.none
+    var packedBucketCheckAt = PackedTime.none
+    var packedBucketEntryAt = PackedTime.none
+    var packedAlarmDue = PackedTime.none
+    var alarmClockTimeOfDay = SimDuration(microseconds: .min)
     var screenStream: RandomStream
     var motionStream: RandomStream
 
@@ -144,7 +183,7 @@ extension World {
         androidOf[i] = Int32(androids.count)
         stepJobStops.append(.near)
         androids.append(AndroidDevice(
-            doze: DozeState(config: m.doze.config), bucket: bucket, lastBucket: m.buckets.bucket(bucket, at: .zero),
+            doze: DozeState(config: m.doze.config), lastBucket: m.buckets.bucket(bucket, at: .zero), bucket: bucket,
             refresh: AndroidWorkSlot(spec: work, enqueued: true),
             steps: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false),
             fcmHighPriority: m.fcm.makeLog(),

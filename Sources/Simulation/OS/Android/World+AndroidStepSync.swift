@@ -17,10 +17,13 @@ extension World {
     /// ran when the last sync happened (`lastSync`): the next run is due one interval later.
     mutating func startAndroidStepWork(_ d: UInt32, lastSync: SimTime) {
         let a = androidIndex(d)
-        let request = stepWorkRequest(d, interval: stepSync.logic.config.syncInterval, constraints: [.networkConnected, .batteryNotLow])
+        let interval = SimDuration(microseconds: stepSync.logic.config.syncInterval.microseconds)
+        let constraints = Self.stepWorkConstraints([.networkConnected, .batteryNotLow])
+        let m = models(d)
         var spec = WorkSpecState(enqueuedAt: lastSync)
-        models(d).workManager.runFinished(request, &spec, result: .success, now: lastSync)
-        androids[a].stepRequest = request
+        m.workManager.runFinished(m.workManager.periodicRequest(interval: interval, constraints: constraints), &spec, result: .success, now: lastSync)
+        androids[a].stepWorkInterval = interval
+        androids[a].stepWorkConstraints = constraints
         androids[a].steps = AndroidWorkSlot(spec: spec, enqueued: true)
         scheduleWorkCheck(d, .stepSync)
     }
@@ -30,21 +33,17 @@ extension World {
     mutating func enqueueStepWork(_ d: UInt32, interval: Interval, constraints: AppLogic.WorkConstraints) {
         let a = androidIndex(d)
         guard !androids[a].steps.enqueued else { return core.note(d, "WorkManager: periodic step-sync work already enqueued (KEEP)") }
-        let request = stepWorkRequest(d, interval: interval, constraints: constraints)
-        androids[a].stepRequest = request
+        androids[a].stepWorkInterval = SimDuration(microseconds: interval.microseconds)
+        androids[a].stepWorkConstraints = Self.stepWorkConstraints(constraints)
         androids[a].steps = AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: now), enqueued: true)
         core.note(d, "WorkManager: periodic step-sync work enqueued")
         scheduleWorkCheck(d, .stepSync)
     }
 
-    /// The `PeriodicWorkRequest` the logic asks for: `PeriodicWorkRequest.Builder(interval)`
-    /// with no flex, so `WorkSpec.setPeriodic(interval)` makes it unflexed with both at
-    /// least 15 min (androidx `work/work-runtime/src/main/java/androidx/work/impl/model/WorkSpec.kt`).
-    @inline(__always) private func stepWorkRequest(_ d: UInt32, interval: Interval, constraints: AppLogic.WorkConstraints) -> WorkRequest {
-        let i = SimDuration(microseconds: interval.microseconds)
-        let c = Platform.WorkConstraints(network: constraints.contains(.networkConnected) ? .connected : .notRequired,
-                                         requiresBatteryNotLow: constraints.contains(.batteryNotLow))
-        return models(d).workManager.periodicRequest(interval: i, constraints: c)
+    /// The logic's constraints as WorkManager takes them.
+    static func stepWorkConstraints(_ constraints: AppLogic.WorkConstraints) -> Platform.WorkConstraints {
+        Platform.WorkConstraints(network: constraints.contains(.networkConnected) ? .connected : .notRequired,
+                                 requiresBatteryNotLow: constraints.contains(.batteryNotLow))
     }
 
     /// The job started: the process runs and the Worker hands the logic `periodicWorkRan`.

@@ -53,7 +53,17 @@ extension World {
 
     /// The request a work was enqueued with.
     @inline(__always) func request(_ m: AndroidModels, _ a: Int, _ work: AndroidWork) -> WorkRequest? {
-        work == .refresh ? m.refreshWork : androids[a].stepRequest
+        work == .refresh ? m.refreshWork : Self.stepRequest(m, androids[a].stepWorkInterval, androids[a].stepWorkConstraints)
+    }
+
+    /// The step sync's request, rebuilt from what the logic asked for; nil when its work
+    /// was never enqueued (``AndroidDevice/stepWorkInterval``). The `PeriodicWorkRequest`
+    /// the logic asks for: `PeriodicWorkRequest.Builder(interval)` with no flex, so
+    /// `WorkSpec.setPeriodic(interval)` makes it unflexed with both at least 15 min
+    /// (androidx `work/work-runtime/src/main/java/androidx/work/impl/model/WorkSpec.kt`).
+    @inline(__always) static func stepRequest(_ m: AndroidModels, _ interval: SimDuration, _ constraints: Platform.WorkConstraints) -> WorkRequest? {
+        guard interval.microseconds != .min else { return nil }
+        return m.workManager.periodicRequest(interval: interval, constraints: constraints)
     }
 
     /// A copy of one work's slot (plain values: no retain).
@@ -78,7 +88,7 @@ extension World {
                     guard !refreshRunning, p[a].refresh.enqueued else { return nil }
                     return m.workManager.nextRunTime(m.refreshWork, p[a].refresh.spec)
                 }
-                guard !p[a].stepJobRunning, p[a].steps.enqueued, let request = p[a].stepRequest else { return nil }
+                guard !p[a].stepJobRunning, p[a].steps.enqueued, let request = Self.stepRequest(m, p[a].stepWorkInterval, p[a].stepWorkConstraints) else { return nil }
                 return m.workManager.nextRunTime(request, p[a].steps.spec)
             }
         }
