@@ -83,7 +83,6 @@ public struct World {
         core = WorldCore(scenario: scenario, shard: shard, clock: clock, devices: devices, cohorts: fleet.cohorts,
                          timeZones: fleet.timeZones, calendars: fleet.timeZones.map(LocalCalendar.init(identifier:)),
                          staleTriggers: Array(hugePagesRepeating: DeferredTimer(), count: devices.count),
-                         timerEntries: Array(hugePagesRepeating: TimerEntries(), count: devices.count),
                          metrics: Metrics(capacities: fleet.cohorts.map(\.capacityMah), keepsSeconds: !shard.isWhole), oracle: Oracle(devices: devices.count),
                          traceRecorder: traceDevice.flatMap(shard.local).flatMap { $0 < devices.count ? Trace(device: $0) : nil },
                          end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds)
@@ -240,8 +239,8 @@ extension World {
     public var pendingEntryStride: Int { core.clock.pendingEntryStride }
 
     /// Memory of one device's state: its `Device`, its `androidOf` entry, its stale-sync
-    /// trigger, its timer entries' placements and its entries in the hosts' arrays.
+    /// trigger and its entries in the hosts' arrays.
     public static var bytesPerDevice: Int {
-        MemoryLayout<Device>.stride + MemoryLayout<Int32>.stride + MemoryLayout<DeferredTimer>.stride + MemoryLayout<TimerEntries>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice
+        MemoryLayout<Device>.stride + MemoryLayout<Int32>.stride + MemoryLayout<DeferredTimer>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// a device (8 MB a million). Upper bounds: shrinking is welcome, then lower them.
 @Suite struct DeviceLayoutTests {
     @Test func deviceStateStaysWithinItsBudget() {
-        #expect(MemoryLayout<Device>.stride <= 464, "Device grew: see docs/speed.md, Session 8")
+        #expect(MemoryLayout<Device>.stride <= 488, "Device grew: see docs/speed.md, Session 8")
         #expect(MemoryLayout<AndroidDevice>.stride <= 560, "AndroidDevice grew: see docs/speed.md, Session 8")
     }
 }

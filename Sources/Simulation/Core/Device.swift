@@ -59,6 +59,9 @@ struct Device {
     var outageFaults: UInt16 = 0
     /// Where its pending flush went in the queue (``WorldCore/cancelFlush(_:)``).
     var pendingFlush = EventQueue<WorldEvent>.Placement.near
+    /// Where its task's and wake's entries went (``TimerEntries``): here, not in an
+    /// array of their own, so that a retraction reads no other line of the device.
+    var timerEntries = TimerEntries()
 
     // Random streams, one per purpose
     var userStream: RandomStream

@@ -26,8 +26,6 @@ struct WorldCore {
     var freeJobs: [UInt32] = []
     /// Each device's stale-sync notification trigger's entry and deadline (``DeferredTimer``).
     var staleTriggers: [DeferredTimer]
-    /// Where each device's short-lived entries went in the queue (``TimerEntries``).
-    var timerEntries: [TimerEntries]
     var metrics: Metrics
     var oracle: Oracle
     /// Trace of one device for `replay`, when asked for.

@@ -174,7 +174,7 @@ extension World {
         case .refresh:
             core.metrics.platform.androidLaunchesByBucket[bucket.rawValue] += 1
             beginRefreshTask(d)
-            core.timerEntries[i].expiry = core.clock.scheduleRetractably(.refreshExpires(device: d, serial: core.devices[i].task.serial), at: deadline)
+            core.devices[i].timerEntries.expiry = core.clock.scheduleRetractably(.refreshExpires(device: d, serial: core.devices[i].task.serial), at: deadline)
             core.note(d, "WorkManager: refresh runs as job \(core.devices[i].task.serial) (bucket \(bucket), \(core.human(now - due)) after due); JobScheduler stops it at \(core.format(deadline))")
             deliverTaskLaunched(d)
         case .stepSync:

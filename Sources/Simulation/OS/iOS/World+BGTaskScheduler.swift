@@ -37,7 +37,7 @@ extension World {
         core.devices[i].task.hasPending = false
         let runTime = scheduler.runTimeBeforeExpiration(rng: &core.devices[i].osStream)
         beginRefreshTask(d)
-        core.timerEntries[i].expiry = core.clock.scheduleRetractably(.refreshExpires(device: d, serial: core.devices[i].task.serial), at: now + runTime)
+        core.devices[i].timerEntries.expiry = core.clock.scheduleRetractably(.refreshExpires(device: d, serial: core.devices[i].task.serial), at: now + runTime)
         core.note(d, "OS: BGAppRefreshTask \(core.devices[i].task.serial) launched, expires in \(core.human(runTime))")
         deliverTaskLaunched(d)
     }
