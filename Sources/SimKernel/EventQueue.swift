@@ -572,7 +572,7 @@ public struct EventQueue<Event> {
     /// sequence advances, or the shuffle stream draws, exactly as a schedule's would).
     /// ``schedule(_:at:order:)`` can place an entry with it later: the entry then pops
     /// among those of its time exactly where one scheduled now would.
-    @inlinable public mutating func reserveOrder() -> UInt64 {
+    @inlinable @inline(__always) public mutating func reserveOrder() -> UInt64 {
         sequence &+= 1
         precondition(sequence < 1 << Self.orderBits, "EventQueue: 2^48 events scheduled; the order would wrap")
         if shuffle != nil { return shuffle!.next() >> UInt64(64 - Self.orderBits) }
