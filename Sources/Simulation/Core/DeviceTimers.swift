@@ -80,6 +80,7 @@ extension World {
             guard core.deferredTimerPops(d, timer, generation: generation) else { return }
         } else {
             guard core.isCurrent(d, timer, generation) else { return }
+            core.timerFired(d, timer)
         }
         switch timer {
         case .hardStop: deliverRefresh(d, .hardStopFired)

@@ -49,6 +49,18 @@ extension WorldCore {
         }
     }
 
+    /// `timer`'s current entry popped: its placement is forgotten, so that the next arm's
+    /// retraction is refused at once instead of reading the queue's bookkeeping for a
+    /// slot that may hold another entry by then (a HealthKit wake's suspension timer fires
+    /// before almost every next delivery re-arms it).
+    mutating func timerFired(_ d: UInt32, _ timer: DeviceTimer) {
+        switch timer {
+        case .hardStop: devices[Int(d)].timerEntries.hardStop = .near
+        case .stepWake: devices[Int(d)].timerEntries.stepWake = .near
+        default: break
+        }
+    }
+
     /// Takes the entry of `timer`'s arm `generation` out of the queue if the timer keeps
     /// a placement and the entry is still where it was put.
     mutating func retractTimer(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32) {
