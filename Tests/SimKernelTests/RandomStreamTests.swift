@@ -31,6 +31,11 @@ import Testing
     @Test func purposeKeyIsFNV1aOfTheName() {
         // FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c: the key depends on the bytes only.
         #expect(StreamPurpose("a").key == 0xAF63_DC4C_8601_EC8C)
+        let literal: StreamPurpose = "a"
+        #expect(literal.key == 0xAF63_DC4C_8601_EC8C)
+        // A literal hashes its static bytes, a built name its UTF-8 view: the same key.
+        let dotted: StreamPurpose = "user.screen"
+        #expect(dotted.key == StreamPurpose("user." + "screen").key)
     }
 }
 
