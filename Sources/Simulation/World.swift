@@ -47,6 +47,9 @@ public struct World {
     var androidOf: [Int32]
     /// Per Android device, where its step-sync job's stop deadline went in the queue (World+AndroidStepSync).
     var stepJobStops: [EventQueue<WorldEvent>.Placement] = []
+    /// Each cohort's Android models (nil for iOS cohorts), unretained, for the calls made
+    /// at every Doze input and work check (``World/borrowedModels(_:)``).
+    let unretainedAndroidModels: [Unmanaged<AndroidModels>?]
     /// The reused buffer Doze writes its transitions into.
     var dozeTransitions: [DozeTransition] = []
     /// Doze steps that nothing waits on run when Doze is next fed or read (OS/Android/World+Doze); false: one event each.
@@ -105,6 +108,7 @@ public struct World {
         load = LoadSeries(duration: scenario.duration)
         push = PushHost(scenario: scenario, core: core)
         androidOf = Array(hugePagesRepeating: -1, count: devices.count)
+        unretainedAndroidModels = fleet.cohorts.map { $0.android.map(Unmanaged.passUnretained) }
         start()
         startPush()
     }

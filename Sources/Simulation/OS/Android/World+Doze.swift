@@ -22,7 +22,8 @@ extension World {
         let a = androidIndex(d)
         settleDoze(d, before: now)
         let first = startDozeTransitions()
-        models(d).doze.handle(input, state: &androids[a].doze, now: now, into: &dozeTransitions)
+        let t = now
+        borrowedModels(d)._withUnsafeGuaranteedRef { $0.doze.handle(input, state: &androids[a].doze, now: t, into: &dozeTransitions) }
         let changed = dozeTransitions.count > first
         if changed { countDozeTransitions(d, from: first) }
         // Whether anything waits is asked last: the timer is usually where it should be
@@ -44,7 +45,7 @@ extension World {
         let a = androidIndex(d)
         guard let due = dozeDeadline(a), due < t else { return }
         let first = startDozeTransitions()
-        models(d).doze.advance(&androids[a].doze, through: t - .microseconds(1), into: &dozeTransitions)
+        borrowedModels(d)._withUnsafeGuaranteedRef { $0.doze.advance(&androids[a].doze, through: t - .microseconds(1), into: &dozeTransitions) }
         countDozeTransitions(d, from: first)
     }
 
@@ -90,8 +91,9 @@ extension World {
     /// The report's Doze counts and the trace, for the transitions in `dozeTransitions`
     /// from `first` on.
     private mutating func countDozeTransitions(_ d: UInt32, from first: Int) {
-        for transition in dozeTransitions[first...] {
-            switch transition {
+        // By index: iterating a slice retained and released the buffer.
+        for k in first..<dozeTransitions.count {
+            switch dozeTransitions[k] {
             case .deep(let state):
                 if state == .idle { core.metrics.platform.dozeDeepIdleEntries += 1 }
                 if state == .idleMaintenance { core.metrics.platform.dozeMaintenanceWindows += 1 }

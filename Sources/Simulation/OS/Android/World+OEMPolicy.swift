@@ -8,7 +8,8 @@ extension World {
     /// the screen going off (none under `stock`).
     mutating func armOEMKill(_ d: UInt32) {
         let a = androidIndex(d)
-        guard !androids[a].forceStopped, let at = models(d).oem.killTime(screenOffAt: now) else { return }
+        let t = now
+        guard !androids[a].forceStopped, let at = borrowedModels(d)._withUnsafeGuaranteedRef({ $0.oem.killTime(screenOffAt: t) }) else { return }
         let generation = androids[a].timers.arm(.oemKill)
         core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .oemKill)), at: at)
     }

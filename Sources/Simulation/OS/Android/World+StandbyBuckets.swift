@@ -9,7 +9,8 @@ extension World {
     @discardableResult
     mutating func checkBucket(_ d: UInt32) -> StandbyBucket {
         let a = androidIndex(d)
-        let bucket = models(d).buckets.bucket(androids[a].bucket, at: now)
+        let t = now
+        let bucket = borrowedModels(d)._withUnsafeGuaranteedRef { $0.buckets.bucket(androids[a].bucket, at: t) }
         guard bucket != androids[a].lastBucket else { return bucket }
         core.note(d, "App Standby: bucket \(androids[a].lastBucket) → \(bucket)")
         core.metrics.platform.bucketChanges += 1
@@ -24,7 +25,8 @@ extension World {
     /// (``bucketTimerFires(_:)``): one entry per moment reached, not one per re-arm.
     mutating func armBucketTimer(_ d: UInt32) {
         let a = androidIndex(d)
-        let at = models(d).buckets.nextChange(androids[a].bucket, after: now)
+        let t = now
+        let at = borrowedModels(d)._withUnsafeGuaranteedRef { $0.buckets.nextChange(androids[a].bucket, after: t) }
         androids[a].bucketCheckAt = at
         guard let at else { return }
         if let entry = androids[a].bucketEntryAt, entry <= at { return }

@@ -80,10 +80,9 @@ extension World {
     /// field) and the cohort's models without a retain.
     @inline(__always) mutating func workDueAt(_ d: UInt32, _ a: Int, _ work: AndroidWork) -> SimTime? {
         let i = Int(d)
-        let (c, refreshRunning) = core.devices.withUnsafeBufferPointer { (Int($0[i].cohort), $0[i].task.running) }
-        return core.cohorts.withUnsafeBufferPointer { cohorts in
+        let refreshRunning = core.devices.withUnsafeBufferPointer { $0[i].task.running }
+        return borrowedModels(d)._withUnsafeGuaranteedRef { m in
             androids.withUnsafeBufferPointer { p -> SimTime? in
-                let m = cohorts[c].android!
                 if work == .refresh {
                     guard !refreshRunning, p[a].refresh.enqueued else { return nil }
                     return m.workManager.nextRunTime(m.refreshWork, p[a].refresh.spec)
