@@ -1,33 +1,47 @@
-/// SplitMix64 (Steele, Lea & Flood 2014): used only to derive stream seeds.
+/// SplitMix64 (Steele, Lea & Flood 2014) with the golden-ratio gamma: derives stream keys.
 public struct SplitMix64: Sendable {
     public var state: UInt64
     public init(state: UInt64) { self.state = state }
     @inlinable public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        state &+= RandomStream.goldenGamma
+        return RandomStream.mix64(state)
     }
 }
 
-/// xoshiro256** 1.0 (Blackman & Vigna): the generator behind every draw in a world.
+/// The generator behind every draw in a world: SplitMix with a per-stream gamma, the
+/// algorithm of Java's `SplittableRandom` (Steele, Lea & Flood, "Fast splittable
+/// pseudorandom number generators", OOPSLA 2014). The state is a counter `seed` and an
+/// odd increment `gamma`; each draw adds `gamma` to `seed` and returns `mix64(seed)`.
+///
+/// Why this one: a world holds about ten streams per device, so the state's size is
+/// memory at a million devices. This one is 16 bytes (xoshiro256**, used up to
+/// FleetSim 0.1.0, is 32). Each stream has its own gamma, chosen by `mixGamma` from
+/// its key, so two streams are not shifted copies of one sequence, as every stream of a
+/// single-gamma SplitMix64 would be; the paper reports that the generator passes
+/// TestU01's BigCrush, including for streams made by splitting. Its period is 2^64 per
+/// stream, far more than a stream draws in a run.
 ///
 /// FleetSim carries its own generator and draw functions because the standard
 /// library does not promise its random algorithms across releases.
 public struct RandomStream: Sendable {
-    @usableFromInline var s0, s1, s2, s3: UInt64
+    @usableFromInline var seed: UInt64
+    @usableFromInline let gamma: UInt64
 
-    /// A stream whose state is the given four words (must not all be zero).
-    public init(state: (UInt64, UInt64, UInt64, UInt64)) {
-        (s0, s1, s2, s3) = state
-        if s0 | s1 | s2 | s3 == 0 { s0 = 1 }
+    /// 2^64 divided by the golden ratio, rounded to odd: the gamma of unsplit streams.
+    @usableFromInline static let goldenGamma: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    /// The stream Java's `new SplittableRandom(splitMixSeed)` is: the golden gamma, so its
+    /// draws are SplitMix64's from `splitMixSeed`.
+    public init(splitMixSeed: UInt64) {
+        seed = splitMixSeed
+        gamma = Self.goldenGamma
     }
 
-    /// A stream seeded from the first four outputs of SplitMix64 started at `splitMixSeed`.
-    public init(splitMixSeed: UInt64) {
-        var sm = SplitMix64(state: splitMixSeed)
-        self.init(state: (sm.next(), sm.next(), sm.next(), sm.next()))
+    /// The stream Java's `new SplittableRandom(parent).split()` returns: the parent's
+    /// first draw as the seed, and its next counter value through `mixGamma` as the gamma.
+    init(splitOf parent: UInt64) {
+        seed = Self.mix64(parent &+ Self.goldenGamma)
+        gamma = Self.mixGamma(parent &+ 2 &* Self.goldenGamma)
     }
 
     /// The stream for one (seed, entity, purpose) triple. Streams of different
@@ -38,22 +52,34 @@ public struct RandomStream: Sendable {
         var x = mixer.next()
         mixer = SplitMix64(state: x ^ (entity &* 0xD605_BBB5_8C8A_BBA5))
         x = mixer.next()
-        self.init(splitMixSeed: x ^ purpose.key)
+        self.init(splitOf: x ^ purpose.key)
     }
 
     @inlinable public mutating func next() -> UInt64 {
-        let result = rotl(s1 &* 5, 7) &* 9
-        let t = s1 << 17
-        s2 ^= s0
-        s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        s3 = rotl(s3, 45)
-        return result
+        seed &+= gamma
+        return Self.mix64(seed)
     }
 
-    @inlinable func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 &- k)) }
+    /// Stafford's variant 13 of MurmurHash3's 64-bit finaliser (`SplittableRandom.mix64`).
+    @inlinable static func mix64(_ x: UInt64) -> UInt64 {
+        var z = x
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// `SplittableRandom.mixGamma`: MurmurHash3's finaliser, forced odd, and with every
+    /// other bit flipped when it has fewer than 24 bit transitions (neighbouring bits that
+    /// differ), since a gamma of long runs of equal bits makes successive seeds differ in
+    /// few bits, which the mix does not hide well.
+    static func mixGamma(_ x: UInt64) -> UInt64 {
+        var z = x
+        z = (z ^ (z >> 33)) &* 0xFF51_AFD7_ED55_8CCD
+        z = (z ^ (z >> 33)) &* 0xC4CE_B9FE_1A85_EC53
+        z = (z ^ (z >> 33)) | 1
+        let transitions = (z ^ (z >> 1)).nonzeroBitCount
+        return transitions < 24 ? z ^ 0xAAAA_AAAA_AAAA_AAAA : z
+    }
 }
 
 /// A named purpose of a random stream, hashed with FNV-1a so that the key depends on

@@ -58,7 +58,7 @@ import Testing
     @Test func benchPrintsTheReferenceCount() throws {
         let r = try CLI.run(["bench", "--quick", "--devices", "200"])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("1121399 events (expected 1121399: match)"))
+        #expect(r.stdout.contains("1120211 events (expected 1120211: match)"))
         #expect(r.stdout.contains("bytes of state per device"))
     }
 

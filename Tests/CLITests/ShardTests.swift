@@ -167,11 +167,16 @@ import Simulation
         var otherSeed = try String(contentsOfFile: s[3], encoding: .utf8)
         otherSeed = otherSeed.replacingOccurrences(of: "\"seed\": 42", with: "\"seed\": 43")
         let otherSeedPath = try CLI.write(otherSeed, to: "seed43.json", in: dir)
+        // A shard of FleetSim 0.1.0 drew from xoshiro256**: its devices are not this run's.
+        var oldVersion = try String(contentsOfFile: s[3], encoding: .utf8)
+        oldVersion = oldVersion.replacingOccurrences(of: "\"fleetsimVersion\": \"\(fleetsimVersion)\"", with: "\"fleetsimVersion\": \"0.1.0\"")
+        let oldVersionPath = try CLI.write(oldVersion, to: "version010.json", in: dir)
         let cases: [([String], String)] = [
             ([s[0], s[1], s[2]], "shard 3/4 missing"),
             ([s[0], s[1], s[2], s[2], s[3]], "are both shard 2/4"),
             ([s[0], s[1], s[2], otherSeedPath], "seed differs"),
             ([s[0], s[1], s[2], otherSeedPath], "fleetsim explore SCENARIO --seeds N --out DIR"),
+            ([s[0], s[1], s[2], oldVersionPath], "fleetsimVersion differs (\"\(fleetsimVersion)\" vs \"0.1.0\")"),
             ([plain], "has no simulated.shard"),
         ]
         for (inputs, message) in cases {

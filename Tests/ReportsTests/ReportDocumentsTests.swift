@@ -17,7 +17,7 @@ enum SampleReport {
              "replay": "fleetsim replay scenarios/races/unguarded-completion.json --seed 1 --device 48 --from 658s --to 1018s"],
         ] : []
         return [
-            "scenario": "race", "seed": 1, "fleetsimVersion": "0.1.0",
+            "scenario": "race", "seed": 1, "fleetsimVersion": "0.2.0",
             "simulated": ["devices": 300, "duration": .seconds(172_800_000_000), "events": 68_036, "start": "2026-03-02T00:00:00.000Z"],
             "latency": ["testAvailableToNotified": notified.latencySummary(), "refreshTaskDuration": LatencyHistogram().latencySummary()],
             "invariants": ["checked": 1_000, "violations": failing ? 2 : 0, "byKind": ["taskCompletedTwice": failing ? 2 : 0, "stepsNeverSynced": 0],

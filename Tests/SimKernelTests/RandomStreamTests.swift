@@ -2,11 +2,39 @@ import Testing
 @testable import SimKernel
 
 @Suite struct RandomStreamTests {
-    /// Known answer: xoshiro256** from state {1, 2, 3, 4} (Blackman & Vigna's reference code).
-    @Test func xoshiro256StarStarKnownAnswer() {
-        var r = RandomStream(state: (1, 2, 3, 4))
-        let first = (0..<6).map { _ in r.next() }
-        #expect(first == [11520, 0, 1_509_978_240, 1_215_971_899_390_074_240, 1_216_172_134_540_287_360, 607_988_272_756_665_600])
+    /// Known answer: a stream from `splitMixSeed` is Java's `new SplittableRandom(seed)`,
+    /// so its draws are SplitMix64's (the reference test vector from 1234567).
+    @Test func splitMixSeededStreamIsSplitMix64() {
+        var r = RandomStream(splitMixSeed: 1_234_567)
+        #expect((0..<4).map { _ in r.next() } == [6_457_827_717_110_365_317, 3_203_168_211_198_807_973, 9_817_491_932_198_370_423, 4_593_380_528_125_082_431])
+    }
+
+    /// Known answers from OpenJDK 17's `new SplittableRandom(key).split()`: the first four
+    /// `nextLong()`s of the child (as unsigned), for a key whose gamma keeps its bits (25
+    /// bit transitions), one at the boundary whose bits are flipped (23: the count is
+    /// always odd for an odd gamma) and one far below it (21).
+    @Test func splitStreamsMatchJavaSplittableRandom() {
+        func first(_ key: UInt64) -> [UInt64] {
+            var r = RandomStream(splitOf: key)
+            return (0..<4).map { _ in r.next() }
+        }
+        #expect(first(19) == [2_437_458_137_232_820_066, 15_082_391_247_699_767_768, 3_942_301_373_542_028_395, 2_237_008_742_509_424_744])
+        #expect(RandomStream(splitOf: 19).gamma == 0xF8E9_039E_7A93_F1FD)
+        #expect(first(87) == [8_125_795_141_754_414_745, 14_211_499_860_509_473_749, 1_646_884_916_380_879_571, 14_198_964_299_325_668_046])
+        #expect(RandomStream(splitOf: 87).gamma == 0x3642_52D5_3229_76D3)
+        #expect(first(11) == [4_571_796_205_088_123_569, 3_858_759_985_714_206_617, 15_428_535_668_955_324_928, 2_308_417_480_476_958_884])
+        #expect(RandomStream(splitOf: 11).gamma == 0xAF54_364A_7B5E_CAAD)
+    }
+
+    /// Every stream's gamma is odd (so the seed visits all 2^64 values) with at least 24
+    /// bit transitions, whatever the key.
+    @Test func gammasAreOddWithEnoughTransitions() {
+        var keys = SplitMix64(state: 2_024)
+        for key in [0, 1, UInt64.max, 0x8000_0000_0000_0000] + (0..<10_000).map({ _ in keys.next() }) {
+            let gamma = RandomStream(splitOf: key).gamma
+            #expect(gamma & 1 == 1)
+            #expect((gamma ^ (gamma >> 1)).nonzeroBitCount >= 24)
+        }
     }
 
     /// Known answer: SplitMix64 from 1234567 (the reference test vector).
@@ -41,8 +69,8 @@ import Testing
 
 @Suite struct DrawTests {
     @Test func uniformUsesTheTop53Bits() {
-        var a = RandomStream(state: (1, 2, 3, 4))
-        var b = RandomStream(state: (1, 2, 3, 4))
+        var a = RandomStream(splitOf: 42)
+        var b = RandomStream(splitOf: 42)
         for _ in 0..<100 { #expect(a.uniform() == Double(b.next() >> 11) * 0x1.0p-53) }
     }
 

@@ -4,7 +4,7 @@ import Scenario
 import Reports
 
 /// FleetSim's version, written into every report.
-public let fleetsimVersion = "0.1.0"
+public let fleetsimVersion = "0.2.0"
 
 /// What a finished run produced: `report.json`'s document and the verdicts that set
 /// the exit code.
