@@ -83,7 +83,7 @@ extension PushHost {
                 if newlyScheduled { core.clock.schedule(.push(.silentWaiting(device: d)), at: at) }
             case .dropped: metrics.silent[2] += 1
             }
-            core.note(d, "OS: silent push \(decision)")
+            core.note(d, "OS: silent push \(Self.words(decision, core))")
             return false
         }
         let n = Int(m.notification)
@@ -167,7 +167,18 @@ extension PushHost {
         case .dropped: metrics.silent[4] += 1
         case .coalesced(let at, _): return core.clock.schedule(.push(.silentWaiting(device: d)), at: at)
         }
-        core.note(d, "OS: held silent push (\(merged) merged) \(decision)")
+        core.note(d, "OS: held silent push (\(merged) merged) \(Self.words(decision, core))")
+    }
+
+    /// A throttle decision as a replay reads it: its times in human units, not as the
+    /// enum prints them (`deliver(runtime: 30s)`).
+    static func words(_ decision: SilentPushThrottle.Decision, _ core: WorldCore) -> String {
+        switch decision {
+        case .deliver(let runtime): return "delivered; the handler may run \(core.human(runtime))"
+        case .coalesced(let at, let newlyScheduled):
+            return newlyScheduled ? "held until \(core.format(at))" : "merged into the one held until \(core.format(at))"
+        case .dropped(let reason): return "dropped (\(reason))"
+        }
     }
 
     mutating func markDelivered(_ n: UInt32, now: SimTime) {
