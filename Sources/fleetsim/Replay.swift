@@ -21,7 +21,7 @@ struct Replay: Command {
         the same --seed, --scale, --variants and --swarm as the run that failed (the
         replay commands that run and explore print do).
         """,
-        examples: ["fleetsim replay scenarios/races/unguarded-completion.json --seed 1 --device 48 --from 950s --to 960s"]
+        examples: ["fleetsim replay scenarios/races/unguarded-completion.json --seed 1 --device 60 --from 1010s --to 1020s"]
     )
 
     var options: ScenarioOptions

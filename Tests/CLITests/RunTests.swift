@@ -34,12 +34,12 @@ import Testing
     /// `replay` prints the story of one device with UTC and local times, and the
     /// oracle's verdict at its instant.
     @Test func replayShowsTheViolatingEvent() throws {
-        let r = try CLI.run(["replay", "scenarios/races/unguarded-completion.json", "--seed", "1", "--device", "48", "--from", "950s", "--to", "960s"])
+        let r = try CLI.run(["replay", "scenarios/races/unguarded-completion.json", "--seed", "1", "--device", "60", "--from", "1010s", "--to", "1020s"])
         #expect(r.status == 0)
         #expect(r.stdout.contains("logic -> completeTask(success: false)"))
         #expect(r.stdout.contains("ORACLE: violation taskCompletedTwice"))
-        #expect(r.stdout.contains("2026-03-02T00:15:58.013Z"))
-        #expect(r.stdout.hasPrefix("Replay of device 48, scenario 'race-unguarded-completion', seed 1, from 950s to 16m into the run"))
+        #expect(r.stdout.contains("2026-03-02T00:16:58.509Z"))
+        #expect(r.stdout.hasPrefix("Replay of device 60, scenario 'race-unguarded-completion', seed 1, from 1010s to 17m into the run"))
     }
 
     @Test func usageErrorsExitTwo() throws {

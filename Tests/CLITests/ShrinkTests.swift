@@ -47,35 +47,36 @@ import Testing
     }
 
     /// Same inputs, same file, byte for byte; the file has sorted keys, two-space
-    /// indentation, the variants and seed it ran with, and the user's own keys.
+    /// indentation, the variants and seed it ran with, and the user's own keys. (Seed 4
+    /// shrinks to a few devices of its own seed; seeds 1 and 2 move to seed 3.)
     @Test func sameInputsGiveTheSameFile() throws {
         let dir = try CLI.temporaryDirectory()
         let a = dir.appendingPathComponent("a.json").path, b = dir.appendingPathComponent("b.json").path
-        #expect(try CLI.run(["shrink", "scenarios/races/ignore-410.json", "--seed", "1", "--out", a]).status == 0)
-        #expect(try CLI.run(["shrink", "scenarios/races/ignore-410.json", "--seed", "1", "--out", b]).status == 0)
+        #expect(try CLI.run(["shrink", "scenarios/races/ignore-410.json", "--seed", "4", "--out", a]).status == 0)
+        #expect(try CLI.run(["shrink", "scenarios/races/ignore-410.json", "--seed", "4", "--out", b]).status == 0)
         let text = try Self.size(a).text
         #expect(text == (try Self.size(b).text))
-        #expect(text.hasPrefix("{\n  \"description\": \"Shrunk by fleetsim shrink from scenarios/races/ignore-410.json, seed 1, keeping pushSentToUnregisteredToken."))
+        #expect(text.hasPrefix("{\n  \"description\": \"Shrunk by fleetsim shrink from scenarios/races/ignore-410.json, seed 4, keeping pushSentToUnregisteredToken."))
         #expect(text.contains("\n  \"logic\": {\n    \"variants\": [\"push.ignore410\"]\n  },\n"))
         #expect(text.contains("\"reinstallsPerMonth\": 30"))
-        #expect(text.contains("\n  \"seed\": 1\n}\n"))
+        #expect(text.contains("\n  \"seed\": 4\n}\n"))
     }
 
     /// --variants replaces the file's; the shrunk file carries them, so it fails on its
     /// own. The default output lands next to the input, and a path with a space is
-    /// quoted in the replay command.
+    /// quoted in the replay command. (Seed 4, which the shrink keeps.)
     @Test func variantsAreWrittenAndPathsAreQuoted() throws {
         let dir = try CLI.temporaryDirectory().appendingPathComponent("with space")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let input = dir.appendingPathComponent("push.json").path
         let original = try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("scenarios/races/ignore-410.json").path, encoding: .utf8)
         try original.replacingOccurrences(of: #"["push.ignore410"]"#, with: "[]").write(toFile: input, atomically: true, encoding: .utf8)
-        let r = try CLI.run(["shrink", input, "--variants", "push.ignore410"])
+        let r = try CLI.run(["shrink", input, "--seed", "4", "--variants", "push.ignore410"])
         #expect(r.status == 0, "\(r.stderr)")
         let out = dir.appendingPathComponent("push.shrunk.json").path
         #expect(try Self.size(out).text.contains("\"variants\": [\"push.ignore410\"]"))
         #expect(r.stdout.contains("Replay: "))
-        #expect(r.stdout.contains(" replay '\(out)' --seed 1 --device "))
+        #expect(r.stdout.contains(" replay '\(out)' --seed 4 --device "))
         #expect(try CLI.run(["run", out, "--out", dir.appendingPathComponent("report").path, "--quiet"]).status == 1)
     }
 

@@ -23,10 +23,10 @@ import Platform
     }
 
     /// A one-cohort world traced on `device`; `extra` adds top-level keys (`, "logic": …`).
-    static func world(_ fleet: String, duration: String, start: String? = nil, extra: String = "", device: Int = 0) throws -> World {
+    static func world(_ fleet: String, duration: String, start: String? = nil, extra: String = "", device: Int = 0, seed: Int = 7) throws -> World {
         let startKey = start.map { #""start": "\#($0)", "# } ?? ""
         return World(scenario: try Fixtures.decode("""
-        {"name": "wiring", \(startKey)"duration": "\(duration)", "seed": 7, "fleet": [\(fleet)]\(extra)}
+        {"name": "wiring", \(startKey)"duration": "\(duration)", "seed": \(seed), "fleet": [\(fleet)]\(extra)}
         """), traceDevice: device)
     }
 
@@ -128,7 +128,10 @@ import Platform
         """
         var phases: [SimDuration] = []
         for device in 0..<2 {
-            var world = try Self.world(fleet, duration: "4d", device: device)
+            // Seed 1: both phones fall out of ACTIVE at least once in the 4 days (on some
+            // seeds, 7 among them since 0.2.0, one phone's opens come close enough together
+            // to keep it ACTIVE throughout, and it has no demotion to check).
+            var world = try Self.world(fleet, duration: "4d", device: device, seed: 1)
             world.runToEnd()
             let phase = world.bucketCheckPhase(UInt32(device), StandbyBucketModel())
             #expect(phase >= .zero && phase < .hours(3))

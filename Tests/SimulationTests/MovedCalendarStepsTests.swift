@@ -32,8 +32,11 @@ import SimKernel
         return (world.core.oracle.violations, world.core.oracle.counts[ViolationKind.allCases.firstIndex(of: .stepsNeverSynced)!])
     }
 
+    /// Seeds 5 and 7: with the clock 5 h slow the variant loses a day's evening steps on
+    /// about half the seeds (seeds 1-20: 10, among them neither 1 nor 2 since 0.2.0), on
+    /// these two with every move; the correct logic passes all 20 with every move.
     @Test(arguments: moves) func variantIsCaughtAndCorrectLogicPasses(_ move: Move) throws {
-        for seed in UInt64(1)...2 {
+        for seed: UInt64 in [5, 7] {
             let buggy = try Self.violations(move, seed: seed, variants: ["stepSync.advanceCursorOnFailure"])
             #expect(buggy.neverSynced > 0, "seed \(seed): the variant is not caught")
             let correct = try Self.violations(move, seed: seed, variants: [])
