@@ -27,8 +27,9 @@ public struct RandomStream: Sendable {
     @usableFromInline var seed: UInt64
     @usableFromInline let gamma: UInt64
 
-    /// 2^64 divided by the golden ratio, rounded to odd: the gamma of unsplit streams.
-    @usableFromInline static let goldenGamma: UInt64 = 0x9E37_79B9_7F4A_7C15
+    /// 2^64 divided by the golden ratio, rounded to odd: the gamma of unsplit streams. A
+    /// computed value, so that code inlined into other modules reads no global.
+    @inlinable static var goldenGamma: UInt64 { 0x9E37_79B9_7F4A_7C15 }
 
     /// The stream Java's `new SplittableRandom(splitMixSeed)` is: the golden gamma, so its
     /// draws are SplitMix64's from `splitMixSeed`.
