@@ -163,4 +163,25 @@ import SimKernel
         // Both kinds were exercised: sessions of the last day, and starts kept as extras.
         #expect(s.sessions.count > 10 && !s.extraStarts.isEmpty)
     }
+
+    /// No buffer before the first session; the first reserves a day's room, which the
+    /// next sessions fill without reallocating (the same buffer, whatever its capacity
+    /// rounded up to) and pruning keeps; one more session than the room grows it.
+    @Test func theFirstSessionReservesADaysRoom() {
+        var s = JobQuotaState()
+        q.jobStarted(&s, now: t0)
+        #expect(s.sessions.capacity == 0)
+        q.jobStopped(&s, now: t0 + .minutes(1))
+        let room = s.sessions.capacity
+        #expect(room >= JobQuotaState.sessionsReserved)
+        let buffer = s.sessions.withUnsafeBufferPointer { $0.baseAddress }
+        for k in 1..<room { run(&s, from: t0 + .minutes(Int64(30 * k)), for: .minutes(1)) }
+        #expect(s.sessions.count == room && s.sessions.capacity == room)
+        #expect(s.sessions.withUnsafeBufferPointer { $0.baseAddress } == buffer)
+        // A day later the first session leaves as the next one comes: still full, same buffer.
+        run(&s, from: t0 + .hours(24) + .minutes(2), for: .minutes(1))
+        #expect(s.sessions.count == room && s.sessions.withUnsafeBufferPointer { $0.baseAddress } == buffer)
+        run(&s, from: t0 + .hours(24) + .minutes(4), for: .minutes(1))
+        #expect(s.sessions.count == room + 1 && s.sessions.capacity > room)
+    }
 }

@@ -6,8 +6,8 @@ import AppLogic
 /// each per push user, notification and accepted message of a run (docs/speed.md,
 /// "the rest of the memory").
 @Suite struct PushMemoryLayoutTests {
-    @Test func perUserRecordsAre152And88BytesAndADevice56() {
-        #expect(MemoryLayout<PushUserState>.stride == 152)
+    @Test func perUserRecordsAre120And88BytesAndADevice56() {
+        #expect(MemoryLayout<PushUserState>.stride == 120)
         #expect(MemoryLayout<PushUserTruth>.stride == 88)
         #expect(MemoryLayout<PushDeviceRecord>.stride == 56)
     }

@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import Scenario
 import Reports
+import AppLogic
 @testable import Simulation
 
 /// The push pipeline in the world (issue 5): the broadcast scenario accounts for every
@@ -116,5 +117,18 @@ import Reports
         #expect(Self.count(r, "push.outcomes.delivered") == 10)
         #expect(Self.count(r, "push.outcomes.lost") == 0)
         #expect(Self.count(r, "invariants.violations") == 0)
+    }
+
+    /// Each provider's gateway holds its own platform's phones only, numbered in fleet
+    /// order: the default scenario's mixed fleet (iPhones and Android phones interleaved
+    /// by cohort) gives every push user the count of earlier users on its provider.
+    @Test func eachGatewayNumbersItsOwnPlatformsPhones() throws {
+        let world = World(scenario: try Fixtures.scenario("scenarios/default.json").scaled(by: 0.02))
+        var next: [PushProvider: UInt32] = [.apns: 0, .fcm: 0]
+        for (u, truth) in world.push.truth.enumerated() {
+            #expect(world.push.gatewayDevice[u] == next[truth.provider])
+            next[truth.provider]! += 1
+        }
+        #expect(next[.apns]! > 0 && next[.fcm]! > 0 && next[.apns]! + next[.fcm]! == UInt32(world.push.users.count))
     }
 }

@@ -26,9 +26,9 @@ public struct PushDeviceRecord: Hashable, Sendable {
 /// send or job to end frees its array's buffer (``removeSend(at:)``, ``removeJob(at:)``),
 /// so a fleet of mostly idle users holds no buffers between pushes.
 ///
-/// Layout (152 bytes, one per push user): the one-byte counters sit in the settings'
-/// padding and the send counter in an optional's, so the fields are in size order,
-/// not by topic.
+/// Layout (120 bytes, one per push user): the one-byte counters sit in the settings'
+/// padding and the send counter after the week, so the fields are in size order, not
+/// by topic; the optional instants are ``PackedInstant``s behind accessors of their names.
 public struct PushUserState: Hashable, Sendable {
     public var settings: PushUserSettings
     /// Normal pushes sent on local day `normalDay`.
@@ -37,6 +37,7 @@ public struct PushUserState: Hashable, Sendable {
     var highCount: UInt8 = 0
     var normalDay: Int32 = .min
     var highWeek: Int32 = .min
+    var nextSend: UInt32 = 0
     public internal(set) var devices: [PushDeviceRecord] = []
     /// Normal notifications held for the summary at the end of quiet hours.
     public internal(set) var heldNormal: [NotificationID] = []
@@ -51,10 +52,21 @@ public struct PushUserState: Hashable, Sendable {
     /// The badge the last push carried; the daily sync sends one when `unread` differs.
     var lastBadgeSent = 0
     /// The last in-app activity on any of the user's devices.
-    public internal(set) var lastActiveAt: Instant?
-    var nextSend: UInt32 = 0
-    var quietReleaseAt: Instant?
-    var nextDailyAt: Instant?
+    public internal(set) var lastActiveAt: Instant? {
+        get { packedLastActiveAt.value }
+        set { packedLastActiveAt.value = newValue }
+    }
+    var quietReleaseAt: Instant? {
+        get { packedQuietReleaseAt.value }
+        set { packedQuietReleaseAt.value = newValue }
+    }
+    var nextDailyAt: Instant? {
+        get { packedNextDailyAt.value }
+        set { packedNextDailyAt.value = newValue }
+    }
+    private var packedLastActiveAt = PackedInstant()
+    private var packedQuietReleaseAt = PackedInstant()
+    private var packedNextDailyAt = PackedInstant()
 
     public init(settings: PushUserSettings) { self.settings = settings }
 
@@ -81,6 +93,20 @@ public struct PushUserState: Hashable, Sendable {
     /// awaiting its 5 min or 15 min rule).
     public func holds(_ id: NotificationID) -> Bool {
         heldNormal.contains(id) || queuedHigh.contains { $0.request.id == id } || jobs.contains { $0.id == id }
+    }
+}
+
+/// An `Instant?` in 8 bytes, where the optional takes 16 inside a struct: nil is
+/// `Int64.min` µs, an instant no run reaches.
+struct PackedInstant: Hashable, Sendable {
+    private var microseconds = Int64.min
+
+    var value: Instant? {
+        get { microseconds == .min ? nil : Instant(unixMicroseconds: microseconds) }
+        set {
+            assert(newValue?.unixMicroseconds != .min, "Int64.min µs stands for nil")
+            microseconds = newValue?.unixMicroseconds ?? .min
+        }
     }
 }
 

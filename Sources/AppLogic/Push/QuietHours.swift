@@ -2,15 +2,24 @@ import Foundation
 
 /// A user's quiet hours on their local wall clock, `start ..< end`; when `start` is
 /// later than `end` they run across midnight (seed `001`'s example, 8:00 PM - 7:00 AM).
-/// Equal `start` and `end` mean no quiet hours.
+/// Equal `start` and `end` mean no quiet hours. The minutes are kept in 16 bits (4
+/// bytes where two `Int`s took 16, in every push user's settings).
 public struct QuietHours: Hashable, Sendable {
+    private var start: Int16
+    private var end: Int16
     /// Minutes after local midnight, 0 ..< 1440.
-    public var startMinute: Int
-    public var endMinute: Int
+    public var startMinute: Int {
+        get { Int(start) }
+        set { start = Int16(newValue) }
+    }
+    public var endMinute: Int {
+        get { Int(end) }
+        set { end = Int16(newValue) }
+    }
 
     public init(startHour: Int, startMinute: Int = 0, endHour: Int, endMinute: Int = 0) {
-        self.startMinute = startHour * 60 + startMinute
-        self.endMinute = endHour * 60 + endMinute
+        start = Int16(startHour * 60 + startMinute)
+        end = Int16(endHour * 60 + endMinute)
     }
 
     /// Whether `now` is inside the quiet hours on the local clock of `timeZone`.

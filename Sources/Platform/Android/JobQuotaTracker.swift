@@ -30,10 +30,12 @@ public struct JobQuotaConfig: Sendable, Equatable {
 }
 
 /// One app's job history on one device: its timing sessions and job starts of the last
-/// 24 h, oldest first, pruned as time passes. The arrays grow to what the device uses
-/// and keep that capacity (a few allocations in a device's life, none once grown);
-/// reserving 32 sessions and 64 starts up front cost 1.1 KB per Android device, most
-/// of it never used.
+/// 24 h, oldest first, pruned as time passes. The arrays keep their capacity. The first
+/// session reserves room for a usual day's (``sessionsReserved``), so the array is
+/// allocated once instead of doubling through 1, 2, 4, 8, 16 and 32 and leaving each
+/// outgrown buffer as a hole in the heap; a device with no session holds no buffer, and
+/// one with more sessions grows as before. (Reserving 32 sessions and 64 starts at the
+/// start cost 1.1 KB per Android device, most of it never used.)
 ///
 /// Every session's start is the start of a job (the one that opened it; a coalesced
 /// session keeps the start of the one it continues), so a job start is kept only when
@@ -57,6 +59,10 @@ public struct JobQuotaState: Sendable, Equatable {
     @usableFromInline var packedOpenSessionStart = PackedTime.none
     /// Jobs running now; a session is open while this is above zero.
     public internal(set) var running: Int32 = 0
+
+    /// The room the first session reserves: a device of the default fleet closes 17 to 20
+    /// sessions a day (`fleetsim bench`, 100,000 devices: 98 % of them 17 or 18).
+    @usableFromInline static let sessionsReserved = 20
 
     public init() {}
 }
@@ -112,6 +118,7 @@ public struct JobQuotaTracker: Sendable {
         guard s.running > 0 else { return }
         s.running -= 1
         if s.running == 0, let start = s.openSessionStart {
+            if s.sessions.capacity == 0 { s.sessions.reserveCapacity(JobQuotaState.sessionsReserved) }
             s.sessions.append(.init(start: start, end: now))
             s.openSessionStart = nil
         }

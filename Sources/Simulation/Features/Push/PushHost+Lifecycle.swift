@@ -48,10 +48,10 @@ extension PushHost {
         metrics.rotations += 1
         core.note(d, "push: the provider issues token g\(generation); g\(current.generation) is unregistered from now")
         if current.provider == .apns {
-            apns.tokenIssued(device: d, generation: generation)
+            apns.tokenIssued(device: gatewayDevice[u], generation: generation)
             return nil  // registered at the next launch (World+Push's pushOnOpen)
         }
-        fcm.tokenIssued(device: d, generation: generation)
+        fcm.tokenIssued(device: gatewayDevice[u], generation: generation)
         // The app registers only with permission (as at a launch).
         guard core.devices[Int(d)].notificationCenter.authorization.allowsPosting else { return nil }
         metrics.registrations += 1
@@ -64,9 +64,9 @@ extension PushHost {
         metrics.uninstalls += 1
         core.note(d, "push: the user uninstalls the app; its tokens are unregistered")
         if truth[u].provider == .apns {
-            apns.appRemoved(device: d)
+            apns.appRemoved(device: gatewayDevice[u])
         } else {
-            fcm.appRemoved(device: d)
+            fcm.appRemoved(device: gatewayDevice[u])
         }
         let stored = truth[u].stored
         truth[u].stored.removeAll()

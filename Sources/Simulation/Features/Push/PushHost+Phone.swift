@@ -32,9 +32,9 @@ extension PushHost {
         var handover = PushHandover(stored: truth[u].stored)
         truth[u].stored.removeAll()
         if truth[u].provider == .apns {
-            handover.apnsDelivery = apns.deviceCameOnline(d, now: core.now)?.message
+            handover.apnsDelivery = apns.deviceCameOnline(gatewayDevice[u], now: core.now)?.message
         } else {
-            handover.flush = fcm.deviceReachable(d, now: core.now)
+            handover.flush = fcm.deviceReachable(gatewayDevice[u], now: core.now)
         }
         return handover
     }
@@ -219,9 +219,9 @@ extension PushHost {
         if truth[u].generation == 0 { truth[u].generation = 1 }
         let generation = truth[u].generation
         if truth[u].provider == .apns {
-            apns.tokenIssued(device: d, generation: generation)
+            apns.tokenIssued(device: gatewayDevice[u], generation: generation)
         } else {
-            fcm.tokenIssued(device: d, generation: generation)
+            fcm.tokenIssued(device: gatewayDevice[u], generation: generation)
         }
         truth[u].gone.removeAll { $0 == generation }
         metrics.registrations += 1

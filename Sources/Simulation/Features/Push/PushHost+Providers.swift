@@ -81,7 +81,7 @@ extension PushHost {
         let d = Int(record.token.device.rawValue)
         let u = Int(record.user)
         let apnsPriority = PushRouter.apnsPriority(record.priority, silent: record.payload.isSilent)
-        let request = APNsGatewayModel.Request(token: GatewayToken(device: UInt32(d), generation: record.token.generation),
+        let request = APNsGatewayModel.Request(token: GatewayToken(device: gatewayDevice[u], generation: record.token.generation),
                                                message: UInt64(messages.count), priority: apnsPriority,
                                                expiration: simTime(record.expiration), collapseId: record.collapseId,
                                                payloadBytes: record.payload.bytes)
@@ -97,7 +97,7 @@ extension PushHost {
         let now = core.now
         let record = inflight[s]
         let u = Int(record.user)
-        let request = FCMGatewayModel.Request(token: GatewayToken(device: record.token.device.rawValue, generation: record.token.generation),
+        let request = FCMGatewayModel.Request(token: GatewayToken(device: gatewayDevice[u], generation: record.token.generation),
                                               message: UInt64(messages.count), highPriority: route.highPriority,
                                               ttl: max(.zero, simTime(record.expiration) - now), collapseKey: record.collapseId,
                                               payloadBytes: record.payload.bytes)

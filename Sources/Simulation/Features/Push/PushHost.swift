@@ -43,6 +43,10 @@ struct PushHost {
     var streams: [RandomStream] = []
     /// The push user of each device, or -1 when its cohort does not run `push`.
     var userOf: [Int32]
+    /// Per push user, its device's number at its provider's gateway: each gateway holds
+    /// its own platform's devices only (an iPhone's slot at APNs is 32 bytes, an Android
+    /// phone's at FCM 56; a slot for every device at both took 88 a device).
+    var gatewayDevice: [UInt32] = []
     var apns: APNsGatewayModel
     var fcm: FCMGatewayModel
     var dispatchers = [PushDispatcher(), PushDispatcher()]
@@ -80,8 +84,8 @@ struct PushHost {
         active = core.cohorts.contains(where: \.runsPush)
         let deviceCount = active ? core.devices.count : 0
         userOf = Array(hugePagesRepeating: -1, count: deviceCount)
-        apns = APNsGatewayModel(deviceCount: deviceCount)
-        fcm = FCMGatewayModel(deviceCount: deviceCount)
+        apns = APNsGatewayModel(deviceCount: 0)
+        fcm = FCMGatewayModel(deviceCount: 0)
         concurrency = scenario.backend.push.concurrency
         queueLimit = scenario.backend.push.queueLimit
         broadcastCollapseIds = scenario.broadcasts.indices.map { "broadcast-\($0)" }
@@ -95,6 +99,8 @@ struct PushHost {
         users = [PushUserState](hugePagesCapacity: pushUsers)
         truth = [PushUserTruth](hugePagesCapacity: pushUsers)
         streams = [RandomStream](hugePagesCapacity: pushUsers)
+        gatewayDevice = [UInt32](hugePagesCapacity: pushUsers)
+        var gatewayDevices = (apns: UInt32(0), fcm: UInt32(0))
         for d in core.devices.indices {
             let cohort = core.cohorts[Int(core.devices[d].cohort)]
             guard cohort.runsPush else { continue }
@@ -108,6 +114,13 @@ struct PushHost {
             let email = setup.chance(usage.emailEnabled)
             let settings = PushUserSettings(timeZone: zones[Int(core.devices[d].homeTimeZone)], quietHours: quiet, optedOut: optedOut, emailEnabled: email)
             userOf[d] = Int32(users.count)
+            if cohort.platform == .android {
+                gatewayDevice.append(gatewayDevices.fcm)
+                gatewayDevices.fcm += 1
+            } else {
+                gatewayDevice.append(gatewayDevices.apns)
+                gatewayDevices.apns += 1
+            }
             users.append(PushUserState(settings: settings))
             truth.append(PushUserTruth(device: UInt32(d),
                                        lifecycle: RandomStream(seed: scenario.seed, entity: entity, purpose: "push.lifecycle"),
@@ -115,6 +128,8 @@ struct PushHost {
                                        provider: cohort.platform == .android ? .fcm : .apns))
             streams.append(RandomStream(seed: scenario.seed, entity: entity, purpose: "push"))
         }
+        apns = APNsGatewayModel(deviceCount: Int(gatewayDevices.apns))
+        fcm = FCMGatewayModel(deviceCount: Int(gatewayDevices.fcm))
     }
 
     static func provider(_ p: PushProvider) -> Int { p == .apns ? 0 : 1 }
