@@ -82,7 +82,7 @@ public struct World {
         let clock = SimClock<WorldEvent>(
             tieBreak: scenario.tieBreak == .shuffle ? .shuffle : .fifo,
             shuffleStream: RandomStream(seed: scenario.seed, entity: UInt64.max, purpose: "tieBreak"),
-            reserve: devices.count * 4)
+            reserve: devices.count * 4, end: SimTime.zero + scenario.duration)
         core = WorldCore(scenario: scenario, shard: shard, clock: clock, devices: devices, cohorts: fleet.cohorts,
                          timeZones: fleet.timeZones, calendars: fleet.timeZones.map(LocalCalendar.init(identifier:)),
                          staleTriggers: Array(hugePagesRepeating: DeferredTimer(), count: devices.count),
