@@ -88,7 +88,7 @@ struct Bench: Command {
         }
 
         print("Whole world (60 % iOS, 40 % Android, every feature, \(days) day\(days == 1 ? "" : "s"), set-up included\(repeats > 1 ? ", best of \(repeats) runs" : "")):")
-        print("  \(World.bytesPerDevice) bytes of state per device, plus \(World.bytesPerAndroidDevice) per Android device; \(hugePagesSetting())")
+        print("  \(World.bytesPerDevice) bytes of state per device, plus \(World.bytesPerAndroidDevice) per Android device and \(World.bytesPerIOSDevice) per iOS device; \(hugePagesSetting())")
         var firstCost: Double?
         for n in worldDevices {
             let json = """
@@ -142,10 +142,10 @@ struct Bench: Command {
     /// the run, when the fleet's timers are all armed) and the rest of the peak RSS
     /// growth (metrics, oracle, logic, allocator slack).
     static func memorySplit(world: World, devices n: Int, android: Int, allIn: Int?) -> String {
-        let state = (n * World.bytesPerDevice + android * World.bytesPerAndroidDevice) / n
+        let state = (n * World.bytesPerDevice + android * World.bytesPerAndroidDevice + (n - android) * World.bytesPerIOSDevice) / n
         let queue = world.pendingSetBytes / n
         let rest = allIn.map { "\(max(0, $0 / n - state - queue)) rest (peak RSS growth less both)" } ?? "rest not available"
-        return "bytes/device: \(state) device state (\(World.bytesPerDevice) x \(n) + \(World.bytesPerAndroidDevice) x \(android)), "
+        return "bytes/device: \(state) device state (\(World.bytesPerDevice) x \(n) + \(World.bytesPerAndroidDevice) x \(android) + \(World.bytesPerIOSDevice) x \(n - android)), "
             + "\(queue) queue (\(world.pendingEntryStride)-byte entries, arrays' capacity at the end), \(rest)"
     }
 

@@ -21,10 +21,10 @@ public enum MemoryEstimate {
     static let bytesPerDeviceDay = 300
 
     /// Bytes per device for a run of `days`: its `Device`, its share of an
-    /// `AndroidDevice`, its queue entries, the rest of the world's per-device state, and
+    /// `AndroidDevice` or of an iOS launch policy, its queue entries, the rest of the world's per-device state, and
     /// what grows per simulated day.
     public static func bytesPerDevice(androidShare: Double, days: Double) -> Int {
-        return World.bytesPerDevice + Int((androidShare * Double(World.bytesPerAndroidDevice)).rounded(.up))
+        return World.bytesPerDevice + Int((androidShare * Double(World.bytesPerAndroidDevice) + (1 - androidShare) * Double(World.bytesPerIOSDevice)).rounded(.up))
             + queueEntriesPerDevice * EventQueue<WorldEvent>.entryStride + otherBytesPerDevice + Int((days * Double(bytesPerDeviceDay)).rounded(.up))
     }
 
