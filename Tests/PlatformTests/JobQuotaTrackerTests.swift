@@ -184,4 +184,19 @@ import SimKernel
         run(&s, from: t0 + .hours(24) + .minutes(4), for: .minutes(1))
         #expect(s.sessions.count == room + 1 && s.sessions.capacity > room)
     }
+    /// A session's start and end keep every µs in their 48 bits: around zero, across the
+    /// low word's carry, and at both ends of the range; 12 bytes a session.
+    @Test func aSessionKeepsItsTimesIn48Bits() {
+        let times: [Int64] = [0, -1, 1, -86_400_000_000, 366 * 86_400_000_000, (1 << 32) - 1, 1 << 32, -(1 << 32), -(1 << 32) - 1,
+                              (1 << 47) - 1, -(1 << 47)]
+        for a in times {
+            for b in times {
+                let x = JobQuotaState.Session(start: SimTime(microseconds: a), end: SimTime(microseconds: b))
+                #expect(x.start.microseconds == a && x.end.microseconds == b)
+            }
+        }
+        #expect(!JobQuotaState.Session.fits(SimTime(microseconds: 1 << 47)))
+        #expect(!JobQuotaState.Session.fits(SimTime(microseconds: -(1 << 47) - 1)))
+        #expect(MemoryLayout<JobQuotaState.Session>.stride == 12)
+    }
 }

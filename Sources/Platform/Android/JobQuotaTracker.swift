@@ -44,9 +44,25 @@ public struct JobQuotaConfig: Sendable, Equatable {
 /// one included) and the extra starts after it. A device whose jobs rarely overlap holds
 /// no start array at all: 8 bytes less per job in the day, and one allocation less.
 public struct JobQuotaState: Sendable, Equatable {
+    /// A closed session, its start and end in 48 bits of µs each (±4.4 years; a run is at
+    /// most 366 days, and no session starts more than a few days before it): 12 bytes,
+    /// where two `SimTime`s take 16. A day's 20 sessions then fit a 272-byte buffer, not 352.
     @usableFromInline struct Session: Sendable, Equatable {
-        @usableFromInline var start: SimTime
-        @usableFromInline var end: SimTime
+        @usableFromInline var startLow: UInt32
+        @usableFromInline var endLow: UInt32
+        @usableFromInline var startHigh: Int16
+        @usableFromInline var endHigh: Int16
+
+        @inlinable init(start: SimTime, end: SimTime) {
+            precondition(Self.fits(start) && Self.fits(end), "JobQuotaState: a session beyond ±2^47 µs")
+            startLow = UInt32(truncatingIfNeeded: start.microseconds)
+            startHigh = Int16(truncatingIfNeeded: start.microseconds >> 32)
+            endLow = UInt32(truncatingIfNeeded: end.microseconds)
+            endHigh = Int16(truncatingIfNeeded: end.microseconds >> 32)
+        }
+        @inlinable static func fits(_ t: SimTime) -> Bool { t.microseconds >> 47 == 0 || t.microseconds >> 47 == -1 }
+        @inlinable var start: SimTime { SimTime(microseconds: Int64(startHigh) << 32 | Int64(startLow)) }
+        @inlinable var end: SimTime { SimTime(microseconds: Int64(endHigh) << 32 | Int64(endLow)) }
     }
     @usableFromInline var sessions: [Session] = []
     /// The job starts that did not open a session.
