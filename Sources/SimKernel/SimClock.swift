@@ -41,11 +41,15 @@ public struct SimClock<Event> {
     /// An event at or after ``end`` is placed nowhere (``EventQueue/Placement/near``:
     /// nothing to retract).
     @inlinable @discardableResult public mutating func scheduleRetractably(_ event: Event, at time: SimTime) -> EventQueue<Event>.Placement {
-        guard time < end else {
-            _ = queue.reserveOrder()
-            return .near
-        }
+        guard time < end else { return takeOrderOnly() }
         return queue.schedule(event, at: time < now ? now : time)
+    }
+
+    /// An event past the end: its order taken, nothing stored. Out of line, so that the
+    /// schedules the world makes stay as small as they were.
+    @usableFromInline @inline(never) mutating func takeOrderOnly() -> EventQueue<Event>.Placement {
+        _ = queue.reserveOrder()
+        return .near
     }
 
     /// Takes the order the next schedule would give, for ``schedule(_:at:order:)``.

@@ -199,4 +199,16 @@ import SimKernel
         #expect(!JobQuotaState.Session.fits(SimTime(microseconds: -(1 << 47) - 1)))
         #expect(MemoryLayout<JobQuotaState.Session>.stride == 12)
     }
+    /// Sessions counted from the newest back: one ending exactly at the moment is out, one
+    /// ending a microsecond after it is in; the open session always counts.
+    @Test func sessionsSinceCountsBackFromTheNewest() {
+        var s = JobQuotaState()
+        for k: Int64 in 0..<3 { run(&s, from: t0 + .minutes(30 * k), for: .minutes(1)) }
+        #expect(q.sessionsSince(s, t0 - .microseconds(1), now: t0 + .hours(2)) == 3)
+        #expect(q.sessionsSince(s, t0 + .minutes(31) - .microseconds(1), now: t0 + .hours(2)) == 2)
+        #expect(q.sessionsSince(s, t0 + .minutes(31), now: t0 + .hours(2)) == 1)
+        #expect(q.sessionsSince(s, t0 + .minutes(61), now: t0 + .hours(2)) == 0)
+        q.jobStarted(&s, now: t0 + .hours(2))
+        #expect(q.sessionsSince(s, t0 + .minutes(61), now: t0 + .hours(2)) == 1)
+    }
 }

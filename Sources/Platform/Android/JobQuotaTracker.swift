@@ -170,13 +170,15 @@ public struct JobQuotaTracker: Sendable {
     }
 
     /// Run time within [a, now] and within [b, now], in one pass over the sessions (the
-    /// bucket's window and the 24 h of every check).
+    /// bucket's window and the 24 h of every check: the pruned history, all of it).
     @inlinable func executionTimes(_ s: JobQuotaState, since a: SimTime, and b: SimTime, now: SimTime) -> (SimDuration, SimDuration) {
         var ta = SimDuration.zero, tb = SimDuration.zero
         let earliest = min(a, b)
-        for x in s.sessions where x.end > earliest {
-            if x.end > a { ta = ta + (x.end - max(x.start, a)) }
-            if x.end > b { tb = tb + (x.end - max(x.start, b)) }
+        for x in s.sessions {
+            let end = x.end
+            guard end > earliest else { continue }
+            if end > a { ta = ta + (end - max(x.start, a)) }
+            if end > b { tb = tb + (end - max(x.start, b)) }
         }
         if let start = s.openSessionStart {
             ta = ta + (now - max(start, a))
@@ -195,10 +197,13 @@ public struct JobQuotaTracker: Sendable {
         return (s.sessions.endIndex - i) + (s.extraStarts.endIndex - j) + (open ? 1 : 0)
     }
 
+    /// Sessions ending after `since`, and the open one. The sessions are disjoint and in
+    /// time order (one closes before the next opens), so those are the last ones: read
+    /// back from the newest, stopping at the first that ended before.
     @inlinable func sessionsSince(_ s: JobQuotaState, _ since: SimTime, now: SimTime) -> Int {
-        var n = s.openSessionStart == nil ? 0 : 1
-        for x in s.sessions where x.end > since { n += 1 }
-        return n
+        var i = s.sessions.endIndex
+        while i > 0, s.sessions[i - 1].end > since { i -= 1 }
+        return (s.sessions.endIndex - i) + (s.openSessionStart == nil ? 0 : 1)
     }
 
     /// Drops what is older than the longest window (24 h).
