@@ -68,6 +68,9 @@ struct AndroidDevice {
     /// 11 bytes where the request took 48). The interval is `Int64.min` µs until the
     /// work is first enqueued (no request).
     var stepWorkConstraints = Platform.WorkConstraints()
+    /// (In the constraints' tail padding.) The screen is on and its end has no event: nothing waits on it, and it is settled
+    /// at `screen.onUntil` when the device's Android state is next read (``World/settleScreen(_:_:before:)``).
+    var screenOffOwed = false
     var stepWorkInterval = SimDuration(microseconds: .min)
     /// The refresh's and the step sync's WorkManager periodic work.
     var refresh: AndroidWorkSlot
@@ -243,9 +246,12 @@ extension World {
         }
     }
 
-    /// An Android timer's event: stale ones are dropped here, current ones go to their mechanism.
+    /// An Android timer's event: stale ones are dropped here, current ones go to their
+    /// mechanism. An owed screen-off is settled first, as it may have moved the bucket
+    /// timer's entry (the one popping would then be stale, as in an eager world).
     mutating func androidTimerFires(_ d: UInt32, _ timer: AndroidTimer, generation: UInt32) {
         let a = androidIndex(d)
+        settleScreen(d, a, before: now)
         guard androids[a].timers.isCurrent(timer, generation) else { return }
         switch timer {
         case .doze:
@@ -281,6 +287,7 @@ extension World {
 
     /// A posted notification is seen: WORKING_SET for 12 h (`docs/platform-facts.md` B).
     mutating func androidNotificationSeen(_ d: UInt32) {
+        settleScreen(d, androidIndex(d), before: now)
         models(d).buckets.notificationSeen(state: &androids[androidIndex(d)].bucket, now: now)
         checkBucket(d)
         armBucketTimer(d)
@@ -288,18 +295,86 @@ extension World {
 
     mutating func screenSession(_ d: UInt32, length: SimDuration) {
         let a = androidIndex(d)
+        settleScreen(d, a, before: now)
         switch androids[a].screen.sessionStarts(now: now, length: length) {
         case .turnedOn(let offAt, let generation):
             core.note(d, "OS: screen on")
             androids[a].timers.cancel(.oemKill)
             let t = now
             borrowedModels(d)._withUnsafeGuaranteedRef { $0.buckets.screen(on: true, state: &androids[a].bucket, now: t) }
-            core.clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+            scheduleScreenOff(d, a, at: offAt, generation: generation)
             applyDoze(d, .screen(on: true))
         case .extended(let offAt, let generation):
-            core.clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+            scheduleScreenOff(d, a, at: offAt, generation: generation)
         case .unchanged:
             break
+        }
+    }
+
+    // MARK: - Lazy screen-offs
+
+    // A screen-off changes only the device's Android state (the screen, the bucket's
+    // screen-on clock, Doze going INACTIVE, the bucket's check and timer) unless
+    // something waits on Doze, whose change may then release it (``dozeWatched(_:_:)``:
+    // due work, FCM messages held, a while-idle alarm held; and always for the traced
+    // device), or a manufacturer's policy arms its force-stop from it. Otherwise it gets
+    // no event: it is owed, and settled at its own instant when the device's Android
+    // state is next read or fed (``settleDoze(_:before:)``, the bucket, a timer, a
+    // session, an FCM route) and at the end of every ``run(until:)``. Something that
+    // starts waiting while it is owed gives it its event back (``watchScreen(_:_:)``).
+    // docs/android.md, "Lazy screen-offs".
+
+    /// The screen-off at `offAt` (`generation`): an event, or owed when nothing waits.
+    @inline(__always) mutating func scheduleScreenOff(_ d: UInt32, _ a: Int, at offAt: SimTime, generation: UInt32) {
+        if lazyScreenOffs, borrowedModels(d)._withUnsafeGuaranteedRef({ $0.oem == .stock }), !dozeWatched(d, a) {
+            androids[a].screenOffOwed = true
+        } else {
+            androids[a].screenOffOwed = false
+            core.clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+        }
+    }
+
+    /// Something now waits on Doze: an owed screen-off (in the future, as every look
+    /// settles the past ones) becomes an event again, since Doze's change may release it.
+    @inline(__always) mutating func watchScreen(_ d: UInt32, _ a: Int) {
+        guard androids.withUnsafeBufferPointer({ $0[a].screenOffOwed }) else { return }
+        androids[a].screenOffOwed = false
+        core.clock.schedule(.android(.screenOff(device: d, generation: androids[a].screen.offTimer.current)), at: androids[a].screen.onUntil)
+    }
+
+    /// Settles device `d`'s owed screen-off if it falls before `t`. One due at `t` itself
+    /// is left to the next look, as an event scheduled earlier at that instant goes first
+    /// (and the screen-off's was scheduled when the session started).
+    @inline(__always) mutating func settleScreen(_ d: UInt32, _ a: Int, before t: SimTime) {
+        guard androids.withUnsafeBufferPointer({ $0[a].screenOffOwed && $0[a].screen.onUntil < t }) else { return }
+        screenOffSettles(d, a, before: t)
+    }
+
+    /// The owed screen-off, at its own instant `off`: what the `.screenOff` event does
+    /// when nothing waits. Doze's steps before it first, then the screen, the bucket's
+    /// screen-on clock and Doze's input (its transitions counted; they release nothing),
+    /// the bucket's check, and the bucket timer's entries that would have popped
+    /// between `off` and `t`, each checking the bucket at its moment.
+    mutating func screenOffSettles(_ d: UInt32, _ a: Int, before t: SimTime) {
+        let off = androids[a].screen.onUntil
+        androids[a].screenOffOwed = false
+        settleDozeSteps(d, a, before: off)
+        _ = androids[a].screen.offTimerFires(now: off, generation: androids[a].screen.offTimer.current)
+        let first = startDozeTransitions()
+        borrowedModels(d)._withUnsafeGuaranteedRef {
+            $0.buckets.screen(on: false, state: &androids[a].bucket, now: off)
+            $0.doze.handle(.screen(on: false), state: &androids[a].doze, now: off, into: &dozeTransitions)
+        }
+        countDozeTransitions(d, from: first)
+        checkBucket(d, a, at: off)
+        var from = off
+        while let at = nextBucketCheck(d, a, after: from, before: t) {
+            // The entry an eager world schedules for `at` (superseding any later one)
+            // pops before `t` and finds its moment come.
+            androids[a].bucketEntryAt = nil
+            androids[a].timers.cancel(.bucket)
+            checkBucket(d, a, at: at)
+            from = at
         }
     }
 

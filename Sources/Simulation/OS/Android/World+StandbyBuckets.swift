@@ -9,7 +9,14 @@ extension World {
     @discardableResult
     mutating func checkBucket(_ d: UInt32) -> StandbyBucket {
         let a = androidIndex(d)
-        let t = now
+        settleScreen(d, a, before: now)
+        return checkBucket(d, a, at: now)
+    }
+
+    /// The app's bucket at `t` (now, or the instant of an owed screen-off or of a bucket
+    /// check it owes: World+Android); a change is traced and counted.
+    @discardableResult
+    mutating func checkBucket(_ d: UInt32, _ a: Int, at t: SimTime) -> StandbyBucket {
         let bucket = borrowedModels(d)._withUnsafeGuaranteedRef { $0.buckets.bucket(androids[a].bucket, at: t) }
         guard bucket != androids[a].lastBucket else { return bucket }
         core.note(d, "App Standby: bucket \(androids[a].lastBucket) → \(bucket)")
@@ -25,12 +32,22 @@ extension World {
     /// (``bucketTimerFires(_:)``): one entry per moment reached, not one per re-arm.
     mutating func armBucketTimer(_ d: UInt32) {
         let a = androidIndex(d)
-        let t = now
+        settleScreen(d, a, before: now)
+        _ = nextBucketCheck(d, a, after: now, before: now)
+    }
+
+    /// Sets the next moment the bucket can change after `t` and, unless an entry at or
+    /// before it stays, the timer's entry for it. A moment before `limit` (an owed
+    /// screen-off settled later than the entry would have popped) gets no entry: it is
+    /// returned, for the caller to check the bucket there.
+    mutating func nextBucketCheck(_ d: UInt32, _ a: Int, after t: SimTime, before limit: SimTime) -> SimTime? {
         let at = borrowedModels(d)._withUnsafeGuaranteedRef { $0.buckets.nextChange(androids[a].bucket, after: t) }
         androids[a].bucketCheckAt = at
-        guard let at else { return }
-        if let entry = androids[a].bucketEntryAt, entry <= at { return }
+        guard let at else { return nil }
+        if let entry = androids[a].bucketEntryAt, entry <= at { return nil }
+        if at < limit { return at }
         scheduleBucketEntry(d, a, at: at)
+        return nil
     }
 
     /// The bucket timer's entry popped: the bucket is checked if its moment has come;
