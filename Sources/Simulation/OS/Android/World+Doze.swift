@@ -30,7 +30,7 @@ extension World {
         // already, and the question reads fields far into the device's Android state.
         // An owed screen-off asks too: a change (the network back with FCM messages
         // held) may have given Doze something to release.
-        if dozeTimerAt(a) != dozeDeadline(a) || androids.withUnsafeBufferPointer({ $0[a].screenOffOwed }), dozeWatched(d, a) {
+        if dozeTimerAt(a) != dozeDeadline(a) || androids.withUnsafeBufferPointer({ $0[a].owed.contains(.screenOff) }), dozeWatched(d, a) {
             armDozeTimer(d, a)
             watchScreen(d, a)
         }

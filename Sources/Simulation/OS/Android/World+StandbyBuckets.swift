@@ -33,21 +33,14 @@ extension World {
     mutating func armBucketTimer(_ d: UInt32) {
         let a = androidIndex(d)
         settleScreen(d, a, before: now)
-        _ = nextBucketCheck(d, a, after: now, before: now)
-    }
-
-    /// Sets the next moment the bucket can change after `t` and, unless an entry at or
-    /// before it stays, the timer's entry for it. A moment before `limit` (an owed
-    /// screen-off settled later than the entry would have popped) gets no entry: it is
-    /// returned, for the caller to check the bucket there.
-    mutating func nextBucketCheck(_ d: UInt32, _ a: Int, after t: SimTime, before limit: SimTime) -> SimTime? {
+        let t = now
         let at = borrowedModels(d)._withUnsafeGuaranteedRef { $0.buckets.nextChange(androids[a].bucket, after: t) }
         androids[a].bucketCheckAt = at
-        guard let at else { return nil }
-        if let entry = androids[a].bucketEntryAt, entry <= at { return nil }
-        if at < limit { return at }
+        // An owed check (nothing scheduled: World+Android) is now past or replaced.
+        androids[a].owed.remove(.bucketCheck)
+        guard let at else { return }
+        if let entry = androids[a].bucketEntryAt, entry <= at { return }
         scheduleBucketEntry(d, a, at: at)
-        return nil
     }
 
     /// The bucket timer's entry popped: the bucket is checked if its moment has come;
