@@ -54,6 +54,9 @@ public struct World {
     var dozeTransitions: [DozeTransition] = []
     /// Doze steps that nothing waits on run when Doze is next fed or read (OS/Android/World+Doze); false: one event each.
     var lazyDoze = true
+    /// Android screen-offs that nothing waits on are settled when the device's Android
+    /// state is next read (OS/Android/World+Android); false: one event each.
+    var lazyScreenOffs = true
     /// Seed `001`'s pipeline (Features/Push); `push.active` when a cohort runs `push`.
     var push: PushHost
     /// The backend's load over simulated time (capacity planning).

@@ -33,8 +33,16 @@ enum CLI {
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    static func temporaryDirectory() throws -> URL {
+    /// One directory per test process for every test's files, removed when the process
+    /// exits, so that runs of the suite leave nothing behind in the temporary directory.
+    static let scratch: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fleetsim-cli-\(UUID().uuidString)")
+        atexit { try? FileManager.default.removeItem(at: CLI.scratch) }
+        return url
+    }()
+
+    static func temporaryDirectory() throws -> URL {
+        let url = scratch.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -60,6 +60,7 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout.contains("1120211 events (expected 1120211: match)"))
         #expect(r.stdout.contains("bytes of state per device"))
+        #expect(r.stdout.contains("the API grows with the fleet: 64 workers and 10000 queue places per 10000 devices"))
     }
 
     /// `--devices` takes a list, run smallest first (each peak RSS is then its own), and

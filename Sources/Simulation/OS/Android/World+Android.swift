@@ -68,6 +68,9 @@ struct AndroidDevice {
     /// 11 bytes where the request took 48). The interval is `Int64.min` µs until the
     /// work is first enqueued (no request).
     var stepWorkConstraints = Platform.WorkConstraints()
+    /// (In the constraints' tail padding.) What the device's Android state owes, settled
+    /// when it is next read (``World/settleScreen(_:_:before:)``).
+    var owed = AndroidOwed()
     var stepWorkInterval = SimDuration(microseconds: .min)
     /// The refresh's and the step sync's WorkManager periodic work.
     var refresh: AndroidWorkSlot
@@ -116,6 +119,18 @@ struct AndroidDevice {
         _read { if work == .refresh { yield refresh } else { yield steps } }
         _modify { if work == .refresh { yield &refresh } else { yield &steps } }
     }
+}
+
+/// What one Android device owes: a screen-off nothing waited on, and the bucket checks
+/// that follow it (World+Android, "Lazy screen-offs").
+struct AndroidOwed: OptionSet {
+    let rawValue: UInt8
+    /// The screen's end at `screen.onUntil` has no event.
+    static let screenOff = AndroidOwed(rawValue: 1 << 0)
+    /// The bucket's check at `bucketCheckAt` has no timer entry: a settled screen-off
+    /// moved it, and settling never schedules, so that a run's events do not depend on
+    /// when its reads fall (`run(until:)` in steps or in one go).
+    static let bucketCheck = AndroidOwed(rawValue: 1 << 1)
 }
 
 /// Android's OS timers, one table per Android device (``TimerTable``).
@@ -243,9 +258,12 @@ extension World {
         }
     }
 
-    /// An Android timer's event: stale ones are dropped here, current ones go to their mechanism.
+    /// An Android timer's event: stale ones are dropped here, current ones go to their
+    /// mechanism. An owed screen-off is settled first, as it may have moved the bucket
+    /// timer's entry (the one popping would then be stale, as in an eager world).
     mutating func androidTimerFires(_ d: UInt32, _ timer: AndroidTimer, generation: UInt32) {
         let a = androidIndex(d)
+        settleScreen(d, a, before: now)
         guard androids[a].timers.isCurrent(timer, generation) else { return }
         switch timer {
         case .doze:
@@ -281,6 +299,7 @@ extension World {
 
     /// A posted notification is seen: WORKING_SET for 12 h (`docs/platform-facts.md` B).
     mutating func androidNotificationSeen(_ d: UInt32) {
+        settleScreen(d, androidIndex(d), before: now)
         models(d).buckets.notificationSeen(state: &androids[androidIndex(d)].bucket, now: now)
         checkBucket(d)
         armBucketTimer(d)
@@ -288,19 +307,106 @@ extension World {
 
     mutating func screenSession(_ d: UInt32, length: SimDuration) {
         let a = androidIndex(d)
+        settleScreen(d, a, before: now)
         switch androids[a].screen.sessionStarts(now: now, length: length) {
         case .turnedOn(let offAt, let generation):
             core.note(d, "OS: screen on")
             androids[a].timers.cancel(.oemKill)
             let t = now
             borrowedModels(d)._withUnsafeGuaranteedRef { $0.buckets.screen(on: true, state: &androids[a].bucket, now: t) }
-            core.clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+            scheduleScreenOff(d, a, at: offAt, generation: generation)
             applyDoze(d, .screen(on: true))
         case .extended(let offAt, let generation):
-            core.clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+            scheduleScreenOff(d, a, at: offAt, generation: generation)
         case .unchanged:
             break
         }
+    }
+
+    // MARK: - Lazy screen-offs
+
+    // A screen-off changes only the device's Android state (the screen, the bucket's
+    // screen-on clock, Doze going INACTIVE, the bucket's check and timer) unless
+    // something waits on Doze, whose change may then release it (``dozeWatched(_:_:)``:
+    // due work, FCM messages held, a while-idle alarm held; and always for the traced
+    // device), or a manufacturer's policy arms its force-stop from it. Otherwise it gets
+    // no event: it is owed, and settled at its own instant when the device's Android
+    // state is next read or fed (``settleDoze(_:before:)``, the bucket, a timer, a
+    // session, an FCM route) and at the end of every ``run(until:)``, and so are the
+    // bucket checks it moves (``AndroidOwed/bucketCheck``): settling schedules nothing.
+    // Something that starts waiting while it is owed gives it its event back
+    // (``watchScreen(_:_:)``). docs/android.md, "Lazy screen-offs".
+
+    /// The screen-off at `offAt` (`generation`): an event, or owed when nothing waits.
+    @inline(__always) mutating func scheduleScreenOff(_ d: UInt32, _ a: Int, at offAt: SimTime, generation: UInt32) {
+        if lazyScreenOffs, borrowedModels(d)._withUnsafeGuaranteedRef({ $0.oem == .stock }), !dozeWatched(d, a) {
+            androids[a].owed.insert(.screenOff)
+        } else {
+            androids[a].owed.remove(.screenOff)
+            core.clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+        }
+    }
+
+    /// Something now waits on Doze: an owed screen-off (in the future, as every look
+    /// settles the past ones) becomes an event again, since Doze's change may release it.
+    @inline(__always) mutating func watchScreen(_ d: UInt32, _ a: Int) {
+        guard androids.withUnsafeBufferPointer({ $0[a].owed.contains(.screenOff) }) else { return }
+        androids[a].owed.remove(.screenOff)
+        core.clock.schedule(.android(.screenOff(device: d, generation: androids[a].screen.offTimer.current)), at: androids[a].screen.onUntil)
+    }
+
+    /// Settles what device `d` owes before `t`: its screen-off, then the bucket checks
+    /// after it. One due at `t` itself is left to the next look, as an event scheduled
+    /// earlier at that instant goes first (and the screen-off's was scheduled when the
+    /// session started).
+    @inline(__always) mutating func settleScreen(_ d: UInt32, _ a: Int, before t: SimTime) {
+        guard androids.withUnsafeBufferPointer({ $0[a].owed.rawValue != 0 }) else { return }
+        settleOwed(d, a, before: t)
+    }
+
+    mutating func settleOwed(_ d: UInt32, _ a: Int, before t: SimTime) {
+        if androids[a].owed.contains(.screenOff), androids[a].screen.onUntil < t { screenOffSettles(d, a) }
+        while androids[a].owed.contains(.bucketCheck), let at = androids[a].bucketCheckAt, at < t {
+            // The entry an eager world scheduled for `at` pops and finds its moment come.
+            checkBucket(d, a, at: at)
+            owedBucketCheck(d, a, after: at)
+        }
+    }
+
+    /// The owed screen-off, at its own instant `off`: what the `.screenOff` event does
+    /// when nothing waits. Doze's steps before it first, then the screen, the bucket's
+    /// screen-on clock and Doze's input (its transitions counted; they release nothing),
+    /// and the bucket's check and next moment.
+    mutating func screenOffSettles(_ d: UInt32, _ a: Int) {
+        let off = androids[a].screen.onUntil
+        androids[a].owed.remove(.screenOff)
+        settleDozeSteps(d, a, before: off)
+        _ = androids[a].screen.offTimerFires(now: off, generation: androids[a].screen.offTimer.current)
+        let first = startDozeTransitions()
+        borrowedModels(d)._withUnsafeGuaranteedRef {
+            $0.buckets.screen(on: false, state: &androids[a].bucket, now: off)
+            $0.doze.handle(.screen(on: false), state: &androids[a].doze, now: off, into: &dozeTransitions)
+        }
+        countDozeTransitions(d, from: first)
+        checkBucket(d, a, at: off)
+        owedBucketCheck(d, a, after: off)
+    }
+
+    /// The bucket timer as an owed screen-off or bucket check at `t` arms it, without
+    /// scheduling: the next moment the bucket can change; an entry at or before it
+    /// stays (and it moves on when it pops); otherwise the moment is owed, and a later
+    /// entry is superseded, as an eager world's new entry supersedes it.
+    mutating func owedBucketCheck(_ d: UInt32, _ a: Int, after t: SimTime) {
+        let at = borrowedModels(d)._withUnsafeGuaranteedRef { $0.buckets.nextChange(androids[a].bucket, after: t) }
+        androids[a].bucketCheckAt = at
+        guard let at else {
+            androids[a].owed.remove(.bucketCheck)
+            return
+        }
+        if let entry = androids[a].bucketEntryAt, entry <= at { return }
+        androids[a].bucketEntryAt = nil
+        androids[a].timers.cancel(.bucket)
+        androids[a].owed.insert(.bucketCheck)
     }
 
     mutating func scheduleScreenSession(_ d: UInt32) {

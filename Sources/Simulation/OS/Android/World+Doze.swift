@@ -28,7 +28,12 @@ extension World {
         if changed { countDozeTransitions(d, from: first) }
         // Whether anything waits is asked last: the timer is usually where it should be
         // already, and the question reads fields far into the device's Android state.
-        if dozeTimerAt(a) != dozeDeadline(a), dozeWatched(d, a) { armDozeTimer(d, a) }
+        // An owed screen-off asks too: a change (the network back with FCM messages
+        // held) may have given Doze something to release.
+        if dozeTimerAt(a) != dozeDeadline(a) || androids.withUnsafeBufferPointer({ $0[a].owed.contains(.screenOff) }), dozeWatched(d, a) {
+            armDozeTimer(d, a)
+            watchScreen(d, a)
+        }
         if changed, androids[a].alarmHeld, dozeDeep(a) != .idle { releaseHeldAlarm(d) }
         if changed, !dozeRestricts(a) {
             tryRunWork(d, .refresh)
@@ -41,8 +46,15 @@ extension World {
     /// counts them. Nothing waited on them (or they would have run as events), so they
     /// release nothing. A step due at `t` itself is left to its event or, with none, to
     /// the next look, as an event scheduled earlier at that instant goes first.
+    /// An owed screen-off before `t` is settled first, at its own instant (World+Android).
     @inline(__always) mutating func settleDoze(_ d: UInt32, before t: SimTime) {
         let a = androidIndex(d)
+        settleScreen(d, a, before: t)
+        settleDozeSteps(d, a, before: t)
+    }
+
+    /// The Doze steps device `d` (Android device `a`) owes before `t`.
+    @inline(__always) mutating func settleDozeSteps(_ d: UInt32, _ a: Int, before t: SimTime) {
         guard let due = dozeDeadline(a), due < t else { return }
         let first = startDozeTransitions()
         borrowedModels(d)._withUnsafeGuaranteedRef { $0.doze.advance(&androids[a].doze, through: t - .microseconds(1), into: &dozeTransitions) }
@@ -78,8 +90,11 @@ extension World {
 
     /// Something now waits on Doze's next step (work deferred, an FCM message or an
     /// alarm held): it runs as an event at its deadline.
+    /// An owed screen-off becomes an event too (``watchScreen(_:_:)``).
     @inline(__always) mutating func watchDoze(_ d: UInt32) {
-        armDozeTimer(d, androidIndex(d))
+        let a = androidIndex(d)
+        armDozeTimer(d, a)
+        watchScreen(d, a)
     }
 
     /// The steps every Android device owes before `t`, at the end of ``run(until:)``, so
@@ -90,7 +105,7 @@ extension World {
 
     /// The report's Doze counts and the trace, for the transitions in `dozeTransitions`
     /// from `first` on.
-    private mutating func countDozeTransitions(_ d: UInt32, from first: Int) {
+    mutating func countDozeTransitions(_ d: UInt32, from first: Int) {
         // By index: iterating a slice retained and released the buffer.
         for k in first..<dozeTransitions.count {
             switch dozeTransitions[k] {

@@ -37,6 +37,7 @@ extension World {
             return FCMRoute(reach: .offline, highPriority: highPriority, wakesApp: false, held: false)
         }
         guard a >= 0 else { return FCMRoute(reach: .active, highPriority: highPriority, wakesApp: false, held: false) }
+        settleScreen(UInt32(d), a, before: now)
         if androids[a].forceStopped {
             androids[a].fcmWaiting = true
             return FCMRoute(reach: .idle, highPriority: false, wakesApp: false, held: true)

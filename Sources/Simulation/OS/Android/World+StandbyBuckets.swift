@@ -9,7 +9,14 @@ extension World {
     @discardableResult
     mutating func checkBucket(_ d: UInt32) -> StandbyBucket {
         let a = androidIndex(d)
-        let t = now
+        settleScreen(d, a, before: now)
+        return checkBucket(d, a, at: now)
+    }
+
+    /// The app's bucket at `t` (now, or the instant of an owed screen-off or of a bucket
+    /// check it owes: World+Android); a change is traced and counted.
+    @discardableResult
+    mutating func checkBucket(_ d: UInt32, _ a: Int, at t: SimTime) -> StandbyBucket {
         let bucket = borrowedModels(d)._withUnsafeGuaranteedRef { $0.buckets.bucket(androids[a].bucket, at: t) }
         guard bucket != androids[a].lastBucket else { return bucket }
         core.note(d, "App Standby: bucket \(androids[a].lastBucket) → \(bucket)")
@@ -25,9 +32,12 @@ extension World {
     /// (``bucketTimerFires(_:)``): one entry per moment reached, not one per re-arm.
     mutating func armBucketTimer(_ d: UInt32) {
         let a = androidIndex(d)
+        settleScreen(d, a, before: now)
         let t = now
         let at = borrowedModels(d)._withUnsafeGuaranteedRef { $0.buckets.nextChange(androids[a].bucket, after: t) }
         androids[a].bucketCheckAt = at
+        // An owed check (nothing scheduled: World+Android) is now past or replaced.
+        androids[a].owed.remove(.bucketCheck)
         guard let at else { return }
         if let entry = androids[a].bucketEntryAt, entry <= at { return }
         scheduleBucketEntry(d, a, at: at)

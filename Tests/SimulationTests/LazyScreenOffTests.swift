@@ -1,0 +1,104 @@
+import Testing
+import Platform
+import Reports
+import SimKernel
+import Scenario
+@testable import Simulation
+
+/// Lazy screen-offs (OS/Android/World+Android, docs/android.md "Lazy screen-offs"): a
+/// screen-off nothing waits on is settled at its own instant when the device's Android
+/// state is next read, instead of as its own event. A lazy world must be the eager one
+/// (`lazyScreenOffs` off: one event per screen-off) in everything but its event count
+/// and hashes.
+@Suite struct LazyScreenOffTests {
+    static func pair(_ scenario: Scenario) -> (eager: World, lazy: World) {
+        var eager = World(scenario: scenario)
+        eager.lazyScreenOffs = false
+        return (eager, World(scenario: scenario))
+    }
+
+    /// What a screen-off moves on one Android phone: the screen, the bucket's history and
+    /// screen-on clock, the bucket last seen and the next moment it can change, and Doze.
+    struct Look: Equatable {
+        var isOn: Bool
+        var offSince: SimTime
+        var onTime: SimDuration
+        var bucket: StandbyBucketState
+        var lastBucket: StandbyBucket
+        var bucketCheckAt: SimTime?
+        var doze: DozeState
+
+        init(_ world: World, _ a: Int) {
+            let device = world.androids[a]
+            isOn = device.screen.isOn
+            offSince = device.screen.offSince
+            onTime = device.screen.onTime(at: world.now)
+            bucket = device.bucket
+            lastBucket = device.lastBucket
+            bucketCheckAt = device.bucketCheckAt
+            doze = device.doze
+        }
+    }
+
+    /// What ``World/dozeWatched(_:_:)`` asks, for what waits since before the look: a work
+    /// due at the look's instant itself has its check pending then.
+    static func waitsBefore(_ world: inout World, _ d: Int, _ a: Int) -> Bool {
+        let device = world.androids[a]
+        if device.alarmHeld { return true }
+        if device.forceStopped { return false }
+        if device.fcmWaiting && world.core.devices[d].online { return true }
+        let due = [AndroidWork.refresh, .stepSync].compactMap { world.workDueAt(UInt32(d), a, $0) }
+        return due.contains { $0 < world.now }
+    }
+
+    /// Every Android phone of the default fleet (80 of 200) in lock step every 10 s for
+    /// three days: each looks the same in the lazy world as in the eager one at every
+    /// look, and no owed screen-off is left while something waits on Doze (it would
+    /// have released that). The lazy world runs at least a twentieth fewer events.
+    @Test func everyPhoneLooksAsWhenEachScreenOffIsAnEvent() throws {
+        var scenario = try Fixtures.scenario("scenarios/default.json").scaled(by: 0.02)
+        scenario.duration = .days(3)
+        var (eager, lazy) = Self.pair(scenario)
+        #expect(eager.androids.count == 80)
+        var t = SimTime.zero
+        var firstDifference: (SimTime, Int)?
+        var waitedOn: (SimTime, Int)?
+        var owedLooks = 0
+        while t < eager.end, firstDifference == nil, waitedOn == nil {
+            t = t + .seconds(10)
+            eager.run(until: t)
+            lazy.run(until: t)
+            if let a = eager.androids.indices.first(where: { Look(eager, $0) != Look(lazy, $0) }) { firstDifference = (t, a) }
+            for d in lazy.core.devices.indices where lazy.androidOf[d] >= 0 {
+                let a = lazy.androidIndex(UInt32(d))
+                guard lazy.androids[a].owed.contains(.screenOff) else { continue }
+                owedLooks += 1
+                if Self.waitsBefore(&lazy, d, a) { waitedOn = (t, a) }
+            }
+        }
+        #expect(firstDifference == nil, "Android device \(firstDifference?.1 ?? -1) differs before \(firstDifference?.0 ?? .zero)")
+        #expect(waitedOn == nil, "Android device \(waitedOn?.1 ?? -1) owes its screen-off at \(waitedOn?.0 ?? .zero) with something waiting")
+        #expect(owedLooks > 0)
+        #expect(try LazyDozeTests.figures(lazy) == LazyDozeTests.figures(eager))
+        #expect(lazy.eventsProcessed * 20 < eager.eventsProcessed * 19)
+    }
+
+    /// Whole runs, as `fleetsim run` makes them: the default fleet, the hostile one
+    /// (clock jumps, outages, jetsam, FCM errors) and a clock scenario report the same
+    /// figures either way.
+    @Test(arguments: [("scenarios/default.json", 0.03), ("scenarios/hostile.json", 0.02), ("scenarios/clocks/jumps.json", 1.0)])
+    func aLazyRunReportsTheEagerRunsFigures(file: String, scale: Double) throws {
+        let scenario = try Fixtures.scenario(file).scaled(by: scale)
+        var (eager, lazy) = Self.pair(scenario)
+        eager.runToEnd()
+        lazy.runToEnd()
+        #expect(try LazyDozeTests.figures(lazy) == LazyDozeTests.figures(eager))
+        #expect(lazy.eventsProcessed < eager.eventsProcessed)
+        // Settling schedules nothing, so a run in `fleetsim run`'s 50 steps (each
+        // settling what is owed at its end) is the same run, its events included.
+        var stepped = World(scenario: scenario)
+        for k in Int64(1)...50 { stepped.run(until: SimTime(microseconds: stepped.end.microseconds / 50 * k)) }
+        stepped.runToEnd()
+        #expect(try JSONWriter.encode(stepped.report().report) == JSONWriter.encode(lazy.report().report))
+    }
+}
