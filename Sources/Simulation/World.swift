@@ -85,8 +85,8 @@ public struct World {
         let clock = SimClock<WorldEvent>(
             tieBreak: scenario.tieBreak == .shuffle ? .shuffle : .fifo,
             shuffleStream: RandomStream(seed: scenario.seed, entity: UInt64.max, purpose: "tieBreak"),
-            reserve: devices.count * 4)
-        core = WorldCore(scenario: scenario, shard: shard, clock: clock, devices: devices, cohorts: fleet.cohorts,
+            reserve: devices.count * 4, end: SimTime.zero + scenario.duration)
+        core = WorldCore(scenario: scenario, shard: shard, clock: clock, devices: devices, launchPolicies: fleet.launchPolicies, cohorts: fleet.cohorts,
                          timeZones: fleet.timeZones, calendars: fleet.timeZones.map(LocalCalendar.init(identifier:)),
                          staleTriggers: Array(hugePagesRepeating: DeferredTimer(), count: devices.count),
                          metrics: Metrics(capacities: fleet.cohorts.map(\.capacityMah), keepsSeconds: !shard.isWhole), oracle: Oracle(devices: devices.count),
@@ -250,4 +250,7 @@ extension World {
     public static var bytesPerDevice: Int {
         MemoryLayout<Device>.stride + MemoryLayout<Int32>.stride + MemoryLayout<DeferredTimer>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice
     }
+
+    /// Memory of one iOS device's extra state: its launch policy's (``WorldCore/launchPolicies``).
+    public static var bytesPerIOSDevice: Int { MemoryLayout<LaunchPolicyState>.stride }
 }

@@ -11,7 +11,7 @@ struct Bench: Command {
         options: [
             .valued("devices", "N[,N...]", "fleet sizes of the whole-world runs (60 % iOS, 40 % Android), smallest first", default: "10000,100000"),
             .valued("days", "D", "simulated days of each whole-world run", default: "1"),
-            .flag("large", "also run 1,000,000 devices (about 2.3 GB and 5 minutes)"),
+            .flag("large", "also run 1,000,000 devices (about 2.1 GB and 5 minutes)"),
             .flag("quick", "one run at N = 10,000 of the kernel model instead of the best of 5 at 10,000 and 100,000"),
             .valued("repeat", "R", "runs of each whole-world size; the best time is shown (a shared machine's noise is one-sided)", default: "1"),
         ],
@@ -92,7 +92,7 @@ struct Bench: Command {
 
         print("Whole world (60 % iOS, 40 % Android, every feature, \(days) day\(days == 1 ? "" : "s"), set-up included\(repeats > 1 ? ", best of \(repeats) runs" : "")):")
         print("  the API grows with the fleet: \(referenceWorkers) workers and \(referenceQueueLimit) queue places per \(referenceFleet) devices")
-        print("  \(World.bytesPerDevice) bytes of state per device, plus \(World.bytesPerAndroidDevice) per Android device; \(hugePagesSetting())")
+        print("  \(World.bytesPerDevice) bytes of state per device, plus \(World.bytesPerAndroidDevice) per Android device and \(World.bytesPerIOSDevice) per iOS device; \(hugePagesSetting())")
         var firstCost: Double?
         for n in worldDevices {
             do {
@@ -167,10 +167,10 @@ struct Bench: Command {
     /// the run, when the fleet's timers are all armed) and the rest of the peak RSS
     /// growth (metrics, oracle, logic, allocator slack).
     static func memorySplit(world: World, devices n: Int, android: Int, allIn: Int?) -> String {
-        let state = (n * World.bytesPerDevice + android * World.bytesPerAndroidDevice) / n
+        let state = (n * World.bytesPerDevice + android * World.bytesPerAndroidDevice + (n - android) * World.bytesPerIOSDevice) / n
         let queue = world.pendingSetBytes / n
         let rest = allIn.map { "\(max(0, $0 / n - state - queue)) rest (peak RSS growth less both)" } ?? "rest not available"
-        return "bytes/device: \(state) device state (\(World.bytesPerDevice) x \(n) + \(World.bytesPerAndroidDevice) x \(android)), "
+        return "bytes/device: \(state) device state (\(World.bytesPerDevice) x \(n) + \(World.bytesPerAndroidDevice) x \(android) + \(World.bytesPerIOSDevice) x \(n - android)), "
             + "\(queue) queue (\(world.pendingEntryStride)-byte entries, arrays' capacity at the end), \(rest)"
     }
 

@@ -184,4 +184,31 @@ import SimKernel
         run(&s, from: t0 + .hours(24) + .minutes(4), for: .minutes(1))
         #expect(s.sessions.count == room + 1 && s.sessions.capacity > room)
     }
+    /// A session's start and end keep every µs in their 48 bits: around zero, across the
+    /// low word's carry, and at both ends of the range; 12 bytes a session.
+    @Test func aSessionKeepsItsTimesIn48Bits() {
+        let times: [Int64] = [0, -1, 1, -86_400_000_000, 366 * 86_400_000_000, (1 << 32) - 1, 1 << 32, -(1 << 32), -(1 << 32) - 1,
+                              (1 << 47) - 1, -(1 << 47)]
+        for a in times {
+            for b in times {
+                let x = JobQuotaState.Session(start: SimTime(microseconds: a), end: SimTime(microseconds: b))
+                #expect(x.start.microseconds == a && x.end.microseconds == b)
+            }
+        }
+        #expect(!JobQuotaState.Session.fits(SimTime(microseconds: 1 << 47)))
+        #expect(!JobQuotaState.Session.fits(SimTime(microseconds: -(1 << 47) - 1)))
+        #expect(MemoryLayout<JobQuotaState.Session>.stride == 12)
+    }
+    /// Sessions counted from the newest back: one ending exactly at the moment is out, one
+    /// ending a microsecond after it is in; the open session always counts.
+    @Test func sessionsSinceCountsBackFromTheNewest() {
+        var s = JobQuotaState()
+        for k: Int64 in 0..<3 { run(&s, from: t0 + .minutes(30 * k), for: .minutes(1)) }
+        #expect(q.sessionsSince(s, t0 - .microseconds(1), now: t0 + .hours(2)) == 3)
+        #expect(q.sessionsSince(s, t0 + .minutes(31) - .microseconds(1), now: t0 + .hours(2)) == 2)
+        #expect(q.sessionsSince(s, t0 + .minutes(31), now: t0 + .hours(2)) == 1)
+        #expect(q.sessionsSince(s, t0 + .minutes(61), now: t0 + .hours(2)) == 0)
+        q.jobStarted(&s, now: t0 + .hours(2))
+        #expect(q.sessionsSince(s, t0 + .minutes(61), now: t0 + .hours(2)) == 1)
+    }
 }

@@ -426,6 +426,51 @@ import Testing
         #expect(mismatches == 0)
     }
 
+    /// An event at the clock's end or after it is not kept; one a microsecond before is.
+    @Test func keepsNothingAtOrAfterTheEnd() {
+        let end = SimTime(microseconds: 1_000)
+        var clock = SimClock<Int>(end: end)
+        clock.schedule(1, at: SimTime(microseconds: 999))
+        clock.schedule(2, at: end)
+        clock.schedule(3, after: .days(7))
+        clock.schedule(4, at: SimTime(microseconds: .max))
+        #expect(clock.scheduleRetractably(5, at: end) == .near)
+        clock.schedule(6, at: end, order: clock.reserveOrder())
+        #expect(clock.queue.count == 1)
+        #expect(clock.next(before: end) == 1)
+        #expect(clock.next(before: end) == nil)
+        #expect(clock.now == end)
+    }
+
+    /// A schedule past the end still takes its order: the events before the end run in
+    /// the order a clock without an end gives them, first-scheduled-first and shuffled.
+    @Test func anEventNotKeptStillTakesItsOrder() {
+        let end = SimTime(microseconds: 100)
+        for tieBreak in [EventQueue<Int>.TieBreak.fifo, .shuffle] {
+            var bounded = SimClock<Int>(tieBreak: tieBreak, shuffleStream: RandomStream(splitMixSeed: 7), end: end)
+            var unbounded = SimClock<Int>(tieBreak: tieBreak, shuffleStream: RandomStream(splitMixSeed: 7))
+            var rng = RandomStream(splitMixSeed: 3)
+            for id in 0..<400 {
+                // Five instants, the last two at and past the end: many ties.
+                let time = SimTime(microseconds: [10, 20, 50, 100, 150][Int(rng.int(in: 0...4))])
+                if id % 3 == 0 {
+                    bounded.schedule(id, at: time, order: bounded.reserveOrder())
+                    unbounded.schedule(id, at: time, order: unbounded.reserveOrder())
+                } else {
+                    bounded.schedule(id, at: time)
+                    unbounded.schedule(id, at: time)
+                }
+            }
+            var got: [Int] = [], want: [Int] = []
+            while let e = bounded.next(before: end) { got.append(e) }
+            while let e = unbounded.next(before: end) { want.append(e) }
+            #expect(got == want)
+            #expect(got.count > 200)
+            #expect(bounded.queue.isEmpty)
+            #expect(unbounded.queue.count == 400 - got.count)
+        }
+    }
+
     @Test func runsOnlyEventsStrictlyBeforeTheLimit() {
         var clock = SimClock<Int>()
         clock.schedule(1, at: SimTime(microseconds: 10))

@@ -62,4 +62,23 @@ import Scenario
         w2.runToEnd()
         for d in 0..<50 { #expect(w1.core.oracle.refresh.lastTrueOpen[d] == w2.core.oracle.refresh.lastTrueOpen[d]) }
     }
+    /// Only iOS devices hold a launch-policy state: in fleet order, each exactly once, the
+    /// array exactly their number (a shard too); an Android device has none.
+    @Test func onlyIOSDevicesHoldALaunchPolicy() throws {
+        let scenario = try Fixtures.decode("""
+        {"name": "mixed", "duration": "1d", "seed": 7,
+         "fleet": [{"cohort": "a", "count": 3, "platform": "ios", "usage": {"appOpensPerDay": 2}},
+                   {"cohort": "b", "count": 4, "platform": "android"},
+                   {"cohort": "c", "count": 2, "platform": "ios", "usage": {"appOpensPerDay": 9}}]}
+        """)
+        let whole = FleetBuilder.build(scenario)
+        #expect(whole.devices.map(\.launchPolicySlot) == [0, 1, 2, .max, .max, .max, .max, 3, 4])
+        #expect(whole.launchPolicies.count == 5 && whole.launchPolicies.capacity == 5)
+        #expect(whole.launchPolicies.map(\.opensPerDay) == [2, 2, 2, 9, 9])
+        // Shard 1 of 2 holds global devices 1, 3, 5 and 7: iOS are 1 and 7.
+        let shard = FleetBuilder.build(scenario, shard: ShardPlan(index: 1, count: 2))
+        #expect(shard.devices.map(\.launchPolicySlot) == [0, .max, .max, 1])
+        #expect(shard.launchPolicies.count == 2 && shard.launchPolicies.capacity == 2)
+        #expect(shard.launchPolicies.map(\.opensPerDay) == [2, 9])
+    }
 }

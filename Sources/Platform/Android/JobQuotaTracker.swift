@@ -44,9 +44,25 @@ public struct JobQuotaConfig: Sendable, Equatable {
 /// one included) and the extra starts after it. A device whose jobs rarely overlap holds
 /// no start array at all: 8 bytes less per job in the day, and one allocation less.
 public struct JobQuotaState: Sendable, Equatable {
+    /// A closed session, its start and end in 48 bits of µs each (±4.4 years; a run is at
+    /// most 366 days, and no session starts more than a few days before it): 12 bytes,
+    /// where two `SimTime`s take 16. A day's 20 sessions then fit a 272-byte buffer, not 352.
     @usableFromInline struct Session: Sendable, Equatable {
-        @usableFromInline var start: SimTime
-        @usableFromInline var end: SimTime
+        @usableFromInline var startLow: UInt32
+        @usableFromInline var endLow: UInt32
+        @usableFromInline var startHigh: Int16
+        @usableFromInline var endHigh: Int16
+
+        @inlinable init(start: SimTime, end: SimTime) {
+            precondition(Self.fits(start) && Self.fits(end), "JobQuotaState: a session beyond ±2^47 µs")
+            startLow = UInt32(truncatingIfNeeded: start.microseconds)
+            startHigh = Int16(truncatingIfNeeded: start.microseconds >> 32)
+            endLow = UInt32(truncatingIfNeeded: end.microseconds)
+            endHigh = Int16(truncatingIfNeeded: end.microseconds >> 32)
+        }
+        @inlinable static func fits(_ t: SimTime) -> Bool { t.microseconds >> 47 == 0 || t.microseconds >> 47 == -1 }
+        @inlinable var start: SimTime { SimTime(microseconds: Int64(startHigh) << 32 | Int64(startLow)) }
+        @inlinable var end: SimTime { SimTime(microseconds: Int64(endHigh) << 32 | Int64(endLow)) }
     }
     @usableFromInline var sessions: [Session] = []
     /// The job starts that did not open a session.
@@ -154,13 +170,15 @@ public struct JobQuotaTracker: Sendable {
     }
 
     /// Run time within [a, now] and within [b, now], in one pass over the sessions (the
-    /// bucket's window and the 24 h of every check).
+    /// bucket's window and the 24 h of every check: the pruned history, all of it).
     @inlinable func executionTimes(_ s: JobQuotaState, since a: SimTime, and b: SimTime, now: SimTime) -> (SimDuration, SimDuration) {
         var ta = SimDuration.zero, tb = SimDuration.zero
         let earliest = min(a, b)
-        for x in s.sessions where x.end > earliest {
-            if x.end > a { ta = ta + (x.end - max(x.start, a)) }
-            if x.end > b { tb = tb + (x.end - max(x.start, b)) }
+        for x in s.sessions {
+            let end = x.end
+            guard end > earliest else { continue }
+            if end > a { ta = ta + (end - max(x.start, a)) }
+            if end > b { tb = tb + (end - max(x.start, b)) }
         }
         if let start = s.openSessionStart {
             ta = ta + (now - max(start, a))
@@ -179,10 +197,13 @@ public struct JobQuotaTracker: Sendable {
         return (s.sessions.endIndex - i) + (s.extraStarts.endIndex - j) + (open ? 1 : 0)
     }
 
+    /// Sessions ending after `since`, and the open one. The sessions are disjoint and in
+    /// time order (one closes before the next opens), so those are the last ones: read
+    /// back from the newest, stopping at the first that ended before.
     @inlinable func sessionsSince(_ s: JobQuotaState, _ since: SimTime, now: SimTime) -> Int {
-        var n = s.openSessionStart == nil ? 0 : 1
-        for x in s.sessions where x.end > since { n += 1 }
-        return n
+        var i = s.sessions.endIndex
+        while i > 0, s.sessions[i - 1].end > since { i -= 1 }
+        return (s.sessions.endIndex - i) + (s.openSessionStart == nil ? 0 : 1)
     }
 
     /// Drops what is older than the longest window (24 h).

@@ -21,8 +21,9 @@ struct Device {
     var task = RefreshTaskSlot()
     /// Bumped at every termination; events of an earlier incarnation are stale.
     var incarnation: UInt32 = 0
-    /// iOS: the launch policy's view of this app's use (World+LaunchPolicy).
-    var launchPolicy: LaunchPolicyState
+    /// iOS: where the launch policy's view of this app's use is kept
+    /// (``WorldCore/launchPolicies``, World+LaunchPolicy); `UInt32.max` on Android, which has none.
+    var launchPolicySlot: UInt32
     var cohort: UInt16
 
     // Energy and counts

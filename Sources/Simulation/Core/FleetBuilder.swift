@@ -16,6 +16,8 @@ enum FleetBuilder {
         var timeZones: [String] = []
         /// True time of each user's last completed test.
         var lastCompleted: [SimTime] = []
+        /// The iOS devices' launch-policy states, in fleet order (``Device/launchPolicySlot``).
+        var launchPolicies: [LaunchPolicyState] = []
     }
 
     static func build(_ scenario: Scenario, shard: ShardPlan = .whole) -> Fleet {
@@ -25,6 +27,14 @@ enum FleetBuilder {
         fleet.devices = [Device](hugePagesCapacity: held)
         fleet.lastCompleted = [SimTime](hugePagesCapacity: held)
         var global = 0
+        // Exactly the iOS devices' room, not a doubled capacity reached by copying.
+        var iOSHeld = 0
+        for cohort in scenario.fleet {
+            if cohort.platform != .android { iOSHeld += (global ..< global + cohort.count).count { shard.holds($0) } }
+            global += cohort.count
+        }
+        global = 0
+        fleet.launchPolicies = [LaunchPolicyState](hugePagesCapacity: iOSHeld)
         for cohort in scenario.fleet {
             for option in cohort.timeZones.options where !fleet.timeZones.contains(option.value) {
                 fleet.timeZones.append(option.value)
@@ -51,11 +61,16 @@ enum FleetBuilder {
                 let daysAgo = min(max(0, cohort.lastTestDaysAgo.sample(&setup)), 36_500)
                 let homeWiFi = setup.chance(cohort.network.homeWiFi)
                 fleet.lastCompleted.append(SimTime(microseconds: -Int64((daysAgo * 86_400_000_000).rounded())))
+                var launchPolicySlot = UInt32.max
+                if cohort.platform != .android {
+                    launchPolicySlot = UInt32(fleet.launchPolicies.count)
+                    fleet.launchPolicies.append(LaunchPolicyState(opensPerDay: cohort.usage.appOpensPerDay, curve: .phoneUse, now: .zero))
+                }
                 fleet.devices.append(Device(
                     clock: DeviceClock(timeZone: zone),
                     backgroundAppRefresh: bar,
                     lowPowerModeSetting: lpm,
-                    launchPolicy: LaunchPolicyState(opensPerDay: cohort.usage.appOpensPerDay, curve: .phoneUse, now: .zero),
+                    launchPolicySlot: launchPolicySlot,
                     cohort: UInt16(c),
                     signedIn: signedIn,
                     homeWiFi: homeWiFi,

@@ -5,9 +5,11 @@ import Scenario
 /// before it is built, so `run` can refuse a fleet the machine cannot hold instead of
 /// being killed hours in (docs/scale.md has the estimate against measured peak RSS).
 public enum MemoryEstimate {
-    /// Queue entries per device: the timing wheel holds 22 to 28 per device at the end
-    /// of a day (`fleetsim bench`'s queue bytes over ``EventQueue/entryStride``).
-    static let queueEntriesPerDevice = 28
+    /// Queue entries per device: the timing wheel's room is 10.6 to 11.3 entries per device
+    /// at its peak in a day (`fleetsim bench`'s queue bytes over ``EventQueue/entryStride``,
+    /// 100,000 to 1,000,000 devices), with some to spare; an entry due at or after the
+    /// run's end is not kept (``SimClock``).
+    static let queueEntriesPerDevice = 14
 
     /// State outside the device arrays and the queue (oracle, metrics, push users, the
     /// step store, Android job-quota histories, allocator slack) per device, fitted to
@@ -21,10 +23,10 @@ public enum MemoryEstimate {
     static let bytesPerDeviceDay = 300
 
     /// Bytes per device for a run of `days`: its `Device`, its share of an
-    /// `AndroidDevice`, its queue entries, the rest of the world's per-device state, and
+    /// `AndroidDevice` or of an iOS launch policy, its queue entries, the rest of the world's per-device state, and
     /// what grows per simulated day.
     public static func bytesPerDevice(androidShare: Double, days: Double) -> Int {
-        return World.bytesPerDevice + Int((androidShare * Double(World.bytesPerAndroidDevice)).rounded(.up))
+        return World.bytesPerDevice + Int((androidShare * Double(World.bytesPerAndroidDevice) + (1 - androidShare) * Double(World.bytesPerIOSDevice)).rounded(.up))
             + queueEntriesPerDevice * EventQueue<WorldEvent>.entryStride + otherBytesPerDevice + Int((days * Double(bytesPerDeviceDay)).rounded(.up))
     }
 

@@ -17,6 +17,9 @@ struct WorldCore {
     let shard: ShardPlan
     var clock: SimClock<WorldEvent>
     var devices: [Device]
+    /// The iOS devices' launch-policy states (``Device/launchPolicySlot``): Android devices
+    /// have none, so they are not in `Device`.
+    var launchPolicies: [LaunchPolicyState]
     let cohorts: [CohortModels]
     let timeZones: [String]
     /// One per entry of `timeZones`.
@@ -34,6 +37,9 @@ struct WorldCore {
     let startUnixSeconds: Int64
 
     var now: SimTime { clock.now }
+
+    /// iOS device `i`'s entry in ``launchPolicies``.
+    @inline(__always) func launchPolicySlot(_ i: Int) -> Int { Int(devices[i].launchPolicySlot) }
 
     /// The global id of local device `d` (the id streams, traces, samples and replay
     /// commands use): `d` itself unless the world is a shard.

@@ -36,16 +36,16 @@ extension World {
         core.metrics.platform.launchLooks += 1
         var rng = core.devices[i].osStream
         let decision = policy.decide(now: now, conditions: conditions, localHourAhead: hourAhead,
-                                     state: &core.devices[i].launchPolicy, rng: &rng)
+                                     state: &core.launchPolicies[core.launchPolicySlot(i)], rng: &rng)
         core.devices[i].osStream = rng
         switch decision {
         case .launch:
             core.metrics.platform.launchGrants += 1
-            core.note(d, "OS: launch policy grants the refresh (\(core.devices[i].launchPolicy.launchesInDay) of \(budget(i)) today; \(conditionText(conditions)), local hour ahead \(hourAhead))")
+            core.note(d, "OS: launch policy grants the refresh (\(core.launchPolicies[core.launchPolicySlot(i)].launchesInDay) of \(budget(i)) today; \(conditionText(conditions)), local hour ahead \(hourAhead))")
             return true
         case .lookAgain(let at):
             core.clock.schedule(.refreshLaunch(device: d, generation: generation), at: at)
-            if Double(core.devices[i].launchPolicy.launchesInDay) >= policy.dailyBudget(core.devices[i].launchPolicy) {
+            if Double(core.launchPolicies[core.launchPolicySlot(i)].launchesInDay) >= policy.dailyBudget(core.launchPolicies[core.launchPolicySlot(i)]) {
                 core.metrics.platform.budgetExhausted += 1
                 core.note(d, "OS: launch policy: daily budget of \(budget(i)) launches used; next look \(core.format(at))")
             } else {
@@ -69,7 +69,7 @@ extension World {
     }
 
     private func budget(_ i: Int) -> String {
-        let b = core.cohorts[Int(core.devices[i].cohort)].launchPolicy.dailyBudget(core.devices[i].launchPolicy)
+        let b = core.cohorts[Int(core.devices[i].cohort)].launchPolicy.dailyBudget(core.launchPolicies[core.launchPolicySlot(i)])
         return String((b * 10).rounded() / 10)
     }
 
@@ -83,8 +83,8 @@ extension World {
         let i = Int(d)
         let model = core.cohorts[Int(core.devices[i].cohort)].launchPolicy
         let hour = userLocalTime(i, at: now).hour
-        let wasForceQuit = core.devices[i].launchPolicy.forceQuit
-        core.devices[i].launchPolicy.appOpened(at: now, localHour: hour, model: model)
+        let wasForceQuit = core.launchPolicies[core.launchPolicySlot(i)].forceQuit
+        core.launchPolicies[core.launchPolicySlot(i)].appOpened(at: now, localHour: hour, model: model)
         if wasForceQuit { core.note(d, "OS: launch policy: the app was opened again after a force-quit; launches allowed") }
         // A request the policy blocked (force-quit) gets a new look.
         if core.devices[i].task.heldBack, core.devices[i].task.hasPending, !core.devices[i].lowPowerMode {
@@ -102,7 +102,7 @@ extension World {
         guard p > 0, core.devices[i].userStream.chance(p) else { return false }
         core.metrics.platform.forceQuits += 1
         core.note(d, "user force-quits the app (swipes it away in the app switcher)")
-        core.devices[i].launchPolicy.userForceQuits()
+        core.launchPolicies[core.launchPolicySlot(i)].userForceQuits()
         terminate(d)
         return true
     }
