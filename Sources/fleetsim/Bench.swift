@@ -11,7 +11,7 @@ struct Bench: Command {
         options: [
             .valued("devices", "N[,N...]", "fleet sizes of the whole-world runs (60 % iOS, 40 % Android), smallest first", default: "10000,100000"),
             .valued("days", "D", "simulated days of each whole-world run", default: "1"),
-            .flag("large", "also run 1,000,000 devices (about 2.1 GB and 5 minutes)"),
+            .flag("large", "also run 1,000,000 devices (about 2 GB and 3 minutes)"),
             .flag("quick", "one run at N = 10,000 of the kernel model instead of the best of 5 at 10,000 and 100,000"),
             .valued("repeat", "R", "runs of each whole-world size; the best time is shown (a shared machine's noise is one-sided)", default: "1"),
         ],
