@@ -8,8 +8,8 @@ import SimKernel
 /// each per push user, notification and accepted message of a run (docs/speed.md,
 /// "the rest of the memory").
 @Suite struct PushMemoryLayoutTests {
-    @Test func perUserRecordsAre96And64BytesAndADevice56() {
-        #expect(MemoryLayout<PushUserState>.stride == 96)
+    @Test func perUserRecordsAre88And64BytesAndADevice56() {
+        #expect(MemoryLayout<PushUserState>.stride == 88)
         #expect(MemoryLayout<PushUserTruth>.stride == 64)
         #expect(MemoryLayout<PushDeviceRecord>.stride == 56)
     }

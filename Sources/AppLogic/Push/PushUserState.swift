@@ -26,8 +26,8 @@ public struct PushDeviceRecord: Hashable, Sendable {
 /// send or job to end frees its array's buffer (``removeSend(at:)``, ``removeJob(at:)``),
 /// so a fleet of mostly idle users holds no buffers between pushes.
 ///
-/// Layout (96 bytes, one per push user): the one-byte counters sit in the settings'
-/// padding and the send counter after the week, so the fields are in size order, not
+/// Layout (88 bytes, one per push user): the one-byte counters sit in the settings'
+/// padding and the send counter and the badge counts after the week, so the fields are in size order, not
 /// by topic; the optional instants are ``PackedInstant``s behind accessors of their names.
 /// The four arrays of what is held, queued and being pushed live out of line
 /// (``PushPending``), allocated only while one of them is not empty: 8 bytes a user
@@ -41,6 +41,10 @@ public struct PushUserState: Hashable, Sendable {
     var normalDay: Int32 = .min
     var highWeek: Int32 = .min
     var nextSend: UInt32 = 0
+    /// The two badge counts in 32 bits each, after the send counter (8 bytes, where two
+    /// `Int`s took 16): the badge is at most the notifications a run creates for one user.
+    private var unreadCount: Int32 = 0
+    private var lastBadgeCount: Int32 = 0
     public internal(set) var devices: [PushDeviceRecord] = []
     var pending = PushPending.Storage()
     /// Normal notifications held for the summary at the end of quiet hours.
@@ -64,9 +68,15 @@ public struct PushUserState: Hashable, Sendable {
         _modify { yield &pending.value.sends }
     }
     /// The central unread count: the badge every push carries.
-    public internal(set) var unread = 0
+    public internal(set) var unread: Int {
+        get { Int(unreadCount) }
+        set { unreadCount = Int32(newValue) }
+    }
     /// The badge the last push carried; the daily sync sends one when `unread` differs.
-    var lastBadgeSent = 0
+    var lastBadgeSent: Int {
+        get { Int(lastBadgeCount) }
+        set { lastBadgeCount = Int32(newValue) }
+    }
     /// The last in-app activity on any of the user's devices.
     public internal(set) var lastActiveAt: Instant? {
         get { packedLastActiveAt.value }
