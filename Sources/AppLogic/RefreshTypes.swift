@@ -117,17 +117,52 @@ public enum AnalyticsEvent: Hashable, Sendable {
 /// (as the app reads it back in-process); after a termination the host rebuilds the
 /// state from what reached the disk with ``init(persisted:)``.
 public struct RefreshState: Hashable, Sendable {
+    /// What the app wrote to UserDefaults. Layout (48 bytes, where the three optionals
+    /// took 64; one per device, and the host keeps a second copy of what reached the
+    /// disk): each optional's parts apart, the boots together at the end, nil as a wall
+    /// clock (or instant) of `Int64.min` µs, an instant no run reaches, behind accessors
+    /// of the keys' names. A nil is stored with zero parts, so equal values are equal bits.
     public struct Stored: Hashable, Sendable {
         /// Stamped on both clocks: the 12 h rule measures with the boot clock.
-        public var lastRefreshAt: DeviceTime?
+        public var lastRefreshAt: DeviceTime? {
+            get { Self.time(refreshWall, refreshSinceBoot, refreshBoot) }
+            set { (refreshWall, refreshSinceBoot, refreshBoot) = Self.parts(newValue) }
+        }
         /// The completion time (server clock) of the test whose window was notified.
-        public var notifiedWindow: Instant?
+        public var notifiedWindow: Instant? {
+            get { notifiedWindowMicroseconds == .min ? nil : Instant(unixMicroseconds: notifiedWindowMicroseconds) }
+            set {
+                assert(newValue?.unixMicroseconds != .min, "Int64.min µs stands for nil")
+                notifiedWindowMicroseconds = newValue?.unixMicroseconds ?? .min
+            }
+        }
         /// Stamped on both clocks: the 24 h rule measures with the boot clock.
-        public var lastAppOpenAt: DeviceTime?
+        public var lastAppOpenAt: DeviceTime? {
+            get { Self.time(appOpenWall, appOpenSinceBoot, appOpenBoot) }
+            set { (appOpenWall, appOpenSinceBoot, appOpenBoot) = Self.parts(newValue) }
+        }
+        private var refreshWall = Int64.min
+        private var refreshSinceBoot: Int64 = 0
+        private var appOpenWall = Int64.min
+        private var appOpenSinceBoot: Int64 = 0
+        private var notifiedWindowMicroseconds = Int64.min
+        private var refreshBoot: UInt32 = 0
+        private var appOpenBoot: UInt32 = 0
+
         public init(lastRefreshAt: DeviceTime? = nil, notifiedWindow: Instant? = nil, lastAppOpenAt: DeviceTime? = nil) {
             self.lastRefreshAt = lastRefreshAt
             self.notifiedWindow = notifiedWindow
             self.lastAppOpenAt = lastAppOpenAt
+        }
+
+        @inline(__always) private static func time(_ wall: Int64, _ sinceBoot: Int64, _ boot: UInt32) -> DeviceTime? {
+            wall == .min ? nil : DeviceTime(wall: Instant(unixMicroseconds: wall), sinceBoot: Interval(microseconds: sinceBoot), boot: boot)
+        }
+
+        @inline(__always) private static func parts(_ t: DeviceTime?) -> (Int64, Int64, UInt32) {
+            guard let t else { return (.min, 0, 0) }
+            assert(t.wall.unixMicroseconds != .min, "Int64.min µs stands for nil")
+            return (t.wall.unixMicroseconds, t.sinceBoot.microseconds, t.boot)
         }
     }
 

@@ -85,4 +85,22 @@ import SimKernel
             #expect(atTwenty.first?.contains(markerFirst ? "hardStop" : "staleNotification") == true, "\(atTwenty)")
         }
     }
+
+    /// Its fields in 28 bytes: both times over `Int64`'s whole range, the order's 48 bits,
+    /// each on its own.
+    @Test func packedFieldsRoundTrip() {
+        #expect(MemoryLayout<DeferredTimer>.stride == 28)
+        var t = DeferredTimer()
+        #expect(t.entryAt == .max && t.due == .max && t.order == 0 && t.entryGeneration == 0)
+        for v: Int64 in [.min, -1, 0, 1, Int64(UInt32.max), 1 << 32, 31_622_400_000_000, .max - 1, .max] {
+            t.entryAt = v
+            t.due = ~v
+            #expect(t.entryAt == v && t.due == ~v && t.order == 0)
+        }
+        t.entryGeneration = .max
+        for o: UInt64 in [1, UInt64(UInt32.max), 1 << 32, (1 << 48) - 1, 0] {
+            t.order = o
+            #expect(t.order == o && t.entryAt == .max && t.due == .min && t.entryGeneration == .max)
+        }
+    }
 }

@@ -11,5 +11,7 @@ import Platform
         #expect(MemoryLayout<AndroidDevice>.stride <= 528, "AndroidDevice grew: see docs/speed.md, Sessions 8 and 9")
         // iOS devices only, beside the fleet's `Device`s (docs/speed.md, Session 10).
         #expect(MemoryLayout<LaunchPolicyState>.stride <= 48, "LaunchPolicyState grew: see docs/speed.md, Session 10")
+        // The refresh logic's state and what reached the disk (docs/speed.md, Session 11).
+        #expect(RefreshHost.bytesPerDevice <= 124, "the refresh host's entries grew: see docs/speed.md, Session 11")
     }
 }

@@ -1,19 +1,43 @@
 import Testing
 import AppLogic
+import Platform
+import SimKernel
 @testable import Simulation
 
 /// The push pipeline's per-user and per-notification records, in size order: one of
 /// each per push user, notification and accepted message of a run (docs/speed.md,
 /// "the rest of the memory").
 @Suite struct PushMemoryLayoutTests {
-    @Test func perUserRecordsAre120And88BytesAndADevice56() {
-        #expect(MemoryLayout<PushUserState>.stride == 120)
-        #expect(MemoryLayout<PushUserTruth>.stride == 88)
+    @Test func perUserRecordsAre88And64BytesAndADevice56() {
+        #expect(MemoryLayout<PushUserState>.stride == 88)
+        #expect(MemoryLayout<PushUserTruth>.stride == 64)
         #expect(MemoryLayout<PushDeviceRecord>.stride == 56)
     }
 
     @Test func perNotificationRecordsAre32And24Bytes() {
         #expect(MemoryLayout<PushLedgerEntry>.stride == 32)
         #expect(MemoryLayout<PushMessage>.stride == 24)
+    }
+
+    /// The truth's four lists are out of line: no box while all are empty, one while any
+    /// holds something, and a copy is a value.
+    @Test func theTruthsListsHaveABoxOnlyWhileOneHoldsSomething() {
+        var t = PushUserTruth(device: 7, lifecycle: RandomStream(seed: 1, entity: 7, purpose: "push.lifecycle"),
+                              silent: SilentPushState(throttle: SilentPushThrottle(), now: .zero), provider: .apns)
+        #expect(!t.lists.isAllocated)
+        t.gone.removeAll { $0 == 1 }
+        #expect(!t.lists.isAllocated)
+        t.stored.append(3)
+        t.gone.append(2)
+        #expect(t.lists.isAllocated)
+        var copy = t
+        copy.stored.removeAll()
+        #expect(t.stored == [3] && copy.stored.isEmpty && copy.gone == [2])
+        copy.gone.removeAll()
+        #expect(!copy.lists.isAllocated && t.lists.isAllocated)
+        t.stored.removeAll()
+        #expect(t.lists.isAllocated)
+        t.gone.removeAll()
+        #expect(!t.lists.isAllocated && t.refused.isEmpty && t.shownCollapsed.isEmpty)
     }
 }

@@ -11,15 +11,42 @@ import SimKernel
 /// (``SimClock/reserveOrder()``) as an eager schedule would, and the entry moved on
 /// carries both, so delivered events pop in exactly the eager order, with the same
 /// generations: only the count of no-op pops changes.
+///
+/// Layout (28 bytes, one per device, where 8-byte fields padded it to 32): the two times
+/// in 32-bit halves (their whole range) and the order's 48 bits (``EventQueue/orderBits``)
+/// in two fields, so that the struct aligns to 4; accessors of the fields' names.
 struct DeferredTimer {
     /// The time of the timer's entry in the queue; `Int64.max`: none.
-    var entryAt: Int64 = .max
+    var entryAt: Int64 {
+        get { Int64(entryAtHigh) << 32 | Int64(entryAtLow) }
+        set { (entryAtHigh, entryAtLow) = Self.halves(newValue) }
+    }
     /// The deadline of the last arm; `Int64.max`: cancelled since.
-    var due: Int64 = .max
-    /// The queue order the last arm took.
-    var order: UInt64 = 0
+    var due: Int64 {
+        get { Int64(dueHigh) << 32 | Int64(dueLow) }
+        set { (dueHigh, dueLow) = Self.halves(newValue) }
+    }
+    /// The queue order the last arm took (below 2^48).
+    var order: UInt64 {
+        get { UInt64(orderHigh) << 32 | UInt64(orderLow) }
+        set {
+            precondition(newValue >> 48 == 0, "DeferredTimer: an order of more than 48 bits")
+            orderHigh = UInt16(truncatingIfNeeded: newValue >> 32)
+            orderLow = UInt32(truncatingIfNeeded: newValue)
+        }
+    }
+    private var entryAtLow = UInt32.max
+    private var entryAtHigh = Int32.max
+    private var dueLow = UInt32.max
+    private var dueHigh = Int32.max
+    private var orderLow: UInt32 = 0
     /// The generation the entry in the queue carries.
     var entryGeneration: UInt32 = 0
+    private var orderHigh: UInt16 = 0
+
+    @inline(__always) private static func halves(_ t: Int64) -> (Int32, UInt32) {
+        (Int32(truncatingIfNeeded: t >> 32), UInt32(truncatingIfNeeded: t))
+    }
 }
 
 extension WorldCore {

@@ -4,7 +4,7 @@ extension ContinuationHost {
     /// The app is terminated while it holds result `unseen` the user has not seen (seed
     /// `004`): it must be on disk. Returns whether it was (else it is lost).
     func observeTerminatedHoldingResult(_ i: Int, unseen: UInt32, core: inout WorldCore) -> Bool {
-        let onDisk = durable[i].unseenResult?.request.rawValue == unseen
+        let onDisk = durable.onDisk(i, current: states[i].stored).unseenResult?.request.rawValue == unseen
         core.verify(onDisk, .continuationResultLost, device: i, time: core.now,
                     detail: onDisk ? nil : "result of analysis #\(unseen), finished at \(core.format(slots[i].completedAt)), was neither seen nor on disk when the app was terminated")
         return onDisk

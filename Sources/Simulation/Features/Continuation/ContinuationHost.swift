@@ -52,8 +52,8 @@ struct ContinuationHost: FeatureHost {
     var effects: [ContinuationEffect] = []
     /// Per device (indexed by the dense device id):
     var states: [ContinuationState]
-    /// What of the state reached the disk (UserDefaults).
-    var durable: [ContinuationState.Stored]
+    /// What of the state reached the disk (UserDefaults), where it differs from `states`' copy.
+    var durable = OnDisk<ContinuationState.Stored>()
     var slots: [ContinuationSlot]
     /// The user's draws for the analysis (start, mode, choice, permission, tap) and the server's time.
     var streams: [RandomStream]
@@ -61,8 +61,7 @@ struct ContinuationHost: FeatureHost {
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
-        MemoryLayout<ContinuationState>.stride + MemoryLayout<ContinuationState.Stored>.stride
-            + MemoryLayout<ContinuationSlot>.stride + MemoryLayout<RandomStream>.stride
+        MemoryLayout<ContinuationState>.stride + MemoryLayout<ContinuationSlot>.stride + MemoryLayout<RandomStream>.stride
     }
 
     init(scenario: Scenario, core: WorldCore) {
@@ -70,7 +69,6 @@ struct ContinuationHost: FeatureHost {
                                   variants: ContinuationVariants(names: scenario.logic.variants))
         let n = core.devices.count
         states = Array(hugePagesRepeating: ContinuationState(), count: n)
-        durable = Array(hugePagesRepeating: ContinuationState.Stored(), count: n)
         slots = Array(hugePagesRepeating: ContinuationSlot(), count: n)
         streams = [RandomStream](hugePagesCapacity: n)
         for d in 0..<n { streams.append(RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "continuation")) }
@@ -88,7 +86,9 @@ struct ContinuationHost: FeatureHost {
     /// The logic handles `input` with the device's wall time, into ``effects``.
     mutating func handle(_ d: UInt32, _ input: ContinuationInput, core: inout WorldCore) {
         let i = Int(d)
+        let before = states[i].stored
         logic.handle(input, state: &states[i], now: core.wallInstant(i, at: core.now), into: &effects)
+        durable.changed(i, from: before, to: states[i].stored)
         count(input)
     }
 
@@ -278,7 +278,7 @@ struct ContinuationHost: FeatureHost {
     }
 
     /// UserDefaults writes the state to disk.
-    mutating func persist(_ i: Int) { durable[i] = states[i].stored }
+    mutating func persist(_ i: Int) { durable.persisted(i) }
 
     /// Abrupt termination: judge the result the app held (lost unless seen or on disk),
     /// drop the work in flight, and rebuild the logic from disk.
@@ -299,7 +299,8 @@ struct ContinuationHost: FeatureHost {
         core.cancelTimer(d, .continuationDeadline)
         core.cancelTimer(d, .backgroundTask)
         slots[i].holdsBackgroundTask = false
-        states[i] = ContinuationState(persisted: durable[i])
+        states[i] = ContinuationState(persisted: durable.onDisk(i, current: states[i].stored))
+        durable.persisted(i)
     }
 
     // MARK: - Network

@@ -200,7 +200,8 @@ extension PushHost {
         let u32 = userOf[Int(d)]
         guard u32 >= 0 else { return nil }
         let u = Int(u32)
-        truth[u].shownCollapsed.removeAll()
+        // Read first: a change through the out-of-line lists costs more than a look.
+        if !truth[u].shownCollapsed.isEmpty { truth[u].shownCollapsed.removeAll() }
         if truth[u].uninstalled { reinstalled(u, core: &core) }
         let status = truth[u].registryStatus
         let registers = core.devices[Int(d)].notificationCenter.authorization.allowsPosting && status != .active && status != .inactive
@@ -223,7 +224,7 @@ extension PushHost {
         } else {
             fcm.tokenIssued(device: gatewayDevice[u], generation: generation)
         }
-        truth[u].gone.removeAll { $0 == generation }
+        if truth[u].gone.contains(generation) { truth[u].gone.removeAll { $0 == generation } }
         metrics.registrations += 1
         let token = PushToken(device: PushDeviceID(d), generation: generation, provider: truth[u].provider)
         return PushDelivery(user: u, input: .deviceRegistered(token), context: -1)

@@ -87,21 +87,36 @@ struct PushDispatcher {
 }
 
 /// Ground truth of one push user that the oracle needs (never the router's beliefs).
-/// Its one-byte fields sit in the padding at the end of ``SilentPushState`` (104 bytes).
+/// Its one-byte fields sit in the padding at the end of ``SilentPushState`` (64 bytes).
+/// The four lists are usually all empty (at most 0.2 % of the bench's users hold one at
+/// a time), so they live out of line (``PushUserLists``): 8 bytes a user, not 32.
 struct PushUserTruth {
     var device: UInt32
     /// The token generation the device holds (0: none obtained yet).
     var generation: UInt32 = 0
+    var lists = PushUserLists.Storage()
     /// The generations a provider answered 410/404 (or BadDeviceToken) for and the device
-    /// has not registered since (usually empty: no allocation).
-    var gone: [UInt32] = []
+    /// has not registered since.
+    var gone: [UInt32] {
+        get { lists.read { $0.gone } }
+        _modify { yield &lists.value.gone }
+    }
     /// Requests a provider refused with a client error (token generation, expiration,
     /// priority): the same request sent again is a retried client error.
-    var refused: [RefusedSend] = []
+    var refused: [RefusedSend] {
+        get { lists.read { $0.refused } }
+        _modify { yield &lists.value.refused }
+    }
     /// Collapse-id notifications in Notification Centre since the last open.
-    var shownCollapsed: [UInt32] = []
+    var shownCollapsed: [UInt32] {
+        get { lists.read { $0.shownCollapsed } }
+        _modify { yield &lists.value.shownCollapsed }
+    }
     /// Messages the provider stores for the device while it is offline.
-    var stored: [UInt32] = []
+    var stored: [UInt32] {
+        get { lists.read { $0.stored } }
+        _modify { yield &lists.value.stored }
+    }
     /// Draws of the token rotations and uninstalls (`fleet[].push`), its own stream so the
     /// other push draws do not shift.
     var lifecycle: RandomStream
@@ -111,6 +126,51 @@ struct PushUserTruth {
     /// The app is uninstalled (its tokens unregistered at the provider) until the user's next open reinstalls it.
     var uninstalled = false
     var provider: PushProvider
+}
+
+/// A push user's lists of ground truth (``PushUserTruth``), kept out of line.
+struct PushUserLists {
+    var gone: [UInt32] = []
+    var refused: [RefusedSend] = []
+    var shownCollapsed: [UInt32] = []
+    var stored: [UInt32] = []
+
+    var isEmpty: Bool { gone.isEmpty && refused.isEmpty && shownCollapsed.isEmpty && stored.isEmpty }
+
+    /// The lists out of line, with value semantics: nil (8 bytes, no allocation) while
+    /// all are empty; a change that leaves one not empty allocates the box, one that
+    /// empties them all frees it, and a change to a shared box copies it first.
+    struct Storage {
+        private final class Box {
+            @exclusivity(unchecked) var value: PushUserLists
+            init(_ value: PushUserLists) { self.value = value }
+        }
+        private var box: Box?
+
+        /// What `body` reads of the value: a plain call the optimiser inlines, where a
+        /// `_read` coroutine (not inlined) made callers copy the whole owner around it.
+        @inline(__always) func read<R>(_ body: (PushUserLists) -> R) -> R {
+            if let box { return body(box.value) }
+            return body(PushUserLists())
+        }
+
+        var value: PushUserLists {
+            get { read { $0 } }
+            _modify {
+                if box == nil {
+                    var fresh = PushUserLists()
+                    defer { if !fresh.isEmpty { box = Box(fresh) } }
+                    yield &fresh
+                } else {
+                    if !isKnownUniquelyReferenced(&box!) { box = Box(box!.value) }
+                    defer { if box!.value.isEmpty { box = nil } }
+                    yield &box!.value
+                }
+            }
+        }
+
+        var isAllocated: Bool { box != nil }
+    }
 }
 
 struct RefusedSend: Equatable {

@@ -13,20 +13,19 @@ struct RefreshHost: FeatureHost {
     var effects: [RefreshEffect] = []
     /// Per device (indexed by the dense device id):
     var states: [RefreshState]
-    /// What reached the disk (UserDefaults).
-    var durable: [RefreshState.Stored]
+    /// What reached the disk (UserDefaults), where it differs from `states`' copy.
+    var durable = OnDisk<RefreshState.Stored>()
     /// The job of the request in flight, or -1.
     var inflight: [Int32]
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
-        MemoryLayout<RefreshState>.stride + MemoryLayout<RefreshState.Stored>.stride + MemoryLayout<Int32>.stride
+        MemoryLayout<RefreshState>.stride + MemoryLayout<Int32>.stride
     }
 
     init(scenario: Scenario, devices n: Int) {
         logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
         states = Array(hugePagesRepeating: RefreshState(), count: n)
-        durable = Array(hugePagesRepeating: RefreshState.Stored(), count: n)
         inflight = Array(hugePagesRepeating: -1, count: n)
         effects.reserveCapacity(16)
     }
@@ -41,7 +40,10 @@ struct RefreshHost: FeatureHost {
 
     /// The logic handles `input` with the device's clocks, into ``effects``.
     mutating func handle(_ d: UInt32, _ input: RefreshInput, core: inout WorldCore) {
-        logic.handle(input, state: &states[Int(d)], now: core.deviceTime(Int(d), at: core.now), into: &effects)
+        let i = Int(d)
+        let before = states[i].stored
+        logic.handle(input, state: &states[i], now: core.deviceTime(i, at: core.now), into: &effects)
+        durable.changed(i, from: before, to: states[i].stored)
     }
 
     /// Carries out one effect; returns what only the world can do.
@@ -79,14 +81,15 @@ struct RefreshHost: FeatureHost {
     // MARK: - The process and the network
 
     /// UserDefaults writes the state to disk.
-    mutating func persist(_ i: Int) { durable[i] = states[i].stored }
+    mutating func persist(_ i: Int) { durable.persisted(i) }
 
     /// Abrupt termination: the logic is rebuilt from disk, its hard stop cancelled, and
     /// nobody waits for its request any more (no timeout, no radio cost charged to a
     /// later task); the server side runs its course.
     mutating func terminate(_ d: UInt32, core: inout WorldCore) {
         let i = Int(d)
-        states[i] = RefreshState(persisted: durable[i])
+        states[i] = RefreshState(persisted: durable.onDisk(i, current: states[i].stored))
+        durable.persisted(i)
         core.cancelTimer(d, .hardStop)
         let job = inflight[i]
         inflight[i] = -1

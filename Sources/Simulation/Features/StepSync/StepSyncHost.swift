@@ -65,8 +65,8 @@ struct StepSyncHost: FeatureHost {
     private var readAnswer: StepSyncInput?
     /// Per device (indexed by the dense device id):
     var states: [StepSyncState]
-    /// What of the state reached the disk (UserDefaults).
-    var durable: [StepSyncStored]
+    /// What of the state reached the disk (UserDefaults), where it differs from `states`' copy.
+    var durable = OnDisk<StepSyncStored>()
     var slots: [StepSyncSlot]
     /// The step sync's draws: the last sync before the run, HealthKit's delivery gaps.
     var streams: [RandomStream]
@@ -78,15 +78,13 @@ struct StepSyncHost: FeatureHost {
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
-        MemoryLayout<StepSyncState>.stride + MemoryLayout<StepSyncStored>.stride
-            + MemoryLayout<StepSyncSlot>.stride + MemoryLayout<RandomStream>.stride
+        MemoryLayout<StepSyncState>.stride + MemoryLayout<StepSyncSlot>.stride + MemoryLayout<RandomStream>.stride
     }
 
     init(scenario: Scenario, core: WorldCore) {
         logic = StepSyncLogic(config: scenario.logic.stepSync.configuration, variants: StepSyncVariants(names: scenario.logic.variants))
         let n = core.devices.count
         states = Array(hugePagesRepeating: StepSyncState(), count: n)
-        durable = Array(hugePagesRepeating: StepSyncStored(), count: n)
         slots = Array(hugePagesRepeating: StepSyncSlot(), count: n)
         streams = [RandomStream](hugePagesCapacity: n)
         for d in 0..<n { streams.append(RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "stepSync")) }
@@ -113,7 +111,6 @@ struct StepSyncHost: FeatureHost {
         let lastSync = SimTime.zero - SimDuration(microseconds: streams[i].int(in: 1...StepSyncHost.initialSyncAge.microseconds))
         let stored = StepSyncStored(lastSyncAt: core.deviceTime(i, at: lastSync), lastStatus: .success, failedAttempts: 0)
         states[i] = StepSyncState(persisted: stored)
-        durable[i] = stored
         slots[i].syncedThrough = lastSync
         let synced = core.localTime(i, at: lastSync)
         observeStepSyncStarted(i, firstDay: synced.day, core: &core)
@@ -127,7 +124,10 @@ struct StepSyncHost: FeatureHost {
 
     /// The logic handles `input` with the device's clocks, into ``effects``.
     mutating func handle(_ d: UInt32, _ input: StepSyncInput, core: inout WorldCore) {
-        logic.handle(input, state: &states[Int(d)], now: core.deviceTime(Int(d), at: core.now), into: &effects)
+        let i = Int(d)
+        let before = states[i].stored
+        logic.handle(input, state: &states[i], now: core.deviceTime(i, at: core.now), into: &effects)
+        durable.changed(i, from: before, to: states[i].stored)
     }
 
     /// Carries out one effect; returns what only the world can do. A health-data read is
@@ -221,14 +221,15 @@ struct StepSyncHost: FeatureHost {
     // MARK: - The process
 
     /// UserDefaults writes the state to disk.
-    mutating func persist(_ i: Int) { durable[i] = states[i].stored }
+    mutating func persist(_ i: Int) { durable.persisted(i) }
 
     /// Termination: the state comes back from what reached the disk, and the retry and
     /// wake timers die with the process (the world then ends a WorkManager job and
     /// abandons the upload: ``abandonUpload(_:core:)``).
     mutating func terminate(_ d: UInt32, core: inout WorldCore) {
         let i = Int(d)
-        states[i] = StepSyncState(persisted: durable[i])
+        states[i] = StepSyncState(persisted: durable.onDisk(i, current: states[i].stored))
+        durable.persisted(i)
         core.cancelTimer(d, .stepRetry)
         core.cancelTimer(d, .stepWake)
     }
