@@ -82,8 +82,10 @@ extension World {
     }
 
     /// Device `d`'s event hash, the `device` bytes of its `Device` and, on Android, the
-    /// `android` bytes of its `AndroidDevice`.
-    @inline(__always) func prefetch(_ d: UInt32, device: Range<Int>, android: Range<Int>) {
+    /// `android` bytes of its `AndroidDevice`. `mutating` though it only reads: called
+    /// non-mutating from the mutating ``prefetchState(of:)``, it copied the whole `World`
+    /// (3.8 KB) at each call.
+    @inline(__always) mutating func prefetch(_ d: UInt32, device: Range<Int>, android: Range<Int>) {
         let i = Int(d)
         core.devices.prefetch(i, bytes: device)
         eventHashes.devices.prefetch(i)
