@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Prefetching the next event's state (docs/speed.md, "Session 7: the device state's
-/// cache and TLB misses"). A large fleet's per-device state is far bigger than the
+/// cache and TLB misses" and "Session 11: fewer lines per event"). A large fleet's per-device state is far bigger than the
 /// cache, and each event reads one device chosen by the clock, so nearly every event
 /// began with a wait on memory: its `Device`, its event hash, its `AndroidDevice`, the
 /// feature's arrays. While an event runs, the next one is already known (the top of the
