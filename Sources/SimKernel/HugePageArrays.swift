@@ -31,10 +31,17 @@ extension Array {
     /// Starts loading the cache lines of element `i` (an index in range), for the event
     /// that will read it next.
     @inlinable @inline(__always) public func prefetch(_ i: Int) {
+        prefetch(i, bytes: 0 ..< MemoryLayout<Element>.stride)
+    }
+
+    /// Starts loading the cache lines that hold bytes `bytes` of element `i` (an index in
+    /// range; `bytes` within the element's stride and not empty): the part of a large
+    /// element that the next event reads.
+    @inlinable @inline(__always) public func prefetch(_ i: Int, bytes: Range<Int>) {
         withUnsafeBufferPointer { p in
-            let first = UInt(bitPattern: p.baseAddress! + i)
+            let first = UInt(bitPattern: UnsafeRawPointer(p.baseAddress! + i)) &+ UInt(bytes.lowerBound)
             var line = first & ~63
-            let last = first &+ UInt(MemoryLayout<Element>.stride &- 1)
+            let last = first &+ UInt(bytes.count &- 1)
             while line <= last {
                 fleetsim_prefetch(UnsafeRawPointer(bitPattern: line))
                 line &+= 64

@@ -23,12 +23,13 @@ import SimKernel
         #expect(advised == (0 ..< UInt64(Self.count)).map { $0 })
     }
 
-    /// A prefetch is a hint: every element, first to last, can be asked for, and the
-    /// array is unchanged.
+    /// A prefetch is a hint: every element, first to last, whole or a part of it, can be
+    /// asked for, and the array is unchanged.
     @Test func prefetchingAnyElementChangesNothing() {
         struct Wide: Equatable { var a = SIMD16<UInt64>(repeating: 7); var b: UInt8 = 1 }
         let wide = [Wide](hugePagesRepeating: Wide(), count: 1_000)
         for i in wide.indices { wide.prefetch(i) }
+        for i in wide.indices { wide.prefetch(i, bytes: 100 ..< MemoryLayout<Wide>.stride) }
         #expect(wide == [Wide](repeating: Wide(), count: 1_000))
     }
 }

@@ -14,4 +14,28 @@ import Platform
         // The refresh logic's state and what reached the disk (docs/speed.md, Session 11).
         #expect(RefreshHost.bytesPerDevice <= 124, "the refresh host's entries grew: see docs/speed.md, Session 11")
     }
+
+    /// The next event's prefetch asks for parts of a device by offset (Core/World+Prefetch,
+    /// docs/speed.md "Session 11: fewer lines per event"): a field moved out of its part
+    /// would be read from memory without having been asked for (slower, never wrong).
+    @Test func thePrefetchedPartsHoldTheirFields() {
+        func range<T, V>(_ path: KeyPath<T, V>) -> Range<Int> {
+            let start = MemoryLayout<T>.offset(of: path)!
+            return start ..< start + MemoryLayout<V>.size
+        }
+        func within(_ inner: Range<Int>, _ outer: Range<Int>) -> Bool { outer.contains(inner.lowerBound) && inner.upperBound <= outer.upperBound }
+        // The hot part ends where `pendingFlush` begins; what most kinds read is in it.
+        #expect(MemoryLayout<Device>.offset(of: \Device.pendingFlush) == Device.hotBytes.upperBound)
+        for field in [range(\Device.foregroundUntil), range(\Device.clock), range(\Device.process), range(\Device.task),
+                      range(\Device.incarnation), range(\Device.cohort), range(\Device.battery), range(\Device.homeTimeZone),
+                      range(\Device.offlineSpells), range(\Device.outageFaults), range(\Device.lowPowerFaults),
+                      range(\Device.lowPowerModeSetting), range(\Device.autoBatterySaver), range(\Device.signedIn), range(\Device.homeWiFi),
+                      range(\Device.timers), range(\Device.keyValue), range(\Device.timerEntries)] {
+            #expect(within(field, Device.hotBytes), "\(field)")
+        }
+        #expect(within(range(\Device.clock), Device.answerBytes))
+        #expect(within(range(\Device.homeTimeZone), Device.answerBytes))
+        #expect(range(\Device.backendStream) == Device.backendStreamBytes)
+        #expect(range(\AndroidDevice.stepJobRunning) == AndroidDevice.stepJobBytes)
+    }
 }

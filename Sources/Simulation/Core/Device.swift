@@ -9,38 +9,37 @@ struct Device {
     // devices: every 8 bytes here is 8 MB; `DeviceLayoutTests` keeps the total). The
     // battery's capacity is the cohort's (``CohortModels/capacityMah``) and the
     // notification permission the notification centre's.
+    //
+    // Hot fields first (docs/speed.md, "Session 11: fewer lines per event"): the first
+    // ``hotBytes`` hold what most event kinds read (the process, its clock and task, the
+    // cohort, the battery and connectivity, the timers), so that the next event's
+    // prefetch (Core/World+Prefetch) asks for 3 lines, not all 6; energy, the launch
+    // counts and the random streams follow, for the kinds that read them.
 
     // The app's process and its clock
     var foregroundUntil = World.never
     var clock: DeviceClock
     var process: AppProcessState = .terminated
-    var backgroundAppRefresh: Bool
     var lowPowerModeSetting: Bool
+    var signedIn: Bool
 
     // The OS's view of the refresh task
     var task = RefreshTaskSlot()
     /// Bumped at every termination; events of an earlier incarnation are stale.
     var incarnation: UInt32 = 0
-    /// iOS: where the launch policy's view of this app's use is kept
-    /// (``WorldCore/launchPolicies``, World+LaunchPolicy); `UInt32.max` on Android, which has none.
-    var launchPolicySlot: UInt32
     var cohort: UInt16
-
-    // Energy and counts
-    var radio = RadioState()
-    /// App energy per operation (refresh, sync, ...), apart from the device's total.
-    var ledger = EnergyLedger()
-    var signedIn: Bool
     /// The user has Wi-Fi at home (`network.homeWiFi`; World+Energy).
     var homeWiFi: Bool
     /// Android: Battery Saver turned on by its automatic schedule (World+BatterySaver).
     var autoBatterySaver = false
-    var launches: UInt32 = 0
+    /// iOS: where the launch policy's view of this app's use is kept
+    /// (``WorldCore/launchPolicies``, World+LaunchPolicy); `UInt32.max` on Android, which has none.
+    var launchPolicySlot: UInt32
+
+    // The battery, the time zone, and the faults and connectivity in force
     var battery = BatteryState(percent: 100, since: .zero, charging: false)
     /// The time zone drawn at set-up (a `timeZoneChange` with a duration returns here).
     var homeTimeZone: UInt16
-
-    // Faults and connectivity in force
     // Counters, so overlapping faults each undo only themselves (the decoder caps
     // a scenario at 1,000 faults).
     var lowPowerFaults: UInt16 = 0
@@ -58,13 +57,23 @@ struct Device {
     // The app's durable storage
     var keyValue = KeyValueDurability()
     var outageFaults: UInt16 = 0
-    /// Where its pending flush went in the queue (``WorldCore/cancelFlush(_:)``).
-    var pendingFlush = EventQueue<WorldEvent>.Placement.near
     /// Where its task's and wake's entries went (``TimerEntries``): here, not in an
     /// array of their own, so that a retraction reads no other line of the device.
     var timerEntries = TimerEntries()
 
-    // Random streams, one per purpose
+    // The end of the hot part (``hotBytes``).
+    /// Where its pending flush went in the queue (``WorldCore/cancelFlush(_:)``).
+    var pendingFlush = EventQueue<WorldEvent>.Placement.near
+
+    // Energy and counts
+    var radio = RadioState()
+    /// App energy per operation (refresh, sync, ...), apart from the device's total.
+    var ledger = EnergyLedger()
+    var backgroundAppRefresh: Bool
+    var launches: UInt32 = 0
+
+    // Random streams, one per purpose (the server's last: a request's arrival reads
+    // only it)
     var userStream: RandomStream
     /// App opens (``UserBehaviorModel``), its own stream so other user draws never shift them.
     var openStream: RandomStream

@@ -68,14 +68,14 @@ enum FleetBuilder {
                 }
                 fleet.devices.append(Device(
                     clock: DeviceClock(timeZone: zone),
-                    backgroundAppRefresh: bar,
                     lowPowerModeSetting: lpm,
-                    launchPolicySlot: launchPolicySlot,
-                    cohort: UInt16(c),
                     signedIn: signedIn,
+                    cohort: UInt16(c),
                     homeWiFi: homeWiFi,
+                    launchPolicySlot: launchPolicySlot,
                     homeTimeZone: zone,
                     notificationCenter: NotificationCenterModel(authorization: permission.authorization),
+                    backgroundAppRefresh: bar,
                     userStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user"),
                     openStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user.open"),
                     osStream: RandomStream(seed: scenario.seed, entity: id, purpose: "os"),

@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Prefetching the next event's state (docs/speed.md, "Session 7: the device state's
-/// cache and TLB misses"). A large fleet's per-device state is far bigger than the
+/// cache and TLB misses" and "Session 11: fewer lines per event"). A large fleet's per-device state is far bigger than the
 /// cache, and each event reads one device chosen by the clock, so nearly every event
 /// began with a wait on memory: its `Device`, its event hash, its `AndroidDevice`, the
 /// feature's arrays. While an event runs, the next one is already known (the top of the
@@ -45,15 +45,69 @@ extension World {
         }
     }
 
-    /// Starts loading the state the next event will read first: its device's `Device`,
-    /// event hash and, on Android, `AndroidDevice`. (Adding the features' per-device
-    /// entries measured no faster: more lines in flight than the core tracks at once.)
-    @inline(__always) func prefetchState(of event: WorldEvent) {
-        guard let d = prefetchDevice(event) else { return }
+    /// Starts loading the state the next event will read first: its event hash and the
+    /// lines of its device's `Device` and, on Android, `AndroidDevice` that its kind reads
+    /// (measured per kind: docs/speed.md, "Session 11: fewer lines per event"). Most
+    /// kinds read only the `Device`'s hot part (``Device/hotBytes``); a request on the
+    /// server reads one stream of it, or its clock and time zone, and no Android state;
+    /// the end of a wake or a task reads one flag of the Android state. Every line
+    /// asked for and not read takes a place among the misses the core tracks at once,
+    /// which the lines the next events need wait for. (Adding the features' per-device
+    /// entries measured no faster, for that reason.)
+    @inline(__always) mutating func prefetchState(of event: WorldEvent) {
+        switch event {
+        case .requestReachesServer(let job, _):
+            let i = Int(core.jobs[Int(job)].device)
+            eventHashes.devices.prefetch(i)
+            core.devices.prefetch(i, bytes: Device.backendStreamBytes)
+        case .serviceCompletes(let job, _):
+            let i = Int(core.jobs[Int(job)].device)
+            eventHashes.devices.prefetch(i)
+            core.devices.prefetch(i, bytes: Device.answerBytes)
+        case .responseReachesDevice(let job, _), .requestTimesOut(let job, _):
+            prefetch(core.jobs[Int(job)].device, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+        case .deviceTimer(let d, _, .stepWake), .suspendAfterTask(let d, _):
+            prefetch(d, device: Device.hotBytes, android: AndroidDevice.stepJobBytes)
+        case .foregroundSessionEnds(let d, _):
+            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.stepJobBytes)
+        case .userOpensApp(let d), .notificationTapped(let d), .offlineSpellStarts(let d), .offlineSpellEnds(let d),
+             .refreshLaunch(let d, _), .refreshExpires(let d, _), .refreshWatchdog(let d, _), .keyValueFlush(let d, _),
+             .jetsam(let d, _), .deviceTimer(let d, _, .hardStop),
+             .android(.timer(let d, _, .refreshWork)), .android(.timer(let d, _, .stepWork)):
+            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+        default:
+            guard let d = prefetchDevice(event) else { return }
+            prefetch(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes)
+        }
+    }
+
+    /// Device `d`'s event hash, the `device` bytes of its `Device` and, on Android, the
+    /// `android` bytes of its `AndroidDevice`. `mutating` though it only reads: called
+    /// non-mutating from the mutating ``prefetchState(of:)``, it copied the whole `World`
+    /// (3.8 KB) at each call.
+    @inline(__always) mutating func prefetch(_ d: UInt32, device: Range<Int>, android: Range<Int>) {
         let i = Int(d)
-        core.devices.prefetch(i)
+        core.devices.prefetch(i, bytes: device)
         eventHashes.devices.prefetch(i)
         let a = Int(androidOf[i])
-        if a >= 0 { androids.prefetch(a) }
+        if a >= 0 { androids.prefetch(a, bytes: android) }
     }
+}
+
+extension Device {
+    /// All of it.
+    static var wholeBytes: Range<Int> { 0 ..< MemoryLayout<Device>.stride }
+    /// The hot part: every field before `pendingFlush` (``DeviceLayoutTests`` checks the offsets).
+    static var hotBytes: Range<Int> { 0 ..< 152 }
+    /// From `clock` through `homeTimeZone`: what the server's answer reads of the device.
+    static var answerBytes: Range<Int> { 8 ..< 76 }
+    /// `backendStream`: what a request's arrival at the server reads of the device.
+    static var backendStreamBytes: Range<Int> { 352 ..< 368 }
+}
+
+extension AndroidDevice {
+    /// All of it.
+    static var wholeBytes: Range<Int> { 0 ..< MemoryLayout<AndroidDevice>.stride }
+    /// `stepJobRunning`: what the end of a wake or a task reads of the Android state.
+    static var stepJobBytes: Range<Int> { 133 ..< 134 }
 }
