@@ -12,7 +12,7 @@
 /// a run lasts at most 366 days, and 2^32 draws in them are 136 a second, all day, from
 /// one entity's stream for one purpose (a device's busiest stream draws a few hundred
 /// a day in the shipped scenarios).
-public struct StreamPosition: Sendable, Hashable {
+public struct StreamPosition: Sendable, Equatable {
     /// How many times the stream has stepped (`RandomStream.next()`; a draw may step more
     /// than once, as a rejection does).
     public let draws: UInt32
