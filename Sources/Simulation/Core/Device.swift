@@ -67,7 +67,7 @@ struct Device {
 
     // Energy and counts
     var radio = RadioState()
-    /// App energy per operation (refresh, sync, ...), apart from the device's total.
+    /// The app's energy per operation (refresh, sync, ...) and outside them.
     var ledger = EnergyLedger()
     var backgroundAppRefresh: Bool
     var launches: UInt32 = 0

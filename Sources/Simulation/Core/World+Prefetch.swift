@@ -102,7 +102,7 @@ extension Device {
     /// From `clock` through `homeTimeZone`: what the server's answer reads of the device.
     static var answerBytes: Range<Int> { 8 ..< 76 }
     /// `streams.backend`: what a request's arrival at the server reads of the device.
-    static var backendStreamBytes: Range<Int> { 328 ..< 332 }
+    static var backendStreamBytes: Range<Int> { 304 ..< 308 }
 }
 
 extension AndroidDevice {
