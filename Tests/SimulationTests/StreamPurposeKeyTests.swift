@@ -8,7 +8,7 @@ import SimKernel
 @Suite struct StreamPurposeKeyTests {
     @Test func eachKeyIsItsNames() {
         let named: [(StreamPurpose, String)] = [
-            (.user, "user"), (.userOpen, "user.open"), (.backend, "backend"), (.userMotion, "user.motion"), (.continuation, "continuation"), (.push, "push"), (.pushLifecycle, "push.lifecycle"),
+            (.user, "user"), (.userOpen, "user.open"), (.backend, "backend"), (.userMotion, "user.motion"), (.continuation, "continuation"), (.stepSync, "stepSync"), (.push, "push"), (.pushLifecycle, "push.lifecycle"),
         ]
         for (purpose, name) in named { #expect(purpose.key == StreamPurpose(name).key, "\(name)") }
     }

@@ -9,6 +9,7 @@ extension StreamPurpose {
     static var backend: StreamPurpose { StreamPurpose(key: 0x54B5_5BF4_C402_EB8F) }
     static var userMotion: StreamPurpose { StreamPurpose(key: 0x853F_F76F_3449_1EFE) }  // "user.motion"
     static var continuation: StreamPurpose { StreamPurpose(key: 0xA0DB_2A42_F253_1912) }
+    static var stepSync: StreamPurpose { StreamPurpose(key: 0x943C_E2AE_9CD3_6368) }
     static var push: StreamPurpose { StreamPurpose(key: 0x6C80_030E_2762_459D) }
     static var pushLifecycle: StreamPurpose { StreamPurpose(key: 0xC1DA_CC9A_A9BE_1323) }  // "push.lifecycle"
 }

@@ -68,8 +68,9 @@ struct StepSyncHost: FeatureHost {
     /// What of the state reached the disk (UserDefaults), where it differs from `states`' copy.
     var durable = OnDisk<StepSyncStored>()
     var slots: [StepSyncSlot]
-    /// The step sync's draws: the last sync before the run, HealthKit's delivery gaps.
-    var streams: [RandomStream]
+    /// The step sync's draws (the last sync before the run, HealthKit's delivery gaps), as
+    /// positions (``StreamPosition``, docs/speed.md "Session 12: random streams as positions").
+    var streams: [StreamPosition]
     /// The server's step rows (the oracle reads them).
     var store: StepStore
     /// The steps each user truly records (ground truth; the health store answers reads from it).
@@ -78,7 +79,7 @@ struct StepSyncHost: FeatureHost {
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
-        MemoryLayout<StepSyncState>.stride + MemoryLayout<StepSyncSlot>.stride + MemoryLayout<RandomStream>.stride
+        MemoryLayout<StepSyncState>.stride + MemoryLayout<StepSyncSlot>.stride + MemoryLayout<StreamPosition>.stride
     }
 
     init(scenario: Scenario, core: WorldCore) {
@@ -86,8 +87,7 @@ struct StepSyncHost: FeatureHost {
         let n = core.devices.count
         states = Array(hugePagesRepeating: StepSyncState(), count: n)
         slots = Array(hugePagesRepeating: StepSyncSlot(), count: n)
-        streams = [RandomStream](hugePagesCapacity: n)
-        for d in 0..<n { streams.append(RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "stepSync")) }
+        streams = Array(hugePagesRepeating: .start, count: n)
         store = StepStore(users: core.cohorts.contains(where: \.stepSync) ? n : 0)
         health = HealthDataGenerator(seed: scenario.seed)
         metrics = StepSyncMetrics(uploadEnergy: core.cohorts.map { EventEnergy(capacityMah: $0.capacityMah) })
@@ -108,7 +108,8 @@ struct StepSyncHost: FeatureHost {
     /// it) and the notification's trigger for the OS seam.
     mutating func start(_ d: UInt32, core: inout WorldCore) -> (lastSync: SimTime, staleNotification: HostRequest) {
         let i = Int(d)
-        let lastSync = SimTime.zero - SimDuration(microseconds: streams[i].int(in: 1...StepSyncHost.initialSyncAge.microseconds))
+        let age = core.streams(of: i).withStream(.stepSync, at: &streams[i]) { $0.int(in: 1...StepSyncHost.initialSyncAge.microseconds) }
+        let lastSync = SimTime.zero - SimDuration(microseconds: age)
         let stored = StepSyncStored(lastSyncAt: core.deviceTime(i, at: lastSync), lastStatus: .success, failedAttempts: 0)
         states[i] = StepSyncState(persisted: stored)
         slots[i].syncedThrough = lastSync
@@ -185,8 +186,8 @@ struct StepSyncHost: FeatureHost {
     /// records steps, at least ``healthDeliveryMinimumGap`` apart.
     mutating func scheduleHealthDelivery(_ d: UInt32, core: inout WorldCore) {
         let i = Int(d)
-        let gap = max(StepSyncHost.healthDeliveryMinimumGap,
-                      SimDuration.fromSeconds(streams[i].exponential(mean: StepSyncHost.healthDeliveryMeanGap)))
+        let drawn = core.streams(of: i).withStream(.stepSync, at: &streams[i]) { $0.exponential(mean: StepSyncHost.healthDeliveryMeanGap) }
+        let gap = max(StepSyncHost.healthDeliveryMinimumGap, SimDuration.fromSeconds(drawn))
         var at = core.now + gap
         // No new samples at night: the first delivery comes after the day's first steps.
         let local = core.localTime(i, at: at)
