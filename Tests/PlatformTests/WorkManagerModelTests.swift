@@ -118,7 +118,7 @@ import SimKernel
         let s = WorkSpecState(enqueuedAt: .zero)
         let online = DeviceConditions(network: .connected, charging: false, batteryLow: false)
         let doze = DozeController()
-        var d = DozeState(config: doze.config)
+        var d = DozeState()
         var out: [DozeTransition] = []
         doze.handle(.screen(on: false), state: &d, now: .zero, into: &out)
         #expect(model.mayRun(r, s, now: SimTime.zero + .seconds(30), conditions: online, doze: d, quotaAllows: true))

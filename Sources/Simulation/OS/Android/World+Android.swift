@@ -206,7 +206,7 @@ extension World {
         androidOf[i] = Int32(androids.count)
         stepJobStops.append(.near)
         androids.append(AndroidDevice(
-            doze: DozeState(config: m.doze.config), lastBucket: m.buckets.bucket(bucket, at: .zero), bucket: bucket,
+            doze: DozeState(), lastBucket: m.buckets.bucket(bucket, at: .zero), bucket: bucket,
             refresh: AndroidWorkSlot(spec: work, enqueued: true),
             steps: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false),
             fcmHighPriority: m.fcm.makeLog(),
