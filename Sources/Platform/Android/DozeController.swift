@@ -412,7 +412,8 @@ public final class DozeController: Sendable {
     }
 
     /// A delay that starts at a configured value and grows by a rule to a cap, one step
-    /// at a time (`delay = min(delay * factor, max)`): its values, zero (a reset) first,
+    /// at a time (`delay = min(delay * factor, max)`, `docs/platform-facts.md` A: deep
+    /// IDLE 1, 2, 4, 6 h; light IDLE 5, 10, 15 min): its values, zero (a reset) first,
     /// then from the configured one up to the first that the rule keeps, so that a
     /// device's state stores the step in one byte and reads the delay here. With factors
     /// of at least 1 a positive value at least doubles or stays, so a progression ends

@@ -30,8 +30,9 @@ public struct JobQuotaConfig: Sendable, Equatable {
 }
 
 /// One app's job history on one device: its timing sessions and job starts of the last
-/// 24 h, oldest first, pruned as time passes (QuotaController keeps its timing sessions
-/// for `MAX_PERIOD_MS`, 24 h, its longest window, and its clean-up deletes older ones).
+/// 24 h, oldest first, pruned as time passes: the longest window is 24 h
+/// (`docs/platform-facts.md` B), and QuotaController keeps its timing sessions for
+/// `MAX_PERIOD_MS`, 24 h, and its clean-up deletes older ones.
 /// The arrays keep their capacity. The first session reserves room for a usual day's
 /// (``sessionsReserved``), so the array is allocated once instead of doubling through 1,
 /// 2, 4, 8, 16 and 32 and leaving each outgrown buffer as a hole in the heap; a device
