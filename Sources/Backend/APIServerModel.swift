@@ -67,9 +67,8 @@ public struct APIServerModel: Sendable {
         return nil
     }
 
-    /// One service time, slowed down by the current factor.
-    public func drawServiceTime(_ rng: inout RandomStream) -> SimDuration {
-        let base = serviceTime.sampleDuration(&rng)
+    /// A service time drawn from ``serviceTime``, slowed down by the current factor.
+    public func slowedDown(_ base: SimDuration) -> SimDuration {
         guard !slowdowns.isEmpty else { return base }
         return .fromSeconds(base.seconds * slowdown)
     }

@@ -40,20 +40,17 @@ public struct RandomStream: Sendable {
 
     /// The stream Java's `new SplittableRandom(parent).split()` returns: the parent's
     /// first draw as the seed, and its next counter value through `mixGamma` as the gamma.
-    init(splitOf parent: UInt64) {
+    @inlinable @inline(__always) init(splitOf parent: UInt64) {
         seed = Self.mix64(parent &+ Self.goldenGamma)
         gamma = Self.mixGamma(parent &+ 2 &* Self.goldenGamma)
     }
 
     /// The stream for one (seed, entity, purpose) triple. Streams of different
     /// entities or purposes are independent, so adding a device or a new kind of draw
-    /// never shifts anyone else's draws.
+    /// never shifts anyone else's draws. (``StreamKeys`` derives the same stream, from
+    /// the seed's first step computed once per world.)
     public init(seed: UInt64, entity: UInt64, purpose: StreamPurpose) {
-        var mixer = SplitMix64(state: seed)
-        var x = mixer.next()
-        mixer = SplitMix64(state: x ^ (entity &* 0xD605_BBB5_8C8A_BBA5))
-        x = mixer.next()
-        self.init(splitOf: x ^ purpose.key)
+        self = StreamKeys(seed: seed).stream(entity: entity, purpose: purpose, at: .start)
     }
 
     @inlinable public mutating func next() -> UInt64 {
@@ -73,7 +70,7 @@ public struct RandomStream: Sendable {
     /// other bit flipped when it has fewer than 24 bit transitions (neighbouring bits that
     /// differ), since a gamma of long runs of equal bits makes successive seeds differ in
     /// few bits, which the mix does not hide well.
-    static func mixGamma(_ x: UInt64) -> UInt64 {
+    @inlinable @inline(__always) static func mixGamma(_ x: UInt64) -> UInt64 {
         var z = x
         z = (z ^ (z >> 33)) &* 0xFF51_AFD7_ED55_8CCD
         z = (z ^ (z >> 33)) &* 0xC4CE_B9FE_1A85_EC53
@@ -92,6 +89,9 @@ public struct StreamPurpose: Sendable, ExpressibleByStringLiteral, Hashable {
     public let key: UInt64
     public init(_ name: String) { key = Self.fnv1a(name.utf8) }
     public init(stringLiteral value: StaticString) { key = value.withUTF8Buffer { Self.fnv1a($0) } }
+    /// A purpose by its key, for a purpose used so often that hashing its name each time
+    /// would show: the key written out as a constant, which a test pins to the name's.
+    @inlinable public init(key: UInt64) { self.key = key }
 
     @inlinable static func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325

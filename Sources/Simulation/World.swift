@@ -86,7 +86,7 @@ public struct World {
             tieBreak: scenario.tieBreak == .shuffle ? .shuffle : .fifo,
             shuffleStream: RandomStream(seed: scenario.seed, entity: UInt64.max, purpose: "tieBreak"),
             reserve: devices.count * 4, end: SimTime.zero + scenario.duration)
-        core = WorldCore(scenario: scenario, shard: shard, clock: clock, devices: devices, launchPolicies: fleet.launchPolicies, cohorts: fleet.cohorts,
+        core = WorldCore(scenario: scenario, shard: shard, streamKeys: StreamKeys(seed: scenario.seed), clock: clock, devices: devices, launchPolicies: fleet.launchPolicies, cohorts: fleet.cohorts,
                          timeZones: fleet.timeZones, calendars: fleet.timeZones.map(LocalCalendar.init(identifier:)),
                          staleTriggers: Array(hugePagesRepeating: DeferredTimer(), count: devices.count),
                          metrics: Metrics(capacities: fleet.cohorts.map(\.capacityMah), keepsSeconds: !shard.isWhole), oracle: Oracle(devices: devices.count),

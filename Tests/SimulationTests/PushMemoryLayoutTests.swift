@@ -8,9 +8,11 @@ import SimKernel
 /// each per push user, notification and accepted message of a run (docs/speed.md,
 /// "the rest of the memory").
 @Suite struct PushMemoryLayoutTests {
-    @Test func perUserRecordsAre88And64BytesAndADevice56() {
+    @Test func perUserRecordsAre88And56BytesAndADevice56() {
         #expect(MemoryLayout<PushUserState>.stride == 88)
-        #expect(MemoryLayout<PushUserTruth>.stride == 64)
+        // 56 with its random stream as a position (docs/speed.md, Session 12).
+        #expect(MemoryLayout<PushUserTruth>.stride == 56)
+        #expect(MemoryLayout<StreamPosition>.stride == 4)
         #expect(MemoryLayout<PushDeviceRecord>.stride == 56)
     }
 
@@ -22,7 +24,7 @@ import SimKernel
     /// The truth's four lists are out of line: no box while all are empty, one while any
     /// holds something, and a copy is a value.
     @Test func theTruthsListsHaveABoxOnlyWhileOneHoldsSomething() {
-        var t = PushUserTruth(device: 7, lifecycle: RandomStream(seed: 1, entity: 7, purpose: "push.lifecycle"),
+        var t = PushUserTruth(device: 7,
                               silent: SilentPushState(throttle: SilentPushThrottle(), now: .zero), provider: .apns)
         #expect(!t.lists.isAllocated)
         t.gone.removeAll { $0 == 1 }

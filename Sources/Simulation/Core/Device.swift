@@ -67,17 +67,19 @@ struct Device {
 
     // Energy and counts
     var radio = RadioState()
-    /// App energy per operation (refresh, sync, ...), apart from the device's total.
+    /// The app's energy per operation (refresh, sync, ...) and outside them.
     var ledger = EnergyLedger()
     var backgroundAppRefresh: Bool
     var launches: UInt32 = 0
 
-    // Random streams, one per purpose (the server's last: a request's arrival reads
-    // only it)
-    var userStream: RandomStream
-    /// App opens (``UserBehaviorModel``), its own stream so other user draws never shift them.
-    var openStream: RandomStream
-    var osStream: RandomStream
+    // Random streams, one per purpose. The network's and the OS's are whole streams:
+    // they draw so often (the network two or three times a request, the OS at every
+    // look of the launch policy) that rebuilding them would cost more than their 12
+    // bytes each are worth (docs/speed.md, "Session 12: random streams as positions").
     var networkStream: RandomStream
-    var backendStream: RandomStream
+    var osStream: RandomStream
+    /// The others as positions (``DeviceStreams``; drawn through
+    /// ``WorldCore/withStream(_:of:_:)``). The server's last: a request's arrival reads
+    /// only it.
+    var streams = DeviceStreams()
 }

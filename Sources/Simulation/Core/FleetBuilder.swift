@@ -76,11 +76,8 @@ enum FleetBuilder {
                     homeTimeZone: zone,
                     notificationCenter: NotificationCenterModel(authorization: permission.authorization),
                     backgroundAppRefresh: bar,
-                    userStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user"),
-                    openStream: RandomStream(seed: scenario.seed, entity: id, purpose: "user.open"),
-                    osStream: RandomStream(seed: scenario.seed, entity: id, purpose: "os"),
                     networkStream: RandomStream(seed: scenario.seed, entity: id, purpose: "network"),
-                    backendStream: RandomStream(seed: scenario.seed, entity: id, purpose: "backend")))
+                    osStream: RandomStream(seed: scenario.seed, entity: id, purpose: "os")))
             }
             fleet.cohorts.append(CohortModels(cohort, firstDevice: firstDevice, count: fleet.devices.count - firstDevice,
                                               refresh: scenario.logic.refresh))

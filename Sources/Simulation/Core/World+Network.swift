@@ -107,7 +107,9 @@ extension World {
         if case .analysis(let mode) = core.jobs[Int(job)].endpoint {
             service = continuation.analysisServiceTime(mode, device: d, slowdown: server.slowdowns.isEmpty ? nil : server.slowdown, core: core)
         } else {
-            service = server.drawServiceTime(&core.devices[d].backendStream)
+            // The distribution read out first: a closure reading `server` copied it.
+            let serviceTime = server.serviceTime
+            service = server.slowedDown(core.withStream(.backend, of: d) { serviceTime.sampleDuration(&$0) })
         }
         core.clock.schedule(.serviceCompletes(job: job, generation: core.jobs[Int(job)].generation), after: service)
         core.note(UInt32(d), "server: \(core.jobs[Int(job)].endpoint.path) queued \(core.human(queued)), served in \(core.human(service))")

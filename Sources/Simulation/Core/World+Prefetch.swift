@@ -101,8 +101,8 @@ extension Device {
     static var hotBytes: Range<Int> { 0 ..< 152 }
     /// From `clock` through `homeTimeZone`: what the server's answer reads of the device.
     static var answerBytes: Range<Int> { 8 ..< 76 }
-    /// `backendStream`: what a request's arrival at the server reads of the device.
-    static var backendStreamBytes: Range<Int> { 352 ..< 368 }
+    /// `streams.backend`: what a request's arrival at the server reads of the device.
+    static var backendStreamBytes: Range<Int> { 304 ..< 308 }
 }
 
 extension AndroidDevice {

@@ -12,8 +12,10 @@ extension World {
         let i = Int(d)
         let users = core.cohorts[Int(core.devices[i].cohort)].users
         let zone = Int(core.devices[i].clock.location)
-        guard let at = users.nextAppOpen(after: now, rng: &core.devices[i].openStream, zone: &localZones[zone], startUnixSeconds: core.startUnixSeconds)
-        else { return }
+        let (now, startUnixSeconds) = (now, core.startUnixSeconds)
+        guard let at = core.withStream(.open, of: i, {
+            users.nextAppOpen(after: now, rng: &$0, zone: &localZones[zone], startUnixSeconds: startUnixSeconds)
+        }) else { return }
         core.clock.schedule(.userOpensApp(device: d), at: at)
     }
 
@@ -37,7 +39,7 @@ extension World {
             if observeTestSeen(i, window: window), truth.availableAt(i) >= .zero {
                 core.metrics.testAvailableToSeen.record((now - truth.availableAt(i)).microseconds)
             }
-            if core.devices[i].userStream.chance(usage.takeTestProbability) {
+            if core.withStream(.user, of: i, { $0.chance(usage.takeTestProbability) }) {
                 core.metrics.testsTaken += 1
                 truth.start(i, at: now, duration: usage.testDuration)
                 core.clock.schedule(.testCompleted(device: d), after: usage.testDuration)

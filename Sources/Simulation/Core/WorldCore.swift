@@ -15,6 +15,9 @@ struct WorldCore {
     let scenario: Scenario
     /// Which devices of the fleet this world holds (``ShardPlan``).
     let shard: ShardPlan
+    /// The scenario seed's streams, rebuilt from positions where they are used
+    /// (``withStream(_:of:_:)``, Core/DeviceStreams.swift).
+    let streamKeys: StreamKeys
     var clock: SimClock<WorldEvent>
     var devices: [Device]
     /// The iOS devices' launch-policy states (``Device/launchPolicySlot``): Android devices

@@ -55,13 +55,14 @@ struct ContinuationHost: FeatureHost {
     /// What of the state reached the disk (UserDefaults), where it differs from `states`' copy.
     var durable = OnDisk<ContinuationState.Stored>()
     var slots: [ContinuationSlot]
-    /// The user's draws for the analysis (start, mode, choice, permission, tap) and the server's time.
-    var streams: [RandomStream]
+    /// The user's draws for the analysis (start, mode, choice, permission, tap) and the
+    /// server's time (as positions: ``StreamPosition``).
+    var streams: [StreamPosition]
     var metrics = ContinuationMetrics()
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
-        MemoryLayout<ContinuationState>.stride + MemoryLayout<ContinuationSlot>.stride + MemoryLayout<RandomStream>.stride
+        MemoryLayout<ContinuationState>.stride + MemoryLayout<ContinuationSlot>.stride + MemoryLayout<StreamPosition>.stride
     }
 
     init(scenario: Scenario, core: WorldCore) {
@@ -70,8 +71,7 @@ struct ContinuationHost: FeatureHost {
         let n = core.devices.count
         states = Array(hugePagesRepeating: ContinuationState(), count: n)
         slots = Array(hugePagesRepeating: ContinuationSlot(), count: n)
-        streams = [RandomStream](hugePagesCapacity: n)
-        for d in 0..<n { streams.append(RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "continuation")) }
+        streams = Array(hugePagesRepeating: .start, count: n)
         effects.reserveCapacity(8)
     }
 
@@ -174,8 +174,10 @@ struct ContinuationHost: FeatureHost {
     mutating func userStartsAnalysis(_ d: UInt32, core: inout WorldCore) -> AnalysisMode? {
         let i = Int(d)
         let usage = core.cohorts[Int(core.devices[i].cohort)].continuation
-        guard streams[i].chance(usage.startProbability) else { return nil }
-        return usage.modes.pick(&streams[i]) == .hierarchical ? .hierarchical : .baseline
+        return core.streams(of: i).withStream(.continuation, at: &streams[i]) { rng -> AnalysisMode? in
+            guard rng.chance(usage.startProbability) else { return nil }
+            return usage.modes.pick(&rng) == .hierarchical ? .hierarchical : .baseline
+        }
     }
 
     /// The user answers the alert (at once: **Assumption**), by the cohort's `choice`
@@ -183,7 +185,8 @@ struct ContinuationHost: FeatureHost {
     mutating func userChooses(_ d: UInt32, incarnation: UInt32, core: inout WorldCore) -> ContinuationChoice? {
         let i = Int(d)
         guard core.devices[i].incarnation == incarnation, core.devices[i].process == .running else { return nil }
-        let picked = core.cohorts[Int(core.devices[i].cohort)].continuation.choice.pick(&streams[i])
+        let choice = core.cohorts[Int(core.devices[i].cohort)].continuation.choice
+        let picked = core.streams(of: i).withStream(.continuation, at: &streams[i]) { choice.pick(&$0) }
         metrics.choices[ContinuationChoiceName.allCases.firstIndex(of: picked)!] += 1
         switch picked {
         case .continueHere:
@@ -223,7 +226,7 @@ struct ContinuationHost: FeatureHost {
                 case .notDetermined: break
                 }
             }
-            let allows = streams[i].chance(decided > 0 ? allow / decided : 0.5)
+            let allows = core.streams(of: i).withStream(.continuation, at: &streams[i]) { $0.chance(decided > 0 ? allow / decided : 0.5) }
             core.devices[i].notificationCenter.requestAuthorization(.full, userAllows: allows)
             core.note(d, "OS: notification permission prompt; the user \(allows ? "allows" : "declines")")
         }
@@ -247,8 +250,10 @@ struct ContinuationHost: FeatureHost {
         metrics.notified += 1
         core.note(d, "OS: notification shown: analysis complete")
         let usage = core.cohorts[Int(core.devices[i].cohort)].usage
-        if streams[i].chance(usage.notificationOpenProbability) {
-            core.clock.schedule(.notificationTapped(device: d), after: usage.notificationOpenDelay.sampleDuration(&streams[i]))
+        if let delay = core.streams(of: i).withStream(.continuation, at: &streams[i], {
+            $0.chance(usage.notificationOpenProbability) ? usage.notificationOpenDelay.sampleDuration(&$0) : nil
+        }) {
+            core.clock.schedule(.notificationTapped(device: d), after: delay)
         }
         return .notify(notification)
     }
@@ -317,7 +322,9 @@ struct ContinuationHost: FeatureHost {
     /// the device's stream, times `slowdown` while a `backendSlowdown` is in force.
     mutating func analysisServiceTime(_ mode: AnalysisMode, device d: Int, slowdown: Double?, core: borrowing WorldCore) -> SimDuration {
         let usage = core.cohorts[Int(core.devices[d].cohort)].continuation
-        let base = (mode == .hierarchical ? usage.hierarchicalTime : usage.baselineTime).sampleDuration(&streams[d])
+        let base = core.streams(of: d).withStream(.continuation, at: &streams[d]) {
+            (mode == .hierarchical ? usage.hierarchicalTime : usage.baselineTime).sampleDuration(&$0)
+        }
         return slowdown.map { .fromSeconds(base.seconds * $0) } ?? base
     }
 

@@ -26,7 +26,9 @@ extension PushHost {
         let perMonth = reinstall ? usage.reinstallsPerMonth : usage.tokenRotationsPerMonth
         guard perMonth > 0 else { return }
         let u = Int(userOf[Int(d)])
-        let gap = SimDuration.fromSeconds(truth[u].lifecycle.exponential(mean: PushHost.lifecycleMonth / perMonth))
+        let gap = SimDuration.fromSeconds(core.streams(of: Int(d)).withStream(.pushLifecycle, at: &truth[u].lifecycle) {
+            $0.exponential(mean: PushHost.lifecycleMonth / perMonth)
+        })
         guard core.now + gap < core.end else { return }
         core.clock.schedule(.push(.tokenLifecycle(device: d, reinstall: reinstall)), after: gap)
     }

@@ -139,8 +139,9 @@ extension PushHost {
         let i = Int(d)
         // The cohort's fields read in place (a copy of its `PushUsage` would retain its arrays).
         let c = Int(core.devices[i].cohort)
-        if streams[u].chance(core.scenario.fleet[c].push.openProbability) {
-            let delay = core.scenario.fleet[c].push.openDelay.sampleDuration(&streams[u])
+        if let delay = core.streams(of: i).withStream(.push, at: &streams[u], {
+            $0.chance(core.scenario.fleet[c].push.openProbability) ? core.scenario.fleet[c].push.openDelay.sampleDuration(&$0) : nil
+        }) {
             guard core.now + delay < core.end else { return }
             metrics.opened += 1
             metrics.timeToOpen.record(delay.microseconds)

@@ -85,7 +85,8 @@ extension PushHost {
                                                message: UInt64(messages.count), priority: apnsPriority,
                                                expiration: simTime(record.expiration), collapseId: record.collapseId,
                                                payloadBytes: record.payload.bytes)
-        let (answer, delivery) = apns.send(request, deviceOnline: core.devices[d].online, now: now, rng: &streams[u])
+        let online = core.devices[d].online
+        let (answer, delivery) = core.streams(of: d).withStream(.push, at: &streams[u]) { apns.send(request, deviceOnline: online, now: now, rng: &$0) }
         providerAnswered(slot, answer, delivery, route: .direct, core: &core)
         return nil
     }
@@ -101,7 +102,8 @@ extension PushHost {
                                               message: UInt64(messages.count), highPriority: route.highPriority,
                                               ttl: max(.zero, simTime(record.expiration) - now), collapseKey: record.collapseId,
                                               payloadBytes: record.payload.bytes)
-        let (answer, delivery) = fcm.send(request, reach: route.reach, now: now, rng: &streams[u])
+        let d = Int(record.token.device.rawValue)
+        let (answer, delivery) = core.streams(of: d).withStream(.push, at: &streams[u]) { fcm.send(request, reach: route.reach, now: now, rng: &$0) }
         providerAnswered(slot, answer, delivery, route: route, core: &core)
     }
 

@@ -40,7 +40,7 @@ struct PushHost {
     var users: [PushUserState] = []
     var truth: [PushUserTruth] = []
     /// Per push user: the workload, the providers' draws and the user's answers to pushes.
-    var streams: [RandomStream] = []
+    var streams: [StreamPosition] = []
     /// The push user of each device, or -1 when its cohort does not run `push`.
     var userOf: [Int32]
     /// Per push user, its device's number at its provider's gateway: each gateway holds
@@ -98,7 +98,7 @@ struct PushHost {
         let pushUsers = core.devices.count { core.cohorts[Int($0.cohort)].runsPush }
         users = [PushUserState](hugePagesCapacity: pushUsers)
         truth = [PushUserTruth](hugePagesCapacity: pushUsers)
-        streams = [RandomStream](hugePagesCapacity: pushUsers)
+        streams = Array(hugePagesRepeating: .start, count: pushUsers)
         gatewayDevice = [UInt32](hugePagesCapacity: pushUsers)
         var gatewayDevices = (apns: UInt32(0), fcm: UInt32(0))
         for d in core.devices.indices {
@@ -123,10 +123,8 @@ struct PushHost {
             }
             users.append(PushUserState(settings: settings))
             truth.append(PushUserTruth(device: UInt32(d),
-                                       lifecycle: RandomStream(seed: scenario.seed, entity: entity, purpose: "push.lifecycle"),
                                        silent: SilentPushState(throttle: throttle, now: .zero),
                                        provider: cohort.platform == .android ? .fcm : .apns))
-            streams.append(RandomStream(seed: scenario.seed, entity: entity, purpose: "push"))
         }
         apns = APNsGatewayModel(deviceCount: Int(gatewayDevices.apns))
         fcm = FCMGatewayModel(deviceCount: Int(gatewayDevices.fcm))
@@ -157,7 +155,7 @@ struct PushHost {
     mutating func scheduleSource(_ d: UInt32, source: Int, core: inout WorldCore) {
         let perDay = core.scenario.fleet[Int(core.devices[Int(d)].cohort)].push.sources[source].perDay
         guard perDay > 0 else { return }
-        let gap = SimDuration.fromSeconds(streams[Int(userOf[Int(d)])].exponential(mean: 86_400 / perDay))
+        let gap = SimDuration.fromSeconds(core.streams(of: Int(d)).withStream(.push, at: &streams[Int(userOf[Int(d)])]) { $0.exponential(mean: 86_400 / perDay) })
         core.clock.schedule(.push(.source(device: d, source: UInt8(source))), after: gap)
     }
 
@@ -167,7 +165,9 @@ struct PushHost {
     /// schedules the source's next one, ``scheduleSource(_:source:core:)``).
     mutating func sourceFires(_ d: UInt32, source: Int, core: inout WorldCore) -> PushDelivery {
         let u = Int(userOf[Int(d)])
-        let priority = core.scenario.fleet[Int(core.devices[Int(d)].cohort)].push.sources[source].priority.pick(&streams[u])
+        let priority = core.streams(of: Int(d)).withStream(.push, at: &streams[u]) {
+            core.scenario.fleet[Int(core.devices[Int(d)].cohort)].push.sources[source].priority.pick(&$0)
+        }
         let name = PushSourceName.allCases[source]
         return create(d, source: source, category: name.category, priority: priority, collapseId: nil, core: &core)
     }

@@ -118,8 +118,8 @@ struct PushUserTruth {
         _modify { yield &lists.value.stored }
     }
     /// Draws of the token rotations and uninstalls (`fleet[].push`), its own stream so the
-    /// other push draws do not shift.
-    var lifecycle: RandomStream
+    /// other push draws do not shift (as a position: ``StreamPosition``).
+    var lifecycle = StreamPosition.start
     var silent: SilentPushState
     /// The registry's status of that token, as the server wrote it (`markToken`).
     var registryStatus: PushTokenStatus? = nil

@@ -89,8 +89,8 @@ extension World {
         badge.notificationDelivered(notification, device: d, core: &core)
         notificationShown(d)
         let usage = core.cohorts[Int(core.devices[i].cohort)].usage
-        if core.devices[i].userStream.chance(usage.notificationOpenProbability) {
-            core.clock.schedule(.notificationTapped(device: d), after: usage.notificationOpenDelay.sampleDuration(&core.devices[i].userStream))
+        if let delay = core.withStream(.user, of: i, { $0.chance(usage.notificationOpenProbability) ? usage.notificationOpenDelay.sampleDuration(&$0) : nil }) {
+            core.clock.schedule(.notificationTapped(device: d), after: delay)
         }
     }
 }

@@ -110,8 +110,12 @@ struct AndroidDevice {
     var packedBucketEntryAt = PackedTime.none
     var packedAlarmDue = PackedTime.none
     var alarmClockTimeOfDay = SimDuration(microseconds: .min)
+    /// The user's screen sessions: a whole stream, not a position (``StreamPosition``),
+    /// since it draws at every screen session, the most frequent Android event
+    /// (docs/speed.md, "Session 12: random streams as positions").
     var screenStream: RandomStream
-    var motionStream: RandomStream
+    /// The phone's significant motion, as a position (drawn through ``EntityStreams``).
+    var motionStream = StreamPosition.start
 
     /// One work's slot, borrowed in place (a plain getter would copy the whole device,
     /// retaining its arrays, at every look).
@@ -210,8 +214,7 @@ extension World {
             refresh: AndroidWorkSlot(spec: work, enqueued: true),
             steps: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false),
             fcmHighPriority: m.fcm.makeLog(),
-            screenStream: RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "user.screen"),
-            motionStream: RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "user.motion")))
+            screenStream: RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "user.screen")))
         androids[androidIndex(d)].batterySaverAuto = batterySaverAuto
         core.note(d, "OS: Android; standby bucket \(androids[androidIndex(d)].lastBucket); refresh work due \(core.format(firstDue))")
         updateAutoBatterySaver(d)
@@ -422,9 +425,10 @@ extension World {
     mutating func scheduleMotion(_ d: UInt32) {
         let i = Int(d), a = androidIndex(d)
         let c = core.cohorts[Int(core.devices[i].cohort)]
-        guard let at = c.users.nextArrival(after: now, perDay: c.android!.motionEventsPerDay, rng: &androids[a].motionStream,
-                                           zone: &localZones[Int(core.devices[i].clock.location)], startUnixSeconds: core.startUnixSeconds)
-        else { return }
+        let (now, zone, startUnixSeconds) = (now, Int(core.devices[i].clock.location), core.startUnixSeconds)
+        guard let at = core.streams(of: i).withStream(.userMotion, at: &androids[a].motionStream, {
+            c.users.nextArrival(after: now, perDay: c.android!.motionEventsPerDay, rng: &$0, zone: &localZones[zone], startUnixSeconds: startUnixSeconds)
+        }) else { return }
         core.clock.schedule(.android(.motion(device: d)), at: at)
     }
 }

@@ -99,7 +99,7 @@ extension World {
     mutating func iOSUserMayForceQuit(_ d: UInt32) -> Bool {
         let i = Int(d)
         let p = core.cohorts[Int(core.devices[i].cohort)].usage.forceQuitProbability
-        guard p > 0, core.devices[i].userStream.chance(p) else { return false }
+        guard p > 0, core.withStream(.user, of: i, { $0.chance(p) }) else { return false }
         core.metrics.platform.forceQuits += 1
         core.note(d, "user force-quits the app (swipes it away in the app switcher)")
         core.launchPolicies[core.launchPolicySlot(i)].userForceQuits()
