@@ -9,7 +9,7 @@ import SimKernel
 
     func dozing() -> DozeState {
         let c = DozeController()
-        var d = DozeState(config: c.config)
+        var d = DozeState()
         var out: [DozeTransition] = []
         c.handle(.screen(on: false), state: &d, now: t0, into: &out)
         c.handle(.timer, state: &d, now: t0 + .minutes(1), into: &out)
@@ -39,7 +39,7 @@ import SimKernel
     @Test func normalPriorityWaitsOnlyWhileDozeRestricts() {
         var log = fcm.makeLog()
         #expect(fcm.deliver(.normal, bucket: .active, doze: dozing(), log: &log, now: t0 + .minutes(2)) == .whenDozeAllows)
-        let awake = DozeState(config: DozeConfig())
+        let awake = DozeState()
         #expect(fcm.deliver(.normal, bucket: .rare, doze: awake, log: &log, now: t0) == .now(asHighPriority: false))
     }
 

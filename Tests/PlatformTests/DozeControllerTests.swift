@@ -15,7 +15,7 @@ struct DozeRun {
 
     init(config: DozeConfig = .init()) {
         controller = DozeController(config: config)
-        state = DozeState(config: config)
+        state = DozeState()
     }
 
     mutating func send(_ input: DozeInput, at t: SimTime) {
@@ -192,7 +192,7 @@ struct Timed: Equatable, CustomStringConvertible {
         stepped.send(.screen(on: true), at: .zero + .hours(20))
         stepped.run(until: .zero + .hours(24))
         let controller = DozeController(config: config)
-        var state = DozeState(config: config)
+        var state = DozeState()
         var out: [DozeTransition] = []
         controller.handle(.screen(on: false), state: &state, now: .zero, into: &out)
         for (input, at) in [(DozeInput.motion, SimTime.zero + .hours(5)), (.screen(on: true), .zero + .hours(20))] {
@@ -286,5 +286,49 @@ struct Timed: Equatable, CustomStringConvertible {
             Timed(0, .deep(.quickDozeDelay)),
             Timed(1_260, .deep(.idle)),
         ])
+    }
+
+    /// The state keeps Doze's growing delays as steps (docs/speed.md, Session 12): the
+    /// progressions hold AOSP's values (`docs/platform-facts.md` A: IDLE 1, 2, 4, 6 h;
+    /// maintenance 5, 10 min; light IDLE 5, 10, 15 min with windows of 1, 2, 4, 8, 15
+    /// min), zero first; a step past the cap stays there, and a reset's zero steps to the
+    /// first value (deep, `max(IDLE_TIMEOUT, …)`) or stays zero (light, `min(…)`).
+    @Test func delaysAreStepsOfTheirProgressions() {
+        let c = DozeController()
+        #expect(c.idleDelays.values == [.zero, .hours(1), .hours(2), .hours(4), .hours(6)])
+        #expect(c.idlePendingDelays.values == [.zero, .minutes(5), .minutes(10)])
+        #expect(c.lightIdleDelays.values == [.zero, .minutes(5), .minutes(10), .minutes(15)])
+        #expect(c.lightIdleFlexes.values == [.zero, .minutes(1), .minutes(2), .minutes(4), .minutes(8), .minutes(15)])
+        #expect(c.idleDelays.after(0) == 1 && c.idlePendingDelays.after(0) == 1)
+        #expect(c.lightIdleDelays.after(0) == 0 && c.lightIdleFlexes.after(0) == 0)
+        #expect(c.idleDelays.after(3) == 4 && c.idleDelays.after(4) == 4 && c.idleDelays[4] == .hours(6))
+        // Two progressions share the light step: past its last, each reads its last.
+        #expect(c.lightIdleDelays[5] == .minutes(15) && c.lightIdleFlexes[5] == .minutes(15))
+        #expect(MemoryLayout<DozeState>.stride == 96)
+    }
+
+    /// The longest progression a factor of 2 allows: from 1 µs to a cap of 2^61 µs, 61
+    /// doublings, the first value and zero, 63 values; each step's delay is the one the
+    /// rule gives. A cap of 2^62 µs is refused: doubled, it wraps past Int64 and the
+    /// delay would start over, which no step can store.
+    @Test func aProgressionFromOneMicrosecondToTwoToTheSixtyFirst() async {
+        var config = DozeConfig()
+        config.idleTimeout = .microseconds(1)
+        config.maxIdleTimeout = .microseconds(1 << 61)
+        let c = DozeController(config: config)
+        #expect(c.idleDelays.values.count == 63)
+        var step: UInt8 = 0, delay = SimDuration.zero
+        for _ in 0..<70 {
+            #expect(c.idleDelays[step] == delay)
+            step = c.idleDelays.after(step)
+            delay = max(config.idleTimeout, min(delay * config.idleFactor, config.maxIdleTimeout))
+        }
+        #expect(step == 62 && delay == .microseconds(1 << 61))
+        await #expect(processExitsWith: .failure) {
+            var wraps = DozeConfig()
+            wraps.maxIdleTimeout = .microseconds(1 << 62)
+            wraps.idleTimeout = .microseconds(1)
+            _ = DozeController(config: wraps)
+        }
     }
 }

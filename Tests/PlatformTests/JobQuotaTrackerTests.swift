@@ -12,6 +12,9 @@ import SimKernel
         q.jobStopped(&s, now: a + d)
     }
 
+    /// Closed sessions, in either array.
+    func closed(_ s: JobQuotaState) -> Int { s.sessions.count + s.wideSessions.count }
+
     /// WORKING_SET: 10 min of run time per 2 h window. 9:59 then 0:01 use it up; it
     /// frees as the first session slides out of the window, one second after 2 h.
     @Test func workingSetRunTimeHoldsPerTwoHourWindow() {
@@ -123,9 +126,9 @@ import SimKernel
     @Test func aJobThatOpensASessionIsNotStoredTwice() {
         var s = JobQuotaState()
         run(&s, from: t0, for: .seconds(10))
-        #expect(s.sessions.count == 1 && s.extraStarts.isEmpty)
+        #expect(closed(s) == 1 && s.extraStarts.isEmpty)
         run(&s, from: t0 + .seconds(15), for: .seconds(10))
-        #expect(s.sessions.count == 1 && s.extraStarts == [t0 + .seconds(15)])
+        #expect(closed(s) == 1 && s.extraStarts == [t0 + .seconds(15)])
         q.jobStarted(&s, now: t0 + .minutes(5))
         q.jobStarted(&s, now: t0 + .minutes(6))
         #expect(s.extraStarts == [t0 + .seconds(15), t0 + .minutes(6)])
@@ -160,8 +163,8 @@ import SimKernel
                 }
             }
         }
-        // Both kinds were exercised: sessions of the last day, and starts kept as extras.
-        #expect(s.sessions.count > 10 && !s.extraStarts.isEmpty)
+        // Every kind was exercised: sessions of the last day in both arrays, and starts kept as extras.
+        #expect(closed(s) > 10 && !s.sessions.isEmpty && !s.wideSessions.isEmpty && !s.extraStarts.isEmpty)
     }
 
     /// No buffer before the first session; the first reserves a day's room, which the
@@ -171,33 +174,147 @@ import SimKernel
         var s = JobQuotaState()
         q.jobStarted(&s, now: t0)
         #expect(s.sessions.capacity == 0)
-        q.jobStopped(&s, now: t0 + .minutes(1))
+        q.jobStopped(&s, now: t0 + .seconds(1))
         let room = s.sessions.capacity
         #expect(room >= JobQuotaState.sessionsReserved)
         let buffer = s.sessions.withUnsafeBufferPointer { $0.baseAddress }
-        for k in 1..<room { run(&s, from: t0 + .minutes(Int64(30 * k)), for: .minutes(1)) }
+        for k in 1..<room { run(&s, from: t0 + .minutes(Int64(30 * k)), for: .seconds(1)) }
         #expect(s.sessions.count == room && s.sessions.capacity == room)
         #expect(s.sessions.withUnsafeBufferPointer { $0.baseAddress } == buffer)
         // A day later the first session leaves as the next one comes: still full, same buffer.
-        run(&s, from: t0 + .hours(24) + .minutes(2), for: .minutes(1))
+        run(&s, from: t0 + .hours(24) + .minutes(2), for: .seconds(1))
         #expect(s.sessions.count == room && s.sessions.withUnsafeBufferPointer { $0.baseAddress } == buffer)
-        run(&s, from: t0 + .hours(24) + .minutes(4), for: .minutes(1))
+        run(&s, from: t0 + .hours(24) + .minutes(4), for: .seconds(1))
         #expect(s.sessions.count == room + 1 && s.sessions.capacity > room)
     }
-    /// A session's start and end keep every µs in their 48 bits: around zero, across the
-    /// low word's carry, and at both ends of the range; 12 bytes a session.
-    @Test func aSessionKeepsItsTimesIn48Bits() {
+    /// A wide session's start and end keep every µs in their 48 bits: around zero, across
+    /// the low word's carry, and at both ends of the range; 12 bytes a session.
+    @Test func aWideSessionKeepsItsTimesIn48Bits() {
         let times: [Int64] = [0, -1, 1, -86_400_000_000, 366 * 86_400_000_000, (1 << 32) - 1, 1 << 32, -(1 << 32), -(1 << 32) - 1,
                               (1 << 47) - 1, -(1 << 47)]
         for a in times {
             for b in times {
-                let x = JobQuotaState.Session(start: SimTime(microseconds: a), end: SimTime(microseconds: b))
+                let x = JobQuotaState.WideSession(start: SimTime(microseconds: a), end: SimTime(microseconds: b))
                 #expect(x.start.microseconds == a && x.end.microseconds == b)
             }
         }
-        #expect(!JobQuotaState.Session.fits(SimTime(microseconds: 1 << 47)))
-        #expect(!JobQuotaState.Session.fits(SimTime(microseconds: -(1 << 47) - 1)))
-        #expect(MemoryLayout<JobQuotaState.Session>.stride == 12)
+        #expect(!JobQuotaState.WideSession.fits(SimTime(microseconds: 1 << 47)))
+        #expect(!JobQuotaState.WideSession.fits(SimTime(microseconds: -(1 << 47) - 1)))
+        #expect(MemoryLayout<JobQuotaState.WideSession>.stride == 12)
+    }
+
+    /// A session in 8 bytes keeps its start (0 to 2^44 − 1 µs) and length (0 to 2^20 − 1
+    /// µs) exactly at the limits, each on its own; one a µs beyond either, or starting
+    /// before zero, does not fit and is kept wide, with the same times.
+    @Test func aShortSessionKeepsItsTimesIn8Bytes() {
+        let starts: [Int64] = [0, 1, (1 << 32) - 1, 1 << 32, 366 * 86_400_000_000 / 2, (1 << 44) - 1]
+        let lengths: [Int64] = [0, 1, 999_999, (1 << 20) - 1]
+        for a in starts {
+            for l in lengths {
+                let start = SimTime(microseconds: a), end = SimTime(microseconds: a + l)
+                #expect(JobQuotaState.Session.fits(start: start, end: end))
+                let x = JobQuotaState.Session(start: start, end: end)
+                #expect(x.start == start && x.end == end)
+            }
+        }
+        let t = SimTime(microseconds: 1 << 44)
+        #expect(!JobQuotaState.Session.fits(start: t, end: t))
+        #expect(!JobQuotaState.Session.fits(start: .zero, end: SimTime(microseconds: 1 << 20)))
+        #expect(!JobQuotaState.Session.fits(start: SimTime(microseconds: -1), end: .zero))
+        #expect(MemoryLayout<JobQuotaState.Session>.stride == 8)
+        var s = JobQuotaState()
+        let edges: [(SimTime, SimDuration)] = [(.zero, .microseconds((1 << 20) - 1)), (SimTime.zero + .seconds(10), .microseconds(1 << 20)),
+                                               (SimTime(microseconds: (1 << 44) - 1), .zero), (SimTime(microseconds: 1 << 44) + .seconds(10), .zero)]
+        for (k, (start, length)) in edges.enumerated() {
+            q.jobStarted(&s, now: start)
+            q.jobStopped(&s, now: start + length)
+            let short = k % 2 == 0
+            #expect(short ? s.sessions.last.map { [$0.start, $0.end] } == [start, start + length]
+                          : s.wideSessions.last.map { [$0.start, $0.end] } == [start, start + length])
+            #expect(s.lastSessionEnd == start + length)
+        }
+    }
+
+    /// A job within 5 s of the newest session continues it, whichever array holds it: a
+    /// short session then a wide one, and a job 5 s after the wide one ends takes it out
+    /// (its start becomes the open session's); after a short one, the short one, which
+    /// stays short while it fits and moves to the wide array when it no longer does.
+    @Test func coalescingContinuesTheNewestSessionOfEitherArray() {
+        var s = JobQuotaState()
+        run(&s, from: t0, for: .milliseconds(500))
+        run(&s, from: t0 + .minutes(1), for: .minutes(2))
+        #expect(s.sessions.count == 1 && s.wideSessions.count == 1)
+        run(&s, from: t0 + .minutes(3) + .seconds(5), for: .milliseconds(100))
+        #expect(s.sessions.count == 1 && s.wideSessions.map(\.start) == [t0 + .minutes(1)])
+        #expect(s.wideSessions.map(\.end) == [t0 + .minutes(3) + .seconds(5) + .milliseconds(100)])
+        run(&s, from: t0 + .minutes(10), for: .milliseconds(100))
+        run(&s, from: t0 + .minutes(10) + .milliseconds(400), for: .milliseconds(100))
+        #expect(s.sessions.map(\.start) == [t0, t0 + .minutes(10)] && s.wideSessions.count == 1)
+        #expect(s.sessions.last?.end == t0 + .minutes(10) + .milliseconds(500))
+        run(&s, from: t0 + .minutes(10) + .seconds(5) + .milliseconds(500), for: .milliseconds(100))
+        #expect(s.sessions.map(\.start) == [t0] && s.wideSessions.map(\.start) == [t0 + .minutes(1), t0 + .minutes(10)])
+        #expect(s.lastSessionEnd == t0 + .minutes(10) + .seconds(5) + .milliseconds(600))
+    }
+
+    /// Run time, sessions and starts over any window, and the answers built on them,
+    /// equal those of a plain list of every session and start of the last day, at random
+    /// moments over two days of random jobs whose sessions fall in both arrays.
+    @Test func bothArraysAnswerAsOnePlainList() {
+        var rng = RandomStream(seed: 11, entity: 0, purpose: "quota-mixed")
+        var s = JobQuotaState()
+        var sessions: [(start: SimTime, end: SimTime)] = []
+        var starts: [SimTime] = []
+        var stops: [SimTime] = []
+        var open: SimTime?
+        var now = t0
+        var checked = 0
+        while now < t0 + .days(2) {
+            now = now + .microseconds(rng.int(in: 1...(rng.chance(0.3) ? 8_000_000 : 1_200_000_000)))
+            while let first = stops.min(), first <= now {
+                q.jobStopped(&s, now: first)
+                stops.remove(at: stops.firstIndex(of: first)!)
+                if stops.isEmpty { sessions.append((open!, first)); open = nil }
+            }
+            for since in [now - .minutes(1), now - .hours(2), now - .hours(8), now - .hours(24),
+                          now - .microseconds(rng.int(in: 0...86_400_000_000))] {
+                var time = SimDuration.zero
+                for x in sessions where x.end > since { time = time + (x.end - max(x.start, since)) }
+                if let o = open { time = time + (now - max(o, since)) }
+                #expect(q.executionTime(s, since: since, now: now) == time)
+                #expect(q.sessionsSince(s, since, now: now) == sessions.count { $0.end > since } + (open == nil ? 0 : 1))
+                #expect(q.startsSince(s, since) == starts.count { $0 > since })
+                checked += 1
+            }
+            for bucket in [StandbyBucket.active, .workingSet, .frequent, .rare, .restricted] {
+                let b = bucket.rawValue, windowStart = now - q.config.windowSize[b]
+                var inWindow = SimDuration.zero, inDay = SimDuration.zero
+                for x in sessions {
+                    if x.end > windowStart { inWindow = inWindow + (x.end - max(x.start, windowStart)) }
+                    if x.end > now - .hours(24) { inDay = inDay + (x.end - max(x.start, now - .hours(24))) }
+                }
+                if let o = open { inWindow = inWindow + (now - max(o, windowStart)); inDay = inDay + (now - max(o, now - .hours(24))) }
+                let continues = open != nil || (sessions.last.map { now - $0.end <= q.config.sessionCoalescing } ?? false)
+                let may = (!q.limitsByWindow(b) || inWindow < q.config.allowedTimePerWindow[b]) && inDay < q.config.maxExecutionTimePer24h
+                    && starts.count { $0 > windowStart } < q.config.maxJobsPerWindow[b]
+                    && starts.count { $0 > now - q.config.rateLimitWindow } < q.config.rateLimitJobs
+                    && (continues || sessions.count { $0.end > windowStart } + (open == nil ? 0 : 1) < q.config.maxSessionsPerWindow[b])
+                #expect(q.mayStart(s, bucket: bucket, now: now, exempt: false) == may)
+                var left = q.config.maxExecutionTimePer24h - inDay
+                if q.limitsByWindow(b) { left = min(left, q.config.allowedTimePerWindow[b] - inWindow) }
+                let deadline = max(now + q.config.maxJobRunTime, min(now + q.config.maxJobRunTimeLimit, now + max(.zero, left)))
+                #expect(q.stopDeadline(s, bucket: bucket, startedAt: now, now: now, exempt: false) == deadline)
+            }
+            q.jobStarted(&s, now: now)
+            if open == nil {
+                if let last = sessions.last, now - last.end <= q.config.sessionCoalescing { open = last.start; sessions.removeLast() }
+                else { open = now }
+            }
+            starts.append(now)
+            stops.append(now + .microseconds(rng.int(in: 0...(rng.chance(0.6) ? 1_500_000 : 900_000_000))))
+            sessions.removeAll { $0.end <= now - .hours(24) }
+            starts.removeAll { $0 <= now - .hours(24) }
+        }
+        #expect(checked > 500 && !s.sessions.isEmpty && !s.wideSessions.isEmpty)
     }
     /// Sessions counted from the newest back: one ending exactly at the moment is out, one
     /// ending a microsecond after it is in; the open session always counts.

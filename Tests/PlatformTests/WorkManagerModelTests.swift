@@ -93,6 +93,39 @@ import SimKernel
         #expect(finished.runAttemptCount == 0)
     }
 
+    /// The attempt count stops at 65,535 (16 bits: docs/speed.md, Session 12), where the
+    /// backoff has long reached its 5 h cap: through 70,000 retries of a linear 10 s
+    /// backoff (the slowest to reach it: attempt 1,800), each next run is due when the
+    /// true count's backoff says.
+    @Test func theAttemptCountSaturatesPastTheCap() {
+        let r = model.request(.oneTime, backoffPolicy: .linear, backoffDelay: .seconds(10))
+        var s = WorkSpecState(enqueuedAt: .zero)
+        var now = SimTime.zero
+        for attempt in 1...70_000 as ClosedRange<UInt32> {
+            model.runFinished(r, &s, result: .retry, now: now)
+            #expect(model.nextRunTime(r, s) == now + model.backoff(r, attempt: attempt))
+            now = now + .seconds(1)
+        }
+        #expect(s.runAttemptCount == 65_535 && model.backoff(r, attempt: 1_800) == .hours(5))
+        #expect(MemoryLayout<WorkSpecState>.size == 15)
+    }
+
+    /// A configuration whose backoff reaches its cap at attempt 65,535 is built; one
+    /// that would reach it a microsecond of cap later, at 65,536, is refused.
+    @Test func aBackoffReachingItsCapPastTheCountIsRefused() async {
+        var config = WorkManagerConfig()
+        config.minBackoff = .microseconds(1)
+        config.maxBackoff = .microseconds(65_535)
+        let r = WorkManagerModel(config: config).request(.oneTime, backoffPolicy: .linear, backoffDelay: .microseconds(1))
+        #expect(WorkManagerModel(config: config).backoff(r, attempt: 65_535) == .microseconds(65_535))
+        await #expect(processExitsWith: .failure) {
+            var late = WorkManagerConfig()
+            late.minBackoff = .microseconds(1)
+            late.maxBackoff = .microseconds(65_536)
+            _ = WorkManagerModel(config: late).request(.oneTime, backoffPolicy: .linear, backoffDelay: .microseconds(1))
+        }
+    }
+
     /// 4 h interval, 1 h flex: the flex windows are [3 h, 4 h], [7 h, 8 h]…; each run is
     /// due at the start of its window, the next one interval after the run ended.
     @Test func periodicWorkWithFlexRunsInItsFlexWindow() {
@@ -118,7 +151,7 @@ import SimKernel
         let s = WorkSpecState(enqueuedAt: .zero)
         let online = DeviceConditions(network: .connected, charging: false, batteryLow: false)
         let doze = DozeController()
-        var d = DozeState(config: doze.config)
+        var d = DozeState()
         var out: [DozeTransition] = []
         doze.handle(.screen(on: false), state: &d, now: .zero, into: &out)
         #expect(model.mayRun(r, s, now: SimTime.zero + .seconds(30), conditions: online, doze: d, quotaAllows: true))

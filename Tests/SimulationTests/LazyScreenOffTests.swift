@@ -18,11 +18,10 @@ import Scenario
     }
 
     /// What a screen-off moves on one Android phone: the screen, the bucket's history and
-    /// screen-on clock, the bucket last seen and the next moment it can change, and Doze.
+    /// screen-on clock (the phone's only one), the bucket last seen and the next moment it
+    /// can change, and Doze.
     struct Look: Equatable {
         var isOn: Bool
-        var offSince: SimTime
-        var onTime: SimDuration
         var bucket: StandbyBucketState
         var lastBucket: StandbyBucket
         var bucketCheckAt: SimTime?
@@ -31,8 +30,6 @@ import Scenario
         init(_ world: World, _ a: Int) {
             let device = world.androids[a]
             isOn = device.screen.isOn
-            offSince = device.screen.offSince
-            onTime = device.screen.onTime(at: world.now)
             bucket = device.bucket
             lastBucket = device.lastBucket
             bucketCheckAt = device.bucketCheckAt

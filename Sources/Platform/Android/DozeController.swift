@@ -191,16 +191,10 @@ public enum DozeTransition: Sendable, Equatable {
 }
 
 /// One device's Doze state: both machines, their alarms and their growing delays.
-/// Plain values, 136 bytes; no allocation.
+/// Plain values, 96 bytes; no allocation.
 public struct DozeState: Sendable, Equatable {
     // Largest first, so nothing pads: the optional times are ``PackedTime``s (nil is
     // `Int64.min` µs) behind accessors of their own names, and the flags share a byte.
-    var inactiveTimeout: SimDuration
-    var nextIdleDelay = SimDuration.zero
-    var nextIdlePendingDelay = SimDuration.zero
-    var nextLightIdleDelay = SimDuration.zero
-    /// `mNextLightIdleDelayFlex`.
-    var nextLightIdleDelayFlex = SimDuration.zero
     var lightBudget = SimDuration.zero
     /// The app's temp allow-list ends here (docs/platform-facts.md A: high-priority push 5 min).
     public internal(set) var allowListedUntil = SimTime(microseconds: .min)
@@ -216,6 +210,15 @@ public struct DozeState: Sendable, Equatable {
     public internal(set) var deep = DozeDeepState.active
     public internal(set) var light = DozeLightState.active
     @usableFromInline var flags: Flags = [.screenOn, .networkConnected]
+    /// `mNextIdleDelay`, `mNextIdlePendingDelay`, and `mNextLightIdleDelay` with
+    /// `mNextLightIdleDelayFlex` (they grow together), as steps of their progressions
+    /// (``DozeController/Progression``): a step is one byte where a delay took eight.
+    var idleStep: UInt8 = 0
+    var idlePendingStep: UInt8 = 0
+    var lightIdleStep: UInt8 = 0
+    /// `mInactiveTimeout` is `MOTION_INACTIVE_TIMEOUT` (set by motion), not `INACTIVE_TIMEOUT`:
+    /// `becomeActiveLocked` sets it to one of the two, so a bit says which.
+    var inactiveAfterMotion = false
 
     @usableFromInline struct Flags: OptionSet, Sendable, Equatable {
         @usableFromInline let rawValue: UInt8
@@ -311,7 +314,7 @@ public struct DozeState: Sendable, Equatable {
     }
 
     /// A device with its screen on, unplugged and online: both machines ACTIVE.
-    public init(config: DozeConfig) { inactiveTimeout = config.inactiveTimeout }
+    public init() {}
 
     /// The earliest moment something is due; the world calls `handle(.timer, …)` then,
     /// or later when nothing waits on the step (it still runs at this time).
@@ -378,8 +381,68 @@ public struct DozeState: Sendable, Equatable {
 /// a struct, each call from the world's cohort models copied its config (233 bytes) first.
 public final class DozeController: Sendable {
     public let config: DozeConfig
+    /// `mNextIdleDelay`'s values: zero after a reset, then `IDLE_TIMEOUT`, × `IDLE_FACTOR`
+    /// each deep IDLE up to `MAX_IDLE_TIMEOUT`.
+    let idleDelays: Progression
+    /// `mNextIdlePendingDelay`'s: zero, then `IDLE_PENDING_TIMEOUT`, × `IDLE_PENDING_FACTOR`
+    /// each deep maintenance window up to `MAX_IDLE_PENDING_TIMEOUT`.
+    let idlePendingDelays: Progression
+    /// `mNextLightIdleDelay`'s and `mNextLightIdleDelayFlex`'s: zero, then
+    /// `LIGHT_IDLE_TIMEOUT` and `LIGHT_IDLE_TIMEOUT_INITIAL_FLEX`, × `LIGHT_IDLE_FACTOR`
+    /// each light IDLE up to `LIGHT_MAX_IDLE_TIMEOUT` and its flex's cap.
+    let lightIdleDelays: Progression
+    let lightIdleFlexes: Progression
 
-    public init(config: DozeConfig = .init()) { self.config = config }
+    /// Refuses a configuration whose delays could not be stored as steps: a negative
+    /// duration or a factor below 1 (AOSP's are 2), or a progression that overflows
+    /// before its cap.
+    public init(config: DozeConfig = .init()) {
+        self.config = config
+        for d in [config.idleTimeout, config.maxIdleTimeout, config.idlePendingTimeout, config.maxIdlePendingTimeout,
+                  config.lightIdleTimeout, config.lightMaxIdleTimeout, config.lightIdleInitialFlex, config.lightMaxIdleTimeoutFlex] {
+            precondition(d >= .zero, "DozeConfig: a negative idle delay")
+        }
+        precondition(config.idleFactor >= 1 && config.idlePendingFactor >= 1 && config.lightIdleFactor >= 1, "DozeConfig: an idle factor below 1")
+        idleDelays = Progression(first: config.idleTimeout) { max(config.idleTimeout, min($0 * config.idleFactor, config.maxIdleTimeout)) }
+        idlePendingDelays = Progression(first: config.idlePendingTimeout) {
+            max(config.idlePendingTimeout, min(config.maxIdlePendingTimeout, $0 * config.idlePendingFactor))
+        }
+        lightIdleDelays = Progression(first: config.lightIdleTimeout) { min(config.lightMaxIdleTimeout, $0 * config.lightIdleFactor) }
+        lightIdleFlexes = Progression(first: config.lightIdleInitialFlex) { min(config.lightMaxIdleTimeoutFlex, $0 * config.lightIdleFactor) }
+    }
+
+    /// A delay that starts at a configured value and grows by a rule to a cap, one step
+    /// at a time (`delay = min(delay * factor, max)`, `docs/platform-facts.md` A: deep
+    /// IDLE 1, 2, 4, 6 h; light IDLE 5, 10, 15 min): its values, zero (a reset) first,
+    /// then from the configured one up to the first that the rule keeps, so that a
+    /// device's state stores the step in one byte and reads the delay here. With factors
+    /// of at least 1 a positive value at least doubles or stays, so a progression ends
+    /// within 64 steps (an Int64's bits), unless its cap times its factor wraps past
+    /// Int64 (`SimDuration`'s `*` wraps, and the delay would start over): refused.
+    struct Progression: Sendable {
+        /// Zero, the first value, and each next one up to the one the rule keeps.
+        let values: [SimDuration]
+        /// The step after a reset's zero: the rule from zero gives the first value (deep
+        /// Doze's `max(IDLE_TIMEOUT, …)`) or zero again (light Doze's `min(…)`).
+        let afterZero: UInt8
+
+        init(first: SimDuration, next: (SimDuration) -> SimDuration) {
+            var values: [SimDuration] = [.zero, first]
+            while case let v = next(values[values.count - 1]), v != values[values.count - 1] {
+                precondition(values.count < 66, "DozeConfig: an idle delay does not settle at its cap (its cap times its factor wraps past Int64?)")
+                values.append(v)
+            }
+            let z = next(.zero)
+            precondition(z == .zero || z == first, "DozeConfig: an idle delay's rule from zero")
+            self.values = values
+            afterZero = z == .zero ? 0 : 1
+        }
+
+        /// The value at `step`; past the last, the last (two progressions can share a step).
+        subscript(step: UInt8) -> SimDuration { values[min(Int(step), values.count - 1)] }
+        /// The step after `step`, the rule's: the last value stays.
+        func after(_ step: UInt8) -> UInt8 { step == 0 ? afterZero : UInt8(min(Int(step) + 1, values.count - 1)) }
+    }
 
     public func handle(_ input: DozeInput, state s: inout DozeState, now: SimTime, into out: inout [DozeTransition]) {
         switch input {
@@ -389,7 +452,7 @@ public final class DozeController: Sendable {
                 s.screenOn = true
                 s.screenLocked = locked
                 if !locked || !config.waitForUnlock {
-                    becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out)
+                    becomeActive(&s, afterMotion: false, changeLight: true, out: &out)
                 } else {
                     deliverNonWakeupAlarm(&s, now: now, out: &out)
                 }
@@ -398,11 +461,11 @@ public final class DozeController: Sendable {
             // `keyguardShowingLocked`.
             guard locked != s.screenLocked else { return }
             s.screenLocked = locked
-            if s.screenOn && !locked { becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out) }
+            if s.screenOn && !locked { becomeActive(&s, afterMotion: false, changeLight: true, out: &out) }
         case .deviceAwake:
             deliverNonWakeupAlarm(&s, now: now, out: &out)
         case .charging(let on):
-            if on { s.charging = true; becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out) }
+            if on { s.charging = true; becomeActive(&s, afterMotion: false, changeLight: true, out: &out) }
             else if s.charging { s.charging = false; becomeInactiveIfAppropriate(&s, now: now, out: &out) }
         case .motion:
             motion(&s, now: now, out: &out)
@@ -531,8 +594,8 @@ public final class DozeController: Sendable {
 
     /// `resetIdleManagementLocked`.
     private func resetDeep(_ s: inout DozeState) {
-        s.nextIdlePendingDelay = .zero
-        s.nextIdleDelay = .zero
+        s.idlePendingStep = 0
+        s.idleStep = 0
         s.deepAlarm = nil
         s.sensingTimeoutAlarm = nil
         s.anyMotionResult = nil
@@ -541,17 +604,16 @@ public final class DozeController: Sendable {
 
     /// `resetLightIdleManagementLocked`.
     private func resetLight(_ s: inout DozeState) {
-        s.nextLightIdleDelay = .zero
-        s.nextLightIdleDelayFlex = .zero
+        s.lightIdleStep = 0
         s.lightBudget = .zero
         clearLightAlarm(&s)
     }
 
     /// `becomeActiveLocked(reason, uid, newInactiveTimeout, changeLightIdle)`.
-    private func becomeActive(_ s: inout DozeState, timeout: SimDuration, changeLight: Bool, out: inout [DozeTransition]) {
+    private func becomeActive(_ s: inout DozeState, afterMotion: Bool, changeLight: Bool, out: inout [DozeTransition]) {
         guard s.deep != .active || s.light != .active else { return }
         setDeep(&s, .active, &out)
-        s.inactiveTimeout = timeout
+        s.inactiveAfterMotion = afterMotion
         resetDeep(&s)
         if s.light != .idleMaintenance { s.maintenanceStart = nil }
         if changeLight {
@@ -576,7 +638,7 @@ public final class DozeController: Sendable {
         } else if s.deep == .active {
             setDeep(&s, .inactive, &out)
             resetDeep(&s)
-            s.deepAlarm = (upcomingAlarm(s, now: now) ?? now) + s.inactiveTimeout
+            s.deepAlarm = (upcomingAlarm(s, now: now) ?? now) + (s.inactiveAfterMotion ? config.motionInactiveTimeout : config.inactiveTimeout)
         }
         if s.light == .active {
             setLight(&s, .inactive, &out)
@@ -595,7 +657,7 @@ public final class DozeController: Sendable {
         }
         if s.quickDoze && !s.quickDozeWhileIdling { return }
         let wasOverride = s.light == .override
-        becomeActive(&s, timeout: config.motionInactiveTimeout, changeLight: wasOverride, out: &out)
+        becomeActive(&s, afterMotion: true, changeLight: wasOverride, out: &out)
         becomeInactiveIfAppropriate(&s, now: now, out: &out)
     }
 
@@ -605,7 +667,7 @@ public final class DozeController: Sendable {
     private func stepDeep(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
         if upcomingAlarm(s, now: now) != nil {
             if s.deep != .active {
-                becomeActive(&s, timeout: config.inactiveTimeout, changeLight: true, out: &out)
+                becomeActive(&s, afterMotion: false, changeLight: true, out: &out)
                 becomeInactiveIfAppropriate(&s, now: now, out: &out)
             }
             return
@@ -634,24 +696,23 @@ public final class DozeController: Sendable {
         case .locating, .quickDozeDelay:
             s.deepAlarm = nil
             s.locationFixAt = nil
-            s.nextIdlePendingDelay = config.idlePendingTimeout
-            s.nextIdleDelay = config.idleTimeout
+            s.idlePendingStep = 1
+            s.idleStep = 1
             enterDeepIdle(&s, now: now, out: &out)
         case .idleMaintenance:
             enterDeepIdle(&s, now: now, out: &out)
         case .idle:
             s.idleOpUntil = now + config.minDeepMaintenanceTime
-            s.deepAlarm = now + s.nextIdlePendingDelay
+            s.deepAlarm = now + idlePendingDelays[s.idlePendingStep]
             s.maintenanceStart = now
-            s.nextIdlePendingDelay = max(config.idlePendingTimeout,
-                                         min(config.maxIdlePendingTimeout, s.nextIdlePendingDelay * config.idlePendingFactor))
+            s.idlePendingStep = idlePendingDelays.after(s.idlePendingStep)
             setDeep(&s, .idleMaintenance, &out)
         }
     }
 
     private func enterDeepIdle(_ s: inout DozeState, now: SimTime, out: inout [DozeTransition]) {
-        s.deepAlarm = now + s.nextIdleDelay
-        s.nextIdleDelay = max(config.idleTimeout, min(s.nextIdleDelay * config.idleFactor, config.maxIdleTimeout))
+        s.deepAlarm = now + idleDelays[s.idleStep]
+        s.idleStep = idleDelays.after(s.idleStep)
         setDeep(&s, .idle, &out)
         if s.light != .override {
             setLight(&s, .override, &out)
@@ -667,8 +728,7 @@ public final class DozeController: Sendable {
             return
         case .inactive:
             s.lightBudget = config.lightMaintenanceMinBudget
-            s.nextLightIdleDelay = config.lightIdleTimeout
-            s.nextLightIdleDelayFlex = config.lightIdleInitialFlex
+            s.lightIdleStep = 1
             s.maintenanceStart = nil
             if config.lightPreIdle && !s.opsInactive {
                 setLight(&s, .preIdle, &out)
@@ -686,7 +746,8 @@ public final class DozeController: Sendable {
                 setLightAlarm(&s, at: now + s.lightBudget, flex: config.flexTimeShort, wakes: true)
                 setLight(&s, .idleMaintenance, &out)
             } else {
-                setLightAlarm(&s, at: now + s.nextLightIdleDelay, flex: SimDuration(microseconds: s.nextLightIdleDelayFlex.microseconds / 2), wakes: true)
+                setLightAlarm(&s, at: now + lightIdleDelays[s.lightIdleStep],
+                              flex: SimDuration(microseconds: lightIdleFlexes[s.lightIdleStep].microseconds / 2), wakes: true)
                 setLight(&s, .waitingForNetwork, &out)
             }
         }
@@ -700,9 +761,8 @@ public final class DozeController: Sendable {
         s.maintenanceStart = nil
         // The light IDLE → maintenance alarm: a window of `mNextLightIdleDelayFlex`, a
         // wakeup alarm only on Android 15 (`lightIdleAlarmWakes`).
-        setLightAlarm(&s, at: now + s.nextLightIdleDelay, flex: s.nextLightIdleDelayFlex, wakes: config.lightIdleAlarmWakes)
-        s.nextLightIdleDelay = min(config.lightMaxIdleTimeout, s.nextLightIdleDelay * config.lightIdleFactor)
-        s.nextLightIdleDelayFlex = min(config.lightMaxIdleTimeoutFlex, s.nextLightIdleDelayFlex * config.lightIdleFactor)
+        setLightAlarm(&s, at: now + lightIdleDelays[s.lightIdleStep], flex: lightIdleFlexes[s.lightIdleStep], wakes: config.lightIdleAlarmWakes)
+        s.lightIdleStep = max(lightIdleDelays.after(s.lightIdleStep), lightIdleFlexes.after(s.lightIdleStep))
         setLight(&s, .idle, &out)
     }
 

@@ -30,12 +30,20 @@ public struct JobQuotaConfig: Sendable, Equatable {
 }
 
 /// One app's job history on one device: its timing sessions and job starts of the last
-/// 24 h, oldest first, pruned as time passes. The arrays keep their capacity. The first
-/// session reserves room for a usual day's (``sessionsReserved``), so the array is
-/// allocated once instead of doubling through 1, 2, 4, 8, 16 and 32 and leaving each
-/// outgrown buffer as a hole in the heap; a device with no session holds no buffer, and
-/// one with more sessions grows as before. (Reserving 32 sessions and 64 starts at the
-/// start cost 1.1 KB per Android device, most of it never used.)
+/// 24 h, oldest first, pruned as time passes: the longest window is 24 h
+/// (`docs/platform-facts.md` B), and QuotaController keeps its timing sessions for
+/// `MAX_PERIOD_MS`, 24 h, and its clean-up deletes older ones.
+/// The arrays keep their capacity. The first session reserves room for a usual day's
+/// (``sessionsReserved``), so the array is allocated once instead of doubling through 1,
+/// 2, 4, 8, 16 and 32 and leaving each outgrown buffer as a hole in the heap; a device
+/// with no session holds no buffer, and one with more sessions grows as before.
+/// (Reserving 32 sessions and 64 starts at the start cost 1.1 KB per Android device,
+/// most of it never used.)
+///
+/// A session is kept in 8 bytes when it fits (``Session``: nearly all do, as a job's
+/// session usually lasts well under a second), otherwise in 12 (``WideSession``, in an
+/// array of its own that most devices never allocate). The two arrays are each in time
+/// order, and sessions are disjoint, so every question is answered from both.
 ///
 /// Every session's start is the start of a job (the one that opened it; a coalesced
 /// session keeps the start of the one it continues), so a job start is kept only when
@@ -44,10 +52,33 @@ public struct JobQuotaConfig: Sendable, Equatable {
 /// one included) and the extra starts after it. A device whose jobs rarely overlap holds
 /// no start array at all: 8 bytes less per job in the day, and one allocation less.
 public struct JobQuotaState: Sendable, Equatable {
-    /// A closed session, its start and end in 48 bits of µs each (±4.4 years; a run is at
-    /// most 366 days, and no session starts more than a few days before it): 12 bytes,
-    /// where two `SimTime`s take 16. A day's 20 sessions then fit a 272-byte buffer, not 352.
+    /// A closed session in 8 bytes: its start in the low 44 bits (µs from the run's start:
+    /// 0 to 2^44 − 1, the first 203 days of a run) and its length in the high 20 (0 to
+    /// 2^20 − 1 µs, 1.05 s). `fleetsim bench`'s day at 10,000 devices closes 65,315
+    /// sessions, 99.7 % of them that short (23 % of them 0 µs: a job that returns at once).
+    /// A day's 20 sessions then fit a 208-byte buffer, not 288.
     @usableFromInline struct Session: Sendable, Equatable {
+        @usableFromInline var bits: UInt64
+        @usableFromInline static let startBits = 44
+        @usableFromInline static let lengthBits = 20
+        @usableFromInline static let startMask: UInt64 = 1 << UInt64(startBits) - 1
+
+        @inlinable init(start: SimTime, end: SimTime) {
+            precondition(Self.fits(start: start, end: end), "JobQuotaState: a session that does not fit 8 bytes")
+            bits = UInt64(start.microseconds) | UInt64((end - start).microseconds) << Self.startBits
+        }
+        @inlinable static func fits(start: SimTime, end: SimTime) -> Bool {
+            start.microseconds >= 0 && start.microseconds >> startBits == 0
+                && end >= start && (end - start).microseconds >> lengthBits == 0
+        }
+        @inlinable var start: SimTime { SimTime(microseconds: Int64(bits & Self.startMask)) }
+        @inlinable var end: SimTime { SimTime(microseconds: Int64(bits & Self.startMask) + Int64(bits >> UInt64(Self.startBits))) }
+    }
+
+    /// A closed session that is not a ``Session``: its start and end in 48 bits of µs each
+    /// (±4.4 years; a run is at most 366 days, and no session starts more than a few days
+    /// before it), 12 bytes, where two `SimTime`s take 16.
+    @usableFromInline struct WideSession: Sendable, Equatable {
         @usableFromInline var startLow: UInt32
         @usableFromInline var endLow: UInt32
         @usableFromInline var startHigh: Int16
@@ -65,6 +96,7 @@ public struct JobQuotaState: Sendable, Equatable {
         @inlinable var end: SimTime { SimTime(microseconds: Int64(endHigh) << 32 | Int64(endLow)) }
     }
     @usableFromInline var sessions: [Session] = []
+    @usableFromInline var wideSessions: [WideSession] = []
     /// The job starts that did not open a session.
     @usableFromInline var extraStarts: [SimTime] = []
     /// The open session's start, if one is open (nil is `Int64.min` µs: ``PackedTime``).
@@ -79,6 +111,31 @@ public struct JobQuotaState: Sendable, Equatable {
     /// The room the first session reserves: a device of the default fleet closes 17 to 20
     /// sessions a day (`fleetsim bench`, 100,000 devices: 98 % of them 17 or 18).
     @usableFromInline static let sessionsReserved = 20
+
+    /// The newest closed session's end (the sessions are disjoint, so the later of the
+    /// two arrays' last ends), if any.
+    @inlinable var lastSessionEnd: SimTime? {
+        switch (sessions.last?.end, wideSessions.last?.end) {
+        case (let a?, let b?): return max(a, b)
+        case (let a, let b): return a ?? b
+        }
+    }
+
+    /// Takes the newest closed session out (a job continues it) and returns its start.
+    mutating func removeLastSession() -> SimTime {
+        if let a = sessions.last?.end, wideSessions.last.map({ $0.end < a }) ?? true { return sessions.removeLast().start }
+        return wideSessions.removeLast().start
+    }
+
+    /// Records a closed session, in 8 bytes when it fits.
+    mutating func appendSession(start: SimTime, end: SimTime) {
+        if Session.fits(start: start, end: end) {
+            if sessions.capacity == 0 { sessions.reserveCapacity(Self.sessionsReserved) }
+            sessions.append(.init(start: start, end: end))
+        } else {
+            wideSessions.append(.init(start: start, end: end))
+        }
+    }
 
     public init() {}
 }
@@ -109,7 +166,7 @@ public struct JobQuotaTracker: Sendable {
         if startsSince(s, windowStart) >= config.maxJobsPerWindow[b] { return false }
         if startsSince(s, now - config.rateLimitWindow) >= config.rateLimitJobs { return false }
         // A job that would open a new session needs a free session slot.
-        let continues = s.running > 0 || (s.sessions.last.map { now - $0.end <= config.sessionCoalescing } ?? false)
+        let continues = s.running > 0 || (s.lastSessionEnd.map { now - $0 <= config.sessionCoalescing } ?? false)
         if !continues && sessionsSince(s, windowStart, now: now) >= config.maxSessionsPerWindow[b] { return false }
         return true
     }
@@ -117,9 +174,8 @@ public struct JobQuotaTracker: Sendable {
     public func jobStarted(_ s: inout JobQuotaState, now: SimTime) {
         prune(&s, now: now)
         if s.running == 0 {
-            if let last = s.sessions.last, now - last.end <= config.sessionCoalescing {
-                s.openSessionStart = last.start
-                s.sessions.removeLast()
+            if let end = s.lastSessionEnd, now - end <= config.sessionCoalescing {
+                s.openSessionStart = s.removeLastSession()
                 s.extraStarts.append(now)
             } else {
                 s.openSessionStart = now
@@ -134,8 +190,7 @@ public struct JobQuotaTracker: Sendable {
         guard s.running > 0 else { return }
         s.running -= 1
         if s.running == 0, let start = s.openSessionStart {
-            if s.sessions.capacity == 0 { s.sessions.reserveCapacity(JobQuotaState.sessionsReserved) }
-            s.sessions.append(.init(start: start, end: now))
+            s.appendSession(start: start, end: now)
             s.openSessionStart = nil
         }
     }
@@ -180,6 +235,12 @@ public struct JobQuotaTracker: Sendable {
             if end > a { ta = ta + (end - max(x.start, a)) }
             if end > b { tb = tb + (end - max(x.start, b)) }
         }
+        for x in s.wideSessions {
+            let end = x.end
+            guard end > earliest else { continue }
+            if end > a { ta = ta + (end - max(x.start, a)) }
+            if end > b { tb = tb + (end - max(x.start, b)) }
+        }
         if let start = s.openSessionStart {
             ta = ta + (now - max(start, a))
             tb = tb + (now - max(start, b))
@@ -191,19 +252,23 @@ public struct JobQuotaTracker: Sendable {
     @inlinable func startsSince(_ s: JobQuotaState, _ since: SimTime) -> Int {
         var i = s.sessions.endIndex
         while i > 0, s.sessions[i - 1].start > since { i -= 1 }
+        var w = s.wideSessions.endIndex
+        while w > 0, s.wideSessions[w - 1].start > since { w -= 1 }
         var j = s.extraStarts.endIndex
         while j > 0, s.extraStarts[j - 1] > since { j -= 1 }
         let open = s.openSessionStart.map { $0 > since } ?? false
-        return (s.sessions.endIndex - i) + (s.extraStarts.endIndex - j) + (open ? 1 : 0)
+        return (s.sessions.endIndex - i) + (s.wideSessions.endIndex - w) + (s.extraStarts.endIndex - j) + (open ? 1 : 0)
     }
 
     /// Sessions ending after `since`, and the open one. The sessions are disjoint and in
-    /// time order (one closes before the next opens), so those are the last ones: read
-    /// back from the newest, stopping at the first that ended before.
+    /// time order (one closes before the next opens), so those are the last ones of each
+    /// array: read back from the newest, stopping at the first that ended before.
     @inlinable func sessionsSince(_ s: JobQuotaState, _ since: SimTime, now: SimTime) -> Int {
         var i = s.sessions.endIndex
         while i > 0, s.sessions[i - 1].end > since { i -= 1 }
-        return (s.sessions.endIndex - i) + (s.openSessionStart == nil ? 0 : 1)
+        var w = s.wideSessions.endIndex
+        while w > 0, s.wideSessions[w - 1].end > since { w -= 1 }
+        return (s.sessions.endIndex - i) + (s.wideSessions.endIndex - w) + (s.openSessionStart == nil ? 0 : 1)
     }
 
     /// Drops what is older than the longest window (24 h).
@@ -211,6 +276,8 @@ public struct JobQuotaTracker: Sendable {
         let horizon = now - .hours(24)
         if let i = s.sessions.firstIndex(where: { $0.end > horizon }), i > 0 { s.sessions.removeFirst(i) }
         else if let last = s.sessions.last, last.end <= horizon { s.sessions.removeAll(keepingCapacity: true) }
+        if let i = s.wideSessions.firstIndex(where: { $0.end > horizon }), i > 0 { s.wideSessions.removeFirst(i) }
+        else if let last = s.wideSessions.last, last.end <= horizon { s.wideSessions.removeAll(keepingCapacity: true) }
         if let i = s.extraStarts.firstIndex(where: { $0 > horizon }), i > 0 { s.extraStarts.removeFirst(i) }
         else if let last = s.extraStarts.last, last <= horizon { s.extraStarts.removeAll(keepingCapacity: true) }
     }

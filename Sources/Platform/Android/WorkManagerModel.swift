@@ -62,14 +62,23 @@ public struct WorkRequest: Sendable, Equatable {
 public enum WorkResult: UInt8, Sendable, Equatable { case success, retry, failure }
 
 /// One work request's schedule state (`WorkSpec`'s `lastEnqueueTime`, `periodCount`,
-/// `runAttemptCount`).
+/// `runAttemptCount`), 15 bytes, so that a device's work slot with its flag and two
+/// times takes 32 (docs/speed.md, Session 12).
 public struct WorkSpecState: Sendable, Equatable {
     public internal(set) var lastEnqueueTime: SimTime
     public internal(set) var periodCount: UInt32 = 0
-    public internal(set) var runAttemptCount: UInt32 = 0
+    /// Saturates at 65,535: the backoff reaches its cap long before (a request's
+    /// cap over its delay is at most 65,535: ``WorkManagerModel/request(_:initialDelay:constraints:backoffPolicy:backoffDelay:)``),
+    /// and every later attempt backs off by the cap alike.
+    public internal(set) var runAttemptCount: UInt16 = 0
     /// Finished for good: a one-time request that succeeded or failed.
     public internal(set) var finished = false
     public init(enqueuedAt: SimTime) { lastEnqueueTime = enqueuedAt }
+
+    /// One more attempt, saturating (see ``runAttemptCount``).
+    mutating func countAttempt() {
+        if runAttemptCount < .max { runAttemptCount += 1 }
+    }
 }
 
 /// WorkManager's scheduling rules (`docs/platform-facts.md` D, [WM] `WorkSpec.calculateNextRunTime`).
@@ -90,7 +99,9 @@ public struct WorkManagerModel: Sendable {
     public init(config: WorkManagerConfig = .init()) { self.config = config }
 
     /// Builds a request as the builders do: periodic interval and flex clamped, the
-    /// backoff delay clamped (docs/platform-facts.md D).
+    /// backoff delay clamped (docs/platform-facts.md D). Refuses a configuration whose
+    /// backoff would reach its cap only after more than 65,535 attempts (the defaults:
+    /// 1,800 at most, 5 h over 10 s), past what ``WorkSpecState/runAttemptCount`` counts.
     public func request(_ kind: WorkRequest.Kind, initialDelay: SimDuration = .zero, constraints: WorkConstraints = .init(),
                         backoffPolicy: WorkBackoffPolicy = .exponential, backoffDelay: SimDuration = .seconds(30)) -> WorkRequest {
         var k = kind
@@ -98,8 +109,12 @@ public struct WorkManagerModel: Sendable {
             let i = max(interval, config.minPeriodicInterval)
             k = .periodic(interval: i, flex: min(max(flex, config.minPeriodicFlex), i))
         }
-        return WorkRequest(kind: k, initialDelay: initialDelay, constraints: constraints, backoffPolicy: backoffPolicy,
-                           backoffDelay: min(max(backoffDelay, config.minBackoff), config.maxBackoff))
+        let delay = min(max(backoffDelay, config.minBackoff), config.maxBackoff)
+        // A linear backoff (the slower) reaches its cap by attempt cap / delay.
+        let (reach, overflow) = delay.microseconds.multipliedReportingOverflow(by: Int64(UInt16.max))
+        precondition(overflow || reach >= config.maxBackoff.microseconds,
+                     "WorkManagerConfig: the backoff reaches its cap after more than 65,535 attempts (minBackoff too small for maxBackoff)")
+        return WorkRequest(kind: k, initialDelay: initialDelay, constraints: constraints, backoffPolicy: backoffPolicy, backoffDelay: delay)
     }
 
     /// `PeriodicWorkRequest.Builder(repeatInterval)` with no flex: `WorkSpec.setPeriodic(interval)`
@@ -133,7 +148,7 @@ public struct WorkManagerModel: Sendable {
     /// state first.
     @inlinable @inline(__always) public func nextRunTime(_ request: WorkRequest, _ s: WorkSpecState) -> SimTime? {
         guard !s.finished else { return nil }
-        if s.runAttemptCount > 0 { return s.lastEnqueueTime + backoff(request, attempt: s.runAttemptCount) }
+        if s.runAttemptCount > 0 { return s.lastEnqueueTime + backoff(request, attempt: UInt32(s.runAttemptCount)) }
         switch request.kind {
         case .oneTime:
             return s.lastEnqueueTime + request.initialDelay
@@ -152,7 +167,7 @@ public struct WorkManagerModel: Sendable {
         s.lastEnqueueTime = now
         switch (result, request.kind) {
         case (.retry, _):
-            s.runAttemptCount += 1
+            s.countAttempt()
         case (_, .oneTime):
             s.finished = true
         case (_, .periodic):
@@ -179,7 +194,7 @@ public struct WorkManagerModel: Sendable {
     /// right after the stop).
     public func runStoppedBySystem(_ s: inout WorkSpecState) {
         guard !s.finished else { return }
-        s.runAttemptCount += 1
+        s.countAttempt()
     }
 
     /// Whether the device meets the constraints (docs/platform-facts.md D, E).

@@ -7,15 +7,13 @@ import SimKernel
 public struct ScreenState: Sendable {
     /// When the current on-period ends (meaningful while on).
     public private(set) var onUntil = SimTime.zero
-    public private(set) var onSince = SimTime.zero
-    /// When the screen last went off; ``SimTime/zero`` before the first session.
-    public private(set) var offSince = SimTime.zero
-    /// Screen-on time of finished on-periods.
-    public private(set) var onTimeCompleted = SimDuration.zero
     /// Generation of the pending screen-off event.
     public var offTimer = GenerationCounter()
-    /// Last, in the generation's padding (40 bytes, not 48).
+    /// Last, in the generation's padding (16 bytes, not 24).
     public private(set) var isOn = false
+    // The screen-on clock (time on, since when on or off) is the standby bucket's
+    // (`StandbyBucketState`, fed at the same instants), its only reader: 24 bytes a
+    // phone not kept twice.
     public init() {}
 
     public enum Change: Equatable, Sendable {
@@ -32,7 +30,6 @@ public struct ScreenState: Sendable {
         let end = now + length
         if !isOn {
             isOn = true
-            onSince = now
             onUntil = end
             return .turnedOn(offAt: end, generation: offTimer.arm())
         }
@@ -42,19 +39,9 @@ public struct ScreenState: Sendable {
     }
 
     /// The off event fires; true when the screen turned off (a stale event does nothing).
-    public mutating func offTimerFires(now: SimTime, generation: UInt32) -> Bool {
+    public mutating func offTimerFires(generation: UInt32) -> Bool {
         guard isOn, offTimer.isCurrent(generation) else { return false }
         isOn = false
-        offSince = now
-        onTimeCompleted = onTimeCompleted + (now - onSince)
         return true
     }
-
-    /// Total screen-on time up to `now`, the current on-period included.
-    public func onTime(at now: SimTime) -> SimDuration {
-        isOn ? onTimeCompleted + (now - onSince) : onTimeCompleted
-    }
-
-    /// How long the screen has been off at `now`; zero while on.
-    public func offFor(at now: SimTime) -> SimDuration { isOn ? .zero : now - offSince }
 }

@@ -42,7 +42,7 @@ public struct BGProcessingTaskModel: Sendable {
         public var lowPowerMode: Bool
         public var forceQuit: Bool
         public var screenOn: Bool
-        /// How long the screen has been off (zero while on): ``ScreenState/offFor(at:)``.
+        /// How long the screen has been off (zero while on).
         public var screenOffFor: SimDuration
         /// When the user last opened the app.
         public var lastAppUse: SimTime

@@ -109,5 +109,5 @@ extension AndroidDevice {
     /// All of it.
     static var wholeBytes: Range<Int> { 0 ..< MemoryLayout<AndroidDevice>.stride }
     /// `stepJobRunning`: what the end of a wake or a task reads of the Android state.
-    static var stepJobBytes: Range<Int> { 133 ..< 134 }
+    static var stepJobBytes: Range<Int> { 97 ..< 98 }
 }

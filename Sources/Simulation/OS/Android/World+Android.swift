@@ -210,7 +210,7 @@ extension World {
         androidOf[i] = Int32(androids.count)
         stepJobStops.append(.near)
         androids.append(AndroidDevice(
-            doze: DozeState(config: m.doze.config), lastBucket: m.buckets.bucket(bucket, at: .zero), bucket: bucket,
+            doze: DozeState(), lastBucket: m.buckets.bucket(bucket, at: .zero), bucket: bucket,
             refresh: AndroidWorkSlot(spec: work, enqueued: true),
             steps: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false),
             fcmHighPriority: m.fcm.makeLog(),
@@ -238,7 +238,7 @@ extension World {
             scheduleScreenSession(d)
         case .screenOff(let d, let generation):
             let a = androidIndex(d)
-            guard androids[a].screen.offTimerFires(now: now, generation: generation) else { return }
+            guard androids[a].screen.offTimerFires(generation: generation) else { return }
             core.note(d, "OS: screen off")
             let t = now
             borrowedModels(d)._withUnsafeGuaranteedRef { $0.buckets.screen(on: false, state: &androids[a].bucket, now: t) }
@@ -384,7 +384,7 @@ extension World {
         let off = androids[a].screen.onUntil
         androids[a].owed.remove(.screenOff)
         settleDozeSteps(d, a, before: off)
-        _ = androids[a].screen.offTimerFires(now: off, generation: androids[a].screen.offTimer.current)
+        _ = androids[a].screen.offTimerFires(generation: androids[a].screen.offTimer.current)
         let first = startDozeTransitions()
         borrowedModels(d)._withUnsafeGuaranteedRef {
             $0.buckets.screen(on: false, state: &androids[a].bucket, now: off)
