@@ -38,6 +38,9 @@ struct Device {
 
     // The battery, the time zone, and the faults and connectivity in force
     var battery = BatteryState(percent: 100, since: .zero, charging: false)
+    /// (In the battery's tail padding.) A refresh cost more than 1 % of the battery's
+    /// capacity (World+Refresh): the report counts the devices, not the refreshes.
+    var refreshOverBudget = false
     /// The time zone drawn at set-up (a `timeZoneChange` with a duration returns here).
     var homeTimeZone: UInt16
     // Counters, so overlapping faults each undo only themselves (the decoder caps
@@ -49,7 +52,6 @@ struct Device {
 
     /// The features' timers (``DeviceTimer``).
     var timers = DeviceTimers()
-    var refreshesOverBudget: UInt32 = 0
     // The notification centre (every feature posts; the badge host sets the badge)
     var notificationCenter: NotificationCenterModel
     var permission: NotificationAuthorization { notificationCenter.authorization }
@@ -64,22 +66,23 @@ struct Device {
     // The end of the hot part (``hotBytes``).
     /// Where its pending flush went in the queue (``WorldCore/cancelFlush(_:)``).
     var pendingFlush = EventQueue<WorldEvent>.Placement.near
+    /// (Where the radio's alignment would leave 4 bytes.)
+    var launches: UInt32 = 0
 
     // Energy and counts
     var radio = RadioState()
     /// The app's energy per operation (refresh, sync, ...) and outside them.
     var ledger = EnergyLedger()
     var backgroundAppRefresh: Bool
-    var launches: UInt32 = 0
 
-    // Random streams, one per purpose. The network's and the OS's are whole streams:
-    // they draw so often (the network two or three times a request, the OS at every
-    // look of the launch policy) that rebuilding them would cost more than their 12
-    // bytes each are worth (docs/speed.md, "Session 12: random streams as positions").
+    // Random streams, one per purpose. Most as positions (``DeviceStreams``; drawn
+    // through ``WorldCore/withStream(_:of:_:)``; the server's last: a request's arrival
+    // reads only it), here, in the ledger's tail, before the two whole streams' 8-byte
+    // alignment. The network's and the OS's are whole streams: they draw so often (the
+    // network two or three times a request, the OS at every look of the launch policy)
+    // that rebuilding them would cost more than their 12 bytes each are worth
+    // (docs/speed.md, "Session 12: random streams as positions").
+    var streams = DeviceStreams()
     var networkStream: RandomStream
     var osStream: RandomStream
-    /// The others as positions (``DeviceStreams``; drawn through
-    /// ``WorldCore/withStream(_:of:_:)``). The server's last: a request's arrival reads
-    /// only it.
-    var streams = DeviceStreams()
 }

@@ -146,7 +146,7 @@ extension World {
                 perDay.append(energy.milliampHours(joules: joules) / simulatedDays)
                 wakeups.append(Double(core.devices[d].launches + stepSync.slots[d].healthWakes) / simulatedDays)
                 radioSeconds.append(core.devices[d].radio.activeSeconds / simulatedDays)
-                if core.devices[d].refreshesOverBudget > 0 { overBudget += 1 }
+                if core.devices[d].refreshOverBudget { overBudget += 1 }
             }
             let perRefresh = core.metrics.refreshEnergy[c]
             let perSync = stepSync.metrics.uploadEnergy[c]

@@ -45,7 +45,7 @@ extension World {
         let mAh = energy.milliampHours(joules: core.devices[i].ledger.end() ?? 0)
         core.metrics.refreshEnergy[Int(core.devices[i].cohort)].add(mAh)
         // Seed `000`'s budget: under 1 % of the battery per refresh.
-        if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { core.devices[i].refreshesOverBudget += 1 }
+        if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { core.devices[i].refreshOverBudget = true }
         refreshTaskEnded(d)
     }
 
