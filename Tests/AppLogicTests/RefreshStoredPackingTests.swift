@@ -14,7 +14,7 @@ import Testing
 
     @Test func layoutIs48Bytes() {
         #expect(MemoryLayout<RefreshState.Stored>.stride == 48)
-        #expect(MemoryLayout<RefreshState>.stride <= 120)
+        #expect(MemoryLayout<RefreshState>.stride <= 112, "the running task grew: its launch context is kept as parts so that its flags share padding")
     }
 
     @Test func nilAndTheExtremesRoundTrip() {
