@@ -159,13 +159,14 @@ public struct World {
             if core.devices[d].signedIn { tokens.issue(d, at: .zero) }
             let cohort = core.cohorts[Int(core.devices[d].cohort)]
             scheduleNextOpen(id)
-            if let gap = cohort.network.nextSpell(rng: &core.devices[d].networkStream) {
+            let network = cohort.network
+            if let gap = core.withStream(.network, of: d, { network.nextSpell(rng: &$0) }) {
                 core.clock.schedule(.offlineSpellStarts(device: id), after: gap)
             }
             // The app was in use before the run: a refresh request is already pending,
             // submitted sometime in the last preferred interval.
             let interval = scenario.logic.refresh.preferredInterval.microseconds
-            let earliest = SimTime(microseconds: core.devices[d].osStream.int(in: 0...max(0, interval - 1)))
+            let earliest = SimTime(microseconds: core.withStream(.os, of: d) { $0.int(in: 0...max(0, interval - 1)) })
             var battery = RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "battery")
             startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
             osStart(id, firstRefreshDue: earliest)

@@ -9,13 +9,14 @@ import SimKernel
     @Test func eachKeyIsItsNames() {
         let named: [(StreamPurpose, String)] = [
             (.user, "user"), (.userOpen, "user.open"), (.backend, "backend"), (.userMotion, "user.motion"), (.continuation, "continuation"), (.stepSync, "stepSync"), (.push, "push"), (.pushLifecycle, "push.lifecycle"),
+            (.network, "network"), (.os, "os"),
         ]
         for (purpose, name) in named { #expect(purpose.key == StreamPurpose(name).key, "\(name)") }
     }
 
     /// Each of a device's streams has its own purpose and its own position.
     @Test func aDevicesStreamsAreApart() {
-        let all: [DeviceStream] = [.user, .open, .backend]
+        let all: [DeviceStream] = [.user, .open, .backend, .network, .os]
         #expect(Set(all.map(\.purpose)).count == all.count)
         for (k, stream) in all.enumerated() {
             var streams = DeviceStreams()

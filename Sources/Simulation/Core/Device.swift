@@ -75,14 +75,9 @@ struct Device {
     var ledger = EnergyLedger()
     var backgroundAppRefresh: Bool
 
-    // Random streams, one per purpose. Most as positions (``DeviceStreams``; drawn
-    // through ``WorldCore/withStream(_:of:_:)``; the server's last: a request's arrival
-    // reads only it), here, in the ledger's tail, before the two whole streams' 8-byte
-    // alignment. The network's and the OS's are whole streams: they draw so often (the
-    // network two or three times a request, the OS at every look of the launch policy)
-    // that rebuilding them would cost more than their 12 bytes each are worth
-    // (docs/speed.md, "Session 12: random streams as positions").
+    // Random streams, one per purpose, as positions (``DeviceStreams``; drawn through
+    // ``WorldCore/withStream(_:of:_:)``), here, in the ledger's tail. A use rebuilds
+    // its stream: draws that go together (a request's round trip and loss) share one
+    // rebuild (docs/speed.md, "Session 12: random streams as positions" and "Session 13").
     var streams = DeviceStreams()
-    var networkStream: RandomStream
-    var osStream: RandomStream
 }

@@ -12,11 +12,12 @@ extension StreamPurpose {
     static var stepSync: StreamPurpose { StreamPurpose(key: 0x943C_E2AE_9CD3_6368) }
     static var push: StreamPurpose { StreamPurpose(key: 0x6C80_030E_2762_459D) }
     static var pushLifecycle: StreamPurpose { StreamPurpose(key: 0xC1DA_CC9A_A9BE_1323) }  // "push.lifecycle"
+    static var network: StreamPurpose { StreamPurpose(key: 0x1E8E_57B2_909B_2A85) }
+    static var os: StreamPurpose { StreamPurpose(key: 0x08B0_5507_B556_5E57) }
 }
 
-/// One of a device's own random streams kept as a position (``Device/streams``; the
-/// network's and the OS's are whole, ``Device/networkStream``), one per purpose so that draws of one
-/// kind never shift another's.
+/// One of a device's own random streams, kept as a position (``Device/streams``), one per
+/// purpose so that draws of one kind never shift another's.
 enum DeviceStream {
     /// The user's choices (a notification opened, a test taken, a force-quit).
     case user
@@ -24,23 +25,31 @@ enum DeviceStream {
     case open
     /// The server's service time (the only one a request's arrival reads).
     case backend
+    /// The network: a request's round trip and loss, offline spells, latency faults.
+    case network
+    /// The OS's own choices: the launch policy's looks, a task's run time, jetsam.
+    case os
 
     @inline(__always) var purpose: StreamPurpose {
         switch self {
         case .user: return .user
         case .open: return .userOpen
         case .backend: return .backend
+        case .network: return .network
+        case .os: return .os
         }
     }
 }
 
-/// Three of a device's streams as positions (``StreamPosition``): 12 bytes, where the
-/// streams were 48.
+/// A device's five streams as positions (``StreamPosition``): 20 bytes, where the
+/// streams were 80.
 struct DeviceStreams {
     var user = StreamPosition.start
     var open = StreamPosition.start
-    // The server's last: a request's arrival reads only it (``Device/backendStreamBytes``).
+    // The server's at a fixed place: a request's arrival reads only it (``Device/backendStreamBytes``).
     var backend = StreamPosition.start
+    var network = StreamPosition.start
+    var os = StreamPosition.start
 
     @inline(__always) subscript(_ stream: DeviceStream) -> StreamPosition {
         get {
@@ -48,6 +57,8 @@ struct DeviceStreams {
             case .user: return user
             case .open: return open
             case .backend: return backend
+            case .network: return network
+            case .os: return os
             }
         }
         set {
@@ -55,6 +66,8 @@ struct DeviceStreams {
             case .user: user = newValue
             case .open: open = newValue
             case .backend: backend = newValue
+            case .network: network = newValue
+            case .os: os = newValue
             }
         }
     }

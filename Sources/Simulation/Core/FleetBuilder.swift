@@ -75,9 +75,7 @@ enum FleetBuilder {
                     launchPolicySlot: launchPolicySlot,
                     homeTimeZone: zone,
                     notificationCenter: NotificationCenterModel(authorization: permission.authorization),
-                    backgroundAppRefresh: bar,
-                    networkStream: RandomStream(seed: scenario.seed, entity: id, purpose: "network"),
-                    osStream: RandomStream(seed: scenario.seed, entity: id, purpose: "os")))
+                    backgroundAppRefresh: bar))
             }
             fleet.cohorts.append(CohortModels(cohort, firstDevice: firstDevice, count: fleet.devices.count - firstDevice,
                                               refresh: scenario.logic.refresh))

@@ -19,7 +19,7 @@ extension World {
         var extra = SimDuration.zero
         for index in activeLatencyFaults where isAffected(d, by: index) {
             if case .networkLatency(let distribution) = scenario.faults[index].kind {
-                extra = extra + distribution.sampleDuration(&core.devices[d].networkStream)
+                extra = extra + core.withStream(.network, of: d) { distribution.sampleDuration(&$0) }
             }
         }
         return extra
@@ -71,7 +71,7 @@ extension World {
             }
         case .appTermination(let rate):
             guard starting, rate > 0 else { return }
-            let gap = SimDuration.fromSeconds(core.devices[i].osStream.exponential(mean: 86_400 / rate))
+            let gap = SimDuration.fromSeconds(core.withStream(.os, of: i) { $0.exponential(mean: 86_400 / rate) })
             core.clock.schedule(.jetsam(device: d, fault: UInt16(index)), after: gap)
         case .authExpiry:
             tokens.expire(i, at: now)

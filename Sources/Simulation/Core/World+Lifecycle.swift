@@ -51,7 +51,7 @@ extension World {
             core.note(d, "OS: app terminated (jetsam)")
             terminate(d)
         }
-        let gap = SimDuration.fromSeconds(core.devices[i].osStream.exponential(mean: 86_400 / rate))
+        let gap = SimDuration.fromSeconds(core.withStream(.os, of: i) { $0.exponential(mean: 86_400 / rate) })
         core.clock.schedule(.jetsam(device: d, fault: UInt16(fault)), after: gap)
     }
 

@@ -34,22 +34,35 @@ extension World {
     @discardableResult
     mutating func send(_ d: UInt32, _ request: RequestID, _ endpoint: Endpoint) -> UInt32 {
         let i = Int(d)
-        let cohort = core.cohorts[Int(core.devices[i].cohort)]
-        var roundTrip = cohort.network.latency.sampleDuration(&core.devices[i].networkStream)
-        if !activeLatencyFaults.isEmpty { roundTrip = roundTrip + extraLatency(i) }
+        let network = core.cohorts[Int(core.devices[i].cohort)].network
+        let online = core.devices[i].online
+        // The round trip, then (online) whether it is lost: one rebuild of the stream,
+        // unless latency faults draw between the two.
+        var roundTrip: SimDuration
+        let lost: Bool
+        if activeLatencyFaults.isEmpty {
+            (roundTrip, lost) = core.withStream(.network, of: i) { rng in
+                let roundTrip = network.latency.sampleDuration(&rng)
+                return (roundTrip, online && rng.chance(network.failureRate))
+            }
+        } else {
+            roundTrip = core.withStream(.network, of: i) { network.latency.sampleDuration(&$0) }
+            roundTrip = roundTrip + extraLatency(i)
+            lost = online && core.withStream(.network, of: i) { $0.chance(network.failureRate) }
+        }
         let job = allocateJob(Job(device: d, incarnation: core.devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip))
         let generation = core.jobs[Int(job)].generation
         // Seed `004`'s analysis has only the logic's 180 s / 300 s deadline.
         let analysis: Bool
         if case .analysis = endpoint { analysis = true } else { analysis = false }
-        guard core.devices[i].online else {
+        guard online else {
             core.jobs[Int(job)].serverDone = true
             core.jobs[Int(job)].result = .failed(.offline)
             core.clock.schedule(.responseReachesDevice(job: job, generation: generation), at: now)
             core.note(d, "network: \(endpoint.path) fails at once: offline")
             return job
         }
-        if core.devices[i].networkStream.chance(cohort.network.failureRate) {
+        if lost {
             core.metrics.transportFailures += 1
             core.jobs[Int(job)].serverDone = true
             core.jobs[Int(job)].result = .failed(.connectionLost)
@@ -220,8 +233,8 @@ extension World {
     mutating func offlineSpellStarts(_ d: UInt32) {
         let i = Int(d)
         core.devices[i].offlineSpells += 1
-        let cohort = core.cohorts[Int(core.devices[i].cohort)]
-        let length = cohort.network.offlineSpellDuration.sampleDuration(&core.devices[i].networkStream)
+        let spell = core.cohorts[Int(core.devices[i].cohort)].network.offlineSpellDuration
+        let length = core.withStream(.network, of: i) { spell.sampleDuration(&$0) }
         core.clock.schedule(.offlineSpellEnds(device: d), after: length)
         core.note(d, "network: offline for \(core.human(length))")
         connectivityChanged(d)
@@ -234,7 +247,8 @@ extension World {
         core.note(d, "network: back online")
         connectivityChanged(d)
         if core.devices[i].online { pushDeviceReachable(d) }
-        if let gap = core.cohorts[Int(core.devices[i].cohort)].network.nextSpell(rng: &core.devices[i].networkStream) {
+        let network = core.cohorts[Int(core.devices[i].cohort)].network
+        if let gap = core.withStream(.network, of: i, { network.nextSpell(rng: &$0) }) {
             core.clock.schedule(.offlineSpellStarts(device: d), after: gap)
         }
     }

@@ -35,7 +35,7 @@ extension World {
         }
         guard launchPolicyGrants(d, generation: generation) else { return }
         core.devices[i].task.hasPending = false
-        let runTime = scheduler.runTimeBeforeExpiration(rng: &core.devices[i].osStream)
+        let runTime = core.withStream(.os, of: i) { scheduler.runTimeBeforeExpiration(rng: &$0) }
         beginRefreshTask(d)
         core.devices[i].timerEntries.expiry = core.clock.scheduleRetractably(.refreshExpires(device: d, serial: core.devices[i].task.serial), at: now + runTime)
         core.note(d, "OS: BGAppRefreshTask \(core.devices[i].task.serial) launched, expires in \(core.human(runTime))")

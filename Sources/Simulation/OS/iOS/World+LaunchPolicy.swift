@@ -11,7 +11,8 @@ extension World {
     mutating func scheduleFirstLook(_ d: UInt32, earliestBegin: SimTime, generation: UInt32) {
         let i = Int(d)
         let policy = core.cohorts[Int(core.devices[i].cohort)].launchPolicy
-        let look = policy.firstLook(earliestBegin: earliestBegin, now: now, rng: &core.devices[i].osStream)
+        let now = self.now
+        let look = core.withStream(.os, of: i) { policy.firstLook(earliestBegin: earliestBegin, now: now, rng: &$0) }
         core.clock.schedule(.refreshLaunch(device: d, generation: generation), at: look)
         core.note(d, "OS: refresh request pending, earliest \(core.format(earliestBegin)); the system first looks at \(core.format(look))")
     }
@@ -34,10 +35,12 @@ extension World {
             charging: isCharging(i), onWiFi: onWiFi(i, at: now))
         let hourAhead = userLocalTime(i, at: now + policy.usageLead).hour
         core.metrics.platform.launchLooks += 1
-        var rng = core.devices[i].osStream
-        let decision = policy.decide(now: now, conditions: conditions, localHourAhead: hourAhead,
-                                     state: &core.launchPolicies[core.launchPolicySlot(i)], rng: &rng)
-        core.devices[i].osStream = rng
+        let slot = core.launchPolicySlot(i), now = self.now
+        var state = core.launchPolicies[slot]
+        let decision = core.withStream(.os, of: i) {
+            policy.decide(now: now, conditions: conditions, localHourAhead: hourAhead, state: &state, rng: &$0)
+        }
+        core.launchPolicies[slot] = state
         switch decision {
         case .launch:
             core.metrics.platform.launchGrants += 1
