@@ -8,14 +8,21 @@ public struct TestAvailabilityTruth: Sendable {
     public let cadence: SimDuration
     private var lastCompleted: [SimTime]
     private var inProgressUntil: [SimTime]
+    private var completions: [UInt32]
 
     public init(cadence: SimDuration, lastCompleted: [SimTime]) {
         self.cadence = cadence
         self.lastCompleted = lastCompleted
         self.inProgressUntil = Array(hugePagesRepeating: SimTime(microseconds: Int64.min), count: lastCompleted.count)
+        completions = Array(hugePagesRepeating: 0, count: lastCompleted.count)
     }
 
     public func lastCompletedAt(_ user: Int) -> SimTime { lastCompleted[user] }
+    /// The current window's number: the tests the user completed in the run (0 for the
+    /// window open at the start). It tells windows apart as their completion times do,
+    /// in 4 bytes where a time takes 8: a test takes a positive time
+    /// (`testDuration` > 0), so each completion is at a new, later instant.
+    public func window(_ user: Int) -> UInt32 { completions[user] }
     /// When the current window opens.
     public func availableAt(_ user: Int) -> SimTime { lastCompleted[user] + cadence }
     public func isAvailable(_ user: Int, at now: SimTime) -> Bool { now >= availableAt(user) }
@@ -29,6 +36,7 @@ public struct TestAvailabilityTruth: Sendable {
     /// The test completes: the next window opens one cadence later.
     public mutating func complete(_ user: Int, at now: SimTime) {
         lastCompleted[user] = now
+        completions[user] += 1
     }
 }
 

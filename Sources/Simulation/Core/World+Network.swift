@@ -20,8 +20,9 @@ struct Job {
     var serverDone = false
     var cancelled = false
     var result: HTTPResult = .failed(.timedOut)
-    /// Ground truth when the server answered: the window was open (its key), else `never`.
-    var openWindow = World.never
+    /// Ground truth when the server answered: the window open then (its number,
+    /// ``TestAvailabilityTruth/window(_:)``), else ``RefreshChecker/noWindow``.
+    var openWindow = RefreshChecker.noWindow
     /// When the server finished it (`never` until then).
     var answeredAt = World.never
     /// A step upload's health-data range, true times (the step-sync host's `requestSent`).
@@ -143,7 +144,7 @@ extension World {
             switch core.jobs[j].endpoint {
             case .testHistory:
                 let completed = truth.lastCompletedAt(user)
-                core.jobs[j].openWindow = truth.isAvailable(user, at: now) ? completed : World.never
+                core.jobs[j].openWindow = truth.isAvailable(user, at: now) ? truth.window(user) : RefreshChecker.noWindow
                 core.jobs[j].result = .ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: core.startUnixSeconds * 1_000_000 + completed.microseconds), serverTime: serverTime))
             case .activeSession:
                 core.jobs[j].result = .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))

@@ -2,24 +2,26 @@ import SimKernel
 import AppLogic
 
 /// The refresh feature's judge-only ground truth, one entry per device: what the
-/// user and the OS truly saw, never what the logic believes.
+/// user and the OS truly saw, never what the logic believes. A window is named by its
+/// number in the truth (``TestAvailabilityTruth/window(_:)``), ``noWindow`` for none.
 struct RefreshChecker {
-    /// The window (true last completion) last notified, and how often.
-    var notifiedWindow: [SimTime]
+    static let noWindow = UInt32.max
+    /// The window last notified, and how often.
+    var notifiedWindow: [UInt32]
     var notificationsInWindow: [UInt8]
     /// The window the user last saw available at an open (its latency counts once).
-    var seenWindow: [SimTime]
+    var seenWindow: [UInt32]
     var lastTrueOpen: [SimTime]
-    /// The window (true last completion) of a history response the running task
-    /// received while that window was truly open, or `never`.
-    var taskSawOpenWindow: [SimTime]
+    /// The window of a history response the running task received while that window
+    /// was truly open, or ``noWindow``.
+    var taskSawOpenWindow: [UInt32]
 
     init(devices n: Int) {
-        notifiedWindow = Array(hugePagesRepeating: World.never, count: n)
+        notifiedWindow = Array(hugePagesRepeating: Self.noWindow, count: n)
         notificationsInWindow = Array(hugePagesRepeating: 0, count: n)
-        seenWindow = Array(hugePagesRepeating: World.never, count: n)
+        seenWindow = Array(hugePagesRepeating: Self.noWindow, count: n)
         lastTrueOpen = Array(hugePagesRepeating: World.never, count: n)
-        taskSawOpenWindow = Array(hugePagesRepeating: World.never, count: n)
+        taskSawOpenWindow = Array(hugePagesRepeating: Self.noWindow, count: n)
     }
 }
 
@@ -28,18 +30,18 @@ extension World {
     mutating func observeAppOpened(_ i: Int) { core.oracle.refresh.lastTrueOpen[i] = now }
 
     /// The user sees the available test of `window` at an open; true the first time.
-    mutating func observeTestSeen(_ i: Int, window: SimTime) -> Bool {
+    mutating func observeTestSeen(_ i: Int, window: UInt32) -> Bool {
         guard core.oracle.refresh.seenWindow[i] != window else { return false }
         core.oracle.refresh.seenWindow[i] = window
         return true
     }
 
     /// The OS starts a refresh task (iOS) or job (Android): it has seen no history yet.
-    mutating func observeTaskLaunched(_ i: Int) { core.oracle.refresh.taskSawOpenWindow[i] = World.never }
+    mutating func observeTaskLaunched(_ i: Int) { core.oracle.refresh.taskSawOpenWindow[i] = RefreshChecker.noWindow }
 
     /// A test-history response reached the running task; `openWindow` is the window
-    /// truly open when the server answered, or `never`.
-    mutating func observeHistoryReceived(_ i: Int, openWindow: SimTime) { core.oracle.refresh.taskSawOpenWindow[i] = openWindow }
+    /// truly open when the server answered, or ``RefreshChecker/noWindow``.
+    mutating func observeHistoryReceived(_ i: Int, openWindow: UInt32) { core.oracle.refresh.taskSawOpenWindow[i] = openWindow }
 
     /// The app called `setTaskCompleted(success:)`, already counted by the OS:
     /// `taskCompletedTwice` (seed `002`, issue 1), and at the first successful call of a
@@ -62,7 +64,7 @@ extension World {
     /// progress, no open in the last 24 h, notifications allowed, none shown yet).
     private mutating func judgeNotifiedIfDue(_ i: Int) {
         let window = core.oracle.refresh.taskSawOpenWindow[i]
-        guard window != World.never, truth.lastCompletedAt(i) == window, !truth.inProgress(i, at: now),
+        guard window != RefreshChecker.noWindow, truth.window(i) == window, !truth.inProgress(i, at: now),
               core.devices[i].permission.allowsPosting else { return }
         let opened = core.oracle.refresh.lastTrueOpen[i]
         guard opened == World.never || now - opened >= scenario.logic.refresh.recentOpenSuppression else { return }
@@ -76,7 +78,7 @@ extension World {
     /// is the first of its window.
     mutating func observeTestNotificationShown(_ i: Int) -> Bool {
         let availableAt = truth.availableAt(i)
-        let window = truth.lastCompletedAt(i)
+        let window = truth.window(i)
         core.verify(now >= availableAt, .notifiedBeforeAvailable, device: i, time: now,
                detail: now >= availableAt ? nil : "notified at \(core.format(now)), test available only at \(core.format(availableAt))")
         let first = core.oracle.refresh.notifiedWindow[i] != window
