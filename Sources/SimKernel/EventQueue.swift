@@ -95,6 +95,8 @@ public struct EventQueue<Event> {
         @usableFromInline var heap: UnsafeMutablePointer<Entry>
         @usableFromInline var heapCount = 0
         @usableFromInline var heapCapacity: Int
+        /// The heap's room at the start, below which it never shrinks (``sizeEmptyHeap(for:)``).
+        @usableFromInline var heapFloor: Int
         /// The last key the heap covers; wheel entries are all after it. Starts just
         /// before time zero; advances a slot at a time.
         @usableFromInline var lastKey: UInt64 = (1 << 63) &- 1
@@ -122,6 +124,7 @@ public struct EventQueue<Event> {
 
         @usableFromInline init(heapCapacity: Int) {
             self.heapCapacity = Swift.max(heapCapacity, 16)
+            heapFloor = self.heapCapacity
             heap = .allocate(capacity: self.heapCapacity)
             segmentCapacity = 4
             segments = .allocate(capacity: segmentCapacity)
@@ -137,6 +140,7 @@ public struct EventQueue<Event> {
         /// A copy of `other` with entries of its own (``Storage``'s copy on write).
         @usableFromInline init(copying other: State) {
             self.init(heapCapacity: other.heapCapacity)
+            heapFloor = other.heapFloor
             heap.initialize(from: other.heap, count: other.heapCount)
             heapCount = other.heapCount
             lastKey = other.lastKey
@@ -192,6 +196,22 @@ public struct EventQueue<Event> {
                 hole = parent
             }
             h[hole] = entry
+        }
+
+        /// Sizes the empty heap for a slot of `entries` (retracted ones included): room for
+        /// them and a quarter more, for what their events schedule into the same slot, in
+        /// one allocation rather than doublings. And the room of a burst (a fleet-wide
+        /// instant: every phone of a zone unplugged at 07:00, a broadcast) is given back at
+        /// the first slot that needs less than a quarter of it, rather than staying
+        /// resident for the rest of the run: at a million devices a burst's doubled heap
+        /// was 50 MB (docs/speed.md, "Session 13"). Nothing is copied: the heap is empty.
+        @inlinable @inline(never) mutating func sizeEmptyHeap(for entries: Int) {
+            assert(heapCount == 0, "EventQueue: the heap is sized only while empty")
+            let wanted = Swift.max(entries &+ entries >> 2, heapFloor)
+            guard wanted > heapCapacity || heapCapacity > wanted &* 4 else { return }
+            heap.deallocate()
+            heap = .allocate(capacity: wanted)
+            heapCapacity = wanted
         }
 
         /// Room for at least `minimum` heap entries, doubling.
@@ -355,11 +375,13 @@ public struct EventQueue<Event> {
                     let start = ((horizon >> (shift + bits)) << (shift + bits)) | (UInt64(slot) << shift)
                     lastKey = start &+ ((1 << shift) &- 1)
                     let list = detach(slot)
+                    var chunks = 1, link = list.head
+                    while link != list.tail { chunks &+= 1; link = Int(nextChunk[link]) }
+                    sizeEmptyHeap(for: (chunks &- 1) &* EventQueue.chunkSize &+ list.fill)
                     var chunk = list.head
                     while chunk >= 0 {
                         let next = Int(nextChunk[chunk])
                         let count = chunk == list.tail ? list.fill : EventQueue.chunkSize
-                        if heapCount &+ count > heapCapacity { growHeap(minimum: heapCount &+ count) }
                         let slots = entries(chunk)
                         for i in 0 ..< count {
                             if slots[i].time == EventQueue.retractedTime {
