@@ -227,6 +227,21 @@ import AppLogic
         #expect(out.count == 65)
     }
 
+    /// Characters, not bytes: 65 two-byte "é" (130 bytes) and 65 flags (8 bytes each)
+    /// are kept whole; a 66th of either is cut.
+    @Test(arguments: ["é", "🇫🇷"], [65, 66])
+    func titlesOfWideCharactersAreTruncatedByCharacters(letter: String, length: Int) {
+        let title = String(repeating: letter, count: length)
+        let out = PushComposer.truncate(title, to: 65)
+        #expect(out == (length == 65 ? title : String(repeating: letter, count: 62) + "..."))
+        #expect(out.count == 65)
+    }
+
+    /// The default thread id is the category's name, as Swift prints the case.
+    @Test func aCategorysNameIsItsCase() {
+        for category in PushCategory.allCases { #expect(category.name == "\(category)") }
+    }
+
     /// A 240-character body's APNs payload is 324 bytes (counted from its JSON text), and
     /// `,"data":` adds 8: data of 3764 bytes makes exactly 4096, which is sent as is; one
     /// byte more shortens the body to 239 characters.

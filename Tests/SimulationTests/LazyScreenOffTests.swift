@@ -44,6 +44,8 @@ import Scenario
         if device.alarmHeld { return true }
         if device.forceStopped { return false }
         if device.fcmWaiting && world.core.devices[d].online { return true }
+        // Battery Saver holds due work whatever Doze does.
+        if world.core.devices[d].lowPowerMode { return false }
         let due = [AndroidWork.refresh, .stepSync].compactMap { world.workDueAt(UInt32(d), a, $0) }
         return due.contains { $0 < world.now }
     }

@@ -18,7 +18,7 @@ public struct PushComposer: Sendable {
     public func compose(_ request: PushNotificationRequest, badge: Int, provider: PushProvider) -> PushPayload? {
         let title = PushComposer.truncate(request.title, to: config.titleLimit)
         var body = PushComposer.truncate(request.body, to: config.bodyLimit)
-        let thread = request.threadId ?? "\(request.category)"
+        let thread = request.threadId ?? request.category.name
         let limit = config.payloadLimit(provider)
         func size(_ body: String) -> Int {
             PushComposer.alertBytes(title: title, body: body, thread: thread, badge: badge, dataBytes: request.dataBytes, provider: provider)
@@ -68,8 +68,10 @@ public struct PushComposer: Sendable {
 
     /// `text` itself if it has at most `limit` characters, else its first `limit - 3`
     /// characters and "...", `limit` characters in all.
+    /// At most `limit` UTF-8 bytes means at most `limit` characters, which is decided
+    /// without counting them (`count` walks the grapheme clusters).
     public static func truncate(_ text: String, to limit: Int) -> String {
-        guard text.count > limit else { return text }
+        guard text.utf8.count > limit, text.count > limit else { return text }
         guard limit > 3 else { return String(text.prefix(limit)) }
         return String(text.prefix(limit - 3)) + "..."
     }

@@ -15,6 +15,17 @@ public enum PushPriority: UInt8, Hashable, Comparable, Sendable, CaseIterable {
 /// The preference categories of seed `001` ("Push Notification Preferences").
 public enum PushCategory: UInt8, Hashable, Sendable, CaseIterable {
     case assignments, challenges, messages, announcements
+
+    /// The case's name, as `"\(category)"` prints it, without the runtime's reflection
+    /// (the default thread id of every notification composed).
+    public var name: String {
+        switch self {
+        case .assignments: "assignments"
+        case .challenges: "challenges"
+        case .messages: "messages"
+        case .announcements: "announcements"
+        }
+    }
 }
 
 /// A set of ``PushCategory`` values (a user's opt-outs).

@@ -15,7 +15,8 @@ extension PushHost {
         core.note(truth[u].device, "push <- \(input)")
         var buffer: [PushEffect] = []
         swap(&buffer, &effects)
-        buffer.removeAll(keepingCapacity: true)
+        // Emptied by popping, as in `World.deliver`: cheaper than `removeAll(keepingCapacity:)`.
+        while buffer.popLast() != nil {}
         router.handle(input, state: &users[u], now: instant(core.now), into: &buffer)
         return buffer
     }

@@ -122,7 +122,8 @@ extension World {
 
     /// Whether anything waits on Doze's next step, so that it must run at its deadline:
     /// a while-idle alarm held by deep idle, FCM messages held for a reachable app, or a
-    /// work due that is neither running nor force-stopped (what `applyDoze` releases).
+    /// work due that is neither running nor force-stopped nor held by Battery Saver (what
+    /// `applyDoze` releases).
     /// The traced device always steps at its deadlines, so its story reads as it happens.
     /// Its flags are read in place, as in ``workDueAt(_:_:_:)``. `mutating` though it only
     /// reads, as are ``workIsDue(_:_:_:)`` and ``workDueAt(_:_:_:)``: the optimiser keeps
@@ -133,7 +134,10 @@ extension World {
         let (alarmHeld, forceStopped, fcmWaiting) = androids.withUnsafeBufferPointer { ($0[a].alarmHeld, $0[a].forceStopped, $0[a].fcmWaiting) }
         if alarmHeld { return true }
         if forceStopped { return false }
-        if fcmWaiting && core.devices.withUnsafeBufferPointer({ $0[Int(d)].online }) { return true }
+        let (online, batterySaver) = core.devices.withUnsafeBufferPointer { ($0[Int(d)].online, $0[Int(d)].lowPowerMode) }
+        if fcmWaiting && online { return true }
+        // Battery Saver holds due work whatever Doze does (``batterySaverHoldsWork(_:)``).
+        if batterySaver { return false }
         return workIsDue(d, a, .refresh) || workIsDue(d, a, .stepSync)
     }
 

@@ -118,10 +118,12 @@ extension World {
     ///
     /// Most calls (two per Doze input that lifts its restrictions) find the work not due:
     /// that is decided first, before Doze's owed steps are settled (settling them at the
-    /// next look runs the same steps, each at its own deadline).
+    /// next look runs the same steps, each at its own deadline). A due work under Battery
+    /// Saver stops there too (``batterySaverHoldsWork(_:)``).
     mutating func tryRunWork(_ d: UInt32, _ work: AndroidWork) {
         let i = Int(d), a = androidIndex(d)
         guard let due = workDueAt(d, a, work), due <= now, !androids[a].forceStopped else { return }
+        if batterySaverHoldsWork(d) { return }
         settleDoze(d, before: now)
         let m = models(d)
         guard let request = request(m, a, work) else { return }
@@ -184,6 +186,23 @@ extension World {
             core.note(d, "WorkManager: step sync runs as job \(androids[a].stepJobSerial) (bucket \(bucket), \(core.human(now - due)) after due); JobScheduler stops it at \(core.format(deadline))")
             startStepWorker(d)
         }
+    }
+
+    /// Battery Saver holds every due work, whatever Doze, the constraints or the quota say
+    /// (the Battery Saver gate below comes before Doze's and the quota's, and no constraint
+    /// lets a job past it), and only its end releases the work: every way it ends retries
+    /// both works at once (``batterySaverChanged(_:)``, ``androidChargingChanged(_:)``).
+    /// So in a lazy world an attempt under Battery Saver stops before the gates, and a due
+    /// work under Battery Saver does not wait on Doze (``dozeWatched(_:_:)``): Doze's steps
+    /// and the screen-offs stay lazy for a phone that has it on all day.
+    /// What the skipped attempt did is redone at the next one: Doze's owed steps settle at
+    /// the next look, and BatteryService's "battery low" (``updateBatteryLow(_:)``) is a
+    /// function of the level alone while unplugged, since the level only falls until the
+    /// next plug-in, which resets it (so a sample in between changes no later answer).
+    /// The eager world (``lazyDoze`` off) and the traced device, whose story reads every
+    /// attempt, go through the gates (LazyDozeTests).
+    @inline(__always) mutating func batterySaverHoldsWork(_ d: UInt32) -> Bool {
+        core.devices.withUnsafeBufferPointer { $0[Int(d)].lowPowerMode } && lazyDoze && core.traceRecorder?.device != Int(d)
     }
 
     /// JobScheduler's stop deadline: `onStopped`, which the logic hears as its expiration.
