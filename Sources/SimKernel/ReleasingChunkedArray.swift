@@ -42,7 +42,7 @@ public struct ReleasingChunkedArray<Element> {
 
     /// Element `i` will not be read again: a full block with nothing left live is freed.
     /// Releasing more elements of a block than were appended to it traps.
-    public mutating func release(_ i: Int) {
+    @inlinable public mutating func release(_ i: Int) {
         let b = i >> Self.blockShift
         precondition(i < stored && !blocks[b].isEmpty, "release of an element not held")
         live[b] -= 1

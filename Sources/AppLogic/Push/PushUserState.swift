@@ -90,18 +90,19 @@ public struct PushDevices: RandomAccessCollection, Hashable, Sendable {
             case .many(let records): return records[i]
             }
         }
-        _modify {
+        // A plain setter: the record is 34 bytes, and a `_modify` coroutine's frame for it
+        // did not fit the caller's buffer, so each change allocated one (malloc and free).
+        set {
             switch storage {
             case .none: preconditionFailure("index out of range")
-            case .one(var record):
+            case .one:
                 precondition(i == 0, "index out of range")
-                defer { storage = .one(record) }
-                yield &record
+                storage = .one(newValue)
             case .many(var records):
                 // Out of the enum first, so the array is uniquely referenced and changes in place.
                 storage = .none
-                defer { storage = .many(records) }
-                yield &records[i]
+                records[i] = newValue
+                storage = .many(records)
             }
         }
     }
