@@ -8,12 +8,16 @@ import SimKernel
 /// each per push user, notification and accepted message of a run (docs/speed.md,
 /// "the rest of the memory").
 @Suite struct PushMemoryLayoutTests {
-    @Test func perUserRecordsAre88And56BytesAndADevice56() {
-        #expect(MemoryLayout<PushUserState>.stride == 88)
+    @Test func perUserRecordsAre112And56BytesAndADevice40() {
+        // 112 with the first device record inline (docs/speed.md, Session 13).
+        #expect(MemoryLayout<PushUserState>.stride == 112)
         // 56 with its random stream as a position (docs/speed.md, Session 12).
         #expect(MemoryLayout<PushUserTruth>.stride == 56)
         #expect(MemoryLayout<StreamPosition>.stride == 4)
-        #expect(MemoryLayout<PushDeviceRecord>.stride == 56)
+        #expect(MemoryLayout<PushDeviceRecord>.stride == 40)
+        // The none, one and many cases in the record's spare bits: no tag byte, so the
+        // counters after it in `PushUserState` start at its 35th byte.
+        #expect(MemoryLayout<PushDeviceRecord>.size == 34 && MemoryLayout<PushDevices>.size == 34)
     }
 
     @Test func perNotificationRecordsAre32And24Bytes() {

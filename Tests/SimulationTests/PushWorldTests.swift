@@ -3,6 +3,7 @@ import Foundation
 import Scenario
 import Reports
 import AppLogic
+@testable import SimKernel
 @testable import Simulation
 
 /// The push pipeline in the world (issue 5): the broadcast scenario accounts for every
@@ -117,6 +118,20 @@ import AppLogic
         #expect(Self.count(r, "push.outcomes.delivered") == 10)
         #expect(Self.count(r, "push.outcomes.lost") == 0)
         #expect(Self.count(r, "invariants.violations") == 0)
+    }
+
+    /// Every accepted message is released exactly once, when it reached the phone or
+    /// ended: the first broadcast's ten, stored through the outage and replaced by the
+    /// second's (APNs keeps one), and the second's ten, handed over after it. A message
+    /// released twice traps; one never released stays live.
+    @Test func everyMessageIsReleasedOnceItReachedThePhoneOrEnded() throws {
+        var s = try Self.quietPhones()
+        s.broadcasts = [s.broadcasts[0], s.broadcasts[0]]
+        s.faults = [Fault(kind: .networkOutage, at: .hours(1), duration: .hours(2), cohort: nil, fraction: 1)]
+        let (world, _) = try Self.run(s)
+        #expect(world.push.messages.count >= 20)
+        #expect(world.push.truth.allSatisfy { $0.stored.isEmpty })
+        #expect(world.push.messages.live.reduce(0) { $0 + Int($1) } == 0)
     }
 
     /// Each provider's gateway holds its own platform's phones only, numbered in fleet

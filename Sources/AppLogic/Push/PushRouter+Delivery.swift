@@ -42,7 +42,7 @@ extension PushRouter {
         case .accepted:
             _ = state.removeSend(at: s)
             let d = state.devices.firstIndex(where: { $0.token == record.token })
-            if let d { state.devices[d].lastValidatedAt = now }
+            if let d { state.devices[d].validated(at: now) }
             guard case .notification(let nid) = record.purpose else { return }
             // A delivered notification keeps the device out of the 90-day deactivation
             // (`lastUsedAt`); a silent push does not. Routing ranks by `lastActiveAt` instead.

@@ -27,11 +27,9 @@ extension PushRouter {
             } else if old.status != .revoked {
                 effects.append(.markToken(old.token, .revoked))
             }
-            state.devices[d] = PushDeviceRecord(registeredAt: old.token == token ? old.registeredAt : now, lastUsedAt: now,
-                                                lastActiveAt: lastActiveAt, lastValidatedAt: now, expiredAt: nil, token: token, status: .active)
+            state.devices[d] = PushDeviceRecord(token: token, now: now, lastActiveAt: lastActiveAt)
         } else {
-            state.devices.append(PushDeviceRecord(registeredAt: now, lastUsedAt: now, lastActiveAt: now,
-                                                  lastValidatedAt: now, expiredAt: nil, token: token, status: .active))
+            state.devices.append(PushDeviceRecord(token: token, now: now, lastActiveAt: now))
         }
         effects.append(.markToken(token, .active))
         armDaily(state: &state, now: now, into: &effects)
@@ -43,7 +41,7 @@ extension PushRouter {
         state.devices[d].lastUsedAt = now
         state.devices[d].lastActiveAt = now
         if state.devices[d].status == .inactive {
-            state.devices[d].status = .active
+            state.devices[d].setInUse(true)
             effects.append(.markToken(state.devices[d].token, .active))
         }
     }
@@ -52,8 +50,7 @@ extension PushRouter {
     func expire(_ token: PushToken, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) {
         guard let d = state.devices.firstIndex(where: { $0.token == token }),
               state.devices[d].status == .active || state.devices[d].status == .inactive else { return }
-        state.devices[d].status = .expired
-        state.devices[d].expiredAt = now
+        state.devices[d].expire(at: now)
         effects.append(.markToken(token, .expired))
     }
 
@@ -71,7 +68,7 @@ extension PushRouter {
         while d < state.devices.count {
             let record = state.devices[d]
             if record.status == .active && now - record.lastUsedAt >= config.inactiveAfter {
-                state.devices[d].status = .inactive
+                state.devices[d].setInUse(false)
                 effects.append(.markToken(record.token, .inactive))
             } else if record.status == .expired, let expired = record.expiredAt, now - expired >= config.purgeAfter {
                 state.devices.remove(at: d)
@@ -86,7 +83,7 @@ extension PushRouter {
         for record in state.devices where record.status == .active {
             if badgeDrift {
                 sendSilent(.badgeOnly, to: record.token, state: &state, now: now, into: &effects)
-            } else if now - record.lastValidatedAt >= config.validationInterval,
+            } else if let validated = record.lastValidatedAt, now - validated >= config.validationInterval,
                       !state.sends.contains(where: { $0.token == record.token && $0.purpose == .validation }) {
                 sendSilent(.validation, to: record.token, state: &state, now: now, into: &effects)
             }

@@ -1,23 +1,141 @@
 /// One registered device of a user (seed `001`, "Device Registration Entity"), as the
-/// registry keeps it: its current token and that token's status. The times come first
-/// and the 9-byte token and the status in the optional's padding (56 bytes, not 64).
+/// registry keeps it: its current token, that token's status, and the times the
+/// lifecycle reads. 34 bytes (stride 40): three times, then the 9-byte token and the
+/// status. The last validation and the expiry share one time, since a token is either
+/// in use (validated, and read as such) or expired (and read for the purge): an expired
+/// token's validation time is never read, and re-registering it starts a new one.
 public struct PushDeviceRecord: Hashable, Sendable {
-    public var registeredAt: Instant
     /// The last app use on the device or the last notification a provider accepted for it
     /// (`lastUsedAt`): the 90-day deactivation clock.
-    public var lastUsedAt: Instant
+    public internal(set) var lastUsedAt: Instant
     /// The user's last use of the app on this device (an app open or in-app activity, or a
     /// registration, which happens at a launch): what "most recently used device" ranks by
     /// (seed `001`, "Multi-Device Management"). Pushes and token rotations do not move it.
-    public var lastActiveAt: Instant
-    /// The last time a provider accepted a push to this token (or the token was registered).
-    public var lastValidatedAt: Instant
-    /// When the token was marked expired.
-    public var expiredAt: Instant?
-    public var token: PushToken
-    public var status: PushTokenStatus
+    public internal(set) var lastActiveAt: Instant
+    /// ``lastValidatedAt`` while the token is not expired, ``expiredAt`` once it is.
+    private var checkedAt: Instant
+    public private(set) var token: PushToken
+    public private(set) var status: PushTokenStatus
+
+    /// A token registered (or re-registered) `now`: active, validated now, used now.
+    init(token: PushToken, now: Instant, lastActiveAt: Instant) {
+        lastUsedAt = now
+        self.lastActiveAt = lastActiveAt
+        checkedAt = now
+        self.token = token
+        status = .active
+    }
 
     public var device: PushDeviceID { token.device }
+
+    /// The last time a provider accepted a push to this token (or the token was
+    /// registered); nil once the token expired.
+    public var lastValidatedAt: Instant? { status == .expired ? nil : checkedAt }
+
+    /// When the token was marked expired; nil while it is not.
+    public var expiredAt: Instant? { status == .expired ? checkedAt : nil }
+
+    /// A provider accepted a push to the token: validated, unless it expired meanwhile
+    /// (an answer to a send made before the 410), which changes nothing.
+    mutating func validated(at now: Instant) {
+        if status != .expired { checkedAt = now }
+    }
+
+    /// The provider reported the token gone.
+    mutating func expire(at now: Instant) {
+        status = .expired
+        checkedAt = now
+    }
+
+    /// Unused for 90 days, or used again: between active and inactive only (an expired
+    /// token becomes active again only by re-registering).
+    mutating func setInUse(_ active: Bool) {
+        precondition(status == .active || status == .inactive, "only an unexpired token goes between active and inactive")
+        status = active ? .active : .inactive
+    }
+}
+
+/// A user's registered devices in registration order: a collection that keeps the first
+/// (for nearly every user the only) record inline and an array only for two or more.
+/// 34 bytes, the case in the record's spare bits; an array of one record took 8 bytes
+/// and a 96-byte heap block (a 32-byte header and 56 bytes of record, rounded up).
+public struct PushDevices: RandomAccessCollection, Hashable, Sendable {
+    private enum Storage: Hashable, Sendable {
+        case none
+        case one(PushDeviceRecord)
+        /// Two or more, never fewer: a removal that leaves one moves it back inline, so
+        /// equal collections have equal storage.
+        case many([PushDeviceRecord])
+    }
+    private var storage = Storage.none
+
+    public init() {}
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int {
+        switch storage {
+        case .none: 0
+        case .one: 1
+        case .many(let records): records.count
+        }
+    }
+
+    public internal(set) subscript(i: Int) -> PushDeviceRecord {
+        get {
+            switch storage {
+            case .none: preconditionFailure("index out of range")
+            case .one(let record):
+                precondition(i == 0, "index out of range")
+                return record
+            case .many(let records): return records[i]
+            }
+        }
+        // A plain setter: the record is 34 bytes, and a `_modify` coroutine's frame for it
+        // did not fit the caller's buffer, so each change allocated one (malloc and free).
+        set {
+            switch storage {
+            case .none: preconditionFailure("index out of range")
+            case .one:
+                precondition(i == 0, "index out of range")
+                storage = .one(newValue)
+            case .many(var records):
+                // Out of the enum first, so the array is uniquely referenced and changes in place.
+                storage = .none
+                records[i] = newValue
+                storage = .many(records)
+            }
+        }
+    }
+
+    mutating func append(_ record: PushDeviceRecord) {
+        switch storage {
+        case .none: storage = .one(record)
+        case .one(let first): storage = .many([first, record])
+        case .many(var records):
+            storage = .none
+            records.append(record)
+            storage = .many(records)
+        }
+    }
+
+    mutating func remove(at i: Int) {
+        switch storage {
+        case .none: preconditionFailure("index out of range")
+        case .one:
+            precondition(i == 0, "index out of range")
+            storage = .none
+        case .many(var records):
+            storage = .none
+            records.remove(at: i)
+            storage = records.count == 1 ? .one(records[0]) : .many(records)
+        }
+    }
+
+    /// Whether the records are in an array (two or more).
+    var isOutOfLine: Bool {
+        if case .many = storage { return true }
+        return false
+    }
 }
 
 /// One user's pipeline state: the device registry, the central unread count, the
@@ -26,14 +144,16 @@ public struct PushDeviceRecord: Hashable, Sendable {
 /// send or job to end frees its array's buffer (``removeSend(at:)``, ``removeJob(at:)``),
 /// so a fleet of mostly idle users holds no buffers between pushes.
 ///
-/// Layout (88 bytes, one per push user): the one-byte counters sit in the settings'
-/// padding and the send counter and the badge counts after the week, so the fields are in size order, not
+/// Layout (112 bytes, one per push user): the device records inline after the settings
+/// (``PushDevices``, 34 bytes), the one-byte counters in their padding and the send
+/// counter and the badge counts after the week, so the fields are in size order, not
 /// by topic; the optional instants are ``PackedInstant``s behind accessors of their names.
 /// The four arrays of what is held, queued and being pushed live out of line
 /// (``PushPending``), allocated only while one of them is not empty: 8 bytes a user
 /// instead of 32 (a fleet's users hold something for at most 4 % of them at once).
 public struct PushUserState: Hashable, Sendable {
     public var settings: PushUserSettings
+    public internal(set) var devices = PushDevices()
     /// Normal pushes sent on local day `normalDay`.
     var normalCount: UInt8 = 0
     /// High pushes sent in local week `highWeek`.
@@ -45,7 +165,6 @@ public struct PushUserState: Hashable, Sendable {
     /// `Int`s took 16): the badge is at most the notifications a run creates for one user.
     private var unreadCount: Int32 = 0
     private var lastBadgeCount: Int32 = 0
-    public internal(set) var devices: [PushDeviceRecord] = []
     var pending = PushPending.Storage()
     /// Normal notifications held for the summary at the end of quiet hours.
     public internal(set) var heldNormal: [NotificationID] {

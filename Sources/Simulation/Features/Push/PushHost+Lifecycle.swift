@@ -72,7 +72,10 @@ extension PushHost {
         }
         let stored = truth[u].stored
         truth[u].stored.removeAll()
-        for m in stored { messageEnded(m, as: .uninstalled) }
+        for m in stored {
+            messageEnded(m, as: .uninstalled)
+            messageDone(m)
+        }
     }
 
     /// The user's open after an uninstall: the app is back with a new token, which the

@@ -141,6 +141,7 @@ extension PushHost {
                 store(UInt32(message), user: Int(record.user))
             } else {
                 messageEnded(UInt32(message), as: .expired)
+                messageDone(UInt32(message))
             }
         }
         inflight[s].latency = after
@@ -153,9 +154,15 @@ extension PushHost {
         if truth[u].provider == .apns, let old = truth[u].stored.first {
             truth[u].stored.removeAll()
             messageEnded(old, as: .droppedByProvider)
+            messageDone(old)
         }
         truth[u].stored.append(message)
     }
+
+    /// Message `message` will not be read again: it reached the phone (after
+    /// `pushArrives`), or ended while stored or at once. Every accepted message comes here
+    /// exactly once, unless the run ends first (scheduled to arrive, or stored).
+    mutating func messageDone(_ message: UInt32) { messages.release(Int(message)) }
 
     /// A message will never reach the device.
     mutating func messageEnded(_ message: UInt32, as outcome: PushOutcome) {

@@ -58,10 +58,13 @@ struct PushHost {
     var freeInflight: [UInt32] = []
     var timers = ChunkedArray<PushTimerSlot?>()
     var freeTimers: [UInt32] = []
-    /// The messages a provider accepted and the notifications created, by id, for the
-    /// whole run: in blocks that never move (no doubling copy, no outgrown buffers left).
-    var messages = ChunkedArray<PushMessage>()
+    /// The notifications created, by id, for the whole run: in blocks that never move (no
+    /// doubling copy, no outgrown buffers left).
     var ledger = ChunkedArray<PushLedgerEntry>()
+    /// The messages a provider accepted, by id (ids are never reused: the providers'
+    /// models keep them): each released once it reached the phone or ended
+    /// (``messageDone(_:)``), their blocks freed once all in them are.
+    var messages = ReleasingChunkedArray<PushMessage>()
     /// The notifications a summary carried, by the summary's id (looked up, never iterated).
     var summaries: [UInt32: [NotificationID]] = [:]
     /// The reused buffer the router writes its effects into (``route(_:_:core:)``).

@@ -37,6 +37,7 @@ extension World {
             deliverPush(push.accountAnswer(slot, core: &core))
         case .arrives(let message):
             pushArrives(message)
+            push.messageDone(message)
         case .tokenLifecycle(let d, let reinstall):
             if let rotated = push.tokenLifecycle(d, reinstall: reinstall, core: &core) { deliverPush(rotated) }
             push.scheduleLifecycle(d, reinstall: reinstall, core: &core)
@@ -97,6 +98,7 @@ extension World {
         guard let handover = push.handOver(d, core: &core) else { return }
         for m in handover.stored {
             if handover.delivers(m) { pushArrives(m) } else { push.messageEnded(m, as: handover.unreached) }
+            push.messageDone(m)
         }
     }
 
