@@ -199,15 +199,17 @@ public struct EventQueue<Event> {
         }
 
         /// Sizes the empty heap for a slot of `entries` (retracted ones included): room for
-        /// them and a quarter more, for what their events schedule into the same slot, in
-        /// one allocation rather than doublings. And the room of a burst (a fleet-wide
+        /// them and a thirty-second more, for what their events schedule into the same slot
+        /// (each pops before it schedules, so a slot's count seldom rises: the bench's
+        /// 07:00 burst never passed its 104,886 entries), in one allocation rather than
+        /// doublings. And the room of a burst (a fleet-wide
         /// instant: every phone of a zone unplugged at 07:00, a broadcast) is given back at
         /// the first slot that needs less than a quarter of it, rather than staying
         /// resident for the rest of the run: at a million devices a burst's doubled heap
         /// was 50 MB (docs/speed.md, "Session 13"). Nothing is copied: the heap is empty.
         @inlinable @inline(never) mutating func sizeEmptyHeap(for entries: Int) {
             assert(heapCount == 0, "EventQueue: the heap is sized only while empty")
-            let wanted = Swift.max(entries &+ entries >> 2, heapFloor)
+            let wanted = Swift.max(entries &+ entries >> 5, heapFloor)
             guard wanted > heapCapacity || heapCapacity > wanted &* 4 else { return }
             heap.deallocate()
             heap = .allocate(capacity: wanted)
