@@ -9,7 +9,7 @@ import SimKernel
     @Test func eachKeyIsItsNames() {
         let named: [(StreamPurpose, String)] = [
             (.user, "user"), (.userOpen, "user.open"), (.backend, "backend"), (.userMotion, "user.motion"), (.continuation, "continuation"), (.stepSync, "stepSync"), (.push, "push"), (.pushLifecycle, "push.lifecycle"),
-            (.network, "network"), (.os, "os"),
+            (.network, "network"), (.os, "os"), (.userScreen, "user.screen"),
         ]
         for (purpose, name) in named { #expect(purpose.key == StreamPurpose(name).key, "\(name)") }
     }

@@ -8,6 +8,7 @@ extension StreamPurpose {
     static var userOpen: StreamPurpose { StreamPurpose(key: 0x0816_C5B3_53B9_E8B4) }  // "user.open"
     static var backend: StreamPurpose { StreamPurpose(key: 0x54B5_5BF4_C402_EB8F) }
     static var userMotion: StreamPurpose { StreamPurpose(key: 0x853F_F76F_3449_1EFE) }  // "user.motion"
+    static var userScreen: StreamPurpose { StreamPurpose(key: 0x63A1_FD6C_DB36_8F80) }  // "user.screen"
     static var continuation: StreamPurpose { StreamPurpose(key: 0xA0DB_2A42_F253_1912) }
     static var stepSync: StreamPurpose { StreamPurpose(key: 0x943C_E2AE_9CD3_6368) }
     static var push: StreamPurpose { StreamPurpose(key: 0x6C80_030E_2762_459D) }

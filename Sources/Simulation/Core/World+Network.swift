@@ -6,20 +6,24 @@ import Backend
 /// A request on its way: from the device through the network to the API server and back.
 /// Its slot is reused once both the client and the server are done with it; events
 /// carry the slot's generation so those of a finished request are ignored.
+///
+/// Layout (112 bytes): the 4-byte fields first, the 25-byte result followed by the flags
+/// and the window in its tail (a pool holds about one job for every four devices at a
+/// burst's peak).
 struct Job {
     var device: UInt32
     var incarnation: UInt32
     var request: RequestID
+    var generation: UInt32 = 0
     var endpoint: Endpoint
     var sentAt: SimTime
     var roundTrip: SimDuration
-    var generation: UInt32 = 0
     /// Where its timeout went in the queue (``WorldCore/retractTimeout(_:)``).
     var timeout: EventQueue<WorldEvent>.Placement = .near
+    var result: HTTPResult = .failed(.timedOut)
     var clientDone = false
     var serverDone = false
     var cancelled = false
-    var result: HTTPResult = .failed(.timedOut)
     /// Ground truth when the server answered: the window open then (its number,
     /// ``TestAvailabilityTruth/window(_:)``), else ``RefreshChecker/noWindow``.
     var openWindow = RefreshChecker.noWindow

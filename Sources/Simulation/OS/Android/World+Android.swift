@@ -110,11 +110,10 @@ struct AndroidDevice {
     var packedBucketEntryAt = PackedTime.none
     var packedAlarmDue = PackedTime.none
     var alarmClockTimeOfDay = SimDuration(microseconds: .min)
-    /// The user's screen sessions: a whole stream, not a position (``StreamPosition``),
-    /// since it draws at every screen session, the most frequent Android event
-    /// (docs/speed.md, "Session 12: random streams as positions").
-    var screenStream: RandomStream
-    /// The phone's significant motion, as a position (drawn through ``EntityStreams``).
+    /// The user's screen sessions and the phone's significant motion, as positions
+    /// (drawn through ``EntityStreams``). A session's start draws its length and the
+    /// next start with one rebuild (docs/speed.md, "Session 13").
+    var screenStream = StreamPosition.start
     var motionStream = StreamPosition.start
 
     /// One work's slot, borrowed in place (a plain getter would copy the whole device,
@@ -213,8 +212,7 @@ extension World {
             doze: DozeState(), lastBucket: m.buckets.bucket(bucket, at: .zero), bucket: bucket,
             refresh: AndroidWorkSlot(spec: work, enqueued: true),
             steps: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false),
-            fcmHighPriority: m.fcm.makeLog(),
-            screenStream: RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "user.screen")))
+            fcmHighPriority: m.fcm.makeLog()))
         androids[androidIndex(d)].batterySaverAuto = batterySaverAuto
         core.note(d, "OS: Android; standby bucket \(androids[androidIndex(d)].lastBucket); refresh work due \(core.format(firstDue))")
         updateAutoBatterySaver(d)
@@ -232,10 +230,12 @@ extension World {
     mutating func androidEvent(_ event: AndroidEvent) {
         switch event {
         case .screenSessionStarts(let d):
-            let a = androidIndex(d)
-            let length = core.cohorts[Int(core.devices[Int(d)].cohort)].users.sessionLength(rng: &androids[a].screenStream)
+            // The session's length and the next session's start, drawn in that order
+            // from one rebuild of the stream: the session changes neither the clock nor
+            // the zone the next start is drawn on.
+            let (length, next) = drawScreenSession(d, length: true)
             screenSession(d, length: length)
-            scheduleScreenSession(d)
+            if let next { core.clock.schedule(.android(.screenSessionStarts(device: d)), at: next) }
         case .screenOff(let d, let generation):
             let a = androidIndex(d)
             guard androids[a].screen.offTimerFires(generation: generation) else { return }
@@ -413,12 +413,20 @@ extension World {
     }
 
     mutating func scheduleScreenSession(_ d: UInt32) {
+        guard let at = drawScreenSession(d, length: false).next else { return }
+        core.clock.schedule(.android(.screenSessionStarts(device: d)), at: at)
+    }
+
+    /// Draws, from the phone's screen stream, a session's length (when `length`; else
+    /// zero, no draw) and then the next session's start after now.
+    @inline(__always) private mutating func drawScreenSession(_ d: UInt32, length: Bool) -> (length: SimDuration, next: SimTime?) {
         let i = Int(d), a = androidIndex(d)
         let users = core.cohorts[Int(core.devices[i].cohort)].users
-        guard let at = users.nextScreenSession(after: now, rng: &androids[a].screenStream,
-                                               zone: &localZones[Int(core.devices[i].clock.location)], startUnixSeconds: core.startUnixSeconds)
-        else { return }
-        core.clock.schedule(.android(.screenSessionStarts(device: d)), at: at)
+        let (now, zone, startUnixSeconds) = (now, Int(core.devices[i].clock.location), core.startUnixSeconds)
+        return core.streams(of: i).withStream(.userScreen, at: &androids[a].screenStream) { rng in
+            let sessionLength = length ? users.sessionLength(rng: &rng) : .zero
+            return (sessionLength, users.nextScreenSession(after: now, rng: &rng, zone: &localZones[zone], startUnixSeconds: startUnixSeconds))
+        }
     }
 
     /// **Assumption** (`android.motionEventsPerDay`): significant motion on the diurnal curve.
