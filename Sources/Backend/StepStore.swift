@@ -74,6 +74,15 @@ public struct StepStore: Sendable {
         return rows[c][user].day == day ? rows[c][user].steps : nil
     }
 
+    /// Starts loading `user`'s row and count for `day` where its column is held (a hint:
+    /// changes no value).
+    public func prefetch(user: Int, day: Int32) {
+        let c = StepStore.column(day)
+        guard !rows[c].isEmpty else { return }
+        rows[c].prefetch(user)
+        counts[c].prefetch(user)
+    }
+
     /// How many of the 32 columns hold rows (each `users` × 9 bytes).
     var columnsHeld: Int { rows.count { !$0.isEmpty } }
 }

@@ -6,9 +6,9 @@ import SimKernel
 /// next test. The oracle judges notifications against this, never against the app.
 public struct TestAvailabilityTruth: Sendable {
     public let cadence: SimDuration
-    private var lastCompleted: [SimTime]
-    private var inProgressUntil: [SimTime]
-    private var completions: [UInt32]
+    @usableFromInline private(set) var lastCompleted: [SimTime]
+    @usableFromInline private(set) var inProgressUntil: [SimTime]
+    @usableFromInline private(set) var completions: [UInt32]
 
     public init(cadence: SimDuration, lastCompleted: [SimTime]) {
         self.cadence = cadence
@@ -18,6 +18,10 @@ public struct TestAvailabilityTruth: Sendable {
     }
 
     public func lastCompletedAt(_ user: Int) -> SimTime { lastCompleted[user] }
+    /// Starts loading what an answer about `user` reads (a hint: changes no value).
+    @inlinable public func prefetch(user: Int, history: Bool) {
+        if history { lastCompleted.prefetch(user); completions.prefetch(user) } else { inProgressUntil.prefetch(user) }
+    }
     /// The current window's number: the tests the user completed in the run (0 for the
     /// window open at the start). It tells windows apart as their completion times do,
     /// in 4 bytes where a time takes 8: a test takes a positive time
@@ -44,7 +48,7 @@ public struct TestAvailabilityTruth: Sendable {
 /// `authExpiry` fault); requests with an expired token answer 401.
 public struct AuthTokens: Sendable {
     public let lifetime: SimDuration
-    private var expiresAt: [SimTime]
+    @usableFromInline private(set) var expiresAt: [SimTime]
 
     public init(lifetime: SimDuration, users: Int) {
         self.lifetime = lifetime
@@ -52,6 +56,8 @@ public struct AuthTokens: Sendable {
     }
 
     public func isValid(_ user: Int, at now: SimTime) -> Bool { now < expiresAt[user] }
+    /// Starts loading `user`'s token (a hint: changes no value).
+    @inlinable public func prefetch(user: Int) { expiresAt.prefetch(user) }
     /// Sign-in or token refresh on app open.
     public mutating func issue(_ user: Int, at now: SimTime) { expiresAt[user] = now + lifetime }
     public mutating func expire(_ user: Int, at now: SimTime) { expiresAt[user] = now }

@@ -52,8 +52,12 @@ extension World {
     /// server reads one stream of it, or its clock and time zone, and no Android state;
     /// the end of a wake or a task reads one flag of the Android state. Every line
     /// asked for and not read takes a place among the misses the core tracks at once,
-    /// which the lines the next events need wait for. (Adding the features' per-device
-    /// entries measured no faster, for that reason.)
+    /// which the lines the next events need wait for; so the features' per-device
+    /// entries are asked for only by the kinds that read them: the step sync's for a
+    /// HealthKit delivery, a step-work run, a wake's end and a refresh launch; the
+    /// refresh's for a launch and a test-history response; the token, the truth, the
+    /// step row and the steps oracle's entries for the server's answer
+    /// (docs/speed.md, "Session 14: the features' entries prefetched").
     @inline(__always) mutating func prefetchState(of event: WorldEvent) {
         switch event {
         case .requestReachesServer(let job, _):
@@ -61,24 +65,67 @@ extension World {
             eventHashes.devices.prefetch(i)
             core.devices.prefetch(i, bytes: Device.backendStreamBytes)
         case .serviceCompletes(let job, _):
-            let i = Int(core.jobs[Int(job)].device)
+            let j = Int(job)
+            let i = Int(core.jobs[j].device)
             eventHashes.devices.prefetch(i)
             core.devices.prefetch(i, bytes: Device.answerBytes)
+            tokens.prefetch(user: i)
+            switch core.jobs[j].endpoint {
+            case .testHistory: truth.prefetch(user: i, history: true)
+            case .activeSession: truth.prefetch(user: i, history: false)
+            case .syncSteps(let upload):
+                stepSync.slots.prefetch(i)
+                if let last = upload.days.last { stepSync.store.prefetch(user: i, day: last.date.daysSince1970) }
+                core.oracle.steps.prefetch(i)
+            case .analysis: break
+            }
         case .responseReachesDevice(let job, _), .requestTimesOut(let job, _):
-            prefetch(core.jobs[Int(job)].device, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            let j = Int(job)
+            let d = core.jobs[j].device
+            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            switch core.jobs[j].endpoint {
+            case .syncSteps: prefetchStepSync(Int(d))
+            case .testHistory, .activeSession: prefetchRefresh(Int(d))
+            case .analysis: break
+            }
+            continuation.slots.prefetch(Int(d))
+        case .stepSync(.healthDelivery(let d)), .android(.timer(let d, _, .stepWork)):
+            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            prefetchStepSync(Int(d))
+        case .refreshLaunch(let d, _):
+            let i = Int(d)
+            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            prefetchRefresh(i)
+            prefetchStepSync(i)
+        case .android(.timer(let d, _, .refreshWork)):
+            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            prefetchRefresh(Int(d))
         case .deviceTimer(let d, _, .stepWake), .suspendAfterTask(let d, _):
             prefetch(d, device: Device.hotBytes, android: AndroidDevice.stepJobBytes)
+            stepSync.slots.prefetch(Int(d))
         case .foregroundSessionEnds(let d, _):
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.stepJobBytes)
         case .userOpensApp(let d), .notificationTapped(let d), .offlineSpellStarts(let d), .offlineSpellEnds(let d),
-             .refreshLaunch(let d, _), .refreshExpires(let d, _), .refreshWatchdog(let d, _), .keyValueFlush(let d, _),
-             .jetsam(let d, _), .deviceTimer(let d, _, .hardStop),
-             .android(.timer(let d, _, .refreshWork)), .android(.timer(let d, _, .stepWork)):
+             .refreshExpires(let d, _), .refreshWatchdog(let d, _), .keyValueFlush(let d, _),
+             .jetsam(let d, _), .deviceTimer(let d, _, .hardStop):
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
         default:
             guard let d = prefetchDevice(event) else { return }
             prefetch(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes)
         }
+    }
+
+    /// Device `i`'s step-sync state, bookkeeping and stream position.
+    @inline(__always) mutating func prefetchStepSync(_ i: Int) {
+        stepSync.states.prefetch(i)
+        stepSync.slots.prefetch(i)
+        stepSync.streams.prefetch(i)
+    }
+
+    /// Device `i`'s refresh state and its request in flight.
+    @inline(__always) mutating func prefetchRefresh(_ i: Int) {
+        refresh.states.prefetch(i)
+        refresh.inflight.prefetch(i)
     }
 
     /// Device `d`'s event hash, the `device` bytes of its `Device` and, on Android, the

@@ -15,6 +15,14 @@ struct StepsChecker {
     /// calendar's date of the move (the old dates now name other true days).
     var restartPending: [Bool]
 
+    /// Starts loading device `i`'s entries, which a step upload's arrival reads.
+    @inline(__always) func prefetch(_ i: Int) {
+        firstJudgedDay.prefetch(i)
+        judgedThrough.prefetch(i)
+        calendarMovedAt.prefetch(i)
+        restartPending.prefetch(i)
+    }
+
     init(devices n: Int) {
         firstJudgedDay = Array(hugePagesRepeating: 0, count: n)
         judgedThrough = Array(hugePagesRepeating: 0, count: n)
