@@ -178,6 +178,18 @@ public struct EventQueue<Event> {
             }
         }
 
+        /// Starts loading `chunk`'s entries: a bucket's chunks lie anywhere in the segments,
+        /// so emptying one (a refill, a cascade) waits on memory at each chunk unless the
+        /// next is asked for while the current one is read.
+        @inlinable func prefetchChunk(_ chunk: Int) {
+            let first = UnsafeRawPointer(entries(chunk))
+            var offset = 0
+            while offset < EventQueue.chunkSize &* MemoryLayout<Entry>.stride {
+                fleetsim_prefetch(first + offset)
+                offset &+= 64
+            }
+        }
+
         /// The first slot of `chunk`.
         @inlinable func entries(_ chunk: Int) -> UnsafeMutablePointer<Entry> {
             segments[chunk >> EventQueue.segmentShift] + (chunk & EventQueue.segmentMask) &* EventQueue.chunkSize
@@ -383,6 +395,7 @@ public struct EventQueue<Event> {
                     var chunk = list.head
                     while chunk >= 0 {
                         let next = Int(nextChunk[chunk])
+                        if next >= 0 { prefetchChunk(next) }
                         let count = chunk == list.tail ? list.fill : EventQueue.chunkSize
                         let slots = entries(chunk)
                         for i in 0 ..< count {
@@ -438,6 +451,7 @@ public struct EventQueue<Event> {
                     var chunk = list.head
                     while chunk >= 0 {
                         let next = Int(nextChunk[chunk])
+                        if next >= 0 { prefetchChunk(next) }
                         // The chunk's slots stay put while `place` adds segments.
                         let slots = entries(chunk)
                         for i in 0 ..< (chunk == list.tail ? list.fill : EventQueue.chunkSize) {

@@ -94,6 +94,7 @@ struct Bench: Command {
         print("  the API grows with the fleet: \(referenceWorkers) workers and \(referenceQueueLimit) queue places per \(referenceFleet) devices")
         print("  \(World.bytesPerDevice) bytes of state per device, plus \(World.bytesPerAndroidDevice) per Android device and \(World.bytesPerIOSDevice) per iOS device; \(hugePagesSetting())")
         var firstCost: Double?
+        var results: [(devices: Int, deviceDaysPerSecond: Double, cost: Double, bytesPerDevice: Int?)] = []
         for n in worldDevices {
             do {
                 let scenario = try ScenarioDecoder.decode(Array(worldScenario(devices: n, days: days).utf8), file: "<bench>")
@@ -113,27 +114,65 @@ struct Bench: Command {
                                         allIn: residentBefore.flatMap { before in peak.map { $0 - before } }))
                 }
                 // The memory figures are the first run's; later runs only improve the time.
+                // The smallest size is every other size's yardstick for the cost: one slow
+                // run of it on a shared machine would move every ratio, so it runs at least
+                // `referenceRuns` times when larger sizes follow (a 10k day takes under a second).
+                let isYardstick = firstCost == nil && worldDevices.count > 1
+                let runs = isYardstick ? max(repeats, referenceRuns) : repeats
                 let (first, events, peak, split) = measuredRun()
                 var s = first
-                for _ in 1 ..< repeats { s = min(s, measuredRun().seconds) }
+                for _ in 1 ..< runs { s = min(s, measuredRun().seconds) }
                 let deviceDays = Double(n) * Double(days)
                 // Cost per device-day against the first (smallest) size: flat means near 1.00.
                 let cost = s / deviceDays
                 let ratio = cost / (firstCost ?? cost)
                 if firstCost == nil { firstCost = cost }
                 var memory = "peak RSS not available"
+                var bytesPerDevice: Int?
                 if let before = residentBefore, let peak {
-                    memory = "\(max(0, peak - before) / n) bytes/device all-in (peak RSS \(peak / 1_048_576) MiB)"
+                    bytesPerDevice = max(0, peak - before) / n
+                    memory = "\(bytesPerDevice!) bytes/device all-in (peak RSS \(peak / 1_048_576) MiB)"
                 }
-                print(String(format: "  %8d devices: %11.0f events in %7.2f s: %6.2f M events/s, %7.0f device-days/s, cost x%.2f; %@",
-                             n, events, s, events / s / 1e6, deviceDays / s, ratio, memory))
+                let yardstick = isYardstick && runs > repeats ? " (the yardstick: best of \(runs) runs)" : ""
+                print(String(format: "  %8d devices: %11.0f events in %7.2f s: %6.2f M events/s, %7.0f device-days/s, cost x%.2f%@; %@",
+                             n, events, s, events / s / 1e6, deviceDays / s, ratio, yardstick, memory))
+                results.append((n, deviceDays / s, ratio, bytesPerDevice))
                 print("            " + split)
             } catch {
                 eprint("error: \(error)")
                 return 2
             }
         }
+        for line in targetLines(results) { print(line) }
         return ok ? 0 : 1
+    }
+
+    /// Runs of the smallest size when larger sizes follow (their cost's yardstick).
+    static let referenceRuns = 5
+    /// The whole world's targets on the project's 2-core VM (docs/speed.md): device-days
+    /// per second at 100,000 devices, the cost per device-day at every size within this
+    /// factor of the smallest's, and the peak bytes per device at 1,000,000.
+    static let targetDeviceDaysPerSecond = (devices: 100_000, rate: 15_000.0)
+    static let targetCostRatio = 1.25
+    static let targetBytesPerDevice = (devices: 1_000_000, bytes: 1_536)
+
+    /// One line per target that the measured sizes reach: its figure and whether it is met.
+    static func targetLines(_ results: [(devices: Int, deviceDaysPerSecond: Double, cost: Double, bytesPerDevice: Int?)]) -> [String] {
+        var lines: [String] = []
+        func verdict(_ met: Bool) -> String { met ? "met" : "NOT met" }
+        if let r = results.first(where: { $0.devices == targetDeviceDaysPerSecond.devices }) {
+            lines.append(String(format: "  target: at least %.0f device-days/s at %d devices: %.0f, %@",
+                                targetDeviceDaysPerSecond.rate, r.devices, r.deviceDaysPerSecond, verdict(r.deviceDaysPerSecond >= targetDeviceDaysPerSecond.rate)))
+        }
+        if results.count > 1, let worst = results.dropFirst().max(by: { $0.cost < $1.cost }) {
+            lines.append(String(format: "  target: cost per device-day within x%.2f of the smallest size's: x%.2f at %d devices, %@",
+                                targetCostRatio, worst.cost, worst.devices, verdict(worst.cost <= targetCostRatio)))
+        }
+        if let r = results.first(where: { $0.devices == targetBytesPerDevice.devices }), let bytes = r.bytesPerDevice {
+            lines.append("  target: at most \(targetBytesPerDevice.bytes) bytes/device all-in at \(r.devices) devices: \(bytes), \(verdict(bytes <= targetBytesPerDevice.bytes))")
+        }
+        if !lines.isEmpty { lines.insert("Targets (thread CPU time on the project's 2-core VM; other machines differ):", at: 0) }
+        return lines
     }
 
     /// The fleet the whole world's API is sized for: the default backend (64 workers, a

@@ -72,6 +72,9 @@ import Testing
         #expect(lines.count == 2)
         #expect(lines.first?.contains("     100 devices: ") == true)
         #expect(lines.last?.contains("     300 devices: ") == true)
+        // The smallest size is the others' yardstick for the cost: the best of five runs.
+        #expect(lines.first?.contains("cost x1.00 (the yardstick: best of 5 runs)") == true)
+        #expect(r.stdout.contains("target: cost per device-day within x1.25 of the smallest size's: "))
         #expect(lines.allSatisfy { $0.contains("device-days/s") && $0.contains("bytes/device all-in") })
         // Each size's memory split: device state, the pending-event set and the rest.
         let splits = r.stdout.split(separator: "\n").filter { $0.contains("bytes/device: ") }

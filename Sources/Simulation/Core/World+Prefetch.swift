@@ -83,10 +83,11 @@ extension World {
             let j = Int(job)
             let d = core.jobs[j].device
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            // Every response ends the refresh's and the continuation's request if it is theirs.
             switch core.jobs[j].endpoint {
-            case .syncSteps: prefetchStepSync(Int(d))
+            case .syncSteps: prefetchStepSync(Int(d)); refresh.inflight.prefetch(Int(d))
             case .testHistory, .activeSession: prefetchRefresh(Int(d))
-            case .analysis: break
+            case .analysis: refresh.inflight.prefetch(Int(d))
             }
             continuation.slots.prefetch(Int(d))
         case .stepSync(.healthDelivery(let d)), .android(.timer(let d, _, .stepWork)):
@@ -105,7 +106,16 @@ extension World {
             stepSync.slots.prefetch(Int(d))
         case .foregroundSessionEnds(let d, _):
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.stepJobBytes)
-        case .userOpensApp(let d), .notificationTapped(let d), .offlineSpellStarts(let d), .offlineSpellEnds(let d),
+        case .userOpensApp(let d), .notificationTapped(let d):
+            // An open reaches every feature.
+            let i = Int(d)
+            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            prefetchRefresh(i)
+            prefetchStepSync(i)
+            continuation.states.prefetch(i)
+            continuation.slots.prefetch(i)
+            push.prefetchUser(of: i)
+        case .offlineSpellStarts(let d), .offlineSpellEnds(let d),
              .refreshExpires(let d, _), .refreshWatchdog(let d, _), .keyValueFlush(let d, _),
              .jetsam(let d, _), .deviceTimer(let d, _, .hardStop):
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)

@@ -43,6 +43,15 @@ struct PushHost {
     var streams: [StreamPosition] = []
     /// The push user of each device, or -1 when its cohort does not run `push`.
     var userOf: [Int32]
+    /// Starts loading device `d`'s push user, if it has one (a hint: changes no value).
+    /// An idle host (no cohort runs `push`) has no `userOf` entries.
+    @inline(__always) func prefetchUser(of d: Int) {
+        guard d < userOf.count else { return }
+        let u = Int(userOf[d])
+        guard u >= 0 else { return }
+        users.prefetch(u)
+        truth.prefetch(u)
+    }
     /// Per push user, its device's number at its provider's gateway: each gateway holds
     /// its own platform's devices only (an iPhone's slot at APNs is 32 bytes, an Android
     /// phone's at FCM 56; a slot for every device at both took 88 a device).
