@@ -92,6 +92,7 @@ public struct World {
                          metrics: Metrics(capacities: fleet.cohorts.map(\.capacityMah), keepsSeconds: !shard.isWhole), oracle: Oracle(devices: devices.count),
                          traceRecorder: traceDevice.flatMap(shard.local).flatMap { $0 < devices.count ? Trace(device: $0) : nil },
                          end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds)
+        core.jobs = [Job](hugePagesCapacity: World.jobsReserved(devices: devices.count))
         continuation = ContinuationHost(scenario: scenario, core: core)
         requestTimeout = scenario.backend.requestTimeout
         refresh = RefreshHost(scenario: scenario, devices: devices.count)
@@ -115,6 +116,11 @@ public struct World {
         start()
         startPush()
     }
+
+    /// The request pool's room at the start: the bench world's 07:00 burst held one
+    /// request for about every four devices (25,461 at 100,000). A pool that grows past
+    /// it doubles as any array does.
+    static func jobsReserved(devices: Int) -> Int { max(16, devices / 4) }
 
     public var scenario: Scenario { _read { yield core.scenario } }
     /// Which devices of the fleet this world holds (``ShardPlan``); `.whole` unless sharded.
