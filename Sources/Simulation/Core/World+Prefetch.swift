@@ -54,10 +54,12 @@ extension World {
     /// asked for and not read takes a place among the misses the core tracks at once,
     /// which the lines the next events need wait for; so the features' per-device
     /// entries are asked for only by the kinds that read them: the step sync's for a
-    /// HealthKit delivery, a step-work run, a wake's end and a refresh launch; the
-    /// refresh's for a launch and a test-history response; the token, the truth, the
-    /// step row and the steps oracle's entries for the server's answer
-    /// (docs/speed.md, "Session 14: the features' entries prefetched").
+    /// HealthKit delivery, a step-work run, a wake's end, a refresh launch and a step
+    /// upload's response; the refresh's for a launch and a response (every response
+    /// ends the refresh's and the continuation's request if it is theirs); the token,
+    /// the truth, the step row and the steps oracle's entries for the server's answer;
+    /// every feature's for an open (docs/speed.md, "Session 14: the features' entries
+    /// prefetched").
     @inline(__always) mutating func prefetchState(of event: WorldEvent) {
         switch event {
         case .requestReachesServer(let job, _):
