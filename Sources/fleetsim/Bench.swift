@@ -99,7 +99,7 @@ struct Bench: Command {
         print("  the API grows with the fleet: \(referenceWorkers) workers and \(referenceQueueLimit) queue places per \(referenceFleet) devices")
         print("  \(World.bytesPerDevice) bytes of state per device, plus \(World.bytesPerAndroidDevice) per Android device and \(World.bytesPerIOSDevice) per iOS device; \(hugePagesSetting())")
         var firstCost: Double?
-        var results: [(devices: Int, deviceDaysPerSecond: Double, cost: Double, bytesPerDevice: Int?)] = []
+        var results: [SizeResult] = []
         for n in worldDevices {
             do {
                 let scenario = try ScenarioDecoder.decode(Array(worldScenario(devices: n, days: days).utf8), file: "<bench>")
@@ -135,8 +135,9 @@ struct Bench: Command {
                 var memory = "peak RSS not available"
                 var bytesPerDevice: Int?
                 if let before = residentBefore, let peak {
-                    bytesPerDevice = max(0, peak - before) / n
-                    memory = "\(bytesPerDevice!) bytes/device all-in (peak RSS \(peak / 1_048_576) MiB)"
+                    let bytes = max(0, peak - before) / n
+                    bytesPerDevice = bytes
+                    memory = "\(bytes) bytes/device all-in (peak RSS \(peak / 1_048_576) MiB)"
                 }
                 let yardstick = isYardstick && runs > repeats ? " (the yardstick: best of \(runs) runs)" : ""
                 print(String(format: "  %8d devices: %11.0f events in %7.2f s: %6.2f M events/s, %7.0f device-days/s, cost x%.2f%@; %@",
@@ -162,7 +163,10 @@ struct Bench: Command {
     static let targetBytesPerDevice = (devices: 1_000_000, bytes: 1_536)
 
     /// One line per target that the measured sizes reach: its figure and whether it is met.
-    static func targetLines(_ results: [(devices: Int, deviceDaysPerSecond: Double, cost: Double, bytesPerDevice: Int?)]) -> [String] {
+    /// One whole-world size's figures, as the targets read them.
+    typealias SizeResult = (devices: Int, deviceDaysPerSecond: Double, cost: Double, bytesPerDevice: Int?)
+
+    static func targetLines(_ results: [SizeResult]) -> [String] {
         var lines: [String] = []
         func verdict(_ met: Bool) -> String { met ? "met" : "NOT met" }
         if let r = results.first(where: { $0.devices == targetDeviceDaysPerSecond.devices }) {

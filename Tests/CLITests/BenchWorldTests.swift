@@ -35,7 +35,7 @@ import Scenario
 /// `fleetsim bench` says of each target that its sizes reach whether it is met, at the
 /// boundary included: a figure equal to its target meets it.
 @Suite struct BenchTargetTests {
-    typealias Result = (devices: Int, deviceDaysPerSecond: Double, cost: Double, bytesPerDevice: Int?)
+    typealias Result = Bench.SizeResult
 
     @Test func eachTargetIsMetAtItsBoundaryAndNotPastIt() {
         let met: [Result] = [(10_000, 20_000, 1.0, 2_000), (100_000, 15_000, 1.25, 1_600), (1_000_000, 13_000, 1.2, 1_536)]

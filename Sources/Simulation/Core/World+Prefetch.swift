@@ -86,12 +86,14 @@ extension World {
             let d = core.jobs[j].device
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             // Every response ends the refresh's and the continuation's request if it is theirs.
+            let i = Int(d)
+            refresh.inflight.prefetch(i)
+            continuation.slots.prefetch(i)
             switch core.jobs[j].endpoint {
-            case .syncSteps: prefetchStepSync(Int(d)); refresh.inflight.prefetch(Int(d))
-            case .testHistory, .activeSession: prefetchRefresh(Int(d))
-            case .analysis: refresh.inflight.prefetch(Int(d))
+            case .syncSteps: prefetchStepSync(i)
+            case .testHistory, .activeSession: refresh.states.prefetch(i)
+            case .analysis: break
             }
-            continuation.slots.prefetch(Int(d))
         case .stepSync(.healthDelivery(let d)), .android(.timer(let d, _, .stepWork)):
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             prefetchStepSync(Int(d))
