@@ -45,6 +45,9 @@ public struct World {
     /// the next event's Android state can be prefetched without first reading its
     /// `Device` (Core/World+Prefetch).
     var androidOf: [Int32]
+    /// `androidOf` and the launch-policy slots as runs, for the prefetch
+    /// (Core/DeviceIndexRuns): set once the devices have started.
+    var indexRuns = DeviceIndexRuns(android: [], policy: [])
     /// Per Android device, where its step-sync job's stop deadline went in the queue (World+AndroidStepSync).
     var stepJobStops: [EventQueue<WorldEvent>.Placement] = []
     /// Each cohort's Android models (nil for iOS cohorts), unretained, for the calls made
@@ -114,6 +117,7 @@ public struct World {
         androidOf = Array(hugePagesRepeating: -1, count: devices.count)
         unretainedAndroidModels = fleet.cohorts.map { $0.android.map(Unmanaged.passUnretained) }
         start()
+        indexRuns = DeviceIndexRuns(android: androidOf, policy: core.devices.map { $0.launchPolicySlot == .max ? -1 : Int($0.launchPolicySlot) })
         startPush()
     }
 

@@ -100,6 +100,7 @@ extension World {
         case .refreshLaunch(let d, _):
             let i = Int(d)
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            prefetchLaunchPolicy(i)
             prefetchRefresh(i)
             prefetchStepSync(i)
         case .android(.timer(let d, _, .refreshWork)):
@@ -114,11 +115,15 @@ extension World {
             // An open reaches every feature.
             let i = Int(d)
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            prefetchLaunchPolicy(i)
             prefetchRefresh(i)
             prefetchStepSync(i)
             continuation.states.prefetch(i)
             continuation.slots.prefetch(i)
             push.prefetchUser(of: i)
+        case .deviceTimer(let d, _, .staleNotification):
+            prefetch(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes)
+            core.staleTriggers.prefetch(Int(d))
         case .offlineSpellStarts(let d), .offlineSpellEnds(let d),
              .refreshExpires(let d, _), .refreshWatchdog(let d, _), .keyValueFlush(let d, _),
              .jetsam(let d, _), .deviceTimer(let d, _, .hardStop):
@@ -129,11 +134,20 @@ extension World {
         }
     }
 
-    /// Device `i`'s step-sync state, bookkeeping and stream position.
+    /// Device `i`'s step-sync state, bookkeeping and stream position, and its stale-sync
+    /// notification's trigger, which every successful sync re-arms (Core/DeferredTimer).
     @inline(__always) mutating func prefetchStepSync(_ i: Int) {
         stepSync.states.prefetch(i)
         stepSync.slots.prefetch(i)
         stepSync.streams.prefetch(i)
+        core.staleTriggers.prefetch(i)
+    }
+
+    /// Device `i`'s launch-policy state, which a refresh launch and an open read on iOS;
+    /// its slot from the runs, not from the `Device` being fetched.
+    @inline(__always) mutating func prefetchLaunchPolicy(_ i: Int) {
+        let slot = indexRuns.launchPolicySlot(of: i)
+        if slot >= 0 { core.launchPolicies.prefetch(slot) }
     }
 
     /// Device `i`'s refresh state and its request in flight.
@@ -148,9 +162,12 @@ extension World {
     /// (3.8 KB) at each call.
     @inline(__always) mutating func prefetch(_ d: UInt32, device: Range<Int>, android: Range<Int>) {
         let i = Int(d)
+        // The Android index from the runs, not from `androidOf`: nothing here waits on
+        // memory, so every line is asked for at once and their page walks overlap.
+        let a = indexRuns.androidIndex(of: i)
         core.devices.prefetch(i, bytes: device)
         eventHashes.devices.prefetch(i)
-        let a = Int(androidOf[i])
+        androidOf.prefetch(i)
         if a >= 0 { androids.prefetch(a, bytes: android) }
     }
 }

@@ -1,0 +1,67 @@
+/// Each device's index into the Android state (`World.androidOf`) and into the iOS launch
+/// policies (`Device.launchPolicySlot`), as runs of devices: a cohort's devices have
+/// consecutive ids, and an Android cohort's get consecutive Android indices as an iOS
+/// cohort's get consecutive launch-policy slots, so a fleet is a few runs, each with its
+/// first device's indices.
+///
+/// For the prefetch only (Core/World+Prefetch): reading `androidOf` there, or the slot in
+/// the `Device`, waited on memory before the next lines could be asked for, a second wait
+/// after the `Device`'s own in every Android event at a million devices; a search of a
+/// few runs held in cache waits on nothing (docs/speed.md, "Session 15: one wait per
+/// event, not two"). The events themselves still read `androidOf` and the slot: the
+/// search costs more instructions than a load that hits.
+struct DeviceIndexRuns {
+    /// The first device of each run, ascending; the first is 0.
+    private var starts: [Int] = []
+    /// Each run's first device's Android index, or -1 for a run without Android state.
+    private var androidBases: [Int] = []
+    /// Each run's first device's launch-policy slot, or -1 for a run without one.
+    private var policyBases: [Int] = []
+
+    /// The runs of `android` and `policy`: per device, its index or -1.
+    init(android: [Int32], policy: [Int]) {
+        precondition(android.count == policy.count, "DeviceIndexRuns: one entry per device in each")
+        for d in android.indices {
+            let a = Int(android[d]), p = policy[d]
+            if let last = starts.indices.last,
+               a == Self.advance(androidBases[last], by: d - starts[last]),
+               p == Self.advance(policyBases[last], by: d - starts[last]) { continue }
+            starts.append(d)
+            androidBases.append(a)
+            policyBases.append(p)
+        }
+    }
+
+    /// The index `steps` devices after one with index `base` in the same run (-1 stays -1).
+    private static func advance(_ base: Int, by steps: Int) -> Int { base < 0 ? -1 : base + steps }
+
+    /// The run holding device `d` (a device of the world) and `d`'s place in it.
+    @inline(__always) private func run(of d: Int) -> (run: Int, offset: Int) {
+        starts.withUnsafeBufferPointer { starts in
+            // The last run starting at or before `d`.
+            var low = 0, high = starts.count
+            while high &- low > 1 {
+                let middle = (low &+ high) >> 1
+                if starts[middle] <= d { low = middle } else { high = middle }
+            }
+            return (low, d &- starts[low])
+        }
+    }
+
+    /// Device `d`'s Android index, or -1 when it has no Android state.
+    @inline(__always) func androidIndex(of d: Int) -> Int {
+        let (r, offset) = run(of: d)
+        let base = androidBases.withUnsafeBufferPointer { $0[r] }
+        return base < 0 ? -1 : base &+ offset
+    }
+
+    /// Device `d`'s launch-policy slot, or -1 when it has none (Android).
+    @inline(__always) func launchPolicySlot(of d: Int) -> Int {
+        let (r, offset) = run(of: d)
+        let base = policyBases.withUnsafeBufferPointer { $0[r] }
+        return base < 0 ? -1 : base &+ offset
+    }
+
+    /// How many runs: one per cohort at most.
+    var count: Int { starts.count }
+}
