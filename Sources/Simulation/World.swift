@@ -39,15 +39,11 @@ public struct World {
     var activeLatencyFaults: [Int] = []
     /// One per entry of `timeZones`, caching each zone's UTC offset between DST changes.
     var localZones: [LocalTimeZone]
-    /// Android-only state, indexed by `androidOf` (World+Android).
+    /// Android-only state, indexed by the Android devices' ``Device/platformSlot`` (World+Android).
     var androids: [AndroidDevice] = []
-    /// Per device, its index into `androids`, or -1 on iOS: an array of its own so that
-    /// the next event's Android state can be prefetched without first reading its
-    /// `Device` (Core/World+Prefetch).
-    var androidOf: [Int32]
-    /// `androidOf` and the launch-policy slots as runs, for the prefetch
-    /// (Core/DeviceIndexRuns): set once the devices have started.
-    var indexRuns = DeviceIndexRuns(android: [], policy: [])
+    /// The devices' Android indices and launch-policy slots as runs, for the prefetch
+    /// (Core/DeviceIndexRuns).
+    let indexRuns: DeviceIndexRuns
     /// Per Android device, where its step-sync job's stop deadline went in the queue (World+AndroidStepSync).
     var stepJobStops: [EventQueue<WorldEvent>.Placement] = []
     /// Each cohort's Android models (nil for iOS cohorts), unretained, for the calls made
@@ -104,7 +100,7 @@ public struct World {
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
-        eventHashes = EventHashes(devices: devices.count)
+        eventHashes = EventHashes()
         faultPurposes = scenario.faults.indices.map { StreamPurpose("fault.\($0)") }
         let zones = fleet.timeZones
         timeZoneIndex = scenario.faults.map { fault in
@@ -114,10 +110,9 @@ public struct World {
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
         load = LoadSeries(duration: scenario.duration)
         push = PushHost(scenario: scenario, core: core)
-        androidOf = Array(hugePagesRepeating: -1, count: devices.count)
+        indexRuns = DeviceIndexRuns(devices)
         unretainedAndroidModels = fleet.cohorts.map { $0.android.map(Unmanaged.passUnretained) }
         start()
-        indexRuns = DeviceIndexRuns(android: androidOf, policy: core.devices.map { $0.launchPolicySlot == .max ? -1 : Int($0.launchPolicySlot) })
         startPush()
     }
 
@@ -256,10 +251,10 @@ extension World {
     /// Bytes of one pending event in the queue.
     public var pendingEntryStride: Int { core.clock.pendingEntryStride }
 
-    /// Memory of one device's state: its `Device`, its `androidOf` entry, its stale-sync
-    /// trigger and its entries in the hosts' arrays.
+    /// Memory of one device's state: its `Device`, its stale-sync trigger and its entries
+    /// in the hosts' arrays.
     public static var bytesPerDevice: Int {
-        MemoryLayout<Device>.stride + MemoryLayout<Int32>.stride + MemoryLayout<DeferredTimer>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice
+        MemoryLayout<Device>.stride + MemoryLayout<DeferredTimer>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice
     }
 
     /// Memory of one iOS device's extra state: its launch policy's (``WorldCore/launchPolicies``).

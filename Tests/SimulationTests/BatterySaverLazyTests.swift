@@ -62,7 +62,7 @@ import Scenario
     /// seen (so the rule is exercised) and released when it ends.
     @Test func workHeldByBatterySaverRunsAsWhenEveryAttemptGoesThroughTheGates() throws {
         var (eager, lazy) = LazyDozeTests.pair(try Self.scenario())
-        let androids = eager.core.devices.indices.filter { eager.androidOf[$0] >= 0 }
+        let androids = eager.core.devices.indices.filter { eager.core.devices[$0].isAndroid }
         var t = SimTime.zero
         var firstDifference: (SimTime, Int)?
         var heldLooks = 0
@@ -88,7 +88,7 @@ import Scenario
         var world = World(scenario: try Self.scenario())
         world.run(until: SimTime.zero + .hours(5))
         var held: Int?
-        for d in world.core.devices.indices where world.androidOf[d] >= 0 && world.core.devices[d].lowPowerModeSetting {
+        for d in world.core.devices.indices where world.core.devices[d].isAndroid && world.core.devices[d].lowPowerModeSetting {
             let a = world.androidIndex(UInt32(d))
             let device = world.androids[a]
             if !device.alarmHeld, !device.fcmWaiting, !device.forceStopped, world.workIsDue(UInt32(d), a, .stepSync) { held = d; break }

@@ -71,12 +71,14 @@ import Scenario
                    {"cohort": "c", "count": 2, "platform": "ios", "usage": {"appOpensPerDay": 9}}]}
         """)
         let whole = FleetBuilder.build(scenario)
-        #expect(whole.devices.map(\.launchPolicySlot) == [0, 1, 2, .max, .max, .max, .max, 3, 4])
+        #expect(whole.devices.map(\.launchPolicySlot) == [0, 1, 2, -1, -1, -1, -1, 3, 4])
+        #expect(whole.devices.map(\.androidIndex) == [-1, -1, -1, 0, 1, 2, 3, -1, -1])
         #expect(whole.launchPolicies.count == 5 && whole.launchPolicies.capacity == 5)
         #expect(whole.launchPolicies.map(\.opensPerDay) == [2, 2, 2, 9, 9])
         // Shard 1 of 2 holds global devices 1, 3, 5 and 7: iOS are 1 and 7.
         let shard = FleetBuilder.build(scenario, shard: ShardPlan(index: 1, count: 2))
-        #expect(shard.devices.map(\.launchPolicySlot) == [0, .max, .max, 1])
+        #expect(shard.devices.map(\.launchPolicySlot) == [0, -1, -1, 1])
+        #expect(shard.devices.map(\.androidIndex) == [-1, 0, 1, -1])
         #expect(shard.launchPolicies.count == 2 && shard.launchPolicies.capacity == 2)
         #expect(shard.launchPolicies.map(\.opensPerDay) == [2, 9])
     }

@@ -68,7 +68,7 @@ import Scenario
             eager.run(until: t)
             lazy.run(until: t)
             if let a = eager.androids.indices.first(where: { Look(eager, $0) != Look(lazy, $0) }) { firstDifference = (t, a) }
-            for d in lazy.core.devices.indices where lazy.androidOf[d] >= 0 {
+            for d in lazy.core.devices.indices where lazy.core.devices[d].isAndroid {
                 let a = lazy.androidIndex(UInt32(d))
                 guard lazy.androids[a].owed.contains(.screenOff) else { continue }
                 owedLooks += 1

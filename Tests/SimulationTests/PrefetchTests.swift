@@ -27,9 +27,10 @@ import Scenario
 }
 
 /// The prefetch finds a device's Android state and launch-policy state from the cohorts'
-/// runs (Core/DeviceIndexRuns) rather than `androidOf` and the `Device`; a wrong index
-/// would only cost speed, so it is checked here against both for every device: cohorts of
-/// both platforms in turn, two of a platform side by side, whole and sharded.
+/// runs (Core/DeviceIndexRuns) rather than from its `Device`; a wrong index would only
+/// cost speed, so it is checked here against the `Device` and the Android state's order
+/// for every device: cohorts of both platforms in turn, two of a platform side by side,
+/// whole and sharded.
 @Suite struct DeviceIndexRunsTests {
     static func cohort(_ name: String, _ count: Int, _ platform: String) -> String {
         #"{"cohort": "\#(name)", "count": \#(count), "platform": "\#(platform)"}"#
@@ -42,11 +43,15 @@ import Scenario
         let scenario = try Fixtures.decode(#"{"name": "runs", "duration": "1h", "seed": 3, "fleet": [\#(fleet)]}"#)
         let world = World(scenario: scenario, shard: shard)
         #expect(world.deviceCount > 0)
-        #expect(world.androidOf.contains { $0 >= 0 } && world.androidOf.contains(-1))
-        for d in 0 ..< world.deviceCount {
-            #expect(world.indexRuns.androidIndex(of: d) == Int(world.androidOf[d]), "device \(d)")
-            let slot = world.core.devices[d].launchPolicySlot
-            #expect(world.indexRuns.launchPolicySlot(of: d) == (slot == .max ? -1 : Int(slot)), "device \(d)")
+        let devices = world.core.devices
+        // Android indices 0, 1, 2... in device order; launch-policy slots likewise.
+        #expect(devices.map(\.androidIndex).filter { $0 >= 0 } == Array(0 ..< world.androids.count))
+        #expect(devices.map(\.launchPolicySlot).filter { $0 >= 0 } == Array(0 ..< world.core.launchPolicies.count))
+        #expect(world.androids.count > 0 && world.core.launchPolicies.count > 0)
+        for d in devices.indices {
+            #expect(devices[d].isAndroid == (devices[d].launchPolicySlot < 0))
+            #expect(world.indexRuns.androidIndex(of: d) == devices[d].androidIndex, "device \(d)")
+            #expect(world.indexRuns.launchPolicySlot(of: d) == devices[d].launchPolicySlot, "device \(d)")
         }
         // One run per cohort at most: the two Android cohorts side by side make one.
         #expect(world.indexRuns.count == 4)
@@ -57,8 +62,9 @@ import Scenario
             let scenario = try Fixtures.decode(#"{"name": "runs", "duration": "1h", "seed": 3, "fleet": [\#(Self.cohort("a", 5, platform))]}"#)
             let world = World(scenario: scenario)
             #expect(world.indexRuns.count == 1)
-            #expect((0 ..< 5).map { world.indexRuns.androidIndex(of: $0) } == world.androidOf.map(Int.init))
-            #expect((0 ..< 5).map { world.indexRuns.launchPolicySlot(of: $0) } == (platform == "ios" ? Array(0 ..< 5) : Array(repeating: -1, count: 5)))
+            let indices = Array(0 ..< 5), none = Array(repeating: -1, count: 5)
+            #expect(indices.map { world.indexRuns.androidIndex(of: $0) } == (platform == "ios" ? none : indices))
+            #expect(indices.map { world.indexRuns.launchPolicySlot(of: $0) } == (platform == "ios" ? indices : none))
         }
     }
 }

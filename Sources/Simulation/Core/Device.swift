@@ -16,6 +16,11 @@ struct Device {
     // prefetch (Core/World+Prefetch) asks for 3 lines, not all 6; energy, the launch
     // counts and the random streams follow, for the kinds that read them.
 
+    /// The chain of its delivered events' hashes (Core/EventHashes), written at every
+    /// event: here, in a line the event reads anyway, rather than in an array of its own
+    /// whose line each event fetched and dirtied (docs/speed.md, "Session 15").
+    var eventHash: UInt64 = 0
+
     // The app's process and its clock
     var foregroundUntil = World.never
     var clock: DeviceClock
@@ -32,9 +37,19 @@ struct Device {
     var homeWiFi: Bool
     /// Android: Battery Saver turned on by its automatic schedule (World+BatterySaver).
     var autoBatterySaver = false
-    /// iOS: where the launch policy's view of this app's use is kept
-    /// (``WorldCore/launchPolicies``, World+LaunchPolicy); `UInt32.max` on Android, which has none.
-    var launchPolicySlot: UInt32
+    /// Where its platform's own state is kept: on iOS the launch policy's view of this
+    /// app's use (its slot in ``WorldCore/launchPolicies``, World+LaunchPolicy); on Android
+    /// ``androidFlag`` and its index in `World.androids` (OS/Android). In the `Device`, whose
+    /// line the event reads anyway, rather than an index array of its own: one page fewer
+    /// per event at a million devices (docs/speed.md, "Session 15").
+    var platformSlot: UInt32
+    /// The top bit of an Android device's ``platformSlot``.
+    static var androidFlag: UInt32 { 1 << 31 }
+    var isAndroid: Bool { platformSlot & Device.androidFlag != 0 }
+    /// Its index in `World.androids`, or -1 on iOS.
+    var androidIndex: Int { isAndroid ? Int(platformSlot & ~Device.androidFlag) : -1 }
+    /// Its launch policy's slot, or -1 on Android.
+    var launchPolicySlot: Int { isAndroid ? -1 : Int(platformSlot) }
 
     // The battery, the time zone, and the faults and connectivity in force
     var battery = BatteryState(percent: 100, since: .zero, charging: false)

@@ -1,15 +1,14 @@
-/// Each device's index into the Android state (`World.androidOf`) and into the iOS launch
-/// policies (`Device.launchPolicySlot`), as runs of devices: a cohort's devices have
-/// consecutive ids, and an Android cohort's get consecutive Android indices as an iOS
-/// cohort's get consecutive launch-policy slots, so a fleet is a few runs, each with its
-/// first device's indices.
+/// Each device's index into the Android state (`World.androids`) and into the iOS launch
+/// policies (``WorldCore/launchPolicies``), both kept in ``Device/platformSlot``, as runs
+/// of devices: a cohort's devices have consecutive ids, and an Android cohort's get
+/// consecutive Android indices as an iOS cohort's get consecutive launch-policy slots, so
+/// a fleet is a few runs, each with its first device's indices.
 ///
-/// For the prefetch only (Core/World+Prefetch): reading `androidOf` there, or the slot in
-/// the `Device`, waited on memory before the next lines could be asked for, a second wait
-/// after the `Device`'s own in every Android event at a million devices; a search of a
-/// few runs held in cache waits on nothing (docs/speed.md, "Session 15: one wait per
-/// event, not two"). The events themselves still read `androidOf` and the slot: the
-/// search costs more instructions than a load that hits.
+/// For the prefetch only (Core/World+Prefetch): reading the slot there, from the `Device`
+/// being asked for, waited on memory before the Android state's or the launch policy's
+/// lines could be asked for, a second wait after the `Device`'s own at a million devices;
+/// a search of a few runs held in cache waits on nothing (docs/speed.md, "Session 15").
+/// The events themselves read the slot: the `Device` is in the cache by then.
 struct DeviceIndexRuns {
     /// The first device of each run, ascending; the first is 0.
     private var starts: [Int] = []
@@ -18,11 +17,10 @@ struct DeviceIndexRuns {
     /// Each run's first device's launch-policy slot, or -1 for a run without one.
     private var policyBases: [Int] = []
 
-    /// The runs of `android` and `policy`: per device, its index or -1.
-    init(android: [Int32], policy: [Int]) {
-        precondition(android.count == policy.count, "DeviceIndexRuns: one entry per device in each")
-        for d in android.indices {
-            let a = Int(android[d]), p = policy[d]
+    /// The runs of `devices`' indices.
+    init(_ devices: [Device]) {
+        for d in devices.indices {
+            let a = devices[d].androidIndex, p = devices[d].launchPolicySlot
             if let last = starts.indices.last,
                a == Self.advance(androidBases[last], by: d - starts[last]),
                p == Self.advance(policyBases[last], by: d - starts[last]) { continue }

@@ -14,7 +14,8 @@ import Reports
 /// 2014), so the value is the same on every platform and in every process (never
 /// Swift's `Hasher`, which is seeded per process).
 ///
-/// - A device's hash chains its events in order: `h = mix(h ^ eventHash)`, from 0.
+/// - A device's hash chains its events in order: `h = mix(h ^ eventHash)`, from 0; it is
+///   kept in the device's ``Device/eventHash``.
 /// - `devices` is the wrapping sum of every device's hash: order-independent, so shard
 ///   reports add up to the whole fleet's exactly.
 /// - `fleet` chains the events that belong to no device (faults, push broadcasts).
@@ -23,8 +24,6 @@ import Reports
 ///   the fleet, so a difference points at where to look; report.json stays small at a
 ///   million devices (256 buckets, not one hash per device).
 struct EventHashes {
-    /// Per device, in device order.
-    var devices: [UInt64]
     var fleet: UInt64 = 0
     /// Delivered events hashed (device and fleet ones).
     var delivered: UInt64 = 0
@@ -32,8 +31,6 @@ struct EventHashes {
     var fleetDelivered: UInt64 = 0
 
     static let buckets = 256
-
-    init(devices count: Int) { devices = Array(hugePagesRepeating: 0, count: count) }
 
     /// SplitMix64's output function: a fixed bijective 64-bit mixer.
     @inline(__always) static func mix(_ x: UInt64) -> UInt64 {
@@ -49,30 +46,32 @@ struct EventHashes {
         return mix(mix(UInt64(bitPattern: time.microseconds)) ^ word)
     }
 
-    /// Folds one delivered event in; `device` nil for a fleet-wide event. Returns its hash.
-    /// `device` indexes this world's devices; `globalDevice` (the id in the whole fleet,
-    /// different in a shard) is what is hashed, so a shard's device hashes equal the
-    /// plain run's and shards add up exactly.
-    @inline(__always) mutating func add(time: SimTime, code: UInt8, payload: UInt32, device: UInt32?, globalDevice: UInt32) -> UInt64 {
+    /// Folds one delivered event of a device into its `chain`. `globalDevice` (the id in
+    /// the whole fleet, different in a shard) is what is hashed, so a shard's device
+    /// hashes equal the plain run's and shards add up exactly. Returns the event's hash.
+    @inline(__always) mutating func add(time: SimTime, code: UInt8, payload: UInt32, globalDevice: UInt32, chain: inout UInt64) -> UInt64 {
         delivered &+= 1
-        if let device {
-            let h = Self.eventHash(time: time, code: code, payload: payload, device: globalDevice)
-            devices[Int(device)] = Self.mix(devices[Int(device)] ^ h)
-            return h
-        }
+        let h = Self.eventHash(time: time, code: code, payload: payload, device: globalDevice)
+        chain = Self.mix(chain ^ h)
+        return h
+    }
+
+    /// Folds one delivered fleet-wide event in. Returns its hash.
+    @inline(__always) mutating func addFleetWide(time: SimTime, code: UInt8, payload: UInt32) -> UInt64 {
+        delivered &+= 1
         let h = Self.eventHash(time: time, code: code, payload: payload, device: UInt32.max)
         fleetDelivered &+= 1
         fleet = Self.mix(fleet ^ h)
         return h
     }
 
-    var deviceSum: UInt64 { devices.reduce(0, &+) }
-    var total: UInt64 { deviceSum &+ fleet }
+    /// The wrapping sum of the devices' chains (`devices` in the report).
+    static func sum(_ chains: [UInt64]) -> UInt64 { chains.reduce(0, &+) }
 
-    /// The wrapping sum of the device hashes in each bucket (global device id modulo 256).
-    func bucketSums(globalID: (Int) -> UInt64) -> [UInt64] {
+    /// The wrapping sum of the device chains in each bucket (global device id modulo 256).
+    static func bucketSums(_ chains: [UInt64], globalID: (Int) -> UInt64) -> [UInt64] {
         var sums = Array(repeating: UInt64(0), count: Self.buckets)
-        for (d, h) in devices.enumerated() { sums[Int(globalID(d) % UInt64(Self.buckets))] &+= h }
+        for (d, h) in chains.enumerated() { sums[Int(globalID(d) % UInt64(Self.buckets))] &+= h }
         return sums
     }
 
@@ -97,6 +96,9 @@ public struct DeliveredEvent: Sendable {
 }
 
 extension World {
+    /// Each device's chain of delivered events' hashes, in device order.
+    var deviceHashes: [UInt64] { core.devices.map(\.eventHash) }
+
     /// Hashes `event` if it will be delivered (called once per popped event, before
     /// its handler runs, since the stale check reads the state the handler changes).
     @inline(__always) mutating func hashDelivered(_ event: WorldEvent) {
@@ -109,8 +111,14 @@ extension World {
     /// to the observer. A handler that delivers several things for one queue entry
     /// (e.g. every due timer of a device's table) calls this once for each.
     @inline(__always) mutating func hashDelivered(code: UInt8, payload: UInt32, device: UInt32?, description: @autoclosure () -> String) {
-        let h = eventHashes.add(time: now, code: code, payload: payload, device: device,
-                                globalDevice: device.map { UInt32(truncatingIfNeeded: core.globalID(Int($0))) } ?? 0)
+        let h: UInt64
+        if let device {
+            let i = Int(device)
+            h = eventHashes.add(time: now, code: code, payload: payload, globalDevice: UInt32(truncatingIfNeeded: core.globalID(i)),
+                                chain: &core.devices[i].eventHash)
+        } else {
+            h = eventHashes.addFleetWide(time: now, code: code, payload: payload)
+        }
         if let eventObserver {
             eventObserver(DeliveredEvent(time: now, device: device.map(Int.init), hash: h, description: description()))
         }

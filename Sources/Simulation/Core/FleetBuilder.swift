@@ -35,6 +35,7 @@ enum FleetBuilder {
         }
         global = 0
         fleet.launchPolicies = [LaunchPolicyState](hugePagesCapacity: iOSHeld)
+        var androidHeld = 0
         for cohort in scenario.fleet {
             for option in cohort.timeZones.options where !fleet.timeZones.contains(option.value) {
                 fleet.timeZones.append(option.value)
@@ -61,9 +62,12 @@ enum FleetBuilder {
                 let daysAgo = min(max(0, cohort.lastTestDaysAgo.sample(&setup)), 36_500)
                 let homeWiFi = setup.chance(cohort.network.homeWiFi)
                 fleet.lastCompleted.append(SimTime(microseconds: -Int64((daysAgo * 86_400_000_000).rounded())))
-                var launchPolicySlot = UInt32.max
-                if cohort.platform != .android {
-                    launchPolicySlot = UInt32(fleet.launchPolicies.count)
+                let platformSlot: UInt32
+                if cohort.platform == .android {
+                    platformSlot = Device.androidFlag | UInt32(androidHeld)
+                    androidHeld += 1
+                } else {
+                    platformSlot = UInt32(fleet.launchPolicies.count)
                     fleet.launchPolicies.append(LaunchPolicyState(opensPerDay: cohort.usage.appOpensPerDay, curve: .phoneUse, now: .zero))
                 }
                 fleet.devices.append(Device(
@@ -72,7 +76,7 @@ enum FleetBuilder {
                     signedIn: signedIn,
                     cohort: UInt16(c),
                     homeWiFi: homeWiFi,
-                    launchPolicySlot: launchPolicySlot,
+                    platformSlot: platformSlot,
                     homeTimeZone: zone,
                     notificationCenter: NotificationCenterModel(authorization: permission.authorization),
                     backgroundAppRefresh: bar))

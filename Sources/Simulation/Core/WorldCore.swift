@@ -45,7 +45,7 @@ struct WorldCore {
     var now: SimTime { clock.now }
 
     /// iOS device `i`'s entry in ``launchPolicies``.
-    @inline(__always) func launchPolicySlot(_ i: Int) -> Int { Int(devices[i].launchPolicySlot) }
+    @inline(__always) func launchPolicySlot(_ i: Int) -> Int { devices[i].launchPolicySlot }
 
     /// The global id of local device `d` (the id streams, traces, samples and replay
     /// commands use): `d` itself unless the world is a shard.

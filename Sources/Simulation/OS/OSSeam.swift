@@ -10,8 +10,8 @@ import Platform
 /// Saver, while-idle alarms). A new OS behaviour goes into its host's folder and is
 /// reached from here.
 extension World {
-    /// Android devices have an entry in `androids` (`androidOf` is -1 on iOS).
-    @inline(__always) private func runsAndroid(_ i: Int) -> Bool { androidOf[i] >= 0 }
+    /// Android devices have an entry in `androids` (``Device/platformSlot``).
+    @inline(__always) private func runsAndroid(_ i: Int) -> Bool { core.devices[i].isAndroid }
 
     // MARK: - Set-up
 
@@ -124,7 +124,7 @@ extension World {
 
     /// Whether an Android step-sync job holds the process (it is not suspended under it).
     @inline(__always) func stepJobHoldsProcess(_ i: Int) -> Bool {
-        runsAndroid(i) && androids[Int(androidOf[i])].stepJobRunning
+        runsAndroid(i) && androids[core.devices[i].androidIndex].stepJobRunning
     }
 
     /// Where the step data comes from.

@@ -91,16 +91,17 @@ extension World {
     /// `events.hash`: the delivered event stream's hashes (Core/EventHashes), as 16 hex digits.
     func eventHashSection() -> ReportValue {
         var byCohort = Array(repeating: UInt64(0), count: core.cohorts.count)
-        for d in core.devices.indices { byCohort[Int(core.devices[d].cohort)] &+= eventHashes.devices[d] }
+        for d in core.devices.indices { byCohort[Int(core.devices[d].cohort)] &+= core.devices[d].eventHash }
+        let chains = deviceHashes, deviceSum = EventHashes.sum(chains)
         return [
             "function": .string("splitmix64"),
             "delivered": .count(eventHashes.delivered),
             "fleetDelivered": .count(eventHashes.fleetDelivered),
-            "total": .string(EventHashes.hex(eventHashes.total)),
-            "devices": .string(EventHashes.hex(eventHashes.deviceSum)),
+            "total": .string(EventHashes.hex(deviceSum &+ eventHashes.fleet)),
+            "devices": .string(EventHashes.hex(deviceSum)),
             "fleet": .string(EventHashes.hex(eventHashes.fleet)),
             "byCohort": .array(byCohort.map { .string(EventHashes.hex($0)) }),
-            "byBucket": .array(eventHashes.bucketSums(globalID: core.globalID).map { .string(EventHashes.hex($0)) }),
+            "byBucket": .array(EventHashes.bucketSums(chains, globalID: core.globalID).map { .string(EventHashes.hex($0)) }),
         ]
     }
 

@@ -175,7 +175,7 @@ enum AndroidEvent {
 /// kept), a run is `taskLaunched`, and JobScheduler's stop deadline (10 min, or less when
 /// the bucket's quota runs out) replaces iOS's 30 s expiration.
 extension World {
-    func androidIndex(_ d: UInt32) -> Int { Int(androidOf[Int(d)]) }
+    func androidIndex(_ d: UInt32) -> Int { core.devices[Int(d)].androidIndex }
     @inline(__always) func models(_ d: UInt32) -> AndroidModels { core.cohorts[Int(core.devices[Int(d)].cohort)].android! }
     /// Device `d`'s cohort's Android models, to call through `_withUnsafeGuaranteedRef`
     /// without the retain and release `models(d)` costs: the optimiser keeps the models
@@ -206,7 +206,7 @@ extension World {
         if case .periodic(let i, _) = m.refreshWork.kind { interval = i } else { interval = .zero }
         var work = WorkSpecState(enqueuedAt: firstDue - interval)
         m.workManager.runFinished(m.refreshWork, &work, result: .success, now: firstDue - interval)
-        androidOf[i] = Int32(androids.count)
+        precondition(core.devices[i].androidIndex == androids.count, "World: Android devices start in the order FleetBuilder numbered them")
         stepJobStops.append(.near)
         androids.append(AndroidDevice(
             doze: DozeState(), lastBucket: m.buckets.bucket(bucket, at: .zero), bucket: bucket,

@@ -100,7 +100,7 @@ extension World {
     /// The steps every Android device owes before `t`, at the end of ``run(until:)``, so
     /// the report counts them.
     mutating func settleDoze(before t: SimTime) {
-        for d in core.devices.indices where androidOf[d] >= 0 { settleDoze(UInt32(d), before: t) }
+        for d in core.devices.indices where core.devices[d].isAndroid { settleDoze(UInt32(d), before: t) }
     }
 
     /// The report's Doze counts and the trace, for the transitions in `dozeTransitions`

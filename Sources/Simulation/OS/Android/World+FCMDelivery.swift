@@ -31,7 +31,7 @@ struct FCMRoute {
 ///   FCM, under their TTL, so the ledger still accounts each one).
 extension World {
     mutating func fcmRoute(_ d: Int, highPriority: Bool) -> FCMRoute {
-        let a = Int(androidOf[d])
+        let a = core.devices[d].androidIndex
         guard core.devices[d].online else {
             if a >= 0 { androids[a].fcmWaiting = true }
             return FCMRoute(reach: .offline, highPriority: highPriority, wakesApp: false, held: false)
@@ -58,7 +58,7 @@ extension World {
     /// Doze stopped restricting or the app was opened: FCM hands over what it holds, if
     /// anything (a flag, so the push world is not looked at on every Doze transition).
     mutating func flushFCM(_ d: UInt32) {
-        let i = Int(d), a = Int(androidOf[i])
+        let i = Int(d), a = core.devices[i].androidIndex
         guard androids[a].fcmWaiting, core.devices[i].online, !androids[a].forceStopped else { return }
         androids[a].fcmWaiting = false
         pushDeviceReachable(d)
@@ -67,7 +67,7 @@ extension World {
     /// Whether stored FCM messages may reach the device now: an Android app neither
     /// force-stopped nor under Doze's restrictions (iOS devices: always).
     @inline(__always) mutating func fcmReachable(_ d: Int) -> Bool {
-        let a = Int(androidOf[d])
+        let a = core.devices[d].androidIndex
         guard a >= 0 else { return true }
         return !androids[a].forceStopped && !dozeNow(UInt32(d)).restrictsBackgroundWork
     }
