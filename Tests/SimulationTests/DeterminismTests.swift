@@ -59,7 +59,7 @@ import Scenario
         var w1 = World(scenario: one), w2 = World(scenario: two)
         w1.runToEnd()
         w2.runToEnd()
-        for d in 0..<50 { #expect(w1.core.oracle.refresh.lastTrueOpen[d] == w2.core.oracle.refresh.lastTrueOpen[d]) }
+        for d in 0..<50 { #expect(w1.core.oracle.refresh.devices[d].lastTrueOpen == w2.core.oracle.refresh.devices[d].lastTrueOpen) }
     }
     /// Only iOS devices hold a launch-policy state: in fleet order, each exactly once, the
     /// array exactly their number (a shard too); an Android device has none.

@@ -90,7 +90,9 @@ extension World {
             continuation.slots.prefetch(i)
             switch core.jobs[j].endpoint {
             case .syncSteps: prefetchStepSync(i)
-            case .testHistory, .activeSession: refresh.states.prefetch(i)
+            case .testHistory, .activeSession:
+                refresh.states.prefetch(i)
+                core.oracle.refresh.prefetch(i)
             case .analysis: break
             }
         case .stepSync(.healthDelivery(let d)), .android(.timer(let d, _, .stepWork)):
@@ -149,10 +151,12 @@ extension World {
         if slot >= 0 { core.launchPolicies.prefetch(slot) }
     }
 
-    /// Device `i`'s refresh state and its request in flight.
+    /// Device `i`'s refresh state, its request in flight and the refresh oracle's truth
+    /// (a launch, an open and a history response each read it).
     @inline(__always) mutating func prefetchRefresh(_ i: Int) {
         refresh.states.prefetch(i)
         refresh.inflight.prefetch(i)
+        core.oracle.refresh.prefetch(i)
     }
 
     /// Device `d`'s event hash, the `device` bytes of its `Device` and, on Android, the

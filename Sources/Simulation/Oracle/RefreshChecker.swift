@@ -6,42 +6,47 @@ import AppLogic
 /// number in the truth (``TestAvailabilityTruth/window(_:)``), ``noWindow`` for none.
 struct RefreshChecker {
     static let noWindow = UInt32.max
-    /// The window last notified, and how often.
-    var notifiedWindow: [UInt32]
-    var notificationsInWindow: [UInt8]
-    /// The window the user last saw available at an open (its latency counts once).
-    var seenWindow: [UInt32]
-    var lastTrueOpen: [SimTime]
-    /// The window of a history response the running task received while that window
-    /// was truly open, or ``noWindow``.
-    var taskSawOpenWindow: [UInt32]
 
-    init(devices n: Int) {
-        notifiedWindow = Array(hugePagesRepeating: Self.noWindow, count: n)
-        notificationsInWindow = Array(hugePagesRepeating: 0, count: n)
-        seenWindow = Array(hugePagesRepeating: Self.noWindow, count: n)
-        lastTrueOpen = Array(hugePagesRepeating: World.never, count: n)
-        taskSawOpenWindow = Array(hugePagesRepeating: Self.noWindow, count: n)
+    /// One device's truth: one entry, so that an event reads one line of it rather than
+    /// one of each of five arrays (docs/speed.md, "Session 15").
+    struct Entry {
+        var lastTrueOpen = World.never
+        /// The window last notified, and how often.
+        var notifiedWindow = RefreshChecker.noWindow
+        /// The window the user last saw available at an open (its latency counts once).
+        var seenWindow = RefreshChecker.noWindow
+        /// The window of a history response the running task received while that window
+        /// was truly open, or ``noWindow``.
+        var taskSawOpenWindow = RefreshChecker.noWindow
+        var notificationsInWindow: UInt8 = 0
     }
+
+    /// Per device, in device order.
+    var devices: [Entry]
+
+    init(devices n: Int) { devices = Array(hugePagesRepeating: Entry(), count: n) }
+
+    /// Starts loading device `i`'s entry, for the next event (Core/World+Prefetch).
+    @inline(__always) func prefetch(_ i: Int) { devices.prefetch(i) }
 }
 
 extension World {
     /// The user opens the app (the truth `notifiedDespiteRecentOpen` is judged by).
-    mutating func observeAppOpened(_ i: Int) { core.oracle.refresh.lastTrueOpen[i] = now }
+    mutating func observeAppOpened(_ i: Int) { core.oracle.refresh.devices[i].lastTrueOpen = now }
 
     /// The user sees the available test of `window` at an open; true the first time.
     mutating func observeTestSeen(_ i: Int, window: UInt32) -> Bool {
-        guard core.oracle.refresh.seenWindow[i] != window else { return false }
-        core.oracle.refresh.seenWindow[i] = window
+        guard core.oracle.refresh.devices[i].seenWindow != window else { return false }
+        core.oracle.refresh.devices[i].seenWindow = window
         return true
     }
 
     /// The OS starts a refresh task (iOS) or job (Android): it has seen no history yet.
-    mutating func observeTaskLaunched(_ i: Int) { core.oracle.refresh.taskSawOpenWindow[i] = RefreshChecker.noWindow }
+    mutating func observeTaskLaunched(_ i: Int) { core.oracle.refresh.devices[i].taskSawOpenWindow = RefreshChecker.noWindow }
 
     /// A test-history response reached the running task; `openWindow` is the window
     /// truly open when the server answered, or ``RefreshChecker/noWindow``.
-    mutating func observeHistoryReceived(_ i: Int, openWindow: UInt32) { core.oracle.refresh.taskSawOpenWindow[i] = openWindow }
+    mutating func observeHistoryReceived(_ i: Int, openWindow: UInt32) { core.oracle.refresh.devices[i].taskSawOpenWindow = openWindow }
 
     /// The app called `setTaskCompleted(success:)`, already counted by the OS:
     /// `taskCompletedTwice` (seed `002`, issue 1), and at the first successful call of a
@@ -63,12 +68,12 @@ extension World {
     /// truth at the history response and now (the window is still open, no test in
     /// progress, no open in the last 24 h, notifications allowed, none shown yet).
     private mutating func judgeNotifiedIfDue(_ i: Int) {
-        let window = core.oracle.refresh.taskSawOpenWindow[i]
+        let window = core.oracle.refresh.devices[i].taskSawOpenWindow
         guard window != RefreshChecker.noWindow, truth.window(i) == window, !truth.inProgress(i, at: now),
               core.devices[i].permission.allowsPosting else { return }
-        let opened = core.oracle.refresh.lastTrueOpen[i]
+        let opened = core.oracle.refresh.devices[i].lastTrueOpen
         guard opened == World.never || now - opened >= scenario.logic.refresh.recentOpenSuppression else { return }
-        let notified = core.oracle.refresh.notifiedWindow[i] == window
+        let notified = core.oracle.refresh.devices[i].notifiedWindow == window
         core.verify(notified, .availableTestNotNotified, device: i, time: now,
                detail: notified ? nil : "test available since \(core.format(truth.availableAt(i))) and this refresh saw it, but no notification")
     }
@@ -81,17 +86,17 @@ extension World {
         let window = truth.window(i)
         core.verify(now >= availableAt, .notifiedBeforeAvailable, device: i, time: now,
                detail: now >= availableAt ? nil : "notified at \(core.format(now)), test available only at \(core.format(availableAt))")
-        let first = core.oracle.refresh.notifiedWindow[i] != window
+        let first = core.oracle.refresh.devices[i].notifiedWindow != window
         if first {
-            core.oracle.refresh.notifiedWindow[i] = window
-            core.oracle.refresh.notificationsInWindow[i] = 1
+            core.oracle.refresh.devices[i].notifiedWindow = window
+            core.oracle.refresh.devices[i].notificationsInWindow = 1
         } else {
-            core.oracle.refresh.notificationsInWindow[i] &+= 1
+            core.oracle.refresh.devices[i].notificationsInWindow &+= 1
         }
-        let inWindow = core.oracle.refresh.notificationsInWindow[i]
+        let inWindow = core.oracle.refresh.devices[i].notificationsInWindow
         core.verify(inWindow == 1, .notifiedTwiceInWindow, device: i, time: now,
                detail: inWindow == 1 ? nil : "notification \(inWindow) for the window opened at \(core.format(availableAt))")
-        let opened = core.oracle.refresh.lastTrueOpen[i]
+        let opened = core.oracle.refresh.devices[i].lastTrueOpen
         let openedRecently = opened != World.never && now - opened < scenario.logic.refresh.recentOpenSuppression
         core.verify(!openedRecently, .notifiedDespiteRecentOpen, device: i, time: now,
                detail: openedRecently ? "app opened \(core.hours(now - opened)) before the notification" : nil)
