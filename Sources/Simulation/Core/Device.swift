@@ -40,8 +40,8 @@ struct Device {
     /// Where its platform's own state is kept: on iOS the launch policy's view of this
     /// app's use (its slot in ``WorldCore/launchPolicies``, World+LaunchPolicy); on Android
     /// ``androidFlag`` and its index in `World.androids` (OS/Android). In the `Device`, whose
-    /// line the event reads anyway, rather than an index array of its own: one page fewer
-    /// per event at a million devices (docs/speed.md, "Session 15").
+    /// line the event reads anyway, rather than an index array of its own: one line fewer
+    /// for the events that ask which platform a device runs (docs/speed.md, "Session 15").
     var platformSlot: UInt32
     /// The top bit of an Android device's ``platformSlot``.
     static var androidFlag: UInt32 { 1 << 31 }

@@ -45,8 +45,8 @@ extension World {
         }
     }
 
-    /// Starts loading the state the next event will read first: its event hash and the
-    /// lines of its device's `Device` and, on Android, `AndroidDevice` that its kind reads
+    /// Starts loading the state the next event will read first: the lines of its device's
+    /// `Device` (the event hash first among them) and, on Android, `AndroidDevice` that its kind reads
     /// (measured per kind: docs/speed.md, "Session 11: fewer lines per event"). Most
     /// kinds read only the `Device`'s hot part (``Device/hotBytes``); a request on the
     /// server reads one stream of it, or its clock and time zone, and no Android state;
@@ -59,7 +59,7 @@ extension World {
     /// ends the refresh's and the continuation's request if it is theirs); the token,
     /// the truth, the step row and the steps oracle's entries for the server's answer;
     /// every feature's for an open (docs/speed.md, "Session 14: the features' entries
-    /// prefetched").
+    /// prefetched"); the continuation's state at a session's end (Session 15).
     @inline(__always) mutating func prefetchState(of event: WorldEvent) {
         switch event {
         case .requestReachesServer(let job, _):
@@ -111,7 +111,9 @@ extension World {
             prefetch(d, device: Device.hotBytes, android: AndroidDevice.stepJobBytes)
             stepSync.slots.prefetch(Int(d))
         case .foregroundSessionEnds(let d, _):
+            // The end of a session asks the continuation whether an analysis goes on.
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.stepJobBytes)
+            continuation.states.prefetch(Int(d))
         case .userOpensApp(let d), .notificationTapped(let d):
             // An open reaches every feature.
             let i = Int(d)
@@ -121,6 +123,7 @@ extension World {
             prefetchStepSync(i)
             continuation.states.prefetch(i)
             continuation.slots.prefetch(i)
+            continuation.streams.prefetch(i)
             push.prefetchUser(of: i)
         case .deviceTimer(let d, _, .staleNotification):
             prefetch(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes)
@@ -135,13 +138,17 @@ extension World {
         }
     }
 
-    /// Device `i`'s step-sync state, bookkeeping and stream position, and its stale-sync
-    /// notification's trigger, which every successful sync re-arms (Core/DeferredTimer).
+    /// Device `i`'s step-sync state, bookkeeping and stream position, its stale-sync
+    /// notification's trigger, which every successful sync re-arms (Core/DeferredTimer),
+    /// and on Android where its step job's stop deadline went, which a job's start writes
+    /// and its end reads.
     @inline(__always) mutating func prefetchStepSync(_ i: Int) {
         stepSync.states.prefetch(i)
         stepSync.slots.prefetch(i)
         stepSync.streams.prefetch(i)
         core.staleTriggers.prefetch(i)
+        let a = indexRuns.androidIndex(of: i)
+        if a >= 0 { stepJobStops.prefetch(a) }
     }
 
     /// Device `i`'s launch-policy state, which a refresh launch and an open read on iOS;
@@ -159,8 +166,8 @@ extension World {
         core.oracle.refresh.prefetch(i)
     }
 
-    /// Device `d`'s event hash, the `device` bytes of its `Device` and, on Android, the
-    /// `android` bytes of its `AndroidDevice`. `mutating` though it only reads: called
+    /// The `device` bytes of device `d`'s `Device` and, on Android, the `android` bytes of
+    /// its `AndroidDevice`. `mutating` though it only reads: called
     /// non-mutating from the mutating ``prefetchState(of:)``, it copied the whole `World`
     /// (3.8 KB) at each call.
     @inline(__always) mutating func prefetch(_ d: UInt32, device: Range<Int>, android: Range<Int>) {
