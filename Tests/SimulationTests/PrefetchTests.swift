@@ -50,8 +50,8 @@ import Scenario
         #expect(world.androids.count > 0 && world.core.launchPolicies.count > 0)
         for d in devices.indices {
             #expect(devices[d].isAndroid == (devices[d].launchPolicySlot < 0))
-            #expect(world.indexRuns.androidIndex(of: d) == devices[d].androidIndex, "device \(d)")
-            #expect(world.indexRuns.launchPolicySlot(of: d) == devices[d].launchPolicySlot, "device \(d)")
+            #expect(world.indexRuns.indices(of: d).android == devices[d].androidIndex, "device \(d)")
+            #expect(world.indexRuns.indices(of: d).launchPolicy == devices[d].launchPolicySlot, "device \(d)")
         }
         // One run per cohort at most: the two Android cohorts side by side make one.
         #expect(world.indexRuns.count == 4)
@@ -63,8 +63,8 @@ import Scenario
             let world = World(scenario: scenario)
             #expect(world.indexRuns.count == 1)
             let indices = Array(0 ..< 5), none = Array(repeating: -1, count: 5)
-            #expect(indices.map { world.indexRuns.androidIndex(of: $0) } == (platform == "ios" ? none : indices))
-            #expect(indices.map { world.indexRuns.launchPolicySlot(of: $0) } == (platform == "ios" ? indices : none))
+            #expect(indices.map { world.indexRuns.indices(of: $0).android } == (platform == "ios" ? none : indices))
+            #expect(indices.map { world.indexRuns.indices(of: $0).launchPolicy } == (platform == "ios" ? indices : none))
         }
     }
 }

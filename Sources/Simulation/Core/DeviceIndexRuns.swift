@@ -33,31 +33,21 @@ struct DeviceIndexRuns {
     /// The index `steps` devices after one with index `base` in the same run (-1 stays -1).
     private static func advance(_ base: Int, by steps: Int) -> Int { base < 0 ? -1 : base + steps }
 
-    /// The run holding device `d` (a device of the world) and `d`'s place in it.
-    @inline(__always) private func run(of d: Int) -> (run: Int, offset: Int) {
-        starts.withUnsafeBufferPointer { starts in
+    /// Device `d`'s Android index and launch-policy slot (a device of the world), each -1
+    /// when it has none: one search of the runs for both.
+    @inline(__always) func indices(of d: Int) -> (android: Int, launchPolicy: Int) {
+        let r = starts.withUnsafeBufferPointer { starts in
             // The last run starting at or before `d`.
             var low = 0, high = starts.count
             while high &- low > 1 {
                 let middle = (low &+ high) >> 1
                 if starts[middle] <= d { low = middle } else { high = middle }
             }
-            return (low, d &- starts[low])
+            return low
         }
-    }
-
-    /// Device `d`'s Android index, or -1 when it has no Android state.
-    @inline(__always) func androidIndex(of d: Int) -> Int {
-        let (r, offset) = run(of: d)
-        let base = androidBases.withUnsafeBufferPointer { $0[r] }
-        return base < 0 ? -1 : base &+ offset
-    }
-
-    /// Device `d`'s launch-policy slot, or -1 when it has none (Android).
-    @inline(__always) func launchPolicySlot(of d: Int) -> Int {
-        let (r, offset) = run(of: d)
-        let base = policyBases.withUnsafeBufferPointer { $0[r] }
-        return base < 0 ? -1 : base &+ offset
+        let offset = d &- starts.withUnsafeBufferPointer { $0[r] }
+        let a = androidBases.withUnsafeBufferPointer { $0[r] }, p = policyBases.withUnsafeBufferPointer { $0[r] }
+        return (a < 0 ? -1 : a &+ offset, p < 0 ? -1 : p &+ offset)
     }
 
     /// How many runs: one per cohort at most.

@@ -83,27 +83,27 @@ extension World {
         case .responseReachesDevice(let job, _), .requestTimesOut(let job, _):
             let j = Int(job)
             let d = core.jobs[j].device
-            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             // Every response ends the refresh's and the continuation's request if it is theirs.
             let i = Int(d)
             refresh.inflight.prefetch(i)
             continuation.slots.prefetch(i)
             switch core.jobs[j].endpoint {
-            case .syncSteps: prefetchStepSync(i)
+            case .syncSteps: prefetchStepSync(i, android: indices.android)
             case .testHistory, .activeSession:
                 refresh.states.prefetch(i)
                 core.oracle.refresh.prefetch(i)
             case .analysis: break
             }
         case .stepSync(.healthDelivery(let d)), .android(.timer(let d, _, .stepWork)):
-            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
-            prefetchStepSync(Int(d))
+            let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            prefetchStepSync(Int(d), android: indices.android)
         case .refreshLaunch(let d, _):
             let i = Int(d)
-            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
-            prefetchLaunchPolicy(i)
+            let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            prefetchLaunchPolicy(indices.launchPolicy)
             prefetchRefresh(i)
-            prefetchStepSync(i)
+            prefetchStepSync(i, android: indices.android)
         case .android(.timer(let d, _, .refreshWork)):
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             prefetchRefresh(Int(d))
@@ -117,10 +117,10 @@ extension World {
         case .userOpensApp(let d), .notificationTapped(let d):
             // An open reaches every feature.
             let i = Int(d)
-            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
-            prefetchLaunchPolicy(i)
+            let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            prefetchLaunchPolicy(indices.launchPolicy)
             prefetchRefresh(i)
-            prefetchStepSync(i)
+            prefetchStepSync(i, android: indices.android)
             continuation.states.prefetch(i)
             continuation.slots.prefetch(i)
             continuation.streams.prefetch(i)
@@ -142,19 +142,17 @@ extension World {
     /// notification's trigger, which every successful sync re-arms (Core/DeferredTimer),
     /// and on Android where its step job's stop deadline went, which a job's start writes
     /// and its end reads.
-    @inline(__always) mutating func prefetchStepSync(_ i: Int) {
+    @inline(__always) mutating func prefetchStepSync(_ i: Int, android a: Int) {
         stepSync.states.prefetch(i)
         stepSync.slots.prefetch(i)
         stepSync.streams.prefetch(i)
         core.staleTriggers.prefetch(i)
-        let a = indexRuns.androidIndex(of: i)
         if a >= 0 { stepJobStops.prefetch(a) }
     }
 
-    /// Device `i`'s launch-policy state, which a refresh launch and an open read on iOS;
-    /// its slot from the runs, not from the `Device` being fetched.
-    @inline(__always) mutating func prefetchLaunchPolicy(_ i: Int) {
-        let slot = indexRuns.launchPolicySlot(of: i)
+    /// The launch-policy state at `slot` (none when -1), which a refresh launch and an
+    /// open read on iOS; the slot from the runs, not from the `Device` being fetched.
+    @inline(__always) mutating func prefetchLaunchPolicy(_ slot: Int) {
         if slot >= 0 { core.launchPolicies.prefetch(slot) }
     }
 
@@ -167,16 +165,19 @@ extension World {
     }
 
     /// The `device` bytes of device `d`'s `Device` and, on Android, the `android` bytes of
-    /// its `AndroidDevice`. `mutating` though it only reads: called
+    /// its `AndroidDevice`; returns the device's indices from the runs, for the callers'
+    /// own prefetches. `mutating` though it only reads: called
     /// non-mutating from the mutating ``prefetchState(of:)``, it copied the whole `World`
     /// (3.8 KB) at each call.
-    @inline(__always) mutating func prefetch(_ d: UInt32, device: Range<Int>, android: Range<Int>) {
+    @inline(__always) @discardableResult
+    mutating func prefetch(_ d: UInt32, device: Range<Int>, android: Range<Int>) -> (android: Int, launchPolicy: Int) {
         let i = Int(d)
         // The Android index from the runs, not from the `Device` being asked for: nothing
         // here waits on memory, so every line is asked for at once.
-        let a = indexRuns.androidIndex(of: i)
+        let indices = indexRuns.indices(of: i)
         core.devices.prefetch(i, bytes: device)
-        if a >= 0 { androids.prefetch(a, bytes: android) }
+        if indices.android >= 0 { androids.prefetch(indices.android, bytes: android) }
+        return indices
     }
 }
 

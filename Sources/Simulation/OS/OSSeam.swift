@@ -124,7 +124,8 @@ extension World {
 
     /// Whether an Android step-sync job holds the process (it is not suspended under it).
     @inline(__always) func stepJobHoldsProcess(_ i: Int) -> Bool {
-        runsAndroid(i) && androids[core.devices[i].androidIndex].stepJobRunning
+        let a = core.devices[i].androidIndex
+        return a >= 0 && androids[a].stepJobRunning
     }
 
     /// Where the step data comes from.
