@@ -347,21 +347,26 @@ public struct EventQueue<Event> {
                 let first = (hole << 2) &+ 1
                 if first >= count { break }
                 var best = first
-                var bestEntry = h[first]
                 if first &+ 3 < count {
-                    // A full node: four children, the smallest kept in registers.
-                    let e1 = h[first &+ 1], e2 = h[first &+ 2], e3 = h[first &+ 3]
-                    if e1.precedes(bestEntry) { best = first &+ 1; bestEntry = e1 }
-                    if e2.precedes(bestEntry) { best = first &+ 2; bestEntry = e2 }
-                    if e3.precedes(bestEntry) { best = first &+ 3; bestEntry = e3 }
+                    // A full node: a tournament of the four children's keys, each round a
+                    // select rather than a branch (which child wins is a coin toss that
+                    // branches mispredicted); the winner's entry moves once.
+                    let t0 = h[first].time, t1 = h[first &+ 1].time, t2 = h[first &+ 2].time, t3 = h[first &+ 3].time
+                    let o0 = h[first].order, o1 = h[first &+ 1].order, o2 = h[first &+ 2].order, o3 = h[first &+ 3].order
+                    let b1 = t1 == t0 ? o1 < o0 : t1 < t0
+                    let ia = b1 ? first &+ 1 : first, ta = b1 ? t1 : t0, oa = b1 ? o1 : o0
+                    let b3 = t3 == t2 ? o3 < o2 : t3 < t2
+                    let ib = b3 ? first &+ 3 : first &+ 2, tb = b3 ? t3 : t2, ob = b3 ? o3 : o2
+                    best = (tb == ta ? ob < oa : tb < ta) ? ib : ia
                 } else {
+                    var bestEntry = h[first]
                     var c = first &+ 1
                     while c < count {
                         if h[c].precedes(bestEntry) { best = c; bestEntry = h[c] }
                         c &+= 1
                     }
                 }
-                h[hole] = bestEntry
+                h[hole] = h[best]
                 hole = best
             }
             while hole > 0 {
