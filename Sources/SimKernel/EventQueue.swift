@@ -49,7 +49,12 @@ public struct EventQueue<Event> {
         }
         @inlinable var order: UInt64 { UInt64(orderHigh) << 32 | UInt64(orderLow) }
         @inlinable func precedes(_ other: Entry) -> Bool {
-            time < other.time || (time == other.time && order < other.order)
+            Self.precedes(time, order, other.time, other.order)
+        }
+        /// Whether (`time`, `order`) comes before (`otherTime`, `otherOrder`): written as a
+        /// select, so that a caller comparing keys it loaded gets no branch.
+        @inlinable static func precedes(_ time: Int64, _ order: UInt64, _ otherTime: Int64, _ otherOrder: UInt64) -> Bool {
+            time == otherTime ? order < otherOrder : time < otherTime
         }
         /// The time as an unsigned key in the same order (`Int64.min` is 0).
         @inlinable var key: UInt64 { UInt64(bitPattern: time) ^ (1 << 63) }
@@ -353,11 +358,11 @@ public struct EventQueue<Event> {
                     // branches mispredicted); the winner's entry moves once.
                     let t0 = h[first].time, t1 = h[first &+ 1].time, t2 = h[first &+ 2].time, t3 = h[first &+ 3].time
                     let o0 = h[first].order, o1 = h[first &+ 1].order, o2 = h[first &+ 2].order, o3 = h[first &+ 3].order
-                    let b1 = t1 == t0 ? o1 < o0 : t1 < t0
+                    let b1 = Entry.precedes(t1, o1, t0, o0)
                     let ia = b1 ? first &+ 1 : first, ta = b1 ? t1 : t0, oa = b1 ? o1 : o0
-                    let b3 = t3 == t2 ? o3 < o2 : t3 < t2
+                    let b3 = Entry.precedes(t3, o3, t2, o2)
                     let ib = b3 ? first &+ 3 : first &+ 2, tb = b3 ? t3 : t2, ob = b3 ? o3 : o2
-                    best = (tb == ta ? ob < oa : tb < ta) ? ib : ia
+                    best = Entry.precedes(tb, ob, ta, oa) ? ib : ia
                 } else {
                     var bestEntry = h[first]
                     var c = first &+ 1
