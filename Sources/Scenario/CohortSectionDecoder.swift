@@ -130,11 +130,12 @@ extension CohortSectionDecoder {
         return p
     }
 
-    static let androidKeys = ["motionEventsPerDay", "quotaRecheck", "oemPolicy", "batterySaverAuto", "version", "alarmClock"]
+    static let androidKeys = ["motionEventsPerDay", "quotaRecheck", "oemPolicy", "batterySaverAuto", "version", "alarmClock", "screenOffBeforeStart"]
     static let versionExpected = "an Android version: 12, 13, 14 or 15"
 
     /// `android`: `motionEventsPerDay` from 0 to 1440, `quotaRecheck` > 0, `oemPolicy`,
-    /// `batterySaverAuto` a fraction, `version` 12 to 15, `alarmClock`.
+    /// `batterySaverAuto` a fraction, `version` 12 to 15, `alarmClock`, `screenOffBeforeStart`
+    /// a distribution of durations.
     static func android(_ node: ScenarioNode) throws(ScenarioError) -> AndroidConfig {
         var a = AndroidConfig.defaults
         for member in try node.members("an android object, e.g. {\"motionEventsPerDay\": 6}") {
@@ -147,6 +148,7 @@ extension CohortSectionDecoder {
             case "batterySaverAuto": a.batterySaverAuto = try child.fraction()
             case "version": a.version = Int(try child.integer(in: AndroidConfig.versions, versionExpected))
             case "alarmClock": a.alarmClock = try alarmClock(child)
+            case "screenOffBeforeStart": a.screenOffBeforeStart = try child.distribution(.duration)
             default: throw member.unknownKey(among: androidKeys)
             }
         }

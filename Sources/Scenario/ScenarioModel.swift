@@ -191,6 +191,11 @@ public struct AndroidConfig: Sendable, Equatable {
     public var version = 14
     /// Users' alarm clocks (`alarmClock`), which hold deep Doze back before they ring.
     public var alarmClock = AlarmClockUsage()
+    /// **Assumption** (`screenOffBeforeStart`, a duration distribution): how long before the
+    /// run each phone's screen went off, so every phone's Doze is at its own step at time
+    /// zero (all starting their idle countdown at zero put every phone's maintenance window
+    /// in one second). Default uniform 0 to 1 h; `{"constant": "0s"}` starts them together.
+    public var screenOffBeforeStart: Distribution = .uniform(0, 3_600e6)
     public init() {}
     public static let defaults = AndroidConfig()
     /// The releases `version` accepts.

@@ -90,7 +90,8 @@ public struct World {
                          staleTriggers: Array(hugePagesRepeating: DeferredTimer(), count: devices.count),
                          metrics: Metrics(capacities: fleet.cohorts.map(\.capacityMah), keepsSeconds: !shard.isWhole), oracle: Oracle(devices: devices.count),
                          traceRecorder: traceDevice.flatMap(shard.local).flatMap { $0 < devices.count ? Trace(device: $0) : nil },
-                         end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds)
+                         end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds,
+                         rhythm: DailyRhythm(seed: scenario.seed))
         core.jobs = [Job](hugePagesCapacity: World.jobsReserved(devices: devices.count))
         continuation = ContinuationHost(scenario: scenario, core: core)
         requestTimeout = scenario.backend.requestTimeout
@@ -174,7 +175,7 @@ public struct World {
             let earliest = SimTime(microseconds: core.withStream(.os, of: d) { $0.int(in: 0...max(0, interval - 1)) })
             var battery = RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "battery")
             startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
-            osStart(id, firstRefreshDue: earliest)
+            osStart(id, firstRefreshDue: cohort.runsRefresh ? earliest : nil)
             if cohort.stepSync { startStepSync(id) }
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {

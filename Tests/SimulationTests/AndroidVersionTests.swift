@@ -12,7 +12,7 @@ import Scenario
         var world = try BatterySaverAlarmTests.world("""
         {"cohort": "v\(version)", "count": 1, "features": ["refresh"], "signedIn": 1, \(BatterySaverAlarmTests.still),
          "battery": {"charging": "rarely", "initialPercent": 90},
-         "android": {"motionEventsPerDay": 0, "batterySaverAuto": 0, "version": \(version)}}
+         "android": {"motionEventsPerDay": 0, "batterySaverAuto": 0, "screenOffBeforeStart": {"constant": "0s"}, "version": \(version)}}
         """, duration: "11m")
         world.runToEnd()
         return world.trace.filter { $0.line.contains("Doze: light") }.map(\.time)

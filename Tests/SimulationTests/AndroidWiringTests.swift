@@ -18,7 +18,7 @@ import Platform
          "network": {"offlineSpellsPerDay": 0, \(network)},
          "settings": {"lowPowerMode": 0, "notificationPermission": {"authorized": 1}},
          "battery": {\(battery)},
-         "android": {"motionEventsPerDay": 0, "batterySaverAuto": 0\(android)}}
+         "android": {"motionEventsPerDay": 0, "batterySaverAuto": 0, "screenOffBeforeStart": {"constant": "0s"}\(android)}}
         """
     }
 

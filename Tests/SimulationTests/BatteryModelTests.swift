@@ -28,18 +28,29 @@ import Platform
     @Test func rarelyPlugsInAtTheCriticalFivePercent() {
         let s = BatteryState(percent: 15, since: .zero, charging: false)
         // 10 points at 3.939 %/h: 2.538 h = 9138.46 s.
-        let at = model.nextSwitch(s, now: .zero, localSecondsOfDay: 0)
+        let at = model.nextSwitch(s, now: .zero, user: 0, local: (0, 0), rhythm: DailyRhythm(seed: 1))
         #expect(abs(at.seconds - 9138.46) < 0.01)
     }
 
-    @Test func overnightPlugsInAt22AndOutAt07Local() {
+    /// `overnight` follows the user's own day (``DailyRhythm``): on at bedtime, off at the
+    /// next wake-up, to the second, with tomorrow's times after today's have passed.
+    @Test func overnightPlugsInAtBedtimeAndOutAtWakeUp() {
         let night = BatteryModel(capacityMah: 3300, habit: .overnight)
-        let day = BatteryState(percent: 80, since: .zero, charging: false)
-        #expect(night.nextSwitch(day, now: .zero, localSecondsOfDay: 21 * 3600 + 59 * 60) == .zero + .minutes(1))
-        #expect(night.nextSwitch(day, now: .zero, localSecondsOfDay: 22 * 3600) == .zero + .hours(24))
+        let rhythm = DailyRhythm(seed: 7)
+        let user = 12, day: Int32 = 20_500
+        let today = rhythm.day(user: user, day: day), tomorrow = rhythm.day(user: user, day: day + 1)
+        let up = BatteryState(percent: 80, since: .zero, charging: false)
+        // One second before bedtime, and at bedtime itself (then tomorrow's bedtime).
+        #expect(night.nextSwitch(up, now: .zero, user: user, local: (day, today.bedtime - 1), rhythm: rhythm) == .zero + .seconds(1))
+        #expect(night.nextSwitch(up, now: .zero, user: user, local: (day, today.bedtime), rhythm: rhythm)
+                == .zero + .seconds(Int64(86_400 - today.bedtime + tomorrow.bedtime)))
         let plugged = BatteryState(percent: 80, since: .zero, charging: true)
-        #expect(night.nextSwitch(plugged, now: .zero, localSecondsOfDay: 23 * 3600) == .zero + .hours(8))
-        #expect(night.initial(percent: 40, localSecondsOfDay: 6 * 3600).charging)
-        #expect(!night.initial(percent: 40, localSecondsOfDay: 7 * 3600).charging)
+        // Plugged in before today's wake-up: off at it; after bedtime: off at tomorrow's.
+        #expect(night.nextSwitch(plugged, now: .zero, user: user, local: (day, today.wakeUp - 1), rhythm: rhythm) == .zero + .seconds(1))
+        #expect(night.nextSwitch(plugged, now: .zero, user: user, local: (day, today.bedtime), rhythm: rhythm)
+                == .zero + .seconds(Int64(86_400 - today.bedtime + tomorrow.wakeUp)))
+        #expect(night.initial(percent: 40, user: user, local: (day, today.wakeUp - 1), rhythm: rhythm).charging)
+        #expect(!night.initial(percent: 40, user: user, local: (day, today.wakeUp), rhythm: rhythm).charging)
+        #expect(night.initial(percent: 40, user: user, local: (day, today.bedtime), rhythm: rhythm).charging)
     }
 }

@@ -13,7 +13,8 @@ import SimKernel
 public struct BatteryModel: Sendable {
     /// When the user charges (a cohort's `battery.charging`).
     public enum Habit: Sendable {
-        /// **Assumption**: plugged in from 22:00 to 07:00 local time, every night.
+        /// **Assumption**: plugged in from bedtime to wake-up, every night (``DailyRhythm``:
+        /// each user's own times, drawn per user and local date; about 22:00 to 07:00).
         case overnight
         /// **Assumption**: plugged in when the level falls to 25 %, unplugged at 80 %.
         case topUps
@@ -34,7 +35,6 @@ public struct BatteryModel: Sendable {
     /// `docs/platform-facts.md` E: critical level (the `rarely` habit plugs in here).
     public static let criticalPercent = 5.0
     static let topUpFrom = 25.0, topUpTo = 80.0
-    static let nightFrom = 22 * 3600, nightUntil = 7 * 3600
 
     public init(capacityMah: Double, habit: Habit) {
         self.capacityMah = capacityMah
@@ -57,25 +57,31 @@ public struct BatteryModel: Sendable {
         !s.charging && percent(s, at: t) <= BatteryModel.lowPercent
     }
 
-    /// The state at time zero: unplugged at `percent`, or plugged in if the habit says so.
-    public func initial(percent: Double, localSecondsOfDay: Int) -> BatteryState {
+    /// The state at time zero: unplugged at `percent`, or plugged in if the habit says so
+    /// (`overnight`: while `user` sleeps at the local clock reading `local`).
+    public func initial(percent: Double, user: Int, local: (day: Int32, secondOfDay: Int), rhythm: DailyRhythm) -> BatteryState {
         var s = BatteryState(percent: min(100, max(0, percent)), since: .zero, charging: false)
         switch habit {
-        case .overnight: s.charging = localSecondsOfDay >= BatteryModel.nightFrom || localSecondsOfDay < BatteryModel.nightUntil
+        case .overnight: s.charging = !rhythm.day(user: user, day: local.day).isAwake(local.secondOfDay)
         case .topUps: s.charging = s.percent <= BatteryModel.topUpFrom
         case .rarely: s.charging = s.percent <= BatteryModel.criticalPercent
         }
         return s
     }
 
-    /// When the user next plugs in or unplugs, seen at `now` with the local clock at
-    /// `localSecondsOfDay` (a DST change in between moves the overnight times by an hour at most).
-    public func nextSwitch(_ s: BatteryState, now: SimTime, localSecondsOfDay: Int) -> SimTime {
+    /// When `user` next plugs in or unplugs, seen at `now` with the local clock reading
+    /// `local` (a DST change in between moves the overnight times by an hour at most).
+    public func nextSwitch(_ s: BatteryState, now: SimTime, user: Int, local: (day: Int32, secondOfDay: Int), rhythm: DailyRhythm) -> SimTime {
         switch habit {
         case .overnight:
-            let target = s.charging ? BatteryModel.nightUntil : BatteryModel.nightFrom
-            var wait = target - localSecondsOfDay
-            if wait <= 0 { wait += 86_400 }
+            // Plugged in: off at the next wake-up. Unplugged: on at today's bedtime, or
+            // tomorrow's if today's has passed.
+            let today = rhythm.day(user: user, day: local.day)
+            let target = s.charging ? today.wakeUp : today.bedtime
+            let wait = local.secondOfDay < target
+                ? target - local.secondOfDay
+                : 86_400 - local.secondOfDay + (s.charging ? rhythm.day(user: user, day: local.day + 1).wakeUp
+                                                           : rhythm.day(user: user, day: local.day + 1).bedtime)
             return now + .seconds(Int64(wait))
         case .topUps:
             return now + timeToReach(s.charging ? BatteryModel.topUpTo : BatteryModel.topUpFrom, from: percent(s, at: now), charging: s.charging)

@@ -15,6 +15,9 @@ final class CohortModels {
     let usage: UsageConfig
     let kvPersistDelay: SimDuration
     let capacityMah: Double
+    /// Whether the cohort's `features` include seed `000`'s refresh (its BGAppRefreshTask or
+    /// WorkManager work, its `/v1/test/*` requests and notifications).
+    let runsRefresh: Bool
     /// Whether the cohort's `features` include seed `004`'s continuation.
     let runsContinuation: Bool
     let continuation: ContinuationUsage
@@ -51,6 +54,7 @@ final class CohortModels {
         usage = cohort.usage
         kvPersistDelay = cohort.ios.kvPersistDelay
         capacityMah = cohort.battery.capacityMah
+        runsRefresh = cohort.features.contains(.refresh)
         runsContinuation = cohort.features.contains(.continuation)
         continuation = cohort.continuation
         runsPush = cohort.features.contains(.push)
@@ -95,6 +99,8 @@ final class AndroidModels: Sendable {
     /// users who turned it on (`android.batterySaverAuto`, **assumption**).
     let batterySaver = BatterySaverModel()
     let batterySaverAuto: Double
+    /// How long before the run the screen went off (`android.screenOffBeforeStart`).
+    let screenOffBeforeStart: Distribution
     /// The step sync's stale-sync notification as a `setAndAllowWhileIdle` alarm
     /// (`docs/platform-facts.md` C). **Assumption**: Android 12 or later, the app targeting 12 or
     /// later (72 an hour while idle).
@@ -111,6 +117,7 @@ final class AndroidModels: Sendable {
         motionEventsPerDay = config.motionEventsPerDay
         quotaRecheck = config.quotaRecheck
         batterySaverAuto = config.batterySaverAuto
+        screenOffBeforeStart = config.screenOffBeforeStart
         alarmClock = AlarmClockModel(share: config.alarmClock.share, timeOfDay: config.alarmClock.timeOfDay)
     }
 }

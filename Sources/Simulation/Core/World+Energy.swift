@@ -24,9 +24,10 @@ extension World {
     mutating func startBattery(_ d: UInt32, initialPercent: Double) {
         let i = Int(d)
         let battery = core.cohorts[Int(core.devices[i].cohort)].battery
-        let local = core.localTime(i, at: .zero)
-        core.devices[i].battery = battery.initial(percent: initialPercent, localSecondsOfDay: local.secondOfDay)
-        core.clock.schedule(.stepSync(.batterySwitch(device: d)), at: battery.nextSwitch(core.devices[i].battery, now: .zero, localSecondsOfDay: local.secondOfDay))
+        let local = core.localTime(i, at: .zero), user = Int(core.globalID(i))
+        core.devices[i].battery = battery.initial(percent: initialPercent, user: user, local: local, rhythm: core.rhythm)
+        core.clock.schedule(.stepSync(.batterySwitch(device: d)),
+                            at: battery.nextSwitch(core.devices[i].battery, now: .zero, user: user, local: local, rhythm: core.rhythm))
     }
 
     /// The user plugs the phone in or unplugs it (``StepSyncEvent/batterySwitch(device:)``):
@@ -37,7 +38,8 @@ extension World {
         battery.toggle(&core.devices[i].battery, at: now)
         core.note(d, "battery: \(core.devices[i].battery.charging ? "plugged in" : "unplugged") at \(Int(core.devices[i].battery.percent)) %")
         core.clock.schedule(.stepSync(.batterySwitch(device: d)),
-                       at: battery.nextSwitch(core.devices[i].battery, now: now, localSecondsOfDay: core.localTime(i, at: now).secondOfDay))
+                            at: battery.nextSwitch(core.devices[i].battery, now: now, user: Int(core.globalID(i)),
+                                                   local: core.localTime(i, at: now), rhythm: core.rhythm))
         chargingChanged(d)
     }
 

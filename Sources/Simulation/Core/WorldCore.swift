@@ -41,6 +41,9 @@ struct WorldCore {
     let traceRecorder: Trace?
     let end: SimTime
     let startUnixSeconds: Int64
+    /// When each user is up (wake-up and bedtime per user and local date): the battery's
+    /// overnight charging and the health data follow it.
+    let rhythm: DailyRhythm
 
     var now: SimTime { clock.now }
 

@@ -53,7 +53,9 @@ extension World {
 
     /// Hands one input to the device's logic and carries out its effects in order
     /// (``deliver(_:_:_:)``).
+    /// A cohort without `refresh` has no refresh logic: it hears nothing.
     mutating func deliverRefresh(_ d: UInt32, _ input: RefreshInput) {
+        guard core.cohorts[Int(core.devices[Int(d)].cohort)].runsRefresh else { return }
         deliver(RefreshHost.self, d, input)
     }
 

@@ -89,7 +89,7 @@ struct StepSyncHost: FeatureHost {
         slots = Array(hugePagesRepeating: StepSyncSlot(), count: n)
         streams = Array(hugePagesRepeating: .start, count: n)
         store = StepStore(users: core.cohorts.contains(where: \.stepSync) ? n : 0)
-        health = HealthDataGenerator(seed: scenario.seed)
+        health = HealthDataGenerator(seed: scenario.seed, rhythm: core.rhythm)
         metrics = StepSyncMetrics(uploadEnergy: core.cohorts.map { EventEnergy(capacityMah: $0.capacityMah) })
         effects.reserveCapacity(16)
     }
@@ -183,20 +183,23 @@ struct StepSyncHost: FeatureHost {
     // MARK: - The OS's triggers
 
     /// The next HealthKit background delivery (iOS): new samples come while the user
-    /// records steps, at least ``healthDeliveryMinimumGap`` apart.
+    /// records steps, at least ``healthDeliveryMinimumGap`` apart. A gap that ends while
+    /// the user sleeps ends instead a fresh gap after their first steps of the day (drawn
+    /// per user and day: ``DailyRhythm``), so a zone's phones do not all wake at one instant.
     mutating func scheduleHealthDelivery(_ d: UInt32, core: inout WorldCore) {
         let i = Int(d)
-        let drawn = core.streams(of: i).withStream(.stepSync, at: &streams[i]) { $0.exponential(mean: StepSyncHost.healthDeliveryMeanGap) }
-        let gap = max(StepSyncHost.healthDeliveryMinimumGap, SimDuration.fromSeconds(drawn))
-        var at = core.now + gap
-        // No new samples at night: the first delivery comes after the day's first steps.
+        var at = core.now + drawHealthDeliveryGap(i, core: core)
         let local = core.localTime(i, at: at)
-        if !HealthDataGenerator.isActive(secondOfDay: local.secondOfDay) {
-            var wait = HealthDataGenerator.activeFrom - local.secondOfDay
-            if wait < 0 { wait += 86_400 }
-            at = at + .seconds(Int64(wait)) + StepSyncHost.healthDeliveryMinimumGap
-        }
+        let asleep = health.secondsUntilSteps(user: Int(core.globalID(i)), day: local.day, secondOfDay: local.secondOfDay)
+        if asleep > 0 { at = at + .seconds(Int64(asleep)) + drawHealthDeliveryGap(i, core: core) }
         core.clock.schedule(.stepSync(.healthDelivery(device: d)), at: at)
+    }
+
+    /// A gap between HealthKit deliveries: exponential with mean ``healthDeliveryMeanGap``,
+    /// at least ``healthDeliveryMinimumGap``.
+    private mutating func drawHealthDeliveryGap(_ i: Int, core: borrowing WorldCore) -> SimDuration {
+        let drawn = core.streams(of: i).withStream(.stepSync, at: &streams[i]) { $0.exponential(mean: StepSyncHost.healthDeliveryMeanGap) }
+        return max(StepSyncHost.healthDeliveryMinimumGap, SimDuration.fromSeconds(drawn))
     }
 
     /// A HealthKit delivery wakes the app: counted, and in its story.
@@ -308,11 +311,8 @@ struct StepSyncHost: FeatureHost {
 
     /// The first instant at or after `t` at which the user records steps.
     @inline(__always) private func firstStepAfter(_ i: Int, _ t: SimTime, core: borrowing WorldCore) -> SimTime {
-        let sod = core.localTime(i, at: t).secondOfDay
-        if HealthDataGenerator.isActive(secondOfDay: sod) { return t }
-        var wait = HealthDataGenerator.activeFrom - sod
-        if wait < 0 { wait += 86_400 }
-        return t + .seconds(Int64(wait))
+        let local = core.localTime(i, at: t)
+        return t + .seconds(Int64(health.secondsUntilSteps(user: Int(core.globalID(i)), day: local.day, secondOfDay: local.secondOfDay)))
     }
 }
 

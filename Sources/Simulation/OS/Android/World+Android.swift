@@ -194,37 +194,40 @@ extension World {
     /// interval, drawn from the device's own stream (`android.bucketCheckPhase`), so the
     /// fleet's checks do not fall at the same instants. The user's alarm clock is drawn
     /// from its own stream too (`user.alarmClock`, World+AlarmClock).
-    mutating func startAndroid(_ d: UInt32, firstDue: SimTime) {
+    mutating func startAndroid(_ d: UInt32, firstDue: SimTime?) {
         let i = Int(d)
         let m = models(d)
         var setup = RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "android.setup")
         let opens = core.cohorts[Int(core.devices[i].cohort)].usage.appOpensPerDay
         let sinceUse = opens > 0 ? SimDuration.fromSeconds(setup.exponential(mean: 86_400 / opens)) : .days(30)
         let batterySaverAuto = setup.chance(m.batterySaverAuto)
+        // Each phone's Doze at its own step at time zero (`android.screenOffBeforeStart`).
+        let screenOffSince = SimTime.zero - SimDuration(microseconds: max(0, m.screenOffBeforeStart.sampleDuration(&setup).microseconds))
         let bucket = StandbyBucketState(lastUsedAt: .zero - sinceUse, checkPhase: bucketCheckPhase(d, m.buckets))
         let interval: SimDuration
         if case .periodic(let i, _) = m.refreshWork.kind { interval = i } else { interval = .zero }
-        var work = WorkSpecState(enqueuedAt: firstDue - interval)
-        m.workManager.runFinished(m.refreshWork, &work, result: .success, now: firstDue - interval)
+        let due = firstDue ?? .zero
+        var work = WorkSpecState(enqueuedAt: due - interval)
+        m.workManager.runFinished(m.refreshWork, &work, result: .success, now: due - interval)
         precondition(core.devices[i].androidIndex == androids.count, "World: Android devices start in the order FleetBuilder numbered them")
         stepJobStops.append(.near)
         androids.append(AndroidDevice(
             doze: DozeState(), lastBucket: m.buckets.bucket(bucket, at: .zero), bucket: bucket,
-            refresh: AndroidWorkSlot(spec: work, enqueued: true),
+            refresh: AndroidWorkSlot(spec: work, enqueued: firstDue != nil),
             steps: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false),
             fcmHighPriority: m.fcm.makeLog()))
         androids[androidIndex(d)].batterySaverAuto = batterySaverAuto
-        core.note(d, "OS: Android; standby bucket \(androids[androidIndex(d)].lastBucket); refresh work due \(core.format(firstDue))")
+        core.note(d, "OS: Android; standby bucket \(androids[androidIndex(d)].lastBucket); "
+                  + (firstDue.map { "refresh work due \(core.format($0))" } ?? "no refresh work"))
         updateAutoBatterySaver(d)
-        if core.devices[i].lowPowerMode { applyDoze(d, .quickDoze(true)) }
-        if isCharging(i) { applyDoze(d, .charging(true)) }
-        applyDoze(d, .screen(on: false))
+        startDoze(d, (core.devices[i].lowPowerMode ? [.quickDoze(true)] : []) + (isCharging(i) ? [.charging(true)] : []) + [.screen(on: false)],
+                  since: screenOffSince)
         armOEMKill(d)
         armBucketTimer(d)
         setUpAlarmClock(d)
         scheduleScreenSession(d)
         scheduleMotion(d)
-        scheduleWorkCheck(d, .refresh)
+        if firstDue != nil { scheduleWorkCheck(d, .refresh) }
     }
 
     mutating func androidEvent(_ event: AndroidEvent) {

@@ -42,6 +42,25 @@ extension World {
         }
     }
 
+    /// Time zero: Doze as it stands on a phone whose `inputs` (the screen going off, and
+    /// the charger or Quick Doze in force) happened at `since`, before the run. Its steps up
+    /// to now follow from them and are not counted: they are the phone's history (at
+    /// `since` = now they are the run's first, and count).
+    mutating func startDoze(_ d: UInt32, _ inputs: [DozeInput], since: SimTime) {
+        let a = androidIndex(d)
+        let first = startDozeTransitions()
+        let end = now
+        borrowedModels(d)._withUnsafeGuaranteedRef { m in
+            for input in inputs { m.doze.handle(input, state: &androids[a].doze, now: since, into: &dozeTransitions) }
+            if since < end { m.doze.advance(&androids[a].doze, through: end - .microseconds(1), into: &dozeTransitions) }
+        }
+        if since < end { dozeTransitions.removeSubrange(first...) } else if dozeTransitions.count > first { countDozeTransitions(d, from: first) }
+        if dozeWatched(d, a) {
+            armDozeTimer(d, a)
+            watchScreen(d, a)
+        }
+    }
+
     /// Runs the Doze steps device `d` owes before `t`, each at its own deadline, and
     /// counts them. Nothing waited on them (or they would have run as events), so they
     /// release nothing. A step due at `t` itself is left to its event or, with none, to

@@ -5,18 +5,19 @@ import SimKernel
 ///
 /// - **Assumption**: a day's total is uniform in [2,000, 14,000) steps, drawn from
 ///   (seed, user, local date) alone, so it never depends on when anyone asks.
-/// - **Assumption**: the steps accrue evenly while the local clock reads 07:00-22:00,
-///   none at night.
+/// - **Assumption**: the steps accrue evenly while the user is up (``DailyRhythm``: from
+///   their wake-up, drawn per user and day, for 15 h), none at night.
 public struct HealthDataGenerator: Sendable {
     public static let dailyMinimum: Int64 = 2_000
     public static let dailySpread: Int64 = 12_000
-    public static let activeFrom = 7 * 3600
-    public static let activeUntil = 22 * 3600
     let key: UInt64
+    /// When each user is up.
+    public let rhythm: DailyRhythm
 
-    public init(seed: UInt64) {
+    public init(seed: UInt64, rhythm: DailyRhythm) {
         var mixer = SplitMix64(state: seed ^ 0x5354_4550_5300_0000)  // "STEPS"
         key = mixer.next()
+        self.rhythm = rhythm
     }
 
     /// The user's total for local date `day`.
@@ -30,10 +31,13 @@ public struct HealthDataGenerator: Sendable {
         if nowDay < day { return 0 }
         let total = dailyTotal(user: user, day: day)
         if nowDay > day { return total }
-        let active = Int64(min(max(secondOfDay, HealthDataGenerator.activeFrom), HealthDataGenerator.activeUntil) - HealthDataGenerator.activeFrom)
-        return Int32(Int64(total) * active / Int64(HealthDataGenerator.activeUntil - HealthDataGenerator.activeFrom))
+        let up = rhythm.day(user: user, day: day)
+        let active = Int64(min(max(secondOfDay, up.wakeUp), up.bedtime) - up.wakeUp)
+        return Int32(Int64(total) * active / Int64(up.bedtime - up.wakeUp))
     }
 
-    /// Whether steps accrue at this local clock reading.
-    public static func isActive(secondOfDay: Int) -> Bool { secondOfDay >= activeFrom && secondOfDay < activeUntil }
+    /// Seconds from local (`day`, `secondOfDay`) until the user next records steps (0 while they do).
+    public func secondsUntilSteps(user: Int, day: Int32, secondOfDay: Int) -> Int {
+        rhythm.secondsUntilAwake(user: user, day: day, secondOfDay: secondOfDay)
+    }
 }

@@ -1,0 +1,78 @@
+import Foundation
+import SimKernel
+
+/// When each user's day begins and ends on their local clock: the wake-up time (steps
+/// start to accrue, the phone comes off its overnight charger) and the bedtime (steps
+/// stop, the phone goes on the charger). A closed form of (seed, user, local date), so
+/// nothing is stored per user or per day.
+///
+/// Real phones do not wake in the same second: a fleet whose users all started their day
+/// at 07:00:00 sent every zone's HealthKit deliveries and charger changes in one second
+/// (a synthetic herd that set the backend's busiest second). Each user therefore gets a
+/// usual wake-up time of their own, and each day moves it a little.
+///
+/// - **Assumption** (no source gives a distribution for app users; the shape is that of
+///   population sleep studies, e.g. Walch, Cochran & Forger 2016, "A global quantification
+///   of 'normal' sleep schedules using smartphone data", Science Advances 2: e1501705, whose
+///   national mean wake-up times lie around 07:00 with individual spreads of about an hour):
+///   a user's usual wake-up is normal with mean ``meanWakeUp`` (07:00) and standard deviation
+///   ``wakeUpSpread`` (1 h), kept within ``earliestUsual``-``latestUsual`` (05:00-09:00).
+/// - **Assumption**: each day's wake-up is the usual one moved by a uniform ±``dailyShift``
+///   (30 min), drawn from (seed, user, date).
+/// - **Assumption**: the user is up for ``awake`` (15 h, the 07:00-22:00 day the model used
+///   before) and goes to bed no later than midnight.
+///
+/// The peak of wake-ups stays where ``DiurnalCurve/phoneUse`` rises (06:00-08:00).
+public struct DailyRhythm: Sendable {
+    public static let meanWakeUp = 7 * 3600
+    public static let wakeUpSpread = 3600.0
+    public static let earliestUsual = 5 * 3600
+    public static let latestUsual = 9 * 3600
+    public static let dailyShift = 30 * 60
+    public static let awake = 15 * 3600
+
+    /// One local date of a user: seconds after local midnight.
+    public struct Day: Sendable, Equatable {
+        public var wakeUp: Int
+        public var bedtime: Int
+
+        public init(wakeUp: Int, bedtime: Int) {
+            self.wakeUp = wakeUp
+            self.bedtime = bedtime
+        }
+
+        /// Whether the user is up at `secondOfDay`.
+        public func isAwake(_ secondOfDay: Int) -> Bool { secondOfDay >= wakeUp && secondOfDay < bedtime }
+    }
+
+    let key: UInt64
+
+    public init(seed: UInt64) {
+        var mixer = SplitMix64(state: seed ^ 0x4441_5952_4859_0000)  // "DAYRHY"
+        key = mixer.next()
+    }
+
+    /// The user's usual wake-up, seconds after local midnight.
+    public func usualWakeUp(user: Int) -> Int {
+        var stream = RandomStream(splitMixSeed: key ^ (UInt64(user) &* 0x9E37_79B9_7F4A_7C15))
+        let drawn = Double(Self.meanWakeUp) + Self.wakeUpSpread * stream.standardNormal()
+        return min(Self.latestUsual, max(Self.earliestUsual, Int(drawn.rounded(.down))))
+    }
+
+    /// The user's wake-up and bedtime on local date `day` (days since 1970-01-01).
+    public func day(user: Int, day: Int32) -> Day {
+        var mixer = SplitMix64(state: key ^ (UInt64(user) &* 0xD1B5_4A32_D192_ED03) ^ (UInt64(UInt32(bitPattern: day)) << 40))
+        let shift = Int(mixer.next() % UInt64(2 * Self.dailyShift + 1)) - Self.dailyShift
+        let wakeUp = usualWakeUp(user: user) + shift
+        return Day(wakeUp: wakeUp, bedtime: min(86_400, wakeUp + Self.awake))
+    }
+
+    /// Seconds from local (`day`, `secondOfDay`) until the user is next up: 0 while awake,
+    /// else until today's wake-up or tomorrow's.
+    public func secondsUntilAwake(user: Int, day d: Int32, secondOfDay: Int) -> Int {
+        let today = day(user: user, day: d)
+        if today.isAwake(secondOfDay) { return 0 }
+        if secondOfDay < today.wakeUp { return today.wakeUp - secondOfDay }
+        return 86_400 - secondOfDay + day(user: user, day: d + 1).wakeUp
+    }
+}
