@@ -48,6 +48,7 @@ enum FleetSimCommand {
         Shrink.self,
         Merge.self,
         Diverge.self,
+        Plan.self,
     ]
 
     /// What the arguments ask for.

@@ -1,0 +1,162 @@
+import Foundation
+import Reports
+import Scenario
+import SimKernel
+import Simulation
+
+/// `fleetsim plan`: the capacity workflow. The smallest `backend.workers` (with `--push`,
+/// then the smallest `backend.push.concurrency`) at which every expectation of the
+/// scenario holds, found by ``PlanSearch`` over whole runs of the same seed.
+struct Plan: Command {
+    static let help = CommandHelp(
+        name: "plan",
+        abstract: "find the smallest backend.workers (and push concurrency) at which every expectation holds",
+        arguments: [.init(name: "SCENARIO", text: "the scenario file (JSON); its expect list is what must hold")],
+        options: ScenarioOptions.options(seed: true) + [
+            .valued("jobs", "J", "probes run at once, one world each (a round probes J capacities)", default: "the number of cores"),
+            .flag("push", "after the workers, also find the smallest backend.push.concurrency (each\nprovider's concurrent sends), with the workers at their answer"),
+            .valued("max", "N", "the largest capacity tried", default: "4096 workers, 1000000 sends"),
+            .valued("out", "DIR", "where plan.json goes; checked for writability before the first probe", default: "reports/plan-<scenario name>/"),
+        ],
+        discussion: """
+        Every probe is a whole run of the scenario with the same seed, differing only
+        in the capacity searched. A probe holds when no invariant is violated and every
+        expectation holds. The search starts at the scenario's own capacity and doubles
+        it until a probe holds, then narrows the gap between the largest failing and
+        the smallest holding capacity, J probes a round, until they are neighbours:
+        the answer held and one less failed, both as probed. More capacity is assumed
+        never to hurt; a probe that contradicts it is reported.
+
+        Prints each probe (capacity, API utilisation, queueing p99, 503s, verdict and
+        what failed) and the answer; writes DIR/plan.json with the same. Exit 0 with
+        an answer, 1 when nothing up to --max holds (the failing expectations say why;
+        an invariant violation or an expectation that capacity cannot fix never holds),
+        2 on bad input.
+        """,
+        examples: ["fleetsim plan scenarios/default.json --scale 0.1 --jobs 2",
+                   "fleetsim plan scenarios/broadcast.json --push"]
+    )
+
+    var options: ScenarioOptions
+    var jobs: Int
+    var push: Bool
+    var maximum: Int?
+    var out: String?
+    var scenario: Scenario?
+
+    init(_ parsed: ParsedArguments) throws(CLIError) {
+        try parsed.noExtraPositionals(after: 1)
+        options = try ScenarioOptions(parsed)
+        jobs = try parsed.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        guard jobs >= 1 else { throw .usage("--jobs must be at least 1, found \(jobs)", command: "plan") }
+        push = parsed.flags.contains("push")
+        maximum = try parsed.int("max")
+        if let maximum, maximum < 1 { throw .usage("--max must be at least 1, found \(maximum)", command: "plan") }
+        out = parsed.options["out"]
+    }
+
+    mutating func validate() throws(CLIError) {
+        let s = options.withSwarm(try options.load())
+        try OutputDirectory.check(outputDirectory(s))
+        try MemoryGuard.check(s, shard: .whole)
+        // J probes at once hold J worlds: fewer at once when J of them do not fit.
+        if let available = MemoryGuard.availableBytes() {
+            let fit = max(1, available / max(1, MemoryEstimate.bytes(s, shard: .whole)))
+            if fit < jobs {
+                eprint("plan: --jobs \(jobs) lowered to \(fit): \(fit) world(s) of this scenario fit in the available memory")
+                jobs = fit
+            }
+        }
+        scenario = s
+    }
+
+    func outputDirectory(_ s: Scenario) -> String { out ?? "reports/plan-\(Run.safeName(s.name))" }
+
+    /// The capacity a search moves.
+    enum Knob: String {
+        case workers = "backend.workers"
+        case pushConcurrency = "backend.push.concurrency"
+
+        func set(_ value: Int, in s: inout Scenario) {
+            switch self {
+            case .workers: s.backend.workers = value
+            case .pushConcurrency: s.backend.push.concurrency = value
+            }
+        }
+
+        var ceiling: Int { self == .workers ? 4_096 : 1_000_000 }
+    }
+
+    func run(_ context: Context) throws(CLIError) -> Int32 {
+        guard var scenario else { preconditionFailure("run() before validate()") }
+        var searches: [(knob: Knob, outcome: PlanSearch.Outcome, probes: [PlanProbe])] = []
+        var knobs: [Knob] = [.workers]
+        if push {
+            knobs.append(.pushConcurrency)
+            // The workers are searched with push capacity to spare, so that a push
+            // expectation does not make every worker count fail.
+            Knob.pushConcurrency.set(maximum ?? Knob.pushConcurrency.ceiling, in: &scenario)
+        }
+        print("plan \(scenario.name): \(HumanUnits.count(scenario.fleet.reduce(0) { $0 + $1.count })) devices, seed \(scenario.seed), "
+              + "\(scenario.expect.count) expectation(s), \(jobs) probe(s) a round")
+        for knob in knobs {
+            let start = knob == .workers ? scenario.backend.workers : PushBackendConfig.defaults.concurrency
+            let search = PlanSearch(lowest: 1, highest: maximum ?? knob.ceiling, start: start, parallel: jobs)
+            var probes: [PlanProbe] = []
+            print("\n\(knob.rawValue):")
+            print(PlanProbe.header)
+            let base = scenario
+            let outcome = search.run { round in
+                let results = PlanProbe.run(round.map { c in var s = base; knob.set(c, in: &s); return s }, jobs: jobs)
+                for (c, r) in zip(round, results) {
+                    var probe = r
+                    probe.capacity = c
+                    print(probe.row)
+                    probes.append(probe)
+                }
+                return results.map(\.held)
+            }
+            if outcome.nonMonotone {
+                print("note: a larger \(knob.rawValue) failed where a smaller one held (the run changed, not only its queue); the answer is the smallest that held with one less failing")
+            }
+            searches.append((knob, outcome, probes))
+            guard let answer = outcome.answer else { break }
+            print("\(knob.rawValue) = \(answer)")
+            knob.set(answer, in: &scenario)
+        }
+        let answered = searches.count == knobs.count && searches.allSatisfy { $0.outcome.answer != nil }
+        let document = Self.document(scenario: scenario, options: options, searches: searches, answered: answered)
+        let path = "\(outputDirectory(scenario))/plan.json"
+        do { try AtomicFile.write(JSONWriter.encode(document), to: path) } catch { throw .input("cannot write \(path): \(error)") }
+        if answered {
+            print("\nAnswer: " + searches.map { "\($0.knob.rawValue) = \($0.outcome.answer!)" }.joined(separator: ", ") + " (every expectation holds; one less fails)")
+        } else if let last = searches.last {
+            print("\nNo answer: no \(last.knob.rawValue) up to \(maximum ?? last.knob.ceiling) makes every expectation hold.")
+        }
+        print("Plan: \(path)")
+        return answered ? 0 : 1
+    }
+
+    /// plan.json: the question, every probe, and the answer (null without one).
+    static func document(scenario: Scenario, options: ScenarioOptions,
+                         searches: [(knob: Knob, outcome: PlanSearch.Outcome, probes: [PlanProbe])], answered: Bool) -> ReportValue {
+        var answer: [String: ReportValue] = [:]
+        for s in searches { if let a = s.outcome.answer { answer[s.knob.rawValue] = .count(a) } }
+        return [
+            "scenario": .string(scenario.name),
+            "seed": .count(scenario.seed),
+            "fleetsimVersion": .string(fleetsimVersion),
+            "devices": .count(scenario.fleet.reduce(0) { $0 + $1.count }),
+            "options": .string(options.replayArguments.joined(separator: " ")),
+            "answer": answered ? .object(answer) : .null,
+            "searches": .array(searches.map { s in
+                [
+                    "knob": .string(s.knob.rawValue),
+                    "answer": s.outcome.answer.map { .count($0) } ?? .null,
+                    "nonMonotone": .bool(s.outcome.nonMonotone),
+                    "probes": .array(s.probes.map(\.value)),
+                ]
+            }),
+        ]
+    }
+}
