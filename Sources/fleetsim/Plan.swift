@@ -21,11 +21,13 @@ struct Plan: Command {
         discussion: """
         Every probe is a whole run of the scenario with the same seed, differing only
         in the capacity searched. A probe holds when no invariant is violated and every
-        expectation holds. The search starts at the scenario's own capacity and doubles
-        it until a probe holds, then narrows the gap between the largest failing and
-        the smallest holding capacity, J probes a round, until they are neighbours:
-        the answer held and one less failed, both as probed. More capacity is assumed
-        never to hurt; a probe that contradicts it is reported.
+        expectation holds. The first round probes the scenario's own capacity and its
+        halvings, later rounds its doublings until one holds; then the gap between the
+        largest failing and the smallest holding capacity narrows, J probes a round,
+        until they are neighbours: the answer held and one less failed, both as probed.
+        More capacity is assumed never to hurt; a probe that contradicts it is reported.
+        With --push the workers are searched with push capacity to spare (--max sends),
+        then the push concurrency from the scenario's own, with the workers' answer.
 
         Prints each probe (capacity, API utilisation, queueing p99, 503s, verdict and
         what failed) and the answer; writes DIR/plan.json with the same. Exit 0 with
@@ -91,6 +93,7 @@ struct Plan: Command {
         guard var scenario else { preconditionFailure("run() before validate()") }
         var searches: [(knob: Knob, outcome: PlanSearch.Outcome, probes: [PlanProbe])] = []
         var knobs: [Knob] = [.workers]
+        let ownPushConcurrency = scenario.backend.push.concurrency
         if push {
             knobs.append(.pushConcurrency)
             // The workers are searched with push capacity to spare, so that a push
@@ -100,7 +103,7 @@ struct Plan: Command {
         print("plan \(scenario.name): \(HumanUnits.count(scenario.fleet.reduce(0) { $0 + $1.count })) devices, seed \(scenario.seed), "
               + "\(scenario.expect.count) expectation(s), \(jobs) probe(s) a round")
         for knob in knobs {
-            let start = knob == .workers ? scenario.backend.workers : PushBackendConfig.defaults.concurrency
+            let start = knob == .workers ? scenario.backend.workers : ownPushConcurrency
             let search = PlanSearch(lowest: 1, highest: maximum ?? knob.ceiling, start: start, parallel: jobs)
             var probes: [PlanProbe] = []
             print("\n\(knob.rawValue):")
