@@ -146,6 +146,7 @@ extension PushHost {
         }
         inflight[s].latency = after
         core.clock.schedule(.push(.answer(slot: slot, generation: inflight[s].generation)), after: after)
+        load.addStreamBusy(PushHost.provider(record.token.provider), from: record.sentAt, to: now + after, end: core.end)
     }
 
     /// The provider stores an accepted message for an offline device. APNs keeps one per
