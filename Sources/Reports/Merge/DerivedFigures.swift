@@ -61,9 +61,21 @@ public enum DerivedFigures {
 
     /// `1 − utilisation` at 4 digits: a bucket's headroom (`backend.load.apiHeadroomOverTime`),
     /// or with the busiest bucket's utilisation the run's (`backend.load.apiHeadroom`,
-    /// `backend.pushes.*.headroom`).
-    public static func headroom(utilisation: Double) -> ReportValue {
-        .fixed(1 - utilisation, 4)
+    /// `backend.pushes.*.headroom`); 0 when the pool `refused` work (a 503, a push refused
+    /// by a full queue): there was no room, whatever the mean use (refused work is never
+    /// served, so it would not count as busy time).
+    public static func headroom(utilisation: Double, refused: Bool) -> ReportValue {
+        .fixed(refused ? 0 : 1 - utilisation, 4)
+    }
+
+    /// Per-bucket headroom of a utilisation series with the bucket's refused requests.
+    public static func headroomSeries(utilisation: [Double], refused: [Int64]) -> [ReportValue] {
+        utilisation.indices.map { headroom(utilisation: utilisation[$0], refused: ($0 < refused.count ? refused[$0] : 0) > 0) }
+    }
+
+    /// The run's headroom: its least per bucket (1 for a run without buckets).
+    public static func leastHeadroom(utilisation: [Double], refused: [Int64]) -> ReportValue {
+        headroomSeries(utilisation: utilisation, refused: refused).min { ($0.doubleValue ?? 1) < ($1.doubleValue ?? 1) } ?? .fixed(1, 4)
     }
 
     /// The mean wait of a queueing histogram (`backend.queue.*.meanWait`), from its exact

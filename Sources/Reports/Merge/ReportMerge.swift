@@ -53,10 +53,11 @@ public enum ReportMerge {
     /// The figures derived from other merged keys (``DerivedFigures`` holds the
     /// formulas the run uses too).
     public enum Derived: Equatable, Sendable {
-        /// `1 − utilisation` of the busiest bucket of a busy-time series over a capacity.
-        case headroom(busy: String, capacity: String)
-        /// `1 − utilisation` per bucket of a busy-time series.
-        case headroomSeries(busy: String, capacity: String)
+        /// `1 − utilisation` of the busiest bucket of a busy-time series over a capacity, 0
+        /// where the count (per bucket, or of the run) of refused work at `refused` is not.
+        case headroom(busy: String, capacity: String, refused: String)
+        /// `1 − utilisation` per bucket of a busy-time series (0 where work was refused).
+        case headroomSeries(busy: String, capacity: String, refused: String)
         /// Utilisation per bucket of a busy-time series.
         case utilisationSeries(busy: String, capacity: String)
         /// Utilisation over the run: a busy time (a series: its sum) over a capacity.
@@ -109,8 +110,10 @@ public enum ReportMerge {
         ("backend.queueing", .latency), ("backend.pushes.*.latency", .latency),
         ("backend.load.bucketSeconds", .identical), ("backend.load.faults", .identical),
         ("backend.load.arrivalsBySecond", .bySecond), ("backend.load.peakSecondMixes", .secondMixes),
-        ("backend.load.apiHeadroom", .derived(.headroom(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers"))),
-        ("backend.load.apiHeadroomOverTime", .derived(.headroomSeries(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers"))),
+        ("backend.load.apiHeadroom", .derived(.headroom(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers",
+                                                          refused: "backend.load.apiRejected"))),
+        ("backend.load.apiHeadroomOverTime", .derived(.headroomSeries(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers",
+                                                                      refused: "backend.load.apiRejected"))),
         ("backend.load.apiUtilisation", .derived(.utilisation(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers"))),
         ("backend.load.apiUtilisationOverTime", .derived(.utilisationSeries(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers"))),
         ("backend.load.peaksAre", .derived(.peaksAre)),
@@ -130,8 +133,10 @@ public enum ReportMerge {
         ("backend.queue.*.pWait", .derived(.pWait)), ("backend.queue.byEndpoint.*.pWait", .derived(.pWait)),
         ("backend.queue.byEndpoint.*.wait", .latency),
         ("backend.pushes.*.peakConcurrent", .max), ("backend.pushes.*.peakQueueDepth", .max),
-        ("backend.pushes.apns.headroom", .derived(.headroom(busy: "backend.load.pushStreamMicroseconds.apns", capacity: "backend.pushes.apns.concurrency"))),
-        ("backend.pushes.fcm.headroom", .derived(.headroom(busy: "backend.load.pushStreamMicroseconds.fcm", capacity: "backend.pushes.fcm.concurrency"))),
+        ("backend.pushes.apns.headroom", .derived(.headroom(busy: "backend.load.pushStreamMicroseconds.apns", capacity: "backend.pushes.apns.concurrency",
+                                                                refused: "backend.pushes.apns.rejectedByQueue"))),
+        ("backend.pushes.fcm.headroom", .derived(.headroom(busy: "backend.load.pushStreamMicroseconds.fcm", capacity: "backend.pushes.fcm.concurrency",
+                                                                refused: "backend.pushes.fcm.rejectedByQueue"))),
         ("backend.pushes.apns.utilisation", .derived(.utilisation(busy: "backend.load.pushStreamMicroseconds.apns", capacity: "backend.pushes.apns.concurrency"))),
         ("backend.pushes.fcm.utilisation", .derived(.utilisation(busy: "backend.load.pushStreamMicroseconds.fcm", capacity: "backend.pushes.fcm.concurrency"))),
         ("backend.pushes.*.saturated", .derived(.saturated(rejected: "backend.pushes.*.rejectedByQueue"))),
@@ -472,10 +477,16 @@ public enum ReportMerge {
         let seconds = Double(microseconds) / 1_000_000
         let bucketSeconds = int(document, "backend.load.bucketSeconds")
         switch how {
-        case .headroom(let busy, let capacity):
-            return DerivedFigures.headroom(utilisation: utilisationSeries(document, busy: busy, capacity: capacity).max() ?? 0)
-        case .headroomSeries(let busy, let capacity):
-            return .array(utilisationSeries(document, busy: busy, capacity: capacity).map(DerivedFigures.headroom(utilisation:)))
+        case .headroom(let busy, let capacity, let refused):
+            let utilisation = utilisationSeries(document, busy: busy, capacity: capacity)
+            let found = document.at(refused.split(separator: ".").map(String.init))
+            if let perBucket = found?.arrayValue {
+                return DerivedFigures.leastHeadroom(utilisation: utilisation, refused: perBucket.map { $0.intValue ?? 0 })
+            }
+            return DerivedFigures.headroom(utilisation: utilisation.max() ?? 0, refused: (found?.intValue ?? 0) > 0)
+        case .headroomSeries(let busy, let capacity, let refused):
+            return .array(DerivedFigures.headroomSeries(utilisation: utilisationSeries(document, busy: busy, capacity: capacity),
+                                                        refused: ints(document, refused)))
         case .utilisationSeries(let busy, let capacity):
             return .array(utilisationSeries(document, busy: busy, capacity: capacity).map { .fixed($0, 4) })
         case .utilisation(let busy, let capacity):
@@ -516,7 +527,7 @@ public enum ReportMerge {
             case "busyWorkers": return .int(busy)
             case "busyWorkersUpperBound": return .int(ints(document, "backend.load.apiBusyWorkersPeakUpperBound")[safe: best] ?? 0)
             case "utilisation": return .fixed(utilisation, 4)
-            case "headroom": return DerivedFigures.headroom(utilisation: utilisation)
+            case "headroom": return DerivedFigures.headroom(utilisation: utilisation, refused: (ints(document, "backend.load.apiRejected")[safe: best] ?? 0) > 0)
             case "cause": return DerivedFigures.mainCause(causes(document) { $0[safe: best] ?? 0 })
             default: return DerivedFigures.bucketRate(total[best], bucketSeconds: Double(bucketSeconds))
             }

@@ -50,8 +50,8 @@ extension World {
             "apiUtilisation": DerivedFigures.utilisation(busy: Int64(clamping: l.apiBusy.reduce(0, &+)), capacity: Int64(server.workers),
                                                          microseconds: scenario.duration.microseconds),
             "apiUtilisationOverTime": .array(utilisation.map { .fixed($0, 4) }),
-            "apiHeadroom": DerivedFigures.headroom(utilisation: utilisation.max() ?? 0),
-            "apiHeadroomOverTime": .array(utilisation.map(DerivedFigures.headroom(utilisation:))),
+            "apiHeadroom": DerivedFigures.leastHeadroom(utilisation: utilisation, refused: l.apiRejected.map(Int64.init)),
+            "apiHeadroomOverTime": .array(DerivedFigures.headroomSeries(utilisation: utilisation, refused: l.apiRejected.map(Int64.init))),
             "peaksAre": "exact",
             "peak": [
                 "at": .seconds(Int64(peak.bucket) * LoadSeries.bucket.microseconds),
@@ -63,7 +63,7 @@ extension World {
                 "busyWorkers": .count(l.apiBusyPeak[peak.bucket]),
                 "busyWorkersUpperBound": .count(l.apiBusyPeak[peak.bucket]),
                 "utilisation": .fixed(utilisation[peak.bucket], 4),
-                "headroom": DerivedFigures.headroom(utilisation: utilisation[peak.bucket]),
+                "headroom": DerivedFigures.headroom(utilisation: utilisation[peak.bucket], refused: l.apiRejected[peak.bucket] > 0),
             ],
             "peakSecond": [
                 "at": .seconds(Int64(second.peakAt) * 1_000_000), "requests": .count(second.peak),

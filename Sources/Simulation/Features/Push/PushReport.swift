@@ -39,7 +39,7 @@ extension PushHost {
                 "concurrency": .count(capacity),
                 "utilisation": DerivedFigures.utilisation(busy: Int64(clamping: busy.reduce(0, +)), capacity: Int64(capacity),
                                                           microseconds: duration.microseconds),
-                "headroom": DerivedFigures.headroom(utilisation: utilisation.max() ?? 0),
+                "headroom": DerivedFigures.headroom(utilisation: utilisation.max() ?? 0, refused: m.rejectedByQueue[p] > 0),
                 // The push service's own queue was full: a send was refused.
                 "saturated": .bool(m.rejectedByQueue[p] > 0),
                 "latency": m.providerLatency[p].latencySummary(),
