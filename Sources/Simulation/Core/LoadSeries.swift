@@ -22,8 +22,8 @@ struct LoadSeries {
     var apiRejected: [UInt32]
     /// API requests the server never answered (a `backendOutage`).
     var apiUnanswered: [UInt32]
-    /// The most API workers busy at once, seen when a request arrives or a worker finishes.
-    var apiBusyPeak: [UInt32]
+    /// The most API workers busy at once in the bucket (``BucketPeaks``).
+    var apiBusyPeak: BucketPeaks
     /// API requests arriving, by cause (``LoadCause`` order).
     var byCause: [[UInt32]]
     /// Busy-worker time in the bucket, in worker-microseconds: each service's time within
@@ -40,7 +40,7 @@ struct LoadSeries {
         requests = Array(repeating: zeros, count: Self.endpointNames.count)
         apiRejected = zeros
         apiUnanswered = zeros
-        apiBusyPeak = zeros
+        apiBusyPeak = BucketPeaks(buckets: buckets)
         byCause = Array(repeating: zeros, count: LoadCause.allCases.count)
         apiBusy = [UInt64](repeating: 0, count: buckets)
     }

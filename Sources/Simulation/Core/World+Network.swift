@@ -115,7 +115,7 @@ extension World {
         case .analysis: continuation.metrics.requests += 1
         case .syncSteps(let upload): if upload.method == .upsert { core.metrics.requestsStepSync += 1 } else { core.metrics.requestsStepInsert += 1 }
         }
-        defer { load.apiBusyPeak[b] = max(load.apiBusyPeak[b], UInt32(clamping: server.busy)) }
+        defer { load.apiBusyPeak.note(server.busy, bucket: b) }
         switch server.arrive(job: job, now: now) {
         case .serve:
             core.metrics.recordWait(.zero, endpoint: endpoint)
@@ -183,7 +183,8 @@ extension World {
         returnResponse(job)
         // A long service can end minutes after the last arrival: its bucket sees it busy too.
         let b = load.index(now)
-        load.apiBusyPeak[b] = max(load.apiBusyPeak[b], UInt32(clamping: server.busy))
+        load.apiBusyPeak.note(server.busy, bucket: b)
+        defer { load.apiBusyPeak.note(server.busy, bucket: b) }
         if let next = server.finish() {
             core.metrics.recordWait(now - next.since, endpoint: LoadSeries.endpointIndex(core.jobs[Int(next.job)].endpoint))
             startService(next.job, queued: now - next.since)

@@ -31,6 +31,7 @@ extension World {
             hasPush ? ["apns": f(series[0]), "fcm": f(series[1])] : .object([:])
         }
         let utilisation = apiUtilisationSeries()
+        let busyPeak = l.apiBusyPeak.filled
         let peak = peakBucket()
         let second = arrivalsPerSecond()
         let mixes = core.metrics.arrivalsPerSecond.busiestSecondMixes()
@@ -44,8 +45,8 @@ extension World {
             "apiRejected": counts(l.apiRejected),
             "apiUnansweredPerSecond": rate(l.apiUnanswered),
             "apiUnanswered": counts(l.apiUnanswered),
-            "apiBusyWorkersPeak": counts(l.apiBusyPeak),
-            "apiBusyWorkersPeakUpperBound": counts(l.apiBusyPeak),
+            "apiBusyWorkersPeak": counts(busyPeak),
+            "apiBusyWorkersPeakUpperBound": counts(busyPeak),
             "apiBusyWorkerMicroseconds": counts(l.apiBusy),
             "apiUtilisation": DerivedFigures.utilisation(busy: Int64(clamping: l.apiBusy.reduce(0, &+)), capacity: Int64(server.workers),
                                                          microseconds: scenario.duration.microseconds),
@@ -60,8 +61,8 @@ extension World {
                 "byEndpoint": Self.mix(LoadSeries.endpointNames, l.requests.map { $0[peak.bucket] }),
                 "byCause": Self.mix(LoadCause.names, l.byCause.map { $0[peak.bucket] }),
                 "cause": Self.mainCause(l.byCause.map { $0[peak.bucket] }),
-                "busyWorkers": .count(l.apiBusyPeak[peak.bucket]),
-                "busyWorkersUpperBound": .count(l.apiBusyPeak[peak.bucket]),
+                "busyWorkers": .count(busyPeak[peak.bucket]),
+                "busyWorkersUpperBound": .count(busyPeak[peak.bucket]),
                 "utilisation": .fixed(utilisation[peak.bucket], 4),
                 "headroom": DerivedFigures.headroom(utilisation: utilisation[peak.bucket], refused: l.apiRejected[peak.bucket] > 0),
             ],
@@ -76,8 +77,8 @@ extension World {
             "pushesPerSecond": pushSeries(p.sends, rate),
             "pushRejectedPerSecond": pushSeries(p.rejected, rate),
             "pushQueueDepthPeak": pushSeries(p.queuePeak, counts),
-            "pushConcurrentPeak": pushSeries(p.streamingPeak, counts),
-            "pushConcurrentPeakUpperBound": pushSeries(p.streamingPeak, counts),
+            "pushConcurrentPeak": pushSeries(p.streamingPeak.map(\.filled), counts),
+            "pushConcurrentPeakUpperBound": pushSeries(p.streamingPeak.map(\.filled), counts),
             "pushStreamMicroseconds": pushSeries(p.streamBusy, counts),
             "pushes": pushSeries(p.sends, counts),
             "pushRejected": pushSeries(p.rejected, counts),
