@@ -67,9 +67,12 @@ import Reports
         #expect(r.lookup("backend.load.peak.busyWorkers")?.intValue == busy[minute])
         #expect(r.lookup("backend.load.peak.busyWorkersUpperBound")?.intValue == busy[minute])
         let utilisation = r.lookup("backend.load.apiUtilisationOverTime")?.arrayValue?.compactMap(\.reportedDouble) ?? []
-        func headroom(_ u: Double) -> Double { ((1 - u) * 1e4).rounded() / 1e4 }
-        #expect(r.lookup("backend.load.peak.headroom")?.reportedDouble == headroom(utilisation[minute]))
-        #expect(r.lookup("backend.load.apiHeadroomOverTime")?.arrayValue?.map(\.reportedDouble) == utilisation.map(headroom))
+        // Headroom is 1 − utilisation, and 0 in a minute that answered 503.
+        let rejected = Self.counts(r, "backend.load.apiRejected")
+        func headroom(_ b: Int) -> Double { rejected[b] > 0 ? 0 : ((1 - utilisation[b]) * 1e4).rounded() / 1e4 }
+        #expect(r.lookup("backend.load.peak.headroom")?.reportedDouble == headroom(minute))
+        #expect(r.lookup("backend.load.apiHeadroomOverTime")?.arrayValue?.map(\.reportedDouble) == utilisation.indices.map(headroom))
+        #expect(rejected.contains { $0 > 0 } && utilisation.indices.contains { rejected[$0] == 0 && headroom($0) < 1 })
         // The busiest second holds at least the busiest minute's mean.
         let second = r.lookup("backend.requestsPerSecond.peakSecond")?.reportedDouble ?? 0
         #expect(second >= Double(busiest) / 60)
@@ -105,7 +108,7 @@ import Reports
         #expect(busy.allSatisfy { $0 <= 60_000_000 }, "one worker is busy at most the whole minute")
         let utilisation = (r.lookup("backend.load.apiUtilisationOverTime")?.arrayValue ?? []).compactMap(\.reportedDouble)
         #expect(utilisation == busy.map { (Double($0) / 60_000_000 * 1e4).rounded() / 1e4 })
-        #expect(r.lookup("backend.load.apiHeadroom")?.reportedDouble == ((1 - (utilisation.max() ?? 0)) * 1e4).rounded() / 1e4)
+        #expect(r.lookup("backend.load.apiHeadroom")?.reportedDouble == 0, "503s: no headroom")
         let minute = Int((r.lookup("backend.load.peak.at")?.doubleValue ?? 0) / 60)
         #expect(r.lookup("backend.load.peak.utilisation")?.reportedDouble == utilisation[minute])
         #expect(abs((r.lookup("backend.load.apiUtilisation")?.reportedDouble ?? -1) - Double(busy.reduce(0, +)) / (49 * 3_600e6)) < 0.00005)
