@@ -60,6 +60,8 @@ public struct World {
     var push: PushHost
     /// The backend's load over simulated time (capacity planning).
     var load: LoadSeries
+    /// The event being handled: what a request sent now was caused by (``causeOfSend()``).
+    var handling: WorldEvent?
     /// Measure the event queue (``QueueStats``) while running; off by default, and
     /// report.json is the same either way.
     var measuresQueue = false
@@ -189,6 +191,7 @@ public struct World {
 
     mutating func step(_ event: WorldEvent) {
         hashDelivered(event)
+        handling = event
         switch event {
         case .userOpensApp(let d): userOpensApp(d)
         case .notificationTapped(let d): openApp(d, fromNotification: true)

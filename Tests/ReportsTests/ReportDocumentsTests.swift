@@ -102,15 +102,19 @@ enum SampleReport {
                            "requests": ["/a": counts(a), "/b": counts(b), "total": counts(total)],
                            "apiRejectedPerSecond": rates(a.map { $0 > 1 ? 0.5 : 0 }), "apiRejected": counts(a.map { $0 > 1 ? 0.5 : 0 }),
                            "apiBusyWorkersPeak": .array(a.map { .count(Int64($0 * 2)) }), "apiHeadroomOverTime": .array(a.map { .fixed(1 - $0 / 16, 4) }),
-                           "peak": ["at": .seconds(42_000_000_000), "requests": 270, "requestsPerSecond": .fixed(4.5, 3), "busyWorkers": 7, "headroom": .fixed(0.75, 4)],
+                           "peak": ["at": .seconds(42_000_000_000), "requests": 270, "requestsPerSecond": .fixed(4.5, 3), "busyWorkers": 7, "headroom": .fixed(0.75, 4),
+                                    "cause": "healthKitDelivery", "byCause": ["healthKitDelivery": 200, "appOpen": 70], "byEndpoint": ["/a": 270]],
                            "peakSecond": ["at": .seconds(42_013_000_000), "requests": 9],
                            "faults": [["kind": "backendOutage", "start": .seconds(36_000_000_000), "end": .seconds(43_200_000_000)],
                                       ["kind": "appTermination", "start": .seconds(0), "end": .seconds(172_800_000_000)]]]
         document["backend"] = .object(backend)
         r = .object(document)
         let html = HTMLReport.render(r)
-        // The given total is the total line (not summed again with itself): peak 4.5 at minute 700.
-        #expect(html.contains("peak 4.50 req/s at +11:40"))
+        // The given total is the total line (not summed again with itself): peak 4.5 at minute 700,
+        // marked at the table's busiest minute and named by its cause.
+        #expect(html.contains("busiest minute: HealthKit delivery 4.50 req/s at +11:40"))
+        #expect(html.contains("class=\"peak-mark\" data-at=\"42000\""))
+        #expect(html.contains("HealthKit delivery (causes: HealthKit delivery 200, app open 70; endpoints: /a 270)"))
         #expect(html.components(separatedBy: "<title>total</title>").count == 2)
         // Counts are not drawn a second time beside their rates.
         #expect(html.contains("API rejected per second (req/s)"))
@@ -122,7 +126,7 @@ enum SampleReport {
         #expect(html.contains("In force for the whole run (no band): appTermination."))
         #expect(!html.contains("appTermination: start to"))
         #expect(html.contains("4.50 req/s at +11:40") && html.contains("9.00 req/s at +11:40"))
-        #expect(html.contains("7 / 75.0 %"))
+        #expect(html.contains("75.0 %") && html.contains("The backend never saturated"))
     }
 
     @Test func foldingKeepsThePeakOfALongSeries() {

@@ -65,14 +65,58 @@ import Reports
         #expect(abs((rate ?? 0) - Double(busiest) / 60) < 0.0005)
         let busy = Self.counts(r, "backend.load.apiBusyWorkersPeak")
         #expect(r.lookup("backend.load.peak.busyWorkers")?.intValue == busy[minute])
-        #expect(r.lookup("backend.load.peak.headroom")?.reportedDouble == 1 - Double(busy[minute]))
-        #expect(r.lookup("backend.load.apiHeadroomOverTime")?.arrayValue?.map(\.reportedDouble) == busy.map { 1 - Double($0) })
+        #expect(r.lookup("backend.load.peak.busyWorkersUpperBound")?.intValue == busy[minute])
+        let utilisation = r.lookup("backend.load.apiUtilisationOverTime")?.arrayValue?.compactMap(\.reportedDouble) ?? []
+        // Headroom is 1 − utilisation, and 0 in a minute that answered 503.
+        let rejected = Self.counts(r, "backend.load.apiRejected")
+        func headroom(_ b: Int) -> Double { rejected[b] > 0 ? 0 : ((1 - utilisation[b]) * 1e4).rounded() / 1e4 }
+        #expect(r.lookup("backend.load.peak.headroom")?.reportedDouble == headroom(minute))
+        #expect(r.lookup("backend.load.apiHeadroomOverTime")?.arrayValue?.map(\.reportedDouble) == utilisation.indices.map(headroom))
+        #expect(rejected.contains { $0 > 0 } && utilisation.indices.contains { rejected[$0] == 0 && headroom($0) < 1 })
         // The busiest second holds at least the busiest minute's mean.
         let second = r.lookup("backend.requestsPerSecond.peakSecond")?.reportedDouble ?? 0
         #expect(second >= Double(busiest) / 60)
         #expect(r.lookup("backend.load.peakSecond.requests")?.reportedDouble == second)
         let at = r.lookup("backend.load.peakSecond.at")?.doubleValue ?? -1
         #expect(at >= 0 && at < 49 * 3_600)
+    }
+
+    /// Every request has a cause; the busiest minute's and second's mixes add up to their
+    /// requests and name their largest cause; busy time gives utilisation and headroom.
+    @Test func causesAndBusyTimeAddUp() throws {
+        let r = try Self.report()
+        let total = Self.counts(r, "backend.load.requests.total")
+        var byCause = [Int64](repeating: 0, count: total.count)
+        for cause in LoadCause.names {
+            for (b, n) in Self.counts(r, "backend.load.requestsByCause.\(cause)").enumerated() { byCause[b] += n }
+        }
+        #expect(byCause == total)
+        for peak in ["backend.load.peak", "backend.load.peakSecond"] {
+            let requests = r.lookup("\(peak).requests")?.intValue ?? -1
+            let causes = r.lookup("\(peak).byCause")?.objectValue ?? [:]
+            let endpoints = r.lookup("\(peak).byEndpoint")?.objectValue ?? [:]
+            #expect(causes.values.compactMap(\.intValue).reduce(0, +) == requests, "\(peak)")
+            #expect(endpoints.values.compactMap(\.intValue).reduce(0, +) == requests, "\(peak)")
+            let main = causes.max { a, b in (a.value.intValue ?? 0, b.key) < (b.value.intValue ?? 0, a.key) }?.key
+            #expect(r.lookup("\(peak).cause")?.stringValue == main, "\(peak)")
+        }
+        #expect(r.lookup("backend.load.peakSecond.mixOf")?.stringValue == "second")
+        #expect(r.lookup("backend.load.peaksAre")?.stringValue == "exact")
+        // Busy time: per bucket and per endpoint the same total; utilisation and headroom from it (1 worker).
+        let busy = Self.counts(r, "backend.load.apiBusyWorkerMicroseconds")
+        #expect(busy.reduce(0, +) == r.lookup("backend.queue.overall.busyWorkerMicroseconds")?.intValue)
+        #expect(busy.allSatisfy { $0 <= 60_000_000 }, "one worker is busy at most the whole minute")
+        let utilisation = (r.lookup("backend.load.apiUtilisationOverTime")?.arrayValue ?? []).compactMap(\.reportedDouble)
+        #expect(utilisation == busy.map { (Double($0) / 60_000_000 * 1e4).rounded() / 1e4 })
+        #expect(r.lookup("backend.load.apiHeadroom")?.reportedDouble == 0, "503s: no headroom")
+        let minute = Int((r.lookup("backend.load.peak.at")?.doubleValue ?? 0) / 60)
+        #expect(r.lookup("backend.load.peak.utilisation")?.reportedDouble == utilisation[minute])
+        #expect(abs((r.lookup("backend.load.apiUtilisation")?.reportedDouble ?? -1) - Double(busy.reduce(0, +)) / (49 * 3_600e6)) < 0.00005)
+        // Every served request's wait is in its endpoint's histogram; this one worker with no queue never lets one wait.
+        let served = LoadSeries.endpointNames.compactMap { r.lookup("backend.queue.byEndpoint.\($0).served")?.intValue }.reduce(0, +)
+        #expect(served == r.lookup("backend.queueing.count")?.intValue && served > 0)
+        #expect(r.lookup("backend.queue.overall.pWait")?.reportedDouble == 0)
+        #expect(r.lookup("backend.saturated")?.boolValue == true, "503s: the queue was full")
     }
 
     @Test func rejectionsAndNoAnswersAreWhereTheyHappened() throws {
@@ -140,6 +184,28 @@ import Reports
 
 /// Per-second arrivals folded into a histogram give what the whole per-second array gave.
 @Suite struct PerSecondArrivalsTests {
+    static let mix = PerSecondArrivals.mixIndex(cause: .appOpen, endpoint: 0)
+
+    /// The busiest second keeps its own mix, not its minute's nor a later second's: 3
+    /// HealthKit uploads at second 10 beat 2 app opens at second 11 and 2 retries at 12.
+    @Test func theBusiestSecondKeepsItsOwnMix() {
+        var a = PerSecondArrivals()
+        for _ in 0..<2 { a.count(second: 9, mix: PerSecondArrivals.mixIndex(cause: .appOpen, endpoint: 0)) }
+        for _ in 0..<3 { a.count(second: 10, mix: PerSecondArrivals.mixIndex(cause: .healthKitDelivery, endpoint: 3)) }
+        a.count(second: 11, mix: PerSecondArrivals.mixIndex(cause: .appOpen, endpoint: 0))
+        a.count(second: 11, mix: PerSecondArrivals.mixIndex(cause: .appOpen, endpoint: 1))
+        for _ in 0..<3 { a.count(second: 12, mix: PerSecondArrivals.mixIndex(cause: .retryAfterFailure, endpoint: 3)) }
+        let mixes = a.busiestSecondMixes()
+        #expect(mixes.count == 1)
+        #expect(mixes[0].second == 10)
+        #expect(mixes[0].byCause[Int(LoadCause.healthKitDelivery.rawValue)] == 3 && mixes[0].byCause.reduce(0, +) == 3)
+        #expect(mixes[0].byEndpoint == [0, 0, 0, 3, 0])
+        // A shard keeps its 8 busiest, busiest first, the earlier of equals first.
+        var shard = PerSecondArrivals()
+        shard.keepsSeconds = true
+        for s in 0..<20 { for _ in 0..<(s % 5 + 1) { shard.count(second: s, mix: Self.mix) } }
+        #expect(shard.busiestSecondMixes().map(\.second) == [4, 9, 14, 19, 3, 8, 13, 18])
+    }
     static func brute(_ arrivals: [Int], seconds: Int) -> (peak: UInt32, peakAt: Int, p99: Double) {
         var perSecond = [Double](repeating: 0, count: max(seconds, (arrivals.last ?? -1) + 1))
         for s in arrivals { perSecond[s] += 1 }
@@ -156,7 +222,7 @@ import Reports
                 for _ in 0..<(1 + Int(rng.uniform() * Double(trial % 7 + 1))) { arrivals.append(s) }
             }
             var folded = PerSecondArrivals()
-            for s in arrivals { folded.count(second: s) }
+            for s in arrivals { folded.count(second: s, mix: Self.mix) }
             let got = folded.summary(seconds: seconds, quantile: 0.99)
             let want = Self.brute(arrivals, seconds: seconds)
             #expect(got.peak == want.peak && got.peakAt == want.peakAt && got.quantile == want.p99, "trial \(trial)")
@@ -166,11 +232,11 @@ import Reports
     /// 100 seconds, one busy: the 99th of 100 ranks is still a quiet second, the 100th is not.
     @Test func theRankBoundary() {
         var one = PerSecondArrivals()
-        for _ in 0..<5 { one.count(second: 42) }
+        for _ in 0..<5 { one.count(second: 42, mix: Self.mix) }
         #expect(one.summary(seconds: 100, quantile: 0.99).quantile == 0)
         #expect(one.summary(seconds: 100, quantile: 1).quantile == 5)
         var two = one
-        for _ in 0..<3 { two.count(second: 43) }
+        for _ in 0..<3 { two.count(second: 43, mix: Self.mix) }
         #expect(two.summary(seconds: 100, quantile: 0.99).quantile == 3)
         #expect(two.summary(seconds: 100, quantile: 0.99).peakAt == 42)
         #expect(PerSecondArrivals().summary(seconds: 0, quantile: 0.99).peak == 0)

@@ -6,7 +6,8 @@
 ///   `simulated.duration`, `push.providerLatencyP95.*` and any key ending in `Seconds`:
 ///   ``HumanUnits/duration(seconds:)``.
 /// - Energy: a component `mAh`: ``HumanUnits/energy(mAh:)``.
-/// - A key `percentOfCapacity` (already in percent), `headroom`, `*Rate`: percent.
+/// - A key `percentOfCapacity` (already in percent), `headroom`, `utilisation`, `pWait`,
+///   `*Rate`: percent; `meanWait` and a queueing `wait`'s percentiles: time.
 /// - Anything `PerSecond`: a rate; anything else whole: a count with separators; else
 ///   three significant decimals at most.
 /// - `null` reads `no data`.
@@ -48,13 +49,15 @@ public enum MetricText {
         if parts.contains("mAh") { return .energy }
         if parts.contains("percentOfCapacity") || last.hasSuffix("Percent") { return .percent }
         if last == "headroom" || last == "apiHeadroom" || last.hasSuffix("Rate") || last.hasSuffix("RatePerWeek") { return .fraction }
+        if last == "utilisation" || last == "apiUtilisation" || last == "pWait" { return .fraction }
+        if last == "meanWait" { return .duration }
         if last.hasSuffix("PerSecond") || parts.contains("requestsPerSecond") { return .rate }
         if last.hasSuffix("Seconds") && !last.hasSuffix("PerDeviceDay") { return .duration }
         if path == "simulated.duration" { return .duration }
         let summaryKeys: Set<String> = ["p50", "p90", "p95", "p99", "max", "min", "mean"]
         if summaryKeys.contains(last), parts.count >= 2 {
             let owner = parts.dropLast()
-            let timed = owner.first == "latency" || owner.contains("queueing") || owner.contains("latency")
+            let timed = owner.first == "latency" || owner.contains("queueing") || owner.contains("latency") || owner.contains("wait")
                 || owner.contains("timeToOpen") || owner.contains { $0.hasSuffix("Delay") || $0.hasSuffix("Deferral") }
                 || owner.contains { $0.contains("Seconds") }
             if timed { return .duration }

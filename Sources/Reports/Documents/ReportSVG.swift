@@ -18,8 +18,8 @@ public enum ReportSVG {
     public static func render(_ chart: ReportChart) -> String {
         switch chart {
         case let .latencyCDF(title, histogram, limit): return latencyCDF(title: title, histogram, limit: limit)
-        case let .timeSeries(title, unit, bucketSeconds, series, total, capacity, faults):
-            return timeSeries(title: title, unit: unit, bucketSeconds: bucketSeconds, series: series, total: total, capacity: capacity, faults: faults)
+        case let .timeSeries(title, unit, bucketSeconds, series, total, capacity, faults, mark):
+            return timeSeries(title: title, unit: unit, bucketSeconds: bucketSeconds, series: series, total: total, capacity: capacity, faults: faults, mark: mark)
         case let .bars(title, labels, values, unit):
             return SVGChart.bars(title: title, labels: labels, values: values, unit: unit, width: Int(width), height: 260)
         }
@@ -96,7 +96,8 @@ public enum ReportSVG {
     // MARK: - Time series
 
     static func timeSeries(title: String, unit: String, bucketSeconds: Double, series: [(name: String, values: [Double])],
-                           total: Bool, capacity: Double?, faults: [(name: String, start: Double, end: Double)]) -> String {
+                           total: Bool, capacity: Double?, faults: [(name: String, start: Double, end: Double)],
+                           mark: (at: Double, label: String)? = nil) -> String {
         let plotW = width - left - right, plotH = height - top - bottom
         let length = series.map(\.values.count).max() ?? 0
         guard length > 0 else { return "" }
@@ -118,12 +119,16 @@ public enum ReportSVG {
 
         var subtitle = "per \(HumanUnits.duration(seconds: bucketSeconds)) bucket"
         var peakMark = ""
-        if let peakSeries, let peak = peakSeries.values.max(), let at = peakSeries.values.firstIndex(of: peak) {
-            let t = Double(at) * bucketSeconds
-            subtitle += " · peak \(valueText(peak, unit)) at \(elapsed(t))"
-            peakMark = "<circle cx=\"\(n(x(t + bucketSeconds / 2)))\" cy=\"\(n(y(peak)))\" r=\"4\" fill=\"#c0392b\"/>\n"
+        // The marked bucket (`mark`), else the first of the peak series' largest.
+        let marked: (bucket: Int, label: String)? = mark.map { (Int(($0.at / bucketSeconds).rounded(.down)), $0.label) }
+            ?? peakSeries.flatMap { s in s.values.max().flatMap { s.values.firstIndex(of: $0) }.map { ($0, "peak") } }
+        if let peakSeries, let marked, marked.bucket >= 0, marked.bucket < peakSeries.values.count {
+            let peak = peakSeries.values[marked.bucket]
+            let t = Double(marked.bucket) * bucketSeconds
+            subtitle += " · \(marked.label) \(valueText(peak, unit)) at \(elapsed(t))"
+            peakMark = "<circle class=\"peak-mark\" data-at=\"\(n(t, 0))\" cx=\"\(n(x(t + bucketSeconds / 2)))\" cy=\"\(n(y(peak)))\" r=\"4\" fill=\"#c0392b\"/>\n"
                 + text(x(t + bucketSeconds / 2) + (x(t) > left + plotW * 0.7 ? -8 : 8), Swift.max(y(peak) - 6, top + 10),
-                       "peak \(valueText(peak, unit))", anchor: x(t) > left + plotW * 0.7 ? "end" : "start", fill: "#c0392b")
+                       "\(marked.label) \(valueText(peak, unit))", anchor: x(t) > left + plotW * 0.7 ? "end" : "start", fill: "#c0392b")
         }
         var out = header(title: title + (unit.isEmpty ? "" : " (\(unit))"), subtitle: subtitle)
         for f in faults {

@@ -35,9 +35,12 @@ public enum ReportChart: Sendable, Equatable {
     /// limit of an `expect` on one of its percentiles as a vertical line.
     case latencyCDF(title: String, histogram: LatencyHistogram, limit: (percentile: String, seconds: Double)?)
     /// Series over simulated time (`bucketSeconds` apart), stacked into one chart with
-    /// their sum when `total` is set, the peak marked, and fault windows as bands.
+    /// their sum when `total` is set, the peak marked, and fault windows as bands. `mark`
+    /// puts the peak marker at a given bucket start (seconds) with a label: the busiest
+    /// minute of `backend.load.peak`, so chart and table agree.
     case timeSeries(title: String, unit: String, bucketSeconds: Double, series: [(name: String, values: [Double])],
-                    total: Bool, capacity: Double?, faults: [(name: String, start: Double, end: Double)])
+                    total: Bool, capacity: Double?, faults: [(name: String, start: Double, end: Double)],
+                    mark: (at: Double, label: String)? = nil)
     /// One bar per label (``SVGChart/bars(title:labels:values:unit:width:height:)``).
     case bars(title: String, labels: [String], values: [Double], unit: String)
 
@@ -45,8 +48,8 @@ public enum ReportChart: Sendable, Equatable {
         switch (a, b) {
         case let (.latencyCDF(t1, h1, l1), .latencyCDF(t2, h2, l2)):
             return t1 == t2 && h1 == h2 && l1?.percentile == l2?.percentile && l1?.seconds == l2?.seconds
-        case let (.timeSeries(t1, u1, b1, s1, tot1, c1, f1), .timeSeries(t2, u2, b2, s2, tot2, c2, f2)):
-            return t1 == t2 && u1 == u2 && b1 == b2 && tot1 == tot2 && c1 == c2
+        case let (.timeSeries(t1, u1, b1, s1, tot1, c1, f1, m1), .timeSeries(t2, u2, b2, s2, tot2, c2, f2, m2)):
+            return t1 == t2 && u1 == u2 && b1 == b2 && tot1 == tot2 && c1 == c2 && m1?.at == m2?.at && m1?.label == m2?.label
                 && s1.map(\.name) == s2.map(\.name) && s1.map(\.values) == s2.map(\.values)
                 && f1.map(\.name) == f2.map(\.name) && f1.map(\.start) == f2.map(\.start) && f1.map(\.end) == f2.map(\.end)
         case let (.bars(t1, l1, v1, u1), .bars(t2, l2, v2, u2)):
@@ -292,25 +295,108 @@ public enum ReportSections {
     static func backendLoad(_ r: ReportValue) -> ReportSection {
         var blocks: [ReportSection.Block] = []
         let endpoints = members(r, "backend.requests.byEndpoint").filter { $0.value != "0" }
+        blocks.append(saturation(r))
         blocks.append(.table(header: ["", "value"], rows: [
             ["requests", count(r, "backend.requests.total")], ["mean", MetricText.lookup(r, "backend.requestsPerSecond.mean")],
             ["p99 of seconds", MetricText.lookup(r, "backend.requestsPerSecond.p99")],
             ["peak (busiest minute's mean)", at(MetricText.lookup(r, "backend.requestsPerSecond.peak"), r, "backend.load.peak.at")],
+            ["busiest minute: cause", mixText(r, "backend.load.peak")],
             ["busiest second", at(MetricText.lookup(r, "backend.requestsPerSecond.peakSecond"), r, "backend.load.peakSecond.at")],
+            ["busiest second: cause", mixText(r, "backend.load.peakSecond")
+                + (r.lookup("backend.load.peakSecond.mixOf")?.stringValue == "minute" ? " (the mix of its minute: sharded, the second's own is not known)" : "")],
             ["workers", count(r, "backend.capacity.workers")],
-            ["busy workers / headroom in the peak minute", "\(count(r, "backend.load.peak.busyWorkers")) / \(MetricText.lookup(r, "backend.load.peak.headroom"))"],
-            ["most busy workers", peakOf(r, "backend.load.apiBusyWorkersPeak")],
-            ["least headroom", MetricText.lookup(r, "backend.load.apiHeadroom")],
+            ["utilisation (mean busy workers / workers, whole run)", MetricText.lookup(r, "backend.load.apiUtilisation")],
+            ["utilisation / headroom in the peak minute", "\(MetricText.lookup(r, "backend.load.peak.utilisation")) / \(MetricText.lookup(r, "backend.load.peak.headroom"))"],
+            ["headroom (1 − the most utilised minute)", MetricText.lookup(r, "backend.load.apiHeadroom")],
+            ["most busy workers at once in the peak minute", bound(r, count(r, "backend.load.peak.busyWorkers"), count(r, "backend.load.peak.busyWorkersUpperBound"))],
+            ["most busy workers at once", bound(r, peakOf(r, "backend.load.apiBusyWorkersPeak"), peakOf(r, "backend.load.apiBusyWorkersPeakUpperBound"))],
             ["queueing p99 / max", "\(MetricText.lookup(r, "backend.queueing.p99")) / \(MetricText.lookup(r, "backend.queueing.max"))"],
-            ["peak queue depth", count(r, "backend.peakQueueDepth")],
+            ["peak queue depth", bound(r, count(r, "backend.peakQueueDepth"), nil)],
             ["503 (queue full)", count(r, "backend.rejected")], ["no answer", count(r, "backend.unanswered")],
             ["client timeouts", count(r, "backend.clientTimeouts")], ["lost in transit", count(r, "backend.lostInTransit")],
             ["401", count(r, "backend.unauthorized")],
         ]))
         if !endpoints.isEmpty { blocks.append(.table(header: ["endpoint", "requests"], rows: endpoints.map { [$0.key, $0.value] })) }
+        if let queue = queueTable(r) { blocks.append(queue) }
         blocks += loadCharts(r)
         if let queueing = distribution(r, "backend.queueing", title: "API queueing (wait for a worker)") { blocks.append(queueing) }
         return ReportSection(id: "backend-load", title: "Backend load", blocks: blocks)
+    }
+
+    /// Whether the API or a push provider's service saturated (`backend.saturated`,
+    /// `backend.pushes.*.saturated`): a sentence either way.
+    static func saturation(_ r: ReportValue) -> ReportSection.Block {
+        var saturated: [String] = []
+        if r.lookup("backend.saturated")?.boolValue == true {
+            saturated.append("the API saturated: \(count(r, "backend.rejected")) requests were answered 503 (every worker busy and the queue full)")
+        }
+        for p in (r.lookup("backend.pushes")?.objectValue ?? [:]).keys.sorted() where r.lookup("backend.pushes.\(p).saturated")?.boolValue == true {
+            saturated.append("the \(providerName(p)) push service saturated: \(count(r, "backend.pushes.\(p).rejectedByQueue")) sends were refused (its queue full)")
+        }
+        let sharded = r.lookup("backend.load.peaksAre")?.stringValue == "sharded: bound"
+            ? " Merged from shards: each shard ran against its part of the capacity, so a shard saturates first." : ""
+        guard !saturated.isEmpty else { return .paragraph("The backend never saturated: no request was answered 503 and no push was refused.") }
+        return .paragraph("**Saturated:** " + saturated.joined(separator: "; ") + "." + sharded)
+    }
+
+    /// `<main cause> (n of N) · causes … · endpoints …` of `backend.load.peak` or `peakSecond`.
+    static func mixText(_ r: ReportValue, _ path: String) -> String {
+        guard let cause = r.lookup("\(path).cause")?.stringValue else { return "no requests" }
+        func top(_ part: String) -> String {
+            let object = r.lookup("\(path).\(part)")?.objectValue ?? [:]
+            var counted: [(name: String, n: Int64)] = []
+            for (name, value) in object { if let n = value.intValue, n > 0 { counted.append((name, n)) } }
+            counted.sort { a, b in a.n != b.n ? a.n > b.n : a.name < b.name }
+            let words: [String] = counted.prefix(3).map { causeWords($0.name) + " " + HumanUnits.count($0.n) }
+            return words.joined(separator: ", ")
+        }
+        return "\(causeWords(cause)) (causes: \(top("byCause")); endpoints: \(top("byEndpoint")))"
+    }
+
+    /// A cause as a person reads it: `healthKitDelivery` → `HealthKit delivery`.
+    static func causeWords(_ cause: String) -> String {
+        switch cause {
+        case "healthKitDelivery": return "HealthKit delivery"
+        case "appOpen": return "app open"
+        case "notificationTap": return "notification tap"
+        case "userAction": return "user action"
+        case "refreshLaunch": return "refresh launch (BGTask)"
+        case "workManagerWindow": return "WorkManager window"
+        case "dozeWindow": return "Doze maintenance window"
+        case "androidState": return "Android state change"
+        case "charger": return "charger plugged/unplugged"
+        case "pushWake": return "push wake"
+        case "retryBackoff": return "retry after backoff"
+        case "retryAfterFailure": return "retry after a failed request"
+        case "connectivity": return "connectivity change"
+        case "fault": return "fault"
+        case "appTimer": return "app timer"
+        default: return cause
+        }
+    }
+
+    /// A peak as it is: exact in one world; in a merged report (`backend.load.peaksAre`),
+    /// from the largest shard's peak to the sum of the shards' (`high`), labelled.
+    static func bound(_ r: ReportValue, _ low: String, _ high: String?) -> String {
+        guard r.lookup("backend.load.peaksAre")?.stringValue == "sharded: bound" else { return low }
+        guard let high, high != low else { return "≥ \(low) (sharded: bound)" }
+        return "\(low) – \(high) (sharded: bound)"
+    }
+
+    /// `backend.queue`: the API as a queueing system, overall and per endpoint that served
+    /// requests: what planners compare with queueing theory (Erlang C).
+    static func queueTable(_ r: ReportValue) -> ReportSection.Block? {
+        guard r.lookup("backend.queue") != nil else { return nil }
+        let endpoints = (r.lookup("backend.queue.byEndpoint")?.objectValue ?? [:]).keys.sorted()
+            .filter { (r.lookup("backend.queue.byEndpoint.\($0).served")?.intValue ?? 0) > 0 }
+        func row(_ name: String, _ q: String, _ percentiles: String) -> [String] {
+            [name, count(r, "\(q).served"), MetricText.lookup(r, "\(q).utilisation"), MetricText.lookup(r, "\(q).pWait"),
+             MetricText.lookup(r, "\(q).meanWait"), MetricText.lookup(r, "\(percentiles).p50"),
+             MetricText.lookup(r, "\(percentiles).p95"), MetricText.lookup(r, "\(percentiles).p99")]
+        }
+        return .table(header: ["API queue", "served", "utilisation", "P(wait > 0)", "mean wait", "wait p50", "p95", "p99"],
+                      rows: [row("all endpoints", "backend.queue.overall", "backend.queueing")]
+                        + endpoints.map { row($0, "backend.queue.byEndpoint.\($0)", "backend.queue.byEndpoint.\($0).wait") })
     }
 
     /// One chart per entry of `backend.load`, generically: an array is one series, an
@@ -335,25 +421,42 @@ public enum ReportSections {
         if !wholeRun.isEmpty { blocks.append(.paragraph("In force for the whole run (no band): \(wholeRun.joined(separator: ", ")).")) }
         var empty: [String] = []
         // The API's load first (what capacity planning asks), then the rest by name.
-        let first = ["requestsPerSecond", "apiBusyWorkersPeak", "apiRejectedPerSecond", "apiUnansweredPerSecond"]
+        let first = ["requestsPerSecond", "requestsByCause", "apiBusyWorkersPeak", "apiUtilisationOverTime", "apiRejectedPerSecond", "apiUnansweredPerSecond"]
         let keys = first.filter { load[$0] != nil } + load.keys.sorted().filter { !first.contains($0) }
-        // `apiHeadroomOverTime` is the gap between the busy workers and their capacity line,
-        // which the busy-workers chart already draws.
-        for key in keys where !["bucketSeconds", "faults", "apiHeadroomOverTime", "arrivalsBySecond"].contains(key) && load[key + "PerSecond"] == nil {
+        // `apiHeadroomOverTime` is 1 − `apiUtilisationOverTime`; busy time is drawn as
+        // utilisation; an upper bound is drawn with its peaks; mixes are tables.
+        let skipped = ["bucketSeconds", "faults", "apiHeadroomOverTime", "arrivalsBySecond", "peakSecondMixes", "apiBusyWorkerMicroseconds",
+                       "pushStreamMicroseconds", "apiBusyWorkersPeakUpperBound", "pushConcurrentPeakUpperBound"]
+        let sharded = load["peaksAre"]?.stringValue == "sharded: bound"
+        func values(_ v: ReportValue?) -> [Double]? { v?.arrayValue.map { $0.map { $0.doubleValue ?? 0 } } }
+        for key in keys where !skipped.contains(key) && load[key + "PerSecond"] == nil {
             var series: [(name: String, values: [Double])] = []
-            if let values = load[key]?.arrayValue {
-                series = [(words(key), values.map { $0.doubleValue ?? 0 })]
+            if let values = values(load[key]) {
+                series = [(words(key), values)]
             } else if let object = load[key]?.objectValue {
-                series = object.keys.sorted().compactMap { name in object[name]?.arrayValue.map { (name, $0.map { $0.doubleValue ?? 0 }) } }
+                series = object.keys.sorted().compactMap { name in values(object[name]).map { (key == "requestsByCause" ? causeWords(name) : name, $0) } }
+            }
+            // Merged from shards, a peak is a range: the largest shard's peak up to the sum of the shards'.
+            if sharded, let high = load[key + "UpperBound"] {
+                if let upper = values(high), series.count == 1 {
+                    series = [("largest shard's peak", series[0].values), ("sum of the shards' peaks (sharded: bound)", upper)]
+                } else if let object = high.objectValue {
+                    series += object.keys.sorted().compactMap { name in values(object[name]).map { ("\(name): sum of the shards' peaks (sharded: bound)", $0) } }
+                }
             }
             guard !series.isEmpty else { continue }
             guard series.contains(where: { $0.values.contains { $0 != 0 } }) else { empty.append(key); continue }
             let isRate = key.hasSuffix("PerSecond")
-            let unit = isRate ? (key.hasPrefix("push") ? "push/s" : "req/s") : key.contains("Workers") ? "workers" : key.contains("Queue") ? "queued" : key.contains("Concurrent") ? "in flight" : ""
+            let unit = isRate ? (key.hasPrefix("push") ? "push/s" : "req/s") : key.contains("Workers") ? "workers" : key.contains("Queue") ? "queued"
+                : key.contains("Concurrent") ? "in flight" : key.contains("Utilisation") ? "share of workers" : key == "requestsByCause" ? "requests" : ""
             let hasTotal = series.contains { $0.name == "total" }
+            // The busiest minute of the table, marked where it is and named by its cause.
+            let mark = key == "requestsPerSecond" ? r.lookup("backend.load.peak.at")?.doubleValue.map { at in
+                (at: at, label: "busiest minute" + (r.lookup("backend.load.peak.cause")?.stringValue.map { ": " + causeWords($0) } ?? ""))
+            } : nil
             blocks.append(.chart(.timeSeries(title: words(key), unit: unit, bucketSeconds: bucket, series: series,
                                              total: isRate && series.count > 1 && !hasTotal,
-                                             capacity: key.contains("Workers") ? workers : nil, faults: faults)))
+                                             capacity: key.contains("Workers") ? workers : nil, faults: faults, mark: mark)))
         }
         if !empty.isEmpty { blocks.append(.paragraph("Zero for the whole run (no chart): \(empty.map(words).joined(separator: ", ")).")) }
         return blocks

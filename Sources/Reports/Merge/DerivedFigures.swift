@@ -35,6 +35,71 @@ public enum DerivedFigures {
         .fixed(1 - Double(busy) / Double(Swift.max(capacity, 1)), 4)
     }
 
+    /// Utilisation of a pool of `capacity` servers (API workers, push streams) over
+    /// `microseconds`: busy time / (capacity × time), the mean number busy over the
+    /// capacity, at 4 digits (`backend.load.apiUtilisation`, `backend.queue.*.utilisation`).
+    /// Busy time adds up exactly across shards, so a merged utilisation is exact.
+    public static func utilisation(busy: Int64, capacity: Int64, microseconds: Int64) -> ReportValue {
+        .fixed(utilisationValue(busy: busy, capacity: capacity, microseconds: microseconds), 4)
+    }
+
+    static func utilisationValue(busy: Int64, capacity: Int64, microseconds: Int64) -> Double {
+        Double(busy) / (Double(Swift.max(capacity, 1)) * Double(Swift.max(microseconds, 1)))
+    }
+
+    /// Per-bucket utilisation of a busy-time series (`backend.load.apiBusyWorkerMicroseconds`):
+    /// each bucket's busy time over capacity × the bucket's length (the last bucket may be
+    /// cut short by the run's end).
+    public static func utilisationSeries(busy: [Int64], capacity: Int64, bucketSeconds: Int64, durationMicroseconds: Int64) -> [Double] {
+        let bucket = bucketSeconds * 1_000_000
+        return busy.indices.map { b in
+            let start = Int64(b) * bucket
+            let length = b == busy.count - 1 ? Swift.max(durationMicroseconds - start, 1) : bucket
+            return utilisationValue(busy: busy[b], capacity: capacity, microseconds: length)
+        }
+    }
+
+    /// `1 − utilisation` at 4 digits: a bucket's headroom (`backend.load.apiHeadroomOverTime`),
+    /// or with the busiest bucket's utilisation the run's (`backend.load.apiHeadroom`,
+    /// `backend.pushes.*.headroom`); 0 when the pool `refused` work (a 503, a push refused
+    /// by a full queue): there was no room, whatever the mean use (refused work is never
+    /// served, so it would not count as busy time).
+    public static func headroom(utilisation: Double, refused: Bool) -> ReportValue {
+        .fixed(refused ? 0 : 1 - utilisation, 4)
+    }
+
+    /// Per-bucket headroom of a utilisation series with the bucket's refused requests.
+    public static func headroomSeries(utilisation: [Double], refused: [Int64]) -> [ReportValue] {
+        utilisation.indices.map { headroom(utilisation: utilisation[$0], refused: ($0 < refused.count ? refused[$0] : 0) > 0) }
+    }
+
+    /// The run's headroom: its least per bucket (1 for a run without buckets).
+    public static func leastHeadroom(utilisation: [Double], refused: [Int64]) -> ReportValue {
+        headroomSeries(utilisation: utilisation, refused: refused).min { ($0.doubleValue ?? 1) < ($1.doubleValue ?? 1) } ?? .fixed(1, 4)
+    }
+
+    /// The mean wait of a queueing histogram (`backend.queue.*.meanWait`), from its exact
+    /// sum; `null` without samples.
+    public static func meanWait(_ waits: LatencyHistogram) -> ReportValue {
+        .seconds(waits.mean.map { Int64($0.rounded()) })
+    }
+
+    /// The share of requests that waited for a worker at all, P(wait > 0), at 4 digits
+    /// (`backend.queue.*.pWait`): the histogram's zeros have a bucket of their own.
+    public static func pWait(_ waits: LatencyHistogram) -> ReportValue {
+        guard waits.count > 0 else { return .null }
+        let zeros = waits.buckets().first { $0.lowerBound == 0 }?.count ?? 0
+        return .fixed(Double(waits.count - zeros) / Double(waits.count), 4)
+    }
+
+    /// The cause with the most requests (`backend.load.peak.cause`, `peakSecond.cause`),
+    /// the first by name of equals; `null` when there are none.
+    public static func mainCause(_ counts: [String: Int64]) -> ReportValue {
+        var best: (name: String, count: Int64)?
+        for name in counts.keys.sorted() where counts[name]! > (best?.count ?? 0) { best = (name, counts[name]!) }
+        return best.map { .string($0.name) } ?? .null
+    }
+
     /// Expired tokens per active token and week at 5 digits
     /// (`push.tokens.expirationRatePerWeek`); `null` without active tokens.
     public static func expirationRatePerWeek(expired: Int64, active: Int64, durationSeconds: Double) -> ReportValue {

@@ -31,6 +31,10 @@ public enum ReportMerge {
         /// `backend.load.arrivalsBySecond` (`[second, arrivals, …]`): summed per second;
         /// not written when the merge covers every shard (the plain run has no such key).
         case bySecond
+        /// `backend.load.peakSecondMixes` (`[{at, byEndpoint, byCause}]`, each shard's
+        /// busiest second): the mixes of one second summed, in time order; not written
+        /// when the merge covers every shard.
+        case secondMixes
         /// `invariants.samples`: merged in (time, device, kind, detail) order, cut to
         /// the sample limit.
         case samples
@@ -49,10 +53,24 @@ public enum ReportMerge {
     /// The figures derived from other merged keys (``DerivedFigures`` holds the
     /// formulas the run uses too).
     public enum Derived: Equatable, Sendable {
-        /// `1 − peak / capacity` (the peak may be a series: its largest).
-        case headroom(peak: String, capacity: String)
-        /// `1 − peak / capacity` per bucket of a peak series.
-        case headroomSeries(peak: String, capacity: String)
+        /// `1 − utilisation` of the busiest bucket of a busy-time series over a capacity, 0
+        /// where the count (per bucket, or of the run) of refused work at `refused` is not.
+        case headroom(busy: String, capacity: String, refused: String)
+        /// `1 − utilisation` per bucket of a busy-time series (0 where work was refused).
+        case headroomSeries(busy: String, capacity: String, refused: String)
+        /// Utilisation per bucket of a busy-time series.
+        case utilisationSeries(busy: String, capacity: String)
+        /// Utilisation over the run: a busy time (a series: its sum) over a capacity.
+        case utilisation(busy: String, capacity: String)
+        /// `backend.queue.*.utilisation`: the sibling `busyWorkerMicroseconds` over the workers.
+        case queueUtilisation
+        /// `backend.queue.*.meanWait` and `pWait`, from the queueing histogram: each
+        /// endpoint's `wait`, overall `backend.queueing`.
+        case meanWait, pWait
+        /// A pool saturated: the count at the path (503s, refused sends) is not 0.
+        case saturated(rejected: String)
+        /// `backend.load.peaksAre`: a merged report's peaks are bounds.
+        case peaksAre
         /// Per-second rates of a count series: the key's last component names the
         /// counts' (`backend.load.requestsPerSecond.total` from `backend.load.requests.total`).
         case bucketRates(counts: String)
@@ -91,9 +109,14 @@ public enum ReportMerge {
         ("latency.**", .latency),
         ("backend.queueing", .latency), ("backend.pushes.*.latency", .latency),
         ("backend.load.bucketSeconds", .identical), ("backend.load.faults", .identical),
-        ("backend.load.arrivalsBySecond", .bySecond),
-        ("backend.load.apiHeadroom", .derived(.headroom(peak: "backend.load.apiBusyWorkersPeak", capacity: "backend.capacity.workers"))),
-        ("backend.load.apiHeadroomOverTime", .derived(.headroomSeries(peak: "backend.load.apiBusyWorkersPeak", capacity: "backend.capacity.workers"))),
+        ("backend.load.arrivalsBySecond", .bySecond), ("backend.load.peakSecondMixes", .secondMixes),
+        ("backend.load.apiHeadroom", .derived(.headroom(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers",
+                                                          refused: "backend.load.apiRejected"))),
+        ("backend.load.apiHeadroomOverTime", .derived(.headroomSeries(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers",
+                                                                      refused: "backend.load.apiRejected"))),
+        ("backend.load.apiUtilisation", .derived(.utilisation(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers"))),
+        ("backend.load.apiUtilisationOverTime", .derived(.utilisationSeries(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers"))),
+        ("backend.load.peaksAre", .derived(.peaksAre)),
         ("backend.load.apiBusyWorkersPeak", .seriesMax), ("backend.load.pushConcurrentPeak.*", .seriesMax),
         ("backend.load.pushQueueDepthPeak.*", .seriesMax),
         ("backend.load.requestsPerSecond.*", .derived(.bucketRates(counts: "backend.load.requests"))),
@@ -101,12 +124,22 @@ public enum ReportMerge {
         ("backend.load.apiUnansweredPerSecond", .derived(.bucketRates(counts: "backend.load.apiUnanswered"))),
         ("backend.load.pushesPerSecond.*", .derived(.bucketRates(counts: "backend.load.pushes"))),
         ("backend.load.pushRejectedPerSecond.*", .derived(.bucketRates(counts: "backend.load.pushRejected"))),
-        ("backend.load.peak.*", .derived(.busiestMinute)), ("backend.load.peakSecond.*", .derived(.busiestSecond)),
+        ("backend.load.peak.**", .derived(.busiestMinute)), ("backend.load.peakSecond.**", .derived(.busiestSecond)),
         ("backend.load.**", .seriesSum),
         ("backend.peakQueueDepth", .max),
+        ("backend.saturated", .derived(.saturated(rejected: "backend.rejected"))),
+        ("backend.queue.*.utilisation", .derived(.queueUtilisation)), ("backend.queue.byEndpoint.*.utilisation", .derived(.queueUtilisation)),
+        ("backend.queue.*.meanWait", .derived(.meanWait)), ("backend.queue.byEndpoint.*.meanWait", .derived(.meanWait)),
+        ("backend.queue.*.pWait", .derived(.pWait)), ("backend.queue.byEndpoint.*.pWait", .derived(.pWait)),
+        ("backend.queue.byEndpoint.*.wait", .latency),
         ("backend.pushes.*.peakConcurrent", .max), ("backend.pushes.*.peakQueueDepth", .max),
-        ("backend.pushes.apns.headroom", .derived(.headroom(peak: "backend.pushes.apns.peakConcurrent", capacity: "backend.pushes.apns.concurrency"))),
-        ("backend.pushes.fcm.headroom", .derived(.headroom(peak: "backend.pushes.fcm.peakConcurrent", capacity: "backend.pushes.fcm.concurrency"))),
+        ("backend.pushes.apns.headroom", .derived(.headroom(busy: "backend.load.pushStreamMicroseconds.apns", capacity: "backend.pushes.apns.concurrency",
+                                                                refused: "backend.pushes.apns.rejectedByQueue"))),
+        ("backend.pushes.fcm.headroom", .derived(.headroom(busy: "backend.load.pushStreamMicroseconds.fcm", capacity: "backend.pushes.fcm.concurrency",
+                                                                refused: "backend.pushes.fcm.rejectedByQueue"))),
+        ("backend.pushes.apns.utilisation", .derived(.utilisation(busy: "backend.load.pushStreamMicroseconds.apns", capacity: "backend.pushes.apns.concurrency"))),
+        ("backend.pushes.fcm.utilisation", .derived(.utilisation(busy: "backend.load.pushStreamMicroseconds.fcm", capacity: "backend.pushes.fcm.concurrency"))),
+        ("backend.pushes.*.saturated", .derived(.saturated(rejected: "backend.pushes.*.rejectedByQueue"))),
         ("backend.requestsPerSecond.mean", .derived(.meanRate)), ("backend.requestsPerSecond.peak", .derived(.busiestMinute)),
         ("backend.requestsPerSecond.peakSecond", .derived(.busiestSecond)),
         ("backend.requestsPerSecond.p99", .derived(.secondsQuantile(0.99))),
@@ -198,6 +231,7 @@ public enum ReportMerge {
         if plan.covered.count == Int(plan.count) {
             if case .object(var load)? = merged["backend"]?.at(["load"]) {
                 load["arrivalsBySecond"] = nil
+                load["peakSecondMixes"] = nil
                 set(&merged, ["backend", "load"], .object(load))
             }
         } else {
@@ -364,6 +398,21 @@ public enum ReportMerge {
                 }
             }
             return .array(sums.keys.sorted().flatMap { [ReportValue.int($0), .int(sums[$0]!)] })
+        case .secondMixes:
+            var sums: [Int64: [String: [String: Int64]]] = [:]
+            for (k, v) in values.enumerated() {
+                for entry in v?.arrayValue ?? [] {
+                    guard let at = entry.at(["at"])?.doubleValue, at >= 0, at.rounded() == at else {
+                        throw Refusal(message: "\(names[k]): \(key): expected [{at, byEndpoint, byCause}] with at in whole seconds")
+                    }
+                    for part in ["byEndpoint", "byCause"] {
+                        for (name, n) in entry.at([part])?.objectValue ?? [:] { sums[Int64(at), default: [:]][part, default: [:]][name, default: 0] += n.intValue ?? 0 }
+                    }
+                }
+            }
+            return .array(sums.keys.sorted().map { at in
+                .object(["at": .seconds(at * 1_000_000)].merging(sums[at]!.mapValues { .object($0.mapValues(ReportValue.int)) }) { a, _ in a })
+            })
         case .samples:
             var all = values.flatMap { $0?.arrayValue ?? [] }
             all.sort { a, b in
@@ -428,13 +477,34 @@ public enum ReportMerge {
         let seconds = Double(microseconds) / 1_000_000
         let bucketSeconds = int(document, "backend.load.bucketSeconds")
         switch how {
-        case .headroom(let peak, let capacity):
-            let found = document.at(peak.split(separator: ".").map(String.init))
-            let busy = found?.arrayValue.map { $0.compactMap(\.intValue).max() ?? 0 } ?? found?.intValue ?? 0
-            return DerivedFigures.headroom(busy: busy, capacity: int(document, capacity))
-        case .headroomSeries(let peak, let capacity):
-            let workers = int(document, capacity)
-            return .array(ints(document, peak).map { DerivedFigures.headroom(busy: $0, capacity: workers) })
+        case .headroom(let busy, let capacity, let refused):
+            let utilisation = utilisationSeries(document, busy: busy, capacity: capacity)
+            let found = document.at(refused.split(separator: ".").map(String.init))
+            if let perBucket = found?.arrayValue {
+                return DerivedFigures.leastHeadroom(utilisation: utilisation, refused: perBucket.map { $0.intValue ?? 0 })
+            }
+            return DerivedFigures.headroom(utilisation: utilisation.max() ?? 0, refused: (found?.intValue ?? 0) > 0)
+        case .headroomSeries(let busy, let capacity, let refused):
+            return .array(DerivedFigures.headroomSeries(utilisation: utilisationSeries(document, busy: busy, capacity: capacity),
+                                                        refused: ints(document, refused)))
+        case .utilisationSeries(let busy, let capacity):
+            return .array(utilisationSeries(document, busy: busy, capacity: capacity).map { .fixed($0, 4) })
+        case .utilisation(let busy, let capacity):
+            let found = document.at(busy.split(separator: ".").map(String.init))
+            let total = found?.arrayValue.map { $0.reduce(Int64(0)) { $0 &+ ($1.intValue ?? 0) } } ?? found?.intValue ?? 0
+            return DerivedFigures.utilisation(busy: total, capacity: int(document, capacity), microseconds: microseconds)
+        case .queueUtilisation:
+            return DerivedFigures.utilisation(busy: document.at(path.dropLast() + ["busyWorkerMicroseconds"])?.intValue ?? 0,
+                                              capacity: int(document, "backend.capacity.workers"), microseconds: microseconds)
+        case .meanWait, .pWait:
+            let source = path.contains("byEndpoint") ? Array(path.dropLast()) + ["wait", "histogram"] : ["backend", "queueing", "histogram"]
+            let waits = document.at(source).flatMap(LatencyHistogram.init(exactEncoding:)) ?? LatencyHistogram()
+            return how == .meanWait ? DerivedFigures.meanWait(waits) : DerivedFigures.pWait(waits)
+        case .saturated(let rejected):
+            let source = rejected.contains(".") ? rejected.split(separator: ".").map(String.init) : Array(path.dropLast()) + [rejected]
+            return .bool((document.at(source)?.intValue ?? 0) > 0)
+        case .peaksAre:
+            return .string("sharded: bound")
         case .bucketRates(let counts):
             let prefix = counts.split(separator: ".").map(String.init)
             let countsPath = prefix + path.dropFirst(prefix.count)
@@ -445,11 +515,20 @@ public enum ReportMerge {
             var best = 0
             for b in total.indices where total[b] > total[best] { best = b }
             let busy = ints(document, "backend.load.apiBusyWorkersPeak")[safe: best] ?? 0
+            let utilisation = utilisationSeries(document, busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers")[safe: best] ?? 0
+            switch (path[path.count - 2], path.last) {
+            case ("byEndpoint", let name?): return .int(ints(document, ["backend", "load", "requests", name])[safe: best] ?? 0)
+            case ("byCause", let name?): return .int(ints(document, ["backend", "load", "requestsByCause", name])[safe: best] ?? 0)
+            default: break
+            }
             switch path.last {
             case "at": return .seconds(Int64(best) * bucketSeconds * 1_000_000)
             case "requests": return .int(total[best])
             case "busyWorkers": return .int(busy)
-            case "headroom": return DerivedFigures.headroom(busy: busy, capacity: int(document, "backend.capacity.workers"))
+            case "busyWorkersUpperBound": return .int(ints(document, "backend.load.apiBusyWorkersPeakUpperBound")[safe: best] ?? 0)
+            case "utilisation": return .fixed(utilisation, 4)
+            case "headroom": return DerivedFigures.headroom(utilisation: utilisation, refused: (ints(document, "backend.load.apiRejected")[safe: best] ?? 0) > 0)
+            case "cause": return DerivedFigures.mainCause(causes(document) { $0[safe: best] ?? 0 })
             default: return DerivedFigures.bucketRate(total[best], bucketSeconds: Double(bucketSeconds))
             }
         case .busiestSecond, .secondsQuantile:
@@ -463,6 +542,9 @@ public enum ReportMerge {
             }
             var peak = (second: Int64(0), count: Int64(0))
             for s in bySecond where s.count > peak.count { peak = s }
+            if path.starts(with: ["backend", "load", "peakSecond"]), path.count > 3, path.last != "at", path.last != "requests" {
+                return secondMix(document, path: path, peak: peak, bucketSeconds: bucketSeconds)
+            }
             switch path.last {
             case "at": return .seconds(peak.second * 1_000_000)
             case "requests": return .int(peak.count)
@@ -493,6 +575,40 @@ public enum ReportMerge {
         case .copy(let source):
             return document.at(source.split(separator: ".").map(String.init)) ?? .null
         }
+    }
+
+    /// Per-bucket utilisation of the busy-time series at `busy` over the capacity at `capacity`.
+    static func utilisationSeries(_ document: ReportValue, busy: String, capacity: String) -> [Double] {
+        DerivedFigures.utilisationSeries(busy: ints(document, busy), capacity: int(document, capacity),
+                                         bucketSeconds: int(document, "backend.load.bucketSeconds"),
+                                         durationMicroseconds: durationMicroseconds(document))
+    }
+
+    /// Each cause of `backend.load.requestsByCause`, its series reduced by `pick`.
+    static func causes(_ document: ReportValue, _ pick: ([Int64]) -> Int64) -> [String: Int64] {
+        (document.at(["backend", "load", "requestsByCause"])?.objectValue ?? [:]).mapValues { pick(($0.arrayValue ?? []).map { $0.intValue ?? 0 }) }
+    }
+
+    /// `backend.load.peakSecond.byEndpoint`, `byCause`, `cause` and `mixOf`: the merged
+    /// mix of the busiest second when the shards' recorded mixes of that second account
+    /// for all its requests (each shard records its own busiest second's); else the mix
+    /// of its minute, which every shard records (`mixOf`: "minute").
+    static func secondMix(_ document: ReportValue, path: [String], peak: (second: Int64, count: Int64), bucketSeconds: Int64) -> ReportValue {
+        let recorded = (document.at(["backend", "load", "peakSecondMixes"])?.arrayValue ?? [])
+            .first { $0.at(["at"])?.doubleValue == Double(peak.second) }
+        let recordedCauses = (recorded?.at(["byCause"])?.objectValue ?? [:]).mapValues { $0.intValue ?? 0 }
+        let exact = peak.count > 0 && recordedCauses.values.reduce(0, +) == peak.count
+        let minute = Int(peak.second / Swift.max(bucketSeconds, 1))
+        let byCause = exact ? recordedCauses : causes(document) { $0[safe: minute] ?? 0 }
+        switch (path[path.count - 2], path.last) {
+        case ("byEndpoint", let name?):
+            if exact { return .int(recorded?.at(["byEndpoint", name])?.intValue ?? 0) }
+            return .int(ints(document, ["backend", "load", "requests", name])[safe: minute] ?? 0)
+        case ("byCause", let name?): return .int(byCause[name] ?? 0)
+        default: break
+        }
+        if path.last == "mixOf" { return .string(exact ? "second" : "minute") }
+        return DerivedFigures.mainCause(byCause)
     }
 
     /// The nearest-rank quantile `q` of the arrivals in each of the run's seconds, quiet

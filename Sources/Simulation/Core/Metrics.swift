@@ -24,6 +24,9 @@ struct Metrics {
     /// Requests arriving at the server per second of simulated time, folded as time
     /// passes (a few kB, whatever the run's length).
     var arrivalsPerSecond = PerSecondArrivals()
+    /// The API's wait for a worker per endpoint (``LoadSeries/endpointNames``): what
+    /// `backend.queue.byEndpoint` derives mean wait, P(wait > 0) and percentiles from.
+    var queueingByEndpoint = Array(repeating: LatencyHistogram(), count: LoadSeries.endpointNames.count)
 
     var launches: UInt64 = 0
     var submitUnavailable: UInt64 = 0
@@ -46,8 +49,15 @@ struct Metrics {
         refreshEnergy = capacities.map(EventEnergy.init(capacityMah:))
     }
 
-    mutating func countArrival(at now: SimTime) {
-        arrivalsPerSecond.count(second: Int(now.microseconds / 1_000_000))
+    /// A request of `cause` to `endpoint` (``LoadSeries/endpointIndex(_:)``) arrives.
+    mutating func countArrival(at now: SimTime, cause: LoadCause, endpoint: Int) {
+        arrivalsPerSecond.count(second: Int(now.microseconds / 1_000_000), mix: PerSecondArrivals.mixIndex(cause: cause, endpoint: endpoint))
+    }
+
+    /// A worker takes a request to `endpoint` after it waited `wait` (0: at once).
+    mutating func recordWait(_ wait: SimDuration, endpoint: Int) {
+        queueingLatency.record(wait.microseconds)
+        queueingByEndpoint[endpoint].record(wait.microseconds)
     }
 }
 
@@ -91,13 +101,32 @@ struct PerSecondArrivals {
     var keepsSeconds = false
     private(set) var busySeconds: [UInt32] = []
     private(set) var busyCounts: [UInt32] = []
+    /// The current second's arrivals by cause, then by endpoint (``mixIndex(cause:endpoint:)``),
+    /// and the busiest seconds' (``topLimit``, busiest first, the earlier of equals first):
+    /// what explains the peak second, kept for those seconds only.
+    private var currentMix = [UInt32](repeating: 0, count: mixWidth)
+    private(set) var top: [(second: Int, count: UInt32, mix: [UInt32])] = []
+    /// How many busiest seconds keep their mix: the run's busiest; a shard's 8 busiest, so
+    /// that merge finds the merged busiest second's mix in every shard when its load
+    /// comes from all of them at once (a herd: `ReportMerge`'s `secondMixes`).
+    var topLimit: Int { keepsSeconds ? 8 : 1 }
 
-    mutating func count(second: Int) {
+    /// Causes first, then endpoints.
+    static let mixWidth = LoadCause.allCases.count + LoadSeries.endpointNames.count
+
+    /// The two slots an arrival of `cause` to `endpoint` counts in: its cause's and its endpoint's.
+    @inline(__always) static func mixIndex(cause: LoadCause, endpoint: Int) -> (cause: Int, endpoint: Int) {
+        (Int(cause.rawValue), LoadCause.allCases.count + endpoint)
+    }
+
+    mutating func count(second: Int, mix: (cause: Int, endpoint: Int)) {
         if second != current {
             fold()
             current = second
         }
         currentCount &+= 1
+        currentMix[mix.cause] &+= 1
+        currentMix[mix.endpoint] &+= 1
     }
 
     private mutating func fold() {
@@ -106,8 +135,23 @@ struct PerSecondArrivals {
         if k >= secondsWith.count { secondsWith.append(contentsOf: repeatElement(0, count: k - secondsWith.count + 1)) }
         secondsWith[k] += 1
         if currentCount > peak { peak = currentCount; peakSecond = current }
+        if top.count < topLimit || currentCount > top[top.count - 1].count {
+            let at = top.firstIndex { $0.count < currentCount } ?? top.count
+            top.insert((current, currentCount, currentMix), at: at)
+            if top.count > topLimit { top.removeLast() }
+        }
         if keepsSeconds { busySeconds.append(UInt32(current)); busyCounts.append(currentCount) }
         currentCount = 0
+        for i in currentMix.indices { currentMix[i] = 0 }
+    }
+
+    /// The busiest seconds (``topLimit``, busiest first) with their arrivals by cause
+    /// (``LoadCause`` order) and by endpoint (``LoadSeries/endpointNames`` order).
+    func busiestSecondMixes() -> [(second: Int, byCause: [UInt32], byEndpoint: [UInt32])] {
+        var done = self
+        done.fold()
+        let causes = LoadCause.allCases.count
+        return done.top.map { ($0.second, Array($0.mix[..<causes]), Array($0.mix[causes...])) }
     }
 
     /// The busy seconds and their arrivals, ascending (empty unless ``keepsSeconds``).

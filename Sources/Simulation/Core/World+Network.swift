@@ -24,6 +24,8 @@ struct Job {
     var clientDone = false
     var serverDone = false
     var cancelled = false
+    /// What made the app send it (``World/causeOfSend()``).
+    var cause = LoadCause.appTimer
     /// Ground truth when the server answered: the window open then (its number,
     /// ``TestAvailabilityTruth/window(_:)``), else ``RefreshChecker/noWindow``.
     var openWindow = RefreshChecker.noWindow
@@ -55,8 +57,10 @@ extension World {
             roundTrip = roundTrip + extraLatency(i)
             lost = online && core.withStream(.network, of: i) { $0.chance(network.failureRate) }
         }
+        let cause = causeOfSend()
         let job = allocateJob(Job(device: d, incarnation: core.devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip))
         let generation = core.jobs[Int(job)].generation
+        core.jobs[Int(job)].cause = cause
         // Seed `004`'s analysis has only the logic's 180 s / 300 s deadline.
         let analysis: Bool
         if case .analysis = endpoint { analysis = true } else { analysis = false }
@@ -83,22 +87,38 @@ extension World {
         return job
     }
 
+    /// The cause of a request sent now: the trigger of the event being handled, or for an
+    /// answer (or a timeout) the answered request's cause, a retry when it failed.
+    func causeOfSend() -> LoadCause {
+        guard let event = handling else { return .appTimer }
+        if let cause = LoadCause.of(event) { return cause }
+        switch event {
+        case .responseReachesDevice(let job, _):
+            let j = Int(job)
+            return core.jobs[j].cancelled ? core.jobs[j].cause : LoadCause.following(core.jobs[j].cause, core.jobs[j].result)
+        case .requestTimesOut: return .retryAfterFailure
+        default: return .appTimer
+        }
+    }
+
     mutating func requestReachesServer(_ job: UInt32, generation: UInt32) {
         let j = Int(job)
         guard core.jobs[j].generation == generation else { return }
-        core.metrics.countArrival(at: now)
+        let endpoint = LoadSeries.endpointIndex(core.jobs[j].endpoint)
+        core.metrics.countArrival(at: now, cause: core.jobs[j].cause, endpoint: endpoint)
         let b = load.index(now)
-        load.requests[LoadSeries.endpointIndex(core.jobs[j].endpoint)][b] &+= 1
+        load.requests[endpoint][b] &+= 1
+        load.byCause[Int(core.jobs[j].cause.rawValue)][b] &+= 1
         switch core.jobs[j].endpoint {
         case .testHistory: core.metrics.requestsHistory += 1
         case .activeSession: core.metrics.requestsActive += 1
         case .analysis: continuation.metrics.requests += 1
         case .syncSteps(let upload): if upload.method == .upsert { core.metrics.requestsStepSync += 1 } else { core.metrics.requestsStepInsert += 1 }
         }
-        defer { load.apiBusyPeak[b] = max(load.apiBusyPeak[b], UInt32(clamping: server.busy)) }
+        defer { load.apiBusyPeak.note(server.busy, bucket: b) }
         switch server.arrive(job: job, now: now) {
         case .serve:
-            core.metrics.queueingLatency.record(0)
+            core.metrics.recordWait(.zero, endpoint: endpoint)
             startService(job, queued: .zero)
         case .queued:
             break
@@ -130,6 +150,7 @@ extension World {
             service = server.slowedDown(core.withStream(.backend, of: d) { serviceTime.sampleDuration(&$0) })
         }
         core.clock.schedule(.serviceCompletes(job: job, generation: core.jobs[Int(job)].generation), after: service)
+        load.addBusy(from: now, for: service, endpoint: LoadSeries.endpointIndex(core.jobs[Int(job)].endpoint), end: end)
         core.note(UInt32(d), "server: \(core.jobs[Int(job)].endpoint.path) queued \(core.human(queued)), served in \(core.human(service))")
     }
 
@@ -162,9 +183,10 @@ extension World {
         returnResponse(job)
         // A long service can end minutes after the last arrival: its bucket sees it busy too.
         let b = load.index(now)
-        load.apiBusyPeak[b] = max(load.apiBusyPeak[b], UInt32(clamping: server.busy))
+        load.apiBusyPeak.note(server.busy, bucket: b)
+        defer { load.apiBusyPeak.note(server.busy, bucket: b) }
         if let next = server.finish() {
-            core.metrics.queueingLatency.record((now - next.since).microseconds)
+            core.metrics.recordWait(now - next.since, endpoint: LoadSeries.endpointIndex(core.jobs[Int(next.job)].endpoint))
             startService(next.job, queued: now - next.since)
         }
     }

@@ -8,15 +8,18 @@ import Scenario
 extension World {
     /// `backend.load`: per-minute series over the whole run, for capacity planning.
     /// Rates are per second (a bucket's count / `bucketSeconds`); counts (`requests`,
-    /// `apiRejected`, `apiUnanswered`) add up exactly to the `backend` totals; peaks are
-    /// the largest seen in the bucket. `peak` is the busiest bucket (its start, mean rate,
-    /// busy workers and headroom), `peakSecond` the busiest single second, and `faults`
-    /// the scenario's fault windows.
+    /// `requestsByCause`, `apiRejected`, `apiUnanswered`) add up exactly to the `backend`
+    /// totals; peaks are the largest seen in the bucket (`…UpperBound`: the same in one
+    /// world, the sum of the shards' peaks in a merged report). Busy time
+    /// (`apiBusyWorkerMicroseconds`) gives utilisation and headroom. `peak` is the busiest
+    /// bucket (its start, mean rate, endpoints and causes, busy workers, utilisation and
+    /// headroom), `peakSecond` the busiest single second and its causes, and `faults` the
+    /// scenario's fault windows.
     func loadSection() -> ReportValue {
         let l = load
         let seconds = LoadSeries.bucket.seconds
         func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { DerivedFigures.bucketRate(Int64($0), bucketSeconds: seconds) }) }
-        func counts(_ counts: [UInt32]) -> ReportValue { .array(counts.map { .count($0) }) }
+        func counts<T: BinaryInteger>(_ counts: [T]) -> ReportValue { .array(counts.map { .count($0) }) }
         func byEndpoint(_ f: ([UInt32]) -> ReportValue) -> ReportValue {
             var series: [String: ReportValue] = ["total": f(l.total)]
             for (e, name) in LoadSeries.endpointNames.enumerated() { series[name] = f(l.requests[e]) }
@@ -24,47 +27,110 @@ extension World {
         }
         let hasPush = push.active
         let p = push.load
-        func pushSeries(_ series: [[UInt32]], _ f: ([UInt32]) -> ReportValue) -> ReportValue {
+        func pushSeries<T>(_ series: [[T]], _ f: ([T]) -> ReportValue) -> ReportValue {
             hasPush ? ["apns": f(series[0]), "fcm": f(series[1])] : .object([:])
         }
-        func headroom(_ busy: UInt32) -> ReportValue { DerivedFigures.headroom(busy: Int64(busy), capacity: Int64(server.workers)) }
-        let apiPeak = l.apiBusyPeak.max() ?? 0
+        let utilisation = apiUtilisationSeries()
+        let busyPeak = l.apiBusyPeak.filled
         let peak = peakBucket()
         let second = arrivalsPerSecond()
+        let mixes = core.metrics.arrivalsPerSecond.busiestSecondMixes()
+        let secondMix = mixes.first ?? (0, [UInt32](repeating: 0, count: LoadCause.allCases.count), [UInt32](repeating: 0, count: LoadSeries.endpointNames.count))
         var section: ReportValue = [
             "bucketSeconds": .count(Int(seconds)),
             "requestsPerSecond": byEndpoint(rate),
             "requests": byEndpoint(counts),
+            "requestsByCause": .object(Dictionary(uniqueKeysWithValues: LoadCause.allCases.map { ($0.name, counts(l.byCause[Int($0.rawValue)])) })),
             "apiRejectedPerSecond": rate(l.apiRejected),
             "apiRejected": counts(l.apiRejected),
             "apiUnansweredPerSecond": rate(l.apiUnanswered),
             "apiUnanswered": counts(l.apiUnanswered),
-            "apiBusyWorkersPeak": counts(l.apiBusyPeak),
-            "apiHeadroom": headroom(apiPeak),
-            "apiHeadroomOverTime": .array(l.apiBusyPeak.map(headroom)),
+            "apiBusyWorkersPeak": counts(busyPeak),
+            "apiBusyWorkersPeakUpperBound": counts(busyPeak),
+            "apiBusyWorkerMicroseconds": counts(l.apiBusy),
+            "apiUtilisation": DerivedFigures.utilisation(busy: Int64(clamping: l.apiBusy.reduce(0, &+)), capacity: Int64(server.workers),
+                                                         microseconds: scenario.duration.microseconds),
+            "apiUtilisationOverTime": .array(utilisation.map { .fixed($0, 4) }),
+            "apiHeadroom": DerivedFigures.leastHeadroom(utilisation: utilisation, refused: l.apiRejected.map(Int64.init)),
+            "apiHeadroomOverTime": .array(DerivedFigures.headroomSeries(utilisation: utilisation, refused: l.apiRejected.map(Int64.init))),
+            "peaksAre": "exact",
             "peak": [
                 "at": .seconds(Int64(peak.bucket) * LoadSeries.bucket.microseconds),
                 "requests": .count(peak.requests),
                 "requestsPerSecond": DerivedFigures.bucketRate(Int64(peak.requests), bucketSeconds: seconds),
-                "busyWorkers": .count(l.apiBusyPeak[peak.bucket]),
-                "headroom": headroom(l.apiBusyPeak[peak.bucket]),
+                "byEndpoint": Self.mix(LoadSeries.endpointNames, l.requests.map { $0[peak.bucket] }),
+                "byCause": Self.mix(LoadCause.names, l.byCause.map { $0[peak.bucket] }),
+                "cause": Self.mainCause(l.byCause.map { $0[peak.bucket] }),
+                "busyWorkers": .count(busyPeak[peak.bucket]),
+                "busyWorkersUpperBound": .count(busyPeak[peak.bucket]),
+                "utilisation": .fixed(utilisation[peak.bucket], 4),
+                "headroom": DerivedFigures.headroom(utilisation: utilisation[peak.bucket], refused: l.apiRejected[peak.bucket] > 0),
             ],
-            "peakSecond": ["at": .seconds(Int64(second.peakAt) * 1_000_000), "requests": .count(second.peak)],
+            "peakSecond": [
+                "at": .seconds(Int64(second.peakAt) * 1_000_000), "requests": .count(second.peak),
+                "byEndpoint": Self.mix(LoadSeries.endpointNames, secondMix.byEndpoint),
+                "byCause": Self.mix(LoadCause.names, secondMix.byCause),
+                "cause": Self.mainCause(secondMix.byCause),
+                "mixOf": "second",
+            ],
             "faults": faultWindows(),
             "pushesPerSecond": pushSeries(p.sends, rate),
             "pushRejectedPerSecond": pushSeries(p.rejected, rate),
             "pushQueueDepthPeak": pushSeries(p.queuePeak, counts),
-            "pushConcurrentPeak": pushSeries(p.streamingPeak, counts),
+            "pushConcurrentPeak": pushSeries(p.streamingPeak.map(\.filled), counts),
+            "pushConcurrentPeakUpperBound": pushSeries(p.streamingPeak.map(\.filled), counts),
+            "pushStreamMicroseconds": pushSeries(p.streamBusy, counts),
             "pushes": pushSeries(p.sends, counts),
             "pushRejected": pushSeries(p.rejected, counts),
         ]
         if core.metrics.arrivalsPerSecond.keepsSeconds, case .object(var members) = section {
-            // A shard's busy seconds as `[second, arrivals, …]`: what merge adds up.
+            // A shard's busy seconds as `[second, arrivals, …]`, and its busiest seconds'
+            // mixes: what merge adds up.
             let (seconds, arrivals) = core.metrics.arrivalsPerSecond.bySecond()
             members["arrivalsBySecond"] = .array(zip(seconds, arrivals).flatMap { [ReportValue.count($0), .count($1)] })
+            members["peakSecondMixes"] = .array(mixes.map { m in
+                ["at": .seconds(Int64(m.second) * 1_000_000), "byEndpoint": Self.mix(LoadSeries.endpointNames, m.byEndpoint),
+                 "byCause": Self.mix(LoadCause.names, m.byCause)]
+            })
             section = .object(members)
         }
         return section
+    }
+
+    /// Counts named in order, as an object (`{"healthKitDelivery": 412, …}`).
+    static func mix(_ names: [String], _ counts: [UInt32]) -> ReportValue {
+        .object(Dictionary(uniqueKeysWithValues: zip(names, counts.map { ReportValue.count($0) })))
+    }
+
+    static func mainCause(_ counts: [UInt32]) -> ReportValue {
+        DerivedFigures.mainCause(Dictionary(uniqueKeysWithValues: zip(LoadCause.names, counts.map { Int64($0) })))
+    }
+
+    /// Each bucket's API utilisation: busy-worker time over the workers × the bucket.
+    func apiUtilisationSeries() -> [Double] {
+        DerivedFigures.utilisationSeries(busy: load.apiBusy.map { Int64(clamping: $0) }, capacity: Int64(server.workers),
+                                         bucketSeconds: Int64(LoadSeries.bucket.seconds), durationMicroseconds: scenario.duration.microseconds)
+    }
+
+    /// `backend.queue`: the API as a queueing system, per endpoint and overall: requests
+    /// served, busy-worker time and utilisation, mean wait and P(wait > 0) (503s and
+    /// requests still queued at the end are not served); the overall percentiles are
+    /// `backend.queueing`'s, each endpoint's in its `wait`.
+    func queueSection() -> ReportValue {
+        let runMicroseconds = scenario.duration.microseconds
+        func figures(_ waits: LatencyHistogram, busy: UInt64) -> [String: ReportValue] {
+            ["served": .count(waits.count), "busyWorkerMicroseconds": .count(busy),
+             "utilisation": DerivedFigures.utilisation(busy: Int64(clamping: busy), capacity: Int64(server.workers), microseconds: runMicroseconds),
+             "meanWait": DerivedFigures.meanWait(waits), "pWait": DerivedFigures.pWait(waits)]
+        }
+        var byEndpoint: [String: ReportValue] = [:]
+        for (e, name) in LoadSeries.endpointNames.enumerated() {
+            var f = figures(core.metrics.queueingByEndpoint[e], busy: load.apiBusyByEndpoint[e])
+            f["wait"] = core.metrics.queueingByEndpoint[e].latencySummary()
+            byEndpoint[name] = .object(f)
+        }
+        return ["overall": .object(figures(core.metrics.queueingLatency, busy: load.apiBusyByEndpoint.reduce(0, &+))),
+                "byEndpoint": .object(byEndpoint)]
     }
 
     /// Arrivals per second over every second of the run: the busiest and the p99.

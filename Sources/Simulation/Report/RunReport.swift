@@ -203,14 +203,17 @@ extension World {
                 "peakSecond": .fixed(Double(perSecond.peak), 1),
             ],
             "queueing": core.metrics.queueingLatency.latencySummary(),
+            "queue": queueSection(),
             "capacity": ["workers": .count(server.workers), "queueLimit": .count(server.queueLimit)],
+            // Some request found every worker busy and the queue full (answered 503).
+            "saturated": .bool(core.metrics.rejected > 0),
             "peakQueueDepth": .count(server.peakQueueDepth),
             "rejected": .count(core.metrics.rejected),
             "unanswered": .count(core.metrics.unanswered),
             "unauthorized": .count(core.metrics.unauthorized),
             "clientTimeouts": .count(core.metrics.timeouts),
             "lostInTransit": .count(core.metrics.transportFailures),
-            "pushes": push.byProvider(),
+            "pushes": push.byProvider(duration: scenario.duration),
             "load": loadSection(),
         ]
     }

@@ -72,7 +72,7 @@ extension PushHost {
         let streaming = dispatchers[p].streaming
         dispatchers[p].peakStreaming = max(dispatchers[p].peakStreaming, streaming)
         let b = load.index(now)
-        load.streamingPeak[p][b] = max(load.streamingPeak[p][b], UInt32(clamping: streaming))
+        load.streamingPeak[p].note(streaming, bucket: b)
         guard inflight[s].token.provider == .apns else {
             let highPriority = PushRouter.fcmHighPriority(inflight[s].priority, silent: inflight[s].payload.isSilent)
             return .push(.routeFCM(slot: slot, highPriority: highPriority))
@@ -146,6 +146,7 @@ extension PushHost {
         }
         inflight[s].latency = after
         core.clock.schedule(.push(.answer(slot: slot, generation: inflight[s].generation)), after: after)
+        load.addStreamBusy(PushHost.provider(record.token.provider), from: record.sentAt, to: now + after, end: core.end)
     }
 
     /// The provider stores an accepted message for an offline device. APNs keeps one per
@@ -187,6 +188,8 @@ extension PushHost {
         guard inflight[s].streaming else { return nil }
         let p = PushHost.provider(inflight[s].token.provider)
         dispatchers[p].streaming -= 1
+        // Freed at its answer: taken at `sentAt`, answered `latency` later.
+        load.streamingPeak[p].note(dispatchers[p].streaming, bucket: load.index(inflight[s].sentAt + inflight[s].latency))
         metrics.providerLatency[p].record(inflight[s].latency.microseconds)
         return dispatchers[p].queue.popFirst()
     }

@@ -97,7 +97,12 @@ struct PushLoad {
     var rejected: [[UInt32]]
     /// The longest push queue, and the most sends awaiting an answer.
     var queuePeak: [[UInt32]]
-    var streamingPeak: [[UInt32]]
+    /// The most sends awaiting an answer at once (``BucketPeaks``).
+    var streamingPeak: [BucketPeaks]
+    /// Open-stream time in the bucket, in stream-microseconds: each send's time from taking
+    /// a stream to its answer (within the run), added when the provider takes it. Exact,
+    /// and it adds up across shards, unlike the peaks.
+    var streamBusy: [[UInt64]]
 
     init(duration: SimDuration, active: Bool) {
         buckets = LoadSeries.buckets(duration)
@@ -105,7 +110,14 @@ struct PushLoad {
         sends = perProvider
         rejected = perProvider
         queuePeak = perProvider
-        streamingPeak = perProvider
+        streamingPeak = Array(repeating: BucketPeaks(buckets: active ? buckets : 0), count: 2)
+        streamBusy = active ? Array(repeating: [UInt64](repeating: 0, count: buckets), count: 2) : [[], []]
+    }
+
+    /// Provider `p`'s send holds a stream from `start` until its answer `answeredAt`
+    /// (counted up to `end`, the run's).
+    mutating func addStreamBusy(_ p: Int, from start: SimTime, to answeredAt: SimTime, end: SimTime) {
+        LoadSeries.spread(from: start.microseconds, to: min(answeredAt, end).microseconds, into: &streamBusy[p])
     }
 
     @inline(__always) func index(_ now: SimTime) -> Int { LoadSeries.index(now, buckets: buckets) }

@@ -14,8 +14,9 @@ extension PushHost {
     }
 
     /// `backend.pushes`: sends by provider and how the provider (or the push service's
-    /// own queue) answered.
-    func byProvider() -> ReportValue {
+    /// own queue) answered; the streams' peak, utilisation (open-stream time over the
+    /// concurrency × the run) and headroom (1 − the busiest minute's utilisation).
+    func byProvider(duration: SimDuration) -> ReportValue {
         let m = reportedMetrics
         var section: [String: ReportValue] = [:]
         for (p, name) in ["apns", "fcm"].enumerated() {
@@ -23,6 +24,9 @@ extension PushHost {
             for (k, status) in PushMetrics.statuses.enumerated() { byStatus["\(status)"] = .count(m.byStatus[p][k]) }
             let dispatcher = active ? dispatchers[p] : PushDispatcher()
             let capacity = active ? concurrency : 0
+            let busy = active ? load.streamBusy[p].map { Int64(clamping: $0) } : []
+            let utilisation = DerivedFigures.utilisationSeries(busy: busy, capacity: Int64(capacity), bucketSeconds: Int64(LoadSeries.bucket.seconds),
+                                                               durationMicroseconds: duration.microseconds)
             section[name] = [
                 "sends": .count(m.sends[p]),
                 "accepted": .count(m.accepted[p]),
@@ -31,9 +35,13 @@ extension PushHost {
                 "rejectedByQueue": .count(m.rejectedByQueue[p]),
                 "peakQueueDepth": .count(dispatcher.peakQueue),
                 "peakConcurrent": .count(dispatcher.peakStreaming),
+                "peakConcurrentUpperBound": .count(dispatcher.peakStreaming),
                 "concurrency": .count(capacity),
-                // 1 - peak use of the configured streams: 0 means the queue was in use.
-                "headroom": DerivedFigures.headroom(busy: Int64(dispatcher.peakStreaming), capacity: Int64(capacity)),
+                "utilisation": DerivedFigures.utilisation(busy: Int64(clamping: busy.reduce(0, +)), capacity: Int64(capacity),
+                                                          microseconds: duration.microseconds),
+                "headroom": DerivedFigures.headroom(utilisation: utilisation.max() ?? 0, refused: m.rejectedByQueue[p] > 0),
+                // The push service's own queue was full: a send was refused.
+                "saturated": .bool(m.rejectedByQueue[p] > 0),
                 "latency": m.providerLatency[p].latencySummary(),
             ]
         }
