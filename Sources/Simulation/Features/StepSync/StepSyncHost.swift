@@ -48,8 +48,10 @@ struct StepSyncMetrics {
 struct StepSyncHost: FeatureHost {
     /// Seed `003`: HealthKit background delivery wakes the app at most 4 times an hour.
     static let healthDeliveryMinimumGap = SimDuration.minutes(15)
-    /// **Assumption**: while steps accrue, deliveries come a mean of 1 h apart
-    /// (exponential, floored at the 15 min minimum); none while no steps are recorded.
+    /// **Assumption**: while steps accrue, deliveries come a mean of 1 h apart: the 15 min
+    /// minimum plus an exponential of mean 45 min (a floor on a plain exponential put a
+    /// fifth of the gaps at exactly 15 min, so every iPhone's first delivery of a run fell
+    /// in one second); none while no steps are recorded.
     static let healthDeliveryMeanGap = 3600.0
     /// **Assumption**: a HealthKit wake gets the same 30 s as a refresh task (`docs/platform-facts.md` F);
     /// the app is suspended `suspensionDelay` after the work finishes, or at the budget's end.
@@ -195,11 +197,12 @@ struct StepSyncHost: FeatureHost {
         core.clock.schedule(.stepSync(.healthDelivery(device: d)), at: at)
     }
 
-    /// A gap between HealthKit deliveries: exponential with mean ``healthDeliveryMeanGap``,
-    /// at least ``healthDeliveryMinimumGap``.
+    /// A gap between HealthKit deliveries: ``healthDeliveryMinimumGap`` plus an exponential,
+    /// with mean ``healthDeliveryMeanGap`` in all.
     private mutating func drawHealthDeliveryGap(_ i: Int, core: borrowing WorldCore) -> SimDuration {
-        let drawn = core.streams(of: i).withStream(.stepSync, at: &streams[i]) { $0.exponential(mean: StepSyncHost.healthDeliveryMeanGap) }
-        return max(StepSyncHost.healthDeliveryMinimumGap, SimDuration.fromSeconds(drawn))
+        let mean = StepSyncHost.healthDeliveryMeanGap - StepSyncHost.healthDeliveryMinimumGap.seconds
+        let drawn = core.streams(of: i).withStream(.stepSync, at: &streams[i]) { $0.exponential(mean: mean) }
+        return StepSyncHost.healthDeliveryMinimumGap + SimDuration.fromSeconds(drawn)
     }
 
     /// A HealthKit delivery wakes the app: counted, and in its story.
