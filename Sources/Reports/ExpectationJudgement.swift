@@ -188,11 +188,23 @@ public struct ExpectationJudgement: Sendable, Equatable {
         return limits.isEmpty ? nil : limits.joined(separator: " and ")
     }
 
-    /// `51.0-91.0 h`, `45 min-2.1 h`, or `51.0 h-∞` for an interval open above.
+    /// `51.0-91.0 h`, `45 min-2.1 h`, or `51.0 h-∞` for an interval open above; when
+    /// both ends read alike in ``HumanUnits`` (`20 s`), as many more decimals of the upper
+    /// end's unit as tell them apart (`19.92-20.00 s`).
     public static func rangeText(_ interval: Interval) -> String {
         let low = HumanUnits.duration(seconds: interval.low)
         guard let highSeconds = interval.high else { return "\(low)-∞" }
         let high = HumanUnits.duration(seconds: highSeconds)
+        if low == high, interval.low != highSeconds, let space = high.lastIndex(of: " ") {
+            let unit = high[high.index(after: space)...]
+            let scales: [String: Double] = ["µs": 1e-6, "ms": 1e-3, "s": 1, "min": 60, "h": 3_600, "d": 86_400]
+            let scale = scales[String(unit)] ?? 1
+            for digits in 1...6 {
+                let a = FixedDecimal.format(interval.low / scale, digits: digits) ?? low
+                let b = FixedDecimal.format(highSeconds / scale, digits: digits) ?? high
+                if a != b || digits == 6 { return "\(a)-\(b) \(unit)" }
+            }
+        }
         let lowUnit = low.split(separator: " ").last, highUnit = high.split(separator: " ").last
         if low != "0 s", lowUnit == highUnit, let space = low.lastIndex(of: " ") { return "\(low[..<space])-\(high)" }
         return "\(low)-\(high)"

@@ -21,11 +21,11 @@ struct Run: Command {
         Exit 1 when an invariant was violated or an expectation failed: each failed
         expectation is printed with its value, its limit and the scenario file, each
         violation with a replay command for this binary. An expectation on a latency
-        percentile is judged by the percentile's 95 % confidence interval from its
-        n samples: pass, FAIL, or INCONCLUSIVE when the interval straddles the limit,
-        which is printed but sets exit 1 only with --strict (docs/report.md). A run whose estimated memory
-        exceeds the machine's available memory (Linux: MemAvailable) is refused up
-        front (exit 2) with a hint to shard.
+        percentile is judged by the percentile's 95 % confidence interval from its n
+        samples: pass, FAIL, or INCONCLUSIVE when the interval straddles the limit,
+        printed with the interval but exit 1 only with --strict (docs/report.md). A
+        run whose estimated memory exceeds the machine's available memory (Linux:
+        MemAvailable) is refused up front (exit 2) with a hint to shard.
         """,
         examples: ["fleetsim run scenarios/default.json --scale 0.1 --out reports/quick",
                    "fleetsim run scenarios/default.json --shard 2/4 --out shards/2"]

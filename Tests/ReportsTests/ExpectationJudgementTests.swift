@@ -118,3 +118,17 @@ import Testing
         #expect(queueing?.contains("(n = 5)") == true, "\(queueing ?? "no row")")
     }
 }
+
+extension ExpectationJudgementTests {
+    /// Interval ends in one unit share it; ends that read alike get the decimals that
+    /// tell them apart; an open end is ∞.
+    @Test func intervalTextAtItsBoundaries() {
+        typealias I = ExpectationJudgement.Interval
+        #expect(ExpectationJudgement.rangeText(I(low: 51 * 3_600, high: 91 * 3_600)) == "51.0-91.0 h")
+        #expect(ExpectationJudgement.rangeText(I(low: 45 * 60, high: 2.1 * 3_600)) == "45 min-2.1 h")
+        #expect(ExpectationJudgement.rangeText(I(low: 19.922944, high: 20)) == "19.9-20.0 s")
+        #expect(ExpectationJudgement.rangeText(I(low: 20, high: 20)) == "20-20 s")
+        #expect(ExpectationJudgement.rangeText(I(low: 0, high: 2)) == "0 s-2.0 s")
+        #expect(ExpectationJudgement.rangeText(I(low: 37 * 3_600, high: nil)) == "37.0 h-∞")
+    }
+}
