@@ -95,4 +95,27 @@ import Testing
         let strict = try CLI.run(["merge"] + shards + ["--out", merged.path, "--strict"])
         #expect(strict.status == 1)
     }
+
+    /// A p99 from fewer than 368 samples has no upper bound: inconclusive on every seed.
+    /// explore passes such seeds (listed as INCONCLUSIVE) and fails them with --strict.
+    @Test func exploreFailsInconclusiveSeedsOnlyWithStrict() throws {
+        let dir = try CLI.temporaryDirectory()
+        let file = try CLI.write("""
+        {"name": "few", "duration": "1d", "fleet": [{"cohort": "a", "count": 5, "platform": "ios"}],
+         "expect": [{"metric": "latency.refreshTaskDuration.p99", "max": "1h"}]}
+        """, to: "few.json", in: dir)
+        let out = dir.appendingPathComponent("explore").path
+        let lenient = try CLI.run(["explore", file, "--seeds", "2", "--jobs", "1", "--out", out])
+        #expect(lenient.status == 0, "\(lenient.stdout)")
+        #expect(lenient.stdout.contains("seed 1: INCONCLUSIVE  expect latency.refreshTaskDuration.p99"))
+        #expect(lenient.stdout.contains("2 passed, 0 failed (2 passed with an inconclusive expectation: not a failure without --strict)"))
+        let summary = try String(contentsOf: URL(fileURLWithPath: out + "/summary.json"), encoding: .utf8)
+        #expect(summary.contains("\"inconclusiveExpectations\": [") && summary.contains("\"verdict\": \"inconclusive\""))
+        let junit = try String(contentsOf: URL(fileURLWithPath: out + "/junit.xml"), encoding: .utf8)
+        #expect(junit.contains("failures=\"0\"") && junit.contains("<system-out>INCONCLUSIVE expectation latency.refreshTaskDuration.p99 = "))
+        let strict = try CLI.run(["explore", file, "--seeds", "2", "--jobs", "1", "--strict"])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("0 passed, 2 failed"))
+        #expect(strict.stdout.contains("  INCONCLUSIVE expectation latency.refreshTaskDuration.p99 = "))
+    }
 }
