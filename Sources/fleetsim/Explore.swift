@@ -16,6 +16,7 @@ struct Explore: Command {
             .valued("jobs", "J", "worker threads, one world each", default: "the number of cores"),
         ] + ScenarioOptions.options(seed: false) + [
             .valued("out", "DIR", "also write DIR/summary.json and DIR/junit.xml (checked for\nwritability before the first seed runs)"),
+            Run.strictOption,
         ],
         discussion: """
         Prints each failing seed with its violation kinds and failed expectations and
@@ -32,7 +33,9 @@ struct Explore: Command {
         interval across seeds: the Student t interval mean ± t(0.975, n-1)·s/√n, s the
         sample standard deviation over the n seeds with data. junit.xml has one
         testcase per seed; a failure carries its replay command.
-        Exit 1 if any seed failed. --swarm ranges are in docs/cli.md (Swarm testing).
+        A seed whose only problem is an inconclusive expectation (a percentile whose
+        confidence interval straddles its limit) is printed as INCONCLUSIVE and
+        passes, unless --strict. Exit 1 if any seed failed. --swarm ranges are in docs/cli.md (Swarm testing).
         """,
         examples: ["fleetsim explore scenarios/races/no-synchronize.json --seeds 50 --variants none --out explore/clean"]
     )
@@ -42,6 +45,7 @@ struct Explore: Command {
     var first: UInt64
     var jobs: Int
     var out: String?
+    var strict: Bool
     var scenario: Scenario?
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
@@ -54,6 +58,7 @@ struct Explore: Command {
         jobs = try parsed.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw .usage("--jobs must be at least 1, found \(jobs)", command: "explore") }
         out = parsed.options["out"]
+        strict = parsed.flags.contains("strict")
     }
 
     mutating func validate() throws(CLIError) {
@@ -66,7 +71,10 @@ struct Explore: Command {
         var seed: UInt64
         var violations: UInt64
         var byKind: [(kind: String, count: Int64)]
+        /// Expectations that failed (with `--strict`, inconclusive ones too).
         var failedExpectations: [ExpectationResult]
+        /// Inconclusive expectations that are not failures (without `--strict`).
+        var inconclusiveExpectations: [ExpectationResult] = []
         var firstDevice: Int64?
         var firstTime: Double?
         /// The report's metrics (``ReportMetrics/leaves(of:)``), sorted by path.
@@ -98,7 +106,7 @@ struct Explore: Command {
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
         guard let scenario else { preconditionFailure("run() before validate()") }
-        let (first, swarm, count) = (self.first, options.swarm, self.count)
+        let (first, swarm, count, strict) = (self.first, options.swarm, self.count, self.strict)
         let started = ContinuousClock.now
         let results = Results(count: count)
         let done = DispatchGroup()
@@ -109,7 +117,7 @@ struct Explore: Command {
                     var s = scenario
                     s.seed = first &+ UInt64(i)
                     if swarm { s = Swarm.apply(to: s) }
-                    results.store(Self.evaluate(s), at: i)
+                    results.store(Self.evaluate(s, strict: strict), at: i)
                 }
                 done.leave()
             }.start()
@@ -130,10 +138,16 @@ struct Explore: Command {
             let kinds = r.byKind.filter { $0.count > 0 }.map { "\($0.kind) x\($0.count)" } + r.failedExpectations.map { "expect \($0.metric)" }
                 + (r.reportError.map { ["no report: \($0)"] } ?? [])
             print("seed \(r.seed): FAIL  \(kinds.joined(separator: ", "))")
-            for e in r.failedExpectations { print("  " + Run.failureLine(e, file: options.path)) }
+            for e in r.failedExpectations { print("  " + Run.verdictLine(e, file: options.path)) }
             if let command = replayCommand(r, executable: context.executable) { print("  " + command) }
         }
-        print("\nexplored \(count) seed(s) from \(first)\(swarm ? " with swarm parameters" : ""): \(count - failed) passed, \(failed) failed")
+        let inconclusive = seeds.filter { $0.passed && !$0.inconclusiveExpectations.isEmpty }
+        for r in inconclusive {
+            print("seed \(r.seed): INCONCLUSIVE  \(r.inconclusiveExpectations.map { "expect \($0.metric)" }.joined(separator: ", "))")
+            for e in r.inconclusiveExpectations { print("  " + Run.verdictLine(e, file: options.path)) }
+        }
+        print("\nexplored \(count) seed(s) from \(first)\(swarm ? " with swarm parameters" : ""): \(count - failed) passed, \(failed) failed"
+              + (inconclusive.isEmpty ? "" : " (\(inconclusive.count) passed with an inconclusive expectation: not a failure without --strict)"))
         let summary = ExploreSummary(scenario: scenario, file: options.path, options: options.replayArguments, first: first, seeds: seeds)
         // How fast a kind is caught: the wall time of the seeds up to its first one, as
         // one job would spend it (console only: summary.json holds no wall time).
@@ -181,7 +195,7 @@ struct Explore: Command {
         return "explore: \(p.done)/\(total) seeds, \(p.failing) failing, \(eta)   "
     }
 
-    static func evaluate(_ scenario: Scenario) -> SeedResult {
+    static func evaluate(_ scenario: Scenario, strict: Bool) -> SeedResult {
         let started = ContinuousClock.now
         var world = World(scenario: scenario)
         world.runToEnd()
@@ -194,7 +208,8 @@ struct Explore: Command {
         let sample = outcome.report.lookup("invariants.samples.0")
         return SeedResult(seed: scenario.seed, violations: outcome.violations,
                           byKind: kinds.keys.sorted().map { (kind: $0, count: kinds[$0]?.intValue ?? 0) },
-                          failedExpectations: outcome.expectations.filter { !$0.passed },
+                          failedExpectations: outcome.expectations.filter { $0.isFailure(strict: strict) },
+                          inconclusiveExpectations: outcome.expectations.filter { $0.verdict == .inconclusive && !$0.isFailure(strict: strict) },
                           firstDevice: sample?.lookup("device")?.intValue, firstTime: sample?.lookup("time")?.doubleValue,
                           metrics: ReportMetrics.leaves(of: outcome.report), wallSeconds: Run.seconds(started.duration(to: .now)))
     }

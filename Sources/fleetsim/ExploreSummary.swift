@@ -118,12 +118,20 @@ struct ExploreSummary {
             "passed": .bool(r.passed),
             "violations": .count(r.violations),
             "byKind": .object(kinds),
-            "failedExpectations": .array(r.failedExpectations.map { e in
-                ["metric": .string(e.metric), "value": e.value.map { .number($0, digits: 6) } ?? .null,
-                 "min": e.min.map { .number($0, digits: 6) } ?? .null, "max": e.max.map { .number($0, digits: 6) } ?? .null]
-            }),
+            "failedExpectations": .array(r.failedExpectations.map(Self.expectation)),
+            "inconclusiveExpectations": .array(r.inconclusiveExpectations.map(Self.expectation)),
             "replay": replay(r).map { .string($0) } ?? .null,
         ]
+    }
+
+    /// A seed's failed or inconclusive expectation: metric, value, bounds, verdict, n and
+    /// the confidence interval (report.json's keys; docs/report.md).
+    static func expectation(_ e: ExpectationResult) -> ReportValue {
+        ["metric": .string(e.metric), "value": e.value.map { .number($0, digits: 6) } ?? .null,
+         "min": e.min.map { .number($0, digits: 6) } ?? .null, "max": e.max.map { .number($0, digits: 6) } ?? .null,
+         "verdict": .string(e.verdict.rawValue), "n": e.samples.map { .count($0) } ?? .null,
+         "ciLow": e.interval.map { .number($0.low, digits: 6) } ?? .null,
+         "ciHigh": e.interval?.high.map { .number($0, digits: 6) } ?? .null]
     }
 
     /// Per metric: the per-seed values (null where a seed had no data), n, mean and
@@ -152,7 +160,8 @@ struct ExploreSummary {
     }
 
     /// One testcase per seed; a failing seed's failure names its kinds and failed
-    /// expectations (value and limit) and carries the replay command.
+    /// expectations (value and limit) and carries the replay command; a passing seed
+    /// with inconclusive expectations lists them in its `system-out`.
     func junit(replay command: (Explore.SeedResult) -> String?) -> String {
         let failed = seeds.filter { !$0.passed }.count
         let total = seeds.reduce(0) { $0 + $1.wallSeconds }
@@ -161,10 +170,15 @@ struct ExploreSummary {
         out += "  <testsuite name=\"\(Self.xml("explore \(scenario.name)"))\" tests=\"\(seeds.count)\" failures=\"\(failed)\" time=\"\(Self.time(total))\">\n"
         for r in seeds {
             out += "    <testcase classname=\"\(Self.xml("explore.\(scenario.name)"))\" name=\"seed \(r.seed)\" time=\"\(Self.time(r.wallSeconds))\""
+            if r.passed, !r.inconclusiveExpectations.isEmpty {
+                let lines = r.inconclusiveExpectations.map { Run.verdictLine($0, file: file) }.joined(separator: "\n")
+                out += ">\n      <system-out>\(Self.xml(lines + "\n(not a failure without --strict)"))</system-out>\n    </testcase>\n"
+                continue
+            }
             guard !r.passed else { out += "/>\n"; continue }
             let kinds = r.byKind.filter { $0.count > 0 }.map { "\($0.kind) x\($0.count)" } + r.failedExpectations.map { "expect \($0.metric)" }
             var body = kinds.joined(separator: "\n")
-            for e in r.failedExpectations { body += "\n" + Run.failureLine(e, file: file) }
+            for e in r.failedExpectations { body += "\n" + Run.verdictLine(e, file: file) }
             if let c = command(r) { body += "\nreplay: " + c }
             out += ">\n      <failure message=\"\(Self.xml(kinds.joined(separator: ", ")))\" type=\"\(r.violations > 0 ? "invariant" : "expectation")\">\(Self.xml(body))</failure>\n    </testcase>\n"
         }

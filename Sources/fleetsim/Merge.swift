@@ -11,19 +11,23 @@ struct Merge: Command {
         abstract: "combine the shard reports of one run into one, in any order or grouping",
         arguments: [.init(name: "REPORT.json...", text: "the report.json of every shard of one run (run --shard K/N) or of merged parts, in any order")],
         options: [.valued("out", "DIR", "where the combined reports go", required: true),
-                  .flag("partial", "merge some of the shards into a part (simulated.shards) that merges again with the rest")],
+                  .flag("partial", "merge some of the shards into a part (simulated.shards) that merges again with the rest"),
+                  Run.strictOption],
         discussion: """
         Counters are summed, load series are summed per bucket (peak series: the largest
         per bucket), latency histograms and per-device distributions are merged and
         their percentiles recomputed, rates, peaks and headroom are derived again from
         the merged counts and series, violation samples are merged in (time, device)
-        order, and the expectations are judged again on the merged values. Merging is
+        order, and the expectations are judged again on the merged values (a
+        percentile by its confidence interval from the merged histogram, as run
+        judges it). Merging is
         order-independent and associative, byte for byte (docs/scale.md has every key's rule).
         Refused (exit 2, nothing written): reports of different scenarios, seeds or
         versions, a shard twice, different shard counts, or (without --partial) a
         missing shard. Figures across seeds are explore --out's, not merge's.
-        Exit 1 when the merged run has a violation or a failed expectation (a part:
-        a violation; its expectations are judged by the last merge).
+        Exit 1 when the merged run has a violation or a failed expectation (with
+        --strict also an inconclusive one; a part: a violation; its expectations
+        are judged by the last merge).
         """,
         examples: ["fleetsim merge shards/0/report.json shards/1/report.json --out reports/merged",
                    "fleetsim merge shards/0/report.json shards/1/report.json --partial --out reports/part-a",
@@ -33,12 +37,14 @@ struct Merge: Command {
     var paths: [String]
     var out: String
     var partial: Bool
+    var strict: Bool
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
         paths = parsed.positionals
         guard !paths.isEmpty else { throw .usage("missing REPORT.json (the shards' reports)", command: "merge") }
         out = parsed.options["out"] ?? ""
         partial = parsed.flags.contains("partial")
+        strict = parsed.flags.contains("strict")
     }
 
     mutating func validate() throws(CLIError) {
@@ -50,12 +56,12 @@ struct Merge: Command {
         for path in paths { reports.append((path, Self.reportValue(try Compare.readJSON(path, "a report.json")))) }
         let merged: ReportValue
         do { merged = try ReportMerge.merge(reports, partial: partial) } catch { throw .input(error.message) }
-        let markdown = MarkdownReport.render(merged)
+        let markdown = MarkdownReport.render(merged, strict: strict)
         do {
             try AtomicFile.write(JSONWriter.encode(merged), to: "\(out)/report.json")
             try AtomicFile.write(markdown, to: "\(out)/report.md")
-            try AtomicFile.write(HTMLReport.render(merged), to: "\(out)/report.html")
-            try AtomicFile.write(JUnitReport.render(merged), to: "\(out)/junit.xml")
+            try AtomicFile.write(HTMLReport.render(merged, strict: strict), to: "\(out)/report.html")
+            try AtomicFile.write(JUnitReport.render(merged, strict: strict), to: "\(out)/junit.xml")
         } catch {
             throw .input("cannot write the report: \(error)")
         }
@@ -63,18 +69,16 @@ struct Merge: Command {
         let covered = merged.lookup("simulated.shards.covered")?.arrayValue?.compactMap(\.intValue)
         // A part's expectations are judged on its share of the fleet: they decide nothing
         // until the last merge.
-        let failed = covered != nil ? [] : (merged.lookup("expect")?.arrayValue ?? []).filter { $0.lookup("pass") != .bool(true) }
+        let judged = covered != nil ? [] : ReportSections.expectations(merged)
         let part = covered.map { " (a part: shards \($0.map(String.init).joined(separator: ", ")) of \(merged.lookup("simulated.shards.count")?.intValue ?? 0))" } ?? ""
         print("\(merged.lookup("scenario")?.stringValue ?? ""): \(reports.count) reports merged\(part), "
               + "\(HumanUnits.count(merged.lookup("simulated.devices")?.intValue ?? 0)) devices, "
               + "\(HumanUnits.count(merged.lookup("simulated.events")?.intValue ?? 0)) events; "
               + "\(violations) invariant violation(s), "
-              + (covered != nil ? "expectations judged when every shard is merged." : "\(failed.count) failed expectation(s)."))
-        for e in failed {
-            print("FAIL expectation \(e.lookup("metric")?.stringValue ?? "") = \(e.lookup("value")?.doubleValue.map { String($0) } ?? "no data")")
-        }
+              + (covered != nil ? "expectations judged when every shard is merged." : Run.expectationCounts(judged, strict: strict)))
+        for e in judged where e.verdict != .pass { print(Run.verdictLine(e, file: nil)) }
         print("Report: \(out)/report.md (and report.json, report.html, junit.xml)")
-        return violations == 0 && failed.isEmpty ? 0 : 1
+        return violations == 0 && !judged.contains { $0.isFailure(strict: strict) } ? 0 : 1
     }
 
     /// A parsed report.json as the writer's model: integers stay integers, fractional

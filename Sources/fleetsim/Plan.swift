@@ -21,7 +21,8 @@ struct Plan: Command {
         discussion: """
         Every probe is a whole run of the scenario with the same seed, differing only
         in the capacity searched. A probe holds when no invariant is violated and every
-        expectation holds. The first round probes the scenario's own capacity and its
+        expectation passes conclusively (an inconclusive percentile, whose confidence
+        interval straddles its limit, does not hold: as run --strict). The first round probes the scenario's own capacity and its
         halvings, later rounds its doublings until one holds; then the gap between the
         largest failing and the smallest holding capacity narrows, J probes a round,
         until they are neighbours: the answer held and one less failed, both as probed.

@@ -20,7 +20,8 @@ struct PlanProbe: Sendable {
 
     init(outcome: RunOutcome) {
         let r = outcome.report
-        held = outcome.passed
+        // Holds: every expectation passes, conclusively (an inconclusive one is not an answer).
+        held = outcome.passed(strict: true)
         utilisation = r.lookup("backend.load.apiUtilisation")?.doubleValue
         queueingP99 = r.lookup("backend.queueing.p99")?.doubleValue
         rejected = r.lookup("backend.rejected")?.intValue ?? 0
@@ -28,7 +29,8 @@ struct PlanProbe: Sendable {
         failures = (outcome.violations > 0 ? ["invariants (\(outcome.violations))"] : [])
             + outcome.expectations.filter { !$0.passed }.map { e in
                 let limit = e.max.map { "> \(e.maxText ?? MetricUnits.format($0, of: e.metric))" } ?? e.min.map { "< \(e.minText ?? MetricUnits.format($0, of: e.metric))" } ?? ""
-                return "\(e.metric) = \(MetricUnits.format(e.value, of: e.metric)) \(limit)"
+                return e.verdict == .inconclusive ? "\(e.metric) = \(MetricUnits.format(e.value, of: e.metric)) \(e.verdictText)"
+                                                  : "\(e.metric) = \(MetricUnits.format(e.value, of: e.metric)) \(limit)"
             }
     }
 

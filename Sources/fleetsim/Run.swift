@@ -15,13 +15,17 @@ struct Run: Command {
             .valued("shard", "K/N", "simulate only the devices whose id mod N is K, against 1/N of the\nbackend's capacity; combine the shards' reports with 'fleetsim merge'", default: "0/1 (the whole fleet)"),
             .valued("record-events", "FILE", "write every delivered event as a line 'MICROSECONDS DEVICE HASH DESCRIPTION'\n(DEVICE '-' for a fleet-wide event) to FILE, or to stdout for '-' (the summary\nthen goes to stderr); what 'fleetsim diverge --traces' compares"),
             .flag("quiet", "no progress line on stderr (there is none anyway when stderr is not a terminal)"),
+            Self.strictOption,
         ],
         discussion: """
         Exit 1 when an invariant was violated or an expectation failed: each failed
         expectation is printed with its value, its limit and the scenario file, each
-        violation with a replay command for this binary. A run whose estimated memory
-        exceeds the machine's available memory (Linux: MemAvailable) is refused up
-        front (exit 2) with a hint to shard.
+        violation with a replay command for this binary. An expectation on a latency
+        percentile is judged by the percentile's 95 % confidence interval from its n
+        samples: pass, FAIL, or INCONCLUSIVE when the interval straddles the limit,
+        printed with the interval but exit 1 only with --strict (docs/report.md). A
+        run whose estimated memory exceeds the machine's available memory (Linux:
+        MemAvailable) is refused up front (exit 2) with a hint to shard.
         """,
         examples: ["fleetsim run scenarios/default.json --scale 0.1 --out reports/quick",
                    "fleetsim run scenarios/default.json --shard 2/4 --out shards/2"]
@@ -30,6 +34,7 @@ struct Run: Command {
     var options: ScenarioOptions
     var out: String?
     var quiet: Bool
+    var strict: Bool
     var shard: ShardPlan
     var recordEvents: String?
     var scenario: Scenario?
@@ -39,6 +44,7 @@ struct Run: Command {
         options = try ScenarioOptions(parsed)
         out = parsed.options["out"]
         quiet = parsed.flags.contains("quiet")
+        strict = parsed.flags.contains("strict")
         recordEvents = parsed.options["record-events"]
         shard = .whole
         if let text = parsed.options["shard"] {
@@ -89,22 +95,23 @@ struct Run: Command {
 
         let outcome: RunOutcome
         do { outcome = try world.report() } catch { throw .input("\(error)") }
-        let markdown = ReportDocuments.markdown(outcome, wallSeconds: wallSeconds)
+        let markdown = ReportDocuments.markdown(outcome, wallSeconds: wallSeconds, strict: strict)
         do {
             try AtomicFile.write(JSONWriter.encode(outcome.report), to: "\(outDir)/report.json")
             try AtomicFile.write(markdown, to: "\(outDir)/report.md")
-            try AtomicFile.write(ReportDocuments.html(outcome, markdown: markdown), to: "\(outDir)/report.html")
-            try AtomicFile.write(ReportDocuments.junit(outcome), to: "\(outDir)/junit.xml")
+            try AtomicFile.write(ReportDocuments.html(outcome, markdown: markdown, strict: strict), to: "\(outDir)/report.html")
+            try AtomicFile.write(ReportDocuments.junit(outcome, strict: strict), to: "\(outDir)/junit.xml")
         } catch {
             throw .input("cannot write the report: \(error)")
         }
-        let failed = outcome.expectations.filter { !$0.passed }
+        let undecided = outcome.expectations.filter { $0.verdict != .pass }
         let toStdout = recordEvents != "-"
         func print(_ line: String) { if toStdout { Swift.print(line) } else { eprint(line) } }
         let part = shard.isWhole ? "" : " (shard \(shard.index)/\(shard.count))"
         print("\(scenario.name)\(part): \(HumanUnits.count(world.deviceCount)) devices, \(HumanUnits.duration(microseconds: scenario.duration.microseconds)) simulated, "
-              + "\(HumanUnits.count(world.eventsProcessed)) events; \(outcome.violations) invariant violation(s), \(failed.count) failed expectation(s).")
-        for e in failed { print(Self.failureLine(e, file: scenario.sourcePath)) }
+              + "\(HumanUnits.count(world.eventsProcessed)) events; \(outcome.violations) invariant violation(s), "
+              + Self.expectationCounts(outcome.expectations, strict: strict))
+        for e in undecided { print(Self.verdictLine(e, file: scenario.sourcePath)) }
         if let samples = outcome.report.lookup("invariants.samples")?.arrayValue {
             for s in samples.prefix(5) {
                 let time = s.lookup("time")?.doubleValue ?? 0
@@ -115,15 +122,34 @@ struct Run: Command {
         }
         print("Report: \(outDir)/report.md (and report.json, report.html, junit.xml)")
         eprint("wall time \(HumanUnits.duration(seconds: wallSeconds)); memory estimated before the run \(MemoryGuard.megabytes(MemoryEstimate.bytes(scenario, shard: shard))) MB")
-        return outcome.passed ? 0 : 1
+        return outcome.passed(strict: strict) ? 0 : 1
+    }
+
+    /// `--strict`, shared by run, explore and merge.
+    static let strictOption = CommandHelp.Option.flag(
+        "strict", "count an INCONCLUSIVE expectation (a percentile whose 95 % confidence\ninterval straddles its limit) as failed: exit 1")
+
+    /// `2 failed expectation(s).`, and when some were inconclusive
+    /// `0 failed expectation(s), 1 inconclusive (not a failure without --strict).`
+    static func expectationCounts(_ all: [ExpectationResult], strict: Bool) -> String {
+        let failed = all.filter { $0.isFailure(strict: strict) }.count
+        let inconclusive = all.filter { $0.verdict == .inconclusive }.count
+        guard inconclusive > 0 else { return "\(failed) failed expectation(s)." }
+        return "\(failed) failed expectation(s), \(inconclusive) inconclusive ("
+            + (strict ? "counted as failed: --strict)." : "not a failure without --strict).")
     }
 
     /// `FAIL expectation latency.x.p95 = 5.0 h, limit max 4h (scenarios/x.json)`:
-    /// the metric, its value in the metric's unit, its limit as the file writes it, and the file.
-    static func failureLine(_ e: ExpectationResult, file: String) -> String {
+    /// the verdict, the metric, its value in the metric's unit, its limit as the file
+    /// writes it, for a percentile its n and 95 % confidence interval
+    /// (`INCONCLUSIVE expectation latency.x.p95 = 60.0 h, limit max 72h; n = 83; 95 % CI 51.0-91.0 h straddles 72h`),
+    /// and the file (when known: a merged report has only the scenario's name).
+    static func verdictLine(_ e: ExpectationResult, file: String?) -> String {
         let limits = [e.min.map { "min \(e.minText ?? MetricUnits.format($0, of: e.metric))" },
                       e.max.map { "max \(e.maxText ?? MetricUnits.format($0, of: e.metric))" }].compactMap { $0 }
-        return "FAIL expectation \(e.metric) = \(MetricUnits.format(e.value, of: e.metric)), limit \(limits.joined(separator: ", ")) (\(file))"
+        let evidence = e.interval == nil ? "" : "; " + (e.evidenceText ?? "") + (e.straddled.map { " straddles \($0)" } ?? "")
+        return "\(e.verdict == .inconclusive ? "INCONCLUSIVE" : "FAIL") expectation \(e.metric) = \(MetricUnits.format(e.value, of: e.metric)), "
+            + "limit \(limits.joined(separator: ", "))\(evidence)\(file.map { " (\($0))" } ?? "")"
     }
 
     static func seconds(_ d: Duration) -> Double {

@@ -165,7 +165,7 @@ enum SampleReport {
 
     @Test func junitHasACaseForEachInvariantAndExpectationWithLimitsAndReplays() {
         let xml = JUnitReport.render(SampleReport.document())
-        #expect(xml.contains("<testsuite name=\"race\" tests=\"4\" failures=\"3\" errors=\"0\" timestamp=\"2026-03-02T00:00:00\" time=\"172800.000\">"))
+        #expect(xml.contains("<testsuite name=\"race\" tests=\"4\" failures=\"3\" errors=\"0\" skipped=\"0\" timestamp=\"2026-03-02T00:00:00\" time=\"172800.000\">"))
         #expect(xml.contains("<testcase classname=\"race.invariants\" name=\"stepsNeverSynced\" time=\"0\"></testcase>"))
         #expect(xml.contains("message=\"latency.testAvailableToNotified.p95 = 75.9 h, limit ≤ 72.0 h\""))
         #expect(xml.contains("message=\"taskCompletedTwice: 2 violation(s), limit 0\""))
@@ -206,11 +206,11 @@ enum SampleReport {
     @Test func sectionWordsAndLimits() {
         #expect(ReportSections.words("apiBusyWorkersPeak") == "API busy workers peak")
         #expect(ReportSections.words("pushesPerSecond") == "Pushes per second")
-        let e = ReportSections.Expectation(metric: "latency.x.p95", min: 60, max: 3_600, value: nil, passed: false)
+        let e = ReportSections.Expectation(metric: "latency.x.p95", min: 60, max: 3_600, value: nil, verdict: .fail)
         #expect(e.limitText == "between 1.0 min and 1.0 h" && e.valueText == "no data")
         // As the scenario file wrote the bounds, when the report carries them.
-        let written = ReportSections.Expectation(metric: "latency.x.p95", min: 60, max: 259_200, value: nil, passed: false,
-                                                 minText: "60s", maxText: "72h")
+        let written = ReportSections.Expectation(metric: "latency.x.p95", min: 60, max: 259_200, minText: "60s", maxText: "72h",
+                                                 value: nil, verdict: .fail)
         #expect(written.limitText == "between 60s and 72h")
     }
 }

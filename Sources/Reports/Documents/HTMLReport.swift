@@ -3,18 +3,19 @@
 /// Rules:
 /// - No external assets and no JavaScript: inline CSS and SVG only.
 /// - Deterministic bytes: a pure function of the `report.json` document.
-/// - A coloured verdict banner first (green PASS, red FAIL), then what failed with its
+/// - A coloured verdict banner first (green PASS, red FAIL, amber INCONCLUSIVE), then what failed with its
 ///   replay commands; every section is a `<section id=...>` with a stable id
 ///   (``ReportSections/ids``); tables are HTML tables.
 public enum HTMLReport {
-    public static func render(_ report: ReportValue) -> String {
+    /// `strict`: `--strict`, which counts inconclusive expectations as failures.
+    public static func render(_ report: ReportValue, strict: Bool = false) -> String {
         let title = escape("FleetSim: \(ReportSections.str(report, "scenario"))")
-        let passed = ReportSections.passed(report)
+        let word = ReportSections.verdictWord(report, strict: strict)
         var body = ""
-        for section in ReportSections.build(report) {
+        for section in ReportSections.build(report, strict: strict) {
             if section.id == "verdict" {
-                body += "<section id=\"verdict\" class=\"banner \(passed ? "pass" : "fail")\">"
-                body += "<h1>\(passed ? "PASS" : "FAIL") · \(escape(ReportSections.str(report, "scenario")))</h1>"
+                body += "<section id=\"verdict\" class=\"banner \(word.lowercased())\">"
+                body += "<h1>\(word) · \(escape(ReportSections.str(report, "scenario")))</h1>"
                 for case .paragraph(let text) in section.blocks { body += "<p>\(escape(String(text.drop { $0 != ":" }.dropFirst(2))))</p>" }
                 body += "</section>\n"
                 continue
@@ -43,11 +44,11 @@ public enum HTMLReport {
         <style>
         body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#111;max-width:1100px;margin:0 auto;padding:0 16px 48px;line-height:1.4}
         .banner{color:#fff;padding:14px 20px;margin:16px 0;border-radius:6px}.banner h1{margin:0 0 4px;font-size:26px}.banner p{margin:0}
-        .pass{background:#1e7d32}.fail{background:#c0392b}
+        .pass{background:#1e7d32}.fail{background:#c0392b}.inconclusive{background:#b9770e}
         h2{border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:32px}
         table{border-collapse:collapse;margin:10px 0;font-size:14px}th,td{padding:4px 10px;border-bottom:1px solid #e5e5e5;text-align:left}
         td{white-space:nowrap;vertical-align:top}th{vertical-align:bottom}td.wrap{white-space:normal}td code{font-size:11.5px;color:#333;white-space:nowrap}
-        th{background:#f4f4f4}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}tr.fail td{color:#c0392b;font-weight:600}
+        th{background:#f4f4f4}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}tr.fail td{color:#c0392b;font-weight:600}tr.inconclusive td{color:#b9770e;font-weight:600}
         figure{margin:12px 0}svg{max-width:100%;height:auto}
         ul.legend{list-style:none;padding:0;margin:2px 0 0 70px;font-size:13px}ul.legend li{display:inline-block;margin-right:16px}
         ul.legend span{display:inline-block;width:14px;height:10px;margin-right:5px;vertical-align:middle}
@@ -63,7 +64,7 @@ public enum HTMLReport {
         for (i, h) in header.enumerated() { out += "<th\(i > 0 ? " class=\"n\"" : "")>\(escape(h))</th>" }
         out += "</tr></thead>\n<tbody>\n"
         for row in rows {
-            out += row.contains("FAIL") ? "<tr class=\"fail\">" : "<tr>"
+            out += row.contains("FAIL") ? "<tr class=\"fail\">" : row.contains { $0.hasPrefix("inconclusive (") } ? "<tr class=\"inconclusive\">" : "<tr>"
             for (i, cell) in row.enumerated() { out += "<td\(i > 0 ? " class=\"n\"" : "")>\(escape(cell))</td>" }
             out += "</tr>\n"
         }

@@ -3,15 +3,19 @@
 /// Rules:
 /// - A failure's `message` says value and limit in human units; its body lists value,
 ///   limit and the first violations of that kind with their replay commands.
+/// - An inconclusive expectation is a `skipped` test case whose `message` gives value,
+///   limit, n and the confidence interval (CI dashboards show skipped cases with their
+///   message, unlike a passing case's output); with `strict` (`--strict`) a `failure`
+///   of type `inconclusive`.
 /// - `timestamp` is the scenario's simulated start and `time` the simulated duration (on
 ///   the suite; each case takes no time of its own), never the wall clock, so the bytes
 ///   are the same for the same scenario and seed.
 public enum JUnitReport {
-    public static func render(_ r: ReportValue) -> String {
+    public static func render(_ r: ReportValue, strict: Bool = false) -> String {
         let name = xml(r.lookup("scenario")?.stringValue ?? "fleetsim")
         let samples = r.lookup("invariants.samples")?.arrayValue ?? []
         var cases = ""
-        var failures = 0
+        var failures = 0, skipped = 0
         let kinds = r.lookup("invariants.byKind")?.objectValue ?? [:]
         for kind in kinds.keys.sorted() {
             let n = kinds[kind]?.intValue ?? 0
@@ -30,13 +34,20 @@ public enum JUnitReport {
         let expectations = ReportSections.expectations(r)
         for e in expectations {
             cases += "  <testcase classname=\"\(name).expect\" name=\"\(xml(e.metric))\" time=\"0\">"
-            if !e.passed {
+            let message = "\(e.metric) = \(e.valueText), limit \(e.limitText)" + (e.verdict == .inconclusive ? ": \(e.verdictText)" : "")
+            if e.isFailure(strict: strict) {
                 failures += 1
-                var body = "metric: \(e.metric)\nvalue: \(e.valueText)\nlimit: \(e.limitText)\nscenario: \(ReportSections.str(r, "scenario")), seed \(ReportSections.str(r, "seed"))\n"
+                var body = "metric: \(e.metric)\nvalue: \(e.valueText)\nlimit: \(e.limitText)\n"
+                    + (e.evidenceText.map { "samples: \($0)\n" } ?? "") + "verdict: \(e.verdictText)\n"
+                    + "scenario: \(ReportSections.str(r, "scenario")), seed \(ReportSections.str(r, "seed"))\n"
                 for s in samples.prefix(3) {
                     body += "violation \(ReportSections.str(s, "kind")) on device \(ReportSections.str(s, "device"))\n  replay: \(ReportSections.str(s, "replay"))\n"
                 }
-                cases += "<failure message=\"\(xml("\(e.metric) = \(e.valueText), limit \(e.limitText)"))\" type=\"expectation\">\(xml(body))</failure>"
+                let type = e.verdict == .inconclusive ? "inconclusive" : "expectation"
+                cases += "<failure message=\"\(xml(message))\" type=\"\(type)\">\(xml(body))</failure>"
+            } else if e.verdict == .inconclusive {
+                skipped += 1
+                cases += "<skipped message=\"\(xml(message + " (not a failure without --strict)"))\"/>"
             }
             cases += "</testcase>\n"
         }
@@ -45,7 +56,7 @@ public enum JUnitReport {
         let timestamp = String(start.prefix(19))
         let time = FixedDecimal.format(r.lookup("simulated.duration")?.doubleValue ?? 0, digits: 3) ?? "0"
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuite name=\"\(name)\" tests=\"\(kinds.count + expectations.count)\" failures=\"\(failures)\" errors=\"0\" "
+            + "<testsuite name=\"\(name)\" tests=\"\(kinds.count + expectations.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" "
             + "timestamp=\"\(xml(timestamp))\" time=\"\(time)\">\n\(cases)</testsuite>\n"
     }
 

@@ -1,14 +1,15 @@
 /// `report.md`: the sections of ``ReportSections`` as GitHub Markdown (charts are in
 /// report.html only).
 public enum MarkdownReport {
-    public static func render(_ report: ReportValue, wallSeconds: Double? = nil) -> String {
+    /// `strict`: `--strict`, which counts inconclusive expectations as failures.
+    public static func render(_ report: ReportValue, wallSeconds: Double? = nil, strict: Bool = false) -> String {
         var out = "# FleetSim report: \(ReportSections.str(report, "scenario"))\n"
-        for section in ReportSections.build(report, wallSeconds: wallSeconds) {
+        for section in ReportSections.build(report, wallSeconds: wallSeconds, strict: strict) {
             out += "\n## \(section.title)\n"
             for block in section.blocks {
                 switch block {
                 case .paragraph(let text):
-                    out += "\n" + (section.id == "verdict" ? "**\(text.prefix(4))**\(text.dropFirst(4))" : text) + "\n"
+                    out += "\n" + (section.id == "verdict" ? bold(verdictOf: text) : text) + "\n"
                 case .table(let header, let rows):
                     out += "\n" + MarkdownTable.render(header: header, rows: rows,
                                                        alignments: [.left] + Array(repeating: .right, count: max(0, header.count - 1)))
@@ -20,5 +21,11 @@ public enum MarkdownReport {
             }
         }
         return out
+    }
+
+    /// `PASS: …` → `**PASS**: …` (the verdict word before the first colon in bold).
+    static func bold(verdictOf text: String) -> String {
+        guard let colon = text.firstIndex(of: ":") else { return text }
+        return "**\(text[..<colon])**\(text[colon...])"
     }
 }

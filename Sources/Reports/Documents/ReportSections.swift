@@ -65,59 +65,45 @@ public enum ReportSections {
                              "push", "ios-scheduling", "android-scheduling", "battery", "backend-load", "invariants",
                              "expectations"]
 
-    /// The expectations of a report (`expect`), as written in `report.json`.
-    public struct Expectation: Sendable, Equatable {
-        public var metric: String
-        public var min: Double?
-        public var max: Double?
-        public var value: Double?
-        public var passed: Bool
-        /// The bounds as the scenario file writes them (`"72h"`), when the report has them.
-        public var minText: String? = nil
-        public var maxText: String? = nil
-
-        /// The limit as the user wrote it, e.g. `≤ 72h` or `between 1 and 5` (in human
-        /// units when the report does not carry the written form).
-        public var limitText: String {
-            let lo = minText ?? min.map { MetricText.format($0, path: metric) }
-            let hi = maxText ?? max.map { MetricText.format($0, path: metric) }
-            switch (lo, hi) {
-            case let (lo?, hi?): return "between \(lo) and \(hi)"
-            case let (lo?, nil): return "≥ \(lo)"
-            case let (nil, hi?): return "≤ \(hi)"
-            case (nil, nil): return "any value"
-            }
-        }
-
-        public var valueText: String { MetricText.format(value, path: metric) }
-    }
+    /// An expectation of a report (`expect`), as written in `report.json`.
+    public typealias Expectation = ExpectationJudgement
 
     public static func expectations(_ r: ReportValue) -> [Expectation] {
-        (r.lookup("expect")?.arrayValue ?? []).map { e in
-            Expectation(metric: e.lookup("metric")?.stringValue ?? "?", min: e.lookup("min")?.doubleValue,
-                        max: e.lookup("max")?.doubleValue, value: e.lookup("value")?.doubleValue,
-                        passed: e.lookup("pass")?.boolValue ?? false,
-                        minText: e.lookup("minAsWritten")?.stringValue, maxText: e.lookup("maxAsWritten")?.stringValue)
-        }
+        (r.lookup("expect")?.arrayValue ?? []).map(ExpectationJudgement.init(reportEntry:))
     }
 
-    /// PASS when no invariant was violated and every expectation held.
-    public static func passed(_ r: ReportValue) -> Bool {
-        (r.lookup("invariants.violations")?.doubleValue ?? 0) == 0 && expectations(r).allSatisfy(\.passed)
+    /// PASS when no invariant was violated and no expectation failed (nor, with `strict`,
+    /// was inconclusive): what the exit code says.
+    public static func passed(_ r: ReportValue, strict: Bool = false) -> Bool {
+        (r.lookup("invariants.violations")?.doubleValue ?? 0) == 0 && !expectations(r).contains { $0.isFailure(strict: strict) }
     }
 
-    /// The sections of a report. `wallSeconds` (machine-dependent) appears only when given.
-    public static func build(_ r: ReportValue, wallSeconds: Double? = nil) -> [ReportSection] {
-        [verdict(r, wallSeconds: wallSeconds), failures(r), run(r), latency(r), refresh(r), stepSync(r), continuation(r),
+    /// `PASS`, `FAIL`, or `INCONCLUSIVE` (passed, but an expectation was inconclusive and
+    /// `strict` is off).
+    public static func verdictWord(_ r: ReportValue, strict: Bool = false) -> String {
+        guard passed(r, strict: strict) else { return "FAIL" }
+        return expectations(r).contains { $0.verdict == .inconclusive } ? "INCONCLUSIVE" : "PASS"
+    }
+
+    /// The sections of a report. `wallSeconds` (machine-dependent) appears only when given;
+    /// `strict` (`--strict`) counts inconclusive expectations as failures in the verdict.
+    public static func build(_ r: ReportValue, wallSeconds: Double? = nil, strict: Bool = false) -> [ReportSection] {
+        [verdict(r, wallSeconds: wallSeconds, strict: strict), failures(r), run(r), latency(r), refresh(r), stepSync(r), continuation(r),
          push(r), iosScheduling(r), androidScheduling(r), battery(r), backendLoad(r), invariants(r), expectationsSection(r)]
     }
 
     // MARK: - Sections
 
-    static func verdict(_ r: ReportValue, wallSeconds: Double?) -> ReportSection {
-        let failed = expectations(r).filter { !$0.passed }.count
-        var text = "\(passed(r) ? "PASS" : "FAIL"): \(count(r, "invariants.violations")) invariant violation(s), "
-            + "\(failed) of \(expectations(r).count) expectation(s) failed."
+    static func verdict(_ r: ReportValue, wallSeconds: Double?, strict: Bool) -> ReportSection {
+        let all = expectations(r)
+        let failed = all.filter { $0.verdict == .fail }.count, inconclusive = all.filter { $0.verdict == .inconclusive }.count
+        var text = "\(verdictWord(r, strict: strict)): \(count(r, "invariants.violations")) invariant violation(s), "
+            + "\(failed) of \(all.count) expectation(s) failed"
+        if inconclusive > 0 {
+            text += ", \(inconclusive) inconclusive (too few samples to decide; "
+                + (strict ? "counted as failed: --strict)" : "not a failure without --strict)")
+        }
+        text += "."
         text += " Scenario \(str(r, "scenario")), seed \(str(r, "seed")), \(count(r, "simulated.devices")) devices, "
             + "\(MetricText.lookup(r, "simulated.duration")) simulated from \(str(r, "simulated.start")), "
             + "\(count(r, "simulated.events")) events"
@@ -128,10 +114,10 @@ public enum ReportSections {
 
     static func failures(_ r: ReportValue) -> ReportSection {
         var blocks: [ReportSection.Block] = []
-        let failed = expectations(r).filter { !$0.passed }
+        let failed = expectations(r).filter { $0.verdict != .pass }
         if !failed.isEmpty {
-            blocks.append(.table(header: ["failed expectation", "value", "limit"],
-                                 rows: failed.map { [$0.metric, $0.valueText, $0.limitText] }))
+            blocks.append(.table(header: ["failed or inconclusive expectation", "value", "limit", "result"],
+                                 rows: failed.map { [$0.metric, $0.valueText, $0.limitText, $0.verdictText] }))
         }
         let samples = r.lookup("invariants.samples")?.arrayValue ?? []
         if !samples.isEmpty {
@@ -168,8 +154,10 @@ public enum ReportSections {
             if let chart = distribution(r, base, title: name) { charts.append(chart) }
         }
         var blocks: [ReportSection.Block] = [
-            .paragraph("Latencies count only test windows that opened during the run. Percentiles are read from log-linear histograms (within 0.4 %)."),
-            .table(header: ["latency", "count", "p50", "p90", "p95", "p99", "max"], rows: rows),
+            .paragraph("Latencies count only test windows that opened during the run. Percentiles are read from log-linear histograms (within 0.4 %); "
+                       + "n is the number of samples each row rests on (a percentile from few samples is uncertain: an expectation on it "
+                       + "reports its confidence interval)."),
+            .table(header: ["latency", "n", "p50", "p90", "p95", "p99", "max"], rows: rows),
         ]
         let empty = names.filter { (r.lookup("latency.\($0).count")?.intValue ?? 0) == 0 }
         if !empty.isEmpty { blocks.append(.paragraph("No samples (no chart): \(empty.joined(separator: ", ")).")) }
@@ -180,9 +168,9 @@ public enum ReportSections {
     static func refresh(_ r: ReportValue) -> ReportSection {
         let analytics = r.lookup("analytics")?.objectValue ?? [:]
         var rows = [["refresh tasks run", count(r, "scheduling.launches")],
-                    ["task duration p95", MetricText.lookup(r, "latency.refreshTaskDuration.p95")],
-                    ["test available → notified, p95", MetricText.lookup(r, "latency.testAvailableToNotified.p95")],
-                    ["test available → seen, p95", MetricText.lookup(r, "latency.testAvailableToSeen.p95")]]
+                    ["task duration p95", latencyFigures(r, "latency.refreshTaskDuration", "p95")],
+                    ["test available → notified, p95", latencyFigures(r, "latency.testAvailableToNotified", "p95")],
+                    ["test available → seen, p95", latencyFigures(r, "latency.testAvailableToSeen", "p95")]]
         rows += analytics.keys.sorted().map { ["analytics: \($0)", MetricText.plain(analytics[$0]?.doubleValue ?? 0)] }
         return ReportSection(id: "refresh", title: "Background refresh", blocks: [.table(header: ["", "value"], rows: rows)])
     }
@@ -192,8 +180,8 @@ public enum ReportSections {
                     ["stale-sync notifications (24 h without sync)", count(r, "stepSync.staleSyncNotifications")],
                     ["old writes dropped by the store", count(r, "stepSync.droppedOldWrites")],
                     ["Android step-sync jobs", count(r, "scheduling.stepSyncJobs")],
-                    ["steps recorded → synced, p50", MetricText.lookup(r, "latency.stepsRecordedToSynced.p50")],
-                    ["steps recorded → synced, p95", MetricText.lookup(r, "latency.stepsRecordedToSynced.p95")]]
+                    ["steps recorded → synced, p50", latencyFigures(r, "latency.stepsRecordedToSynced", "p50")],
+                    ["steps recorded → synced, p95", latencyFigures(r, "latency.stepsRecordedToSynced", "p95")]]
         return ReportSection(id: "step-sync", title: "Step sync", blocks: [.table(header: ["", "value"], rows: rows)])
     }
 
@@ -203,7 +191,7 @@ public enum ReportSections {
         rows += members(r, "continuation.choices").map { ["user chose \($0.key)", $0.value] }
         rows += members(r, "continuation.outcomes").map { ["outcome: \($0.key)", $0.value] }
         rows += [["completion notified", count(r, "continuation.notified")], ["shown at next open", count(r, "continuation.shownAtOpen")],
-                 ["completed → notified, p95", MetricText.lookup(r, "latency.continuationCompletedToNotified.p95")]]
+                 ["completed → notified, p95", latencyFigures(r, "latency.continuationCompletedToNotified", "p95")]]
         return ReportSection(id: "continuation", title: "Background continuation", blocks: [.table(header: ["", "value"], rows: rows)])
     }
 
@@ -213,7 +201,7 @@ public enum ReportSections {
         let summary = [["notifications created", count(r, "push.created.total")], ["sends", count(r, "push.sends")],
                        ["retries", count(r, "push.retries")], ["delivery rate", MetricText.lookup(r, "push.deliveryRate")],
                        ["failure rate", MetricText.lookup(r, "push.failureRate")], ["open rate", MetricText.lookup(r, "push.openRate")],
-                       ["held for quiet hours", count(r, "push.heldForQuietHours")], ["time to open, p50", MetricText.lookup(r, "push.timeToOpen.p50")]]
+                       ["held for quiet hours", count(r, "push.heldForQuietHours")], ["time to open, p50", latencyFigures(r, "push.timeToOpen", "p50")]]
         blocks.append(.table(header: ["", "value"], rows: summary))
         for (title, path, noun) in [("outcome", "push.outcomes", "notifications"), ("suppressed because", "push.suppressedByReason", "notifications"),
                                     ("failed because", "push.failuresByReason", "notifications"), ("created by priority", "push.created.byPriority", "notifications"),
@@ -223,10 +211,10 @@ public enum ReportSections {
         }
         let providers = (r.lookup("backend.pushes")?.objectValue ?? [:]).keys.sorted()
         if !providers.isEmpty {
-            blocks.append(.table(header: ["provider", "sends", "accepted", "timed out", "latency p50", "p95", "p99", "max", "peak concurrent", "headroom"],
+            blocks.append(.table(header: ["provider", "sends", "accepted", "timed out", "latency n", "p50", "p95", "p99", "max", "peak concurrent", "headroom"],
                                  rows: providers.map { p in
                                      let b = "backend.pushes.\(p)"
-                                     return [providerName(p), count(r, "\(b).sends"), count(r, "\(b).accepted"), count(r, "\(b).timedOut"),
+                                     return [providerName(p), count(r, "\(b).sends"), count(r, "\(b).accepted"), count(r, "\(b).timedOut"), count(r, "\(b).latency.count"),
                                              MetricText.lookup(r, "\(b).latency.p50"), MetricText.lookup(r, "\(b).latency.p95"),
                                              MetricText.lookup(r, "\(b).latency.p99"), MetricText.lookup(r, "\(b).latency.max"),
                                              count(r, "\(b).peakConcurrent"), MetricText.lookup(r, "\(b).headroom")]
@@ -256,12 +244,12 @@ public enum ReportSections {
         var rows = [["deep Doze entries", count(r, "scheduling.doze.deepIdleEntries")],
                     ["Doze maintenance windows", count(r, "scheduling.doze.maintenanceWindows")],
                     ["work deferred by Doze", count(r, "scheduling.dozeDeferrals")],
-                    ["Doze deferral p50 / p95", "\(MetricText.lookup(r, "scheduling.dozeDeferral.p50")) / \(MetricText.lookup(r, "scheduling.dozeDeferral.p95"))"],
+                    ["Doze deferral p50 / p95", latencyFigures(r, "scheduling.dozeDeferral", "p50", "p95")],
                     ["standby bucket changes", count(r, "scheduling.bucketChanges")],
                     ["job quota deferrals", count(r, "scheduling.quotaDeferrals")], ["jobs stopped", count(r, "scheduling.jobsStopped")],
-                    ["WorkManager delay p50 / p95", "\(MetricText.lookup(r, "scheduling.workManagerDelay.p50")) / \(MetricText.lookup(r, "scheduling.workManagerDelay.p95"))"],
+                    ["WorkManager delay p50 / p95", latencyFigures(r, "scheduling.workManagerDelay", "p50", "p95")],
                     ["FCM held by Doze", count(r, "scheduling.fcm.deferredByDoze")],
-                    ["FCM Doze delay p50 / p95", "\(MetricText.lookup(r, "scheduling.fcm.dozeDelay.p50")) / \(MetricText.lookup(r, "scheduling.fcm.dozeDelay.p95"))"],
+                    ["FCM Doze delay p50 / p95", latencyFigures(r, "scheduling.fcm.dozeDelay", "p50", "p95")],
                     ["FCM high priority delivered at once", count(r, "scheduling.fcm.highPriorityNow")],
                     ["while-idle alarms fired / held by Doze", "\(count(r, "scheduling.alarms.fired")) / \(count(r, "scheduling.alarms.delayedByDoze"))"],
                     ["Battery Saver activations", count(r, "scheduling.batterySaverActivations")],
@@ -310,7 +298,7 @@ public enum ReportSections {
             ["headroom (1 − the most utilised minute)", MetricText.lookup(r, "backend.load.apiHeadroom")],
             ["most busy workers at once in the peak minute", bound(r, count(r, "backend.load.peak.busyWorkers"), count(r, "backend.load.peak.busyWorkersUpperBound"))],
             ["most busy workers at once", bound(r, peakOf(r, "backend.load.apiBusyWorkersPeak"), peakOf(r, "backend.load.apiBusyWorkersPeakUpperBound"))],
-            ["queueing p99 / max", "\(MetricText.lookup(r, "backend.queueing.p99")) / \(MetricText.lookup(r, "backend.queueing.max"))"],
+            ["queueing p99 / max", latencyFigures(r, "backend.queueing", "p99", "max")],
             ["peak queue depth", bound(r, count(r, "backend.peakQueueDepth"), nil)],
             ["503 (queue full)", count(r, "backend.rejected")], ["no answer", count(r, "backend.unanswered")],
             ["client timeouts", count(r, "backend.clientTimeouts")], ["lost in transit", count(r, "backend.lostInTransit")],
@@ -474,7 +462,13 @@ public enum ReportSections {
         let all = expectations(r)
         guard !all.isEmpty else { return ReportSection(id: "expectations", title: "Expectations", blocks: [.paragraph("The scenario sets no expectation.")]) }
         return ReportSection(id: "expectations", title: "Expectations", blocks: [
-            .table(header: ["metric", "value", "limit", "result"], rows: all.map { [$0.metric, $0.valueText, $0.limitText, $0.passed ? "pass" : "FAIL"] }),
+            .paragraph("A percentile is judged by its 95 % confidence interval (distribution-free, from the order statistics "
+                       + "over the histogram's buckets, widened to bucket edges): pass when all of it is within the limit, "
+                       + "FAIL when none of it is, inconclusive when it straddles the limit."),
+            .table(header: ["metric", "value", "limit", "n", "95 % CI", "result"], rows: all.map { e in
+                [e.metric, e.valueText, e.limitText, e.samples.map { HumanUnits.count($0) } ?? "", e.interval.map(ExpectationJudgement.rangeText) ?? "",
+                 e.verdictText]
+            }),
         ])
     }
 
@@ -488,6 +482,14 @@ public enum ReportSections {
         let percentiles = ["p50", "p90", "p95", "p99", "max"]
         let limit = expectations(r).first { $0.max != nil && $0.metric.hasPrefix(path + ".") && percentiles.contains(String($0.metric.dropFirst(path.count + 1))) }
         return .chart(.latencyCDF(title: title, histogram: h, limit: limit.map { (String($0.metric.dropFirst(path.count + 1)), $0.max ?? 0) }))
+    }
+
+    /// Figures of the latency summary at `summary` with the samples they rest on:
+    /// `34.2 h (n = 191)`, `1.2 s / 3.4 s (n = 191)`.
+    static func latencyFigures(_ r: ReportValue, _ summary: String, _ keys: String...) -> String {
+        let figures = keys.map { MetricText.lookup(r, "\(summary).\($0)") }.joined(separator: " / ")
+        guard let n = r.lookup("\(summary).count")?.intValue else { return figures }
+        return "\(figures) (n = \(HumanUnits.count(n)))"
     }
 
     static func str(_ r: ReportValue, _ path: String) -> String {

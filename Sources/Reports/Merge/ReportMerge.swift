@@ -623,23 +623,14 @@ public enum ReportMerge {
         return bySecond.map(\.count).sorted()[Int(Swift.min(rank - quiet, busy)) - 1]
     }
 
-    /// `expect` re-evaluated: each metric looked up in the merged document; the bounds
-    /// as written are the inputs' (equal in every shard of one scenario).
+    /// `expect` judged again (``ExpectationJudgement``) on the merged document, from the
+    /// merged histograms; the bounds as written are the inputs' (equal in every shard of
+    /// one scenario).
     static func reevaluate(_ expect: ReportValue, on document: ReportValue) -> ReportValue {
         .array((expect.arrayValue ?? []).map { e in
-            let metric = e.at(["metric"])?.stringValue ?? ""
-            let value = document.lookup(metric)?.doubleValue
-            let min = e.at(["min"])?.doubleValue, max = e.at(["max"])?.doubleValue
-            let pass = value.map { v in (min.map { v >= $0 } ?? true) && (max.map { v <= $0 } ?? true) } ?? false
-            return .object([
-                "metric": .string(metric),
-                "min": min.map { .fixed($0, 6) } ?? .null,
-                "max": max.map { .fixed($0, 6) } ?? .null,
-                "minAsWritten": e.at(["minAsWritten"]) ?? .null,
-                "maxAsWritten": e.at(["maxAsWritten"]) ?? .null,
-                "value": value.map { .fixed($0, 6) } ?? .null,
-                "pass": .bool(pass),
-            ])
+            ExpectationJudgement.judge(metric: e.at(["metric"])?.stringValue ?? "", min: e.at(["min"])?.doubleValue,
+                                       max: e.at(["max"])?.doubleValue, minText: e.at(["minAsWritten"])?.stringValue,
+                                       maxText: e.at(["maxAsWritten"])?.stringValue, in: document).reportValue
         })
     }
 

@@ -6,18 +6,19 @@ import Reports
 public enum ReportDocuments {
     /// `report.md`: the summary a person reads first. `wallSeconds` lives here (and on
     /// stderr), never in `report.json`, whose bytes must not depend on the machine.
-    public static func markdown(_ outcome: RunOutcome, wallSeconds: Double?) -> String {
-        MarkdownReport.render(outcome.report, wallSeconds: wallSeconds)
+    /// `strict` (`--strict`) counts inconclusive expectations as failures in every document.
+    public static func markdown(_ outcome: RunOutcome, wallSeconds: Double?, strict: Bool = false) -> String {
+        MarkdownReport.render(outcome.report, wallSeconds: wallSeconds, strict: strict)
     }
 
     /// `report.html`: self-contained, deterministic; `markdown` is no longer embedded
     /// (kept in the signature so callers compile unchanged).
-    public static func html(_ outcome: RunOutcome, markdown: String) -> String {
-        HTMLReport.render(outcome.report)
+    public static func html(_ outcome: RunOutcome, markdown: String, strict: Bool = false) -> String {
+        HTMLReport.render(outcome.report, strict: strict)
     }
 
     /// `junit.xml`: one test case per invariant kind and per expectation.
-    public static func junit(_ outcome: RunOutcome) -> String {
-        JUnitReport.render(outcome.report)
+    public static func junit(_ outcome: RunOutcome, strict: Bool = false) -> String {
+        JUnitReport.render(outcome.report, strict: strict)
     }
 }

@@ -12,21 +12,13 @@ public struct RunOutcome: Sendable {
     public var report: ReportValue
     public var violations: UInt64
     public var expectations: [ExpectationResult]
-    /// Exit code 0 when nothing was violated and every expectation held, else 1.
-    public var passed: Bool { violations == 0 && expectations.allSatisfy(\.passed) }
+    /// Exit code 0 when nothing was violated and no expectation failed (nor, with
+    /// `strict`, was inconclusive), else 1.
+    public func passed(strict: Bool) -> Bool { violations == 0 && !expectations.contains { $0.isFailure(strict: strict) } }
 }
 
-public struct ExpectationResult: Sendable, Equatable {
-    public var metric: String
-    public var min: Double?
-    public var max: Double?
-    /// Nil when the metric had no data (an empty histogram): that fails.
-    public var value: Double?
-    public var passed: Bool
-    /// The bounds as the scenario file writes them (`"72h"`), for what people read.
-    public var minText: String? = nil
-    public var maxText: String? = nil
-}
+/// An `expect` judged on the run's report (pass, fail or inconclusive).
+public typealias ExpectationResult = ExpectationJudgement
 
 extension World {
     /// Builds the report. Fails (as a scenario error) only when an `expect` names a
@@ -74,17 +66,7 @@ extension World {
             document["simulated"] = .object(simulated)
         }
         let results = try evaluate(ReportValue.object(document))
-        document["expect"] = .array(results.map { r in
-            .object([
-                "metric": .string(r.metric),
-                "min": r.min.map { .fixed($0, 6) } ?? .null,
-                "max": r.max.map { .fixed($0, 6) } ?? .null,
-                "minAsWritten": r.minText.map { .string($0) } ?? .null,
-                "maxAsWritten": r.maxText.map { .string($0) } ?? .null,
-                "value": r.value.map { .fixed($0, 6) } ?? .null,
-                "pass": .bool(r.passed),
-            ])
-        })
+        document["expect"] = .array(results.map(\.reportValue))
         return RunOutcome(report: .object(document), violations: core.oracle.violations, expectations: results)
     }
 
@@ -113,10 +95,8 @@ extension World {
                                     expected: "a number in report.json, such as \"invariants.violations\" or \"latency.testAvailableToNotified.p95\"",
                                     found: "\"\(e.metric)\"")
             }
-            let value = found.doubleValue
-            let passed = value.map { v in (e.min.map { v >= $0 } ?? true) && (e.max.map { v <= $0 } ?? true) } ?? false
-            results.append(ExpectationResult(metric: e.metric, min: e.min, max: e.max, value: value, passed: passed,
-                                                 minText: e.minText, maxText: e.maxText))
+            results.append(ExpectationJudgement.judge(metric: e.metric, min: e.min, max: e.max, minText: e.minText,
+                                                      maxText: e.maxText, in: document))
         }
         return results
     }

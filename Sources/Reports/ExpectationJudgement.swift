@@ -1,0 +1,215 @@
+/// One `expect` of a scenario judged on a report: `pass`, `fail` or `inconclusive`.
+///
+/// Rules (docs/report.md, "Expectations"):
+/// - A percentile of a latency summary (`….p50`, `p90`, `p95`, `p99`: a key beside a
+///   `histogram`) is an estimate from `n` samples: it is judged by its 95 % confidence
+///   interval (``LatencyHistogram/quantileInterval(_:)``): pass when the whole interval is
+///   within the limits, fail when none of it is, inconclusive when it contains a limit.
+///   An interval open above (too few samples) can pass no `max`.
+/// - Every other metric (counts, rates, a latency's `max`, which is the sample's exact
+///   largest value) is judged on its value alone: pass or fail.
+/// - A metric with no data (`null`, an empty histogram) fails.
+/// - Inconclusive is a failure only under `--strict` (``isFailure(strict:)``).
+public struct ExpectationJudgement: Sendable, Equatable {
+    public enum Verdict: String, Sendable, Equatable {
+        case pass, fail, inconclusive
+    }
+
+    /// The 95 % confidence interval of a percentile, in the value's unit (seconds).
+    public struct Interval: Sendable, Equatable {
+        /// 0 when no sample bounds the percentile from below (latencies are never negative).
+        public var low: Double
+        /// Nil when no sample bounds it from above (too few samples).
+        public var high: Double?
+
+        public init(low: Double, high: Double?) {
+            self.low = low
+            self.high = high
+        }
+    }
+
+    public var metric: String
+    public var min: Double?
+    public var max: Double?
+    /// The bounds as the scenario file writes them (`"72h"`), for what people read.
+    public var minText: String?
+    public var maxText: String?
+    /// Nil when the metric had no data.
+    public var value: Double?
+    /// How many samples the metric rests on: the `count` of the latency summary whose
+    /// percentile or `max` it is; nil for other metrics.
+    public var samples: UInt64?
+    /// The percentile's 95 % confidence interval; nil for other metrics and without data.
+    public var interval: Interval?
+    public var verdict: Verdict
+
+    public init(metric: String, min: Double?, max: Double?, minText: String? = nil, maxText: String? = nil,
+                value: Double?, samples: UInt64? = nil, interval: Interval? = nil, verdict: Verdict) {
+        self.metric = metric
+        self.min = min
+        self.max = max
+        self.minText = minText
+        self.maxText = maxText
+        self.value = value
+        self.samples = samples
+        self.interval = interval
+        self.verdict = verdict
+    }
+
+    /// True only for a pass (`report.json`'s `pass`).
+    public var passed: Bool { verdict == .pass }
+
+    /// Whether this expectation sets exit code 1: a fail, or with `strict` an inconclusive.
+    public func isFailure(strict: Bool) -> Bool {
+        verdict == .fail || (strict && verdict == .inconclusive)
+    }
+
+    // MARK: Judging
+
+    /// Judges `metric` (a number in `document`, or null) against `min`/`max`.
+    public static func judge(metric: String, min: Double?, max: Double?, minText: String? = nil, maxText: String? = nil,
+                             in document: ReportValue) -> ExpectationJudgement {
+        var result = ExpectationJudgement(metric: metric, min: min, max: max, minText: minText, maxText: maxText,
+                                          value: document.lookup(metric)?.doubleValue, verdict: .fail)
+        if let (histogram, quantile) = latencyFigure(metric, in: document) {
+            result.samples = histogram.count
+            if let q = quantile, let bounds = histogram.quantileInterval(q) {
+                result.interval = Interval(low: Double(bounds.low ?? 0) / 1_000_000, high: bounds.high.map { Double($0) / 1_000_000 })
+            }
+        }
+        guard let value = result.value else { return result }
+        func within(_ x: Double) -> Bool { (min.map { x >= $0 } ?? true) && (max.map { x <= $0 } ?? true) }
+        if let interval = result.interval {
+            let high = interval.high ?? .infinity
+            if within(interval.low) && within(high) {
+                result.verdict = .pass
+            } else if min.map({ high < $0 }) ?? false || max.map({ interval.low > $0 }) ?? false {
+                result.verdict = .fail
+            } else {
+                result.verdict = .inconclusive
+            }
+        } else {
+            result.verdict = within(value) ? .pass : .fail
+        }
+        return result
+    }
+
+    /// The histogram behind `metric` when it is a percentile (`pNN`, with its quantile) or
+    /// the `max` of a latency summary; nil otherwise.
+    static func latencyFigure(_ metric: String, in document: ReportValue) -> (LatencyHistogram, Double?)? {
+        guard let dot = metric.lastIndex(of: ".") else { return nil }
+        let key = metric[metric.index(after: dot)...]
+        let quantile = percentile(key)
+        guard quantile != nil || key == "max",
+              let encoding = document.lookup(String(metric[..<dot]))?.objectValue?["histogram"],
+              let histogram = LatencyHistogram(exactEncoding: encoding) else { return nil }
+        return (histogram, quantile)
+    }
+
+    /// `p95` → 0.95: `p` and a whole number from 1 to 99.
+    static func percentile(_ key: Substring) -> Double? {
+        guard key.first == "p", let n = Int(key.dropFirst()), n >= 1, n <= 99, key.count <= 3 else { return nil }
+        return Double(n) / 100
+    }
+
+    // MARK: report.json
+
+    /// The `expect` entry: the keys of earlier versions (`metric`, `min`, `max`,
+    /// `minAsWritten`, `maxAsWritten`, `value`, `pass`) and `verdict`, `limit` (the one
+    /// bound of a one-sided expectation, in the value's unit; null for two bounds), `n`,
+    /// `ciLow`, `ciHigh` (seconds; null where they do not apply, `ciHigh` also when the
+    /// interval is open above).
+    public var reportValue: ReportValue {
+        .object([
+            "metric": .string(metric),
+            "min": min.map { .fixed($0, 6) } ?? .null,
+            "max": max.map { .fixed($0, 6) } ?? .null,
+            "minAsWritten": minText.map { .string($0) } ?? .null,
+            "maxAsWritten": maxText.map { .string($0) } ?? .null,
+            "limit": (min == nil ? max : max == nil ? min : nil).map { .fixed($0, 6) } ?? .null,
+            "value": value.map { .fixed($0, 6) } ?? .null,
+            "pass": .bool(passed),
+            "verdict": .string(verdict.rawValue),
+            "n": samples.map { .count($0) } ?? .null,
+            "ciLow": interval.map { .fixed($0.low, 6) } ?? .null,
+            "ciHigh": interval?.high.map { .fixed($0, 6) } ?? .null,
+        ])
+    }
+
+    /// Reads an `expect` entry back. A report of an earlier version (no `verdict`) gives
+    /// pass or fail from its `pass`.
+    public init(reportEntry e: ReportValue) {
+        let low = e.lookup("ciLow")?.doubleValue
+        let verdict = e.lookup("verdict")?.stringValue.flatMap(Verdict.init(rawValue:))
+            ?? (e.lookup("pass")?.boolValue == true ? .pass : .fail)
+        self.init(metric: e.lookup("metric")?.stringValue ?? "?", min: e.lookup("min")?.doubleValue, max: e.lookup("max")?.doubleValue,
+                  minText: e.lookup("minAsWritten")?.stringValue, maxText: e.lookup("maxAsWritten")?.stringValue,
+                  value: e.lookup("value")?.doubleValue, samples: e.lookup("n")?.intValue.map { UInt64(Swift.max(0, $0)) },
+                  interval: low.map { Interval(low: $0, high: e.lookup("ciHigh")?.doubleValue) }, verdict: verdict)
+    }
+
+    // MARK: Text
+
+    /// The limit as the user wrote it, e.g. `≤ 72h` or `between 1 and 5` (in human units
+    /// when the written form is unknown).
+    public var limitText: String {
+        switch (minWritten, maxWritten) {
+        case let (lo?, hi?): return "between \(lo) and \(hi)"
+        case let (lo?, nil): return "≥ \(lo)"
+        case let (nil, hi?): return "≤ \(hi)"
+        case (nil, nil): return "any value"
+        }
+    }
+
+    public var valueText: String { MetricText.format(value, path: metric) }
+
+    /// `n = 83; 95 % CI 51.0-91.0 h`, `n = 12` (a `max`), or nil (no samples behind it).
+    public var evidenceText: String? {
+        guard let samples else { return nil }
+        guard let interval else { return "n = \(HumanUnits.count(samples))" }
+        return "n = \(HumanUnits.count(samples)); 95 % CI \(Self.rangeText(interval))"
+    }
+
+    /// `pass`, `FAIL`, or `inconclusive (n = 83; 95 % CI 51.0-91.0 h straddles 72h)`.
+    public var verdictText: String {
+        switch verdict {
+        case .pass: return "pass"
+        case .fail: return "FAIL"
+        case .inconclusive: return "inconclusive (\(evidenceText ?? "no samples")\(straddled.map { " straddles \($0)" } ?? ""))"
+        }
+    }
+
+    /// The limits (as written) that an inconclusive verdict's interval contains: `72h`,
+    /// or `1s and 5s`; nil for other verdicts.
+    public var straddled: String? {
+        guard verdict == .inconclusive, let interval else { return nil }
+        let limits = [min.flatMap { interval.low < $0 ? minWritten : nil },
+                      max.flatMap { m in (interval.high.map { m < $0 } ?? true) ? maxWritten : nil }].compactMap { $0 }
+        return limits.isEmpty ? nil : limits.joined(separator: " and ")
+    }
+
+    /// `51.0-91.0 h`, `45 min-2.1 h`, or `51.0 h-∞` for an interval open above; when
+    /// both ends read alike in ``HumanUnits`` (`20 s`), as many more decimals of the upper
+    /// end's unit as tell them apart (`19.92-20.00 s`).
+    public static func rangeText(_ interval: Interval) -> String {
+        let low = HumanUnits.duration(seconds: interval.low)
+        guard let highSeconds = interval.high else { return "\(low)-∞" }
+        let high = HumanUnits.duration(seconds: highSeconds)
+        if low == high, interval.low != highSeconds, let space = high.lastIndex(of: " ") {
+            let unit = high[high.index(after: space)...]
+            let scales: [String: Double] = ["µs": 1e-6, "ms": 1e-3, "s": 1, "min": 60, "h": 3_600, "d": 86_400]
+            let scale = scales[String(unit)] ?? 1
+            for digits in 1...6 {
+                let a = FixedDecimal.format(interval.low / scale, digits: digits) ?? low
+                let b = FixedDecimal.format(highSeconds / scale, digits: digits) ?? high
+                if a != b || digits == 6 { return "\(a)-\(b) \(unit)" }
+            }
+        }
+        let lowUnit = low.split(separator: " ").last, highUnit = high.split(separator: " ").last
+        if low != "0 s", lowUnit == highUnit, let space = low.lastIndex(of: " ") { return "\(low[..<space])-\(high)" }
+        return "\(low)-\(high)"
+    }
+
+    private var minWritten: String? { minText ?? min.map { MetricText.format($0, path: metric) } }
+    private var maxWritten: String? { maxText ?? max.map { MetricText.format($0, path: metric) } }
+}
