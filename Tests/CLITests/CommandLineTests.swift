@@ -54,13 +54,16 @@ import Testing
         #expect(Compare.help.text.contains("fleetsim compare --seeds BASE_DIR NEW_DIR"))
     }
 
-    /// docs/cli.md shows the help of the commands with --strict verbatim, as it says.
+    /// docs/cli.md shows the help of the commands with --strict, and plan's, verbatim, as it says.
     @Test func docsShowTheStrictCommandsHelpVerbatim() throws {
         let docs = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
         for type in [Run.self, Explore.self, Merge.self] as [any Command.Type] {
             #expect(type.help.text.contains("--strict"))
+        }
+        for type in [Run.self, Explore.self, Merge.self, Plan.self] as [any Command.Type] {
             #expect(docs.contains("$ fleetsim help \(type.help.name)\n\(type.help.text)```"), "docs/cli.md: help \(type.help.name) differs")
         }
+        #expect(docs.contains(FleetSimCommand.overview.components(separatedBy: "\n").first { $0.contains("fleetsim plan") } ?? "plan missing"))
     }
 }
 

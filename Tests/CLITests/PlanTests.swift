@@ -63,7 +63,8 @@ import Testing
     """
 
     /// The command end to end, two probes a round: its answer holds in a plain run and one
-    /// worker fewer fails, both checked with `fleetsim run` on a copy of the file.
+    /// worker fewer fails, both checked with `fleetsim run --strict` (plan's "holds": every
+    /// expectation passes conclusively) on a copy of the file.
     @Test func theAnswerHoldsAndOneWorkerFewerFails() throws {
         let dir = try CLI.temporaryDirectory()
         let file = try CLI.write(Self.scenario.replacingOccurrences(of: "WORKERS", with: "8"), to: "capacity.json", in: dir)
@@ -75,7 +76,7 @@ import Testing
         #expect(answer > 1)
         for (workers, status) in [(answer, Int32(0)), (answer - 1, Int32(1))] {
             let f = try CLI.write(Self.scenario.replacingOccurrences(of: "WORKERS", with: "\(workers)"), to: "w\(workers).json", in: dir)
-            let run = try CLI.run(["run", f, "--quiet", "--out", dir.appendingPathComponent("run\(workers)").path])
+            let run = try CLI.run(["run", f, "--quiet", "--strict", "--out", dir.appendingPathComponent("run\(workers)").path])
             #expect(run.status == status, "\(workers) workers: \(run.stdout)")
         }
     }
