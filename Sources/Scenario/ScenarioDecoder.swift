@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import Reports
 
 /// Reads a scenario file (docs/scenario.md) into a validated ``Scenario``.
 ///
@@ -88,6 +89,7 @@ public enum ScenarioDecoder {
                         duration: duration, tieBreak: tieBreak, fleet: fleet, logic: logic, backend: backend,
                         faults: faults.map(\.fault), expect: expect, sourcePath: file)
         scenario.broadcasts = broadcasts.map(\.broadcast)
+        scenario.contentHash = HashText.fnv1a(value.text(sortingKeys: false))
         return scenario
     }
 

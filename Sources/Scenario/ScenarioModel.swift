@@ -24,6 +24,15 @@ public struct Scenario: Sendable, Equatable {
     /// Command-line options that changed this scenario after it was read
     /// (`--scale 0.05 --variants none --swarm`); every replay command repeats them.
     public var replayOptions: String = ""
+
+    /// The file's content without its layout: FNV-1a 64 of its JSON re-written with
+    /// members in file order (``JSONValue/text(sortingKeys:)``), in hex; set by the
+    /// decoder. A shard report's identity (`simulated.shard.identity.scenarioContent`).
+    public var contentHash: String = ""
+    /// The `--scale` factor applied to the file's counts (``scaled(by:)`` multiplies it).
+    public var scale: Double = 1
+    /// Whether `--swarm` drew this scenario's OS parameters and fault rates.
+    public var swarm: Bool = false
 }
 
 public enum TieBreakMode: String, Sendable, Equatable { case fifo, shuffle }

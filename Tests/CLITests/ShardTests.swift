@@ -192,6 +192,38 @@ import Simulation
         #expect(r.status == 2 && r.stderr.contains("different shard plans"), "\(r.stderr)")
     }
 
+    /// Shards of another --scale, other variants or a same-named scenario whose content
+    /// differs are not parts of this run: each is refused, naming what differs.
+    @Test func mergeRefusesShardsOfADifferentScaleVariantsOrScenarioContent() throws {
+        let dir = try Self.runs.get()
+        let s = (0..<3).map { dir.appendingPathComponent("s\($0)/report.json").path }
+        var edited = try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("scenarios/default.json").path, encoding: .utf8)
+        edited = edited.replacingOccurrences(of: "\"logic\": {\"variants\": []}", with: "\"logic\": {\"variants\": [] }")
+        let sameLayoutElsewhere = try CLI.write(edited, to: "default.json", in: try CLI.temporaryDirectory())
+        edited = edited.replacingOccurrences(of: "\"description\": \"", with: "\"description\": \"Edited. ")
+        let otherContent = try CLI.write(edited, to: "default.json", in: try CLI.temporaryDirectory())
+        let cases: [(file: String, options: [String], refusal: String?)] = [
+            ("scenarios/default.json", ["--scale", "0.011"], "--scale differs (\"0.01\" vs \"0.011\")"),
+            ("scenarios/default.json", Self.scale + ["--variants", "refresh.noSynchronize"], "the variants run (--variants or the file's logic.variants) differs (none vs \"refresh.noSynchronize\")"),
+            (otherContent, Self.scale, "the scenario file's content (its hash) differs"),
+            // The same content elsewhere, laid out differently, is the same run.
+            (sameLayoutElsewhere, Self.scale, nil),
+        ]
+        for (file, options, refusal) in cases {
+            let shard = dir.appendingPathComponent("other-\(UUID().uuidString)").path
+            let run = try CLI.run(["run", file, "--shard", "3/4", "--out", shard, "--quiet"] + options)
+            #expect(run.status == 0 || run.status == 1, "\(run.stderr)")
+            let out = dir.appendingPathComponent("refused-\(UUID().uuidString)").path
+            let r = try CLI.run(["merge"] + s + [shard + "/report.json", "--out", out])
+            if let refusal {
+                #expect(r.status == 2 && r.stderr.contains(refusal), "\(options): \(r.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: out))
+            } else {
+                #expect(r.status == 0, "\(r.stderr)")
+            }
+        }
+    }
+
     @Test func runShardedScriptMergesThreeLocalShards() throws {
         let dir = try Self.runs.get()
         let script = Process()
