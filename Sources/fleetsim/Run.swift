@@ -91,10 +91,9 @@ struct Run: Command {
         do { outcome = try world.report() } catch { throw .input("\(error)") }
         let markdown = ReportDocuments.markdown(outcome, wallSeconds: wallSeconds)
         do {
-            try AtomicFile.write(JSONWriter.encode(outcome.report), to: "\(outDir)/report.json")
-            try AtomicFile.write(markdown, to: "\(outDir)/report.md")
-            try AtomicFile.write(ReportDocuments.html(outcome, markdown: markdown), to: "\(outDir)/report.html")
-            try AtomicFile.write(ReportDocuments.junit(outcome), to: "\(outDir)/junit.xml")
+            try ReportSet.write([("report.json", Array(JSONWriter.encode(outcome.report).utf8)), ("report.md", Array(markdown.utf8)),
+                                 ("report.html", Array(ReportDocuments.html(outcome, markdown: markdown).utf8)),
+                                 ("junit.xml", Array(ReportDocuments.junit(outcome).utf8))], to: outDir)
         } catch {
             throw .input("cannot write the report: \(error)")
         }
