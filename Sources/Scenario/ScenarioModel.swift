@@ -325,5 +325,9 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
     public init(file: String, path: String, expected: String, found: String) {
         self.file = file; self.path = path; self.expected = expected; self.found = found
     }
-    public var description: String { "\(file): \(path): expected \(expected), found \(found)" }
+    /// The message; a `found` above 300 characters (a pasted 1 MB value) is cut, with its length.
+    public var description: String {
+        let shown = found.count <= 300 ? found : "\(found.prefix(300))… (\(found.utf8.count) bytes)"
+        return "\(file): \(path): expected \(expected), found \(shown)"
+    }
 }

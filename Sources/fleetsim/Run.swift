@@ -20,8 +20,10 @@ struct Run: Command {
         Exit 1 when an invariant was violated or an expectation failed: each failed
         expectation is printed with its value, its limit and the scenario file, each
         violation with a replay command for this binary. A run whose estimated memory
-        exceeds the machine's available memory (Linux: MemAvailable) is refused up
-        front (exit 2) with a hint to shard.
+        exceeds what the process may use (Linux: the smallest of MemAvailable,
+        RLIMIT_AS and the cgroup's memory.max) is refused up front (exit 2) with a
+        hint to shard. A bad --out (empty, a dangling or looping link, a name over
+        255 bytes, a path too long) is refused before simulating.
         """,
         examples: ["fleetsim run scenarios/default.json --scale 0.1 --out reports/quick",
                    "fleetsim run scenarios/default.json --shard 2/4 --out shards/2"]

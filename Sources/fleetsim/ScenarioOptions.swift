@@ -26,7 +26,11 @@ struct ScenarioOptions {
         path = try parsed.positional(0, "SCENARIO file")
         seed = try parsed.uint64("seed")
         if let text = parsed.options["scale"], let factor = try parsed.double("scale") {
-            guard factor > 0 else { throw .usage("--scale must be greater than 0, found \(text)", command: parsed.command) }
+            // No cohort holds fewer than one device, so a larger factor never fits one world.
+            guard factor > 0, factor <= Double(FleetDecoder.maximumDevices) else {
+                throw .usage("--scale must be greater than 0 and at most \(FleetDecoder.maximumDevices) (one world simulates at most "
+                             + "\(FleetDecoder.maximumDevices) devices; shard larger fleets), found \(text.prefix(40))", command: parsed.command)
+            }
             scale = (text, factor)
         }
         if let list = parsed.options["variants"] {
@@ -55,9 +59,10 @@ struct ScenarioOptions {
             let emptied = s.cohortsEmptied(by: scale.factor)
             if !emptied.isEmpty { throw .usage(Self.emptiedMessage(emptied, scale: scale.text), command: command) }
             s = s.scaled(by: scale.factor)
-            let total = s.fleet.reduce(0) { $0 + $1.count }
-            guard total <= FleetDecoder.maximumDevices else {
-                throw .usage("--scale \(scale.text) gives \(total) devices; one world simulates at most \(FleetDecoder.maximumDevices) (shard larger fleets)", command: command)
+            // In Double: scaled counts (up to 2^62 each) may overflow an integer sum.
+            let total = s.fleet.reduce(0.0) { $0 + Double($1.count) }
+            guard total <= Double(FleetDecoder.maximumDevices) else {
+                throw .usage("--scale \(scale.text) gives \(String(format: "%.0f", total)) devices; one world simulates at most \(FleetDecoder.maximumDevices) (shard larger fleets)", command: command)
             }
         }
         if let variants { s.logic.variants = variants.names }

@@ -63,6 +63,39 @@ import Testing
         }
     }
 
+    /// Every unusable `--out` is refused before simulating, by run, merge, explore and
+    /// shrink: an empty path (it wrote into `/`), a symbolic link to nothing or in a
+    /// loop, a name above 255 bytes, a path too long for the system; and the directories
+    /// tried on the way are removed again.
+    @Test func unusableOutPathsAreRefusedUpFront() throws {
+        let dir = try CLI.temporaryDirectory()
+        let dangling = dir.appendingPathComponent("dangling").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dir.appendingPathComponent("nowhere").path)
+        let loop = dir.appendingPathComponent("loop").path
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+        let deep = dir.path + String(repeating: "/ab", count: 1_400)
+        let cases: [(out: String, reason: String)] = [
+            ("", "--out '': cannot write there: the path is empty"),
+            (dangling, "is a symbolic link to nothing"),
+            (loop + "/x", "Too many levels of symbolic links"),
+            (dir.path + "/" + String(repeating: "a", count: 256), "is 256 bytes long; file systems allow at most 255"),
+            (deep, "leave room for the report files' names"),
+        ]
+        let scenario = "scenarios/races/unguarded-completion.json"
+        for (out, reason) in cases {
+            for command in [["run", scenario], ["explore", scenario, "--seeds", "1"], ["merge", "a.json"]] {
+                let r = try CLI.run(command + ["--out", out])
+                #expect(r.status == 2 && r.stderr.contains(reason) && r.stdout.isEmpty, "\(command) \(out.prefix(80)): \(r.stderr)")
+            }
+        }
+        let shrink = try CLI.run(["shrink", scenario, "--out", dangling + "/x.json"])
+        #expect(shrink.status == 2 && shrink.stderr.contains("is a symbolic link to nothing"), "\(shrink.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["dangling", "loop"])
+        // A path that can be made is tried and left as it was.
+        #expect(OutputDirectory.problem(with: dir.path + "/new/deeper") == nil)
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/new"))
+    }
+
     /// `--out o` (one relative component) used to trap in Foundation's path code: the
     /// parent of a path is found by FleetSim's own code.
     @Test func outWithOneRelativeComponentIsChecked() {

@@ -133,4 +133,23 @@ import Testing
         let report = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
         #expect(report.contains("s --scale 0.5\""))
     }
+
+    /// The 1970 boundary of local dates: a start at which a UTC−10 cohort is still in
+    /// 1969 is refused by validate (it gave false stepsNeverSynced violations); one at
+    /// its local midnight of 1970-01-01 runs without a violation.
+    @Test func aStartBeforeLocal1970IsRefusedAndLocalMidnightRuns() throws {
+        let dir = try CLI.temporaryDirectory()
+        var text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("scenarios/default.json"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"duration\": \"7d\"", with: "\"duration\": \"2d\"")
+        text = try NSRegularExpression(pattern: "\"start\": \"[^\"]*\"").stringByReplacingMatches(
+            in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "\"start\": \"START\"")
+        text = try NSRegularExpression(pattern: "\"timeZones\": \\{[^}]*\\}").stringByReplacingMatches(
+            in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "\"timeZones\": {\"Etc/GMT+10\": 1}")
+        let early = try CLI.write(text.replacingOccurrences(of: "START", with: "1969-12-31T20:00:00Z"), to: "early.json", in: dir)
+        let refused = try CLI.run(["validate", early])
+        #expect(refused.status == 2 && refused.stderr.contains("$.start: expected a start at which every cohort's local date is 1970-01-01 or later"), "\(refused.stderr)")
+        let midnight = try CLI.write(text.replacingOccurrences(of: "START", with: "1970-01-01T10:00:00Z"), to: "midnight.json", in: dir)
+        let r = try CLI.run(["run", midnight, "--scale", "0.01", "--out", dir.appendingPathComponent("out").path, "--quiet"])
+        #expect(r.stdout.contains("100 devices, 48.0 h simulated") && r.stdout.contains("; 0 invariant violation(s)"), "\(r.stdout) \(r.stderr)")
+    }
 }

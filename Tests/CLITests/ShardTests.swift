@@ -273,19 +273,42 @@ import Simulation
         #expect(JSONWriter.encode(report) == text)
     }
 
+    /// The guard's limits read from /proc and the cgroup files: MemAvailable, the
+    /// address space already mapped (for RLIMIT_AS), the cgroup path and its headroom.
+    @Test func theMemoryGuardReadsEachLimit() throws {
+        #expect(MemoryGuard.parse(status: "Name: x\nVmSize:\t  10240 kB\n") == 10_485_760)
+        #expect(MemoryGuard.parse(cgroup: "0::/user.slice/run.scope\n") == "/user.slice/run.scope")
+        #expect(MemoryGuard.parse(cgroup: "12:memory:/x\n") == nil)
+        #expect(MemoryGuard.parse(cgroupMax: "1073741824\n", current: "73741824\n") == 1_000_000_000)
+        #expect(MemoryGuard.parse(cgroupMax: "max\n", current: "5\n") == nil)
+        #expect(MemoryGuard.parse(cgroupMax: "10\n", current: "20\n") == 0)
+        // Under `ulimit -v`, the run is refused before it starts, naming the limit.
+        let limited = Process()
+        limited.executableURL = URL(fileURLWithPath: "/bin/sh")
+        limited.arguments = ["-c", "ulimit -v 2000000 && exec \"$0\" run scenarios/default.json --scale 100 --out /tmp/never-\(UUID().uuidString)", CLI.executable.path]
+        limited.currentDirectoryURL = CLI.packageRoot
+        let err = Pipe()
+        limited.standardError = err
+        limited.standardOutput = FileHandle.nullDevice
+        try limited.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        limited.waitUntilExit()
+        #expect(limited.terminationStatus == 2 && text.contains("RLIMIT_AS"), "\(text)")
+    }
+
     @Test func theMemoryGuardRefusesAboveMemAvailableWithAHintToShard() throws {
         #expect(MemoryGuard.parse(meminfo: "MemTotal: 100 kB\nMemAvailable:    2048 kB\n") == 2_097_152)
         #expect(MemoryGuard.parse(meminfo: "MemTotal: 100 kB\n") == nil)
         let scenario = try ScenarioOptions.load(CLI.packageRoot.appendingPathComponent("scenarios/default.json").path)
         let estimate = MemoryEstimate.bytes(scenario)
-        #expect(throws: Never.self) { try MemoryGuard.check(scenario, shard: .whole, available: estimate) }
-        #expect(throws: Never.self) { try MemoryGuard.check(scenario, shard: .whole, available: nil) }
+        #expect(throws: Never.self) { try MemoryGuard.check(scenario, shard: .whole, limit: .init(bytes: estimate, source: "MemAvailable")) }
+        #expect(throws: Never.self) { try MemoryGuard.check(scenario, shard: .whole, limit: nil) }
         do {
-            try MemoryGuard.check(scenario, shard: .whole, available: estimate - 1)
+            try MemoryGuard.check(scenario, shard: .whole, limit: .init(bytes: estimate - 1, source: "the address-space limit RLIMIT_AS, ulimit -v"))
             Issue.record("expected a refusal")
         } catch {
             guard case .input(let message) = error else { Issue.record("\(error)"); return }
-            #expect(message.contains("--shard K/2"), "\(message)")
+            #expect(message.contains("--shard K/2") && message.contains("(the address-space limit RLIMIT_AS, ulimit -v)"), "\(message)")
         }
         // A shard's devices need a quarter of the fleet's (device 0 of 4 holds the extra one).
         let base = MemoryEstimate.baseBytes
