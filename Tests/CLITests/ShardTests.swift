@@ -257,6 +257,24 @@ import Simulation
         #expect(story.stdout.contains("ORACLE: violation taskCompletedTwice"), "\(story.stdout.suffix(500))")
     }
 
+    /// A push violation's detail names the token by the device's global id, as the plain
+    /// run does, not by the shard's own numbering.
+    @Test func aShardsPushViolationNamesTheTokenByTheGlobalDevice() throws {
+        let out = try CLI.temporaryDirectory()
+        let r = try CLI.run(["run", "scenarios/races/ignore-410.json", "--shard", "1/2", "--out", out.path, "--quiet"])
+        #expect(r.status == 1, "\(r.stderr)")
+        guard case .array(let samples)? = try Self.json(out.appendingPathComponent("report.json").path)["invariants"]?["samples"] else {
+            Issue.record("no samples"); return
+        }
+        let named = samples.compactMap { sample -> (Double, String)? in
+            guard case .string(let detail)? = sample["detail"], let device = Self.number(sample, "device"),
+                  let range = detail.range(of: #"-dev[0-9]+-"#, options: .regularExpression) else { return nil }
+            return (device, String(detail[range].dropFirst(4).dropLast()))
+        }
+        #expect(!named.isEmpty)
+        for (device, id) in named { #expect(id == String(Int(device)), "token dev\(id) on device \(Int(device))") }
+    }
+
     @Test func badShardPlansAreUsageErrors() throws {
         for text in ["4/4", "-1/4", "1/0", "x", "1/2/3"] {
             let r = try CLI.run(["run", "scenarios/default.json", "--shard", text, "--out", "/tmp/never"])
