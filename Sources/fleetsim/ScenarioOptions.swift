@@ -80,12 +80,31 @@ struct ScenarioOptions {
     /// (resolved against the report of an empty fleet).
     static func load(_ path: String) throws(CLIError) -> Scenario {
         do {
-            let scenario = try ScenarioDecoder.load(path: path)
+            var scenario = try ScenarioDecoder.load(path: path)
+            scenario.sourcePath = canonicalPath(path)
             _ = try World(scenario: scenario.scaled(by: 0)).report()
             return scenario
         } catch {
             throw .input("\(error)")
         }
+    }
+
+    /// How reports name a scenario file (the `replay` strings of report.json), so their
+    /// bytes do not depend on how the path was typed: relative to the current directory
+    /// when inside it, else absolute, with `.`, `..` and repeated slashes resolved by
+    /// name (symbolic links are not followed): `x.json`, `./x.json` and `$PWD/x.json`
+    /// are all `x.json`.
+    static func canonicalPath(_ path: String, currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+        let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        let base = currentDirectory.split(separator: "/")
+        if parts.count > base.count, Array(parts.prefix(base.count)) == base {
+            return parts.dropFirst(base.count).joined(separator: "/")
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     /// `--variants a,b` or `--variants none`, checked against the catalog.

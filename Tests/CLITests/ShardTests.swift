@@ -224,6 +224,21 @@ import Simulation
         }
     }
 
+    /// A shard re-serialised by another tool (`604800` for `604800.000000`) still merges,
+    /// to the same bytes.
+    @Test func mergeComparesNumbersByValue() throws {
+        let dir = try Self.runs.get()
+        let s = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
+        let text = try String(contentsOfFile: s[3], encoding: .utf8)
+        #expect(text.contains("\"duration\": 604800.000000"))
+        let rewritten = try CLI.write(text.replacingOccurrences(of: "\"duration\": 604800.000000", with: "\"duration\": 604800"), to: "jq.json", in: dir)
+        let plain = dir.appendingPathComponent("by-value-a").path, jq = dir.appendingPathComponent("by-value-b").path
+        #expect(try CLI.run(["merge"] + s + ["--out", plain]).status == 0)
+        let r = try CLI.run(["merge", s[0], s[1], s[2], rewritten, "--out", jq])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: jq + "/report.json")) == Data(contentsOf: URL(fileURLWithPath: plain + "/report.json")))
+    }
+
     @Test func runShardedScriptMergesThreeLocalShards() throws {
         let dir = try Self.runs.get()
         let script = Process()
