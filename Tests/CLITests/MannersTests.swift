@@ -96,6 +96,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/new"))
     }
 
+    /// A file name that is not UTF-8 is refused (it was replaced by U+FFFD: an input not
+    /// found, reports written under another name).
+    @Test func nonUTF8ArgumentsAreRefused() throws {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "exec \"$0\" run scenarios/default.json --out \"$(printf 'out-\\377')\"", CLI.executable.path]
+        shell.currentDirectoryURL = CLI.packageRoot
+        let err = Pipe()
+        shell.standardError = err
+        try shell.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 2 && text.contains("argument 4") && text.contains("is not valid UTF-8"), "\(text)")
+    }
+
     /// `--out o` (one relative component) used to trap in Foundation's path code: the
     /// parent of a path is found by FleetSim's own code.
     @Test func outWithOneRelativeComponentIsChecked() {

@@ -41,7 +41,8 @@ import Simulation
         ["simulated", "shard", "count"], ["simulated", "shard", "index"], ["simulated", "duration"], ["simulated", "devices"],
         ["backend", "load", "bucketSeconds"], ["backend", "load", "arrivalsBySecond"], ["invariants", "violations"],
         ["simulated", "events"], ["seed"], ["events", "hash", "delivered"], ["events", "hash", "fleetDelivered"],
-        ["backend", "requests", "total"], ["simulated", "shard"],
+        ["backend", "requests", "total"], ["simulated", "shard"], ["simulated", "shard", "fingerprint"],
+        ["simulated", "shard", "identity", "scale"],
     ]
 
     /// Every path of a document (object keys and array indices as strings).

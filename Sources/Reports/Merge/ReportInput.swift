@@ -12,7 +12,8 @@
 ///   0..<count; a merged part's `covered` distinct shards of its plan; the run's
 ///   `fingerprint` 16 hex digits and its `identity` typed.
 /// - Every key merged by `.sum`, `.max`, `.seriesSum`, `.seriesMax` and
-///   `.deliveredEvents` is a count: a non-negative integer up to ``maximumCount``
+///   `.deliveredEvents` is a count (and so is `events.hash.fleetDelivered`, which the
+///   latter subtracts): a non-negative integer up to ``maximumCount``
 ///   (null, no data, is allowed); a series has at most one entry per bucket of the run.
 ///   A merged sum above ``maximumCount`` is refused too.
 /// - `backend.load.bucketSeconds` a whole number of seconds in 1...duration;
@@ -54,6 +55,9 @@ public enum ReportInput {
         ReportMerge.set(&document.objects, durationPath, .seconds(microseconds))
         let seconds = (microseconds + 999_999) / 1_000_000
         try checkPlan(report, name)
+        // `.identical` in every shard, but subtracted from `events.hash.delivered`.
+        let fleetDelivered = ["events", "hash", "fleetDelivered"]
+        if report.at(fleetDelivered) != nil { try count(report, fleetDelivered, name) }
         let bucketPath = ["backend", "load", "bucketSeconds"]
         var buckets: Int64 = seconds + 1
         if let bucket = report.at(bucketPath) {
