@@ -17,8 +17,8 @@ import Darwin
 ///   one is swapped with it in one step (Linux `renameat2(RENAME_EXCHANGE)`), after
 ///   the target's other files (not of the set) are hard-linked into the new directory,
 ///   so they stay in place; the old set is then removed with the temporary directory.
-/// - Where no swap is possible (the target holds a subdirectory, is a mount point or
-///   the current directory, or the system has no exchange), each file is renamed into
+/// - Where no swap is possible (the target holds a subdirectory, is a mount point,
+///   the current directory or one above it, or the system has no exchange), each file is renamed into
 ///   place one by one: each file is whole, the set is not.
 /// - On any failure the temporary directory is removed and the error thrown.
 /// - Temporary directories of earlier processes that no longer run, and the
@@ -68,7 +68,9 @@ public enum ReportSet {
         let stale = entries.filter { e in names.contains { e.hasPrefix(".\($0).tmp-") } }
         for e in stale { _ = unlink("\(target)/\(e)") }
         let others = entries.filter { !names.contains($0) && !stale.contains($0) }
-        if let exchange = Exchange.function, others.allSatisfy({ carry($0, from: target, to: temporary) }),
+        // Never swap the current directory or one above it: the shell that ran us would be
+        // left in a removed directory.
+        if !holds(target, resolved(".")), let exchange = Exchange.function, others.allSatisfy({ carry($0, from: target, to: temporary) }),
            exchange(AT_FDCWD, temporary, AT_FDCWD, target, Exchange.flag) == 0 {
             removeFlat(temporary)
             syncDirectory(parent)
@@ -90,6 +92,11 @@ public enum ReportSet {
         guard let real = realpath(String(p), nil) else { return String(p) }
         defer { free(real) }
         return String(cString: real)
+    }
+
+    /// Whether `directory` is `path` or one of its ancestors (both resolved).
+    static func holds(_ directory: String, _ path: String) -> Bool {
+        path == directory || path.hasPrefix(directory == "/" ? "/" : directory + "/")
     }
 
     /// Puts `name` of the old directory into the new one without copying: a hard link

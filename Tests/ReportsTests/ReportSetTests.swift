@@ -107,6 +107,13 @@ import Testing
         #expect(try Self.contents(out).keys.sorted() == Self.names.sorted())
     }
 
+    /// The current directory and those above it are never swapped (the caller would be
+    /// left in a removed directory).
+    @Test func theCurrentDirectoryAndItsAncestorsAreNotSwapped() {
+        #expect(ReportSet.holds("/a/b", "/a/b") && ReportSet.holds("/a", "/a/b") && ReportSet.holds("/", "/a"))
+        #expect(!ReportSet.holds("/a/b", "/a") && !ReportSet.holds("/a/b", "/a/bc"))
+    }
+
     /// A directory with a subdirectory cannot be swapped: the files are replaced one by
     /// one, and the subdirectory stays.
     @Test func aDirectoryWithASubdirectoryGetsEachFileInPlace() throws {
