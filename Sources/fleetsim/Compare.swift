@@ -136,9 +136,9 @@ struct Compare: Command {
         return value
     }
 
-    /// The largest report or summary read: 1 GiB (the default scenario's report is 1.7 MB;
-    /// a report's size grows with its duration, not its fleet).
-    static let maximumFileBytes = 1 << 30
+    /// The largest report or summary read: 512 MiB (the default scenario's report is
+    /// 1.7 MB; a report grows with its duration, a shard's with its busy seconds).
+    static let maximumFileBytes = 512 << 20
 
     /// Reads and parses a JSON file; a missing or malformed file is an input error.
     static func readJSON(_ path: String, _ what: String) throws(CLIError) -> JSONValue {
@@ -148,7 +148,16 @@ struct Compare: Command {
             throw .input("\(path): expected \(what), found no readable file")
         }
         defer { try? handle.close() }
-        // Bounded before reading, so a wrong path such as /dev/zero cannot exhaust memory.
+        // Bounded before reading, so a wrong path such as /dev/zero cannot exhaust memory:
+        // a file's size is checked first; a device is no report.
+        var status = stat()
+        if stat(path, &status) == 0 {
+            let kind = status.st_mode & S_IFMT
+            guard kind != S_IFCHR && kind != S_IFBLK else { throw .input("\(path): expected \(what), found a device") }
+            guard Int(status.st_size) <= maximumFileBytes else {
+                throw .input("\(path): expected \(what), found a file larger than \(maximumFileBytes >> 20) MiB")
+            }
+        }
         guard let data = try? handle.read(upToCount: maximumFileBytes + 1) ?? Data() else {
             throw .input("\(path): expected \(what), found a read error")
         }

@@ -96,6 +96,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/new"))
     }
 
+    /// A device given as a report is refused before anything is read.
+    @Test func aDeviceIsNoReport() throws {
+        for command in [["merge", "/dev/zero", "--out", "/tmp/never-\(UUID().uuidString)"], ["compare", "/dev/zero", "/dev/zero"]] {
+            let r = try CLI.run(command)
+            #expect(r.status == 2 && r.stderr.contains("/dev/zero: expected a report.json, found a device"), "\(r.stderr)")
+        }
+    }
+
     /// A file name that is not UTF-8 is refused (it was replaced by U+FFFD: an input not
     /// found, reports written under another name).
     @Test func nonUTF8ArgumentsAreRefused() throws {
