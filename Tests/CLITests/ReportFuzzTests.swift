@@ -9,7 +9,8 @@ import Simulation
 /// Mutants of two small real shard reports (seeded, via `RandomStream`) through what
 /// `merge` and `compare` do with them: each is merged, rendered and compared, or refused
 /// with a message that names its file; none traps. `FLEETSIM_REPORT_FUZZ_CASES` sets the
-/// number of cases (200 by default; 10,000 for the figure in docs/scale.md).
+/// number of cases (200 by default; 10,000 for the figure in docs/scale.md) and
+/// `FLEETSIM_REPORT_FUZZ_SEED` the seed (33), so a long run can be split.
 @Suite struct ReportFuzzTests {
     static let names = ["a/report.json", "b/report.json"]
 
@@ -111,7 +112,8 @@ import Simulation
         // The unmutated shards merge.
         #expect(Self.merge(zip(Self.names, shards).map { ($0, Merge.reportValue($1)) }, partial: false) == nil)
         let cases = ProcessInfo.processInfo.environment["FLEETSIM_REPORT_FUZZ_CASES"].flatMap(Int.init) ?? 200
-        var rng = RandomStream(splitMixSeed: 33)
+        let seed = ProcessInfo.processInfo.environment["FLEETSIM_REPORT_FUZZ_SEED"].flatMap(UInt64.init) ?? 33
+        var rng = RandomStream(splitMixSeed: seed)
         var refused = 0
         for _ in 0..<cases {
             let k = Int(rng.int(in: 0...1))
