@@ -11,8 +11,9 @@ public enum ReportMerge {
     public enum Rule: Equatable, Sendable {
         /// Configuration or identity: must be equal in every input (else refused).
         case identical
-        /// `simulated.shard` and `simulated.shards`: checked as a plan, then written
-        /// as `simulated.shards` only when the merge covers part of the shards.
+        /// `simulated.shard` and `simulated.shards`: checked as a plan and for one run
+        /// (`identity`, `fingerprint`), then written as `simulated.shards` only when the
+        /// merge covers part of the shards.
         case shardPlan
         /// Counters and capacities (each shard holds its part): summed.
         case sum
