@@ -85,7 +85,7 @@ public enum AtomicFile {
     }
 
     /// `mkdir -p directory` (mode 0755 before the umask).
-    private static func makeDirectories(_ directory: String, for path: String) throws {
+    static func makeDirectories(_ directory: String, for path: String) throws {
         var prefix = directory.hasPrefix("/") ? "/" : ""
         for component in directory.split(separator: "/") {
             prefix += component

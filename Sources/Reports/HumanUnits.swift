@@ -43,10 +43,11 @@ public enum HumanUnits {
         return fixed(fraction * 100, digits) + " %"
     }
 
-    /// A rate per second: `1,046 req/s` at or above 100, `0.77 req/s` below.
+    /// A rate per second: `1,046 req/s` at or above 100, `0.77 req/s` below (and from
+    /// 9·10¹⁵ on, beyond `Int64`'s exact range).
     public static func rate(perSecond: Double, unit: String = "req/s") -> String {
         guard perSecond.isFinite else { return "n/a" }
-        let text = perSecond >= 100 ? count(Int64(perSecond.rounded())) : fixed(perSecond, 2)
+        let text = perSecond >= 100 && perSecond < 9e15 ? count(Int64(perSecond.rounded())) : fixed(perSecond, 2)
         return text + " " + unit
     }
 

@@ -87,7 +87,13 @@ public struct ValueDistribution: Sendable, Equatable {
     }
 
     /// The number of values.
-    public var count: UInt64 { counts.reduce(0, &+) }
+    public var count: UInt64 { counts.reduce(0, Self.saturatingAdd) }
+
+    /// `a + b`, or `UInt64.max` past it: counts read from untrusted reports never wrap.
+    static func saturatingAdd(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
+    }
 
     /// Adds every value of `other` (kept at the same digits). Exact and order-independent.
     /// - Precondition: `other.digits == digits`.
@@ -102,7 +108,7 @@ public struct ValueDistribution: Sendable, Equatable {
             } else if i == units.count || other.units[j] < units[i] {
                 mergedUnits.append(other.units[j]); mergedCounts.append(other.counts[j]); j += 1
             } else {
-                mergedUnits.append(units[i]); mergedCounts.append(counts[i] &+ other.counts[j]); i += 1; j += 1
+                mergedUnits.append(units[i]); mergedCounts.append(Self.saturatingAdd(counts[i], other.counts[j])); i += 1; j += 1
             }
         }
         units = mergedUnits
@@ -115,10 +121,11 @@ public struct ValueDistribution: Sendable, Equatable {
     public func quantile(_ q: Double) -> Double? {
         let n = count
         guard n > 0 else { return nil }
-        let rank = UInt64(Swift.min(Double(n), Swift.max(1, (q * Double(n)).rounded(.up))))
+        let r = Swift.max(1, (q * Double(n)).rounded(.up))
+        let rank = r >= Double(n) ? n : UInt64(r)  // Double(n) may round up to 2⁶⁴
         var seen: UInt64 = 0
         for (u, c) in zip(units, counts) {
-            seen += c
+            seen = Self.saturatingAdd(seen, c)
             if seen >= rank { return value(u) }
         }
         return units.last.map(value)
@@ -166,7 +173,7 @@ public struct ValueDistribution: Sendable, Equatable {
 
     /// Rebuilds a distribution from its ``exactEncoding``; nil unless it is consistent:
     /// the layout, digits in 0...9, strictly ascending non-negative values with positive
-    /// counts adding up to `count`, and a sum below 2¹²⁸.
+    /// counts adding up to `count` (without overflowing `Int64`), and a sum below 2¹²⁸.
     public init?(exactEncoding value: ReportValue) {
         guard let members = value.objectValue,
               members["layout"]?.stringValue == Self.layoutName,
@@ -182,7 +189,9 @@ public struct ValueDistribution: Sendable, Equatable {
                   units.last.map({ $0 < u }) ?? true else { return nil }
             units.append(u)
             counts.append(UInt64(c))
-            seen += c
+            let (next, overflow) = seen.addingReportingOverflow(c)
+            guard !overflow else { return nil }
+            seen = next
         }
         guard seen == total else { return nil }
         sumHigh = sum.high

@@ -11,15 +11,19 @@ public enum FleetDecoder {
         let elements = try node.elements(expected)
         guard !elements.isEmpty else { throw node.error(expected: expected) }
         var cohorts: [Cohort] = []
+        // Linear in the cohorts: names by index, and the running total.
+        var indexByName: [String: Int] = [:]
+        var total = 0
         for element in elements {
             let cohort = try CohortDecoder.decode(element)
-            if let earlier = cohorts.firstIndex(where: { $0.name == cohort.name }) {
+            if let earlier = indexByName[cohort.name] {
                 let nameNode = element.member("cohort") ?? element
                 throw nameNode.error(expected: "a cohort name not used by another cohort",
                                      found: "\(JSONValue.quoteForMessage(cohort.name)), already the name of $.fleet[\(earlier)]")
             }
+            indexByName[cohort.name] = cohorts.count
             cohorts.append(cohort)
-            let total = cohorts.reduce(0) { $0 + $1.count }
+            total += cohort.count
             if total > maximumDevices {
                 throw (element.member("count") ?? element).error(
                     expected: "at most \(maximumDevices) devices in the whole fleet (shard larger fleets)",

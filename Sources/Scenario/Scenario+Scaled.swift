@@ -3,8 +3,10 @@ extension Scenario {
     /// `Int((Double(count) * factor).rounded())` (half away from zero), never below 0.
     /// A factor that is not finite or not positive gives empty cohorts; counts are
     /// capped at 2^62 so the conversion can never trap (callers validate `factor`).
+    /// ``Scenario/scale`` records the product of the factors applied.
     public func scaled(by factor: Double) -> Scenario {
         var copy = self
+        copy.scale *= factor
         for i in copy.fleet.indices {
             let x = (Double(copy.fleet[i].count) * factor).rounded()
             if !(x > 0) {  // also NaN

@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import Reports
 
 /// Reads a scenario file (docs/scenario.md) into a validated ``Scenario``.
 ///
@@ -81,6 +82,7 @@ public enum ScenarioDecoder {
         guard let name else { throw root.missing("name", expected: nameExpected) }
         guard let duration else { throw root.missing("duration", expected: "how long to simulate: " + DurationRule.positive.expected) }
         guard let fleet else { throw root.missing("fleet", expected: FleetDecoder.expected) }
+        try checkLocalDates(start: start, fleet: fleet, file: file)
         try FaultDecoder.checkCohortReferences(faults, fleet: fleet)
         try PushDecoder.checkCohortReferences(broadcasts, fleet: fleet)
 
@@ -88,6 +90,7 @@ public enum ScenarioDecoder {
                         duration: duration, tieBreak: tieBreak, fleet: fleet, logic: logic, backend: backend,
                         faults: faults.map(\.fault), expect: expect, sourcePath: file)
         scenario.broadcasts = broadcasts.map(\.broadcast)
+        scenario.contentHash = HashText.fnv1a(value.text(sortingKeys: false))
         return scenario
     }
 
@@ -110,6 +113,24 @@ public enum ScenarioDecoder {
         let expected = "a UTC start time \"YYYY-MM-DDTHH:MM:SSZ\", e.g. \"\(ScenarioDefaults.start)\""
         guard let seconds = UTCTimestamp.parse(try node.string(expected)) else { throw node.error(expected: expected) }
         return seconds
+    }
+
+    /// Refuses a start at which a cohort's time zone (one of positive weight) still has
+    /// a local date before 1970-01-01: the app's local dates are days since then, and
+    /// the simulated logic and its oracle do not handle earlier ones (they reported
+    /// false violations). The start is the run's earliest instant; a clock set back by a
+    /// DST change within the first hour after local midnight of 1970-01-01 is not checked.
+    static func checkLocalDates(start: Int64, fleet: [Cohort], file: String) throws(ScenarioError) {
+        let date = Date(timeIntervalSince1970: Double(start))
+        for cohort in fleet {
+            for (zone, weight) in cohort.timeZones.options where weight > 0 {
+                let offset = Int64(TimeZone(identifier: zone)?.secondsFromGMT(for: date) ?? 0)
+                guard start + offset < 0 else { continue }
+                throw ScenarioError(file: file, path: "$.start",
+                                    expected: "a start at which every cohort's local date is 1970-01-01 or later (FleetSim's local calendar begins there)",
+                                    found: "\"\(UTCTimestamp.format(start))\", when it is still 1969 in \(zone) (cohort '\(cohort.name)')")
+            }
+        }
     }
 
     static func decodeTieBreak(_ node: ScenarioNode) throws(ScenarioError) -> TieBreakMode {

@@ -24,6 +24,15 @@ public struct Scenario: Sendable, Equatable {
     /// Command-line options that changed this scenario after it was read
     /// (`--scale 0.05 --variants none --swarm`); every replay command repeats them.
     public var replayOptions: String = ""
+
+    /// The file's content without its layout: FNV-1a 64 of its JSON re-written with
+    /// members in file order (``JSONValue/text(sortingKeys:)``), in hex; set by the
+    /// decoder. A shard report's identity (`simulated.shard.identity.scenarioContent`).
+    public var contentHash: String = ""
+    /// The `--scale` factor applied to the file's counts (``scaled(by:)`` multiplies it).
+    public var scale: Double = 1
+    /// Whether `--swarm` drew this scenario's OS parameters and fault rates.
+    public var swarm: Bool = false
 }
 
 public enum TieBreakMode: String, Sendable, Equatable { case fifo, shuffle }
@@ -321,5 +330,9 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
     public init(file: String, path: String, expected: String, found: String) {
         self.file = file; self.path = path; self.expected = expected; self.found = found
     }
-    public var description: String { "\(file): \(path): expected \(expected), found \(found)" }
+    /// The message; a `found` above 300 characters (a pasted 1 MB value) is cut, with its length.
+    public var description: String {
+        let shown = found.count <= 300 ? found : "\(found.prefix(300))… (\(found.utf8.count) bytes)"
+        return "\(file): \(path): expected \(expected), found \(shown)"
+    }
 }

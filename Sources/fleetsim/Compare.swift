@@ -60,8 +60,8 @@ struct Compare: Command {
         if seeds {
             return try SeedComparison(basePath: baselinePath, newPath: currentPath, tolerance: tolerancePercent / 100, allowDifferent: allowDifferent).run()
         }
-        let baseline = try Self.readJSON(baselinePath, "a report.json")
-        let current = try Self.readJSON(currentPath, "a report.json")
+        let baseline = try Self.readReport(baselinePath)
+        let current = try Self.readReport(currentPath)
         let differences = Self.identityDifferences(baseline, current)
         if !differences.isEmpty {
             let text = "\(baselinePath) and \(currentPath) are reports of different runs: " + differences.joined(separator: "; ")
@@ -102,6 +102,9 @@ struct Compare: Command {
         var out: [String] = []
         for key in ["scenario", "simulated.devices", "simulated.duration", "simulated.start"] {
             let x = lookup(a, key).map(literal) ?? "missing", y = lookup(b, key).map(literal) ?? "missing"
+            // Numbers are compared by value: a report re-serialised by another tool writes
+            // `43200` for `43200.000000`.
+            if case .number(let u, _)? = lookup(a, key), case .number(let v, _)? = lookup(b, key), u == v { continue }
             if x != y { out.append("\(key) \(x) vs \(y)") }
         }
         let ca = ReportMetrics.cohorts(of: a), cb = ReportMetrics.cohorts(of: b)
@@ -124,10 +127,42 @@ struct Compare: Command {
         }
     }
 
+    /// Reads a report.json and checks it as `merge` does (``ReportInput``): its
+    /// identity typed, every count a non-negative integer within the limits, every
+    /// size bounded. A report out of range is an input error naming file and path.
+    static func readReport(_ path: String) throws(CLIError) -> JSONValue {
+        let value = try readJSON(path, "a report.json")
+        do { _ = try ReportInput.checked(Merge.reportValue(value), name: path) } catch { throw .input(error.message) }
+        return value
+    }
+
+    /// The largest report or summary read: 512 MiB (the default scenario's report is
+    /// 1.7 MB; a report grows with its duration, a shard's with its busy seconds).
+    static let maximumFileBytes = 512 << 20
+
     /// Reads and parses a JSON file; a missing or malformed file is an input error.
     static func readJSON(_ path: String, _ what: String) throws(CLIError) -> JSONValue {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let handle = FileHandle(forReadingAtPath: path) else {
             throw .input("\(path): expected \(what), found no readable file")
+        }
+        defer { try? handle.close() }
+        // Bounded before reading, so a wrong path such as /dev/zero cannot exhaust memory:
+        // a file's size is checked first; a device is no report.
+        var status = stat()
+        if stat(path, &status) == 0 {
+            let kind = status.st_mode & S_IFMT
+            guard kind != S_IFCHR && kind != S_IFBLK else { throw .input("\(path): expected \(what), found a device") }
+            guard Int(status.st_size) <= maximumFileBytes else {
+                throw .input("\(path): expected \(what), found a file larger than \(maximumFileBytes >> 20) MiB")
+            }
+        }
+        guard let data = try? handle.read(upToCount: maximumFileBytes + 1) ?? Data() else {
+            throw .input("\(path): expected \(what), found a read error")
+        }
+        guard data.count <= maximumFileBytes else {
+            throw .input("\(path): expected \(what), found a file larger than \(maximumFileBytes >> 20) MiB")
         }
         let value: JSONValue
         do { value = try JSONParser.parse(Array(data)) } catch {

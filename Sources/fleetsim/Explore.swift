@@ -172,8 +172,8 @@ struct Explore: Command {
         }
         if let out {
             do {
-                try AtomicFile.write(JSONWriter.encode(summary.document), to: "\(out)/summary.json")
-                try AtomicFile.write(summary.junit(replay: { replayCommand($0, executable: context.executable) }), to: "\(out)/junit.xml")
+                try ReportSet.write([("summary.json", Array(JSONWriter.encode(summary.document).utf8)),
+                                     ("junit.xml", Array(summary.junit(replay: { replayCommand($0, executable: context.executable) }).utf8))], to: out)
             } catch {
                 throw .input("cannot write the summary: \(error)")
             }

@@ -58,10 +58,9 @@ struct Merge: Command {
         do { merged = try ReportMerge.merge(reports, partial: partial) } catch { throw .input(error.message) }
         let markdown = MarkdownReport.render(merged, strict: strict)
         do {
-            try AtomicFile.write(JSONWriter.encode(merged), to: "\(out)/report.json")
-            try AtomicFile.write(markdown, to: "\(out)/report.md")
-            try AtomicFile.write(HTMLReport.render(merged, strict: strict), to: "\(out)/report.html")
-            try AtomicFile.write(JUnitReport.render(merged, strict: strict), to: "\(out)/junit.xml")
+            try ReportSet.write([("report.json", Array(JSONWriter.encode(merged).utf8)), ("report.md", Array(markdown.utf8)),
+                                 ("report.html", Array(HTMLReport.render(merged, strict: strict).utf8)),
+                                 ("junit.xml", Array(JUnitReport.render(merged, strict: strict).utf8))], to: out)
         } catch {
             throw .input("cannot write the report: \(error)")
         }

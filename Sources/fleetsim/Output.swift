@@ -3,26 +3,62 @@ import Foundation
 /// Checks an output directory before any work starts, so a bad `--out` costs a
 /// second, not a whole simulation.
 enum OutputDirectory {
+    /// The longest file name in a path (`NAME_MAX` of Linux file systems).
+    static let maximumComponentBytes = 255
+    /// The longest path, with room for the files written under it and their
+    /// temporaries (`PATH_MAX` of Linux is 4096 bytes, counting the final NUL).
+    static let maximumPathBytes = 4_096 - 64
+
     /// Why reports cannot be written under `path`, or nil when they can.
     ///
-    /// The directory, or its nearest existing ancestor when it does not exist yet,
-    /// must be a directory in which a file can be created: a probe file is created and
-    /// removed at once, which also catches read-only file systems (where `access(2)`
-    /// as root says yes). Nothing is created for a path that does not exist yet.
+    /// Refused: an empty path; a component above 255 bytes; a path (made absolute)
+    /// above 4,032 bytes; a symbolic link that points nowhere or into a loop; a file
+    /// where a directory must be. Then the path is tried: the missing directories are
+    /// created, a probe file is created and removed in the last, and the directories
+    /// created are removed again, which also catches read-only file systems (where
+    /// `access(2)` as root says yes) and whatever else the system refuses.
     static func problem(with path: String) -> String? {
-        var candidate = path.isEmpty ? "." : path
-        var isDirectory: ObjCBool = false
-        while !FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory) {
+        guard !path.isEmpty else { return "the path is empty (give a directory, e.g. --out reports/x)" }
+        if let long = path.split(separator: "/").first(where: { $0.utf8.count > maximumComponentBytes }) {
+            return "the name '\(long.prefix(40))…' is \(long.utf8.count) bytes long; file systems allow at most \(maximumComponentBytes)"
+        }
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        guard absolute.utf8.count <= maximumPathBytes else {
+            return "the path is \(absolute.utf8.count) bytes long (made absolute); at most \(maximumPathBytes) leave room for the report files' names"
+        }
+        // The nearest existing ancestor, through symbolic links that must resolve.
+        var missing: [String] = []
+        var candidate = path
+        while true {
+            var status = stat()
+            if lstat(candidate, &status) == 0 {
+                if status.st_mode & S_IFMT == S_IFLNK, stat(candidate, &status) != 0 {
+                    return errno == ELOOP ? "'\(candidate)' is a symbolic link in a loop"
+                        : "'\(candidate)' is a symbolic link to nothing (\(String(cString: strerror(errno))))"
+                }
+                guard status.st_mode & S_IFMT == S_IFDIR else {
+                    return missing.isEmpty ? "it exists and is not a directory" : "'\(candidate)' is a file, not a directory"
+                }
+                break
+            }
+            guard errno == ENOENT || errno == ENOTDIR else { return "'\(candidate)': \(String(cString: strerror(errno)))" }
+            missing.append(candidate)
             candidate = parent(of: candidate)
         }
-        guard isDirectory.boolValue else {
-            return candidate == path ? "it exists and is not a directory" : "'\(candidate)' is a file, not a directory"
+        // Try it: create what is missing, a probe file in it, then remove them all.
+        var created: [String] = []
+        defer { for directory in created.reversed() { rmdir(directory) } }
+        for directory in missing.reversed() {
+            guard mkdir(directory, 0o755) == 0 else {
+                return "cannot create '\(directory)' (\(String(cString: strerror(errno))))"
+            }
+            created.append(directory)
         }
-        let probe = "\(candidate)/.fleetsim-write-check-\(getpid())"
+        let probe = "\(path)/.fleetsim-write-check-\(getpid())"
         let fd = open(probe, O_CREAT | O_EXCL | O_WRONLY, 0o600)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
-            return candidate == path ? "cannot create a file in it (\(reason))" : "cannot create '\(path)' in '\(candidate)' (\(reason))"
+            return created.isEmpty ? "cannot create a file in it (\(reason))" : "cannot create a file in '\(path)' (\(reason))"
         }
         close(fd)
         unlink(probe)
@@ -42,7 +78,22 @@ enum OutputDirectory {
 
     /// Throws the problem as an input error naming the path.
     static func check(_ path: String) throws(CLIError) {
-        if let problem = problem(with: path) { throw .input("--out \(path): cannot write there: \(problem)") }
+        if let problem = problem(with: path) { throw .input("--out \(Shell.quote(String(path.prefix(300)))): cannot write there: \(problem)") }
+    }
+
+    /// The same checks for an output file (`shrink --out`): its directory, its name's
+    /// length, and that it is not a directory.
+    static func checkFile(_ path: String) throws(CLIError) {
+        var isDirectory: ObjCBool = false
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        if path.isEmpty || path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            throw .input("--out \(path.prefix(300)): cannot write there: expected a file name, found \(path.isEmpty ? "an empty path" : "a directory")")
+        }
+        // Room for the temporary name `.<name>.tmp-XXXXXX`.
+        guard name.utf8.count <= maximumComponentBytes - 12 else {
+            throw .input("--out \(path.prefix(300)): cannot write there: the file name is \(name.utf8.count) bytes long; at most \(maximumComponentBytes - 12)")
+        }
+        if let problem = problem(with: parent(of: path)) { throw .input("--out \(path.prefix(300)): cannot write there: \(problem)") }
     }
 }
 

@@ -63,8 +63,8 @@ struct Plan: Command {
         try OutputDirectory.check(outputDirectory(s))
         try MemoryGuard.check(s, shard: .whole)
         // J probes at once hold J worlds: fewer at once when J of them do not fit.
-        if let available = MemoryGuard.availableBytes() {
-            let fit = max(1, available / max(1, MemoryEstimate.bytes(s, shard: .whole)))
+        if let limit = MemoryGuard.smallestLimit() {
+            let fit = max(1, limit.bytes / max(1, MemoryEstimate.bytes(s, shard: .whole)))
             if fit < jobs {
                 eprint("plan: --jobs \(jobs) lowered to \(fit): \(fit) world(s) of this scenario fit in the available memory")
                 jobs = fit
@@ -101,31 +101,31 @@ struct Plan: Command {
             // expectation does not make every worker count fail.
             Knob.pushConcurrency.set(maximum ?? Knob.pushConcurrency.ceiling, in: &scenario)
         }
-        print("plan \(scenario.name): \(HumanUnits.count(scenario.fleet.reduce(0) { $0 + $1.count })) devices, seed \(scenario.seed), "
+        say("plan \(scenario.name): \(HumanUnits.count(scenario.fleet.reduce(0) { $0 + $1.count })) devices, seed \(scenario.seed), "
               + "\(scenario.expect.count) expectation(s), \(jobs) probe(s) a round")
         for knob in knobs {
             let start = knob == .workers ? scenario.backend.workers : ownPushConcurrency
             let search = PlanSearch(lowest: 1, highest: maximum ?? knob.ceiling, start: start, parallel: jobs)
             var probes: [PlanProbe] = []
-            print("\n\(knob.rawValue):")
-            print(PlanProbe.header)
+            say("\n\(knob.rawValue):")
+            say(PlanProbe.header)
             let base = scenario
             let outcome = search.run { round in
                 let results = PlanProbe.run(round.map { c in var s = base; knob.set(c, in: &s); return s }, jobs: jobs)
                 for (c, r) in zip(round, results) {
                     var probe = r
                     probe.capacity = c
-                    print(probe.row)
+                    say(probe.row)
                     probes.append(probe)
                 }
                 return results.map(\.held)
             }
             if outcome.nonMonotone {
-                print("note: a larger \(knob.rawValue) failed where a smaller one held (the run changed, not only its queue); the answer is the smallest that held with one less failing")
+                say("note: a larger \(knob.rawValue) failed where a smaller one held (the run changed, not only its queue); the answer is the smallest that held with one less failing")
             }
             searches.append((knob, outcome, probes))
             guard let answer = outcome.answer else { break }
-            print("\(knob.rawValue) = \(answer)")
+            say("\(knob.rawValue) = \(answer)")
             knob.set(answer, in: &scenario)
         }
         let answered = searches.count == knobs.count && searches.allSatisfy { $0.outcome.answer != nil }
@@ -133,13 +133,19 @@ struct Plan: Command {
         let path = "\(outputDirectory(scenario))/plan.json"
         do { try AtomicFile.write(JSONWriter.encode(document), to: path) } catch { throw .input("cannot write \(path): \(error)") }
         if answered {
-            print("\nAnswer: " + searches.map { "\($0.knob.rawValue) = \($0.outcome.answer!)" }.joined(separator: ", ") + " (every expectation holds; one less fails)")
+            let atLowest = searches.contains { $0.outcome.answer == 1 }
+            say("\nAnswer: " + searches.map { "\($0.knob.rawValue) = \($0.outcome.answer!)" }.joined(separator: ", ")
+                  + (atLowest ? " (every expectation holds; at 1 no expectation depends on this capacity)" : " (every expectation holds; one less fails)"))
         } else if let last = searches.last {
-            print("\nNo answer: no \(last.knob.rawValue) up to \(maximum ?? last.knob.ceiling) makes every expectation hold.")
+            say("\nNo answer: no \(last.knob.rawValue) up to \(maximum ?? last.knob.ceiling) makes every expectation hold.")
         }
-        print("Plan: \(path)")
+        say("Plan: \(path)")
         return answered ? 0 : 1
     }
+
+    /// A line on stdout at once (unbuffered: a round can take minutes, and its rows should
+    /// show as it ends, in a terminal, a file or a pipe).
+    private func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
     /// plan.json: the question, every probe, and the answer (null without one).
     static func document(scenario: Scenario, options: ScenarioOptions,

@@ -24,8 +24,10 @@ struct Run: Command {
         percentile is judged by the percentile's 95 % confidence interval from its n
         samples: pass, FAIL, or INCONCLUSIVE when the interval straddles the limit,
         printed with the interval but exit 1 only with --strict (docs/report.md). A
-        run whose estimated memory exceeds the machine's available memory (Linux:
-        MemAvailable) is refused up front (exit 2) with a hint to shard.
+        run whose estimated memory exceeds what the process may use (Linux: the
+        smallest of MemAvailable, RLIMIT_AS and the cgroup's memory.max) is refused up
+        front (exit 2) with a hint to shard. A bad --out (empty, a dangling or looping
+        link, a name over 255 bytes, a path too long) is refused before simulating.
         """,
         examples: ["fleetsim run scenarios/default.json --scale 0.1 --out reports/quick",
                    "fleetsim run scenarios/default.json --shard 2/4 --out shards/2"]
@@ -97,10 +99,9 @@ struct Run: Command {
         do { outcome = try world.report() } catch { throw .input("\(error)") }
         let markdown = ReportDocuments.markdown(outcome, wallSeconds: wallSeconds, strict: strict)
         do {
-            try AtomicFile.write(JSONWriter.encode(outcome.report), to: "\(outDir)/report.json")
-            try AtomicFile.write(markdown, to: "\(outDir)/report.md")
-            try AtomicFile.write(ReportDocuments.html(outcome, markdown: markdown, strict: strict), to: "\(outDir)/report.html")
-            try AtomicFile.write(ReportDocuments.junit(outcome, strict: strict), to: "\(outDir)/junit.xml")
+            try ReportSet.write([("report.json", Array(JSONWriter.encode(outcome.report).utf8)), ("report.md", Array(markdown.utf8)),
+                                 ("report.html", Array(ReportDocuments.html(outcome, markdown: markdown, strict: strict).utf8)),
+                                 ("junit.xml", Array(ReportDocuments.junit(outcome, strict: strict).utf8))], to: outDir)
         } catch {
             throw .input("cannot write the report: \(error)")
         }

@@ -26,7 +26,11 @@ struct ScenarioOptions {
         path = try parsed.positional(0, "SCENARIO file")
         seed = try parsed.uint64("seed")
         if let text = parsed.options["scale"], let factor = try parsed.double("scale") {
-            guard factor > 0 else { throw .usage("--scale must be greater than 0, found \(text)", command: parsed.command) }
+            // No cohort holds fewer than one device, so a larger factor never fits one world.
+            guard factor > 0, factor <= Double(FleetDecoder.maximumDevices) else {
+                throw .usage("--scale must be greater than 0 and at most \(FleetDecoder.maximumDevices) (one world simulates at most "
+                             + "\(FleetDecoder.maximumDevices) devices; shard larger fleets), found \(text.prefix(40))", command: parsed.command)
+            }
             scale = (text, factor)
         }
         if let list = parsed.options["variants"] {
@@ -55,9 +59,10 @@ struct ScenarioOptions {
             let emptied = s.cohortsEmptied(by: scale.factor)
             if !emptied.isEmpty { throw .usage(Self.emptiedMessage(emptied, scale: scale.text), command: command) }
             s = s.scaled(by: scale.factor)
-            let total = s.fleet.reduce(0) { $0 + $1.count }
-            guard total <= FleetDecoder.maximumDevices else {
-                throw .usage("--scale \(scale.text) gives \(total) devices; one world simulates at most \(FleetDecoder.maximumDevices) (shard larger fleets)", command: command)
+            // In Double: scaled counts (up to 2^62 each) may overflow an integer sum.
+            let total = s.fleet.reduce(0.0) { $0 + Double($1.count) }
+            guard total <= Double(FleetDecoder.maximumDevices) else {
+                throw .usage("--scale \(scale.text) gives \(String(format: "%.0f", total)) devices; one world simulates at most \(FleetDecoder.maximumDevices) (shard larger fleets)", command: command)
             }
         }
         if let variants { s.logic.variants = variants.names }
@@ -75,12 +80,31 @@ struct ScenarioOptions {
     /// (resolved against the report of an empty fleet).
     static func load(_ path: String) throws(CLIError) -> Scenario {
         do {
-            let scenario = try ScenarioDecoder.load(path: path)
+            var scenario = try ScenarioDecoder.load(path: path)
+            scenario.sourcePath = canonicalPath(path)
             _ = try World(scenario: scenario.scaled(by: 0)).report()
             return scenario
         } catch {
             throw .input("\(error)")
         }
+    }
+
+    /// How reports name a scenario file (the `replay` strings of report.json), so their
+    /// bytes do not depend on how the path was typed: relative to the current directory
+    /// when inside it, else absolute, with `.`, `..` and repeated slashes resolved by
+    /// name (symbolic links are not followed): `x.json`, `./x.json` and `$PWD/x.json`
+    /// are all `x.json`.
+    static func canonicalPath(_ path: String, currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+        let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        let base = currentDirectory.split(separator: "/")
+        if parts.count > base.count, Array(parts.prefix(base.count)) == base {
+            return parts.dropFirst(base.count).joined(separator: "/")
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     /// `--variants a,b` or `--variants none`, checked against the catalog.

@@ -86,6 +86,7 @@ struct Shrink: Command {
     }
 
     mutating func validate() throws(CLIError) {
+        try OutputDirectory.checkFile(out)
         loaded = try ScenarioOptions.load(path)
     }
 

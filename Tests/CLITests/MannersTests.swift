@@ -63,6 +63,62 @@ import Testing
         }
     }
 
+    /// Every unusable `--out` is refused before simulating, by run, merge, explore and
+    /// shrink: an empty path (it wrote into `/`), a symbolic link to nothing or in a
+    /// loop, a name above 255 bytes, a path too long for the system; and the directories
+    /// tried on the way are removed again.
+    @Test func unusableOutPathsAreRefusedUpFront() throws {
+        let dir = try CLI.temporaryDirectory()
+        let dangling = dir.appendingPathComponent("dangling").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dir.appendingPathComponent("nowhere").path)
+        let loop = dir.appendingPathComponent("loop").path
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+        let deep = dir.path + String(repeating: "/ab", count: 1_400)
+        let cases: [(out: String, reason: String)] = [
+            ("", "--out '': cannot write there: the path is empty"),
+            (dangling, "is a symbolic link to nothing"),
+            (loop + "/x", "Too many levels of symbolic links"),
+            (dir.path + "/" + String(repeating: "a", count: 256), "is 256 bytes long; file systems allow at most 255"),
+            (deep, "leave room for the report files' names"),
+        ]
+        let scenario = "scenarios/races/unguarded-completion.json"
+        for (out, reason) in cases {
+            for command in [["run", scenario], ["explore", scenario, "--seeds", "1"], ["merge", "a.json"]] {
+                let r = try CLI.run(command + ["--out", out])
+                #expect(r.status == 2 && r.stderr.contains(reason) && r.stdout.isEmpty, "\(command) \(out.prefix(80)): \(r.stderr)")
+            }
+        }
+        let shrink = try CLI.run(["shrink", scenario, "--out", dangling + "/x.json"])
+        #expect(shrink.status == 2 && shrink.stderr.contains("is a symbolic link to nothing"), "\(shrink.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["dangling", "loop"])
+        // A path that can be made is tried and left as it was.
+        #expect(OutputDirectory.problem(with: dir.path + "/new/deeper") == nil)
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/new"))
+    }
+
+    /// A device given as a report is refused before anything is read.
+    @Test func aDeviceIsNoReport() throws {
+        for command in [["merge", "/dev/zero", "--out", "/tmp/never-\(UUID().uuidString)"], ["compare", "/dev/zero", "/dev/zero"]] {
+            let r = try CLI.run(command)
+            #expect(r.status == 2 && r.stderr.contains("/dev/zero: expected a report.json, found a device"), "\(r.stderr)")
+        }
+    }
+
+    /// A file name that is not UTF-8 is refused (it was replaced by U+FFFD: an input not
+    /// found, reports written under another name).
+    @Test func nonUTF8ArgumentsAreRefused() throws {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "exec \"$0\" run scenarios/default.json --out \"$(printf 'out-\\377')\"", CLI.executable.path]
+        shell.currentDirectoryURL = CLI.packageRoot
+        let err = Pipe()
+        shell.standardError = err
+        try shell.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 2 && text.contains("argument 4") && text.contains("is not valid UTF-8"), "\(text)")
+    }
+
     /// `--out o` (one relative component) used to trap in Foundation's path code: the
     /// parent of a path is found by FleetSim's own code.
     @Test func outWithOneRelativeComponentIsChecked() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import fleetsim
 
 @Suite struct RunTests {
     /// The shipped race scenario: the variant is caught (exit 1, replay hint printed);
@@ -132,5 +133,43 @@ import Testing
         #expect(r.stdout.contains("s --scale 0.5\n"))
         let report = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
         #expect(report.contains("s --scale 0.5\""))
+    }
+
+    /// The 1970 boundary of local dates: a start at which a UTC−10 cohort is still in
+    /// 1969 is refused by validate (it gave false stepsNeverSynced violations); one at
+    /// its local midnight of 1970-01-01 runs without a violation.
+    @Test func aStartBeforeLocal1970IsRefusedAndLocalMidnightRuns() throws {
+        let dir = try CLI.temporaryDirectory()
+        var text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("scenarios/default.json"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"duration\": \"7d\"", with: "\"duration\": \"2d\"")
+        text = try NSRegularExpression(pattern: "\"start\": \"[^\"]*\"").stringByReplacingMatches(
+            in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "\"start\": \"START\"")
+        text = try NSRegularExpression(pattern: "\"timeZones\": \\{[^}]*\\}").stringByReplacingMatches(
+            in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "\"timeZones\": {\"Etc/GMT+10\": 1}")
+        let early = try CLI.write(text.replacingOccurrences(of: "START", with: "1969-12-31T20:00:00Z"), to: "early.json", in: dir)
+        let refused = try CLI.run(["validate", early])
+        #expect(refused.status == 2 && refused.stderr.contains("$.start: expected a start at which every cohort's local date is 1970-01-01 or later"), "\(refused.stderr)")
+        let midnight = try CLI.write(text.replacingOccurrences(of: "START", with: "1970-01-01T10:00:00Z"), to: "midnight.json", in: dir)
+        let r = try CLI.run(["run", midnight, "--scale", "0.01", "--out", dir.appendingPathComponent("out").path, "--quiet"])
+        #expect(r.stdout.contains("100 devices, 48.0 h simulated") && r.stdout.contains("; 0 invariant violation(s)"), "\(r.stdout) \(r.stderr)")
+    }
+
+    /// report.json names the scenario by one canonical path, however it was typed.
+    @Test func theScenarioPathInReportsIsCanonical() throws {
+        #expect(ScenarioOptions.canonicalPath("./a//b/../x.json", currentDirectory: "/w") == "a/x.json")
+        #expect(ScenarioOptions.canonicalPath("/w/x.json", currentDirectory: "/w") == "x.json")
+        #expect(ScenarioOptions.canonicalPath("../y/x.json", currentDirectory: "/w/v") == "/w/y/x.json")
+        #expect(ScenarioOptions.canonicalPath("/wx/x.json", currentDirectory: "/w") == "/wx/x.json")
+        let dir = try CLI.temporaryDirectory()
+        var reports: [String] = []
+        let file = "scenarios/races/unguarded-completion.json"
+        for typed in [file, "./" + file, CLI.packageRoot.appendingPathComponent(file).path] {
+            let out = dir.appendingPathComponent(UUID().uuidString)
+            let r = try CLI.run(["run", typed, "--scale", "0.1", "--out", out.path, "--quiet"])
+            #expect(r.status == 1, "\(r.stderr)")
+            reports.append(try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8))
+        }
+        #expect(reports[0].contains("fleetsim replay \(file) --seed"))
+        #expect(reports[1] == reports[0] && reports[2] == reports[0])
     }
 }

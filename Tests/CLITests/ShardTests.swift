@@ -198,6 +198,53 @@ import Simulation
         #expect(r.status == 2 && r.stderr.contains("different shard plans"), "\(r.stderr)")
     }
 
+    /// Shards of another --scale, other variants or a same-named scenario whose content
+    /// differs are not parts of this run: each is refused, naming what differs.
+    @Test func mergeRefusesShardsOfADifferentScaleVariantsOrScenarioContent() throws {
+        let dir = try Self.runs.get()
+        let s = (0..<3).map { dir.appendingPathComponent("s\($0)/report.json").path }
+        var edited = try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("scenarios/default.json").path, encoding: .utf8)
+        edited = edited.replacingOccurrences(of: "\"logic\": {\"variants\": []}", with: "\"logic\": {\"variants\": [] }")
+        let sameLayoutElsewhere = try CLI.write(edited, to: "default.json", in: try CLI.temporaryDirectory())
+        edited = edited.replacingOccurrences(of: "\"description\": \"", with: "\"description\": \"Edited. ")
+        let otherContent = try CLI.write(edited, to: "default.json", in: try CLI.temporaryDirectory())
+        let cases: [(file: String, options: [String], refusal: String?)] = [
+            ("scenarios/default.json", ["--scale", "0.011"], "--scale differs (\"0.01\" vs \"0.011\")"),
+            ("scenarios/default.json", Self.scale + ["--variants", "refresh.noSynchronize"], "the variants run (--variants or the file's logic.variants) differs (none vs \"refresh.noSynchronize\")"),
+            (otherContent, Self.scale, "the scenario file's content (its hash) differs"),
+            // The same content elsewhere, laid out differently, is the same run.
+            (sameLayoutElsewhere, Self.scale, nil),
+        ]
+        for (file, options, refusal) in cases {
+            let shard = dir.appendingPathComponent("other-\(UUID().uuidString)").path
+            let run = try CLI.run(["run", file, "--shard", "3/4", "--out", shard, "--quiet"] + options)
+            #expect(run.status == 0 || run.status == 1, "\(run.stderr)")
+            let out = dir.appendingPathComponent("refused-\(UUID().uuidString)").path
+            let r = try CLI.run(["merge"] + s + [shard + "/report.json", "--out", out])
+            if let refusal {
+                #expect(r.status == 2 && r.stderr.contains(refusal), "\(options): \(r.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: out))
+            } else {
+                #expect(r.status == 0, "\(r.stderr)")
+            }
+        }
+    }
+
+    /// A shard re-serialised by another tool (`604800` for `604800.000000`) still merges,
+    /// to the same bytes.
+    @Test func mergeComparesNumbersByValue() throws {
+        let dir = try Self.runs.get()
+        let s = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
+        let text = try String(contentsOfFile: s[3], encoding: .utf8)
+        #expect(text.contains("\"duration\": 604800.000000"))
+        let rewritten = try CLI.write(text.replacingOccurrences(of: "\"duration\": 604800.000000", with: "\"duration\": 604800"), to: "jq.json", in: dir)
+        let plain = dir.appendingPathComponent("by-value-a").path, jq = dir.appendingPathComponent("by-value-b").path
+        #expect(try CLI.run(["merge"] + s + ["--out", plain]).status == 0)
+        let r = try CLI.run(["merge", s[0], s[1], s[2], rewritten, "--out", jq])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: jq + "/report.json")) == Data(contentsOf: URL(fileURLWithPath: plain + "/report.json")))
+    }
+
     @Test func runShardedScriptMergesThreeLocalShards() throws {
         let dir = try Self.runs.get()
         let script = Process()
@@ -231,6 +278,24 @@ import Simulation
         #expect(story.stdout.contains("ORACLE: violation taskCompletedTwice"), "\(story.stdout.suffix(500))")
     }
 
+    /// A push violation's detail names the token by the device's global id, as the plain
+    /// run does, not by the shard's own numbering.
+    @Test func aShardsPushViolationNamesTheTokenByTheGlobalDevice() throws {
+        let out = try CLI.temporaryDirectory()
+        let r = try CLI.run(["run", "scenarios/races/ignore-410.json", "--shard", "1/2", "--out", out.path, "--quiet"])
+        #expect(r.status == 1, "\(r.stderr)")
+        guard case .array(let samples)? = try Self.json(out.appendingPathComponent("report.json").path)["invariants"]?["samples"] else {
+            Issue.record("no samples"); return
+        }
+        let named = samples.compactMap { sample -> (Double, String)? in
+            guard case .string(let detail)? = sample["detail"], let device = Self.number(sample, "device"),
+                  let range = detail.range(of: #"-dev[0-9]+-"#, options: .regularExpression) else { return nil }
+            return (device, String(detail[range].dropFirst(4).dropLast()))
+        }
+        #expect(!named.isEmpty)
+        for (device, id) in named { #expect(id == String(Int(device)), "token dev\(id) on device \(Int(device))") }
+    }
+
     @Test func badShardPlansAreUsageErrors() throws {
         for text in ["4/4", "-1/4", "1/0", "x", "1/2/3"] {
             let r = try CLI.run(["run", "scenarios/default.json", "--shard", text, "--out", "/tmp/never"])
@@ -247,19 +312,42 @@ import Simulation
         #expect(JSONWriter.encode(report) == text)
     }
 
+    /// The guard's limits read from /proc and the cgroup files: MemAvailable, the
+    /// address space already mapped (for RLIMIT_AS), the cgroup path and its headroom.
+    @Test func theMemoryGuardReadsEachLimit() throws {
+        #expect(MemoryGuard.parse(status: "Name: x\nVmSize:\t  10240 kB\n") == 10_485_760)
+        #expect(MemoryGuard.parse(cgroup: "0::/user.slice/run.scope\n") == "/user.slice/run.scope")
+        #expect(MemoryGuard.parse(cgroup: "12:memory:/x\n") == nil)
+        #expect(MemoryGuard.parse(cgroupMax: "1073741824\n", current: "73741824\n") == 1_000_000_000)
+        #expect(MemoryGuard.parse(cgroupMax: "max\n", current: "5\n") == nil)
+        #expect(MemoryGuard.parse(cgroupMax: "10\n", current: "20\n") == 0)
+        // Under `ulimit -v`, the run is refused before it starts, naming the limit.
+        let limited = Process()
+        limited.executableURL = URL(fileURLWithPath: "/bin/sh")
+        limited.arguments = ["-c", "ulimit -v 2000000 && exec \"$0\" run scenarios/default.json --scale 100 --out /tmp/never-\(UUID().uuidString)", CLI.executable.path]
+        limited.currentDirectoryURL = CLI.packageRoot
+        let err = Pipe()
+        limited.standardError = err
+        limited.standardOutput = FileHandle.nullDevice
+        try limited.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        limited.waitUntilExit()
+        #expect(limited.terminationStatus == 2 && text.contains("RLIMIT_AS"), "\(text)")
+    }
+
     @Test func theMemoryGuardRefusesAboveMemAvailableWithAHintToShard() throws {
         #expect(MemoryGuard.parse(meminfo: "MemTotal: 100 kB\nMemAvailable:    2048 kB\n") == 2_097_152)
         #expect(MemoryGuard.parse(meminfo: "MemTotal: 100 kB\n") == nil)
         let scenario = try ScenarioOptions.load(CLI.packageRoot.appendingPathComponent("scenarios/default.json").path)
         let estimate = MemoryEstimate.bytes(scenario)
-        #expect(throws: Never.self) { try MemoryGuard.check(scenario, shard: .whole, available: estimate) }
-        #expect(throws: Never.self) { try MemoryGuard.check(scenario, shard: .whole, available: nil) }
+        #expect(throws: Never.self) { try MemoryGuard.check(scenario, shard: .whole, limit: .init(bytes: estimate, source: "MemAvailable")) }
+        #expect(throws: Never.self) { try MemoryGuard.check(scenario, shard: .whole, limit: nil) }
         do {
-            try MemoryGuard.check(scenario, shard: .whole, available: estimate - 1)
+            try MemoryGuard.check(scenario, shard: .whole, limit: .init(bytes: estimate - 1, source: "the address-space limit RLIMIT_AS, ulimit -v"))
             Issue.record("expected a refusal")
         } catch {
             guard case .input(let message) = error else { Issue.record("\(error)"); return }
-            #expect(message.contains("--shard K/2"), "\(message)")
+            #expect(message.contains("--shard K/2") && message.contains("(the address-space limit RLIMIT_AS, ulimit -v)"), "\(message)")
         }
         // A shard's devices need a quarter of the fleet's (device 0 of 4 holds the extra one).
         let base = MemoryEstimate.baseBytes

@@ -96,7 +96,14 @@ import SimKernel
         #expect(s.fleet[0] == expected.fleet[0])
         #expect(s.fleet[1] == expected.fleet[1])
         #expect(s.faults == expected.faults)
-        #expect(s == expected)
+        // The content hash is the file's JSON re-written without its layout.
+        let relaid = try Fixtures.decode(try JSONParser.parse(Array(Fixtures.full.utf8)).text(sortingKeys: false), file: "elsewhere.json")
+        #expect(s.contentHash.count == 16 && relaid.contentHash == s.contentHash)
+        let edited = try Fixtures.decode(Fixtures.full.replacingOccurrences(of: "every key", with: "every key!"), file: "full.json")
+        #expect(edited.contentHash != s.contentHash)
+        var hashed = expected
+        hashed.contentHash = s.contentHash
+        #expect(s == hashed)
     }
 
     @Test func minimalScenarioGetsEveryDocumentedDefault() throws {

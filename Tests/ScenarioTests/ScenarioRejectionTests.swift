@@ -36,6 +36,25 @@ import Testing
         expectRejection(Fixtures.scenario(top: #""wibble": 1"#), path: "$.wibble", found: ["\"wibble\""])
     }
 
+    /// A start at which a cohort's zone still has a local date in 1969 is refused up
+    /// front (the local calendar begins at 1970-01-01); local midnight of 1970-01-01 is fine.
+    @Test func aStartBeforeLocal1970IsRefused() throws {
+        let minusTen = #""timeZones": {"UTC": 1, "Etc/GMT+10": 1}"#
+        expectRejection(Fixtures.scenario(top: #""start": "1969-12-31T20:00:00Z""#, cohort: #""timeZones": {"Etc/GMT+10": 1}"#), path: "$.start",
+                        found: ["\"1969-12-31T20:00:00Z\"", "still 1969 in Etc/GMT+10 (cohort 'a')"], expected: ["1970-01-01 or later"])
+        expectRejection(Fixtures.scenario(top: #""start": "1970-01-01T09:59:59Z""#, cohort: minusTen), path: "$.start", found: ["Etc/GMT+10"])
+        #expect(Fixtures.rejection(Fixtures.scenario(top: #""start": "1970-01-01T10:00:00Z""#, cohort: minusTen)) == nil)
+        // A zone of weight 0 is never drawn, and UTC alone starts at 1970-01-01T00:00Z.
+        #expect(Fixtures.rejection(Fixtures.scenario(top: #""start": "1970-01-01T09:00:00Z""#, cohort: #""timeZones": {"UTC": 1, "Etc/GMT+10": 0}"#)) == nil)
+        #expect(Fixtures.rejection(Fixtures.scenario(top: #""start": "1970-01-01T00:00:00Z""#)) == nil)
+    }
+
+    /// A huge value echoed in a message is cut, with its length.
+    @Test func aHugeFoundValueIsCutInTheMessage() {
+        let e = ScenarioError(file: "x.json", path: "$.expect[0].metric", expected: "a metric", found: String(repeating: "m", count: 1_000_000))
+        #expect(e.description.utf8.count < 400 && e.description.hasSuffix("… (1000000 bytes)"), "\(e.description.suffix(40))")
+    }
+
     @Test func missingRequiredKeys() {
         expectRejection(#"{"name": "t", "duration": "7d"}"#, path: "$.fleet", found: ["nothing (the key is missing)"])
         expectRejection(#"{"duration": "7d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}]}"#,

@@ -37,7 +37,7 @@ public enum MetricText {
         guard value.isFinite else { return "n/a" }
         if value == value.rounded(), value.magnitude < 9e15 { return HumanUnits.count(Int64(value)) }
         let digits = value.magnitude >= 100 ? 0 : value.magnitude >= 10 ? 1 : value.magnitude >= 1 ? 2 : 3
-        if digits == 0 { return HumanUnits.count(Int64(value.rounded())) }
+        if digits == 0, value.magnitude < 9e15 { return HumanUnits.count(Int64(value.rounded())) }
         return FixedDecimal.format(value, digits: digits) ?? "n/a"
     }
 

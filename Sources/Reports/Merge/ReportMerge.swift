@@ -11,8 +11,9 @@ public enum ReportMerge {
     public enum Rule: Equatable, Sendable {
         /// Configuration or identity: must be equal in every input (else refused).
         case identical
-        /// `simulated.shard` and `simulated.shards`: checked as a plan, then written
-        /// as `simulated.shards` only when the merge covers part of the shards.
+        /// `simulated.shard` and `simulated.shards`: checked as a plan and for one run
+        /// (`identity`, `fingerprint`), then written as `simulated.shards` only when the
+        /// merge covers part of the shards.
         case shardPlan
         /// Counters and capacities (each shard holds its part): summed.
         case sum
@@ -102,7 +103,7 @@ public enum ReportMerge {
     public static let rules: [(pattern: String, rule: Rule)] = [
         ("scenario", .identical), ("seed", .identical), ("fleetsimVersion", .identical),
         ("simulated.duration", .identical), ("simulated.start", .identical),
-        ("simulated.shard.*", .shardPlan), ("simulated.shards.*", .shardPlan),
+        ("simulated.shard.**", .shardPlan), ("simulated.shards.**", .shardPlan),
         ("simulated.devices", .sum), ("simulated.events", .sum),
         ("expect", .expectations),
         ("invariants.samples", .samples), ("invariants.**", .sum),
@@ -169,18 +170,25 @@ public enum ReportMerge {
 
     /// The rule of a key path, or nil when no pattern matches.
     public static func rule(for path: [String]) -> Rule? {
-        rules.first { matches($0.pattern.split(separator: ".").map(String.init), path) }?.rule
+        compiledRules.first { matches($0.pattern, path) }?.rule
     }
+
+    /// ``rules`` with each pattern split into its components once.
+    static let compiledRules = rules.map { (pattern: $0.pattern.split(separator: ".").map(String.init), rule: $0.rule) }
 
     /// Whether a key path matches a pattern's components (`*` one key, `**` the rest).
     public static func matches(_ pattern: [String], _ path: [String]) -> Bool {
+        matches(pattern[...], path[...])
+    }
+
+    static func matches(_ pattern: ArraySlice<String>, _ path: ArraySlice<String>) -> Bool {
         guard let head = pattern.first else { return path.isEmpty }
         if head == "**" {
-            let rest = Array(pattern.dropFirst())
-            return (1...Swift.max(1, path.count)).contains { k in k <= path.count && matches(rest, Array(path.dropFirst(k))) }
+            let rest = pattern.dropFirst()
+            return (1...Swift.max(1, path.count)).contains { k in k <= path.count && matches(rest, path.dropFirst(k)) }
         }
         guard let first = path.first, head == "*" || head == first else { return false }
-        return matches(Array(pattern.dropFirst()), Array(path.dropFirst()))
+        return matches(pattern.dropFirst(), path.dropFirst())
     }
 
     /// Why reports cannot be merged: the message names the files and what differs.
@@ -201,12 +209,15 @@ public enum ReportMerge {
     /// parts, covering every shard `0..<N` once, or (with `partial`) some of them once.
     public static func merge(_ reports: [(name: String, report: ReportValue)], partial: Bool = false) throws(Refusal) -> ReportValue {
         guard !reports.isEmpty else { throw Refusal(message: "merge needs at least one report") }
-        let (ordered, plan) = try shardOrder(reports, partial: partial)
+        var inputs: [(name: String, report: ReportValue)] = []
+        for item in reports { inputs.append((item.name, try ReportInput.checked(item.report, name: item.name))) }
+        let (ordered, plan) = try shardOrder(inputs, partial: partial)
         let names = ordered.map(\.name)
         var paths = Set<[String]>()
         for item in ordered { paths.formUnion(leafPaths(item.report)) }
         // An empty object that is a leaf in one report and has members in another is not a leaf.
-        let leaves = paths.filter { p in !paths.contains { $0.count > p.count && Array($0.prefix(p.count)) == p } }
+        let inner = Set(paths.flatMap { p in (0..<p.count).map { Array(p.prefix($0)) } })
+        let leaves = paths.filter { !inner.contains($0) }
             .sorted { $0.lexicographicallyPrecedes($1) }
         var merged: [String: ReportValue] = [:]
         var derived: [([String], Derived)] = []
@@ -218,12 +229,15 @@ public enum ReportMerge {
             if values.allSatisfy({ $0 == nil || $0 == .object([:]) }) { set(&merged, path, .object([:])); continue }
             if case .derived(let how) = rule { derived.append((path, how)); continue }
             if let value = try combine(rule, path: path, values: values, names: names, reports: ordered.map(\.report)) {
+                try ReportInput.checkLeaf(rule, path, value, "the merged report", buckets: Int64.max, seconds: Int64.max - 1)
                 set(&merged, path, value)
             }
         }
         let document = ReportValue.object(merged)
         for (path, how) in derived {
-            set(&merged, path, try derive(how, path: path, in: document))
+            do { set(&merged, path, try derive(how, path: path, in: document)) } catch {
+                throw Refusal(message: "\(names.joined(separator: ", ")): \(error.message)")
+            }
         }
         if ordered[0].report.at(["expect"]) != nil {
             set(&merged, ["expect"], reevaluate(ordered[0].report.at(["expect"]) ?? .array([]), on: document))
@@ -235,7 +249,9 @@ public enum ReportMerge {
                 set(&merged, ["backend", "load"], .object(load))
             }
         } else {
-            set(&merged, ["simulated", "shards"], ["count": .count(plan.count), "covered": .array(plan.covered.map { .count($0) })])
+            let run = runIdentity(ordered[0].report)
+            set(&merged, ["simulated", "shards"], ["count": .count(plan.count), "covered": .array(plan.covered.map { .count($0) }),
+                                                   "identity": run.identity ?? .null, "fingerprint": run.fingerprint ?? .null])
         }
         return .object(merged)
     }
@@ -281,6 +297,7 @@ public enum ReportMerge {
             throw Refusal(message: "\(plans[0].item.name) is \(shardList(plans[0].covered, n)) but \(other.item.name) is "
                           + "\(shardList(other.covered, other.count)): different shard plans")
         }
+        try checkRunIdentity(plans.map(\.item))
         plans.sort { $0.covered[0] < $1.covered[0] }
         var holder: [Int64: String] = [:]
         for plan in plans {
@@ -291,9 +308,16 @@ public enum ReportMerge {
                 holder[k] = plan.item.name
             }
         }
-        let missing = (0..<n).filter { holder[$0] == nil }
-        if !missing.isEmpty && !partial {
-            throw Refusal(message: "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) missing: "
+        // The first few missing shards, found without listing all n (n may be large).
+        let absent = n - Int64(holder.count)
+        var missing: [Int64] = [], next: Int64 = 0
+        for k in holder.keys.sorted() + [n] {
+            while next < k && missing.count < 10 { missing.append(next); next += 1 }
+            next = k + 1
+        }
+        if absent > 0 && !partial {
+            let more = absent > Int64(missing.count) ? " and \(absent - Int64(missing.count)) more" : ""
+            throw Refusal(message: "shard\(absent == 1 ? "" : "s") \(missing.map { "\($0)/\(n)" }.joined(separator: ", "))\(more) missing: "
                           + "merge needs all \(n) shards of the run, found "
                           + plans.map { "\(shardList($0.covered, n)) (\($0.item.name))" }.joined(separator: ", ")
                           + " (--partial merges some of them into a part that merges again later)")
@@ -301,16 +325,54 @@ public enum ReportMerge {
         return (plans.map(\.item), (n, holder.keys.sorted()))
     }
 
+    /// `identity` and `fingerprint` of a shard (`simulated.shard`) or a part (`simulated.shards`).
+    static func runIdentity(_ report: ReportValue) -> (identity: ReportValue?, fingerprint: ReportValue?) {
+        let plan = report.at(["simulated", "shard"]) ?? report.at(["simulated", "shards"])
+        return (plan?.at(["identity"]), plan?.at(["fingerprint"]))
+    }
+
+    /// What the identities of shard reports name, as a refusal says it.
+    static let identityMembers = [("scenarioContent", "the scenario file's content (its hash)"), ("scale", "--scale"),
+                                  ("variants", "the variants run (--variants or the file's logic.variants)"), ("swarm", "--swarm")]
+
+    /// Refuses shards of different runs: the first member of `identity` that differs,
+    /// else the fingerprint (which also covers seed, version and shard count).
+    static func checkRunIdentity(_ items: [(name: String, report: ReportValue)]) throws(Refusal) {
+        let first = runIdentity(items[0].report)
+        for other in items.dropFirst() {
+            let run = runIdentity(other.report)
+            for (key, what) in identityMembers where first.identity?.at([key]) != run.identity?.at([key]) {
+                throw Refusal(message: "\(items[0].name) and \(other.name) are not shards of one run: \(what) differs "
+                              + "(\(describe(first.identity?.at([key]), listed: true)) vs \(describe(run.identity?.at([key]), listed: true)))")
+            }
+            if first.fingerprint != run.fingerprint {
+                throw Refusal(message: "\(items[0].name) and \(other.name) are not shards of one run: their fingerprints differ "
+                              + "(\(describe(first.fingerprint)) vs \(describe(run.fingerprint)))")
+            }
+        }
+    }
+
     static func shardList(_ covered: [Int64], _ n: Int64) -> String {
         (covered.count == 1 ? "shard " : "shards ") + covered.map { "\($0)/\(n)" }.joined(separator: ", ")
     }
 
-    static func describe(_ value: ReportValue?) -> String {
+    /// A value as a message shows it, never longer than about 80 characters: a string
+    /// quoted (cut with its length), a number as written, a list or object by its size
+    /// (`listed`: a short list of strings by its elements).
+    static func describe(_ value: ReportValue?, listed: Bool = false) -> String {
+        if listed, let items = value?.arrayValue, items.count <= 20, items.allSatisfy({ $0.stringValue != nil }) {
+            return items.isEmpty ? "none" : items.map { describe($0) }.joined(separator: ", ")
+        }
         switch value {
-        case .string(let s)?: return "\"\(s)\""
+        case .string(let s)?:
+            return s.count <= 60 ? "\"\(s)\"" : "\"\(s.prefix(60))…\" (\(s.utf8.count) bytes)"
         case .int(let n)?: return String(n)
-        case .number(let x, _)?: return String(x)
-        default: return "missing"
+        case .number(let x, let digits)?: return x.isFinite && x.magnitude < 1e15 ? FixedDecimal.format(x, digits: Swift.min(digits, 9)) ?? String(x) : String(x)
+        case .bool(let b)?: return String(b)
+        case .null?: return "null"
+        case .array(let items)?: return items.isEmpty ? "[]" : "a list of \(items.count)"
+        case .object(let members)?: return members.isEmpty ? "{}" : "an object with \(members.count) keys"
+        case nil: return "missing"
         }
     }
 
@@ -332,7 +394,7 @@ public enum ReportMerge {
                     throw Refusal(message: "\(names[k]): \(key) needs events.hash.fleetDelivered, which this report lacks "
                                   + "(a report of an older build: run the shards again)")
                 }
-                total &+= k == 0 ? n : n - once
+                total = ReportInput.add(total, k == 0 ? n : Swift.max(n - once, 0))
             }
             return .int(total)
         case .hashSum:
@@ -353,7 +415,7 @@ public enum ReportMerge {
             }
             return try sum(values.map { $0?.stringValue })
         case .sum:
-            return fold(values, &+, +)
+            return fold(values, ReportInput.add, +)
         case .max:
             return fold(values, Swift.max, Swift.max)
         case .latency:
@@ -381,7 +443,7 @@ public enum ReportMerge {
             let length = lists.map(\.count).max() ?? 0
             return .array((0..<length).map { i in
                 let column = lists.map { i < $0.count ? $0[i] : nil }
-                return (rule == .seriesSum ? fold(column, &+, +) : fold(column, Swift.max, Swift.max)) ?? .null
+                return (rule == .seriesSum ? fold(column, ReportInput.add, +) : fold(column, Swift.max, Swift.max)) ?? .null
             })
         case .bySecond:
             var sums: [Int64: Int64] = [:]
@@ -394,7 +456,7 @@ public enum ReportMerge {
                     guard let second = flat[i].intValue, let n = flat[i + 1].intValue else {
                         throw Refusal(message: "\(names[k]): \(key): expected [second, arrivals, …] pairs")
                     }
-                    sums[second, default: 0] += n
+                    sums[second] = ReportInput.add(sums[second, default: 0], n)
                 }
             }
             return .array(sums.keys.sorted().flatMap { [ReportValue.int($0), .int(sums[$0]!)] })
@@ -406,7 +468,9 @@ public enum ReportMerge {
                         throw Refusal(message: "\(names[k]): \(key): expected [{at, byEndpoint, byCause}] with at in whole seconds")
                     }
                     for part in ["byEndpoint", "byCause"] {
-                        for (name, n) in entry.at([part])?.objectValue ?? [:] { sums[Int64(at), default: [:]][part, default: [:]][name, default: 0] += n.intValue ?? 0 }
+                        for (name, n) in entry.at([part])?.objectValue ?? [:] {
+                            sums[Int64(at), default: [:]][part, default: [:]][name] = ReportInput.add(sums[Int64(at)]?[part]?[name] ?? 0, n.intValue ?? 0)
+                        }
                     }
                 }
             }

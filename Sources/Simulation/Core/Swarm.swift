@@ -23,6 +23,7 @@ public enum Swarm {
     /// The scenario with its environment drawn from `scenario.seed`.
     public static func apply(to scenario: Scenario) -> Scenario {
         var s = scenario
+        s.swarm = true
         var rng = RandomStream(seed: s.seed, entity: 0, purpose: "swarm")
         for c in s.fleet.indices {
             var r = RandomStream(seed: s.seed, entity: UInt64(c) + 1, purpose: "swarm.cohort")

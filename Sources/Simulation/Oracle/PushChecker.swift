@@ -13,10 +13,18 @@ extension PushHost {
         // Fields read in place: a copy of the user's truth would retain its four arrays.
         let gone = truth[u].gone.contains(token.generation)
         core.verify(!gone, .pushSentToUnregisteredToken, device: d, time: core.now,
-                    detail: gone ? "send \(id) to \(token), which the provider reported unregistered" : nil)
+                    detail: gone ? "send \(id) to \(Self.named(token, core)), which the provider reported unregistered" : nil)
         let again = truth[u].refused.contains(RefusedSend(generation: token.generation, expiration: expiration.unixMicroseconds, priority: priority))
         core.verify(!again, .pushClientErrorRetried, device: d, time: core.now,
-                    detail: again ? "send \(id) repeats a request to \(token) that the provider refused with a client error" : nil)
+                    detail: again ? "send \(id) repeats a request to \(Self.named(token, core)) that the provider refused with a client error" : nil)
+    }
+
+    /// `token` as a violation's detail names it: by its device's global id, so a shard's
+    /// report says what the plain run says (the host numbers its devices per shard).
+    static func named(_ token: PushToken, _ core: WorldCore) -> PushToken {
+        var global = token
+        global.device = PushDeviceID(UInt32(truncatingIfNeeded: core.globalID(Int(token.device.rawValue))))
+        return global
     }
 
     /// A normal push sent inside the user's quiet hours is not displayed inside them (seed `001`).

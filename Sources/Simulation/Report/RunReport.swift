@@ -62,7 +62,7 @@ extension World {
             ],
         ]
         if !shard.isWhole, case .object(var simulated)? = document["simulated"] {
-            simulated["shard"] = ["index": .count(shard.index), "count": .count(shard.count)]
+            simulated["shard"] = shardSection()
             document["simulated"] = .object(simulated)
         }
         let results = try evaluate(ReportValue.object(document))

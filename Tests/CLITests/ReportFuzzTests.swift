@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import Reports
+import Scenario
+import SimKernel
+import Simulation
+@testable import fleetsim
+
+/// Mutants of two small real shard reports (seeded, via `RandomStream`) through what
+/// `merge` and `compare` do with them: each is merged, rendered and compared, or refused
+/// with a message that names its file; none traps. `FLEETSIM_REPORT_FUZZ_CASES` sets the
+/// number of cases (200 by default; 10,000 for the figure in docs/scale.md) and
+/// `FLEETSIM_REPORT_FUZZ_SEED` the seed (33), so a long run can be split.
+@Suite struct ReportFuzzTests {
+    static let names = ["a/report.json", "b/report.json"]
+
+    /// The reports of shards 0/2 and 1/2 of a 16-device, 6-hour run of a race scenario.
+    static let shards: Result<[JSONValue], Error> = Result {
+        var s = try ScenarioOptions.load(CLI.packageRoot.appendingPathComponent("scenarios/races/unguarded-completion.json").path)
+        s = s.scaled(by: 0.05)
+        s.duration = .hours(6)
+        return try (0..<2).map { k in
+            let world = World(scenario: s, shard: ShardPlan(index: k, count: 2))
+            var w = world
+            w.runToEnd()
+            return try JSONParser.parse(Array(JSONWriter.encode(try w.report().report).utf8))
+        }
+    }
+
+    /// Values a hostile or careless editor puts in a report.
+    static let hostile: [JSONValue] = [
+        "9223372036854775808", "18446744073709551616", "9223372036854775807", "-9223372036854775808", "-1", "1.5", "1e40",
+        "1e308", "-1e308", "0", "2147483648", "9007199254740993", "0.000001", "43200", "3", "100000000000",
+    ].map { .number(Double($0)!, literal: $0) } + [
+        .string("x"), .string(""), .string(String(repeating: "é", count: 5_000)), .array([]), .object([]), .null, .bool(true),
+        .array([.number(1e40, literal: "1e40")]), .array(Array(repeating: .number(9.2e18, literal: "9200000000000000000"), count: 3)),
+        .string("ffffffffffffffff"),
+    ]
+
+    /// Keys whose damage mattered before (sizes, plan, identity), picked more often.
+    static let hot: [[String]] = [
+        ["simulated", "shard", "count"], ["simulated", "shard", "index"], ["simulated", "duration"], ["simulated", "devices"],
+        ["backend", "load", "bucketSeconds"], ["backend", "load", "arrivalsBySecond"], ["invariants", "violations"],
+        ["simulated", "events"], ["seed"], ["events", "hash", "delivered"], ["events", "hash", "fleetDelivered"],
+        ["backend", "requests", "total"], ["simulated", "shard"], ["simulated", "shard", "fingerprint"],
+        ["simulated", "shard", "identity", "scale"],
+    ]
+
+    /// Every path of a document (object keys and array indices as strings).
+    static func paths(_ v: JSONValue, _ prefix: [String] = []) -> [[String]] {
+        switch v {
+        case .object(let members): return [prefix] + members.flatMap { paths($0.value, prefix + [$0.key]) }
+        case .array(let items): return [prefix] + items.indices.flatMap { paths(items[$0], prefix + [String($0)]) }
+        default: return [prefix]
+        }
+    }
+
+    /// `v` with the node at `path` replaced (nil: removed).
+    static func replacing(_ v: JSONValue, _ path: ArraySlice<String>, with new: JSONValue?) -> JSONValue? {
+        guard let head = path.first else { return new }
+        switch v {
+        case .object(var members):
+            guard let i = members.firstIndex(where: { $0.key == head }) else { return v }
+            if let inner = replacing(members[i].value, path.dropFirst(), with: new) { members[i].value = inner } else { members.remove(at: i) }
+            return .object(members)
+        case .array(var items):
+            guard let i = Int(head), items.indices.contains(i) else { return v }
+            if let inner = replacing(items[i], path.dropFirst(), with: new) { items[i] = inner } else { items.remove(at: i) }
+            return .array(items)
+        default: return v
+        }
+    }
+
+    static func mutate(_ v: JSONValue, _ rng: inout RandomStream) -> JSONValue {
+        var out = v
+        for _ in 0...rng.int(in: 0...2) {
+            let all = paths(out)
+            let path = rng.int(in: 0...9) < 3 ? hot[Int(rng.int(in: 0...Int64(hot.count - 1)))] : all[Int(rng.int(in: 0...Int64(all.count - 1)))]
+            let new: JSONValue? = rng.int(in: 0...9) == 0 ? nil : hostile[Int(rng.int(in: 0...Int64(hostile.count - 1)))]
+            out = replacing(out, path[...], with: new) ?? out
+        }
+        return out
+    }
+
+    /// What `merge` does with the inputs short of writing files; nil or the refusal.
+    static func merge(_ inputs: [(name: String, report: ReportValue)], partial: Bool) -> String? {
+        do {
+            let merged = try ReportMerge.merge(inputs, partial: partial)
+            _ = JSONWriter.encode(merged)
+            _ = MarkdownReport.render(merged)
+            _ = HTMLReport.render(merged)
+            _ = JUnitReport.render(merged)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    /// What `compare` does with a baseline and a current report, short of printing.
+    static func compare(_ base: JSONValue, _ current: JSONValue, name: String) -> String? {
+        do { _ = try ReportInput.checked(Merge.reportValue(current), name: name) } catch { return error.message }
+        _ = Compare.identityDifferences(base, current)
+        let result = ReportComparison(baseline: ReportMetrics.leaves(of: base), current: ReportMetrics.leaves(of: current), tolerance: 0.05)
+        for c in result.regressions + result.improvements + result.changes {
+            _ = MetricUnits.format(c.baseline, of: c.metric) + MetricUnits.format(c.current, of: c.metric)
+        }
+        return nil
+    }
+
+    @Test func mutatedReportsAreMergedOrRefusedWithTheirFileNeverATrap() throws {
+        let shards = try Self.shards.get()
+        // The unmutated shards merge.
+        #expect(Self.merge(zip(Self.names, shards).map { ($0, Merge.reportValue($1)) }, partial: false) == nil)
+        let cases = ProcessInfo.processInfo.environment["FLEETSIM_REPORT_FUZZ_CASES"].flatMap(Int.init) ?? 200
+        let seed = ProcessInfo.processInfo.environment["FLEETSIM_REPORT_FUZZ_SEED"].flatMap(UInt64.init) ?? 33
+        var rng = RandomStream(splitMixSeed: seed)
+        var refused = 0
+        for _ in 0..<cases {
+            let k = Int(rng.int(in: 0...1))
+            let mutant = Self.mutate(shards[k], &rng)
+            // Through the writer and the parser, as a file would be read.
+            let text = mutant.text(sortingKeys: false)
+            guard let parsed = try? JSONParser.parse(Array(text.utf8)) else { continue }
+            var inputs = zip(Self.names, shards).map { ($0, Merge.reportValue($1)) }
+            inputs[k] = (Self.names[k], Merge.reportValue(parsed))
+            // One of what a user does with it: merge it with the other shard (or without,
+            // as a part), or compare it with the unmutated shard.
+            let outcome: String?
+            switch rng.int(in: 0...3) {
+            case 0: outcome = Self.merge(inputs, partial: false)
+            case 1: outcome = Self.merge(inputs, partial: true)
+            case 2: outcome = Self.merge([inputs[k]], partial: true)
+            default: outcome = Self.compare(shards[k], parsed, name: Self.names[k])
+            }
+            guard let message = outcome else { continue }
+            refused += 1
+            #expect(Self.names.contains { message.contains($0) } || message.hasPrefix("the merged report"), "\(message)")
+            #expect(message.utf8.count < 2_000, "\(message.prefix(300))")
+            if ProcessInfo.processInfo.environment["FLEETSIM_REPORT_FUZZ_LOG"] != nil { print("REFUSED \(message)") }
+        }
+        #expect(refused > cases / 2)
+    }
+}
