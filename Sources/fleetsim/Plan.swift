@@ -37,7 +37,7 @@ struct Plan: Command {
         2 on bad input.
         """,
         examples: ["fleetsim plan scenarios/default.json --scale 0.1 --jobs 2",
-                   "fleetsim plan scenarios/broadcast.json --push"]
+                   "fleetsim plan scenarios/capacity.json --jobs 2 --push"]
     )
 
     var options: ScenarioOptions

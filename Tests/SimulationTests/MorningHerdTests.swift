@@ -33,31 +33,23 @@ import Reports
         #expect(peak <= Self.herdLimit * p99, "busiest second \(peak) req/s against a p99 of \(p99)")
     }
 
-    /// Four US zones of iPhones and Android phones with a high-priority broadcast at 08:00
-    /// local in each: the broadcast's opens follow the users' reactions, not one instant.
+    /// `scenarios/capacity.json` at a hundredth (2,000 phones): four US zones of iPhones and
+    /// Android phones with a high-priority broadcast at 08:00 local in each. The broadcast's
+    /// wakes and opens follow each phone and user, not one instant, and the report names
+    /// what made the busiest minute and second.
     @Test func aBroadcastPerZoneIsNoHerdEither() throws {
-        let zones = [("America/New_York", 13), ("America/Chicago", 14), ("America/Denver", 15), ("America/Los_Angeles", 16)]
-        let cohorts = zones.flatMap { zone, _ in
-            ["ios", "android"].map { platform in
-                """
-                {"cohort": "\(zone)-\(platform)", "count": 250, "platform": "\(platform)", "timeZones": {"\(zone)": 1},
-                 "battery": {"charging": "overnight"}, "usage": {"appOpensPerDay": 1.5}}
-                """
-            }
-        }
-        // 2026-03-02 is EST/CST/MST/PST: 08:00 local is 13:00-16:00 UTC.
-        let broadcasts = zones.flatMap { zone, utcHour in
-            ["ios", "android"].map { platform in
-                "{\"at\": \"\(utcHour)h\", \"priority\": \"high\", \"category\": \"announcements\", \"cohort\": \"\(zone)-\(platform)\"}"
-            }
-        }
-        let s = try Fixtures.decode("""
-        {"name": "us", "seed": 3, "start": "2026-03-02T00:00:00Z", "duration": "1d",
-         "fleet": [\(cohorts.joined(separator: ","))],
-         "broadcasts": [\(broadcasts.joined(separator: ","))]}
-        """)
-        let (peak, p99) = try Self.busiestSecondOverP99(s)
+        var s = try Fixtures.scenario("scenarios/capacity.json").scaled(by: 0.01)
+        s.expect = []
+        var world = World(scenario: s)
+        world.runToEnd()
+        let r = try world.report().report
+        let peak = r.lookup("backend.load.peakSecond.requests")?.doubleValue ?? -1
+        let p99 = r.lookup("backend.requestsPerSecond.p99")?.doubleValue ?? -1
         #expect(p99 >= 1)
         #expect(peak <= Self.herdLimit * p99, "busiest second \(peak) req/s against a p99 of \(p99)")
+        for key in ["backend.load.peak.cause", "backend.load.peakSecond.cause"] {
+            let cause = r.lookup(key)?.stringValue ?? ""
+            #expect(cause.count > 0, "\(key) names a cause")
+        }
     }
 }
