@@ -61,5 +61,8 @@ import Testing
         #expect(ReportMerge.describe(.string(String(repeating: "x", count: 1_000))).hasSuffix("…\" (1000 bytes)"))
         #expect(ReportMerge.describe(.number(43_200, digits: 6)) == "43200.000000")
         #expect(ReportMerge.describe(nil) == "missing")
+        var long = Self.shard(0, devices: 1)
+        ReportMerge.set(&long.objects, ["events", "hash", "devices"], .string(String(repeating: "é", count: 5_000)))
+        #expect(Self.refusal([long, Self.shard(1, devices: 1)])?.hasSuffix("…\" (10000 bytes)") == true)
     }
 }

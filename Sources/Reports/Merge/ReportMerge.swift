@@ -402,7 +402,7 @@ public enum ReportMerge {
                 var total: UInt64 = 0
                 for (k, text) in texts.enumerated() {
                     guard let text, let h = UInt64(text, radix: 16) else {
-                        throw Refusal(message: "\(names[k]): \(key): expected a hash of 16 hex digits, found \(text ?? "none")")
+                        throw Refusal(message: "\(names[k]): \(key): expected a hash of 16 hex digits, found \(text.map { describe(.string($0)) } ?? "none")")
                     }
                     total &+= h
                 }
