@@ -177,7 +177,7 @@ public struct World {
             let earliest = SimTime(microseconds: core.withStream(.os, of: d) { $0.int(in: 0...max(0, interval - 1)) })
             var battery = RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "battery")
             startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
-            osStart(id, firstRefreshDue: cohort.runsRefresh ? earliest : nil)
+            osStart(id, firstRefreshDue: cohort.runsRefresh || stepSyncOwnsRefreshTask(d) ? earliest : nil)
             if cohort.stepSync { startStepSync(id) }
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {

@@ -18,8 +18,8 @@ import SimKernel
     @Test func durationsPayloadsAndServerSteps() throws {
         let lines = try Self.story()
         let text = lines.joined(separator: "\n")
-        #expect(text.contains("network: /v1/test/history?limit=1 sent, round trip 98 ms"))
-        #expect(text.contains("server: /v1/test/history?limit=1 queued 0 s, served in 44 ms"))
+        #expect(text.contains("network: /v1/test/history?limit=1 sent, round trip 50 ms"))
+        #expect(text.contains("server: /v1/test/history?limit=1 queued 0 s, served in 307 ms"))
         #expect(text.contains("logic -> startHardStopTimer(after: 20 s)"))
         #expect(text.contains("step sync -> scheduleNotification(stepSyncStale, after: 24.0 h)"))
         #expect(text.contains("push -> send(s2 to apns-dev8-g1: badge only, badge 0, 41 bytes, priority low, collapse id \"badge\", expires "))

@@ -16,8 +16,8 @@ extension World {
     // MARK: - Set-up
 
     /// Time zero: the OS models start and the refresh work submitted before the run is
-    /// due at `firstRefreshDue` (nil: the cohort has no refresh, so no refresh work at all;
-    /// on iOS its step sync then runs on opens and HealthKit deliveries only).
+    /// due at `firstRefreshDue` (nil: no refresh work at all: the cohort has no refresh,
+    /// and on iOS no step sync that would own the task either).
     mutating func osStart(_ d: UInt32, firstRefreshDue: SimTime?) {
         if core.cohorts[Int(core.devices[Int(d)].cohort)].android != nil {
             startAndroid(d, firstDue: firstRefreshDue)

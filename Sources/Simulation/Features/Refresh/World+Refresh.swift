@@ -27,6 +27,7 @@ extension World {
             notificationAuthorization: core.devices[i].permission,
             timeZoneIdentifier: core.timeZones[Int(core.devices[i].clock.timeZone)])
         deliverRefresh(d, .taskLaunched(context))
+        if stepSyncOwnsRefreshTask(i) { stepSyncTaskLaunched(d) }
         // iOS: the sync shares the refresh launch; Android runs it as its own periodic work.
         if core.cohorts[Int(core.devices[i].cohort)].stepSync, stepSyncRidesRefreshLaunch(i), core.devices[i].process == .running {
             let context = stepContext(i)

@@ -98,6 +98,36 @@ extension World {
     /// (``deliver(_:_:_:)``); a health-data read is answered at once, as the next input.
     mutating func deliverStepSync(_ d: UInt32, _ input: StepSyncInput) {
         deliver(StepSyncHost.self, d, input)
+        if stepSyncOwnsRefreshTask(Int(d)) { completeStepSyncTaskIfDone(d) }
+    }
+
+    // MARK: - The step sync's own BGAppRefreshTask (iOS, no refresh feature)
+
+    /// An iOS cohort with `stepSync` but not `refresh`: the app's `BGAppRefreshTask`
+    /// handler is the step sync's (seed `003`: "Background App Refresh + HealthKit
+    /// Background Delivery"). The adapter submits the next request for the sync interval
+    /// when the task starts and completes the task once no upload is in flight.
+    func stepSyncOwnsRefreshTask(_ i: Int) -> Bool {
+        let cohort = core.cohorts[Int(core.devices[i].cohort)]
+        return cohort.stepSync && !cohort.runsRefresh && stepSyncRidesRefreshLaunch(i)
+    }
+
+    /// The task launched: the next one is asked for a sync interval from now.
+    mutating func stepSyncTaskLaunched(_ d: UInt32) {
+        submitRefresh(d, earliestBegin: now + scenario.logic.stepSync.syncInterval)
+    }
+
+    /// `setTaskCompleted(success: true)` once the sync has nothing in flight.
+    private mutating func completeStepSyncTaskIfDone(_ d: UInt32) {
+        let i = Int(d)
+        guard core.devices[i].task.running, stepSync.slots[i].job < 0 else { return }
+        completeTask(d, success: true)
+    }
+
+    /// The task expired with an upload in flight: the handler gives up on it and completes.
+    mutating func stepSyncTaskExpired(_ d: UInt32) {
+        guard core.devices[Int(d)].task.running else { return }
+        completeTask(d, success: false)
     }
 
     // MARK: - Process lifecycle

@@ -50,6 +50,7 @@ extension World {
         if now - core.devices[i].task.launchedAt < core.cohorts[Int(core.devices[i].cohort)].scheduler.runLimit { core.metrics.earlyExpirations += 1 }
         core.note(d, "OS: task \(serial) expires; expiration handler runs")
         deliverRefresh(d, .taskExpired)
+        if stepSyncOwnsRefreshTask(i) { stepSyncTaskExpired(d) }
         if core.devices[i].task.running, core.devices[i].task.serial == serial {
             let grace = core.cohorts[Int(core.devices[i].cohort)].scheduler.watchdogGrace
             core.clock.schedule(.refreshWatchdog(device: d, serial: serial), after: grace)
