@@ -8,7 +8,8 @@
 ///   An interval open above (too few samples) can pass no `max`.
 /// - Every other metric (counts, rates, a latency's `max`, which is the sample's exact
 ///   largest value) is judged on its value alone: pass or fail.
-/// - A metric with no data (`null`, an empty histogram) fails.
+/// - A percentile of an empty histogram is inconclusive (n = 0: nothing to judge by);
+///   any other metric with no data (`null`, an empty histogram's `max`) fails.
 /// - Inconclusive is a failure only under `--strict` (``isFailure(strict:)``).
 public struct ExpectationJudgement: Sendable, Equatable {
     public enum Verdict: String, Sendable, Equatable {
@@ -77,7 +78,13 @@ public struct ExpectationJudgement: Sendable, Equatable {
                 result.interval = Interval(low: Double(bounds.low ?? 0) / 1_000_000, high: bounds.high.map { Double($0) / 1_000_000 })
             }
         }
-        guard let value = result.value else { return result }
+        guard let value = result.value else {
+            // A percentile of no samples at all: its interval is the whole line, so the
+            // run cannot tell (n = 0), not a failure unless --strict. Other metrics with
+            // no data fail.
+            if result.samples == 0, let (_, quantile) = latencyFigure(metric, in: document), quantile != nil { result.verdict = .inconclusive }
+            return result
+        }
         func within(_ x: Double) -> Bool { (min.map { x >= $0 } ?? true) && (max.map { x <= $0 } ?? true) }
         if let interval = result.interval {
             let high = interval.high ?? .infinity

@@ -9,7 +9,7 @@ import Testing
 
     /// The promised commands all exist, each with its own help.
     @Test func everyPromisedCommandHasHelp() throws {
-        #expect(Self.names == ["run", "validate", "replay", "explore", "compare", "bench", "shrink", "merge", "diverge"])
+        #expect(Self.names == ["run", "validate", "replay", "explore", "compare", "bench", "shrink", "merge", "diverge", "plan"])
     }
 
     /// `help CMD`, `CMD --help` and `CMD -h` print that command's help: usage, every

@@ -55,7 +55,8 @@ import Testing
         #expect(one.interval == .init(low: 0, high: nil) && one.verdict == .inconclusive)
     }
 
-    /// A latency's `max` is exact (n, no interval); counters have neither; no data fails.
+    /// A latency's `max` is exact (n, no interval); counters have neither; a percentile of
+    /// no samples is inconclusive (n = 0), an empty histogram's `max` fails.
     @Test func otherMetricsAreJudgedOnTheirValue() {
         let r = Self.report(hours: 80)
         let max = Self.judge("latency.x.max", max: 80 * 3_600, on: r)
@@ -65,7 +66,9 @@ import Testing
         #expect(Self.judge("invariants.violations", min: 1, on: r).verdict == .fail)
         let empty: ReportValue = ["latency": ["x": LatencyHistogram().latencySummary()]]
         let none = Self.judge("latency.x.p95", max: 1, on: empty)
-        #expect(none.value == nil && none.samples == 0 && none.interval == nil && none.verdict == .fail)
+        #expect(none.value == nil && none.samples == 0 && none.interval == nil && none.verdict == .inconclusive)
+        #expect(Self.judge("latency.x.max", max: 1, on: empty).verdict == .fail)
+        #expect(Self.judge("backend.nothing", max: 1, on: empty).verdict == .fail)
     }
 
     /// report.json's entry keeps the old keys (`pass` true only for a pass) and adds

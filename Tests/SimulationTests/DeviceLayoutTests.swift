@@ -18,7 +18,9 @@ import Platform
         #expect(MemoryLayout<LaunchPolicyState>.stride <= 48, "LaunchPolicyState grew: see docs/speed.md, Session 10")
         // The refresh logic's state and what reached the disk (docs/speed.md, Sessions 11 and 13).
         // A request in flight: about one for every four devices at a burst (docs/speed.md, Session 13).
-        #expect(MemoryLayout<Job>.stride <= 112, "Job grew: see docs/speed.md, Session 13")
+        // 112 until the request's cause (one byte for backend.load.requestsByCause) took 8:
+        // about 2 bytes a device at a burst's peak.
+        #expect(MemoryLayout<Job>.stride <= 120, "Job grew: see docs/speed.md, Session 13")
         #expect(RefreshHost.bytesPerDevice <= 116, "the refresh host's entries grew: see docs/speed.md, Sessions 11 and 13")
     }
 

@@ -48,7 +48,8 @@ struct LoadSeries {
     /// A worker serves a request to `endpoint` from `start` for `service`: its time up to
     /// `end` (the run's) counts as busy, in the buckets it spans.
     mutating func addBusy(from start: SimTime, for service: SimDuration, endpoint: Int, end: SimTime) {
-        let stop = min(start.microseconds + service.microseconds, end.microseconds)
+        // Compared before adding: a slowdown fault can make a service time near Int64.max.
+        let stop = service.microseconds >= end.microseconds - start.microseconds ? end.microseconds : start.microseconds + service.microseconds
         guard stop > start.microseconds else { return }
         apiBusyByEndpoint[endpoint] &+= UInt64(stop - start.microseconds)
         Self.spread(from: start.microseconds, to: stop, into: &apiBusy)
