@@ -63,6 +63,12 @@ enum SampleReport {
         #expect(!Self.hasRawSeconds(html))
         #expect(HTMLReport.render(SampleReport.document()) == html)
         #expect(HTMLReport.render(SampleReport.document(failing: false)).contains("class=\"banner pass\""))
+        // A failed row is coloured text on the page's background: the verdict colours fill
+        // only the banner (a row of class fail or inconclusive was its colour on its colour).
+        #expect(html.contains("<tr class=\"fail\">") && html.contains("tr.fail td{color:#c0392b"))
+        for verdict in ["pass", "fail", "inconclusive"] {
+            #expect(html.contains(".banner.\(verdict){background:") && !html.contains("}.\(verdict){background:"))
+        }
     }
 
     @Test func latencyChartDrawsTheLimitOfItsExpectationAndEmptyOnesAreNamed() {

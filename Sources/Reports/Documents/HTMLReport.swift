@@ -44,7 +44,7 @@ public enum HTMLReport {
         <style>
         body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#111;max-width:1100px;margin:0 auto;padding:0 16px 48px;line-height:1.4}
         .banner{color:#fff;padding:14px 20px;margin:16px 0;border-radius:6px}.banner h1{margin:0 0 4px;font-size:26px}.banner p{margin:0}
-        .pass{background:#1e7d32}.fail{background:#c0392b}.inconclusive{background:#b9770e}
+        .banner.pass{background:#1e7d32}.banner.fail{background:#c0392b}.banner.inconclusive{background:#b9770e}
         h2{border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:32px}
         table{border-collapse:collapse;margin:10px 0;font-size:14px}th,td{padding:4px 10px;border-bottom:1px solid #e5e5e5;text-align:left}
         td{white-space:nowrap;vertical-align:top}th{vertical-align:bottom}td.wrap{white-space:normal}td code{font-size:11.5px;color:#333;white-space:nowrap}
