@@ -57,8 +57,14 @@ struct PlanSearch {
             let successes = held.filter(\.value).map(\.key)
             heldAt = successes.min()
             let failures = held.filter { !$0.value }.map(\.key)
-            if let h = heldAt, failures.contains(where: { $0 > h }) { nonMonotone = true }
-            failedBelow = max(lowest - 1, failures.filter { heldAt == nil || $0 < heldAt! }.max() ?? lowest - 1)
+            let failuresBelow: [Int]
+            if let h = heldAt {
+                if failures.contains(where: { $0 > h }) { nonMonotone = true }
+                failuresBelow = failures.filter { $0 < h }
+            } else {
+                failuresBelow = failures
+            }
+            failedBelow = max(lowest - 1, failuresBelow.max() ?? lowest - 1)
         }
 
         // Bracket: the start and, in the same round, its halvings (a scenario often has

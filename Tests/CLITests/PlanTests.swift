@@ -81,11 +81,13 @@ import Testing
         }
     }
 
+    /// One worker gives a queueing p99 of about 30 s against the limit of 500 ms, so with
+    /// `--max 1` nothing in range holds.
     @Test func nothingInRangeExitsOne() throws {
         let dir = try CLI.temporaryDirectory()
         let file = try CLI.write(Self.scenario.replacingOccurrences(of: "WORKERS", with: "1"), to: "capacity.json", in: dir)
-        let plan = try CLI.run(["plan", file, "--jobs", "1", "--max", "2", "--out", dir.path])
+        let plan = try CLI.run(["plan", file, "--jobs", "1", "--max", "1", "--out", dir.path])
         #expect(plan.status == 1)
-        #expect(plan.stdout.contains("No answer: no backend.workers up to 2"))
+        #expect(plan.stdout.contains("No answer: no backend.workers up to 1"))
     }
 }
