@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 import Testing
 @testable import fleetsim
 
@@ -132,5 +133,29 @@ import Testing
         warning: \(file): $.faults[0].at: the fault starts at 72.0 h, not before the end of the run (48.0 h), so it never happens
 
         """, "\(r.stderr)")
+    }
+
+    /// A replay command pasted from a report reproduces its violation from the directory
+    /// the run started in, once `fleetsim` is on PATH (make install); the reports say so.
+    @Test func aReplayCommandFromTheReportsRunsAsPasted() throws {
+        let dir = try CLI.temporaryDirectory()
+        let out = dir.appendingPathComponent("out")
+        let r = try CLI.run(["run", Self.race, "--out", out.path])
+        #expect(r.status == 1)
+        let json = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
+        let replay = try #require(json.range(of: #""replay": "fleetsim replay scenarios/races/unguarded-completion\.json [^"]*""#, options: .regularExpression)
+            .map { String(json[$0].dropFirst(11).dropLast()) })
+        for name in ["report.md", "report.html", "junit.xml"] {
+            let text = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+            #expect(text.contains(replay), "\(name) carries the replay command")
+            #expect(text.contains(ReportSections.replayNote), "\(name) says which binary it means")
+        }
+        // As installed: `fleetsim` on PATH, pasted in the repository root.
+        let bin = dir.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("fleetsim"), withDestinationURL: CLI.executable)
+        let pasted = try CLI.run(["-c", "PATH=\"$0:$PATH\"; " + replay, bin.path], executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(pasted.status == 1, "\(pasted.stderr)")
+        #expect(pasted.stdout.split(separator: "\n").last?.hasPrefix("VIOLATION taskCompletedTwice at ") == true, "\(pasted.stdout.suffix(300))")
     }
 }
