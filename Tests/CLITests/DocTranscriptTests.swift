@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import fleetsim
 
 /// Every command output README.md and docs/*.md show is produced here by running the
 /// command (``DocTranscript`` has the rules), so no figure in them can go stale.
@@ -115,6 +116,30 @@ import Testing
                 try text.write(to: url, atomically: true, encoding: .utf8)
             }
         }
+    }
+
+    /// Every `fleetsim` command the docs give to type (in any code block, transcripts
+    /// included) is accepted by this build's parser: no option or command has gone stale.
+    @Test func everyShownCommandLineParses() throws {
+        var checked = 0
+        for document in Self.documents {
+            let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent(document), encoding: .utf8)
+            var inBlock = false
+            for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if raw.hasPrefix("```") { inBlock.toggle(); continue }
+                guard inBlock else { continue }
+                var line = raw.hasPrefix("$ ") ? raw.dropFirst(2) : raw[...]
+                line = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                let words = line.split(separator: " ").map(String.init)
+                guard let binary = words.first, binary == "fleetsim" || binary.hasSuffix("/fleetsim"), words.count > 1, !words[1].hasSuffix(":"),
+                      !line.contains("["), !line.contains("..."), !line.contains("|") else { continue }
+                checked += 1
+                do { _ = try FleetSimCommand.parse(Array(words.dropFirst())) } catch {
+                    Issue.record("\(document):\(n + 1): '\(line)' is refused: \(error)")
+                }
+            }
+        }
+        #expect(checked > 30, "found \(checked) command lines")
     }
 
     /// The line with its first digit changed (`8` -> `9`, `9` -> `8`).
