@@ -151,7 +151,7 @@ import Testing
         try shell.run()
         let story = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0)
+        #expect(shell.terminationStatus == 1, "the story shows the violation")
         #expect(story.contains("ORACLE: violation taskCompletedTwice"))
         // report.json keeps the machine-independent spelling.
         let report = try String(contentsOf: dir.appendingPathComponent("out/report.json"), encoding: .utf8)
