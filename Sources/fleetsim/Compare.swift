@@ -77,7 +77,7 @@ struct Compare: Command {
 
         func row(_ c: ReportComparison.Change) -> [String] {
             var delta = ""
-            if let x = c.baseline, let y = c.current, x != 0 { delta = MetricText.plain(((y - x) / abs(x) * 100 * 10).rounded() / 10) + " %" }
+            if let x = c.baseline, let y = c.current, x != 0 { delta = String(format: "%.1f %%", (y - x) / abs(x) * 100) }
             return [c.metric, c.baseline.map { MetricText.format($0, path: c.metric) } ?? "missing",
                     c.current.map { MetricText.format($0, path: c.metric) } ?? "missing", delta]
         }

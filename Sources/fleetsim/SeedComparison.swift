@@ -51,7 +51,7 @@ struct SeedComparison {
         let header = ["metric", "baseline mean", "current mean", "change", "p"]
         func row(_ r: Row) -> [String] {
             let b = Statistics.mean(r.base), n = Statistics.mean(r.new)
-            let change = b == 0 ? "" : MetricText.plain(((n - b) / abs(b) * 1000).rounded() / 10) + " %"
+            let change = b == 0 ? "" : String(format: "%.1f %%", (n - b) / abs(b) * 100)
             return [r.metric, Self.meanText(r.base, r.metric), Self.meanText(r.new, r.metric), change, String(format: "%.2g", r.p)]
         }
         let regressions = rows.filter(\.regressed), improvements = rows.filter(\.improved)

@@ -196,6 +196,7 @@ import Testing
         ("battery.ios.appEnergyPerDeviceDay.percentOfCapacity.p50", 0.22286, "0.223 %"),
         ("push.deliveryRate", 0.9942, "99.4 %"),
         ("backend.load.apiHeadroom", 0.656, "65.6 %"),
+        ("backend.queue.byEndpoint./v1/test/active.busyWorkerMicroseconds", 8_951_252.0, "9.0 s"),
         ("backend.requestsPerSecond.peak", 1046.0, "1,046 req/s"),
         ("backend.requests.total", 688_275.0, "688,275"),
         ("invariants.violations", 0.0, "0"),
