@@ -97,10 +97,11 @@ struct DocTranscript: Equatable {
         return out
     }
 
-    /// A line's shape: its figures as `#` and its runs of spaces as one, so a figure that
-    /// changed (or a table column that widened) still finds its line when regenerating.
+    /// A line's shape: its figures (with their units) as `#` and its runs of spaces as
+    /// one, so a figure that changed (`472 ms` to `1.2 s`, or a table column that widened)
+    /// still finds its line when regenerating.
     static func shape(_ line: String) -> String {
-        normalised(line).replacingOccurrences(of: #"[0-9][0-9.,]*"#, with: "#", options: .regularExpression)
+        normalised(line).replacingOccurrences(of: #"[0-9][0-9.,]*( ?(µs|ms|s|min|h|d|mAh|%|req/s)\b)?"#, with: "#", options: .regularExpression)
             .replacingOccurrences(of: #" +"#, with: " ", options: .regularExpression)
     }
 

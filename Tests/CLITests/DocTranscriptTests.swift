@@ -176,6 +176,8 @@ import Testing
         let stale = ["...", "a: 10 devices, 1,999 events", "Report: x", "..."]
         #expect(!DocTranscript.matches(shown: stale, actual: actual))
         #expect(DocTranscript.regenerated(shown: stale, actual: actual) == t.commands[0].shown)
+        // A figure whose unit changed, in a wider table, still finds its row.
+        #expect(DocTranscript.regenerated(shown: ["...", "| x  |  472 ms |", "..."], actual: ["| x   |   1.2 s |"]) == ["...", "| x   |   1.2 s |", "..."])
         // Adjacent shown lines must be adjacent in the output; the exact form has no gaps.
         #expect(!DocTranscript.matches(shown: ["a: 10 devices, 1,234 events", "wall time 2.1 s; memory 3 MB"], actual: Array(actual.dropFirst())))
         #expect(!DocTranscript.matches(shown: Array(actual.dropLast()), actual: actual))
