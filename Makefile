@@ -2,16 +2,37 @@
 SWIFT ?= swift
 BIN := .build/release/fleetsim
 
-.PHONY: run test bench explore baseline build clean report-screenshot
+.PHONY: run install test docs docs-check bench explore baseline build clean report-screenshot
+PREFIX ?= /usr/local
 
 ## Build (release) and run the default scenario; reports go to reports/default/.
 run: build
 	$(BIN) run scenarios/default.json
 
+## Install the release binary as $(PREFIX)/bin/fleetsim (PREFIX=~/.local without root),
+## so the replay commands that the reports print (`fleetsim replay ...`) run as pasted.
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/fleetsim
+	@echo "Installed $(DESTDIR)$(PREFIX)/bin/fleetsim"
+
 ## The whole test suite (unit, property, scenario and CLI end-to-end tests).
 test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## Rewrite every command output that README.md and docs/*.md show from real runs of
+## the commands (the blocks DocTranscriptTests checks), after a change of the numbers.
+## docs-check checks them all (CI); `make test` skips those of the full default run,
+## which take minutes of CPU in a debug build and seconds with the release binary.
+DOCS_TEST := FLEETSIM_DOCS_FULL=1 FLEETSIM_DOCS_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --filter DocTranscriptTests
+docs: build
+	$(SWIFT) build --build-tests
+	FLEETSIM_DOCS_WRITE=1 $(DOCS_TEST)
+
+docs-check: build
+	$(SWIFT) build --build-tests
+	$(DOCS_TEST)
 
 ## Kernel and whole-world throughput (release build): exact reference counts and events/s.
 bench: build

@@ -157,10 +157,10 @@ public struct ExpectationJudgement: Sendable, Equatable {
 
     // MARK: Text
 
-    /// The limit as the user wrote it, e.g. `≤ 72h` or `between 1 and 5` (in human units
-    /// when the written form is unknown).
+    /// The limit in the value's unit, e.g. `≤ 72.0 h`, `≥ 20.0 %`, `between 1 and 5`, however
+    /// the file wrote it (`"72h"`, `0.2`): one unit system for the value and its limit.
     public var limitText: String {
-        switch (minWritten, maxWritten) {
+        switch (minShown, maxShown) {
         case let (lo?, hi?): return "between \(lo) and \(hi)"
         case let (lo?, nil): return "≥ \(lo)"
         case let (nil, hi?): return "≤ \(hi)"
@@ -186,12 +186,12 @@ public struct ExpectationJudgement: Sendable, Equatable {
         }
     }
 
-    /// The limits (as written) that an inconclusive verdict's interval contains: `72h`,
-    /// or `1s and 5s`; nil for other verdicts.
+    /// The limits (in the value's unit) that an inconclusive verdict's interval contains: `72h`,
+    /// or `1.0 s and 5.0 s`; nil for other verdicts.
     public var straddled: String? {
         guard verdict == .inconclusive, let interval else { return nil }
-        let limits = [min.flatMap { interval.low < $0 ? minWritten : nil },
-                      max.flatMap { m in (interval.high.map { m < $0 } ?? true) ? maxWritten : nil }].compactMap { $0 }
+        let limits = [min.flatMap { interval.low < $0 ? minShown : nil },
+                      max.flatMap { m in (interval.high.map { m < $0 } ?? true) ? maxShown : nil }].compactMap { $0 }
         return limits.isEmpty ? nil : limits.joined(separator: " and ")
     }
 
@@ -217,6 +217,7 @@ public struct ExpectationJudgement: Sendable, Equatable {
         return "\(low)-\(high)"
     }
 
-    private var minWritten: String? { minText ?? min.map { MetricText.format($0, path: metric) } }
-    private var maxWritten: String? { maxText ?? max.map { MetricText.format($0, path: metric) } }
+    /// The bounds in the value's unit (``MetricText``); `minText`/`maxText` stay in report.json.
+    public var minShown: String? { min.map { MetricText.format($0, path: metric) } }
+    public var maxShown: String? { max.map { MetricText.format($0, path: metric) } }
 }

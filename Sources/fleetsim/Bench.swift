@@ -48,6 +48,9 @@ struct Bench: Command {
                 guard let n = Int(part.trimmingCharacters(in: .whitespaces)), n >= 1 else {
                     throw .usage("--devices expects device counts of at least 1, separated by commas, found '\(text)'", command: "bench")
                 }
+                guard n <= FleetDecoder.maximumDevices else {
+                    throw .usage("--devices: one world simulates at most \(FleetDecoder.maximumDevices) devices, found \(n)", command: "bench")
+                }
                 sizes.append(n)
             }
         } else {
@@ -60,6 +63,23 @@ struct Bench: Command {
         quick = parsed.flags.contains("quick")
         repeats = try parsed.int("repeat") ?? 1
         guard repeats >= 1 else { throw .usage("--repeat must be at least 1, found \(repeats)", command: "bench") }
+    }
+
+    /// Every size is checked before the kernel model runs: a world that cannot fit in
+    /// memory is refused up front, in the benchmark's words (exit 2).
+    mutating func validate() throws(CLIError) {
+        guard let limit = MemoryGuard.smallestLimit() else { return }
+        for n in devices {
+            let scenario: Scenario
+            do { scenario = try ScenarioDecoder.decode(Array(Self.worldScenario(devices: n, days: days).utf8), file: "<bench>") } catch {
+                throw .input("bench: the world of \(n) devices cannot be built: \(error)")
+            }
+            let estimate = MemoryEstimate.bytes(scenario, shard: .whole)
+            guard estimate <= limit.bytes else {
+                throw .input("bench --devices \(n): this world needs about \(MemoryGuard.megabytes(estimate)) MB of memory, "
+                             + "but only \(MemoryGuard.megabytes(limit.bytes)) MB is available (\(limit.source)); give smaller --devices")
+            }
+        }
     }
 
     func run(_ context: Context) -> Int32 {

@@ -137,9 +137,9 @@ enum FleetSimCommand {
               This overview, or one command's options with their defaults and an example
               (also 'fleetsim COMMAND --help' or '-h').
 
-        Exit codes: 0 success; 1 an invariant was violated, an expectation failed (with
-        --strict: or was inconclusive) or compare found a regression; 2 bad usage or
-        bad input (nothing is written).
+        Exit codes: 0 success; 1 an invariant was violated (replay: in the story shown),
+        an expectation failed (with --strict: or was inconclusive), compare found a
+        regression or diverge a difference; 2 bad usage or bad input (nothing is written).
         """
         return out
     }

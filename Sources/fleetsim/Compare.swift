@@ -77,12 +77,12 @@ struct Compare: Command {
 
         func row(_ c: ReportComparison.Change) -> [String] {
             var delta = ""
-            if let x = c.baseline, let y = c.current, x != 0 { delta = MetricUnits.plain(((y - x) / abs(x) * 100 * 10).rounded() / 10) + " %" }
-            return [c.metric, c.baseline.map { MetricUnits.format($0, of: c.metric) } ?? "missing",
-                    c.current.map { MetricUnits.format($0, of: c.metric) } ?? "missing", delta]
+            if let x = c.baseline, let y = c.current, x != 0 { delta = String(format: "%.1f %%", (y - x) / abs(x) * 100) }
+            return [c.metric, c.baseline.map { MetricText.format($0, path: c.metric) } ?? "missing",
+                    c.current.map { MetricText.format($0, path: c.metric) } ?? "missing", delta]
         }
         let header = ["metric", "baseline", "current", "change"]
-        print("compare \(baselinePath) -> \(currentPath), tolerance \(MetricUnits.plain(tolerancePercent)) %")
+        print("compare \(baselinePath) -> \(currentPath), tolerance \(MetricText.plain(tolerancePercent)) %")
         if !result.regressions.isEmpty {
             print("\nREGRESSIONS (lower is better):\n" + MarkdownTable.render(header: header, rows: result.regressions.map(row)))
         }
@@ -131,7 +131,23 @@ struct Compare: Command {
     /// identity typed, every count a non-negative integer within the limits, every
     /// size bounded. A report out of range is an input error naming file and path.
     static func readReport(_ path: String) throws(CLIError) -> JSONValue {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            let hint = FileManager.default.fileExists(atPath: path + "/summary.json")
+                ? "an explore --out directory: to compare two of them, add --seeds"
+                : FileManager.default.fileExists(atPath: path + "/report.json") ? "a report directory: give \(path)/report.json"
+                : "a directory: give a report.json, or two explore --out directories with --seeds"
+            throw .input("\(path): expected a report.json, found \(hint)")
+        }
         let value = try readJSON(path, "a report.json")
+        // Another JSON file (a scenario, a summary.json) is named as such, not as a
+        // report with every key missing.
+        if value["fleetsimVersion"] == nil, value["simulated"] == nil {
+            let what = value["fleet"] != nil ? "a scenario file (run it to get a report.json)"
+                : value["format"] != nil ? "an explore summary.json (compare two explore --out directories with --seeds)"
+                : "a JSON object without a report's keys (fleetsimVersion, simulated)"
+            throw .input("\(path): expected a report.json (written by fleetsim run or merge), found \(what)")
+        }
         do { _ = try ReportInput.checked(Merge.reportValue(value), name: path) } catch { throw .input(error.message) }
         return value
     }

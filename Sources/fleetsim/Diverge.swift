@@ -22,9 +22,14 @@ struct Diverge: Command {
         ],
         discussion: """
         Exactly one of --against, --against-variants, --against-scenario or --traces.
+        Without --seed both sides run the first file's seed.
         Prints the first event where the two sides differ: its time (UTC and since the
         start), its device, and each side's event; or that the runs are identical.
-        Exit 0 when the streams are identical, 1 when they diverge, 2 on bad input.
+        When the streams are identical but the invariant violations or the
+        expectations' verdicts differ (the logic acted differently within the same
+        events), says so and lists them.
+        Exit 0 when the runs are identical, 1 when they diverge (in events or in
+        outcome), 2 on bad input.
         """,
         examples: [
             "fleetsim diverge scenarios/default.json --seed 1 --scale 0.1 --against ../old/.build/release/fleetsim",
@@ -64,7 +69,6 @@ struct Diverge: Command {
         }
         try parsed.noExtraPositionals(after: 1)
         let options = try ScenarioOptions(parsed)
-        guard options.seed != nil else { throw .usage("diverge needs --seed N (both sides run the same seed)", command: "diverge") }
         guard againsts.count == 1 else {
             throw .usage("diverge needs exactly one of --against, --against-variants, --against-scenario or --traces, found \(againsts.isEmpty ? "none" : againsts.map { "--\($0)" }.joined(separator: ", "))", command: "diverge")
         }
@@ -72,7 +76,7 @@ struct Diverge: Command {
         switch againsts[0] {
         case "against": mode = .runs(options, against: .binary(value))
         case "against-variants":
-            _ = try ScenarioOptions.variants(value, command: "diverge")
+            _ = try ScenarioOptions.variants(value, command: "diverge", option: "against-variants")
             mode = .runs(options, against: .variants(value))
         default: mode = .runs(options, against: .scenario(value))
         }
@@ -84,8 +88,15 @@ struct Diverge: Command {
             for path in [a, b] where !FileManager.default.isReadableFile(atPath: path) {
                 throw .input("\(path): expected an event file (run --record-events FILE), found no readable file")
             }
-        case .runs(let options, let against):
-            start = try options.load().startUnixSeconds * 1_000_000
+        case .runs(var options, let against):
+            let scenario = try options.load()
+            start = scenario.startUnixSeconds * 1_000_000
+            // Without --seed both sides run the first file's seed, given to each side
+            // explicitly (another scenario file may name another seed).
+            if options.seed == nil {
+                options.seed = scenario.seed
+                mode = .runs(options, against: against)
+            }
             switch against {
             case .binary(let path):
                 guard FileManager.default.isExecutableFile(atPath: path) else {
@@ -113,7 +124,7 @@ struct Diverge: Command {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fleetsim-diverge-\(ProcessInfo.processInfo.processIdentifier)")
             defer { try? FileManager.default.removeItem(at: dir) }
             // 1. The reports' hashes: whether, and where, the runs differ.
-            var hashes: [JSONValue] = []
+            var hashes: [JSONValue] = [], reports: [JSONValue] = []
             for (k, side) in [sides.0, sides.1].enumerated() {
                 let out = dir.appendingPathComponent("side\(k)").path
                 let errors = dir.appendingPathComponent("side\(k).stderr")
@@ -122,14 +133,27 @@ struct Diverge: Command {
                     let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
                     throw .input("\(side.label): '\(side.executable) \((side.arguments).joined(separator: " "))' exited \(status): \(text.trimmingCharacters(in: .whitespacesAndNewlines))")
                 }
+                guard FileManager.default.fileExists(atPath: out + "/report.json") else {
+                    throw .input("\(side.label): '\(side.executable) run ... --out DIR' exited \(status) but wrote no report; is \(side.executable) a fleetsim build?")
+                }
                 let report = try Compare.readJSON(out + "/report.json", "a report.json")
                 guard let hash = report["events"]?["hash"] else {
                     throw .input("\(side.label): report.json has no events.hash; is \(side.executable) a build with event hashes?")
                 }
                 hashes.append(hash)
+                reports.append(report)
             }
             if hashes[0] == hashes[1] {
-                print("No divergence: both runs delivered the same events (events.hash.total \(Self.string(hashes[0]["total"])), \(Self.string(hashes[0]["delivered"])) events).")
+                let same = "events.hash.total \(Self.string(hashes[0]["total"])), \(Self.string(hashes[0]["delivered"])) events"
+                let outcomes = Self.outcomeDifferences(reports[0], reports[1], labels: (sides.0.label, sides.1.label))
+                guard outcomes.isEmpty else {
+                    // The hash covers which events were delivered, not what the logic did
+                    // inside them (a second setTaskCompleted is an effect, not an event).
+                    print("The runs delivered the same events (\(same)), but their outcomes differ: the logic acted differently within the same events.")
+                    outcomes.forEach { print($0) }
+                    return 1
+                }
+                print("No divergence: both runs delivered the same events (\(same)).")
                 return 0
             }
             print(Self.hashDifferences(hashes[0], hashes[1], labels: (sides.0.label, sides.1.label)))
@@ -228,6 +252,23 @@ struct Diverge: Command {
             lines.append("  \(differing.count) \(what) differ: \(shown)\(differing.count > 16 ? ", ..." : "")")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The outcome figures that differ between two reports of the same events: invariant
+    /// violations and the expectations' verdicts, as `  invariants.violations: 454 (A) vs 0 (B)`.
+    static func outcomeDifferences(_ a: JSONValue, _ b: JSONValue, labels: (String, String)) -> [String] {
+        var lines: [String] = []
+        if a["invariants"]?["violations"] != b["invariants"]?["violations"] {
+            lines.append("  invariants.violations: \(string(a["invariants"]?["violations"])) (\(labels.0)) vs \(string(b["invariants"]?["violations"])) (\(labels.1))")
+        }
+        func verdicts(_ r: JSONValue) -> [String] {
+            guard case .array(let entries)? = r["expect"] else { return [] }
+            return entries.map { "\(string($0["metric"])) \(string($0["verdict"]))" }
+        }
+        if verdicts(a) != verdicts(b) {
+            lines.append("  expectations: \(verdicts(a).joined(separator: ", ")) (\(labels.0)) vs \(verdicts(b).joined(separator: ", ")) (\(labels.1))")
+        }
+        return lines
     }
 
     static func string(_ v: JSONValue?) -> String {

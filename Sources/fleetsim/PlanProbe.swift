@@ -28,9 +28,9 @@ struct PlanProbe: Sendable {
         violations = outcome.violations
         failures = (outcome.violations > 0 ? ["invariants (\(outcome.violations))"] : [])
             + outcome.expectations.filter { !$0.passed }.map { e in
-                let limit = e.max.map { "> \(e.maxText ?? MetricUnits.format($0, of: e.metric))" } ?? e.min.map { "< \(e.minText ?? MetricUnits.format($0, of: e.metric))" } ?? ""
-                return e.verdict == .inconclusive ? "\(e.metric) = \(MetricUnits.format(e.value, of: e.metric)) \(e.verdictText)"
-                                                  : "\(e.metric) = \(MetricUnits.format(e.value, of: e.metric)) \(limit)"
+                let limit = e.maxShown.map { "> \($0)" } ?? e.minShown.map { "< \($0)" } ?? ""
+                return e.verdict == .inconclusive ? "\(e.metric) = \(MetricText.format(e.value, path: e.metric)) \(e.verdictText)"
+                                                  : "\(e.metric) = \(MetricText.format(e.value, path: e.metric)) \(limit)"
             }
     }
 

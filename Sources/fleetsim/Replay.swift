@@ -19,7 +19,10 @@ struct Replay: Command {
         Prints OS events, logic inputs and effects, network and backend steps and the
         oracle's verdicts, each with true UTC time and the device's local clock. Give
         the same --seed, --scale, --variants and --swarm as the run that failed (the
-        replay commands that run and explore print do).
+        replay commands that run and explore print do). --from must lie within the run
+        and not after --to; a --to past the end replays to the end, with a note.
+        Exit 1 when the story ends in a VIOLATION of this device (as run would), 0
+        when it shows none, 2 on bad input.
         """,
         examples: ["fleetsim replay scenarios/races/unguarded-completion.json --seed 1 --device 60 --from 1010s --to 1020s"]
     )
@@ -42,6 +45,20 @@ struct Replay: Command {
         let s = options.withSwarm(try options.load())
         let devices = s.fleet.reduce(0) { $0 + $1.count }
         guard device >= 0, device < devices else { throw .usage("--device must be in 0..<\(devices), found \(device)", command: "replay") }
+        // A window outside the run, or one that ends before it starts, would print an
+        // empty story that looks like "nothing happened".
+        if from > s.duration {
+            throw .usage("--from \(from) is after the end of the run (\(s.duration))", command: "replay")
+        }
+        if let to, from > to {
+            throw .usage("--from \(from) is after --to \(to); the window must start before it ends", command: "replay")
+        }
+        // A --to past the end is what a replay command of a violation in the run's last
+        // minute says (its window ends 1 min after): replayed to the end, and said so.
+        if let to, to > s.duration {
+            eprint("note: --to \(to) is after the end of the run; replaying to the end (\(s.duration))")
+            self.to = s.duration
+        }
         scenario = s
     }
 
@@ -57,14 +74,17 @@ struct Replay: Command {
               + "(true UTC time, then the device's local clock):")
         let start = SimTime.zero + from
         for entry in world.trace where entry.time >= start { print(entry.line) }
+        var violated = false
         if let outcome = try? world.report() {
             for s in outcome.report.lookup("invariants.samples")?.arrayValue ?? [] where s.lookup("device")?.intValue == Int64(device) {
                 let time = s.lookup("time")?.doubleValue ?? 0
                 print("VIOLATION \(s.lookup("kind")?.stringValue ?? "") at \(Self.utc(scenario.startUnixSeconds, plus: time)) "
                       + "(\(HumanUnits.duration(seconds: time)) into the run): \(s.lookup("detail")?.stringValue ?? "")")
+                violated = true
             }
         }
-        return 0
+        // As run: 1 when the story shows this device violating an invariant.
+        return violated ? 1 : 0
     }
 
     /// `2026-03-02T00:15:58.013Z`: the scenario's start plus `seconds`, in UTC, to the millisecond.

@@ -11,13 +11,18 @@ enum ReportMetrics {
     /// Whether `path` (dotted) is a metric. Not metrics: the identity fields, every
     /// `simulated.*` key, and the configuration a report repeats (backend capacity,
     /// the provider concurrency limits, battery capacity and budget, the load series'
-    /// bucket width) and when the load peaked (`backend.load.peak.at`: a time, not a size).
+    /// bucket width), when the load peaked (`backend.load.peak.at`: a time, not a size),
+    /// and the numbers inside a `histogram` or `distribution`.
     static func isMetric(_ path: String) -> Bool {
         if identity.contains(path) || path.hasPrefix("simulated.") || path.hasPrefix("backend.capacity.") || path == "backend.load.bucketSeconds" {
             return false
         }
         if path.hasPrefix("backend.load."), path.hasSuffix(".at") { return false }
         let parts = path.split(separator: ".")
+        // A histogram's or distribution's own numbers (bucket counts, microseconds,
+        // digits) are the data behind the percentiles beside them, not user-facing
+        // metrics: `latency.x.histogram.max` is in microseconds, `latency.x.max` in seconds.
+        if parts.contains("histogram") || parts.contains("distribution") { return false }
         if path.hasPrefix("battery."), parts.last == "capacityMah" || parts.contains("budget") { return false }
         if path.hasPrefix("backend.pushes."), parts.last == "concurrency" { return false }
         return true

@@ -14,7 +14,7 @@ struct Run: Command {
             .valued("out", "DIR", "where the reports go; checked for writability before simulating", default: "reports/<scenario name>/"),
             .valued("shard", "K/N", "simulate only the devices whose id mod N is K, against 1/N of the\nbackend's capacity; combine the shards' reports with 'fleetsim merge'", default: "0/1 (the whole fleet)"),
             .valued("record-events", "FILE", "write every delivered event as a line 'MICROSECONDS DEVICE HASH DESCRIPTION'\n(DEVICE '-' for a fleet-wide event) to FILE, or to stdout for '-' (the summary\nthen goes to stderr); what 'fleetsim diverge --traces' compares"),
-            .flag("quiet", "no progress line on stderr (there is none anyway when stderr is not a terminal)"),
+            .flag("quiet", "no progress line and no wall-time line on stderr (there is no progress line\nanyway when stderr is not a terminal)"),
             Self.strictOption,
         ],
         discussion: """
@@ -122,7 +122,7 @@ struct Run: Command {
             }
         }
         print("Report: \(outDir)/report.md (and report.json, report.html, junit.xml)")
-        eprint("wall time \(HumanUnits.duration(seconds: wallSeconds)); memory estimated before the run \(MemoryGuard.megabytes(MemoryEstimate.bytes(scenario, shard: shard))) MB")
+        if !quiet { eprint("wall time \(HumanUnits.duration(seconds: wallSeconds)); memory estimated before the run \(MemoryGuard.megabytes(MemoryEstimate.bytes(scenario, shard: shard))) MB") }
         return outcome.passed(strict: strict) ? 0 : 1
     }
 
@@ -140,16 +140,15 @@ struct Run: Command {
             + (strict ? "counted as failed: --strict)." : "not a failure without --strict).")
     }
 
-    /// `FAIL expectation latency.x.p95 = 5.0 h, limit max 4h (scenarios/x.json)`:
-    /// the verdict, the metric, its value in the metric's unit, its limit as the file
-    /// writes it, for a percentile its n and 95 % confidence interval
-    /// (`INCONCLUSIVE expectation latency.x.p95 = 60.0 h, limit max 72h; n = 83; 95 % CI 51.0-91.0 h straddles 72h`),
+    /// `FAIL expectation latency.x.p95 = 5.0 h, limit max 4.0 h (scenarios/x.json)`:
+    /// the verdict, the metric, its value and its limit in the metric's unit, for a
+    /// percentile its n and 95 % confidence interval
+    /// (`INCONCLUSIVE expectation latency.x.p95 = 60.0 h, limit max 72.0 h; n = 83; 95 % CI 51.0-91.0 h straddles 72.0 h`),
     /// and the file (when known: a merged report has only the scenario's name).
     static func verdictLine(_ e: ExpectationResult, file: String?) -> String {
-        let limits = [e.min.map { "min \(e.minText ?? MetricUnits.format($0, of: e.metric))" },
-                      e.max.map { "max \(e.maxText ?? MetricUnits.format($0, of: e.metric))" }].compactMap { $0 }
+        let limits = [e.minShown.map { "min \($0)" }, e.maxShown.map { "max \($0)" }].compactMap { $0 }
         let evidence = e.interval == nil ? "" : "; " + (e.evidenceText ?? "") + (e.straddled.map { " straddles \($0)" } ?? "")
-        return "\(e.verdict == .inconclusive ? "INCONCLUSIVE" : "FAIL") expectation \(e.metric) = \(MetricUnits.format(e.value, of: e.metric)), "
+        return "\(e.verdict == .inconclusive ? "INCONCLUSIVE" : "FAIL") expectation \(e.metric) = \(MetricText.format(e.value, path: e.metric)), "
             + "limit \(limits.joined(separator: ", "))\(evidence)\(file.map { " (\($0))" } ?? "")"
     }
 

@@ -107,17 +107,18 @@ struct ScenarioOptions {
         return "/" + parts.joined(separator: "/")
     }
 
-    /// `--variants a,b` or `--variants none`, checked against the catalog.
-    static func variants(_ list: String, command: String) throws(CLIError) -> [String] {
+    /// `--variants a,b` or `--variants none`, checked against the catalog; an error names
+    /// `option` (`--against-variants` for diverge's other side).
+    static func variants(_ list: String, command: String, option: String = "variants") throws(CLIError) -> [String] {
         if list == "none" || list.isEmpty { return [] }
         let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let known = Catalog.variants.map(\.name)
         for name in names {
             guard let entry = Catalog.variants.first(where: { $0.name == name }) else {
                 let hint = KeySuggestion.closest(to: name, among: known).map { "did you mean '\($0)'? " } ?? ""
-                throw .usage("--variants: unknown variant '\(name)'; \(hint)known: \(known.joined(separator: ", "))", command: command)
+                throw .usage("--\(option): unknown variant '\(name)'; \(hint)known: \(known.joined(separator: ", "))", command: command)
             }
-            guard entry.available else { throw .usage("--variants: '\(name)' is not available yet in this build", command: command) }
+            guard entry.available else { throw .usage("--\(option): '\(name)' is not available yet in this build", command: command) }
         }
         return names
     }

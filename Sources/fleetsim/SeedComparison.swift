@@ -47,11 +47,11 @@ struct SeedComparison {
         let level = rows.isEmpty ? Self.familyWiseLevel : Self.familyWiseLevel / Double(rows.count)
         print("compare --seeds \(basePath) -> \(newPath)")
         print("Welch's t-test per lower-is-better metric (one-sided), \(rows.count) metric(s) tested, each at p < \(String(format: "%.3g", level)) "
-              + "(Bonferroni: at most a 5 % chance of any false alarm), and a mean change beyond the tolerance of \(MetricUnits.plain(tolerance * 100)) %.")
+              + "(Bonferroni: at most a 5 % chance of any false alarm), and a mean change beyond the tolerance of \(MetricText.plain(tolerance * 100)) %.")
         let header = ["metric", "baseline mean", "current mean", "change", "p"]
         func row(_ r: Row) -> [String] {
             let b = Statistics.mean(r.base), n = Statistics.mean(r.new)
-            let change = b == 0 ? "" : MetricUnits.plain(((n - b) / abs(b) * 1000).rounded() / 10) + " %"
+            let change = b == 0 ? "" : String(format: "%.1f %%", (n - b) / abs(b) * 100)
             return [r.metric, Self.meanText(r.base, r.metric), Self.meanText(r.new, r.metric), change, String(format: "%.2g", r.p)]
         }
         let regressions = rows.filter(\.regressed), improvements = rows.filter(\.improved)
@@ -63,10 +63,9 @@ struct SeedComparison {
 
     /// `4.2 h ± 12 min (n = 20)`: the mean and the half-width of its 95 % interval.
     static func meanText(_ x: [Double], _ metric: String) -> String {
-        let unit = MetricUnits.unit(of: metric)
-        let mean = MetricUnits.format(Statistics.mean(x), unit: unit)
+        let mean = MetricText.format(Statistics.mean(x), path: metric)
         guard let ci = Statistics.confidenceInterval95(x) else { return mean }
-        return "\(mean) ± \(MetricUnits.format((ci.high - ci.low) / 2, unit: unit))"
+        return "\(mean) ± \(MetricText.format((ci.high - ci.low) / 2, path: metric))"
     }
 
     /// The tests, in metric order, over the gated metrics both sides have data for.

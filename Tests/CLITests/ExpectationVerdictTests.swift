@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 import Testing
 
 /// An expectation on a percentile from few samples, end to end: run, merge and
@@ -43,10 +44,14 @@ import Testing
         #expect(lenient.stdout.contains("0 failed expectation(s), 1 inconclusive (not a failure without --strict)."))
         let line = try #require(lenient.stdout.split(separator: "\n").first { $0.hasPrefix("INCONCLUSIVE expectation") })
         #expect(line.hasPrefix("INCONCLUSIVE expectation latency.refreshTaskDuration.p95 = "))
-        #expect(line.contains(", limit max \(limit); n = \(n); 95 % CI "), "\(line)")
-        #expect(line.hasSuffix(" straddles \(limit) (\(atValue))"), "\(line)")
-        let docs = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
-        #expect(docs.contains("\n\(line)\n"), "docs/cli.md shows this line: \(line)")
+        // The limit in the value's unit, whatever the file wrote (a bare number of seconds).
+        let shown = MetricText.format(Double(limit), path: "latency.refreshTaskDuration.p95")
+        #expect(line.contains(", limit max \(shown); n = \(n); 95 % CI "), "\(line)")
+        #expect(line.hasSuffix(" straddles \(shown) (\(atValue))"), "\(line)")
+        for name in ["docs/cli.md", "docs/report.md"] {
+            let docs = try String(contentsOf: CLI.packageRoot.appendingPathComponent(name), encoding: .utf8)
+            #expect(docs.contains("$ fleetsim run few.json\n...\n\(line)\n"), "\(name) shows this line: \(line)")
+        }
         let entry = try Self.entry(out)
         #expect(entry["verdict"] as? String == "inconclusive" && entry["pass"] as? Bool == false)
         #expect(entry["n"] as? Int == n && entry["ciLow"] as? Double == low && entry["ciHigh"] as? Double == high)
@@ -90,7 +95,7 @@ import Testing
         let n = try #require(entry["n"] as? Int)
         let line = try #require(r.stdout.split(separator: "\n").first { $0.contains("expectation latency.refreshTaskDuration.p95") })
         #expect(line.hasPrefix("\((entry["verdict"] as? String) == "inconclusive" ? "INCONCLUSIVE" : "FAIL") expectation latency.refreshTaskDuration.p95 = "))
-        #expect(line.contains(", limit max \(limit); n = \(n); 95 % CI "), "\(line)")
+        #expect(line.contains(", limit max \(MetricText.format(Double(limit), path: "latency.refreshTaskDuration.p95")); n = \(n); 95 % CI "), "\(line)")
         #expect(r.stdout.range(of: #"= \d+\.\d{6}"#, options: .regularExpression) == nil, "no raw seconds: \(r.stdout)")
         let strict = try CLI.run(["merge"] + shards + ["--out", merged.path, "--strict"])
         #expect(strict.status == 1)

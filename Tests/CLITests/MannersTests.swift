@@ -151,15 +151,15 @@ import Testing
         try shell.run()
         let story = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0)
+        #expect(shell.terminationStatus == 1, "the story shows the violation")
         #expect(story.contains("ORACLE: violation taskCompletedTwice"))
         // report.json keeps the machine-independent spelling.
         let report = try String(contentsOf: dir.appendingPathComponent("out/report.json"), encoding: .utf8)
         #expect(report.contains("\"fleetsim replay \(file) --seed 1 --device "))
     }
 
-    /// A failed expectation says its value in the metric's unit, its limit as the file
-    /// writes it ("1ms"), and the file.
+    /// A failed expectation says its value and its limit in the metric's unit ("1ms" in
+    /// the file reads `1 ms`), and the file.
     @Test func failedExpectationShowsValueLimitAndFile() throws {
         let dir = try CLI.temporaryDirectory()
         let file = try CLI.write("""
@@ -170,12 +170,12 @@ import Testing
         #expect(r.status == 1)
         let line = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("FAIL expectation") })
         #expect(line.hasPrefix("FAIL expectation latency.refreshTaskDuration.max = "))
-        #expect(line.hasSuffix(" ms, limit max 1ms (\(file))") || line.hasSuffix(" s, limit max 1ms (\(file))"), "\(line)")
-        // report.json keeps the bound in seconds and as written, so the reports show "1ms" too.
+        #expect(line.hasSuffix(" ms, limit max 1 ms (\(file))") || line.hasSuffix(" s, limit max 1 ms (\(file))"), "\(line)")
+        // report.json keeps the bound in seconds and as written; the reports show it in the value's unit.
         let report = try String(contentsOf: dir.appendingPathComponent("out/report.json"), encoding: .utf8)
         #expect(report.contains("\"max\": 0.001000,\n      \"maxAsWritten\": \"1ms\""), "\(report)")
         let markdown = try String(contentsOf: dir.appendingPathComponent("out/report.md"), encoding: .utf8)
-        #expect(markdown.contains("| ≤ 1ms |"), "\(markdown)")
+        #expect(markdown.contains("| ≤ 1 ms |"), "\(markdown)")
         #expect(!r.stdout.contains("invariants.violations ="), "a passing expectation is not printed")
         #expect(r.stdout.contains("10 devices, 24.0 h simulated"))
         #expect(r.stdout.range(of: #"\d\.\d{6}"#, options: .regularExpression) == nil, "no six-decimal seconds: \(r.stdout)")

@@ -102,7 +102,7 @@ import Simulation
         _ = Compare.identityDifferences(base, current)
         let result = ReportComparison(baseline: ReportMetrics.leaves(of: base), current: ReportMetrics.leaves(of: current), tolerance: 0.05)
         for c in result.regressions + result.improvements + result.changes {
-            _ = MetricUnits.format(c.baseline, of: c.metric) + MetricUnits.format(c.current, of: c.metric)
+            _ = MetricText.format(c.baseline, path: c.metric) + MetricText.format(c.current, path: c.metric)
         }
         return nil
     }

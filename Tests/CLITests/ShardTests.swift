@@ -349,6 +349,17 @@ import Simulation
             guard case .input(let message) = error else { Issue.record("\(error)"); return }
             #expect(message.contains("--shard K/2") && message.contains("(the address-space limit RLIMIT_AS, ulimit -v)"), "\(message)")
         }
+        // docs/scale.md shows the refusal of a hundred times the default fleet where 2,000 MB is available.
+        var tenfold = scenario.scaled(by: 100)
+        tenfold.sourcePath = "scenarios/default.json"
+        do {
+            try MemoryGuard.check(tenfold, shard: .whole, limit: .init(bytes: 2_000 << 20, source: "MemAvailable"))
+            Issue.record("expected a refusal")
+        } catch {
+            guard case .input(let message) = error else { Issue.record("\(error)"); return }
+            let docs = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/scale.md"), encoding: .utf8)
+            #expect(docs.contains("$ fleetsim run scenarios/default.json --scale 100\nerror: \(message)\n"), "docs/scale.md should show: error: \(message)")
+        }
         // A shard's devices need a quarter of the fleet's (device 0 of 4 holds the extra one).
         let base = MemoryEstimate.baseBytes
         let quarter = MemoryEstimate.bytes(scenario, shard: ShardPlan(index: 0, count: 4)) - base

@@ -42,7 +42,7 @@ import Testing
         let words = line.split(separator: " ").map(String.init)
         #expect(words[1] == "replay" && words[2] == out)
         let replay = try CLI.run(Array(words.dropFirst()))
-        #expect(replay.status == 0)
+        #expect(replay.status == 1, "a story that shows the violation exits 1, as run")
         #expect(replay.stdout.contains("VIOLATION \(kind) "), "\(line)")
     }
 

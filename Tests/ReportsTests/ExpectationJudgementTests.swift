@@ -26,7 +26,7 @@ import Testing
         #expect(e.samples == 80)
         #expect(e.interval == .init(low: 258_771.779584, high: 288_000))
         #expect(e.verdict == .inconclusive && !e.passed)
-        #expect(e.verdictText == "inconclusive (n = 80; 95 % CI 71.9-80.0 h straddles 78h)")
+        #expect(e.verdictText == "inconclusive (n = 80; 95 % CI 71.9-80.0 h straddles 78.0 h)")
         #expect(!e.isFailure(strict: false) && e.isFailure(strict: true))
     }
 
@@ -48,7 +48,7 @@ import Testing
         let r = Self.report(hours: 40)
         let e = Self.judge("latency.x.p95", max: 72 * 3_600, maxText: "72h", on: r)
         #expect(e.interval?.high == nil && e.verdict == .inconclusive)
-        #expect(e.verdictText.hasPrefix("inconclusive (n = 40; 95 % CI ") && e.verdictText.hasSuffix(" h-∞ straddles 72h)"))
+        #expect(e.verdictText.hasPrefix("inconclusive (n = 40; 95 % CI ") && e.verdictText.hasSuffix(" h-∞ straddles 72.0 h)"))
         #expect(Self.judge("latency.x.p95", max: 10 * 3_600, on: r).verdict == .fail)
         // One sample: the median is unbounded on both sides (lower bound written as 0).
         let one = Self.judge("latency.x.p50", max: 1, on: Self.report(hours: 1))
@@ -99,13 +99,13 @@ import Testing
         }
         let md = MarkdownReport.render(r)
         #expect(md.contains("**INCONCLUSIVE**: 0 invariant violation(s), 0 of 1 expectation(s) failed, 1 inconclusive"))
-        #expect(md.contains("inconclusive (n = 80; 95 % CI 71.9-80.0 h straddles 78h)"))
+        #expect(md.contains("inconclusive (n = 80; 95 % CI 71.9-80.0 h straddles 78.0 h)"))
         #expect(MarkdownReport.render(r, strict: true).contains("**FAIL**: 0 invariant violation(s), 0 of 1 expectation(s) failed, 1 inconclusive"))
         #expect(HTMLReport.render(r).contains("class=\"banner inconclusive\""))
         #expect(HTMLReport.render(r).contains("<tr class=\"inconclusive\">"))
         let junit = JUnitReport.render(r)
         #expect(junit.contains("failures=\"0\" errors=\"0\" skipped=\"1\""))
-        #expect(junit.contains("<skipped message=\"latency.x.p95 = 75.9 h, limit ≤ 78h: inconclusive (n = 80; 95 % CI 71.9-80.0 h straddles 78h) (not a failure without --strict)\"/>"))
+        #expect(junit.contains("<skipped message=\"latency.x.p95 = 75.9 h, limit ≤ 78.0 h: inconclusive (n = 80; 95 % CI 71.9-80.0 h straddles 78.0 h) (not a failure without --strict)\"/>"))
         let strict = JUnitReport.render(r, strict: true)
         #expect(strict.contains("failures=\"1\" errors=\"0\" skipped=\"0\"") && strict.contains("type=\"inconclusive\""))
         #expect(ReportSections.passed(r) && !ReportSections.passed(r, strict: true))

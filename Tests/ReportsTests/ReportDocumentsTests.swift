@@ -214,9 +214,13 @@ enum SampleReport {
         #expect(ReportSections.words("pushesPerSecond") == "Pushes per second")
         let e = ReportSections.Expectation(metric: "latency.x.p95", min: 60, max: 3_600, value: nil, verdict: .fail)
         #expect(e.limitText == "between 1.0 min and 1.0 h" && e.valueText == "no data")
-        // As the scenario file wrote the bounds, when the report carries them.
+        // In the value's unit, however the scenario file wrote the bounds.
         let written = ReportSections.Expectation(metric: "latency.x.p95", min: 60, max: 259_200, minText: "60s", maxText: "72h",
                                                  value: nil, verdict: .fail)
-        #expect(written.limitText == "between 60s and 72h")
+        #expect(written.limitText == "between 1.0 min and 72.0 h")
+        let headroom = ReportSections.Expectation(metric: "backend.load.apiHeadroom", min: 0.2, max: nil, minText: "0.2", value: 0.656, verdict: .pass)
+        #expect(headroom.limitText == "≥ 20.0 %" && headroom.valueText == "65.6 %")
+        let energy = ReportSections.Expectation(metric: "battery.ios.energyPerSync.mAh.p95", min: nil, max: 5, maxText: "5", value: 6.75, verdict: .fail)
+        #expect(energy.limitText == "≤ 5.00 mAh" && energy.valueText == "6.75 mAh")
     }
 }

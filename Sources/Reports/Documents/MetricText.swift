@@ -10,6 +10,8 @@
 ///   `*Rate`: percent; `meanWait` and a queueing `wait`'s percentiles: time.
 /// - Anything `PerSecond`: a rate; anything else whole: a count with separators; else
 ///   three significant decimals at most.
+/// - A key ending in `Microseconds` (an exact account such as `busyWorkerMicroseconds`):
+///   time, from microseconds.
 /// - `null` reads `no data`.
 public enum MetricText {
     /// The text of `value` found at the dotted `path`.
@@ -17,6 +19,7 @@ public enum MetricText {
         guard let value else { return "no data" }
         switch kind(of: path) {
         case .duration: return HumanUnits.duration(seconds: value)
+        case .microseconds: return HumanUnits.duration(seconds: value / 1_000_000)
         case .energy: return HumanUnits.energy(mAh: value)
         case .percent: return HumanUnits.percent(fraction: value / 100, digits: value.magnitude < 1 ? 3 : 2)
         case .fraction: return HumanUnits.percent(fraction: value, digits: value.magnitude < 0.01 ? 2 : 1)
@@ -41,12 +44,13 @@ public enum MetricText {
         return FixedDecimal.format(value, digits: digits) ?? "n/a"
     }
 
-    enum Kind: Equatable { case duration, energy, percent, fraction, rate, plain }
+    enum Kind: Equatable { case duration, microseconds, energy, percent, fraction, rate, plain }
 
     static func kind(of path: String) -> Kind {
         let parts = path.split(separator: ".").map(String.init)
         guard let last = parts.last else { return .plain }
         if parts.contains("mAh") { return .energy }
+        if last.hasSuffix("Microseconds") { return .microseconds }
         if parts.contains("percentOfCapacity") || last.hasSuffix("Percent") { return .percent }
         if last == "headroom" || last == "apiHeadroom" || last.hasSuffix("Rate") || last.hasSuffix("RatePerWeek") { return .fraction }
         if last == "utilisation" || last == "apiUtilisation" || last == "pWait" { return .fraction }

@@ -112,6 +112,11 @@ public enum ReportSections {
         return ReportSection(id: "verdict", title: "Verdict", blocks: [.paragraph(text)])
     }
 
+    /// Which binary a report's replay commands mean: report.json says `fleetsim`, the same
+    /// bytes on every machine, and its scenario path is relative to where the run started.
+    public static let replayNote = "Run them from the directory the run was started in, with fleetsim on PATH "
+        + "(make install), or from the repository with .build/release/fleetsim in place of fleetsim."
+
     static func failures(_ r: ReportValue) -> ReportSection {
         var blocks: [ReportSection.Block] = []
         let failed = expectations(r).filter { $0.verdict != .pass }
@@ -121,7 +126,7 @@ public enum ReportSections {
         }
         let samples = r.lookup("invariants.samples")?.arrayValue ?? []
         if !samples.isEmpty {
-            blocks.append(.paragraph("First invariant violations, each with the command that replays it:"))
+            blocks.append(.paragraph("First invariant violations, each with the command that replays it. \(replayNote)"))
             blocks.append(.violations(samples.map { s in
                 ReportSection.Violation(kind: str(s, "kind"), device: str(s, "device"),
                                         time: s.lookup("time")?.doubleValue.map { HumanUnits.duration(seconds: $0) } ?? "?",

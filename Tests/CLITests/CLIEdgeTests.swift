@@ -1,0 +1,161 @@
+import Foundation
+import Reports
+import Testing
+@testable import fleetsim
+
+/// The command line's edges as a new user meets them: each refused up front in the
+/// words of the command given, or reported for what it is.
+@Suite struct CLIEdgeTests {
+    static let race = "scenarios/races/unguarded-completion.json"
+
+    func usageMessage(_ args: [String]) -> String? {
+        do { _ = try FleetSimCommand.parse(args) } catch {
+            if case .usage(let message, _) = error { return message }
+        }
+        return nil
+    }
+
+    /// shrink checks --out before its search (up to 120 s), as run and explore do.
+    @Test func shrinkRefusesAnUnwritableOutBeforeSearching() throws {
+        let r = try CLI.run(["shrink", Self.race, "--out", "/proc/x/y.json"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--out /proc/x/y.json: cannot write there"), "\(r.stderr)")
+        #expect(r.stdout.isEmpty, "no search ran: \(r.stdout)")
+    }
+
+    /// A window that ends before it starts, or starts after the run, is refused; a --to
+    /// past the end (a violation in the run's last minute) replays to the end and says so.
+    @Test func replayWindowsOutsideTheRun() throws {
+        let backwards = try CLI.run(["replay", Self.race, "--device", "0", "--from", "2000s", "--to", "1000s"])
+        #expect(backwards.status == 2)
+        #expect(backwards.stderr.contains("--from 2000s is after --to 1000s"), "\(backwards.stderr)")
+        let late = try CLI.run(["replay", Self.race, "--device", "0", "--from", "49h"])
+        #expect(late.status == 2)
+        #expect(late.stderr.contains("--from 49h is after the end of the run (2d)"), "\(late.stderr)")
+        let dir = try CLI.temporaryDirectory()
+        let short = try CLI.write("""
+        {"name": "short", "duration": "10s", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}]}
+        """, to: "short.json", in: dir)
+        let past = try CLI.run(["replay", short, "--device", "0", "--to", "70s"])
+        #expect(past.status == 0)
+        #expect(past.stderr.contains("note: --to 70s is after the end of the run; replaying to the end (10s)"), "\(past.stderr)")
+        #expect(past.stdout.hasPrefix("Replay of device 0, scenario 'short', seed "), "\(past.stdout)")
+        #expect(past.stdout.contains(" from 0s to 10s into the run"), "\(past.stdout)")
+    }
+
+    /// replay exits 1 when the story it prints ends in a VIOLATION (as run would), 0 when not.
+    @Test func replayExitsOneOnAViolation() throws {
+        let violated = try CLI.run(["replay", Self.race, "--seed", "1", "--device", "60", "--from", "990s", "--to", "1020s"])
+        #expect(violated.status == 1, "\(violated.stderr)")
+        #expect(violated.stdout.split(separator: "\n").last?.hasPrefix("VIOLATION taskCompletedTwice at ") == true)
+        let quiet = try CLI.run(["replay", Self.race, "--seed", "1", "--device", "60", "--to", "60s"])
+        #expect(quiet.status == 0, "\(quiet.stdout)")
+        #expect(!quiet.stdout.contains("VIOLATION"))
+    }
+
+    /// The known-bug variant changes what the logic does within the same events: the
+    /// event streams agree, the outcomes do not, and diverge says so (exit 1).
+    @Test func divergeReportsOutcomesThatDifferOnTheSameEvents() throws {
+        let r = try CLI.run(["diverge", Self.race, "--against-variants", "none"])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.hasPrefix("The runs delivered the same events (events.hash.total "), "\(r.stdout)")
+        #expect(r.stdout.contains("but their outcomes differ: the logic acted differently within the same events."), "\(r.stdout)")
+        #expect(r.stdout.range(of: #"\n  invariants\.violations: [1-9][0-9]* \(variants \(the file's\)\) vs 0 \(variants none\)\n"#, options: .regularExpression) != nil, "\(r.stdout)")
+        #expect(r.stdout.contains("  expectations: invariants.violations fail (variants (the file's)) vs invariants.violations pass (variants none)"), "\(r.stdout)")
+    }
+
+    @Test func divergeNamesABinaryThatWroteNoReport() throws {
+        let r = try CLI.run(["diverge", Self.race, "--seed", "1", "--against", "/bin/true"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("/bin/true: '/bin/true run ... --out DIR' exited 0 but wrote no report; is /bin/true a fleetsim build?"), "\(r.stderr)")
+        #expect(!r.stderr.contains("fleetsim-diverge-"), "no temporary path: \(r.stderr)")
+    }
+
+    /// --seed defaults to the file's seed, as the help says; --against-variants is named as such.
+    @Test func divergeOptions() {
+        #expect(usageMessage(["diverge", "x.json", "--against-variants", "none"]) == nil)
+        #expect(usageMessage(["diverge", "x.json", "--against-variants", "bogus"])?.hasPrefix("--against-variants: unknown variant 'bogus'") == true)
+        #expect(Diverge.help.text.contains("--seed N                the random seed; replaces the file's \"seed\" (default: the file's seed)"))
+    }
+
+    /// compare says what it was given instead of a report: a scenario, a summary, a directory.
+    @Test func compareNamesWhatIsNotAReport() throws {
+        let dir = try CLI.temporaryDirectory()
+        let report = "reports/baselines/default.json"
+        let scenario = try CLI.run(["compare", "scenarios/default.json", report])
+        #expect(scenario.status == 2)
+        #expect(scenario.stderr == "error: scenarios/default.json: expected a report.json (written by fleetsim run or merge), found a scenario file (run it to get a report.json)\n")
+        let explored = dir.appendingPathComponent("explored")
+        try FileManager.default.createDirectory(at: explored, withIntermediateDirectories: true)
+        _ = try CLI.write(#"{"format": "fleetsim-explore-summary/1"}"#, to: "summary.json", in: explored)
+        let dirs = try CLI.run(["compare", explored.path, explored.path])
+        #expect(dirs.status == 2)
+        #expect(dirs.stderr.contains("\(explored.path): expected a report.json, found an explore --out directory: to compare two of them, add --seeds"), "\(dirs.stderr)")
+        let summary = try CLI.run(["compare", explored.path + "/summary.json", report])
+        #expect(summary.stderr.contains("found an explore summary.json (compare two explore --out directories with --seeds)"), "\(summary.stderr)")
+    }
+
+    /// compare lists user-facing metrics in their units: no histogram internals (whose
+    /// `max` is in microseconds, read as seconds it was 877.1 d for 75.8 s).
+    @Test func compareShowsNoHistogramInternals() throws {
+        let keys = ReportMetrics.leaves(of: try Compare.readReport(CLI.packageRoot.path + "/reports/baselines/default.json")).keys
+        #expect(keys.contains("backend.queueing.p99") && keys.contains("backend.queueing.max"))
+        for key in keys { #expect(!key.contains("histogram") && !key.contains("distribution"), "\(key)") }
+    }
+
+    /// bench refuses a fleet one world cannot hold before the kernel model runs.
+    @Test func benchRefusesTooManyDevicesUpFront() {
+        #expect(usageMessage(["bench", "--devices", "20000000"]) == "--devices: one world simulates at most 10000000 devices, found 20000000")
+    }
+
+    /// --quiet means quiet: no wall-time line either.
+    @Test func runQuietPrintsNothingOnStderr() throws {
+        let dir = try CLI.temporaryDirectory()
+        let file = try CLI.write(#"{"name": "q", "duration": "1h", "fleet": [{"cohort": "a", "count": 2, "platform": "ios"}]}"#, to: "q.json", in: dir)
+        let quiet = try CLI.run(["run", file, "--out", dir.appendingPathComponent("out").path, "--quiet"])
+        #expect(quiet.status == 0)
+        #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+        let loud = try CLI.run(["run", file, "--out", dir.appendingPathComponent("out").path])
+        #expect(loud.stderr.hasPrefix("wall time "), "\(loud.stderr)")
+    }
+
+    /// validate warns of a fault after the run's end and of an empty cohort (exit 0: valid).
+    @Test func validateWarnsOfWhatNeverHappens() throws {
+        let dir = try CLI.temporaryDirectory()
+        let file = try CLI.write("""
+        {"name": "w", "duration": "2d", "fleet": [{"cohort": "a", "count": 5, "platform": "ios"}, {"cohort": "off", "count": 0, "platform": "android"}],
+         "faults": [{"kind": "backendOutage", "at": "3d", "duration": "1h"}, {"kind": "backendOutage", "at": "47h", "duration": "1h"}]}
+        """, to: "w.json", in: dir)
+        let r = try CLI.run(["validate", file])
+        #expect(r.status == 0)
+        #expect(r.stderr == """
+        warning: \(file): $.fleet[1].count: cohort 'off' has 0 devices, so it simulates nothing
+        warning: \(file): $.faults[0].at: the fault starts at 72.0 h, not before the end of the run (48.0 h), so it never happens
+
+        """, "\(r.stderr)")
+    }
+
+    /// A replay command pasted from a report reproduces its violation from the directory
+    /// the run started in, once `fleetsim` is on PATH (make install); the reports say so.
+    @Test func aReplayCommandFromTheReportsRunsAsPasted() throws {
+        let dir = try CLI.temporaryDirectory()
+        let out = dir.appendingPathComponent("out")
+        let r = try CLI.run(["run", Self.race, "--out", out.path])
+        #expect(r.status == 1)
+        let json = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
+        let replay = try #require(json.range(of: #""replay": "fleetsim replay scenarios/races/unguarded-completion\.json [^"]*""#, options: .regularExpression)
+            .map { String(json[$0].dropFirst(11).dropLast()) })
+        for name in ["report.md", "report.html", "junit.xml"] {
+            let text = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+            #expect(text.contains(replay), "\(name) carries the replay command")
+            #expect(text.contains(ReportSections.replayNote), "\(name) says which binary it means")
+        }
+        // As installed: `fleetsim` on PATH, pasted in the repository root.
+        let bin = dir.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("fleetsim"), withDestinationURL: CLI.executable)
+        let pasted = try CLI.run(["-c", "PATH=\"$0:$PATH\"; " + replay, bin.path], executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(pasted.status == 1, "\(pasted.stderr)")
+        #expect(pasted.stdout.split(separator: "\n").last?.hasPrefix("VIOLATION taskCompletedTwice at ") == true, "\(pasted.stdout.suffix(300))")
+    }
+}
