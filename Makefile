@@ -1,5 +1,6 @@
 # FleetSim: the two commands a user needs are `make run` and `make test`.
 SWIFT ?= swift
+SHELL := /bin/bash
 BIN := .build/release/fleetsim
 
 .PHONY: run test bench explore baseline build clean report-screenshot
@@ -8,10 +9,13 @@ BIN := .build/release/fleetsim
 run: build
 	$(BIN) run scenarios/default.json
 
-## The whole test suite (unit, property, scenario and CLI end-to-end tests).
+## The whole test suite (unit, property, scenario and CLI end-to-end tests). The full
+## output goes to .build/test.log; the terminal (or CI's log) shows each suite as it
+## finishes, numbered, every failure, and the summary. Line-buffered (stdbuf): piped,
+## the test runner's output would otherwise arrive in 4 KB blocks, long after the fact.
 test:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	set -o pipefail; stdbuf -oL -eL $(SWIFT) test --skip-build 2>&1 | tee .build/test.log | awk -f scripts/test-progress.awk
 
 ## Kernel and whole-world throughput (release build): exact reference counts and events/s.
 bench: build
@@ -27,15 +31,12 @@ baseline: build
 	$(BIN) run scenarios/default.json --scale 0.1 --out .build/baseline --quiet
 	cp .build/baseline/report.json reports/baselines/default.json
 
-## Render the default scenario's report.html in headless Chromium (if installed) to
-## reports/screenshot/report.png (0.1 scale), to look at it as a reader would. Not used by CI.
-CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome)
+## Render the default scenario's report.html in headless Chromium (if installed), the whole
+## page at 1200 and 800 px, to reports/screenshot/report-1200.png and report-800.png (0.1 scale),
+## to look at it as a reader would. Not used by CI.
 report-screenshot: build
 	$(BIN) run scenarios/default.json --scale 0.1 --out reports/screenshot --quiet || true
-	@test -n "$(CHROMIUM)" || { echo "report-screenshot: no chromium found (apt-get install chromium)"; exit 2; }
-	$(CHROMIUM) --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,9000 \
-		--screenshot=$(CURDIR)/reports/screenshot/report.png file://$(CURDIR)/reports/screenshot/report.html
-	@echo "Screenshot: reports/screenshot/report.png"
+	scripts/report-screenshot.sh reports/screenshot/report.html reports/screenshot/report 1200 800
 
 build:
 	$(SWIFT) build -c release --product fleetsim
