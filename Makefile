@@ -9,13 +9,19 @@ BIN := .build/release/fleetsim
 run: build
 	$(BIN) run scenarios/default.json
 
-## The whole test suite (unit, property, scenario and CLI end-to-end tests). The full
-## output goes to .build/test.log; the terminal (or CI's log) shows each suite as it
-## finishes, numbered, every failure, and the summary. Line-buffered (stdbuf): piped,
-## the test runner's output would otherwise arrive in 4 KB blocks, long after the fact.
+## The whole test suite (unit, property, scenario and CLI end-to-end tests), one test
+## target after another, so that a log (CI's) shows progress: the runner reports a
+## target's passes only when its slow tests are done, in one burst, and piped its output
+## arrived in 4 KB blocks (hence stdbuf). Each target prints its suites as they are
+## reported, every failure and its summary line; the full output is in .build/test.log.
+TEST_TARGETS := SimKernelTests AppLogicTests PlatformTests BackendTests ScenarioTests ReportsTests SimulationTests CLITests
 test:
 	$(SWIFT) build --build-tests
-	set -o pipefail; stdbuf -oL -eL $(SWIFT) test --skip-build 2>&1 | tee .build/test.log | awk -f scripts/test-progress.awk
+	@rm -f .build/test.log; status=0; for target in $(TEST_TARGETS); do \
+		echo "== $$target"; \
+		set -o pipefail; stdbuf -oL -eL $(SWIFT) test --skip-build --filter "$$target\." 2>&1 | tee -a .build/test.log \
+			| awk -f scripts/test-progress.awk || status=1; \
+	done; exit $$status
 
 ## Kernel and whole-world throughput (release build): exact reference counts and events/s.
 bench: build
