@@ -1,5 +1,6 @@
 # FleetSim: the two commands a user needs are `make run` and `make test`.
 SWIFT ?= swift
+SHELL := /bin/bash
 BIN := .build/release/fleetsim
 
 .PHONY: run install test docs docs-check bench explore baseline build clean report-screenshot
@@ -16,15 +17,29 @@ install: build
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/fleetsim
 	@echo "Installed $(DESTDIR)$(PREFIX)/bin/fleetsim"
 
-## The whole test suite (unit, property, scenario and CLI end-to-end tests).
+## The whole test suite (unit, property, scenario and CLI end-to-end tests), one test
+## target after another, so that a log (CI's) shows progress: the runner reports a
+## target's passes only when its slow tests are done, in one burst, and piped its output
+## arrived in 4 KB blocks (hence stdbuf). Each target prints its suites as they are
+## reported, every failure and its summary line; the full output is in .build/test.log.
+TEST_TARGETS := SimKernelTests AppLogicTests PlatformTests BackendTests ScenarioTests ReportsTests SimulationTests CLITests
 test:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@rm -f .build/test.log; status=0; for target in $(TEST_TARGETS); do \
+		echo "== $$target"; \
+		set -o pipefail; stdbuf -oL -eL $(SWIFT) test --skip-build --filter "$$target\." 2>&1 | tee -a .build/test.log \
+			| awk -f scripts/test-progress.awk || status=1; \
+	done; \
+	echo "== the docs' examples of the full default run (release binary)"; \
+	$(MAKE) --no-print-directory docs-check > .build/docs-check.log 2>&1 && tail -1 .build/docs-check.log \
+		|| { cat .build/docs-check.log; status=1; }; \
+	exit $$status
 
 ## Rewrite every command output that README.md and docs/*.md show from real runs of
 ## the commands (the blocks DocTranscriptTests checks), after a change of the numbers.
-## docs-check checks them all (CI); `make test` skips those of the full default run,
-## which take minutes of CPU in a debug build and seconds with the release binary.
+## docs-check checks them all (the end of `make test`); the test targets skip those of the
+## full default run, which take minutes of CPU in a debug build and seconds with the
+## release binary.
 DOCS_TEST := FLEETSIM_DOCS_FULL=1 FLEETSIM_DOCS_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --filter DocTranscriptTests
 docs: build
 	$(SWIFT) build --build-tests
@@ -48,15 +63,12 @@ baseline: build
 	$(BIN) run scenarios/default.json --scale 0.1 --out .build/baseline --quiet
 	cp .build/baseline/report.json reports/baselines/default.json
 
-## Render the default scenario's report.html in headless Chromium (if installed) to
-## reports/screenshot/report.png (0.1 scale), to look at it as a reader would. Not used by CI.
-CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome)
+## Render the default scenario's report.html in headless Chromium (if installed), the whole
+## page at 1200 and 800 px, to reports/screenshot/report-1200.png and report-800.png (0.1 scale),
+## to look at it as a reader would. Not used by CI.
 report-screenshot: build
 	$(BIN) run scenarios/default.json --scale 0.1 --out reports/screenshot --quiet || true
-	@test -n "$(CHROMIUM)" || { echo "report-screenshot: no chromium found (apt-get install chromium)"; exit 2; }
-	$(CHROMIUM) --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,9000 \
-		--screenshot=$(CURDIR)/reports/screenshot/report.png file://$(CURDIR)/reports/screenshot/report.html
-	@echo "Screenshot: reports/screenshot/report.png"
+	scripts/report-screenshot.sh reports/screenshot/report.html reports/screenshot/report 1200 800
 
 build:
 	$(SWIFT) build -c release --product fleetsim

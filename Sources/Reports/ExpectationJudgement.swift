@@ -177,7 +177,7 @@ public struct ExpectationJudgement: Sendable, Equatable {
         return "n = \(HumanUnits.count(samples)); 95 % CI \(Self.rangeText(interval))"
     }
 
-    /// `pass`, `FAIL`, or `inconclusive (n = 83; 95 % CI 51.0-91.0 h straddles 72h)`.
+    /// `pass`, `FAIL`, or `inconclusive (n = 83; 95 % CI 51.0-91.0 h straddles 72.0 h)`.
     public var verdictText: String {
         switch verdict {
         case .pass: return "pass"

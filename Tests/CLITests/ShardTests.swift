@@ -21,6 +21,23 @@ import Simulation
         return dir
     }
 
+    /// The four shards merged in order (`merge s0 s1 s2 s3`), made once for the suite: the
+    /// tests that read it compare it with the plain run, with other orders and groupings,
+    /// and with a re-serialised shard (a debug-build merge takes 10-15 s; it was made five times).
+    static let mergedInOrder: Result<String, Error> = Result {
+        let dir = try runs.get()
+        let shards = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
+        let out = dir.appendingPathComponent("merged").path
+        let r = try CLI.run(["merge"] + shards + ["--out", out])
+        guard r.status == 0 else { throw CLIFailure(message: "merge s0-s3 exited \(r.status): \(r.stdout)\(r.stderr)") }
+        return out
+    }
+
+    struct CLIFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
     static func json(_ path: String) throws -> JSONValue {
         try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
     }
@@ -61,9 +78,7 @@ import Simulation
         let shards = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
         let shard2 = try Self.json(shards[2])
         #expect(Self.number(shard2, "simulated.shard.index") == 2 && Self.number(shard2, "simulated.shard.count") == 4)
-        let out = dir.appendingPathComponent("merged").path
-        let r = try CLI.run(["merge"] + shards + ["--out", out])
-        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        let out = try Self.mergedInOrder.get()
         let merged = try Self.json(out + "/report.json")
         let plain = try Self.json(dir.appendingPathComponent("plain/report.json").path)
         #expect(Self.totals(merged) == Self.totals(plain))
@@ -79,8 +94,7 @@ import Simulation
     @Test func mergeIsOrderIndependentByteForByte() throws {
         let dir = try Self.runs.get()
         let shards = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
-        let a = dir.appendingPathComponent("order-a").path, b = dir.appendingPathComponent("order-b").path
-        _ = try CLI.run(["merge"] + shards + ["--out", a])
+        let a = try Self.mergedInOrder.get(), b = dir.appendingPathComponent("order-b").path
         _ = try CLI.run(["merge", shards[3], shards[1], shards[0], shards[2], "--out", b])
         let first = try Data(contentsOf: URL(fileURLWithPath: a + "/report.json"))
         #expect(!first.isEmpty)
@@ -107,10 +121,7 @@ import Simulation
     /// minute and second, the p99 of seconds, hashes and samples.
     @Test func fourShardsMergedAreThePlainRunByteForByteButConcurrencyPeaks() throws {
         let dir = try Self.runs.get()
-        let shards = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
-        let out = dir.appendingPathComponent("merged-all").path
-        let r = try CLI.run(["merge"] + shards + ["--out", out])
-        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        let out = try Self.mergedInOrder.get()
         let merged = Merge.reportValue(try Self.json(out + "/report.json"))
         let plain = Merge.reportValue(try Self.json(dir.appendingPathComponent("plain/report.json").path))
         #expect(ReportMerge.leafPaths(merged) == ReportMerge.leafPaths(plain))
@@ -150,7 +161,7 @@ import Simulation
             #expect(r.status == 0, "\(name): \(r.stderr)")
             return out + "/report.json"
         }
-        let all = try Data(contentsOf: URL(fileURLWithPath: try merge(s, "assoc-all")))
+        let all = try Data(contentsOf: URL(fileURLWithPath: try Self.mergedInOrder.get() + "/report.json"))
         let a = try merge([s[0], s[1]], "assoc-a", partial: true), b = try merge([s[2], s[3]], "assoc-b", partial: true)
         let part = try Self.json(a)
         #expect(part["simulated"]?["shards"]?["covered"] == .array([.number(0, literal: "0"), .number(1, literal: "1")]))
@@ -238,8 +249,7 @@ import Simulation
         let text = try String(contentsOfFile: s[3], encoding: .utf8)
         #expect(text.contains("\"duration\": 604800.000000"))
         let rewritten = try CLI.write(text.replacingOccurrences(of: "\"duration\": 604800.000000", with: "\"duration\": 604800"), to: "jq.json", in: dir)
-        let plain = dir.appendingPathComponent("by-value-a").path, jq = dir.appendingPathComponent("by-value-b").path
-        #expect(try CLI.run(["merge"] + s + ["--out", plain]).status == 0)
+        let plain = try Self.mergedInOrder.get(), jq = dir.appendingPathComponent("by-value-b").path
         let r = try CLI.run(["merge", s[0], s[1], s[2], rewritten, "--out", jq])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: jq + "/report.json")) == Data(contentsOf: URL(fileURLWithPath: plain + "/report.json")))

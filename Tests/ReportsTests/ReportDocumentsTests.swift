@@ -51,15 +51,31 @@ enum SampleReport {
     @Test func htmlHasEverySectionTheBannerFirstAndNoExternalAsset() {
         let html = HTMLReport.render(SampleReport.document())
         for id in ReportSections.ids { #expect(html.contains("<section id=\"\(id)\""), "missing section \(id)") }
-        let banner = html.range(of: "<section id=\"verdict\" class=\"banner fail\">")
+        let toc = html.range(of: "<nav class=\"toc\">"), banner = html.range(of: "<section id=\"verdict\" class=\"banner fail\">")
+        let expectations = html.range(of: "<section id=\"expectations\">")
         let failures = html.range(of: "<section id=\"failures\">"), latency = html.range(of: "<section id=\"latency\">")
-        #expect(banner != nil && failures != nil && latency != nil)
-        if let banner, let failures, let latency {
-            #expect(banner.lowerBound < failures.lowerBound && failures.lowerBound < latency.lowerBound)
+        #expect(toc != nil && banner != nil && expectations != nil && failures != nil && latency != nil)
+        if let toc, let banner, let expectations, let failures, let latency {
+            #expect(toc.lowerBound < banner.lowerBound && banner.lowerBound < expectations.lowerBound
+                && expectations.lowerBound < failures.lowerBound && failures.lowerBound < latency.lowerBound)
         }
-        #expect(html.contains("fleetsim replay scenarios/races/unguarded-completion.json --seed 1 --device 48"))
+        // The table of contents links every section, stays at the top, and is the page's only kind of link.
+        for id in ReportSections.ids { #expect(html.contains("<a href=\"#\(id)\""), "no link to \(id)") }
+        #expect(html.contains("<a href=\"#verdict\" class=\"fail\">FAIL</a>") && html.contains("nav.toc{position:sticky;top:0"))
+        #expect(html.components(separatedBy: "href=\"").count == html.components(separatedBy: "href=\"#").count)
+        // Every expectation, right under the banner, with ✓/✗.
+        #expect(html.contains("<td class=\"n\">✗ FAIL</td></tr>"))
+        #expect(HTMLReport.render(SampleReport.document(failing: false)).contains("<tr class=\"pass\"><td>invariants.violations</td>"))
+        // A replay command wraps anywhere (an 800 px window) and selects whole with one click.
+        #expect(html.contains("<code class=\"replay\" title=\"one click selects the whole command\">fleetsim replay"))
+        #expect(html.contains("code.replay span.arg{white-space:nowrap}"))
+        #expect(html.contains("code.replay{display:block;") && html.contains("white-space:pre-wrap;overflow-wrap:anywhere;user-select:all"))
+        // An option and its value never part across a line; the text is the command as it is.
+        #expect(html.contains("fleetsim replay scenarios/races/unguarded-completion.json <span class=\"arg\">--seed 1</span> <span class=\"arg\">--device 48</span>"))
+        #expect(HTMLReport.command("x -a --b 2 --c") == "x <span class=\"arg\">-a</span> <span class=\"arg\">--b 2</span> <span class=\"arg\">--c</span>")
+        #expect(HTMLReport.command("'/opt/a b/fleetsim' replay <s>.json").replacingOccurrences(of: "&apos;", with: "'") == "'/opt/a b/fleetsim' replay &lt;s&gt;.json")
         #expect(html.contains("<td>latency.testAvailableToNotified.p95</td><td class=\"n\">75.9 h</td><td class=\"n\">≤ 72.0 h</td>"))
-        #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("href=") && !html.contains("url("))
+        #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("url("))
         #expect(!Self.hasRawSeconds(html))
         #expect(HTMLReport.render(SampleReport.document()) == html)
         #expect(HTMLReport.render(SampleReport.document(failing: false)).contains("class=\"banner pass\""))
@@ -84,7 +100,7 @@ enum SampleReport {
     @Test func loadChartMarksThePeakTheTotalAndTheFaultAndOmitsAllZeroSeries() {
         let html = HTMLReport.render(SampleReport.document())
         // Two series of 120 at bucket 500 (600 s each): total 240 at +3 d 11:20.
-        #expect(html.contains("peak 240 req/s at +3 d 11:20"))
+        #expect(html.contains("max 240 req/s at +3 d 11:20"))
         #expect(html.contains("<li><span style=\"background:#222222\"></span>total</li>"))
         #expect(html.contains("backendOutage: +2 d to +2 d 03:00"))
         #expect(html.contains("Zero for the whole run (no chart): API rejected per second."))
@@ -120,6 +136,8 @@ enum SampleReport {
         // marked at the table's busiest minute and named by its cause.
         #expect(html.contains("busiest minute: HealthKit delivery 4.50 req/s at +11:40"))
         #expect(html.contains("class=\"peak-mark\" data-at=\"42000\""))
+        // The other load charts draw the table's busiest minute as a line (the requests chart marks it already).
+        #expect(html.components(separatedBy: "class=\"busiest-minute\" data-at=\"42000\"").count == 3)
         #expect(html.contains("HealthKit delivery (causes: HealthKit delivery 200, app open 70; endpoints: /a 270)"))
         #expect(html.components(separatedBy: "<title>total</title>").count == 2)
         // Counts are not drawn a second time beside their rates.
@@ -141,7 +159,7 @@ enum SampleReport {
         values[7_777] = 50
         let svg = ReportSVG.render(.timeSeries(title: "t", unit: "req/s", bucketSeconds: 60, series: [("x", values)],
                                                total: false, capacity: nil, faults: []))
-        #expect(svg.contains("peak 50 req/s at +5 d 09:37"))
+        #expect(svg.contains("max 50 req/s at +5 d 09:37"))
         #expect(svg.contains(",44.0 "))  // the top of the plot: 50 on an axis to 50
     }
 
@@ -149,7 +167,7 @@ enum SampleReport {
         let svg = ReportSVG.render(.timeSeries(title: "t", unit: "req/s", bucketSeconds: 60,
                                                series: [("/a", [1, 2, 1]), ("/b", [1, 1, 1]), ("total", [2, 3, 2])],
                                                total: false, capacity: nil, faults: []))
-        #expect(svg.contains("peak 3 req/s at +00:01"))
+        #expect(svg.contains("max 3 req/s at +00:01"))
         #expect(svg.contains("stroke=\"#222222\" stroke-width=\"2.5\""))
         #expect(svg.components(separatedBy: "<polyline").count == 4)
     }
@@ -160,8 +178,9 @@ enum SampleReport {
         #expect(lines[1] == "## Verdict")
         #expect(lines[2].hasPrefix("**FAIL**: 2 invariant violation(s), 2 of 2 expectation(s) failed."))
         #expect(lines[2].contains("48.0 h simulated") && lines[2].contains("1.9 s of wall time") && lines[2].contains("68,036 events"))
-        #expect(lines[3] == "## Violations and failed expectations")
+        #expect(lines[3] == "## Expectations")
         #expect(md.contains("| latency.testAvailableToNotified.p95 | 75.9 h | ≤ 72.0 h |"))
+        #expect(md.contains("## Invariant violations") && md.contains("✗ FAIL |"))
         #expect(md.contains("    fleetsim replay scenarios/races/unguarded-completion.json --seed 1 --device 48 --from 658s --to 1018s"))
         #expect(md.contains("| ios-daily |") && md.contains(" 0.92 mAh |") && md.contains(" 12.3 mAh |"))
         #expect(md.contains("| /api/v1/steps/sync |  579,676 |"))
@@ -222,5 +241,40 @@ enum SampleReport {
         #expect(headroom.limitText == "≥ 20.0 %" && headroom.valueText == "65.6 %")
         let energy = ReportSections.Expectation(metric: "battery.ios.energyPerSync.mAh.p95", min: nil, max: 5, maxText: "5", value: 6.75, verdict: .fail)
         #expect(energy.limitText == "≤ 5.00 mAh" && energy.valueText == "6.75 mAh")
+    }
+}
+
+/// Chart marks and legends that agree with the tables: a flat maximum is marked where
+/// the table says it is first reached, zero series are named, not drawn, and a fault's
+/// label is drawn over the lines.
+@Suite struct ReportChartMarksTests {
+    @Test func aFlatMaximumIsMarkedWhereTheTableSaysItIsFirstReached() {
+        guard case .object(var document) = SampleReport.document(), case .object(var backend)? = document["backend"] else { Issue.record("sample"); return }
+        backend["load"] = ["bucketSeconds": 60, "apiBusyWorkersPeak": [0, 1, 1, 0, 1],
+                           "peak": ["at": .seconds(240_000_000), "busyWorkers": 1, "requests": 3]]
+        document["backend"] = .object(backend)
+        let html = HTMLReport.render(.object(document))
+        #expect(html.contains("max 1 workers at +00:01 (first of 3 buckets at that level)"))
+        #expect(html.contains("<td>most busy workers at once</td><td class=\"n\">1, first at +00:01 (3 of 5 buckets)</td>"))
+        #expect(html.contains("class=\"peak-mark\" data-at=\"60\""))
+        #expect(html.contains("class=\"busiest-minute\" data-at=\"240\"") && html.contains("busiest minute +00:04"))
+        #expect(ReportSVG.firstMaximum([0, 0]) == nil && ReportSVG.firstMaximum([]) == nil)
+        #expect(ReportSVG.firstMaximum([3, 1, 3])?.index == 0 && ReportSVG.firstMaximum([3, 1, 3])?.buckets == 2)
+    }
+
+    @Test func aSeriesThatIsZeroAllRunIsNamedButNotDrawnNorGivenASwatch() {
+        let svg = ReportSVG.render(.timeSeries(title: "t", unit: "req/s", bucketSeconds: 60, series: [("/a", [1, 2]), ("/quiet", [0, 0])],
+                                               total: true, capacity: nil, faults: []))
+        #expect(!svg.contains("<title>/quiet</title>") && !svg.contains("</span>/quiet</li>"))
+        #expect(svg.contains("<li class=\"zero\">zero all run (not drawn): /quiet</li>"))
+        #expect(svg.contains("</span>/a</li>") && svg.contains("</span>total</li>"))
+    }
+
+    @Test func aFaultLabelIsDrawnAfterTheLinesWithAHalo() {
+        let svg = ReportSVG.render(.timeSeries(title: "t", unit: "req/s", bucketSeconds: 60, series: [("x", [1, 5, 1, 1])],
+                                               total: false, capacity: nil, faults: [("backendOutage", 60, 120)]))
+        let label = svg.range(of: ">backendOutage</text>"), lastLine = svg.range(of: "</polyline>", options: .backwards)
+        #expect(label != nil && lastLine != nil && lastLine!.lowerBound < label!.lowerBound)
+        #expect(svg.contains("fill=\"#922b21\" stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\">backendOutage</text>"))
     }
 }

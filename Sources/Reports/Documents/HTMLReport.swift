@@ -3,16 +3,25 @@
 /// Rules:
 /// - No external assets and no JavaScript: inline CSS and SVG only.
 /// - Deterministic bytes: a pure function of the `report.json` document.
-/// - A coloured verdict banner first (green PASS, red FAIL, amber INCONCLUSIVE), then what failed with its
-///   replay commands; every section is a `<section id=...>` with a stable id
-///   (``ReportSections/ids``); tables are HTML tables.
+/// - A table of contents that stays at the top of the window (in-page links only), then a
+///   coloured verdict banner (green PASS, red FAIL, amber INCONCLUSIVE), then every
+///   expectation (✓/✗) and the violations with their replay commands; every section is a
+///   `<section id=...>` with a stable id (``ReportSections/ids``); tables are HTML tables.
+/// - A replay command wraps at any character (it fits an 800 px window) and selects as a
+///   whole with one click (`user-select: all`), so it can be copied without JavaScript.
 public enum HTMLReport {
     /// `strict`: `--strict`, which counts inconclusive expectations as failures.
     public static func render(_ report: ReportValue, strict: Bool = false) -> String {
         let title = escape("FleetSim: \(ReportSections.str(report, "scenario"))")
         let word = ReportSections.verdictWord(report, strict: strict)
-        var body = ""
-        for section in ReportSections.build(report, strict: strict) {
+        let sections = ReportSections.build(report, strict: strict)
+        var body = "<nav class=\"toc\">"
+        for section in sections {
+            let label = section.id == "verdict" ? word : tocLabels[section.id] ?? section.title
+            body += "<a href=\"#\(section.id)\"\(section.id == "verdict" ? " class=\"\(word.lowercased())\"" : "")>\(escape(label))</a>\n"
+        }
+        body += "</nav>\n"
+        for section in sections {
             if section.id == "verdict" {
                 body += "<section id=\"verdict\" class=\"banner \(word.lowercased())\">"
                 body += "<h1>\(word) · \(escape(ReportSections.str(report, "scenario")))</h1>"
@@ -30,7 +39,7 @@ public enum HTMLReport {
                     body += "<table class=\"violations\">\n<thead><tr><th>invariant</th><th class=\"n\">device</th><th class=\"n\">at</th><th>what happened, and the command that replays it</th></tr></thead>\n<tbody>\n"
                     for v in list {
                         body += "<tr><td>\(escape(v.kind))</td><td class=\"n\">\(escape(v.device))</td><td class=\"n\">\(escape(v.time))</td>"
-                            + "<td class=\"wrap\">\(escape(v.detail))<br><code>\(escape(v.replay))</code></td></tr>\n"
+                            + "<td class=\"wrap\">\(escape(v.detail))<br><code class=\"replay\" title=\"one click selects the whole command\">\(command(v.replay))</code></td></tr>\n"
                     }
                     body += "</tbody></table>\n"
                 }
@@ -43,15 +52,20 @@ public enum HTMLReport {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <style>
         body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#111;max-width:1100px;margin:0 auto;padding:0 16px 48px;line-height:1.4}
+        nav.toc{position:sticky;top:0;z-index:1;background:#fff;border-bottom:1px solid #ddd;padding:6px 0;font-size:13px;line-height:1.9}
+        nav.toc a{color:#1f4e79;text-decoration:none;margin-right:14px;white-space:nowrap}nav.toc a.pass,nav.toc a.fail,nav.toc a.inconclusive{color:#fff;padding:1px 6px;border-radius:3px;font-weight:600}
+        nav.toc a.pass{background:#1e7d32}nav.toc a.fail{background:#c0392b}nav.toc a.inconclusive{background:#b9770e}section{scroll-margin-top:64px}
         .banner{color:#fff;padding:14px 20px;margin:16px 0;border-radius:6px}.banner h1{margin:0 0 4px;font-size:26px}.banner p{margin:0}
         .banner.pass{background:#1e7d32}.banner.fail{background:#c0392b}.banner.inconclusive{background:#b9770e}
         h2{border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:32px}
         table{border-collapse:collapse;margin:10px 0;font-size:14px}th,td{padding:4px 10px;border-bottom:1px solid #e5e5e5;text-align:left}
-        td{white-space:nowrap;vertical-align:top}th{vertical-align:bottom}td.wrap{white-space:normal}td code{font-size:11.5px;color:#333;white-space:nowrap}
+        td{white-space:nowrap;vertical-align:top}th{vertical-align:bottom}td.wrap{white-space:normal;min-width:240px}
+        code.replay{display:block;font-size:11.5px;color:#333;background:#f4f4f4;padding:3px 6px;margin-top:3px;white-space:pre-wrap;overflow-wrap:anywhere;user-select:all;-webkit-user-select:all;cursor:copy}code.replay span.arg{white-space:nowrap}
         th{background:#f4f4f4}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}tr.fail td{color:#c0392b;font-weight:600}tr.inconclusive td{color:#b9770e;font-weight:600}
-        figure{margin:12px 0}svg{max-width:100%;height:auto}
+        div.scroll{overflow-x:auto}figure{margin:12px 0}svg{max-width:100%;height:auto}
         ul.legend{list-style:none;padding:0;margin:2px 0 0 70px;font-size:13px}ul.legend li{display:inline-block;margin-right:16px}
-        ul.legend span{display:inline-block;width:14px;height:10px;margin-right:5px;vertical-align:middle}
+        ul.legend span{display:inline-block;width:14px;height:10px;margin-right:5px;vertical-align:middle}ul.legend li.zero{color:#777}
+        tr.pass td:last-child{color:#1e7d32;font-weight:600}
         </style>
         </head><body>
         \(body)</body></html>
@@ -60,16 +74,48 @@ public enum HTMLReport {
     }
 
     static func table(_ header: [String], _ rows: [[String]]) -> String {
-        var out = "<table>\n<thead><tr>"
+        var out = "<div class=\"scroll\"><table>\n<thead><tr>"
         for (i, h) in header.enumerated() { out += "<th\(i > 0 ? " class=\"n\"" : "")>\(escape(h))</th>" }
         out += "</tr></thead>\n<tbody>\n"
         for row in rows {
-            out += row.contains("FAIL") ? "<tr class=\"fail\">" : row.contains { $0.hasPrefix("inconclusive (") } ? "<tr class=\"inconclusive\">" : "<tr>"
-            for (i, cell) in row.enumerated() { out += "<td\(i > 0 ? " class=\"n\"" : "")>\(escape(cell))</td>" }
+            out += row.contains { $0.hasPrefix("✗ ") } ? "<tr class=\"fail\">" : row.contains { $0.hasPrefix("? inconclusive") } ? "<tr class=\"inconclusive\">"
+                : row.contains { $0.hasPrefix("✓ ") } ? "<tr class=\"pass\">" : "<tr>"
+            for (i, cell) in row.enumerated() {
+                // A long figure (a peak's causes and endpoints) wraps instead of widening the table past the window.
+                let classes = (i > 0 ? ["n"] : []) + (cell.count > 40 ? ["wrap"] : [])
+                out += "<td\(classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\"")>\(escape(cell))</td>"
+            }
             out += "</tr>\n"
         }
-        return out + "</tbody></table>\n"
+        return out + "</tbody></table></div>\n"
     }
+
+    /// A command as HTML that wraps between arguments, never inside an option and its
+    /// value (`--seed 1` stays whole; a line break after `--` would read as two words):
+    /// each option and its value is a `nowrap` span, the other words may break anywhere.
+    /// The text (what a copy takes) is the command unchanged.
+    static func command(_ text: String) -> String {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        var parts: [String] = []
+        var i = 0
+        while i < words.count {
+            if words[i].hasPrefix("-") {
+                let pair = i + 1 < words.count && !words[i + 1].hasPrefix("-") ? [words[i], words[i + 1]] : [words[i]]
+                parts.append("<span class=\"arg\">\(escape(pair.joined(separator: " ")))</span>")
+                i += pair.count
+            } else {
+                parts.append(escape(words[i]))
+                i += 1
+            }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// Short names for the table of contents (the section titles are longer).
+    static let tocLabels = ["expectations": "Expectations", "failures": "Violations", "run": "Run", "latency": "Latency",
+                            "refresh": "Refresh", "step-sync": "Step sync", "continuation": "Continuation", "push": "Push",
+                            "ios-scheduling": "iOS", "android-scheduling": "Android", "battery": "Battery",
+                            "backend-load": "Backend load", "invariants": "Invariants"]
 
     static func escape(_ text: String) -> String { SVGChart.escape(text) }
 }

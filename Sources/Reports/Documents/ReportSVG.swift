@@ -18,8 +18,10 @@ public enum ReportSVG {
     public static func render(_ chart: ReportChart) -> String {
         switch chart {
         case let .latencyCDF(title, histogram, limit): return latencyCDF(title: title, histogram, limit: limit)
-        case let .timeSeries(title, unit, bucketSeconds, series, total, capacity, faults, mark):
-            return timeSeries(title: title, unit: unit, bucketSeconds: bucketSeconds, series: series, total: total, capacity: capacity, faults: faults, mark: mark)
+        case let .timeSeries(title, unit, bucketSeconds, series, total, capacity, faults, mark, busiestMinute):
+            return timeSeries(title: title, unit: unit, bucketSeconds: bucketSeconds, series: series, total: total, capacity: capacity, faults: faults,
+                              mark: mark, busiestMinute: busiestMinute)
+        case let .latencyOverTime(title, data, faults): return latencyOverTime(title: title, data, faults: faults)
         case let .bars(title, labels, values, unit):
             return SVGChart.bars(title: title, labels: labels, values: values, unit: unit, width: Int(width), height: 260)
         }
@@ -97,7 +99,7 @@ public enum ReportSVG {
 
     static func timeSeries(title: String, unit: String, bucketSeconds: Double, series: [(name: String, values: [Double])],
                            total: Bool, capacity: Double?, faults: [(name: String, start: Double, end: Double)],
-                           mark: (at: Double, label: String)? = nil) -> String {
+                           mark: (at: Double, label: String)? = nil, busiestMinute: Double? = nil) -> String {
         let plotW = width - left - right, plotH = height - top - bottom
         let length = series.map(\.values.count).max() ?? 0
         guard length > 0 else { return "" }
@@ -110,6 +112,10 @@ public enum ReportSVG {
             let sum = (0..<length).map { i in series.reduce(0.0) { $0 + (i < $1.values.count ? $1.values[i] : 0) } }
             drawn.append((name: "total", values: sum, color: "#222222", width: 2.5))
         }
+        // A series that is zero all run is neither drawn (it would lie on the axis) nor in
+        // the legend as if it had a line; the legend names it as zero instead.
+        let zero = drawn.filter { s in !s.values.contains { $0 != 0 } }.map(\.name)
+        drawn.removeAll { s in !s.values.contains { $0 != 0 } }
         let peakSeries = drawn.first { $0.name == "total" } ?? (drawn.count == 1 ? drawn[0] : nil)
         let largest = Swift.max(drawn.flatMap(\.values).max() ?? 0, capacity ?? 0)
         let axisMax = SVGChart.niceCeiling(largest)
@@ -119,36 +125,35 @@ public enum ReportSVG {
 
         var subtitle = "per \(HumanUnits.duration(seconds: bucketSeconds)) bucket"
         var peakMark = ""
-        // The marked bucket (`mark`), else the first of the peak series' largest.
-        let marked: (bucket: Int, label: String)? = mark.map { (Int(($0.at / bucketSeconds).rounded(.down)), $0.label) }
-            ?? peakSeries.flatMap { s in s.values.max().flatMap { s.values.firstIndex(of: $0) }.map { ($0, "peak") } }
+        // The marked bucket (`mark`), else the series' maximum where it is first reached,
+        // with how many buckets reach it (a flat maximum is not one moment).
+        let marked: (bucket: Int, label: String, suffix: String)?
+        if let mark {
+            marked = (Int((mark.at / bucketSeconds).rounded(.down)), mark.label, "")
+        } else if let peakSeries, let first = firstMaximum(peakSeries.values) {
+            marked = (first.index, "max", first.buckets > 1 ? " (first of \(HumanUnits.count(first.buckets)) buckets at that level)" : "")
+        } else {
+            marked = nil
+        }
         if let peakSeries, let marked, marked.bucket >= 0, marked.bucket < peakSeries.values.count {
             let peak = peakSeries.values[marked.bucket]
             let t = Double(marked.bucket) * bucketSeconds
-            subtitle += " · \(marked.label) \(valueText(peak, unit)) at \(elapsed(t))"
+            subtitle += " · \(marked.label) \(valueText(peak, unit)) at \(elapsed(t))\(marked.suffix)"
             peakMark = "<circle class=\"peak-mark\" data-at=\"\(n(t, 0))\" cx=\"\(n(x(t + bucketSeconds / 2)))\" cy=\"\(n(y(peak)))\" r=\"4\" fill=\"#c0392b\"/>\n"
                 + text(x(t + bucketSeconds / 2) + (x(t) > left + plotW * 0.7 ? -8 : 8), Swift.max(y(peak) - 6, top + 10),
-                       "\(marked.label) \(valueText(peak, unit))", anchor: x(t) > left + plotW * 0.7 ? "end" : "start", fill: "#c0392b")
+                       "\(marked.label) \(valueText(peak, unit))", anchor: x(t) > left + plotW * 0.7 ? "end" : "start", fill: "#c0392b", halo: true)
         }
         var out = header(title: title + (unit.isEmpty ? "" : " (\(unit))"), subtitle: subtitle)
         for f in faults {
             let x0 = x(f.start), x1 = Swift.max(x(f.end), x0 + 2)
             out += "<rect x=\"\(n(x0))\" y=\"\(n(top))\" width=\"\(n(x1 - x0))\" height=\"\(n(plotH))\" fill=\"#f5b7b1\" fill-opacity=\"0.45\"><title>\(SVGChart.escape(f.name)): \(elapsed(f.start)) to \(elapsed(f.end))</title></rect>\n"
-            out += text(x0 + 3, top + plotH - 6, f.name, anchor: "start", fill: "#922b21")
         }
         for tick in 0...4 {
             let v = axisMax * Double(tick) / 4
             out += line(left, y(v), left + plotW, y(v), tick == 0 ? "#333333" : "#dddddd")
             out += text(left - 6, y(v) + 4, MetricText.plain(v), anchor: "end", fill: "#555555")
         }
-        let steps: [Double] = [600, 1_800, 3_600, 7_200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800]
-        let step = steps.first { duration / $0 <= 10 && plotW * $0 / duration >= minimumTickGap } ?? steps[steps.count - 1]
-        var t = 0.0
-        while t <= duration + 0.5 {
-            out += line(x(t), top + plotH, x(t), top + plotH + 4, "#333333")
-            out += text(x(t), top + plotH + 18, elapsed(t), anchor: "middle", fill: "#555555")
-            t += step
-        }
+        out += timeAxis(duration: duration, x: x)
         if let capacity {
             out += "<line x1=\"\(n(left))\" y1=\"\(n(y(capacity)))\" x2=\"\(n(left + plotW))\" y2=\"\(n(y(capacity)))\" stroke=\"#c0392b\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n"
             out += text(left + plotW - 4, y(capacity) - 5, "capacity \(MetricText.plain(capacity))", anchor: "end", fill: "#c0392b")
@@ -166,14 +171,62 @@ public enum ReportSVG {
             }
             out += "<polyline points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"\(n(s.width))\" stroke-linejoin=\"round\"><title>\(SVGChart.escape(s.name))</title></polyline>\n"
         }
-        out += peakMark + "</svg>\n"
-        if drawn.count > 1 || capacity != nil || !faults.isEmpty {
-            out += "<ul class=\"legend\">"
-            for s in drawn { out += "<li><span style=\"background:\(s.color)\"></span>\(SVGChart.escape(s.name))</li>" }
-            if !faults.isEmpty { out += "<li><span style=\"background:#f5b7b1\"></span>fault window</li>" }
-            out += "</ul>\n"
+        out += busiestMinuteLine(busiestMinute, x: x, mark: mark?.at) + faultLabels(faults, x: x) + peakMark + "</svg>\n"
+        out += legend(drawn.map { ($0.name, $0.color) }, zero: zero, capacity: capacity != nil, faults: !faults.isEmpty)
+        return out
+    }
+
+    /// The first bucket holding a series' maximum and how many buckets hold it; nil for an
+    /// empty or all-zero series. The chart's max marker and the table's "most ... at once"
+    /// row both read it, so they name the same minute.
+    public static func firstMaximum(_ values: [Double]) -> (index: Int, value: Double, buckets: Int)? {
+        guard let peak = values.max(), peak > 0, let index = values.firstIndex(of: peak) else { return nil }
+        return (index, peak, values.filter { $0 == peak }.count)
+    }
+
+    /// Ticks of elapsed time under a plot `duration` seconds wide, at most 10 and never
+    /// closer than ``minimumTickGap``.
+    static func timeAxis(duration: Double, x: (Double) -> Double) -> String {
+        let plotW = width - left - right, plotH = height - top - bottom
+        let steps: [Double] = [600, 1_800, 3_600, 7_200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800]
+        let step = steps.first { duration / $0 <= 10 && plotW * $0 / duration >= minimumTickGap } ?? steps[steps.count - 1]
+        var out = ""
+        var t = 0.0
+        while t <= duration + 0.5 {
+            out += line(x(t), top + plotH, x(t), top + plotH + 4, "#333333")
+            out += text(x(t), top + plotH + 18, elapsed(t), anchor: "middle", fill: "#555555")
+            t += step
         }
         return out
+    }
+
+    /// The table's busiest minute (`backend.load.peak.at`) as a thin vertical line on a
+    /// load chart, unless that chart's own marker already stands there.
+    static func busiestMinuteLine(_ at: Double?, x: (Double) -> Double, mark: Double?) -> String {
+        guard let at, at != mark else { return "" }
+        let plotH = height - top - bottom
+        let lx = x(at)
+        return "<line class=\"busiest-minute\" data-at=\"\(n(at, 0))\" x1=\"\(n(lx))\" y1=\"\(n(top))\" x2=\"\(n(lx))\" y2=\"\(n(top + plotH))\" stroke=\"#7d3c98\" stroke-width=\"1\" stroke-dasharray=\"3 3\"/>\n"
+            + text(lx > left + (width - left - right) * 0.7 ? lx - 4 : lx + 4, top + plotH - 6, "busiest minute \(elapsed(at))",
+                   anchor: lx > left + (width - left - right) * 0.7 ? "end" : "start", fill: "#7d3c98", halo: true)
+    }
+
+    /// Fault names at the top of their bands, drawn after the series with a white halo so
+    /// no line runs through them.
+    static func faultLabels(_ faults: [(name: String, start: Double, end: Double)], x: (Double) -> Double) -> String {
+        faults.map { text(x($0.start) + 3, top + 13, $0.name, anchor: "start", fill: "#922b21", halo: true) }.joined()
+    }
+
+    /// The HTML legend under a chart: the drawn series, then the ones that are zero all
+    /// run (named, without a swatch), the capacity line and the fault band.
+    static func legend(_ drawn: [(name: String, color: String)], zero: [String], capacity: Bool, faults: Bool) -> String {
+        guard drawn.count > 1 || !zero.isEmpty || capacity || faults else { return "" }
+        var out = "<ul class=\"legend\">"
+        for s in drawn { out += "<li><span style=\"background:\(s.color)\"></span>\(SVGChart.escape(s.name))</li>" }
+        if capacity { out += "<li><span style=\"background:#c0392b;height:2px\"></span>capacity</li>" }
+        if faults { out += "<li><span style=\"background:#f5b7b1\"></span>fault window</li>" }
+        if !zero.isEmpty { out += "<li class=\"zero\">zero all run (not drawn): \(SVGChart.escape(zero.joined(separator: ", ")))</li>" }
+        return out + "</ul>\n"
     }
 
     /// Time since the run's start: `+0 h`, `+6 h`, `+2 d`, `+2 d 08:10`.
@@ -205,8 +258,10 @@ public enum ReportSVG {
         "<line x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"\(color)\" stroke-width=\"1\"/>\n"
     }
 
-    static func text(_ x: Double, _ y: Double, _ content: String, anchor: String, fill: String, extra: String = "") -> String {
-        "<text x=\"\(n(x))\" y=\"\(n(y))\" text-anchor=\"\(anchor)\" fill=\"\(fill)\"\(extra)>\(SVGChart.escape(content))</text>\n"
+    /// `halo`: a white outline under the glyphs, so a label stays legible over lines.
+    static func text(_ x: Double, _ y: Double, _ content: String, anchor: String, fill: String, extra: String = "", halo: Bool = false) -> String {
+        let outline = halo ? " stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\"" : ""
+        return "<text x=\"\(n(x))\" y=\"\(n(y))\" text-anchor=\"\(anchor)\" fill=\"\(fill)\"\(extra)\(outline)>\(SVGChart.escape(content))</text>\n"
     }
 
     static func n(_ x: Double, _ digits: Int = 1) -> String { FixedDecimal.format(x, digits: digits) ?? "0" }

@@ -2,8 +2,9 @@
 /// document so both documents carry the same sections, tables and figures.
 ///
 /// Rules:
-/// - The verdict comes first, then what failed (violations with their replay commands,
-///   failed expectations with value and limit), then one section per feature.
+/// - The verdict comes first, then every expectation (✓ pass, ✗ FAIL, ? inconclusive,
+///   with value, limit and n), then the violations with their replay commands, then one
+///   section per feature.
 /// - Every figure goes through ``MetricText``: human units, never raw seconds.
 /// - Keys that a report does not have are skipped (a section without data says so), so
 ///   reports of older or newer versions still render.
@@ -37,10 +38,14 @@ public enum ReportChart: Sendable, Equatable {
     /// Series over simulated time (`bucketSeconds` apart), stacked into one chart with
     /// their sum when `total` is set, the peak marked, and fault windows as bands. `mark`
     /// puts the peak marker at a given bucket start (seconds) with a label: the busiest
-    /// minute of `backend.load.peak`, so chart and table agree.
+    /// minute of `backend.load.peak`, so chart and table agree; without it the series'
+    /// maximum is marked where it is first reached (``ReportSVG/firstMaximum(_:)``).
+    /// `busiestMinute` (`backend.load.peak.at`) is a thin line on every load chart.
     case timeSeries(title: String, unit: String, bucketSeconds: Double, series: [(name: String, values: [Double])],
                     total: Bool, capacity: Double?, faults: [(name: String, start: Double, end: Double)],
-                    mark: (at: Double, label: String)? = nil)
+                    mark: (at: Double, label: String)? = nil, busiestMinute: Double? = nil)
+    /// p50/p95/p99 of one latency per bucket of time (``LatencyOverTime``), fault windows as bands.
+    case latencyOverTime(title: String, data: LatencyOverTime, faults: [(name: String, start: Double, end: Double)])
     /// One bar per label (``SVGChart/bars(title:labels:values:unit:width:height:)``).
     case bars(title: String, labels: [String], values: [Double], unit: String)
 
@@ -48,10 +53,12 @@ public enum ReportChart: Sendable, Equatable {
         switch (a, b) {
         case let (.latencyCDF(t1, h1, l1), .latencyCDF(t2, h2, l2)):
             return t1 == t2 && h1 == h2 && l1?.percentile == l2?.percentile && l1?.seconds == l2?.seconds
-        case let (.timeSeries(t1, u1, b1, s1, tot1, c1, f1, m1), .timeSeries(t2, u2, b2, s2, tot2, c2, f2, m2)):
-            return t1 == t2 && u1 == u2 && b1 == b2 && tot1 == tot2 && c1 == c2 && m1?.at == m2?.at && m1?.label == m2?.label
+        case let (.timeSeries(t1, u1, b1, s1, tot1, c1, f1, m1, p1), .timeSeries(t2, u2, b2, s2, tot2, c2, f2, m2, p2)):
+            return t1 == t2 && u1 == u2 && b1 == b2 && tot1 == tot2 && c1 == c2 && m1?.at == m2?.at && m1?.label == m2?.label && p1 == p2
                 && s1.map(\.name) == s2.map(\.name) && s1.map(\.values) == s2.map(\.values)
                 && f1.map(\.name) == f2.map(\.name) && f1.map(\.start) == f2.map(\.start) && f1.map(\.end) == f2.map(\.end)
+        case let (.latencyOverTime(t1, d1, f1), .latencyOverTime(t2, d2, f2)):
+            return t1 == t2 && d1 == d2 && f1.map(\.name) == f2.map(\.name) && f1.map(\.start) == f2.map(\.start) && f1.map(\.end) == f2.map(\.end)
         case let (.bars(t1, l1, v1, u1), .bars(t2, l2, v2, u2)):
             return t1 == t2 && l1 == l2 && v1 == v2 && u1 == u2
         default: return false
@@ -61,9 +68,8 @@ public enum ReportChart: Sendable, Equatable {
 
 public enum ReportSections {
     /// The id of every section, in order; each report has all of them.
-    public static let ids = ["verdict", "failures", "run", "latency", "refresh", "step-sync", "continuation",
-                             "push", "ios-scheduling", "android-scheduling", "battery", "backend-load", "invariants",
-                             "expectations"]
+    public static let ids = ["verdict", "expectations", "failures", "run", "latency", "refresh", "step-sync", "continuation",
+                             "push", "ios-scheduling", "android-scheduling", "battery", "backend-load", "invariants"]
 
     /// An expectation of a report (`expect`), as written in `report.json`.
     public typealias Expectation = ExpectationJudgement
@@ -88,8 +94,8 @@ public enum ReportSections {
     /// The sections of a report. `wallSeconds` (machine-dependent) appears only when given;
     /// `strict` (`--strict`) counts inconclusive expectations as failures in the verdict.
     public static func build(_ r: ReportValue, wallSeconds: Double? = nil, strict: Bool = false) -> [ReportSection] {
-        [verdict(r, wallSeconds: wallSeconds, strict: strict), failures(r), run(r), latency(r), refresh(r), stepSync(r), continuation(r),
-         push(r), iosScheduling(r), androidScheduling(r), battery(r), backendLoad(r), invariants(r), expectationsSection(r)]
+        [verdict(r, wallSeconds: wallSeconds, strict: strict), expectationsSection(r), failures(r), run(r), latency(r), refresh(r), stepSync(r),
+         continuation(r), push(r), iosScheduling(r), androidScheduling(r), battery(r), backendLoad(r), invariants(r)]
     }
 
     // MARK: - Sections
@@ -117,13 +123,10 @@ public enum ReportSections {
     public static let replayNote = "Run them from the directory the run was started in, with fleetsim on PATH "
         + "(make install), or from the repository with .build/release/fleetsim in place of fleetsim."
 
+    /// The invariant violations with their replay commands (the expectations, failed or
+    /// not, are the section above).
     static func failures(_ r: ReportValue) -> ReportSection {
         var blocks: [ReportSection.Block] = []
-        let failed = expectations(r).filter { $0.verdict != .pass }
-        if !failed.isEmpty {
-            blocks.append(.table(header: ["failed or inconclusive expectation", "value", "limit", "result"],
-                                 rows: failed.map { [$0.metric, $0.valueText, $0.limitText, $0.verdictText] }))
-        }
         let samples = r.lookup("invariants.samples")?.arrayValue ?? []
         if !samples.isEmpty {
             blocks.append(.paragraph("First invariant violations, each with the command that replays it. \(replayNote)"))
@@ -133,8 +136,8 @@ public enum ReportSections {
                                         detail: str(s, "detail"), replay: str(s, "replay"))
             }))
         }
-        if blocks.isEmpty { blocks.append(.paragraph("Nothing failed: no invariant violation, every expectation held.")) }
-        return ReportSection(id: "failures", title: "Violations and failed expectations", blocks: blocks)
+        if blocks.isEmpty { blocks.append(.paragraph("No invariant violation.")) }
+        return ReportSection(id: "failures", title: "Invariant violations", blocks: blocks)
     }
 
     static func run(_ r: ReportValue) -> ReportSection {
@@ -166,6 +169,14 @@ public enum ReportSections {
         ]
         let empty = names.filter { (r.lookup("latency.\($0).count")?.intValue ?? 0) == 0 }
         if !empty.isEmpty { blocks.append(.paragraph("No samples (no chart): \(empty.joined(separator: ", ")).")) }
+        blocks += LatencyTail.notes(r, names: names).map { .paragraph($0) }
+        let overTime = LatencyOverTime.read(r)
+        if overTime.isEmpty {
+            blocks.append(.paragraph("Latency over time: this report has no per-bucket latency (latencyOverTime), so it is not drawn."))
+        } else {
+            let faults = faultBands(r).bands
+            blocks += overTime.map { .chart(.latencyOverTime(title: String($0.of.hasPrefix("latency.") ? $0.of.dropFirst(8) : $0.of[...]), data: $0, faults: faults)) }
+        }
         blocks += charts
         return ReportSection(id: "latency", title: "Latency distributions", blocks: blocks)
     }
@@ -302,7 +313,8 @@ public enum ReportSections {
             ["utilisation / headroom in the peak minute", "\(MetricText.lookup(r, "backend.load.peak.utilisation")) / \(MetricText.lookup(r, "backend.load.peak.headroom"))"],
             ["headroom (1 − the most utilised minute)", MetricText.lookup(r, "backend.load.apiHeadroom")],
             ["most busy workers at once in the peak minute", bound(r, count(r, "backend.load.peak.busyWorkers"), count(r, "backend.load.peak.busyWorkersUpperBound"))],
-            ["most busy workers at once", bound(r, peakOf(r, "backend.load.apiBusyWorkersPeak"), peakOf(r, "backend.load.apiBusyWorkersPeakUpperBound"))],
+            ["most busy workers at once", bound(r, peakOf(r, "backend.load.apiBusyWorkersPeak"), peakOf(r, "backend.load.apiBusyWorkersPeakUpperBound"))
+                + firstReached(r, "backend.load.apiBusyWorkersPeak")],
             ["queueing p99 / max", latencyFigures(r, "backend.queueing", "p99", "max")],
             ["peak queue depth", bound(r, count(r, "backend.peakQueueDepth"), nil)],
             ["503 (queue full)", count(r, "backend.rejected")], ["no answer", count(r, "backend.unanswered")],
@@ -392,6 +404,20 @@ public enum ReportSections {
                         + endpoints.map { row($0, "backend.queue.byEndpoint.\($0)", "backend.queue.byEndpoint.\($0).wait") })
     }
 
+    /// The fault windows of `backend.load.faults` (`[{kind, start, end}]`, seconds) drawn
+    /// as bands, and the names of those in force for the whole run (no band over everything).
+    static func faultBands(_ r: ReportValue) -> (bands: [(name: String, start: Double, end: Double)], wholeRun: [String]) {
+        let runSeconds = r.lookup("simulated.duration")?.doubleValue
+        var wholeRun: [String] = []
+        let bands: [(name: String, start: Double, end: Double)] = (r.lookup("backend.load.faults")?.arrayValue ?? []).compactMap { f in
+            guard let s = f.lookup("start")?.doubleValue, let e = f.lookup("end")?.doubleValue else { return nil }
+            let name = f.lookup("kind")?.stringValue ?? "fault"
+            if s == 0, let runSeconds, e >= runSeconds { wholeRun.append(name); return nil }
+            return (name, s, e)
+        }
+        return (bands, wholeRun)
+    }
+
     /// One chart per entry of `backend.load`, generically: an array is one series, an
     /// object of arrays one chart of several series (with their total when they are
     /// rates; a series named `total` is drawn as the total). A count series whose rate
@@ -401,14 +427,7 @@ public enum ReportSections {
     static func loadCharts(_ r: ReportValue) -> [ReportSection.Block] {
         guard let load = r.lookup("backend.load")?.objectValue else { return [.paragraph("No load series in this report.")] }
         let bucket = load["bucketSeconds"]?.doubleValue ?? 60
-        let runSeconds = r.lookup("simulated.duration")?.doubleValue
-        var wholeRun: [String] = []
-        let faults: [(name: String, start: Double, end: Double)] = (load["faults"]?.arrayValue ?? []).compactMap { f in
-            guard let s = f.lookup("start")?.doubleValue, let e = f.lookup("end")?.doubleValue else { return nil }
-            let name = f.lookup("kind")?.stringValue ?? "fault"
-            if s == 0, let runSeconds, e >= runSeconds { wholeRun.append(name); return nil }
-            return (name, s, e)
-        }
+        let (faults, wholeRun) = faultBands(r)
         let workers = r.lookup("backend.capacity.workers")?.doubleValue
         var blocks: [ReportSection.Block] = []
         if !wholeRun.isEmpty { blocks.append(.paragraph("In force for the whole run (no band): \(wholeRun.joined(separator: ", ")).")) }
@@ -449,7 +468,8 @@ public enum ReportSections {
             } : nil
             blocks.append(.chart(.timeSeries(title: words(key), unit: unit, bucketSeconds: bucket, series: series,
                                              total: isRate && series.count > 1 && !hasTotal,
-                                             capacity: key.contains("Workers") ? workers : nil, faults: faults, mark: mark)))
+                                             capacity: key.contains("Workers") ? workers : nil, faults: faults, mark: mark,
+                                             busiestMinute: r.lookup("backend.load.peak.at")?.doubleValue)))
         }
         if !empty.isEmpty { blocks.append(.paragraph("Zero for the whole run (no chart): \(empty.map(words).joined(separator: ", ")).")) }
         return blocks
@@ -467,14 +487,26 @@ public enum ReportSections {
         let all = expectations(r)
         guard !all.isEmpty else { return ReportSection(id: "expectations", title: "Expectations", blocks: [.paragraph("The scenario sets no expectation.")]) }
         return ReportSection(id: "expectations", title: "Expectations", blocks: [
+            .table(header: ["metric", "value", "limit", "n", "95 % CI", "result"], rows: all.map { e in
+                [e.metric, e.valueText, e.limitText, e.samples.map { HumanUnits.count($0) } ?? "", e.interval.map(ExpectationJudgement.rangeText) ?? "",
+                 resultMark(e)]
+            }),
             .paragraph("A percentile is judged by its 95 % confidence interval (distribution-free, from the order statistics "
                        + "over the histogram's buckets, widened to bucket edges): pass when all of it is within the limit, "
                        + "FAIL when none of it is, inconclusive when it straddles the limit."),
-            .table(header: ["metric", "value", "limit", "n", "95 % CI", "result"], rows: all.map { e in
-                [e.metric, e.valueText, e.limitText, e.samples.map { HumanUnits.count($0) } ?? "", e.interval.map(ExpectationJudgement.rangeText) ?? "",
-                 e.verdictText]
-            }),
         ])
+    }
+
+    /// `✓ pass`, `✗ FAIL`, `? inconclusive (straddles 72.0 h)`: the result column of the
+    /// Expectations table (n and the interval have their own columns).
+    static func resultMark(_ e: Expectation) -> String {
+        switch e.verdict {
+        case .pass: return "✓ pass"
+        case .fail: return "✗ FAIL"
+        case .inconclusive:
+            if let limit = e.straddled { return "? inconclusive (straddles \(limit))" }
+            return e.samples == nil ? "? inconclusive (no samples)" : "? inconclusive"
+        }
     }
 
     // MARK: - Helpers
@@ -524,6 +556,15 @@ public enum ReportSections {
     static func peakOf(_ r: ReportValue, _ path: String) -> String {
         guard let values = r.lookup(path)?.arrayValue?.compactMap(\.doubleValue), let peak = values.max() else { return "no data" }
         return MetricText.plain(peak)
+    }
+
+    /// `, first at +00:15 (812 of 10,080 buckets)`: where a series' maximum is first
+    /// reached and how often, as its chart marks it (``ReportSVG/firstMaximum(_:)``).
+    static func firstReached(_ r: ReportValue, _ path: String) -> String {
+        guard let values = r.lookup(path)?.arrayValue?.map({ $0.doubleValue ?? 0 }), let first = ReportSVG.firstMaximum(values),
+              let bucket = r.lookup("backend.load.bucketSeconds")?.doubleValue else { return "" }
+        return ", first at \(ReportSVG.elapsed(Double(first.index) * bucket))"
+            + (first.buckets > 1 ? " (\(HumanUnits.count(first.buckets)) of \(HumanUnits.count(values.count)) buckets)" : "")
     }
 
     static func providerName(_ key: String) -> String {
