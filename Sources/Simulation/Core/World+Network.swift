@@ -27,8 +27,8 @@ struct Job {
     /// What made the app send it (``World/causeOfSend()``).
     var cause = LoadCause.appTimer
     /// Ground truth when the server answered: the window open then (its number,
-    /// ``TestAvailabilityTruth/window(_:)``), else ``RefreshChecker/noWindow``.
-    var openWindow = RefreshChecker.noWindow
+    /// ``TestAvailabilityTruth/window(_:)``), else ``RefreshSlot/noWindow``.
+    var openWindow = RefreshSlot.noWindow
     /// When the server finished it (`never` until then).
     var answeredAt = World.never
     /// A step upload's health-data range, true times (the step-sync host's `requestSent`).
@@ -169,7 +169,7 @@ extension World {
             switch core.jobs[j].endpoint {
             case .testHistory:
                 let completed = truth.lastCompletedAt(user)
-                core.jobs[j].openWindow = truth.isAvailable(user, at: now) ? truth.window(user) : RefreshChecker.noWindow
+                core.jobs[j].openWindow = truth.isAvailable(user, at: now) ? truth.window(user) : RefreshSlot.noWindow
                 core.jobs[j].result = .ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: core.startUnixSeconds * 1_000_000 + completed.microseconds), serverTime: serverTime))
             case .activeSession:
                 core.jobs[j].result = .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))

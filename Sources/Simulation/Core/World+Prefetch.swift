@@ -86,7 +86,7 @@ extension World {
             let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             // Every response ends the refresh's and the continuation's request if it is theirs.
             let i = Int(d)
-            refresh.inflight.prefetch(i)
+            refresh.slots.prefetch(i)
             continuation.slots.prefetch(i)
             switch core.jobs[j].endpoint {
             case .syncSteps: prefetchStepSync(i, android: indices.android)
@@ -160,7 +160,7 @@ extension World {
     /// (a launch, an open and a history response each read it).
     @inline(__always) mutating func prefetchRefresh(_ i: Int) {
         refresh.states.prefetch(i)
-        refresh.inflight.prefetch(i)
+        refresh.slots.prefetch(i)
         core.oracle.refresh.prefetch(i)
     }
 

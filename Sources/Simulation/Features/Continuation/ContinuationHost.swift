@@ -285,14 +285,20 @@ struct ContinuationHost: FeatureHost {
     /// UserDefaults writes the state to disk.
     mutating func persist(_ i: Int) { durable.persisted(i) }
 
+    /// Whether the result of analysis `unseen` is in what reached the disk (a terminated
+    /// app gets it back from there; otherwise it is lost).
+    func resultOnDisk(_ i: Int, unseen: UInt32) -> Bool {
+        durable.onDisk(i, current: states[i].stored).unseenResult?.request.rawValue == unseen
+    }
+
     /// Abrupt termination: judge the result the app held (lost unless seen or on disk),
     /// drop the work in flight, and rebuild the logic from disk.
     mutating func terminate(_ d: UInt32, core: inout WorldCore) {
         let i = Int(d)
         let unseen = slots[i].unseenRequest
         if unseen != 0 {
-            let onDisk = observeTerminatedHoldingResult(i, unseen: unseen, core: &core)
-            if !onDisk { slots[i].unseenRequest = 0 }
+            observeTerminatedHoldingResult(i, unseen: unseen, core: &core)
+            if !resultOnDisk(i, unseen: unseen) { slots[i].unseenRequest = 0 }
         }
         let job = slots[i].job
         if job >= 0 {

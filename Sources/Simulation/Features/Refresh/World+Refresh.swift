@@ -85,7 +85,8 @@ extension World {
         // Latency only for windows that opened during the run: before it, when the
         // app first heard of a window is unknown.
         let availableAt = truth.availableAt(i)
-        if observeTestNotificationShown(i), now >= availableAt, availableAt >= .zero {
+        observeTestNotificationShown(i)
+        if refresh.testNotified(i, window: truth.window(i)), now >= availableAt, availableAt >= .zero {
             core.metrics.testAvailableToNotified.record((now - availableAt).microseconds)
         }
         core.note(d, "OS: notification shown: test available")
