@@ -14,11 +14,10 @@ extension World {
     @inline(__always) func prefetchDevice(_ event: WorldEvent) -> UInt32? {
         switch event {
         case .userOpensApp(let d), .notificationTapped(let d), .testCompleted(let d),
-             .offlineSpellStarts(let d), .offlineSpellEnds(let d):
+             .offlineSpellStarts(let d), .offlineSpellEnds(let d), .batterySwitch(let d):
             return d
         case .foregroundSessionEnds(let d, _), .refreshLaunch(let d, _), .refreshExpires(let d, _),
-             .refreshWatchdog(let d, _), .suspendAfterTask(let d, _), .keyValueFlush(let d, _),
-             .continuationChoice(let d, _):
+             .refreshWatchdog(let d, _), .suspendAfterTask(let d, _), .keyValueFlush(let d, _):
             return d
         case .jetsam(let d, _): return d
         case .deviceTimer(let d, _, _): return d
@@ -32,16 +31,7 @@ extension World {
             case .screenOff(let d, _), .stepJobStops(let d, _): return d
             case .timer(let d, _, _): return d
             }
-        case .push(let e):
-            switch e {
-            case .source(let d, _), .tokenLifecycle(let d, _): return d
-            case .silentWaiting(let d): return d
-            case .broadcast, .timer, .answer, .arrives: return nil
-            }
-        case .stepSync(let e):
-            switch e {
-            case .healthDelivery(let d), .batterySwitch(let d): return d
-            }
+        case .feature(let e): return featureEventDevice(e)
         }
     }
 
@@ -95,7 +85,9 @@ extension World {
                 core.oracle.refresh.prefetch(i)
             case .analysis: break
             }
-        case .stepSync(.healthDelivery(let d)), .android(.timer(let d, _, .stepWork)):
+        case .feature(let e):
+            prefetchState(of: e)
+        case .android(.timer(let d, _, .stepWork)):
             let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             prefetchStepSync(Int(d), android: indices.android)
         case .refreshLaunch(let d, _):

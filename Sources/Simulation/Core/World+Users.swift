@@ -54,14 +54,7 @@ extension World {
         core.devices[i].foregroundUntil = max(core.devices[i].foregroundUntil, now + World.foregroundSession)
         core.clock.schedule(.foregroundSessionEnds(device: d, incarnation: core.devices[i].incarnation), after: World.foregroundSession)
         appOpened(d)
-        deliverRefresh(d, .appOpened)
-        badge.appOpened(d, core: &core)
-        continuationOnOpen(d)
-        pushOnOpen(d)
-        if core.cohorts[Int(core.devices[i].cohort)].stepSync {
-            let context = stepContext(i)
-            deliverStepSync(d, .appOpened(context))
-        }
+        featuresHearAppOpened(d)
     }
 
 

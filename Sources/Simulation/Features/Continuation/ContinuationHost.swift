@@ -118,7 +118,7 @@ struct ContinuationHost: FeatureHost {
             core.cancelTimer(d, timer == .offer ? .continuationOffer : .continuationDeadline)
         case .offerBackground:
             metrics.offered += 1
-            core.clock.schedule(.continuationChoice(device: d, incarnation: core.devices[i].incarnation), at: core.now)
+            core.clock.schedule(.continuation(.choice(device: d, incarnation: core.devices[i].incarnation)), at: core.now)
         case .beginBackgroundTask:
             slots[i].holdsBackgroundTask = true
             let granted = core.cohorts[Int(core.devices[i].cohort)].continuation.backgroundTime

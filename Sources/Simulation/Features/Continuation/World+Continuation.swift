@@ -18,6 +18,13 @@ extension World {
         deliverContinuation(d, .analysisRequested(mode, notifications: core.devices[Int(d)].permission))
     }
 
+    /// The continuation's own events (``ContinuationEvent``).
+    mutating func continuationEvent(_ event: ContinuationEvent) {
+        switch event {
+        case .choice(let d, let incarnation): continuationChoice(d, incarnation: incarnation)
+        }
+    }
+
     /// The user answers the offer's alert.
     mutating func continuationChoice(_ d: UInt32, incarnation: UInt32) {
         guard let choice = continuation.userChooses(d, incarnation: incarnation, core: &core) else { return }

@@ -23,7 +23,6 @@ extension World {
     mutating func stepSyncEvent(_ event: StepSyncEvent) {
         switch event {
         case .healthDelivery(let d): healthDelivery(d)
-        case .batterySwitch(let d): batterySwitches(d)
         }
     }
 
@@ -131,6 +130,14 @@ extension World {
     }
 
     // MARK: - Process lifecycle
+
+    /// The user opened the app (Features/Features.swift).
+    mutating func stepSyncOnOpen(_ d: UInt32) {
+        let i = Int(d)
+        guard core.cohorts[Int(core.devices[i].cohort)].stepSync else { return }
+        let context = stepContext(i)
+        deliverStepSync(d, .appOpened(context))
+    }
 
     /// iOS freezes the app: an upload in flight will not be answered; the logic hears
     /// it failed (**assumption**: as URLSession reports a default-session task of a
