@@ -78,6 +78,32 @@ extension World {
         }
     }
 
+    // MARK: - Requests (Core/World+Network keeps the transport)
+
+    /// The server answers request `job` of `user` (its token valid) from the backend's
+    /// ground truth at this instant: the endpoint's feature serves it.
+    mutating func featureServes(_ job: UInt32, user: Int, serverTime: Instant) -> HTTPResult {
+        switch core.jobs[Int(job)].endpoint {
+        case .testHistory, .activeSession: return refreshServes(job, user: user, serverTime: serverTime)
+        case .analysis: return .ok(.analysis)
+        case .syncSteps(let upload): return stepSync.applyUpload(job, upload, core: &core)
+        }
+    }
+
+    /// The client side of request `job` ended with `result` (its radio energy
+    /// `radioJoules`): every host lets go of it if it was theirs, then the endpoint's
+    /// feature hears the answer.
+    mutating func featureReceives(_ job: UInt32, _ result: HTTPResult, radioJoules: Double) {
+        let i = Int(core.jobs[Int(job)].device)
+        refresh.requestEnded(i, job: job)
+        continuation.requestEnded(i, job: job)
+        switch core.jobs[Int(job)].endpoint {
+        case .testHistory, .activeSession: refreshReceives(job, result, radioJoules: radioJoules)
+        case .analysis: continuationReceives(job, result, radioJoules: radioJoules)
+        case .syncSteps: stepSyncReceives(job, result, radioJoules: radioJoules)
+        }
+    }
+
     // MARK: - The process and the user
 
     /// The user opened the app (after ground truth, the token, the process and the OS).

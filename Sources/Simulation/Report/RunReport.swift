@@ -154,18 +154,14 @@ extension World {
         // Every second of the run counts, quiet ones included.
         let perSecond = arrivalsPerSecond()
         let peak = peakBucket()
-        let total = core.metrics.requestsHistory + core.metrics.requestsActive + continuation.metrics.requests
-            + core.metrics.requestsStepSync + core.metrics.requestsStepInsert
+        // Every arrival is in one bucket of its endpoint's series (the last bucket takes any
+        // at the end), so the series' sums are the run's request counts.
+        let byEndpoint = load.requests.map { $0.reduce(UInt64(0)) { $0 + UInt64($1) } }
+        let total = byEndpoint.reduce(0, +)
         return [
             "requests": [
                 "total": .count(total),
-                "byEndpoint": [
-                    "/v1/test/history": .count(core.metrics.requestsHistory),
-                    "/v1/test/active": .count(core.metrics.requestsActive),
-                    "/v1/homework/analyze": .count(continuation.metrics.requests),
-                    "/api/v1/steps/sync": .count(core.metrics.requestsStepSync),
-                    "/api/v1/steps": .count(core.metrics.requestsStepInsert),
-                ],
+                "byEndpoint": .object(Dictionary(uniqueKeysWithValues: zip(LoadSeries.endpointNames, byEndpoint.map { ReportValue.count($0) }))),
             ],
             // `peak` is the busiest minute's mean rate (the peak of `backend.load`, whose
             // `peak` says when); `peakSecond` and `p99` are over single seconds.

@@ -38,7 +38,6 @@ struct ContinuationMetrics {
     var interruptedByTermination: UInt64 = 0
     var notified: UInt64 = 0
     var shownAtOpen: UInt64 = 0
-    var requests: UInt64 = 0
 }
 
 /// Seed `004`'s long request, hosted (docs/architecture.md): the logic, its per-device

@@ -54,6 +54,14 @@ extension World {
         terminate(d)
     }
 
+    /// An analysis request's answer (Features/Features.swift): its radio energy is the
+    /// running operation's, and a running app hears it.
+    mutating func continuationReceives(_ job: UInt32, _ result: HTTPResult, radioJoules: Double) {
+        core.devices[Int(core.jobs[Int(job)].device)].ledger.chargeApp(joules: radioJoules)
+        guard appHearsAnswer(job) else { return }
+        receiveAnalysis(job, result)
+    }
+
     /// An analysis response reached the running app: ground truth first, then the logic.
     mutating func receiveAnalysis(_ job: UInt32, _ result: HTTPResult) {
         let j = Int(job)

@@ -129,6 +129,17 @@ extension World {
         completeTask(d, success: false)
     }
 
+    // MARK: - Its requests (Features/Features.swift)
+
+    /// A step upload's answer: the host accounts the upload (its energy its own, not the
+    /// running operation's), and a running app's logic hears it.
+    mutating func stepSyncReceives(_ job: UInt32, _ result: HTTPResult, radioJoules: Double) {
+        let j = Int(job), d = core.jobs[j].device
+        stepSync.uploadEnded(Int(d), job: job, radioJoules: radioJoules, seconds: (now - core.jobs[j].sentAt).seconds, energy: energy, core: &core)
+        guard appHearsAnswer(job) else { return }
+        deliverStepSync(d, .httpResponse(core.jobs[j].request, result))
+    }
+
     // MARK: - Process lifecycle
 
     /// The user opened the app (Features/Features.swift).
