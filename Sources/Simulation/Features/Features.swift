@@ -151,10 +151,10 @@ extension World {
         RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice
     }
 
-    /// The features' own sections of report.json, by key.
+    /// The features' own sections of report.json, by key: each host returns its own.
     func featureSections() -> [(key: String, value: ReportValue)] {
-        [("continuation", continuationSection()),
+        [("continuation", continuation.section()),
          ("push", push.section(duration: scenario.duration)),
-         ("stepSync", stepSyncSection())]
+         ("stepSync", stepSync.section())]
     }
 }

@@ -2,11 +2,11 @@ import Reports
 import Scenario
 
 /// The continuation's section of report.json (Features/Features.swift lists it).
-extension World {
+extension ContinuationHost {
     /// Seed `004`'s analyses: how many started, what users chose at the alert, and how
     /// each ended.
-    func continuationSection() -> ReportValue {
-        let c = continuation.metrics
+    func section() -> ReportValue {
+        let c = metrics
         var choices: [String: ReportValue] = [:]
         for (k, name) in ContinuationChoiceName.allCases.enumerated() { choices[name.rawValue] = .count(c.choices[k]) }
         return [

@@ -1,15 +1,15 @@
 import Reports
 
 /// The step sync's section of report.json (Features/Features.swift lists it).
-extension World {
+extension StepSyncHost {
     /// Seed `003`'s uploads, HealthKit wakes, stale-sync notifications and the server's
     /// dropped old writes.
-    func stepSyncSection() -> ReportValue {
+    func section() -> ReportValue {
         [
-            "uploads": .count(stepSync.metrics.uploads),
-            "healthKitDeliveries": .count(stepSync.metrics.healthDeliveries),
-            "staleSyncNotifications": .count(stepSync.metrics.staleSyncNotifications),
-            "droppedOldWrites": .count(stepSync.store.droppedWrites),
+            "uploads": .count(metrics.uploads),
+            "healthKitDeliveries": .count(metrics.healthDeliveries),
+            "staleSyncNotifications": .count(metrics.staleSyncNotifications),
+            "droppedOldWrites": .count(store.droppedWrites),
         ]
     }
 }
