@@ -208,14 +208,13 @@ public struct World {
         case .requestTimesOut(let job, let generation): requestTimesOut(job, generation: generation)
         case .offlineSpellStarts(let d): offlineSpellStarts(d)
         case .offlineSpellEnds(let d): offlineSpellEnds(d)
+        case .batterySwitch(let d): batterySwitches(d)
         case .faultStarts(let index): applyFault(Int(index), starting: true)
         case .faultEnds(let index): applyFault(Int(index), starting: false)
         case .jetsam(let d, let fault): jetsam(d, fault: Int(fault))
-        case .continuationChoice(let d, let incarnation): continuationChoice(d, incarnation: incarnation)
         case .deviceTimer(let d, let generation, let timer): deviceTimerFires(d, timer, generation: generation)
         case .android(let event): androidEvent(event)
-        case .push(let event): pushEvent(event)
-        case .stepSync(let event): stepSyncEvent(event)
+        case .feature(let event): featureEvent(event)
         }
     }
 }
@@ -258,7 +257,7 @@ extension World {
     /// Memory of one device's state: its `Device`, its stale-sync trigger and its entries
     /// in the hosts' arrays.
     public static var bytesPerDevice: Int {
-        MemoryLayout<Device>.stride + MemoryLayout<DeferredTimer>.stride + RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice
+        MemoryLayout<Device>.stride + MemoryLayout<DeferredTimer>.stride + featuresBytesPerDevice
     }
 
     /// Memory of one iOS device's extra state: its launch policy's (``WorldCore/launchPolicies``).

@@ -24,18 +24,17 @@ enum WorldEvent {
     case requestTimesOut(job: UInt32, generation: UInt32)
     case offlineSpellStarts(device: UInt32)
     case offlineSpellEnds(device: UInt32)
+    // The battery (Core/World+Energy)
+    /// The user plugs the phone in or unplugs it (``BatteryModel``).
+    case batterySwitch(device: UInt32)
     // Faults
     case faultStarts(index: UInt16)
     case faultEnds(index: UInt16)
     case jetsam(device: UInt32, fault: UInt16)
-    // Continuation (seed `004`)
-    case continuationChoice(device: UInt32, incarnation: UInt32)
     // Every per-device timer the features arm (Core/DeviceTimers)
     case deviceTimer(device: UInt32, generation: UInt32, timer: DeviceTimer)
     // Android (World+Android)
     case android(AndroidEvent)
-    // Push (seed `001`; Features/Push/PushEvent)
-    case push(PushEvent)
-    // Step sync (World+StepSync)
-    case stepSync(StepSyncEvent)
+    // A feature's own (Features/Features.swift)
+    case feature(FeatureEvent)
 }

@@ -97,7 +97,7 @@ import Scenario
         var plugged = try Self.world(fleet, duration: "2d")
         plugged.run(until: SimTime.zero + .hours(20))
         plugged.androids[0].whileIdleLog = log
-        plugged.core.clock.schedule(.stepSync(.batterySwitch(device: 0)), at: due + .minutes(4))
+        plugged.core.clock.schedule(.batterySwitch(device: 0), at: due + .minutes(4))
         plugged.runToEnd()
         #expect(Self.times(plugged, "battery: plugged in").first == due + .minutes(4))
         #expect(Self.times(plugged, "AlarmManager: while-idle alarm fires").first == due + .minutes(4))

@@ -21,7 +21,10 @@ import Platform
         // 112 until the request's cause (one byte for backend.load.requestsByCause) took 8:
         // about 2 bytes a device at a burst's peak.
         #expect(MemoryLayout<Job>.stride <= 120, "Job grew: see docs/speed.md, Session 13")
-        #expect(RefreshHost.bytesPerDevice <= 116, "the refresh host's entries grew: see docs/speed.md, Sessions 11 and 13")
+        // 116 until the test windows the latencies count (seen, notified) moved from the
+        // oracle's entry (24 -> 16 bytes) to the host's ``RefreshSlot``: the oracle only watches.
+        #expect(RefreshHost.bytesPerDevice <= 124, "the refresh host's entries grew: see docs/speed.md, Sessions 11 and 13")
+        #expect(MemoryLayout<RefreshChecker.Entry>.stride <= 16, "the refresh oracle's entry grew")
     }
 
     /// The next event's prefetch asks for parts of a device by offset (Core/World+Prefetch,

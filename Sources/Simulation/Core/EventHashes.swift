@@ -162,7 +162,6 @@ extension World {
         case .faultStarts(let index): return (16, UInt32(index), nil)
         case .faultEnds(let index): return (17, UInt32(index), nil)
         case .jetsam(let d, let fault): return (18, UInt32(fault), d)
-        case .continuationChoice(let d, _): return (19, 0, d)
         case .deviceTimer(let d, _, let timer): return (20, UInt32(timer.rawValue), d)
         case .android(let e):
             switch e {
@@ -172,12 +171,8 @@ extension World {
             case .timer(let d, _, let timer): return (24, UInt32(timer.rawValue), d)
             case .stepJobStops(let d, _): return (25, 0, d)
             }
-        case .push(let e): return push.eventIdentity(e)
-        case .stepSync(let e):
-            switch e {
-            case .healthDelivery(let d): return (33, 0, d)
-            case .batterySwitch(let d): return (34, 0, d)
-            }
+        case .batterySwitch(let d): return (34, 0, d)
+        case .feature(let e): return featureEventIdentity(e)
         }
     }
 }

@@ -69,7 +69,7 @@ enum LoadCause: UInt8, CaseIterable {
         switch event {
         case .userOpensApp: return .appOpen
         case .notificationTapped: return .notificationTap
-        case .foregroundSessionEnds, .testCompleted, .continuationChoice: return .userAction
+        case .foregroundSessionEnds, .testCompleted: return .userAction
         case .refreshLaunch: return .refreshLaunch
         case .refreshExpires, .refreshWatchdog, .suspendAfterTask, .keyValueFlush: return .appTimer
         case .requestReachesServer, .serviceCompletes, .responseReachesDevice, .requestTimesOut: return nil
@@ -82,9 +82,8 @@ enum LoadCause: UInt8, CaseIterable {
             case .timer(_, _, .doze): return .dozeWindow
             case .timer, .screenSessionStarts, .screenOff, .motion: return .androidState
             }
-        case .push: return .pushWake
-        case .stepSync(.healthDelivery): return .healthKitDelivery
-        case .stepSync(.batterySwitch): return .charger
+        case .batterySwitch: return .charger
+        case .feature(let e): return e.loadCause
         }
     }
 

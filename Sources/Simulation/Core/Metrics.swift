@@ -10,12 +10,6 @@ struct Metrics {
     var queueingLatency = LatencyHistogram()
     /// Energy of each background refresh task, per cohort.
     var refreshEnergy: [EventEnergy]
-    /// Step-sync requests at the server (seed `003`: the upsert, the buggy insert).
-    var requestsStepSync: UInt64 = 0
-    var requestsStepInsert: UInt64 = 0
-
-    var requestsHistory: UInt64 = 0
-    var requestsActive: UInt64 = 0
     var rejected: UInt64 = 0
     var unanswered: UInt64 = 0
     var timeouts: UInt64 = 0

@@ -5,7 +5,7 @@ import AppLogic
 /// pending entries at each pop (peak and mean) and how many popped entries were
 /// superseded, that is stale (a timer re-armed or cancelled, a task or job moved on, a
 /// process restarted) and so a no-op. It never touches the run: report.json is the
-/// same with or without it. The figures are in docs/architecture.md.
+/// same with or without it. The figures are in docs/speed.md ("Timers and the event queue").
 public struct QueueStats: Sendable, Equatable {
     public var pops: UInt64 = 0
     public var pendingSum: UInt64 = 0
@@ -52,10 +52,8 @@ extension World {
             return core.jobs[Int(job)].generation != generation
         case .requestTimesOut(let job, let generation):
             return core.jobs[Int(job)].generation != generation || core.jobs[Int(job)].clientDone
-        case .continuationChoice(let d, let incarnation):
-            return core.devices[Int(d)].incarnation != incarnation
-        case .push(let e):
-            return push.isSuperseded(e)
+        case .feature(let e):
+            return featureEventIsSuperseded(e)
         case .android(let e):
             switch e {
             case .screenOff(let d, let generation):
@@ -68,7 +66,7 @@ extension World {
             case .screenSessionStarts, .motion: return false
             }
         case .userOpensApp, .notificationTapped, .testCompleted, .offlineSpellStarts, .offlineSpellEnds, .faultStarts,
-             .faultEnds, .jetsam, .stepSync:
+             .faultEnds, .jetsam, .batterySwitch:
             return false
         }
     }

@@ -26,18 +26,18 @@ extension World {
         let battery = core.cohorts[Int(core.devices[i].cohort)].battery
         let local = core.localTime(i, at: .zero), user = Int(core.globalID(i))
         core.devices[i].battery = battery.initial(percent: initialPercent, user: user, local: local, rhythm: core.rhythm)
-        core.clock.schedule(.stepSync(.batterySwitch(device: d)),
+        core.clock.schedule(.batterySwitch(device: d),
                             at: battery.nextSwitch(core.devices[i].battery, now: .zero, user: user, local: local, rhythm: core.rhythm))
     }
 
-    /// The user plugs the phone in or unplugs it (``StepSyncEvent/batterySwitch(device:)``):
+    /// The user plugs the phone in or unplugs it (``WorldEvent/batterySwitch(device:)``):
     /// the battery's next switch is drawn and the OS hears of it.
     mutating func batterySwitches(_ d: UInt32) {
         let i = Int(d)
         let battery = core.cohorts[Int(core.devices[i].cohort)].battery
         battery.toggle(&core.devices[i].battery, at: now)
         core.note(d, "battery: \(core.devices[i].battery.charging ? "plugged in" : "unplugged") at \(Int(core.devices[i].battery.percent)) %")
-        core.clock.schedule(.stepSync(.batterySwitch(device: d)),
+        core.clock.schedule(.batterySwitch(device: d),
                             at: battery.nextSwitch(core.devices[i].battery, now: now, user: Int(core.globalID(i)),
                                                    local: core.localTime(i, at: now), rhythm: core.rhythm))
         chargingChanged(d)

@@ -4,12 +4,7 @@ import Platform
 
 /// The app's process: resume (cold start), suspend, terminate (in-memory state and
 /// unpersisted writes lost), and persist (UserDefaults reaches the disk). The features
-/// that react, in this order, are listed here and nowhere else:
-/// - suspend: the step sync (an upload in flight fails);
-/// - terminate: the continuation (the oracle judges a held result; work in flight
-///   dropped), the refresh logic (rebuilt from disk, hard stop and request cancelled),
-///   the step sync (rebuilt from disk; a WorkManager job retried), the OS's task ends;
-/// - persist: the refresh, continuation and step-sync states reach the disk.
+/// that react are listed in Features/Features.swift and nowhere else.
 extension World {
     // MARK: - Process lifecycle
 
@@ -22,7 +17,7 @@ extension World {
     }
 
     mutating func suspend(_ d: UInt32) {
-        failStepUploadOnSuspension(d)
+        featuresHearSuspended(d)
         core.devices[Int(d)].process = .suspended
         core.note(d, "app suspended")
     }
@@ -30,14 +25,12 @@ extension World {
     /// Abrupt termination: in-memory state and unpersisted writes are lost.
     mutating func terminate(_ d: UInt32) {
         let i = Int(d)
-        continuation.terminate(d, core: &core)
         if core.devices[i].keyValue.dirty { core.note(d, "UserDefaults: unpersisted writes lost") }
         core.devices[i].process = .terminated
         core.devices[i].incarnation &+= 1
         core.devices[i].keyValue.dirty = false
         core.cancelFlush(d)
-        refresh.terminate(d, core: &core)
-        terminateStepSync(d)
+        featuresHearTerminated(d)
         if core.devices[i].task.running { endTask(d) }
     }
 
@@ -59,22 +52,20 @@ extension World {
 
     mutating func persist(_ d: UInt32, how: String) {
         let i = Int(d)
-        refresh.persist(i)
-        continuation.persist(i)
-        stepSync.persist(i)
+        featuresPersist(i)
         core.devices[i].keyValue.dirty = false
         core.cancelFlush(d)
         core.note(d, "UserDefaults: \(how)")
     }
 
-    /// The foreground session is over: the continuation hears the app leave; the app is
+    /// The foreground session is over: the features hear the app leave; the app is
     /// suspended unless background work holds it (or the user force-quits it).
     mutating func foregroundSessionEnds(_ d: UInt32, incarnation: UInt32) {
         let i = Int(d)
         guard core.devices[i].incarnation == incarnation, core.devices[i].process == .running,
               now >= core.devices[i].foregroundUntil else { return }
-        continuationLeavesForeground(d)
-        guard !core.devices[i].task.running, !continuation.holdsBackgroundTask(i), !stepJobHoldsProcess(i) else { return }
+        featuresHearLeftForeground(d)
+        guard !core.devices[i].task.running, !featuresHoldProcess(i) else { return }
         if userMayForceQuit(d) { return }
         suspend(d)
     }
@@ -83,7 +74,7 @@ extension World {
     mutating func suspendAfterTask(_ d: UInt32, serial: UInt32) {
         let i = Int(d)
         guard core.devices[i].task.serial == serial, !core.devices[i].task.running, core.devices[i].process == .running,
-              now >= core.devices[i].foregroundUntil, !continuation.holdsBackgroundTask(i), !stepJobHoldsProcess(i) else { return }
+              now >= core.devices[i].foregroundUntil, !featuresHoldProcess(i) else { return }
         suspend(d)
     }
 

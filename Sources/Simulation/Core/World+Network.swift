@@ -27,8 +27,8 @@ struct Job {
     /// What made the app send it (``World/causeOfSend()``).
     var cause = LoadCause.appTimer
     /// Ground truth when the server answered: the window open then (its number,
-    /// ``TestAvailabilityTruth/window(_:)``), else ``RefreshChecker/noWindow``.
-    var openWindow = RefreshChecker.noWindow
+    /// ``TestAvailabilityTruth/window(_:)``), else ``RefreshSlot/noWindow``.
+    var openWindow = RefreshSlot.noWindow
     /// When the server finished it (`never` until then).
     var answeredAt = World.never
     /// A step upload's health-data range, true times (the step-sync host's `requestSent`).
@@ -109,12 +109,6 @@ extension World {
         let b = load.index(now)
         load.requests[endpoint][b] &+= 1
         load.byCause[Int(core.jobs[j].cause.rawValue)][b] &+= 1
-        switch core.jobs[j].endpoint {
-        case .testHistory: core.metrics.requestsHistory += 1
-        case .activeSession: core.metrics.requestsActive += 1
-        case .analysis: continuation.metrics.requests += 1
-        case .syncSteps(let upload): if upload.method == .upsert { core.metrics.requestsStepSync += 1 } else { core.metrics.requestsStepInsert += 1 }
-        }
         defer { load.apiBusyPeak.note(server.busy, bucket: b) }
         switch server.arrive(job: job, now: now) {
         case .serve:
@@ -166,19 +160,7 @@ extension World {
             core.jobs[j].result = .status(401)
         } else {
             let serverTime = Instant(unixMicroseconds: core.startUnixSeconds * 1_000_000 + now.microseconds)
-            switch core.jobs[j].endpoint {
-            case .testHistory:
-                let completed = truth.lastCompletedAt(user)
-                core.jobs[j].openWindow = truth.isAvailable(user, at: now) ? truth.window(user) : RefreshChecker.noWindow
-                core.jobs[j].result = .ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: core.startUnixSeconds * 1_000_000 + completed.microseconds), serverTime: serverTime))
-            case .activeSession:
-                core.jobs[j].result = .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))
-            case .analysis:
-                core.jobs[j].result = .ok(.analysis)
-            case .syncSteps(let upload):
-                let result = stepSync.applyUpload(job, upload, core: &core)
-                core.jobs[j].result = result
-            }
+            core.jobs[j].result = featureServes(job, user: user, serverTime: serverTime)
         }
         returnResponse(job)
         // A long service can end minutes after the last arrival: its bucket sees it busy too.
@@ -224,25 +206,18 @@ extension World {
         let i = Int(d)
         let over = bearer(i, at: core.jobs[j].sentAt)
         let joules = core.devices[i].radio.transfer(from: core.jobs[j].sentAt, to: now, over: over, model: energy)
-        if case .syncSteps = core.jobs[j].endpoint {} else { core.devices[i].ledger.chargeApp(joules: joules) }
-        refresh.requestEnded(i, job: job)
-        continuation.requestEnded(i, job: job)
-        if case .syncSteps = core.jobs[j].endpoint {
-            stepSync.uploadEnded(i, job: job, radioJoules: joules, seconds: (now - core.jobs[j].sentAt).seconds, energy: energy, core: &core)
-            guard core.devices[i].incarnation == core.jobs[j].incarnation, core.devices[i].process == .running else {
-                core.note(d, "network: response \(core.jobs[j].request) dropped (app not running)")
-                return
-            }
-            return deliverStepSync(d, .httpResponse(core.jobs[j].request, result))
-        }
-        // A terminated or suspended app is not there to hear it.
+        featureReceives(job, result, radioJoules: joules)
+    }
+
+    /// Whether the app that sent `job` is there to hear its answer: a terminated or
+    /// suspended app is not (the trace says so).
+    @inline(__always) func appHearsAnswer(_ job: UInt32) -> Bool {
+        let j = Int(job), d = core.jobs[j].device, i = Int(d)
         guard core.devices[i].incarnation == core.jobs[j].incarnation, core.devices[i].process == .running else {
             core.note(d, "network: response \(core.jobs[j].request) dropped (app not running)")
-            return
+            return false
         }
-        if case .analysis = core.jobs[j].endpoint { return receiveAnalysis(job, result) }
-        if case .ok(.testHistory) = result, core.devices[i].task.running { observeHistoryReceived(i, openWindow: core.jobs[j].openWindow) }
-        deliverRefresh(d, .httpResponse(core.jobs[j].request, result))
+        return true
     }
 
     private mutating func allocateJob(_ job: Job) -> UInt32 {

@@ -14,11 +14,10 @@ extension World {
     @inline(__always) func prefetchDevice(_ event: WorldEvent) -> UInt32? {
         switch event {
         case .userOpensApp(let d), .notificationTapped(let d), .testCompleted(let d),
-             .offlineSpellStarts(let d), .offlineSpellEnds(let d):
+             .offlineSpellStarts(let d), .offlineSpellEnds(let d), .batterySwitch(let d):
             return d
         case .foregroundSessionEnds(let d, _), .refreshLaunch(let d, _), .refreshExpires(let d, _),
-             .refreshWatchdog(let d, _), .suspendAfterTask(let d, _), .keyValueFlush(let d, _),
-             .continuationChoice(let d, _):
+             .refreshWatchdog(let d, _), .suspendAfterTask(let d, _), .keyValueFlush(let d, _):
             return d
         case .jetsam(let d, _): return d
         case .deviceTimer(let d, _, _): return d
@@ -32,16 +31,7 @@ extension World {
             case .screenOff(let d, _), .stepJobStops(let d, _): return d
             case .timer(let d, _, _): return d
             }
-        case .push(let e):
-            switch e {
-            case .source(let d, _), .tokenLifecycle(let d, _): return d
-            case .silentWaiting(let d): return d
-            case .broadcast, .timer, .answer, .arrives: return nil
-            }
-        case .stepSync(let e):
-            switch e {
-            case .healthDelivery(let d), .batterySwitch(let d): return d
-            }
+        case .feature(let e): return featureEventDevice(e)
         }
     }
 
@@ -86,7 +76,7 @@ extension World {
             let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             // Every response ends the refresh's and the continuation's request if it is theirs.
             let i = Int(d)
-            refresh.inflight.prefetch(i)
+            refresh.slots.prefetch(i)
             continuation.slots.prefetch(i)
             switch core.jobs[j].endpoint {
             case .syncSteps: prefetchStepSync(i, android: indices.android)
@@ -95,7 +85,9 @@ extension World {
                 core.oracle.refresh.prefetch(i)
             case .analysis: break
             }
-        case .stepSync(.healthDelivery(let d)), .android(.timer(let d, _, .stepWork)):
+        case .feature(let e):
+            prefetchState(of: e)
+        case .android(.timer(let d, _, .stepWork)):
             let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             prefetchStepSync(Int(d), android: indices.android)
         case .refreshLaunch(let d, _):
@@ -160,7 +152,7 @@ extension World {
     /// (a launch, an open and a history response each read it).
     @inline(__always) mutating func prefetchRefresh(_ i: Int) {
         refresh.states.prefetch(i)
-        refresh.inflight.prefetch(i)
+        refresh.slots.prefetch(i)
         core.oracle.refresh.prefetch(i)
     }
 

@@ -35,7 +35,7 @@ extension World {
         // Ground truth: the user sees an available test, and may take it.
         let usage = core.cohorts[Int(core.devices[i].cohort)].usage
         if truth.isAvailable(i, at: now), !truth.inProgress(i, at: now) {
-            if observeTestSeen(i, window: truth.window(i)), truth.availableAt(i) >= .zero {
+            if refresh.testSeen(i, window: truth.window(i)), truth.availableAt(i) >= .zero {
                 core.metrics.testAvailableToSeen.record((now - truth.availableAt(i)).microseconds)
             }
             if core.withStream(.user, of: i, { $0.chance(usage.takeTestProbability) }) {
@@ -54,14 +54,7 @@ extension World {
         core.devices[i].foregroundUntil = max(core.devices[i].foregroundUntil, now + World.foregroundSession)
         core.clock.schedule(.foregroundSessionEnds(device: d, incarnation: core.devices[i].incarnation), after: World.foregroundSession)
         appOpened(d)
-        deliverRefresh(d, .appOpened)
-        badge.appOpened(d, core: &core)
-        continuationOnOpen(d)
-        pushOnOpen(d)
-        if core.cohorts[Int(core.devices[i].cohort)].stepSync {
-            let context = stepContext(i)
-            deliverStepSync(d, .appOpened(context))
-        }
+        featuresHearAppOpened(d)
     }
 
 

@@ -6,6 +6,7 @@ extension BadgeHost {
     /// a provisional app's badge is set but not shown) equals the notifications truly
     /// unread (seed `002`, issue 3). No state: the notification centre is the truth.
     func observeBadgeAtOpen(_ i: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
         let center = core.devices[i].notificationCenter
         let matches = Int(center.badgeNumber) == Int(center.delivered)
         core.verify(matches, .badgeDiffersFromUnread, device: i, time: core.now,

@@ -56,10 +56,15 @@ public struct Violation: Sendable, Equatable {
 
 /// The judge (after TigerBeetle's `state_checker`): features report observations
 /// (`observe...` in this folder, one file per feature), the checkers here keep the
-/// judge-only ground truth and decide violations. Counts checks and violations and
+/// judge-only ground truth and decide violations. It only watches: an observation
+/// returns nothing, and no model decision reads a checker's state. Counts checks and violations and
 /// keeps the first ``sampleLimit`` violations.
 struct Oracle {
     static let sampleLimit = 20
+    /// Whether the checks run (every `observe...` returns at once when not). The model
+    /// never reads a check's outcome nor the checkers' state, so a run with the checks
+    /// off reports the same figures but `invariants` (OracleOffTests).
+    var watching = true
     var checked: UInt64 = 0
     var counts = [UInt64](repeating: 0, count: ViolationKind.allCases.count)
     var samples: [Violation] = []

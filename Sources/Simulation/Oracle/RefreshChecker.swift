@@ -3,21 +3,17 @@ import AppLogic
 
 /// The refresh feature's judge-only ground truth, one entry per device: what the
 /// user and the OS truly saw, never what the logic believes. A window is named by its
-/// number in the truth (``TestAvailabilityTruth/window(_:)``), ``noWindow`` for none.
+/// number in the truth (``TestAvailabilityTruth/window(_:)``), ``RefreshSlot/noWindow``
+/// for none; the window last notified is the model's (``RefreshSlot/notifiedWindow``).
 struct RefreshChecker {
-    static let noWindow = UInt32.max
-
     /// One device's truth: one entry, so that an event reads one line of it rather than
-    /// one of each of five arrays (docs/speed.md, "Session 15").
+    /// one of each of several arrays (docs/speed.md, "Session 15").
     struct Entry {
         var lastTrueOpen = World.never
-        /// The window last notified, and how often.
-        var notifiedWindow = RefreshChecker.noWindow
-        /// The window the user last saw available at an open (its latency counts once).
-        var seenWindow = RefreshChecker.noWindow
         /// The window of a history response the running task received while that window
-        /// was truly open, or ``noWindow``.
-        var taskSawOpenWindow = RefreshChecker.noWindow
+        /// was truly open, or ``RefreshSlot/noWindow``.
+        var taskSawOpenWindow = RefreshSlot.noWindow
+        /// Notifications shown in the window last notified.
         var notificationsInWindow: UInt8 = 0
     }
 
@@ -32,26 +28,29 @@ struct RefreshChecker {
 
 extension World {
     /// The user opens the app (the truth `notifiedDespiteRecentOpen` is judged by).
-    mutating func observeAppOpened(_ i: Int) { core.oracle.refresh.devices[i].lastTrueOpen = now }
-
-    /// The user sees the available test of `window` at an open; true the first time.
-    mutating func observeTestSeen(_ i: Int, window: UInt32) -> Bool {
-        guard core.oracle.refresh.devices[i].seenWindow != window else { return false }
-        core.oracle.refresh.devices[i].seenWindow = window
-        return true
+    mutating func observeAppOpened(_ i: Int) {
+        guard core.oracle.watching else { return }
+        core.oracle.refresh.devices[i].lastTrueOpen = now
     }
 
     /// The OS starts a refresh task (iOS) or job (Android): it has seen no history yet.
-    mutating func observeTaskLaunched(_ i: Int) { core.oracle.refresh.devices[i].taskSawOpenWindow = RefreshChecker.noWindow }
+    mutating func observeTaskLaunched(_ i: Int) {
+        guard core.oracle.watching else { return }
+        core.oracle.refresh.devices[i].taskSawOpenWindow = RefreshSlot.noWindow
+    }
 
     /// A test-history response reached the running task; `openWindow` is the window
-    /// truly open when the server answered, or ``RefreshChecker/noWindow``.
-    mutating func observeHistoryReceived(_ i: Int, openWindow: UInt32) { core.oracle.refresh.devices[i].taskSawOpenWindow = openWindow }
+    /// truly open when the server answered, or ``RefreshSlot/noWindow``.
+    mutating func observeHistoryReceived(_ i: Int, openWindow: UInt32) {
+        guard core.oracle.watching else { return }
+        core.oracle.refresh.devices[i].taskSawOpenWindow = openWindow
+    }
 
     /// The app called `setTaskCompleted(success:)`, already counted by the OS:
     /// `taskCompletedTwice` (seed `002`, issue 1), and at the first successful call of a
     /// running task `availableTestNotNotified`.
     mutating func observeTaskCompleted(_ i: Int, success: Bool) {
+        guard core.oracle.watching else { return }
         let calls = core.devices[i].task.completions
         if success, core.devices[i].task.running, calls == 1 { judgeNotifiedIfDue(i) }
         core.verify(calls == 1, .taskCompletedTwice, device: i, time: now,
@@ -60,6 +59,7 @@ extension World {
 
     /// The watchdog killed the app: task `serial` was not completed after its expiration.
     mutating func observeWatchdogKill(_ i: Int, serial: UInt32) {
+        guard core.oracle.watching else { return }
         core.verify(false, .taskKilledByWatchdog, device: i, time: now,
                detail: "task \(serial) not completed \(core.cohorts[Int(core.devices[i].cohort)].scheduler.watchdogGrace) after expiration")
     }
@@ -69,26 +69,25 @@ extension World {
     /// progress, no open in the last 24 h, notifications allowed, none shown yet).
     private mutating func judgeNotifiedIfDue(_ i: Int) {
         let window = core.oracle.refresh.devices[i].taskSawOpenWindow
-        guard window != RefreshChecker.noWindow, truth.window(i) == window, !truth.inProgress(i, at: now),
+        guard window != RefreshSlot.noWindow, truth.window(i) == window, !truth.inProgress(i, at: now),
               core.devices[i].permission.allowsPosting else { return }
         let opened = core.oracle.refresh.devices[i].lastTrueOpen
         guard opened == World.never || now - opened >= scenario.logic.refresh.recentOpenSuppression else { return }
-        let notified = core.oracle.refresh.devices[i].notifiedWindow == window
+        let notified = refresh.slots[i].notifiedWindow == window
         core.verify(notified, .availableTestNotNotified, device: i, time: now,
                detail: notified ? nil : "test available since \(core.format(truth.availableAt(i))) and this refresh saw it, but no notification")
     }
 
     /// A test-available notification is shown: not before the test is truly available,
-    /// once per window, and not within 24 h of an open (seed `000`). Returns whether it
-    /// is the first of its window.
-    mutating func observeTestNotificationShown(_ i: Int) -> Bool {
+    /// once per window, and not within 24 h of an open (seed `000`). Called before the
+    /// model moves ``RefreshSlot/notifiedWindow`` (``RefreshHost/testNotified(_:window:)``).
+    mutating func observeTestNotificationShown(_ i: Int) {
+        guard core.oracle.watching else { return }
         let availableAt = truth.availableAt(i)
         let window = truth.window(i)
         core.verify(now >= availableAt, .notifiedBeforeAvailable, device: i, time: now,
                detail: now >= availableAt ? nil : "notified at \(core.format(now)), test available only at \(core.format(availableAt))")
-        let first = core.oracle.refresh.devices[i].notifiedWindow != window
-        if first {
-            core.oracle.refresh.devices[i].notifiedWindow = window
+        if refresh.slots[i].notifiedWindow != window {
             core.oracle.refresh.devices[i].notificationsInWindow = 1
         } else {
             core.oracle.refresh.devices[i].notificationsInWindow &+= 1
@@ -100,6 +99,5 @@ extension World {
         let openedRecently = opened != World.never && now - opened < scenario.logic.refresh.recentOpenSuppression
         core.verify(!openedRecently, .notifiedDespiteRecentOpen, device: i, time: now,
                detail: openedRecently ? "app opened \(core.hours(now - opened)) before the notification" : nil)
-        return first
     }
 }

@@ -34,6 +34,7 @@ struct StepsChecker {
 extension World {
     /// A clock skew or time-zone change moved the device's dates.
     mutating func observeCalendarMoved(_ i: Int) {
+        guard core.oracle.watching else { return }
         core.oracle.steps.calendarMovedAt[i] = now
         core.oracle.steps.restartPending[i] = true
     }
@@ -43,6 +44,7 @@ extension StepSyncHost {
     /// Set-up: the sync before the run brought local day `day` (in part) to the server;
     /// judging starts there.
     func observeStepSyncStarted(_ i: Int, firstDay day: Int32, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
         core.oracle.steps.firstJudgedDay[i] = day
         core.oracle.steps.judgedThrough[i] = day - 1
     }
@@ -50,6 +52,7 @@ extension StepSyncHost {
     /// The app sends a step upload: never while the battery is truly low (seed `003`:
     /// "mandatory"; `docs/platform-facts.md` section E).
     func observeStepUploadSent(_ i: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
         let battery = core.cohorts[Int(core.devices[i].cohort)].battery
         let low = battery.isLow(core.devices[i].battery, at: core.now)
         core.verify(!low, .syncedOnLowBattery, device: i, time: core.now,
@@ -58,6 +61,7 @@ extension StepSyncHost {
 
     /// The server inserted (the buggy `POST`) a day's row: one row per (user, date, source).
     func observeStepRowInserted(user: Int, rows: Int, date: LocalDate, source: String, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
         core.verify(rows <= 1, .duplicateStepRows, device: user, time: core.now,
                     detail: rows <= 1 ? nil : "\(rows) rows for (user \(user), \(date), \(source))")
     }
@@ -76,6 +80,7 @@ extension StepSyncHost {
     /// `StepSyncLogic`'s read start). A read taken at or before the move is not judged:
     /// its dates follow the old calendar.
     func observeStepsReceived(user: Int, readTo: SimTime, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
         guard readTo > core.oracle.steps.calendarMovedAt[user] else { return }
         let days = core.deviceDays(user)
         if core.oracle.steps.restartPending[user] {

@@ -52,15 +52,8 @@ extension World {
             ],
             "analytics": .object(Dictionary(uniqueKeysWithValues: AnalyticsCounter.names.enumerated().map { ($1, .count(core.metrics.analytics[$0])) })),
             "invariants": invariantsSection(),
-            "continuation": continuationSection(),
-            "push": push.section(duration: scenario.duration),
-            "stepSync": [
-                "uploads": .count(stepSync.metrics.uploads),
-                "healthKitDeliveries": .count(stepSync.metrics.healthDeliveries),
-                "staleSyncNotifications": .count(stepSync.metrics.staleSyncNotifications),
-                "droppedOldWrites": .count(stepSync.store.droppedWrites),
-            ],
         ]
+        for (key, section) in featureSections() { document[key] = section }
         if !shard.isWhole, case .object(var simulated)? = document["simulated"] {
             simulated["shard"] = shardSection()
             document["simulated"] = .object(simulated)
@@ -161,18 +154,14 @@ extension World {
         // Every second of the run counts, quiet ones included.
         let perSecond = arrivalsPerSecond()
         let peak = peakBucket()
-        let total = core.metrics.requestsHistory + core.metrics.requestsActive + continuation.metrics.requests
-            + core.metrics.requestsStepSync + core.metrics.requestsStepInsert
+        // Every arrival is in one bucket of its endpoint's series (the last bucket takes any
+        // at the end), so the series' sums are the run's request counts.
+        let byEndpoint = load.requests.map { $0.reduce(UInt64(0)) { $0 + UInt64($1) } }
+        let total = byEndpoint.reduce(0, +)
         return [
             "requests": [
                 "total": .count(total),
-                "byEndpoint": [
-                    "/v1/test/history": .count(core.metrics.requestsHistory),
-                    "/v1/test/active": .count(core.metrics.requestsActive),
-                    "/v1/homework/analyze": .count(continuation.metrics.requests),
-                    "/api/v1/steps/sync": .count(core.metrics.requestsStepSync),
-                    "/api/v1/steps": .count(core.metrics.requestsStepInsert),
-                ],
+                "byEndpoint": .object(Dictionary(uniqueKeysWithValues: zip(LoadSeries.endpointNames, byEndpoint.map { ReportValue.count($0) }))),
             ],
             // `peak` is the busiest minute's mean rate (the peak of `backend.load`, whose
             // `peak` says when); `peakSecond` and `p99` are over single seconds.
@@ -263,32 +252,5 @@ extension World {
         let from = max(0, time.microseconds / 1_000_000 - 300)
         let options = scenario.replayOptions.isEmpty ? "" : " \(scenario.replayOptions)"
         return "fleetsim replay \(scenario.sourcePath) --seed \(scenario.seed) --device \(device) --from \(from)s --to \(time.microseconds / 1_000_000 + 60)s\(options)"
-    }
-}
-
-extension World {
-    /// Seed `004`'s analyses: how many started, what users chose at the alert, and how
-    /// each ended.
-    fileprivate func continuationSection() -> ReportValue {
-        let c = continuation.metrics
-        var choices: [String: ReportValue] = [:]
-        for (k, name) in ContinuationChoiceName.allCases.enumerated() { choices[name.rawValue] = .count(c.choices[k]) }
-        return [
-            "started": .count(c.started),
-            "offeredBackground": .count(c.offered),
-            "choices": .object(choices),
-            "outcomes": [
-                "shownHere": .count(c.shownHere),
-                "failedHere": .count(c.failedHere),
-                "cancelled": .count(c.cancelled),
-                "completedInBackground": .count(c.completedInBackground),
-                "failedInBackground": .count(c.failedInBackground),
-                "timedOut": .count(c.timedOut),
-                "backgroundTimeExpired": .count(c.backgroundTimeExpired),
-                "interruptedByTermination": .count(c.interruptedByTermination),
-            ],
-            "notified": .count(c.notified),
-            "shownAtOpen": .count(c.shownAtOpen),
-        ]
     }
 }

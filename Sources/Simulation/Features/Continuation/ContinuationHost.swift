@@ -38,7 +38,6 @@ struct ContinuationMetrics {
     var interruptedByTermination: UInt64 = 0
     var notified: UInt64 = 0
     var shownAtOpen: UInt64 = 0
-    var requests: UInt64 = 0
 }
 
 /// Seed `004`'s long request, hosted (docs/architecture.md): the logic, its per-device
@@ -118,7 +117,7 @@ struct ContinuationHost: FeatureHost {
             core.cancelTimer(d, timer == .offer ? .continuationOffer : .continuationDeadline)
         case .offerBackground:
             metrics.offered += 1
-            core.clock.schedule(.continuationChoice(device: d, incarnation: core.devices[i].incarnation), at: core.now)
+            core.clock.schedule(.continuation(.choice(device: d, incarnation: core.devices[i].incarnation)), at: core.now)
         case .beginBackgroundTask:
             slots[i].holdsBackgroundTask = true
             let granted = core.cohorts[Int(core.devices[i].cohort)].continuation.backgroundTime
@@ -285,14 +284,20 @@ struct ContinuationHost: FeatureHost {
     /// UserDefaults writes the state to disk.
     mutating func persist(_ i: Int) { durable.persisted(i) }
 
+    /// Whether the result of analysis `unseen` is in what reached the disk (a terminated
+    /// app gets it back from there; otherwise it is lost).
+    func resultOnDisk(_ i: Int, unseen: UInt32) -> Bool {
+        durable.onDisk(i, current: states[i].stored).unseenResult?.request.rawValue == unseen
+    }
+
     /// Abrupt termination: judge the result the app held (lost unless seen or on disk),
     /// drop the work in flight, and rebuild the logic from disk.
     mutating func terminate(_ d: UInt32, core: inout WorldCore) {
         let i = Int(d)
         let unseen = slots[i].unseenRequest
         if unseen != 0 {
-            let onDisk = observeTerminatedHoldingResult(i, unseen: unseen, core: &core)
-            if !onDisk { slots[i].unseenRequest = 0 }
+            observeTerminatedHoldingResult(i, unseen: unseen, core: &core)
+            if !resultOnDisk(i, unseen: unseen) { slots[i].unseenRequest = 0 }
         }
         let job = slots[i].job
         if job >= 0 {

@@ -18,6 +18,13 @@ extension World {
         deliverContinuation(d, .analysisRequested(mode, notifications: core.devices[Int(d)].permission))
     }
 
+    /// The continuation's own events (``ContinuationEvent``).
+    mutating func continuationEvent(_ event: ContinuationEvent) {
+        switch event {
+        case .choice(let d, let incarnation): continuationChoice(d, incarnation: incarnation)
+        }
+    }
+
     /// The user answers the offer's alert.
     mutating func continuationChoice(_ d: UInt32, incarnation: UInt32) {
         guard let choice = continuation.userChooses(d, incarnation: incarnation, core: &core) else { return }
@@ -45,6 +52,14 @@ extension World {
         guard continuation.holdsBackgroundTask(Int(d)) else { return }
         core.note(d, "OS: background task not ended: the app is terminated")
         terminate(d)
+    }
+
+    /// An analysis request's answer (Features/Features.swift): its radio energy is the
+    /// running operation's, and a running app hears it.
+    mutating func continuationReceives(_ job: UInt32, _ result: HTTPResult, radioJoules: Double) {
+        core.devices[Int(core.jobs[Int(job)].device)].ledger.chargeApp(joules: radioJoules)
+        guard appHearsAnswer(job) else { return }
+        receiveAnalysis(job, result)
     }
 
     /// An analysis response reached the running app: ground truth first, then the logic.

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Push's events (seed `001`), kept in one case of ``WorldEvent`` (World+Push's `pushEvent`).
+/// Push's events (seed `001`), kept in one case of ``FeatureEvent`` (World+Push's `pushEvent`).
 enum PushEvent {
     /// A source of the device's user fires (``PushHost/sourceFires(_:source:core:)``).
     case source(device: UInt32, source: UInt8)
@@ -53,4 +53,24 @@ extension PushHost {
         case .source, .broadcast, .arrives, .tokenLifecycle, .silentWaiting: return false
         }
     }
+}
+
+extension PushEvent {
+    /// The device whose state the event reads (Core/World+Prefetch), nil for the events
+    /// that name a slot or message rather than a device, and the fleet-wide broadcast.
+    @inline(__always) var device: UInt32? {
+        switch self {
+        case .source(let d, _), .tokenLifecycle(let d, _): return d
+        case .silentWaiting(let d): return d
+        case .broadcast, .timer, .answer, .arrives: return nil
+        }
+    }
+
+    /// What a request sent while it is handled was caused by (``LoadCause``).
+    var loadCause: LoadCause { .pushWake }
+}
+
+extension WorldEvent {
+    /// A push event, as the world's queue holds it.
+    static func push(_ event: PushEvent) -> WorldEvent { .feature(.push(event)) }
 }

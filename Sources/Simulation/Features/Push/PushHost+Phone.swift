@@ -120,7 +120,8 @@ extension PushHost {
             observePushDisplayedNormal(user: u, device: i, notification: n, quiet: quiet, core: &core)
         }
         if m.collapsible {
-            if observePushDisplayedCollapsible(user: u, device: i, notification: n, core: &core) {
+            observePushDisplayedCollapsible(user: u, device: i, notification: n, core: &core)
+            if truth[u].shownCollapsed.contains(UInt32(n)) {
                 // The OS replaces the shown notification: nothing new in Notification Centre.
                 metrics.collapsedInPlace += 1
                 return nil

@@ -15,18 +15,18 @@ struct RefreshHost: FeatureHost {
     var states: [RefreshState]
     /// What reached the disk (UserDefaults), where it differs from `states`' copy.
     var durable = OnDisk<RefreshState.Stored>()
-    /// The job of the request in flight, or -1.
-    var inflight: [Int32]
+    /// The request in flight and the test windows the latencies counted.
+    var slots: [RefreshSlot]
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
-        MemoryLayout<RefreshState>.stride + MemoryLayout<Int32>.stride
+        MemoryLayout<RefreshState>.stride + MemoryLayout<RefreshSlot>.stride
     }
 
     init(scenario: Scenario, devices n: Int) {
         logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
         states = Array(hugePagesRepeating: RefreshState(), count: n)
-        inflight = Array(hugePagesRepeating: -1, count: n)
+        slots = Array(hugePagesRepeating: RefreshSlot(), count: n)
         effects.reserveCapacity(16)
     }
 
@@ -57,7 +57,7 @@ struct RefreshHost: FeatureHost {
         case .httpRequest(let id, let endpoint):
             return .send(id, endpoint)
         case .cancelRequests:
-            core.cancelRequest(inflight[i])
+            core.cancelRequest(slots[i].job)
         case .startHardStopTimer(let after):
             core.armTimer(d, .hardStop, after: SimDuration(microseconds: after.microseconds))
         case .cancelHardStopTimer:
@@ -91,18 +91,50 @@ struct RefreshHost: FeatureHost {
         states[i] = RefreshState(persisted: durable.onDisk(i, current: states[i].stored))
         durable.persisted(i)
         core.cancelTimer(d, .hardStop)
-        let job = inflight[i]
-        inflight[i] = -1
+        let job = slots[i].job
+        slots[i].job = -1
         core.abandonRequest(job)
     }
 
     /// The request went out as `job`.
-    mutating func requestSent(_ d: UInt32, job: UInt32) { inflight[Int(d)] = Int32(job) }
+    mutating func requestSent(_ d: UInt32, job: UInt32) { slots[Int(d)].job = Int32(job) }
 
     /// Request `job` of device `i` ended on the client side.
     mutating func requestEnded(_ i: Int, job: UInt32) {
-        if inflight[i] == Int32(job) { inflight[i] = -1 }
+        if slots[i].job == Int32(job) { slots[i].job = -1 }
     }
+
+    // MARK: - The latencies' windows
+
+    /// The user sees the available test of `window` at an open: true the first time
+    /// (`testAvailableToSeen` counts each window once).
+    mutating func testSeen(_ i: Int, window: UInt32) -> Bool {
+        guard slots[i].seenWindow != window else { return false }
+        slots[i].seenWindow = window
+        return true
+    }
+
+    /// A test-available notification of `window` is shown: true for the window's first
+    /// (`testAvailableToNotified` counts each window once).
+    mutating func testNotified(_ i: Int, window: UInt32) -> Bool {
+        guard slots[i].notifiedWindow != window else { return false }
+        slots[i].notifiedWindow = window
+        return true
+    }
+}
+
+/// One device's refresh bookkeeping beside the logic's state: 12 bytes, one line with
+/// its neighbours, read by an open, a launch and every response (Core/World+Prefetch).
+struct RefreshSlot {
+    /// No window (a window is named by its number in ``TestAvailabilityTruth/window(_:)``).
+    static let noWindow = UInt32.max
+    /// The job of the request in flight, or -1.
+    var job: Int32 = -1
+    /// The window the user last saw available at an open.
+    var seenWindow = RefreshSlot.noWindow
+    /// The window a test-available notification was last shown for (ground truth the
+    /// oracle reads too: Oracle/RefreshChecker).
+    var notifiedWindow = RefreshSlot.noWindow
 }
 
 extension RefreshConfig {

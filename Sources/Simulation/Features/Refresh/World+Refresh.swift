@@ -85,7 +85,8 @@ extension World {
         // Latency only for windows that opened during the run: before it, when the
         // app first heard of a window is unknown.
         let availableAt = truth.availableAt(i)
-        if observeTestNotificationShown(i), now >= availableAt, availableAt >= .zero {
+        observeTestNotificationShown(i)
+        if refresh.testNotified(i, window: truth.window(i)), now >= availableAt, availableAt >= .zero {
             core.metrics.testAvailableToNotified.record((now - availableAt).microseconds)
         }
         core.note(d, "OS: notification shown: test available")
@@ -95,5 +96,31 @@ extension World {
         if let delay = core.withStream(.user, of: i, { $0.chance(usage.notificationOpenProbability) ? usage.notificationOpenDelay.sampleDuration(&$0) : nil }) {
             core.clock.schedule(.notificationTapped(device: d), after: delay)
         }
+    }
+}
+
+extension World {
+    // MARK: - Its requests (Features/Features.swift)
+
+    /// The server's answer to a test-history or active-session request of `user`, from
+    /// the tests' ground truth now; a history answer notes the window truly open then.
+    mutating func refreshServes(_ job: UInt32, user: Int, serverTime: Instant) -> HTTPResult {
+        let j = Int(job)
+        if case .activeSession = core.jobs[j].endpoint {
+            return .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))
+        }
+        let completed = truth.lastCompletedAt(user)
+        core.jobs[j].openWindow = truth.isAvailable(user, at: now) ? truth.window(user) : RefreshSlot.noWindow
+        return .ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: core.startUnixSeconds * 1_000_000 + completed.microseconds), serverTime: serverTime))
+    }
+
+    /// A refresh request's answer: its radio energy is the running operation's, and a
+    /// running app's logic hears it (the oracle: the window a running task saw open).
+    mutating func refreshReceives(_ job: UInt32, _ result: HTTPResult, radioJoules: Double) {
+        let j = Int(job), d = core.jobs[j].device, i = Int(d)
+        core.devices[i].ledger.chargeApp(joules: radioJoules)
+        guard appHearsAnswer(job) else { return }
+        if case .ok(.testHistory) = result, core.devices[i].task.running { observeHistoryReceived(i, openWindow: core.jobs[j].openWindow) }
+        deliverRefresh(d, .httpResponse(core.jobs[j].request, result))
     }
 }

@@ -5,15 +5,6 @@ import Backend
 import Scenario
 import Reports
 
-/// The step sync's own events, kept in one case of ``WorldEvent``.
-enum StepSyncEvent {
-    /// HealthKit background delivery wakes the app (new step samples).
-    case healthDelivery(device: UInt32)
-    /// The user plugs the phone in or unplugs it (``BatteryModel``; every device's
-    /// battery, handled by the core: Core/World+Energy).
-    case batterySwitch(device: UInt32)
-}
-
 /// One device's step-sync bookkeeping in the world, beside the logic's state.
 struct StepSyncSlot {
     /// The job of the step upload in flight, or -1.

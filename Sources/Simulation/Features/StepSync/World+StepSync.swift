@@ -23,7 +23,6 @@ extension World {
     mutating func stepSyncEvent(_ event: StepSyncEvent) {
         switch event {
         case .healthDelivery(let d): healthDelivery(d)
-        case .batterySwitch(let d): batterySwitches(d)
         }
     }
 
@@ -130,7 +129,26 @@ extension World {
         completeTask(d, success: false)
     }
 
+    // MARK: - Its requests (Features/Features.swift)
+
+    /// A step upload's answer: the host accounts the upload (its energy its own, not the
+    /// running operation's), and a running app's logic hears it.
+    mutating func stepSyncReceives(_ job: UInt32, _ result: HTTPResult, radioJoules: Double) {
+        let j = Int(job), d = core.jobs[j].device
+        stepSync.uploadEnded(Int(d), job: job, radioJoules: radioJoules, seconds: (now - core.jobs[j].sentAt).seconds, energy: energy, core: &core)
+        guard appHearsAnswer(job) else { return }
+        deliverStepSync(d, .httpResponse(core.jobs[j].request, result))
+    }
+
     // MARK: - Process lifecycle
+
+    /// The user opened the app (Features/Features.swift).
+    mutating func stepSyncOnOpen(_ d: UInt32) {
+        let i = Int(d)
+        guard core.cohorts[Int(core.devices[i].cohort)].stepSync else { return }
+        let context = stepContext(i)
+        deliverStepSync(d, .appOpened(context))
+    }
 
     /// iOS freezes the app: an upload in flight will not be answered; the logic hears
     /// it failed (**assumption**: as URLSession reports a default-session task of a

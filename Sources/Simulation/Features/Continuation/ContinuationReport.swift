@@ -1,0 +1,30 @@
+import Reports
+import Scenario
+
+/// The continuation's section of report.json (Features/Features.swift lists it).
+extension ContinuationHost {
+    /// Seed `004`'s analyses: how many started, what users chose at the alert, and how
+    /// each ended.
+    func section() -> ReportValue {
+        let c = metrics
+        var choices: [String: ReportValue] = [:]
+        for (k, name) in ContinuationChoiceName.allCases.enumerated() { choices[name.rawValue] = .count(c.choices[k]) }
+        return [
+            "started": .count(c.started),
+            "offeredBackground": .count(c.offered),
+            "choices": .object(choices),
+            "outcomes": [
+                "shownHere": .count(c.shownHere),
+                "failedHere": .count(c.failedHere),
+                "cancelled": .count(c.cancelled),
+                "completedInBackground": .count(c.completedInBackground),
+                "failedInBackground": .count(c.failedInBackground),
+                "timedOut": .count(c.timedOut),
+                "backgroundTimeExpired": .count(c.backgroundTimeExpired),
+                "interruptedByTermination": .count(c.interruptedByTermination),
+            ],
+            "notified": .count(c.notified),
+            "shownAtOpen": .count(c.shownAtOpen),
+        ]
+    }
+}

@@ -1,0 +1,35 @@
+import Testing
+import Reports
+@testable import Simulation
+
+/// The oracle only watches (Oracle/Oracle.swift): no model decision reads a check's
+/// outcome or a checker's state. With its checks off, the default scenario reports the
+/// same figures byte for byte, every key but `invariants` and the expectations on it.
+@Suite struct OracleOffTests {
+    /// report.json without the oracle's keys.
+    static func figures(_ world: World) throws -> String {
+        guard case .object(var top) = try world.report().report else { return "" }
+        top["invariants"] = nil
+        if case .array(let expectations)? = top["expect"] {
+            top["expect"] = .array(expectations.filter { entry in
+                guard case .object(let fields) = entry, case .string(let metric)? = fields["metric"] else { return true }
+                return !metric.hasPrefix("invariants.")
+            })
+        }
+        return JSONWriter.encode(.object(top))
+    }
+
+    @Test func theDefaultScenarioReportsTheSameFiguresWithTheChecksOff() throws {
+        let scenario = try Fixtures.scenario("scenarios/default.json").scaled(by: 0.05)
+        var watched = World(scenario: scenario)
+        var unwatched = World(scenario: scenario)
+        unwatched.core.oracle.watching = false
+        watched.runToEnd()
+        unwatched.runToEnd()
+        #expect(watched.core.oracle.checked > 10_000)
+        #expect(unwatched.core.oracle.checked == 0)
+        let figures = try Self.figures(watched)
+        #expect(figures.contains("\"latency\"") && !figures.contains("\"invariants\""))
+        #expect(try Self.figures(unwatched) == figures)
+    }
+}
