@@ -146,7 +146,9 @@ import Testing
         let replay = try #require(json.range(of: #""replay": "fleetsim replay scenarios/races/unguarded-completion\.json [^"]*""#, options: .regularExpression)
             .map { String(json[$0].dropFirst(11).dropLast()) })
         for name in ["report.md", "report.html", "junit.xml"] {
+            // report.html keeps each option with its value in a nowrap span; as text it is the command.
             let text = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+                .replacingOccurrences(of: #"<span class="arg">"#, with: "").replacingOccurrences(of: "</span>", with: "")
             #expect(text.contains(replay), "\(name) carries the replay command")
             #expect(text.contains(ReportSections.replayNote), "\(name) says which binary it means")
         }
