@@ -90,14 +90,14 @@ public struct World {
         core = WorldCore(scenario: scenario, shard: shard, streamKeys: StreamKeys(seed: scenario.seed), clock: clock, devices: devices, launchPolicies: fleet.launchPolicies, cohorts: fleet.cohorts,
                          timeZones: fleet.timeZones, calendars: fleet.timeZones.map(LocalCalendar.init(identifier:)),
                          staleTriggers: Array(hugePagesRepeating: DeferredTimer(), count: devices.count),
-                         metrics: Metrics(capacities: fleet.cohorts.map(\.capacityMah), keepsSeconds: !shard.isWhole), oracle: Oracle(devices: devices.count),
+                         metrics: Metrics(keepsSeconds: !shard.isWhole), oracle: Oracle(devices: devices.count),
                          traceRecorder: traceDevice.flatMap(shard.local).flatMap { $0 < devices.count ? Trace(device: $0) : nil },
                          end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds,
                          rhythm: DailyRhythm(seed: scenario.seed))
         core.jobs = [Job](hugePagesCapacity: World.jobsReserved(devices: devices.count))
         continuation = ContinuationHost(scenario: scenario, core: core)
         requestTimeout = scenario.backend.requestTimeout
-        refresh = RefreshHost(scenario: scenario, devices: devices.count)
+        refresh = RefreshHost(scenario: scenario, devices: devices.count, capacities: fleet.cohorts.map(\.capacityMah))
         stepSync = StepSyncHost(scenario: scenario, core: core)
         let b = scenario.backend
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)

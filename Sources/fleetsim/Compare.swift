@@ -1,6 +1,7 @@
 import Foundation
 import Reports
 import Scenario
+import Simulation
 
 /// `fleetsim compare`: the regression gate, between two reports or between two
 /// `explore --out` directories (``SeedComparison``).
@@ -148,7 +149,7 @@ struct Compare: Command {
                 : "a JSON object without a report's keys (fleetsimVersion, simulated)"
             throw .input("\(path): expected a report.json (written by fleetsim run or merge), found \(what)")
         }
-        do { _ = try ReportInput.checked(Merge.reportValue(value), name: path) } catch { throw .input(error.message) }
+        do { _ = try ReportInput.checked(Merge.reportValue(value), name: path, rules: World.mergeRules) } catch { throw .input(error.message) }
         return value
     }
 

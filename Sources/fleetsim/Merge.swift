@@ -1,6 +1,7 @@
 import Foundation
 import Reports
 import Scenario
+import Simulation
 
 /// `fleetsim merge`: the shard reports of one run combined into one report
 /// (``ReportMerge``), with its report.md, report.html and junit.xml; with `--partial`,
@@ -55,7 +56,7 @@ struct Merge: Command {
         var reports: [(name: String, report: ReportValue)] = []
         for path in paths { reports.append((path, Self.reportValue(try Compare.readJSON(path, "a report.json")))) }
         let merged: ReportValue
-        do { merged = try ReportMerge.merge(reports, partial: partial) } catch { throw .input(error.message) }
+        do { merged = try ReportMerge.merge(reports, rules: World.mergeRules, partial: partial) } catch { throw .input(error.message) }
         let markdown = MarkdownReport.render(merged, strict: strict)
         do {
             try ReportSet.write([("report.json", Array(JSONWriter.encode(merged).utf8)), ("report.md", Array(markdown.utf8)),

@@ -85,7 +85,7 @@ import Simulation
     /// What `merge` does with the inputs short of writing files; nil or the refusal.
     static func merge(_ inputs: [(name: String, report: ReportValue)], partial: Bool) -> String? {
         do {
-            let merged = try ReportMerge.merge(inputs, partial: partial)
+            let merged = try ReportMerge.merge(inputs, rules: World.mergeRules, partial: partial)
             _ = JSONWriter.encode(merged)
             _ = MarkdownReport.render(merged)
             _ = HTMLReport.render(merged)
@@ -98,7 +98,7 @@ import Simulation
 
     /// What `compare` does with a baseline and a current report, short of printing.
     static func compare(_ base: JSONValue, _ current: JSONValue, name: String) -> String? {
-        do { _ = try ReportInput.checked(Merge.reportValue(current), name: name) } catch { return error.message }
+        do { _ = try ReportInput.checked(Merge.reportValue(current), name: name, rules: World.mergeRules) } catch { return error.message }
         _ = Compare.identityDifferences(base, current)
         let result = ReportComparison(baseline: ReportMetrics.leaves(of: base), current: ReportMetrics.leaves(of: current), tolerance: 0.05)
         for c in result.regressions + result.improvements + result.changes {

@@ -315,7 +315,7 @@ import Simulation
 
     @Test func everyKeyOfTheDefaultReportHasAMergeRule() throws {
         let report = Merge.reportValue(try Self.json(CLI.packageRoot.appendingPathComponent("reports/baselines/default.json").path))
-        let missing = ReportMerge.leafPaths(report).filter { ReportMerge.rule(for: $0) == nil }.map { $0.joined(separator: ".") }
+        let missing = ReportMerge.leafPaths(report).filter { World.mergeRules.rule(for: $0) == nil }.map { $0.joined(separator: ".") }
         #expect(missing.isEmpty, "keys without a merge rule: \(missing)")
         // A report read back and written again keeps its bytes (the merge's input model).
         let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("reports/baselines/default.json"), encoding: .utf8)

@@ -17,7 +17,7 @@ import Testing
 
     static func refusal(_ reports: [ReportValue]) -> String? {
         do {
-            _ = try ReportMerge.merge(reports.enumerated().map { ("s\($0.offset).json", $0.element) })
+            _ = try ReportMerge.merge(reports.enumerated().map { ("s\($0.offset).json", $0.element) }, rules: ReportMerge.Rules(ReportMerge.coreRules))
             return nil
         } catch {
             return error.message

@@ -107,7 +107,7 @@ import Scenario
         var stock = World(scenario: try scenario(#""stock""#), traceDevice: 0)
         stock.runToEnd()
         #expect(stock.core.metrics.platform.oemForceStops == 0)
-        #expect(stock.core.metrics.platform.stepSyncJobs > killer.core.metrics.platform.stepSyncJobs)
+        #expect(stock.stepSync.metrics.jobs > killer.stepSync.metrics.jobs)
     }
 }
 

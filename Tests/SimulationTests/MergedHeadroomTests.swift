@@ -28,7 +28,7 @@ import Reports
 
     static func merged(_ json: String, shards n: Int) throws -> ReportValue {
         let parts = try (0..<n).map { k in ("s\(k)", try run(json, shard: ShardPlan(index: k, count: n))) }
-        return try ReportMerge.merge(parts)
+        return try ReportMerge.merge(parts, rules: World.mergeRules)
     }
 
     static func number(_ r: ReportValue, _ path: String) -> Double { r.lookup(path)?.reportedDouble ?? .nan }

@@ -36,9 +36,9 @@ public enum ReportInput {
     /// Names in one of a busiest second's mixes (endpoints or causes; FleetSim writes fewer than 20).
     public static let maximumMixNames = 64
 
-    /// `report` checked and normalised (`simulated.duration` at 6 digits); `name` is
-    /// the file, as messages name it.
-    public static func checked(_ report: ReportValue, name: String) throws(ReportMerge.Refusal) -> ReportValue {
+    /// `report` checked, each leaf by its rule in `rules`, and normalised
+    /// (`simulated.duration` at 6 digits); `name` is the file, as messages name it.
+    public static func checked(_ report: ReportValue, name: String, rules: ReportMerge.Rules) throws(ReportMerge.Refusal) -> ReportValue {
         guard case .object = report else { throw refusal(name, [], "a report (a JSON object)", report) }
         var document = report
         for key in ["scenario", "fleetsimVersion", "simulated.start"] {
@@ -69,7 +69,7 @@ public enum ReportInput {
             buckets = seconds / b + 1
         }
         for path in ReportMerge.leafPaths(report) {
-            guard let rule = ReportMerge.rule(for: path), let value = report.at(path) else { continue }
+            guard let rule = rules.rule(for: path), let value = report.at(path) else { continue }
             try checkLeaf(rule, path, value, name, buckets: buckets, seconds: seconds)
         }
         return document

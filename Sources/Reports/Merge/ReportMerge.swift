@@ -1,5 +1,6 @@
 /// Combines the `report.json` documents of the shards of one run (`fleetsim merge`)
-/// into one document with the same keys, by one rule per key (``rules``).
+/// into one document with the same keys, by one rule per key (``Rules``: the features'
+/// rules, which the simulation supplies, then the core's, ``coreRules``).
 ///
 /// Order-independent and associative: the inputs are put in shard order first, every
 /// sum is of integers, and every figure derived from others (rates, percentiles,
@@ -88,8 +89,12 @@ public enum ReportMerge {
         /// `scheduling.launchesPerDeviceDay.<platform>.<key>` from
         /// `scheduling.launchesByPlatform`.
         case launchesPerDeviceDay
-        /// `push.deliveryRate`, `failureRate`, `openRate`, `tokens.expirationRatePerWeek`.
-        case deliveryRate, failureRate, openRate, tokenExpirationRate
+        /// A ratio of merged counts, `of / (over − less)`: each a sum of the counts at its
+        /// paths, a path to an object counting the integers directly under it.
+        case ratio(of: [String], over: [String], less: [String] = [])
+        /// Expired per week over active (``DerivedFigures/expirationRatePerWeek(expired:active:durationSeconds:)``),
+        /// from the counts at two paths.
+        case expirationRatePerWeek(expired: String, active: String)
         /// The total event hash: the merged `devices` sum plus the `fleet` chain, which
         /// every shard computes alike (fleet-wide events run in every shard).
         case hashTotal
@@ -97,10 +102,27 @@ public enum ReportMerge {
         case copy(String)
     }
 
-    /// The one table of rules: a path pattern (`*` one key, `**` the rest) and its
-    /// rule; the first pattern that matches a key's path wins. Every key of a report
-    /// must match one (ShardTests checks it on the default scenario's report).
-    public static let rules: [(pattern: String, rule: Rule)] = [
+    /// A table of rules: a path pattern (`*` one key, `**` the rest) and its rule; the
+    /// first pattern that matches a key's path wins. Every key of a report must match
+    /// one (ShardTests checks it on the default scenario's report).
+    public struct Rules: Sendable {
+        /// Each pattern split into its components once.
+        let compiled: [(pattern: [String], rule: Rule)]
+
+        public init(_ rules: [(pattern: String, rule: Rule)]) {
+            compiled = rules.map { (pattern: $0.pattern.split(separator: ".").map(String.init), rule: $0.rule) }
+        }
+
+        /// The rule of a key path, or nil when no pattern matches.
+        public func rule(for path: [String]) -> Rule? {
+            compiled.first { ReportMerge.matches($0.pattern, path) }?.rule
+        }
+    }
+
+    /// The core's rules: identity, the run, the invariants, the backend and its load,
+    /// battery, scheduling, the event hashes, notifications and users. A feature's keys
+    /// take the rules the feature supplies, checked before these.
+    public static let coreRules: [(pattern: String, rule: Rule)] = [
         ("scenario", .identical), ("seed", .identical), ("fleetsimVersion", .identical),
         ("simulated.duration", .identical), ("simulated.start", .identical),
         ("simulated.shard.**", .shardPlan), ("simulated.shards.**", .shardPlan),
@@ -108,7 +130,7 @@ public enum ReportMerge {
         ("expect", .expectations),
         ("invariants.samples", .samples), ("invariants.**", .sum),
         ("latency.**", .latency),
-        ("backend.queueing", .latency), ("backend.pushes.*.latency", .latency),
+        ("backend.queueing", .latency),
         ("backend.load.bucketSeconds", .identical), ("backend.load.faults", .identical),
         ("backend.load.arrivalsBySecond", .bySecond), ("backend.load.peakSecondMixes", .secondMixes),
         ("backend.load.apiHeadroom", .derived(.headroom(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers",
@@ -118,13 +140,10 @@ public enum ReportMerge {
         ("backend.load.apiUtilisation", .derived(.utilisation(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers"))),
         ("backend.load.apiUtilisationOverTime", .derived(.utilisationSeries(busy: "backend.load.apiBusyWorkerMicroseconds", capacity: "backend.capacity.workers"))),
         ("backend.load.peaksAre", .derived(.peaksAre)),
-        ("backend.load.apiBusyWorkersPeak", .seriesMax), ("backend.load.pushConcurrentPeak.*", .seriesMax),
-        ("backend.load.pushQueueDepthPeak.*", .seriesMax),
+        ("backend.load.apiBusyWorkersPeak", .seriesMax),
         ("backend.load.requestsPerSecond.*", .derived(.bucketRates(counts: "backend.load.requests"))),
         ("backend.load.apiRejectedPerSecond", .derived(.bucketRates(counts: "backend.load.apiRejected"))),
         ("backend.load.apiUnansweredPerSecond", .derived(.bucketRates(counts: "backend.load.apiUnanswered"))),
-        ("backend.load.pushesPerSecond.*", .derived(.bucketRates(counts: "backend.load.pushes"))),
-        ("backend.load.pushRejectedPerSecond.*", .derived(.bucketRates(counts: "backend.load.pushRejected"))),
         ("backend.load.peak.**", .derived(.busiestMinute)), ("backend.load.peakSecond.**", .derived(.busiestSecond)),
         ("backend.load.**", .seriesSum),
         ("backend.peakQueueDepth", .max),
@@ -133,27 +152,12 @@ public enum ReportMerge {
         ("backend.queue.*.meanWait", .derived(.meanWait)), ("backend.queue.byEndpoint.*.meanWait", .derived(.meanWait)),
         ("backend.queue.*.pWait", .derived(.pWait)), ("backend.queue.byEndpoint.*.pWait", .derived(.pWait)),
         ("backend.queue.byEndpoint.*.wait", .latency),
-        ("backend.pushes.*.peakConcurrent", .max), ("backend.pushes.*.peakQueueDepth", .max),
-        ("backend.pushes.apns.headroom", .derived(.headroom(busy: "backend.load.pushStreamMicroseconds.apns", capacity: "backend.pushes.apns.concurrency",
-                                                                refused: "backend.pushes.apns.rejectedByQueue"))),
-        ("backend.pushes.fcm.headroom", .derived(.headroom(busy: "backend.load.pushStreamMicroseconds.fcm", capacity: "backend.pushes.fcm.concurrency",
-                                                                refused: "backend.pushes.fcm.rejectedByQueue"))),
-        ("backend.pushes.apns.utilisation", .derived(.utilisation(busy: "backend.load.pushStreamMicroseconds.apns", capacity: "backend.pushes.apns.concurrency"))),
-        ("backend.pushes.fcm.utilisation", .derived(.utilisation(busy: "backend.load.pushStreamMicroseconds.fcm", capacity: "backend.pushes.fcm.concurrency"))),
-        ("backend.pushes.*.saturated", .derived(.saturated(rejected: "backend.pushes.*.rejectedByQueue"))),
         ("backend.requestsPerSecond.mean", .derived(.meanRate)), ("backend.requestsPerSecond.peak", .derived(.busiestMinute)),
         ("backend.requestsPerSecond.peakSecond", .derived(.busiestSecond)),
         ("backend.requestsPerSecond.p99", .derived(.secondsQuantile(0.99))),
         ("backend.**", .sum),
-        ("battery.*.budget.perRefreshPercent", .identical), ("battery.*.capacityMah", .identical),
-        ("battery.*.devicesOverBudget", .sum), ("battery.*.*.count", .sum),
+        ("battery.*.capacityMah", .identical), ("battery.*.*.count", .sum),
         ("battery.**", .distribution),
-        ("push.providerLatencyP95.apns", .derived(.copy("backend.pushes.apns.latency.p95"))),
-        ("push.providerLatencyP95.fcm", .derived(.copy("backend.pushes.fcm.latency.p95"))),
-        ("push.timeToOpen", .latency),
-        ("push.deliveryRate", .derived(.deliveryRate)), ("push.failureRate", .derived(.failureRate)),
-        ("push.openRate", .derived(.openRate)), ("push.tokens.expirationRatePerWeek", .derived(.tokenExpirationRate)),
-        ("push.**", .sum),
         ("scheduling.alarms.dozeDelay", .latency), ("scheduling.dozeDeferral", .latency),
         ("scheduling.fcm.dozeDelay", .latency), ("scheduling.workManagerDelay", .latency),
         ("scheduling.launchesPerDeviceDay.*.*", .derived(.launchesPerDeviceDay)),
@@ -161,20 +165,11 @@ public enum ReportMerge {
         ("events.hash.function", .identical), ("events.hash.fleet", .identical), ("events.hash.fleetDelivered", .identical),
         ("events.hash.devices", .hashSum), ("events.hash.byCohort", .hashSum), ("events.hash.byBucket", .hashSum),
         ("events.hash.total", .derived(.hashTotal)), ("events.hash.delivered", .deliveredEvents),
-        ("analytics.**", .sum), ("continuation.**", .sum), ("notifications.**", .sum),
-        ("users.**", .sum), ("stepSync.**", .sum),
+        ("notifications.**", .sum), ("users.**", .sum),
     ]
 
     /// How many violation samples a report keeps (the oracle's limit).
     public static let sampleLimit = 20
-
-    /// The rule of a key path, or nil when no pattern matches.
-    public static func rule(for path: [String]) -> Rule? {
-        compiledRules.first { matches($0.pattern, path) }?.rule
-    }
-
-    /// ``rules`` with each pattern split into its components once.
-    static let compiledRules = rules.map { (pattern: $0.pattern.split(separator: ".").map(String.init), rule: $0.rule) }
 
     /// Whether a key path matches a pattern's components (`*` one key, `**` the rest).
     public static func matches(_ pattern: [String], _ path: [String]) -> Bool {
@@ -205,12 +200,12 @@ public enum ReportMerge {
         return members.keys.sorted().flatMap { leafPaths(members[$0]!, prefix + [$0]) }
     }
 
-    /// Merges `reports` (name, document): shard reports (`run --shard K/N`) or merged
-    /// parts, covering every shard `0..<N` once, or (with `partial`) some of them once.
-    public static func merge(_ reports: [(name: String, report: ReportValue)], partial: Bool = false) throws(Refusal) -> ReportValue {
+    /// Merges `reports` (name, document) by `rules`: shard reports (`run --shard K/N`) or
+    /// merged parts, covering every shard `0..<N` once, or (with `partial`) some of them once.
+    public static func merge(_ reports: [(name: String, report: ReportValue)], rules: Rules, partial: Bool = false) throws(Refusal) -> ReportValue {
         guard !reports.isEmpty else { throw Refusal(message: "merge needs at least one report") }
         var inputs: [(name: String, report: ReportValue)] = []
-        for item in reports { inputs.append((item.name, try ReportInput.checked(item.report, name: item.name))) }
+        for item in reports { inputs.append((item.name, try ReportInput.checked(item.report, name: item.name, rules: rules))) }
         let (ordered, plan) = try shardOrder(inputs, partial: partial)
         let names = ordered.map(\.name)
         var paths = Set<[String]>()
@@ -222,7 +217,7 @@ public enum ReportMerge {
         var merged: [String: ReportValue] = [:]
         var derived: [([String], Derived)] = []
         for path in leaves {
-            guard let rule = rule(for: path) else {
+            guard let rule = rules.rule(for: path) else {
                 throw Refusal(message: "\(names[0]): key \(path.joined(separator: ".")) has no merge rule in this build")
             }
             let values = ordered.map { $0.report.at(path) }
@@ -526,9 +521,12 @@ public enum ReportMerge {
         (document.at(path)?.arrayValue ?? []).map { $0.intValue ?? 0 }
     }
 
-    /// The sum of the integers directly under an object (`push.failuresByReason`).
-    static func members(_ document: ReportValue, _ path: String) -> Int64 {
-        (document.at(path.split(separator: ".").map(String.init))?.objectValue ?? [:]).values.reduce(0) { $0 &+ ($1.intValue ?? 0) }
+    /// The integer at `path`, or the sum of the integers directly under the object there
+    /// (a count by reason), or 0.
+    static func counted(_ document: ReportValue, _ path: String) -> Int64 {
+        let value = document.at(path.split(separator: ".").map(String.init))
+        if let members = value?.objectValue { return members.values.reduce(0) { $0 &+ ($1.intValue ?? 0) } }
+        return value?.intValue ?? 0
     }
 
     /// The run's length in microseconds, from `simulated.duration` (seconds, 6 digits).
@@ -621,17 +619,11 @@ public enum ReportMerge {
             let key = path[path.count - 1]
             let count = key == "all" ? int(document, "\(platform).launches") : int(document, "\(platform).byBucket.\(key)")
             return DerivedFigures.perDeviceDay(count, devices: int(document, "\(platform).devices"), durationSeconds: seconds)
-        case .deliveryRate:
-            return DerivedFigures.ratio(int(document, "push.outcomes.delivered"),
-                                        int(document, "push.created.total") - int(document, "push.outcomes.suppressed"))
-        case .failureRate:
-            return DerivedFigures.ratio(members(document, "push.failuresByReason"), int(document, "push.sends"))
-        case .openRate:
-            return DerivedFigures.ratio(int(document, "push.opened"),
-                                        int(document, "push.display.shown") + int(document, "push.display.shownQuietly"))
-        case .tokenExpirationRate:
-            return DerivedFigures.expirationRatePerWeek(expired: int(document, "push.tokens.marked.expired"),
-                                                        active: int(document, "push.tokens.activeAtEnd"), durationSeconds: seconds)
+        case .ratio(let of, let over, let less):
+            func sum(_ paths: [String]) -> Int64 { paths.reduce(0) { $0 &+ counted(document, $1) } }
+            return DerivedFigures.ratio(sum(of), sum(over) - sum(less))
+        case .expirationRatePerWeek(let expired, let active):
+            return DerivedFigures.expirationRatePerWeek(expired: int(document, expired), active: int(document, active), durationSeconds: seconds)
         case .hashTotal:
             let devices = document.at(["events", "hash", "devices"])?.stringValue.flatMap { UInt64($0, radix: 16) } ?? 0
             let fleet = document.at(["events", "hash", "fleet"])?.stringValue.flatMap { UInt64($0, radix: 16) } ?? 0

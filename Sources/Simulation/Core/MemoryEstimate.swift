@@ -11,16 +11,17 @@ public enum MemoryEstimate {
     /// run's end is not kept (``SimClock``).
     static let queueEntriesPerDevice = 14
 
-    /// State outside the device arrays and the queue (oracle, metrics, push users, the
-    /// step store, Android job-quota histories, allocator slack) per device, fitted to
-    /// the peak RSS of the default scenario for 1 day at 10,000 and 100,000 devices
+    /// State outside the device arrays and the queue (oracle, metrics, the feature hosts'
+    /// fleet-wide state, Android job-quota histories, allocator slack) per device, fitted
+    /// to the peak RSS of the default scenario for 1 day at 10,000 and 100,000 devices
     /// (docs/scale.md: about 2.1 KB per device all told) with some 5 % to spare; 8 less
-    /// since the refresh oracle's 8 bytes moved to the refresh host (``RefreshSlot``).
+    /// since 8 bytes of the oracle's moved into a host's per-device array, which
+    /// ``World/bytesPerDevice`` counts.
     static let otherBytesPerDevice = 547
 
-    /// What grows with simulated time per device (the push ledger and messages, step
-    /// uploads' and job histories' state), fitted to the default scenario's peak RSS at
-    /// 10,000 devices for 1 and 7 days (about 250).
+    /// What grows with simulated time per device (the feature hosts' ledgers and
+    /// messages in flight, job histories' state), fitted to the default scenario's peak
+    /// RSS at 10,000 devices for 1 and 7 days (about 250).
     static let bytesPerDeviceDay = 300
 
     /// Bytes per device for a run of `days`: its `Device`, its share of an

@@ -2,14 +2,10 @@ import AppLogic
 import SimKernel
 import Reports
 
-/// What a run measures, accumulated as it goes.
+/// What the core, the backend and the OS models measure, accumulated as the run goes
+/// (each feature host keeps its own metrics beside its state).
 struct Metrics {
-    var testAvailableToNotified = LatencyHistogram()
-    var testAvailableToSeen = LatencyHistogram()
-    var refreshTaskDuration = LatencyHistogram()
     var queueingLatency = LatencyHistogram()
-    /// Energy of each background refresh task, per cohort.
-    var refreshEnergy: [EventEnergy]
     var rejected: UInt64 = 0
     var unanswered: UInt64 = 0
     var timeouts: UInt64 = 0
@@ -29,18 +25,14 @@ struct Metrics {
     var earlyExpirations: UInt64 = 0
     var watchdogKills: UInt64 = 0
     var jetsamKills: UInt64 = 0
-    var notificationsPosted: UInt64 = 0
     var notificationsSuppressed: UInt64 = 0
     var appOpens: UInt64 = 0
     var testsTaken: UInt64 = 0
-    /// Analytics events, counted by ``AnalyticsCounter/index(of:)``.
-    var analytics = [UInt64](repeating: 0, count: AnalyticsCounter.names.count)
     var platform = PlatformMetrics()
 
-    /// `capacities`: each cohort's battery capacity (mAh).
-    init(capacities: [Double], keepsSeconds: Bool = false) {
+    /// `keepsSeconds`: a shard keeps every busy second (``PerSecondArrivals/keepsSeconds``).
+    init(keepsSeconds: Bool = false) {
         arrivalsPerSecond.keepsSeconds = keepsSeconds
-        refreshEnergy = capacities.map(EventEnergy.init(capacityMah:))
     }
 
     /// A request of `cause` to `endpoint` (``LoadSeries/endpointIndex(_:)``) arrives.
@@ -55,7 +47,7 @@ struct Metrics {
     }
 }
 
-/// The energy of each event of one kind (a refresh task, a step upload) in one cohort,
+/// The energy of each event of one kind (a feature's task or upload) in one cohort,
 /// as report.json's `battery` shows it: in mAh and in percent of the cohort's battery.
 /// Kept as the two distributions themselves, filled one event at a time: they are exact
 /// (``ValueDistribution/add(_:)`` gives what building them from every value at the end
@@ -74,6 +66,11 @@ struct EventEnergy {
     }
 
     var count: UInt64 { mAh.count }
+
+    /// `{count, mAh, percentOfCapacity}`, as `battery.<cohort>` shows it.
+    var summary: ReportValue {
+        ["count": .count(count), "mAh": mAh.summary(), "percentOfCapacity": percentOfCapacity.summary()]
+    }
 }
 
 /// How many requests arrived in each second of the run, kept as a histogram (how many
@@ -174,21 +171,5 @@ struct PerSecondArrivals {
             }
         }
         return (done.peak, done.peakSecond, Double(value))
-    }
-}
-
-
-/// Seed `000`'s analytics events, counted in an array instead of hashing names per event.
-enum AnalyticsCounter {
-    static let names = ["background_refresh_started", "background_refresh_completed",
-                        "background_refresh_notification_sent", "background_refresh_data_fetched"]
-
-    static func index(of event: AnalyticsEvent) -> Int {
-        switch event {
-        case .refreshStarted: return 0
-        case .refreshCompleted: return 1
-        case .notificationSent: return 2
-        case .dataFetched: return 3
-        }
     }
 }

@@ -36,7 +36,7 @@ extension World {
         let usage = core.cohorts[Int(core.devices[i].cohort)].usage
         if truth.isAvailable(i, at: now), !truth.inProgress(i, at: now) {
             if refresh.testSeen(i, window: truth.window(i)), truth.availableAt(i) >= .zero {
-                core.metrics.testAvailableToSeen.record((now - truth.availableAt(i)).microseconds)
+                refresh.metrics.testAvailableToSeen.record((now - truth.availableAt(i)).microseconds)
             }
             if core.withStream(.user, of: i, { $0.chance(usage.takeTestProbability) }) {
                 core.metrics.testsTaken += 1

@@ -151,10 +151,27 @@ extension World {
         RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice
     }
 
-    /// The features' own sections of report.json, by key: each host returns its own.
-    func featureSections() -> [(key: String, value: ReportValue)] {
-        [("continuation", continuation.section()),
-         ("push", push.section(duration: scenario.duration)),
-         ("stepSync", stepSync.section())]
+    // MARK: - The report
+
+    /// The features' parts of report.json (``ReportParts``): each host reports its own,
+    /// in its Features/<F>/<F>Report.swift.
+    func featureReport() -> ReportParts {
+        var parts = ReportParts(cohorts: core.cohorts.count)
+        refresh.report(into: &parts, core: core)
+        continuation.report(into: &parts)
+        push.report(into: &parts, duration: scenario.duration)
+        stepSync.report(into: &parts)
+        return parts
     }
+
+    /// Device `i`'s wakeups a feature caused besides its task launches
+    /// (`battery.<cohort>.wakeupsPerDeviceDay`).
+    func featuresWakeups(_ i: Int) -> UInt32 {
+        stepSync.slots[i].healthWakes
+    }
+
+    /// `fleetsim merge`'s rules: each feature's own (beside its report), checked before
+    /// the core's (``ReportMerge/coreRules``).
+    public static let mergeRules = ReportMerge.Rules(
+        RefreshHost.mergeRules + ContinuationHost.mergeRules + PushHost.mergeRules + StepSyncHost.mergeRules + ReportMerge.coreRules)
 }

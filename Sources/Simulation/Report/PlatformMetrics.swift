@@ -10,7 +10,8 @@ struct PlatformMetrics {
     var heldBackByForceQuit: UInt64 = 0
     var forceQuits: UInt64 = 0
     // Android
-    /// Refresh jobs started, by the app's standby bucket at the start.
+    /// The app's task launches on Android (``Device/launches``), by its standby bucket
+    /// at the start.
     var androidLaunchesByBucket = [UInt64](repeating: 0, count: 5)
     /// Due work that found Doze restricting background work, and how long it waited.
     var dozeDeferrals: UInt64 = 0
@@ -19,8 +20,6 @@ struct PlatformMetrics {
     var workManagerDelay = LatencyHistogram()
     /// Due work held back by the standby bucket's JobScheduler quota.
     var quotaDeferrals: UInt64 = 0
-    /// Step-sync jobs started (WorkManager periodic work, seed `003`).
-    var stepSyncJobs: UInt64 = 0
     /// Apps force-stopped by an `android.oemPolicy` that kills background apps.
     var oemForceStops: UInt64 = 0
     /// FCM messages held by Doze (normal priority, or high over the bucket's limit)

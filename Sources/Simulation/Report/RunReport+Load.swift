@@ -3,8 +3,8 @@ import Reports
 import AppLogic
 import Scenario
 
-/// The backend's load over time in `report.json` (`backend.load`). Every key is present
-/// in every report; without a `push` cohort the push series are empty.
+/// The backend's load over time in `report.json` (`backend.load`), with the features'
+/// own series (``ReportParts/load``). Every key is present in every report.
 extension World {
     /// `backend.load`: per-minute series over the whole run, for capacity planning.
     /// Rates are per second (a bucket's count / `bucketSeconds`); counts (`requests`,
@@ -14,8 +14,8 @@ extension World {
     /// (`apiBusyWorkerMicroseconds`) gives utilisation and headroom. `peak` is the busiest
     /// bucket (its start, mean rate, endpoints and causes, busy workers, utilisation and
     /// headroom), `peakSecond` the busiest single second and its causes, and `faults` the
-    /// scenario's fault windows.
-    func loadSection() -> ReportValue {
+    /// scenario's fault windows; `features`: the features' series, added as they are.
+    func loadSection(_ features: [String: ReportValue]) -> ReportValue {
         let l = load
         let seconds = LoadSeries.bucket.seconds
         func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { DerivedFigures.bucketRate(Int64($0), bucketSeconds: seconds) }) }
@@ -25,18 +25,13 @@ extension World {
             for (e, name) in LoadSeries.endpointNames.enumerated() { series[name] = f(l.requests[e]) }
             return .object(series)
         }
-        let hasPush = push.active
-        let p = push.load
-        func pushSeries<T>(_ series: [[T]], _ f: ([T]) -> ReportValue) -> ReportValue {
-            hasPush ? ["apns": f(series[0]), "fcm": f(series[1])] : .object([:])
-        }
         let utilisation = apiUtilisationSeries()
         let busyPeak = l.apiBusyPeak.filled
         let peak = peakBucket()
         let second = arrivalsPerSecond()
         let mixes = core.metrics.arrivalsPerSecond.busiestSecondMixes()
         let secondMix = mixes.first ?? (0, [UInt32](repeating: 0, count: LoadCause.allCases.count), [UInt32](repeating: 0, count: LoadSeries.endpointNames.count))
-        var section: ReportValue = [
+        var members: [String: ReportValue] = [
             "bucketSeconds": .count(Int(seconds)),
             "requestsPerSecond": byEndpoint(rate),
             "requests": byEndpoint(counts),
@@ -74,16 +69,9 @@ extension World {
                 "mixOf": "second",
             ],
             "faults": faultWindows(),
-            "pushesPerSecond": pushSeries(p.sends, rate),
-            "pushRejectedPerSecond": pushSeries(p.rejected, rate),
-            "pushQueueDepthPeak": pushSeries(p.queuePeak, counts),
-            "pushConcurrentPeak": pushSeries(p.streamingPeak.map(\.filled), counts),
-            "pushConcurrentPeakUpperBound": pushSeries(p.streamingPeak.map(\.filled), counts),
-            "pushStreamMicroseconds": pushSeries(p.streamBusy, counts),
-            "pushes": pushSeries(p.sends, counts),
-            "pushRejected": pushSeries(p.rejected, counts),
         ]
-        if core.metrics.arrivalsPerSecond.keepsSeconds, case .object(var members) = section {
+        for (key, value) in features { members[key] = value }
+        if core.metrics.arrivalsPerSecond.keepsSeconds {
             // A shard's busy seconds as `[second, arrivals, …]`, and its busiest seconds'
             // mixes: what merge adds up.
             let (seconds, arrivals) = core.metrics.arrivalsPerSecond.bySecond()
@@ -92,12 +80,11 @@ extension World {
                 ["at": .seconds(Int64(m.second) * 1_000_000), "byEndpoint": Self.mix(LoadSeries.endpointNames, m.byEndpoint),
                  "byCause": Self.mix(LoadCause.names, m.byCause)]
             })
-            section = .object(members)
         }
-        return section
+        return .object(members)
     }
 
-    /// Counts named in order, as an object (`{"healthKitDelivery": 412, …}`).
+    /// Counts named in order, as an object (`{"appOpen": 412, …}`).
     static func mix(_ names: [String], _ counts: [UInt32]) -> ReportValue {
         .object(Dictionary(uniqueKeysWithValues: zip(names, counts.map { ReportValue.count($0) })))
     }
@@ -161,24 +148,5 @@ extension World {
             else { end = runEnd }
             return .object(["kind": .string(f.kind.name), "start": .seconds(start), "end": .seconds(end)])
         })
-    }
-}
-
-extension Fault.Kind {
-    /// The kind as a scenario file spells it (`"backendOutage"`).
-    var name: String {
-        switch self {
-        case .backendOutage: return "backendOutage"
-        case .backendSlowdown: return "backendSlowdown"
-        case .networkOutage: return "networkOutage"
-        case .networkLatency: return "networkLatency"
-        case .pushProviderErrors: return "pushProviderErrors"
-        case .pushProviderOutage: return "pushProviderOutage"
-        case .clockSkew: return "clockSkew"
-        case .timeZoneChange: return "timeZoneChange"
-        case .appTermination: return "appTermination"
-        case .authExpiry: return "authExpiry"
-        case .lowPowerMode: return "lowPowerMode"
-        }
     }
 }

@@ -19,7 +19,6 @@ extension World {
             "workManagerDelay": p.workManagerDelay.latencySummary(),
             "quotaDeferrals": .count(p.quotaDeferrals),
             "jobsStopped": .count(p.jobsStopped),
-            "stepSyncJobs": .count(p.stepSyncJobs),
             "oemForceStops": .count(p.oemForceStops),
             "fcm": [
                 "highPriorityNow": .count(p.fcmHighPriorityNow),

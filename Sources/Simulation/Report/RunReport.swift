@@ -27,6 +27,7 @@ extension World {
     /// A shard (N > 1) records its plan as `simulated.shard: {index, count}`; a plain run
     /// has no such key, so its bytes are what they were before sharding existed.
     public func report() throws(ScenarioError) -> RunOutcome {
+        let parts = featureReport()
         var document: [String: ReportValue] = [
             "scenario": .string(scenario.name),
             "seed": .count(scenario.seed),
@@ -38,22 +39,21 @@ extension World {
                 "start": .string(Trace.utc(core.startUnixSeconds * 1_000_000)),
             ],
             "events": ["hash": eventHashSection()],
-            "latency": latencySection(),
-            "battery": batterySection(),
-            "backend": backendSection(),
-            "scheduling": schedulingSection(),
+            "latency": .object(parts.latency),
+            "battery": batterySection(parts.battery),
+            "backend": backendSection(parts),
+            "scheduling": schedulingSection(parts.scheduling),
             "notifications": [
-                "posted": .count(core.metrics.notificationsPosted + stepSync.metrics.staleSyncNotifications),
+                "posted": .count(parts.notificationsPosted),
                 "notShownWithoutPermission": .count(core.metrics.notificationsSuppressed),
             ],
             "users": [
                 "appOpens": .count(core.metrics.appOpens),
                 "testsStarted": .count(core.metrics.testsTaken),
             ],
-            "analytics": .object(Dictionary(uniqueKeysWithValues: AnalyticsCounter.names.enumerated().map { ($1, .count(core.metrics.analytics[$0])) })),
             "invariants": invariantsSection(),
         ]
-        for (key, section) in featureSections() { document[key] = section }
+        for (key, section) in parts.sections { document[key] = section }
         if !shard.isWhole, case .object(var simulated)? = document["simulated"] {
             simulated["shard"] = shardSection()
             document["simulated"] = .object(simulated)
@@ -94,63 +94,39 @@ extension World {
         return results
     }
 
-    private func latencySection() -> ReportValue {
-        var section: [String: ReportValue] = [
-            "testAvailableToNotified": core.metrics.testAvailableToNotified.latencySummary(),
-            "testAvailableToSeen": core.metrics.testAvailableToSeen.latencySummary(),
-            "refreshTaskDuration": core.metrics.refreshTaskDuration.latencySummary(),
-            "continuationCompletedToNotified": continuation.metrics.completedToNotified.latencySummary(),
-            "stepsRecordedToSynced": stepSync.metrics.recordedToSynced.latencySummary(),
-        ]
-        for (name, value) in push.latencies() { section[name] = value }
-        return .object(section)
-    }
-
     var simulatedDays: Double { max(scenario.duration.seconds / 86_400, 1e-9) }
 
-    private func batterySection() -> ReportValue {
+    /// `battery`: per cohort, the app's energy, wakeups (task launches and what the
+    /// features add) and radio time per device-day, with the features' entries (`features`,
+    /// in cohort order).
+    private func batterySection(_ features: [[String: ReportValue]]) -> ReportValue {
         var section: [String: ReportValue] = [:]
         for (c, cohort) in core.cohorts.enumerated() {
             let range = cohort.firstDevice ..< cohort.firstDevice + cohort.count
             let capacity = cohort.capacityMah
             var perDay: [Double] = [], wakeups: [Double] = [], radioSeconds: [Double] = []
-            var overBudget = 0
             for d in range {
                 let joules = core.devices[d].ledger.appJoules
                 perDay.append(energy.milliampHours(joules: joules) / simulatedDays)
-                wakeups.append(Double(core.devices[d].launches + stepSync.slots[d].healthWakes) / simulatedDays)
+                wakeups.append(Double(core.devices[d].launches + featuresWakeups(d)) / simulatedDays)
                 radioSeconds.append(core.devices[d].radio.activeSeconds / simulatedDays)
-                if core.devices[d].refreshOverBudget { overBudget += 1 }
             }
-            let perRefresh = core.metrics.refreshEnergy[c]
-            let perSync = stepSync.metrics.uploadEnergy[c]
-            section[cohort.name] = [
+            var entries: [String: ReportValue] = [
                 "capacityMah": .fixed(capacity, 1),
                 "appEnergyPerDeviceDay": [
                     "mAh": ValueDistribution(perDay, digits: 4).summary(),
                     "percentOfCapacity": ValueDistribution(perDay.map { $0 / capacity * 100 }, digits: 5).summary(),
                 ],
-                "energyPerRefresh": [
-                    "count": .count(perRefresh.count),
-                    "mAh": perRefresh.mAh.summary(),
-                    "percentOfCapacity": perRefresh.percentOfCapacity.summary(),
-                ],
-                "energyPerSync": [
-                    "count": .count(perSync.count),
-                    "mAh": perSync.mAh.summary(),
-                    "percentOfCapacity": perSync.percentOfCapacity.summary(),
-                ],
                 "wakeupsPerDeviceDay": ValueDistribution(wakeups, digits: 3).summary(),
                 "radioActiveSecondsPerDeviceDay": ValueDistribution(radioSeconds, digits: 3).summary(),
-                // Seed `000`: "Battery Impact Target: < 1% battery usage per refresh".
-                "budget": ["perRefreshPercent": .fixed(1, 2)],
-                "devicesOverBudget": .count(overBudget),
             ]
+            for (key, value) in features[c] { entries[key] = value }
+            section[cohort.name] = .object(entries)
         }
         return .object(section)
     }
 
-    private func backendSection() -> ReportValue {
+    private func backendSection(_ parts: ReportParts) -> ReportValue {
         // Every second of the run counts, quiet ones included.
         let perSecond = arrivalsPerSecond()
         let peak = peakBucket()
@@ -158,7 +134,7 @@ extension World {
         // at the end), so the series' sums are the run's request counts.
         let byEndpoint = load.requests.map { $0.reduce(UInt64(0)) { $0 + UInt64($1) } }
         let total = byEndpoint.reduce(0, +)
-        return [
+        var section: [String: ReportValue] = [
             "requests": [
                 "total": .count(total),
                 "byEndpoint": .object(Dictionary(uniqueKeysWithValues: zip(LoadSeries.endpointNames, byEndpoint.map { ReportValue.count($0) }))),
@@ -182,12 +158,13 @@ extension World {
             "unauthorized": .count(core.metrics.unauthorized),
             "clientTimeouts": .count(core.metrics.timeouts),
             "lostInTransit": .count(core.metrics.transportFailures),
-            "pushes": push.byProvider(duration: scenario.duration),
-            "load": loadSection(),
+            "load": loadSection(parts.load),
         ]
+        for (key, value) in parts.backend { section[key] = value }
+        return .object(section)
     }
 
-    private func schedulingSection() -> ReportValue {
+    private func schedulingSection(_ features: [String: ReportValue]) -> ReportValue {
         var perPlatform: [String: ReportValue] = [:], basis: [String: ReportValue] = [:]
         let seconds = scenario.duration.seconds
         for platform in ["ios", "android"] {
@@ -225,6 +202,7 @@ extension World {
             "dozeDeferrals": .count(core.metrics.platform.dozeDeferrals),
         ]
         for (key, value) in platformSchedulingEntries() { section[key] = value }
+        for (key, value) in features { section[key] = value }
         return .object(section)
     }
 

@@ -1,8 +1,15 @@
 import Reports
 import Scenario
 
-/// The continuation's section of report.json (Features/Features.swift lists it).
+/// The continuation's part of report.json (Features/Features.swift lists it).
 extension ContinuationHost {
+    /// Seed `004`: its section and the completed analysis's latency to its notification.
+    func report(into parts: inout ReportParts) {
+        parts.sections["continuation"] = section()
+        parts.latency["continuationCompletedToNotified"] = metrics.completedToNotified.latencySummary()
+    }
+
+
     /// Seed `004`'s analyses: how many started, what users chose at the alert, and how
     /// each ended.
     func section() -> ReportValue {
@@ -27,4 +34,10 @@ extension ContinuationHost {
             "shownAtOpen": .count(c.shownAtOpen),
         ]
     }
+}
+
+/// The continuation's merge rules for `fleetsim merge` (Features/Features.swift lists
+/// them): its counters add up.
+extension ContinuationHost {
+    static let mergeRules: [(pattern: String, rule: ReportMerge.Rule)] = [("continuation.**", .sum)]
 }

@@ -7,6 +7,38 @@ import AppLogic
 extension PushHost {
     var reportedMetrics: PushMetrics { active ? metrics : PushMetrics() }
 
+    /// Its section (`push`), its latencies, the providers' figures (`backend.pushes`) and
+    /// its per-minute series (`backend.load`) over a run of `duration`.
+    func report(into parts: inout ReportParts, duration: SimDuration) {
+        parts.sections["push"] = section(duration: duration)
+        for (name, value) in latencies() { parts.latency[name] = value }
+        parts.backend["pushes"] = byProvider(duration: duration)
+        for (name, value) in loadSeries() { parts.load[name] = value }
+    }
+
+    /// `backend.load`'s push series, per provider (`{apns, fcm}`; empty without a `push`
+    /// cohort): sends and refused sends (per bucket and per second), the queue's and the
+    /// streams' peaks and the streams' busy time.
+    func loadSeries() -> [String: ReportValue] {
+        let seconds = LoadSeries.bucket.seconds
+        func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { DerivedFigures.bucketRate(Int64($0), bucketSeconds: seconds) }) }
+        func counts<T: BinaryInteger>(_ counts: [T]) -> ReportValue { .array(counts.map { .count($0) }) }
+        let p = load
+        func series<T>(_ series: [[T]], _ f: ([T]) -> ReportValue) -> ReportValue {
+            active ? ["apns": f(series[0]), "fcm": f(series[1])] : .object([:])
+        }
+        return [
+            "pushesPerSecond": series(p.sends, rate),
+            "pushRejectedPerSecond": series(p.rejected, rate),
+            "pushQueueDepthPeak": series(p.queuePeak, counts),
+            "pushConcurrentPeak": series(p.streamingPeak.map(\.filled), counts),
+            "pushConcurrentPeakUpperBound": series(p.streamingPeak.map(\.filled), counts),
+            "pushStreamMicroseconds": series(p.streamBusy, counts),
+            "pushes": series(p.sends, counts),
+            "pushRejected": series(p.rejected, counts),
+        ]
+    }
+
     /// `latency.pushCreatedToDelivered.<priority>`: creation to the first arrival on a device.
     func latencies() -> [(String, ReportValue)] {
         let m = reportedMetrics
@@ -47,7 +79,6 @@ extension PushHost {
         }
         return .object(section)
     }
-
 
     /// `push`: seed `001`'s aggregated metrics and the accounting of every notification.
     func section(duration: SimDuration) -> ReportValue {
@@ -121,4 +152,35 @@ extension PushHost {
             ],
         ]
     }
+}
+
+/// The push pipeline's merge rules for `fleetsim merge` (Features/Features.swift lists
+/// them): latencies by histogram, the streams' and the queue's peaks as maxima, rates,
+/// utilisation and headroom derived again from the merged counts and series, and its
+/// counters summed.
+extension PushHost {
+    static let mergeRules: [(pattern: String, rule: ReportMerge.Rule)] = [
+        ("backend.pushes.*.latency", .latency),
+        ("backend.load.pushConcurrentPeak.*", .seriesMax), ("backend.load.pushQueueDepthPeak.*", .seriesMax),
+        ("backend.load.pushesPerSecond.*", .derived(.bucketRates(counts: "backend.load.pushes"))),
+        ("backend.load.pushRejectedPerSecond.*", .derived(.bucketRates(counts: "backend.load.pushRejected"))),
+        ("backend.pushes.*.peakConcurrent", .max), ("backend.pushes.*.peakQueueDepth", .max),
+        ("backend.pushes.apns.headroom", .derived(.headroom(busy: "backend.load.pushStreamMicroseconds.apns", capacity: "backend.pushes.apns.concurrency",
+                                                                refused: "backend.pushes.apns.rejectedByQueue"))),
+        ("backend.pushes.fcm.headroom", .derived(.headroom(busy: "backend.load.pushStreamMicroseconds.fcm", capacity: "backend.pushes.fcm.concurrency",
+                                                               refused: "backend.pushes.fcm.rejectedByQueue"))),
+        ("backend.pushes.apns.utilisation", .derived(.utilisation(busy: "backend.load.pushStreamMicroseconds.apns", capacity: "backend.pushes.apns.concurrency"))),
+        ("backend.pushes.fcm.utilisation", .derived(.utilisation(busy: "backend.load.pushStreamMicroseconds.fcm", capacity: "backend.pushes.fcm.concurrency"))),
+        ("backend.pushes.*.saturated", .derived(.saturated(rejected: "backend.pushes.*.rejectedByQueue"))),
+        ("push.providerLatencyP95.apns", .derived(.copy("backend.pushes.apns.latency.p95"))),
+        ("push.providerLatencyP95.fcm", .derived(.copy("backend.pushes.fcm.latency.p95"))),
+        ("push.timeToOpen", .latency),
+        // Seed `001`: delivered / sent (notifications given a push), failed sends / sends,
+        // opened / displayed, expired tokens / active tokens per week.
+        ("push.deliveryRate", .derived(.ratio(of: ["push.outcomes.delivered"], over: ["push.created.total"], less: ["push.outcomes.suppressed"]))),
+        ("push.failureRate", .derived(.ratio(of: ["push.failuresByReason"], over: ["push.sends"]))),
+        ("push.openRate", .derived(.ratio(of: ["push.opened"], over: ["push.display.shown", "push.display.shownQuietly"]))),
+        ("push.tokens.expirationRatePerWeek", .derived(.expirationRatePerWeek(expired: "push.tokens.marked.expired", active: "push.tokens.activeAtEnd"))),
+        ("push.**", .sum),
+    ]
 }

@@ -17,16 +17,20 @@ struct RefreshHost: FeatureHost {
     var durable = OnDisk<RefreshState.Stored>()
     /// The request in flight and the test windows the latencies counted.
     var slots: [RefreshSlot]
+    /// What the refresh measures (Features/Refresh/RefreshReport.swift reports it).
+    var metrics: RefreshMetrics
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
         MemoryLayout<RefreshState>.stride + MemoryLayout<RefreshSlot>.stride
     }
 
-    init(scenario: Scenario, devices n: Int) {
+    /// `capacities`: each cohort's battery capacity (mAh).
+    init(scenario: Scenario, devices n: Int, capacities: [Double]) {
         logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
         states = Array(hugePagesRepeating: RefreshState(), count: n)
         slots = Array(hugePagesRepeating: RefreshSlot(), count: n)
+        metrics = RefreshMetrics(capacities: capacities)
         effects.reserveCapacity(16)
     }
 
@@ -73,7 +77,7 @@ struct RefreshHost: FeatureHost {
         case .signOut:
             core.devices[i].signedIn = false
         case .analytics(let event):
-            core.metrics.analytics[AnalyticsCounter.index(of: event)] += 1
+            metrics.analytics[AnalyticsCounter.index(of: event)] += 1
         }
         return nil
     }

@@ -41,10 +41,10 @@ extension World {
         core.devices[i].task.running = false
         core.retractTaskExpiry(d)
         let duration = now - core.devices[i].task.launchedAt
-        core.metrics.refreshTaskDuration.record(duration.microseconds)
+        refresh.metrics.taskDuration.record(duration.microseconds)
         core.devices[i].ledger.chargeApp(joules: energy.cpuJoules(seconds: duration.seconds))
         let mAh = energy.milliampHours(joules: core.devices[i].ledger.end() ?? 0)
-        core.metrics.refreshEnergy[Int(core.devices[i].cohort)].add(mAh)
+        refresh.metrics.energy[Int(core.devices[i].cohort)].add(mAh)
         // Seed `000`'s budget: under 1 % of the battery per refresh.
         if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { core.devices[i].refreshOverBudget = true }
         refreshTaskEnded(d)
@@ -81,13 +81,13 @@ extension World {
             core.note(d, "OS: notification not shown (permission \(core.devices[i].permission))")
             return
         }
-        core.metrics.notificationsPosted += 1
+        refresh.metrics.notificationsPosted += 1
         // Latency only for windows that opened during the run: before it, when the
         // app first heard of a window is unknown.
         let availableAt = truth.availableAt(i)
         observeTestNotificationShown(i)
         if refresh.testNotified(i, window: truth.window(i)), now >= availableAt, availableAt >= .zero {
-            core.metrics.testAvailableToNotified.record((now - availableAt).microseconds)
+            refresh.metrics.testAvailableToNotified.record((now - availableAt).microseconds)
         }
         core.note(d, "OS: notification shown: test available")
         badge.notificationDelivered(notification, device: d, core: &core)

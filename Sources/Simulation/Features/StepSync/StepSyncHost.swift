@@ -26,6 +26,8 @@ struct StepSyncMetrics {
     var uploads: UInt64 = 0
     var healthDeliveries: UInt64 = 0
     var staleSyncNotifications: UInt64 = 0
+    /// Android's step-sync jobs started (WorkManager periodic work, seed `003`).
+    var jobs: UInt64 = 0
 }
 
 /// The step sync of seed `003`, hosted (docs/architecture.md): ``StepSyncLogic`` runs on

@@ -1,9 +1,20 @@
 import Reports
 
-/// The step sync's section of report.json (Features/Features.swift lists it).
+/// The step sync's part of report.json (Features/Features.swift lists it).
 extension StepSyncHost {
-    /// Seed `003`'s uploads, HealthKit wakes, stale-sync notifications and the server's
-    /// dropped old writes.
+    /// Seed `003`: its section, the steps' latency, each upload's energy per cohort
+    /// (`battery.<cohort>.energyPerSync`), the stale-sync notifications shown
+    /// (`notifications.posted`) and Android's step-sync jobs (`scheduling.stepSyncJobs`).
+    func report(into parts: inout ReportParts) {
+        parts.sections["stepSync"] = section()
+        parts.latency["stepsRecordedToSynced"] = metrics.recordedToSynced.latencySummary()
+        for c in parts.battery.indices { parts.battery[c]["energyPerSync"] = metrics.uploadEnergy[c].summary }
+        parts.notificationsPosted += metrics.staleSyncNotifications
+        parts.scheduling["stepSyncJobs"] = .count(metrics.jobs)
+    }
+
+    /// `stepSync`: seed `003`'s uploads, HealthKit wakes, stale-sync notifications and the
+    /// server's dropped old writes.
     func section() -> ReportValue {
         [
             "uploads": .count(metrics.uploads),
@@ -12,4 +23,10 @@ extension StepSyncHost {
             "droppedOldWrites": .count(store.droppedWrites),
         ]
     }
+}
+
+/// The step sync's merge rules for `fleetsim merge` (Features/Features.swift lists them):
+/// its counters add up.
+extension StepSyncHost {
+    static let mergeRules: [(pattern: String, rule: ReportMerge.Rule)] = [("stepSync.**", .sum)]
 }

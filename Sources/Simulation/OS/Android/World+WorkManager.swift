@@ -179,7 +179,7 @@ extension World {
             core.note(d, "WorkManager: refresh runs as job \(core.devices[i].task.serial) (bucket \(bucket), \(core.human(now - due)) after due); JobScheduler stops it at \(core.format(deadline))")
             deliverTaskLaunched(d)
         case .stepSync:
-            core.metrics.platform.stepSyncJobs += 1
+            stepSync.metrics.jobs += 1
             androids[a].stepJobRunning = true
             androids[a].stepJobSerial &+= 1
             stepJobStops[a] = core.clock.scheduleRetractably(.android(.stepJobStops(device: d, serial: androids[a].stepJobSerial)), at: deadline)

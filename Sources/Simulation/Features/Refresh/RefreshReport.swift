@@ -1,0 +1,32 @@
+import Reports
+
+/// The background refresh's part of report.json (Features/Features.swift lists it).
+extension RefreshHost {
+    /// Seeds `000` and `002`: the two test latencies and the task's time (`latency`), the
+    /// test notifications shown (`notifications.posted`), the analytics events
+    /// (`analytics`), and per cohort each task's energy against seed `000`'s budget
+    /// (`battery.<cohort>`).
+    func report(into parts: inout ReportParts, core: WorldCore) {
+        parts.latency["testAvailableToNotified"] = metrics.testAvailableToNotified.latencySummary()
+        parts.latency["testAvailableToSeen"] = metrics.testAvailableToSeen.latencySummary()
+        parts.latency["refreshTaskDuration"] = metrics.taskDuration.latencySummary()
+        parts.notificationsPosted += metrics.notificationsPosted
+        parts.sections["analytics"] = .object(Dictionary(uniqueKeysWithValues: AnalyticsCounter.names.enumerated().map { ($1, .count(metrics.analytics[$0])) }))
+        for (c, cohort) in core.cohorts.enumerated() {
+            let range = cohort.firstDevice ..< cohort.firstDevice + cohort.count
+            parts.battery[c]["energyPerRefresh"] = metrics.energy[c].summary
+            // Seed `000`: "Battery Impact Target: < 1% battery usage per refresh".
+            parts.battery[c]["budget"] = ["perRefreshPercent": .fixed(1, 2)]
+            parts.battery[c]["devicesOverBudget"] = .count(range.filter { core.devices[$0].refreshOverBudget }.count)
+        }
+    }
+}
+
+/// The refresh's merge rules for `fleetsim merge` (Features/Features.swift lists them):
+/// the budget is configuration, the devices over it and the analytics events add up.
+extension RefreshHost {
+    static let mergeRules: [(pattern: String, rule: ReportMerge.Rule)] = [
+        ("battery.*.budget.perRefreshPercent", .identical), ("battery.*.devicesOverBudget", .sum),
+        ("analytics.**", .sum),
+    ]
+}
