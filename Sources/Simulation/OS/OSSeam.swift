@@ -9,6 +9,16 @@ import Platform
 /// Android host (OS/Android: Doze, standby buckets, WorkManager, FCM delivery, Battery
 /// Saver, while-idle alarms). A new OS behaviour goes into its host's folder and is
 /// reached from here.
+extension WorldCore {
+    /// Whether the user force-quit the app and has not opened it since (iOS: the launch
+    /// policy's state, `docs/platform-facts.md` F; Android has no such state): for a host that
+    /// sees only the core (push's silent-push throttle).
+    @inline(__always) func userForceQuitApp(_ i: Int) -> Bool {
+        let slot = launchPolicySlot(i)
+        return slot >= 0 && launchPolicies[slot].forceQuit
+    }
+}
+
 extension World {
     /// Android devices have an entry in `androids` (``Device/platformSlot``).
     @inline(__always) private func runsAndroid(_ i: Int) -> Bool { core.devices[i].isAndroid }
