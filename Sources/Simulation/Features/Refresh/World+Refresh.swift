@@ -19,7 +19,8 @@ extension World {
         resume(d)
     }
 
-    mutating func deliverTaskLaunched(_ d: UInt32) {
+    /// The task launched: the refresh logic hears `taskLaunched` with what it reads of the device.
+    mutating func refreshTaskLaunched(_ d: UInt32) {
         let i = Int(d)
         let context = RefreshLaunchContext(
             signedIn: core.devices[i].signedIn,
@@ -27,12 +28,6 @@ extension World {
             notificationAuthorization: core.devices[i].permission,
             timeZoneIdentifier: core.timeZones[Int(core.devices[i].clock.timeZone)])
         deliverRefresh(d, .taskLaunched(context))
-        if stepSyncOwnsRefreshTask(i) { stepSyncTaskLaunched(d) }
-        // iOS: the sync shares the refresh launch; Android runs it as its own periodic work.
-        if core.cohorts[Int(core.devices[i].cohort)].stepSync, stepSyncRidesRefreshLaunch(i), core.devices[i].process == .running {
-            let context = stepContext(i)
-            deliverStepSync(d, .refreshTaskLaunched(context))
-        }
     }
 
     /// The task is over for the OS (completed or killed): account its time and energy.
@@ -47,7 +42,8 @@ extension World {
         core.metrics.refreshEnergy[Int(core.devices[i].cohort)].add(mAh)
         // Seed `000`'s budget: under 1 % of the battery per refresh.
         if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { core.devices[i].refreshOverBudget = true }
-        refreshTaskEnded(d)
+        // WorkManager: a task completed ran its Worker to `success()`; one never completed was killed.
+        taskEnded(d, .refresh, core.devices[i].task.completions == 0 ? .killed : .returned(.success))
     }
 
     // MARK: - Deliver an input, execute its effects

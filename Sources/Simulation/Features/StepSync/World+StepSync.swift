@@ -3,8 +3,8 @@ import AppLogic
 import Platform
 
 /// The world's side of the step-sync host (Features/StepSync/StepSyncHost): the entry
-/// points that deliver its inputs (an open: Core/World+Users; a refresh launch:
-/// World+Refresh; a WorkManager run: OS/Android/World+AndroidStepSync; a HealthKit
+/// points that deliver its inputs (an open: Core/World+Users; a task launch:
+/// Features/Features.swift; a WorkManager run: World+StepSyncWork; a HealthKit
 /// delivery and its timers here), and what the process and the OS do around them.
 extension World {
     // MARK: - Set-up
@@ -27,7 +27,7 @@ extension World {
     }
 
     /// HealthKit background delivery wakes the app (iOS): the logic gets the wake's
-    /// budget (``StepSyncHost/healthDeliveryBudget``) unless it finishes at once.
+    /// budget (``HealthKitDelivery/budget``) unless it finishes at once.
     private mutating func healthDelivery(_ d: UInt32) {
         let i = Int(d)
         stepSync.healthDeliveryWakes(d, core: &core)
@@ -37,7 +37,7 @@ extension World {
         deliverStepSync(d, .healthDataDelivered(context))
         // Work still under way (no `finishWork` yet): its budget ends it at the latest.
         if core.isCurrent(d, .stepWake, generation) {
-            core.scheduleTimer(d, .stepWake, generation: generation, at: now + StepSyncHost.healthDeliveryBudget)
+            core.scheduleTimer(d, .stepWake, generation: generation, at: now + HealthKitDelivery.budget)
         }
         stepSync.scheduleHealthDelivery(d, core: &core)
     }
@@ -66,14 +66,8 @@ extension World {
     mutating func stepWakeEnds(_ d: UInt32) {
         let i = Int(d)
         guard core.devices[i].process == .running, core.now >= core.devices[i].foregroundUntil,
-              !core.devices[i].task.running, !stepJobHoldsProcess(i) else { return }
+              !core.devices[i].task.running, !workHoldsProcess(i) else { return }
         suspend(d)
-    }
-
-    /// HealthKit's completion handler (iOS's side of the logic's `finishWork`): the app
-    /// may be suspended shortly.
-    mutating func healthKitWakeFinished(_ d: UInt32) {
-        core.armTimer(d, .stepWake, after: World.suspensionDelay)
     }
 
     // MARK: - Logic
@@ -108,12 +102,12 @@ extension World {
     /// when the task starts and completes the task once no upload is in flight.
     func stepSyncOwnsRefreshTask(_ i: Int) -> Bool {
         let cohort = core.cohorts[Int(core.devices[i].cohort)]
-        return cohort.stepSync && !cohort.runsRefresh && stepSyncRidesRefreshLaunch(i)
+        return cohort.stepSync && !cohort.runsRefresh && !runsPeriodicWork(i)
     }
 
     /// The task launched: the next one is asked for a sync interval from now.
     mutating func stepSyncTaskLaunched(_ d: UInt32) {
-        submitRefresh(d, earliestBegin: now + scenario.logic.stepSync.syncInterval)
+        submitTask(d, .stepSync, stepSyncWork, earliestBegin: now + scenario.logic.stepSync.syncInterval)
     }
 
     /// `setTaskCompleted(success: true)` once the sync has nothing in flight.
@@ -162,8 +156,7 @@ extension World {
     /// comes back from what reached the disk.
     mutating func terminateStepSync(_ d: UInt32) {
         stepSync.terminate(d, core: &core)
-        // WorkManager reruns a Worker killed with its process (backoff).
-        if stepJobHoldsProcess(Int(d)) { stepJobEnded(d, .killed) }
+        workKilled(d, .stepSync)
         _ = stepSync.abandonUpload(d, core: &core)
     }
 }
