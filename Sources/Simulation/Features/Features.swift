@@ -8,9 +8,9 @@ import Reports
 /// one request and one WorkManager timer per id (``AndroidDevice/works``,
 /// ``AndroidTimer/work(_:)``; DeviceLayoutTests checks their room).
 enum WorkID: UInt8, CaseIterable {
-    /// Seed `000`'s refresh (Features/Refresh/World+RefreshWork).
+    /// Seed `000`'s refresh (Features/Refresh/World+Refresh).
     case refresh
-    /// Seed `003`'s step sync (Features/StepSync/World+StepSyncWork).
+    /// Seed `003`'s step sync (Features/StepSync/World+StepSync).
     case stepSync
 
     /// Its name in the trace's prose (`periodic step-sync work enqueued`); the trace's

@@ -30,7 +30,7 @@ struct StepSyncMetrics {
 
 /// The step sync of seed `003`, hosted (docs/architecture.md): ``StepSyncLogic`` runs on
 /// every app open and, on iOS, inside every `BGAppRefreshTask` launch and on HealthKit
-/// background deliveries (on Android as WorkManager periodic work: World+StepSyncWork).
+/// background deliveries (on Android as WorkManager periodic work: World+StepSync).
 /// The host owns the logic, each device's state, what of it reached the disk and its
 /// bookkeeping (``StepSyncSlot``), its draws, the health data (``HealthDataGenerator``,
 /// ground truth), the server's ``StepStore``, the effect buffer and the metrics. The
