@@ -44,8 +44,11 @@ public struct World {
     /// The devices' Android indices and launch-policy slots as runs, for the prefetch
     /// (Core/DeviceIndexRuns).
     let indexRuns: DeviceIndexRuns
-    /// Per Android device, where its step-sync job's stop deadline went in the queue (World+AndroidStepSync).
-    var stepJobStops: [EventQueue<WorldEvent>.Placement] = []
+    /// The distinct requests the app enqueued its works with; each Android device names
+    /// its works' by index (``AndroidDevice/requestIDs``; OS/Android/World+WorkManager).
+    var androidWorkRequests: [AndroidWorkRequest] = []
+    /// Per Android device, where each work's job's stop deadline went in the queue (OS/Android/World+WorkManager).
+    var jobStops: [InlineArray<2, EventQueue<WorldEvent>.Placement>] = []
     /// Each cohort's Android models (nil for iOS cohorts), unretained, for the calls made
     /// at every Doze input and work check (``World/borrowedModels(_:)``).
     let unretainedAndroidModels: [Unmanaged<AndroidModels>?]
@@ -161,7 +164,7 @@ public struct World {
         // Exactly the Android devices' room, not a doubled capacity reached by copying.
         let androidCount = core.devices.count { core.cohorts[Int($0.cohort)].android != nil }
         androids = [AndroidDevice](hugePagesCapacity: androidCount)
-        stepJobStops = [EventQueue<WorldEvent>.Placement](hugePagesCapacity: androidCount)
+        jobStops = [InlineArray<2, EventQueue<WorldEvent>.Placement>](hugePagesCapacity: androidCount)
         for d in core.devices.indices {
             let id = UInt32(d)
             if core.devices[d].signedIn { tokens.issue(d, at: .zero) }
@@ -177,7 +180,7 @@ public struct World {
             let earliest = SimTime(microseconds: core.withStream(.os, of: d) { $0.int(in: 0...max(0, interval - 1)) })
             var battery = RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "battery")
             startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
-            osStart(id, firstRefreshDue: cohort.runsRefresh || stepSyncOwnsRefreshTask(d) ? earliest : nil)
+            osStart(id, task: .refresh, refreshWork, firstDue: cohort.runsRefresh || stepSyncOwnsRefreshTask(d) ? earliest : nil)
             if cohort.stepSync { startStepSync(id) }
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {

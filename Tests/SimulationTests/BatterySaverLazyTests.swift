@@ -30,7 +30,7 @@ import Scenario
         var doze: DozeState
         var refresh: Slot
         var steps: Slot
-        var stepJobRunning: Bool
+        var jobsRunning: UInt8
         var refreshRunning: Bool
 
         struct Slot: Equatable {
@@ -49,9 +49,9 @@ import Scenario
         init(_ world: World, _ d: Int) {
             let device = world.androids[world.androidIndex(UInt32(d))]
             doze = device.doze
-            refresh = Slot(device.refresh)
-            steps = Slot(device.steps)
-            stepJobRunning = device.stepJobRunning
+            refresh = Slot(device[.refresh])
+            steps = Slot(device[.stepSync])
+            jobsRunning = device.jobsRunning
             refreshRunning = world.core.devices[d].task.running
         }
     }

@@ -46,7 +46,7 @@ import Scenario
         if device.fcmWaiting && world.core.devices[d].online { return true }
         // Battery Saver holds due work whatever Doze does.
         if world.core.devices[d].lowPowerMode { return false }
-        let due = [AndroidWork.refresh, .stepSync].compactMap { world.workDueAt(UInt32(d), a, $0) }
+        let due = WorkID.allCases.compactMap { world.workDueAt(UInt32(d), a, $0) }
         return due.contains { $0 < world.now }
     }
 

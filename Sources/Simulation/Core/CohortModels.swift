@@ -39,7 +39,7 @@ final class CohortModels {
     /// Android: Doze, buckets, quotas and WorkManager (World+Android).
     let android: AndroidModels?
 
-    init(_ cohort: Cohort, firstDevice: Int, count: Int, refresh: RefreshConfig) {
+    init(_ cohort: Cohort, firstDevice: Int, count: Int) {
         name = cohort.name
         platform = cohort.platform
         scheduler = BGTaskSchedulerModel(
@@ -68,7 +68,7 @@ final class CohortModels {
                                   screenSessionLength: cohort.usage.screenSessionLength,
                                   appOpensPerDay: cohort.usage.appOpensPerDay)
         homeWiFi = cohort.network.homeWiFi
-        android = cohort.platform == .android ? AndroidModels(cohort.android, refresh: refresh) : nil
+        android = cohort.platform == .android ? AndroidModels(cohort.android) : nil
     }
 }
 
@@ -83,10 +83,6 @@ final class AndroidModels: Sendable {
     let buckets = StandbyBucketModel()
     let quota = JobQuotaTracker()
     let workManager = WorkManagerModel()
-    /// The app's refresh as WorkManager periodic work: seed `000`'s preferred interval
-    /// (4 h), no flex (`PeriodicWorkRequest.Builder(interval)`), a network constraint,
-    /// the default exponential 30 s backoff.
-    let refreshWork: WorkRequest
     /// FCM delivery under Doze and the bucket's high-priority limits (`docs/platform-facts.md` H, B).
     let fcm = FCMDeliveryModel()
     /// Battery-not-low's 15 % / 20 % hysteresis (`docs/platform-facts.md` E).
@@ -108,11 +104,9 @@ final class AndroidModels: Sendable {
     /// Users' daily alarm clocks (`android.alarmClock`, **assumption**; ``AlarmClockModel``).
     let alarmClock: AlarmClockModel
 
-    init(_ config: AndroidConfig, refresh: RefreshConfig) {
+    init(_ config: AndroidConfig) {
         // The decoder accepts only the modelled releases (`AndroidConfig.versions`).
         doze = DozeController(config: DozeConfig(version: AndroidVersion(rawValue: config.version)!))
-        let interval = refresh.preferredInterval
-        refreshWork = workManager.periodicRequest(interval: interval, constraints: WorkConstraints(network: .connected))
         oem = config.oemKillAfterScreenOff.map { .killsBackgroundApps(afterScreenOff: $0) } ?? .stock
         motionEventsPerDay = config.motionEventsPerDay
         quotaRecheck = config.quotaRecheck

@@ -169,7 +169,7 @@ extension World {
             case .screenOff(let d, _): return (22, 0, d)
             case .motion(let d): return (23, 0, d)
             case .timer(let d, _, let timer): return (24, UInt32(timer.rawValue), d)
-            case .stepJobStops(let d, _): return (25, 0, d)
+            case .jobStops(let d, _, _): return (25, 0, d)
             }
         case .batterySwitch(let d): return (34, 0, d)
         case .feature(let e): return featureEventIdentity(e)

@@ -81,8 +81,7 @@ enum FleetBuilder {
                     notificationCenter: NotificationCenterModel(authorization: permission.authorization),
                     backgroundAppRefresh: bar))
             }
-            fleet.cohorts.append(CohortModels(cohort, firstDevice: firstDevice, count: fleet.devices.count - firstDevice,
-                                              refresh: scenario.logic.refresh))
+            fleet.cohorts.append(CohortModels(cohort, firstDevice: firstDevice, count: fleet.devices.count - firstDevice))
         }
         return fleet
     }

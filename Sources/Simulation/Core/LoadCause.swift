@@ -78,7 +78,7 @@ enum LoadCause: UInt8, CaseIterable {
         case .deviceTimer(_, _, let timer): return timer == .stepRetry ? .retryBackoff : .appTimer
         case .android(let e):
             switch e {
-            case .timer(_, _, .refreshWork), .timer(_, _, .stepWork), .stepJobStops: return .workManagerWindow
+            case .timer(_, _, .refreshWork), .timer(_, _, .stepWork), .jobStops: return .workManagerWindow
             case .timer(_, _, .doze): return .dozeWindow
             case .timer, .screenSessionStarts, .screenOff, .motion: return .androidState
             }

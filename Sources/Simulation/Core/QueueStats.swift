@@ -60,9 +60,9 @@ extension World {
                 let screen = androids[androidIndex(d)].screen
                 return !(screen.isOn && screen.offTimer.isCurrent(generation))
             case .timer(let d, let generation, let timer): return !androids[androidIndex(d)].timers.isCurrent(timer, generation)
-            case .stepJobStops(let d, let serial):
+            case .jobStops(let d, let serial, let work):
                 let a = androidIndex(d)
-                return !(androids[a].stepJobRunning && androids[a].stepJobSerial == serial)
+                return !(androids[a].runsJob(work) && androids[a].jobSerials[Int(work.rawValue)] == serial)
             case .screenSessionStarts, .motion: return false
             }
         case .userOpensApp, .notificationTapped, .testCompleted, .offlineSpellStarts, .offlineSpellEnds, .faultStarts,

@@ -42,16 +42,6 @@ extension World {
                                                    local: core.localTime(i, at: now), rhythm: core.rhythm))
         chargingChanged(d)
     }
-
-    /// The user plugged the phone in or unplugged it: Battery Saver's schedule, Doze and the
-    /// work hear of it (through the OS seam's `chargingChanged`).
-    mutating func androidChargingChanged(_ d: UInt32) {
-        if updateAutoBatterySaver(d) { applyDoze(d, .quickDoze(core.devices[Int(d)].lowPowerMode)) }
-        applyDoze(d, .charging(isCharging(Int(d))))
-        updateBatteryLow(d)
-        tryRunWork(d, .refresh)
-        tryRunWork(d, .stepSync)
-    }
 }
 
 extension BatteryModel.Habit {

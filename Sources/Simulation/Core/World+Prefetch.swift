@@ -28,7 +28,7 @@ extension World {
         case .android(let e):
             switch e {
             case .screenSessionStarts(let d), .motion(let d): return d
-            case .screenOff(let d, _), .stepJobStops(let d, _): return d
+            case .screenOff(let d, _), .jobStops(let d, _, _): return d
             case .timer(let d, _, _): return d
             }
         case .feature(let e): return featureEventDevice(e)
@@ -139,7 +139,7 @@ extension World {
         stepSync.slots.prefetch(i)
         stepSync.streams.prefetch(i)
         core.staleTriggers.prefetch(i)
-        if a >= 0 { stepJobStops.prefetch(a) }
+        if a >= 0 { jobStops.prefetch(a) }
     }
 
     /// The launch-policy state at `slot` (none when -1), which a refresh launch and an
@@ -189,6 +189,6 @@ extension Device {
 extension AndroidDevice {
     /// All of it.
     static var wholeBytes: Range<Int> { 0 ..< MemoryLayout<AndroidDevice>.stride }
-    /// `stepJobRunning`: what the end of a wake or a task reads of the Android state.
+    /// `jobsRunning`: what the end of a wake or a task reads of the Android state.
     static var stepJobBytes: Range<Int> { 97 ..< 98 }
 }

@@ -2,6 +2,27 @@ import SimKernel
 import AppLogic
 import Reports
 
+/// The features' background works, one case per declared work (OS/BackgroundWork.swift):
+/// the OS models handle a work by its id (its raw value) and never name one; the feature
+/// that declared it runs it (``World/featureWorkRuns(_:_:_:)``). The OS keeps one slot,
+/// one request and one WorkManager timer per id (``AndroidDevice/works``,
+/// ``AndroidTimer/work(_:)``; DeviceLayoutTests checks their room).
+enum WorkID: UInt8, CaseIterable {
+    /// Seed `000`'s refresh (Features/Refresh/World+Refresh).
+    case refresh
+    /// Seed `003`'s step sync (Features/StepSync/World+StepSync).
+    case stepSync
+
+    /// Its name in the trace's prose (`periodic step-sync work enqueued`); the trace's
+    /// other lines print the case's name (`WorkManager: stepSync due`).
+    var proseName: String {
+        switch self {
+        case .refresh: "refresh"
+        case .stepSync: "step-sync"
+        }
+    }
+}
+
 /// A feature's own events, one case per feature, each a small enum in the feature's
 /// folder that knows its identity for the event hashes, its device for the prefetch,
 /// its staleness and its load cause (as ``PushEvent`` does). Nested, ``WorldEvent``
@@ -104,6 +125,47 @@ extension World {
         }
     }
 
+    // MARK: - Background work (OS/BackgroundWork.swift)
+
+    /// JobScheduler started `work`'s job on device `d` (OS/Android/World+WorkManager): the
+    /// feature that declared the work runs it.
+    @inline(__always) mutating func featureWorkRuns(_ work: WorkID, _ d: UInt32, _ job: AndroidJobStart) {
+        switch work {
+        case .refresh: refreshRunsAsJob(d, job)
+        case .stepSync: stepSyncRunsAsJob(d, job)
+        }
+    }
+
+    /// JobScheduler stopped `work`'s job `serial` at its deadline: the feature that declared
+    /// it hears (the OS then ends the job, if the feature has not).
+    mutating func featureWorkStopped(_ work: WorkID, _ d: UInt32, serial: UInt32) {
+        switch work {
+        case .refresh: refreshJobStopped(d, serial: serial)
+        case .stepSync: stepSyncJobStopped(d, serial: serial)
+        }
+    }
+
+    /// The app's background task launched (iOS `BGAppRefreshTask`, Android the refresh
+    /// work's job): every feature that handles the task hears. The step sync owns the
+    /// task where there is no refresh, and otherwise rides its launch on iOS (Android
+    /// runs it as its own periodic work).
+    mutating func featuresHearTaskLaunched(_ d: UInt32) {
+        let i = Int(d)
+        refreshTaskLaunched(d)
+        if stepSyncOwnsRefreshTask(i) { stepSyncTaskLaunched(d) }
+        if core.cohorts[Int(core.devices[i].cohort)].stepSync, !runsPeriodicWork(i), core.devices[i].process == .running {
+            let context = stepContext(i)
+            deliverStepSync(d, .refreshTaskLaunched(context))
+        }
+    }
+
+    /// The app's background task expired (iOS's expiration handler runs; Android: its
+    /// job was stopped): every feature that handles the task hears.
+    mutating func featuresHearTaskExpired(_ d: UInt32) {
+        deliverRefresh(d, .taskExpired)
+        if stepSyncOwnsRefreshTask(Int(d)) { stepSyncTaskExpired(d) }
+    }
+
     // MARK: - The process and the user
 
     /// The user opened the app (after ground truth, the token, the process and the OS).
@@ -143,7 +205,7 @@ extension World {
 
     /// Whether a feature's background work keeps the app's process from being suspended.
     @inline(__always) func featuresHoldProcess(_ i: Int) -> Bool {
-        continuation.holdsBackgroundTask(i) || stepJobHoldsProcess(i)
+        continuation.holdsBackgroundTask(i) || workHoldsProcess(i)
     }
 
     /// Memory of one device's entries in the hosts' arrays (``World/bytesPerDevice``).

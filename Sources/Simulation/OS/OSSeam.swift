@@ -9,54 +9,104 @@ import Platform
 /// Android host (OS/Android: Doze, standby buckets, WorkManager, FCM delivery, Battery
 /// Saver, while-idle alarms). A new OS behaviour goes into its host's folder and is
 /// reached from here.
+extension WorldCore {
+    /// Whether the user force-quit the app and has not opened it since (iOS: the launch
+    /// policy's state, `docs/platform-facts.md` F; Android has no such state): for a host that
+    /// sees only the core (push's silent-push throttle).
+    @inline(__always) func userForceQuitApp(_ i: Int) -> Bool {
+        let slot = launchPolicySlot(i)
+        return slot >= 0 && launchPolicies[slot].forceQuit
+    }
+}
+
 extension World {
     /// Android devices have an entry in `androids` (``Device/platformSlot``).
     @inline(__always) private func runsAndroid(_ i: Int) -> Bool { core.devices[i].isAndroid }
 
     // MARK: - Set-up
 
-    /// Time zero: the OS models start and the refresh work submitted before the run is
-    /// due at `firstRefreshDue` (nil: no refresh work at all: the cohort has no refresh,
-    /// and on iOS no step sync that would own the task either).
-    mutating func osStart(_ d: UInt32, firstRefreshDue: SimTime?) {
+    /// Time zero: the OS models start, and `work` (the app's background task) was submitted
+    /// before the run, due at `firstDue` (nil: not submitted): iOS's pending
+    /// `BGAppRefreshTask` request, Android's WorkManager periodic work as `request`.
+    mutating func osStart(_ d: UInt32, task work: WorkID, _ request: PeriodicWork, firstDue: SimTime?) {
         if core.cohorts[Int(core.devices[Int(d)].cohort)].android != nil {
-            startAndroid(d, firstDue: firstRefreshDue)
-        } else if let firstRefreshDue {
-            submitRefresh(d, earliestBegin: firstRefreshDue)
+            startAndroid(d, work: work, request, firstDue: firstDue)
+        } else if let firstDue {
+            submitBGAppRefresh(d, earliestBegin: firstDue)
         }
     }
 
-    // MARK: - The refresh work
+    // MARK: - Background work by id (OS/BackgroundWork.swift)
 
-    /// The refresh logic's `scheduleRefresh`: iOS `BGTaskScheduler.submit` (replaces the
-    /// pending request), Android WorkManager unique periodic work (KEEP).
-    mutating func submitRefresh(_ d: UInt32, earliestBegin: SimTime) {
-        if runsAndroid(Int(d)) { enqueueRefreshWork(d, earliestBegin: earliestBegin) } else { submitBGAppRefresh(d, earliestBegin: earliestBegin) }
+    /// A run of `work` from `earliestBegin` as the app's background task (the refresh
+    /// logic's `scheduleRefresh`): iOS `BGTaskScheduler.submit` of the app's
+    /// `BGAppRefreshTask` (replaces the pending request), Android WorkManager unique
+    /// periodic work as `request` (KEEP).
+    mutating func submitTask(_ d: UInt32, _ work: WorkID, _ request: PeriodicWork, earliestBegin: SimTime) {
+        if runsAndroid(Int(d)) { enqueueWork(d, work, request, earliestBegin: earliestBegin) } else { submitBGAppRefresh(d, earliestBegin: earliestBegin) }
     }
 
-    /// The refresh logic's `cancelScheduledRefresh`.
-    mutating func cancelRefresh(_ d: UInt32) {
+    /// The logic's `cancelScheduledRefresh`: the pending request goes (and `work`'s
+    /// WorkManager work on Android).
+    mutating func cancelTask(_ d: UInt32, _ work: WorkID) {
         let i = Int(d)
         core.devices[i].task.hasPending = false
         core.devices[i].task.pending.cancel()
-        if runsAndroid(i) { cancelRefreshWork(d) }
+        if runsAndroid(i) { cancelWork(d, work) }
     }
 
-    /// The running refresh task's deadline: iOS's expiration (the expiration handler
-    /// runs), Android JobScheduler's stop deadline.
-    mutating func refreshDeadline(_ d: UInt32, serial: UInt32) {
+    /// The running task's deadline (`work`'s, task `serial`): iOS's expiration (the
+    /// expiration handler runs), Android JobScheduler's stop deadline.
+    mutating func taskDeadline(_ d: UInt32, _ work: WorkID, serial: UInt32) {
         let i = Int(d)
         guard core.devices[i].task.serial == serial, core.devices[i].task.running else { return }
-        if runsAndroid(i) { stopRefreshJob(d) } else { expireBGAppRefreshTask(d, serial: serial) }
+        if runsAndroid(i) { stopJob(d, work, serial: serial) } else { expireBGAppRefreshTask(d, serial: serial) }
     }
 
-    /// The refresh task is over for the OS (completed or killed).
-    mutating func refreshTaskEnded(_ d: UInt32) {
-        if runsAndroid(Int(d)) { refreshJobEnded(d) }
+    /// The task is over for the OS (completed or killed: `end`, for WorkManager).
+    mutating func taskEnded(_ d: UInt32, _ work: WorkID, _ end: WorkRunEnd) {
+        if runsAndroid(Int(d)) { jobEnded(d, work, end) }
     }
 
-    /// iOS: the step sync rides the refresh launch; Android runs it as its own periodic work.
-    func stepSyncRidesRefreshLaunch(_ i: Int) -> Bool { !runsAndroid(i) }
+    /// Whether the OS runs periodic work (Android's WorkManager). iOS has none: a feature's
+    /// periodic sync rides the app's task launch and HealthKit's deliveries instead.
+    func runsPeriodicWork(_ i: Int) -> Bool { runsAndroid(i) }
+
+    /// Set-up: `work` was enqueued as `request` before the run and last ran at `lastRun`,
+    /// so its next run is due one interval later (Android; iOS has no periodic work).
+    mutating func startPeriodicWork(_ d: UInt32, _ work: WorkID, _ request: PeriodicWork, lastRun: SimTime) {
+        guard runsAndroid(Int(d)) else { return }
+        enqueuedBeforeRun(d, androidIndex(d), work, Self.androidRequest(request), lastRun: lastRun)
+        scheduleWorkCheck(d, work)
+    }
+
+    /// The logic's `schedulePeriodicWork`: WorkManager unique periodic work (KEEP), no flex,
+    /// its first run one interval from now (Android; iOS has no periodic work).
+    mutating func enqueuePeriodicWork(_ d: UInt32, _ work: WorkID, _ request: PeriodicWork) {
+        if runsAndroid(Int(d)) { enqueueWork(d, work, request, earliestBegin: nil) }
+    }
+
+    /// The logic's `finishWork`: the Worker of `work` returns its result and its job ends
+    /// (Android), or HealthKit's completion handler is called (iOS). False when no job of
+    /// `work` was running (nothing ended).
+    mutating func workFinished(_ d: UInt32, _ work: WorkID, success: Bool) -> Bool {
+        guard runsAndroid(Int(d)) else { return true }
+        guard androids[androidIndex(d)].runsJob(work) else { return false }
+        jobEnded(d, work, .returned(success ? .success : .retry))
+        return true
+    }
+
+    /// The process died: `work`'s job, if running, ends killed (WorkManager reruns a Worker
+    /// killed with its process, with backoff).
+    mutating func workKilled(_ d: UInt32, _ work: WorkID) {
+        if runsAndroid(Int(d)) { jobEnded(d, work, .killed) }
+    }
+
+    /// Whether a job of some work holds the process (Android: it is not suspended under it).
+    @inline(__always) func workHoldsProcess(_ i: Int) -> Bool {
+        let a = core.devices[i].androidIndex
+        return a >= 0 && androids[a].jobsRunning != 0
+    }
 
     // MARK: - The user, the phone, the network
 
@@ -89,7 +139,7 @@ extension World {
         let i = Int(d)
         if runsAndroid(i) { return batterySaverChanged(d) }
         if !on, core.devices[i].task.heldBack, !core.devices[i].lowPowerMode {
-            submitRefresh(d, earliestBegin: now)
+            submitBGAppRefresh(d, earliestBegin: now)
         }
     }
 
@@ -103,31 +153,12 @@ extension World {
         if runsAndroid(Int(d)) { fcmMessageArrived(d, wakesApp: wakesApp, heldSince: heldSince) }
     }
 
-    // MARK: - The step sync's work
+    // MARK: - Health data
 
-    /// Set-up: the step sync's OS triggers start (iOS HealthKit deliveries, Android
-    /// WorkManager periodic work that last ran at `lastSync`).
-    mutating func startStepSyncWork(_ d: UInt32, lastSync: SimTime) {
-        if runsAndroid(Int(d)) { startAndroidStepWork(d, lastSync: lastSync) } else { stepSync.scheduleHealthDelivery(d, core: &core) }
-    }
-
-    /// The logic's `schedulePeriodicWork`: WorkManager on Android; iOS has no periodic
-    /// work (BGTaskScheduler and HealthKit deliveries drive the sync).
-    mutating func schedulePeriodicStepWork(_ d: UInt32, interval: Interval, constraints: AppLogic.WorkConstraints) {
-        if runsAndroid(Int(d)) { enqueueStepWork(d, interval: interval, constraints: constraints) }
-    }
-
-    /// The logic's `finishWork`: the Worker's result (Android) or HealthKit's completion
-    /// handler (iOS).
-    mutating func stepWorkFinished(_ d: UInt32, success: Bool) {
-        if runsAndroid(Int(d)) { stepWorkerFinished(d, success: success) } else { healthKitWakeFinished(d) }
-    }
-
-    /// Whether an Android step-sync job holds the process (it is not suspended under it).
-    @inline(__always) func stepJobHoldsProcess(_ i: Int) -> Bool {
-        let a = core.devices[i].androidIndex
-        return a >= 0 && androids[a].stepJobRunning
-    }
+    /// Whether the health store wakes the app when new samples come (iOS HealthKit's
+    /// `enableBackgroundDelivery`, OS/iOS/HealthKitDelivery); Android's has no background
+    /// delivery.
+    func healthStoreDelivers(_ i: Int) -> Bool { !runsAndroid(i) }
 
     /// Where the step data comes from.
     func healthSource(_ i: Int) -> StepSource { runsAndroid(i) ? .googleFit : .healthKit }

@@ -75,7 +75,7 @@ extension PushHost {
         }
         if m.silent {
             let decision = throttle.receive(priority: UInt8(PushRouter.apnsPriority(m.priority, silent: m.silent)), now: core.now,
-                                            lowPowerMode: core.devices[i].lowPowerMode, forceQuit: core.launchPolicies[core.launchPolicySlot(i)].forceQuit, state: &truth[u].silent)
+                                            lowPowerMode: core.devices[i].lowPowerMode, forceQuit: core.userForceQuitApp(i), state: &truth[u].silent)
             switch decision {
             case .deliver: metrics.silent[0] += 1
             case .coalesced(let at, let newlyScheduled):
@@ -158,7 +158,7 @@ extension PushHost {
         let u = Int(userOf[Int(d)])
         let merged = truth[u].silent.merged
         guard let decision = throttle.deliverWaiting(now: core.now, lowPowerMode: core.devices[Int(d)].lowPowerMode,
-                                                     forceQuit: core.launchPolicies[core.launchPolicySlot(Int(d))].forceQuit,
+                                                     forceQuit: core.userForceQuitApp(Int(d)),
                                                      state: &truth[u].silent)
         else { return }
         switch decision {

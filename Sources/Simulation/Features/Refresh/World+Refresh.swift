@@ -19,7 +19,8 @@ extension World {
         resume(d)
     }
 
-    mutating func deliverTaskLaunched(_ d: UInt32) {
+    /// The task launched: the refresh logic hears `taskLaunched` with what it reads of the device.
+    mutating func refreshTaskLaunched(_ d: UInt32) {
         let i = Int(d)
         let context = RefreshLaunchContext(
             signedIn: core.devices[i].signedIn,
@@ -27,12 +28,6 @@ extension World {
             notificationAuthorization: core.devices[i].permission,
             timeZoneIdentifier: core.timeZones[Int(core.devices[i].clock.timeZone)])
         deliverRefresh(d, .taskLaunched(context))
-        if stepSyncOwnsRefreshTask(i) { stepSyncTaskLaunched(d) }
-        // iOS: the sync shares the refresh launch; Android runs it as its own periodic work.
-        if core.cohorts[Int(core.devices[i].cohort)].stepSync, stepSyncRidesRefreshLaunch(i), core.devices[i].process == .running {
-            let context = stepContext(i)
-            deliverStepSync(d, .refreshTaskLaunched(context))
-        }
     }
 
     /// The task is over for the OS (completed or killed): account its time and energy.
@@ -47,7 +42,8 @@ extension World {
         refresh.metrics.energy[Int(core.devices[i].cohort)].add(mAh)
         // Seed `000`'s budget: under 1 % of the battery per refresh.
         if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { core.devices[i].refreshOverBudget = true }
-        refreshTaskEnded(d)
+        // WorkManager: a task completed ran its Worker to `success()`; one never completed was killed.
+        taskEnded(d, .refresh, core.devices[i].task.completions == 0 ? .killed : .returned(.success))
     }
 
     // MARK: - Deliver an input, execute its effects
@@ -123,4 +119,58 @@ extension World {
         if case .ok(.testHistory) = result, core.devices[i].task.running { observeHistoryReceived(i, openWindow: core.jobs[j].openWindow) }
         deliverRefresh(d, .httpResponse(core.jobs[j].request, result))
     }
+}
+
+// MARK: - Its background work (OS/BackgroundWork.swift)
+
+/// The refresh's background work (seed `000`), ``WorkID/refresh``: the app's background
+/// task. iOS runs it as the app's `BGAppRefreshTask` (OS/iOS); Android as WorkManager
+/// unique periodic work whose runs are the logic's `taskLaunched` (the real
+/// ``RefreshLogic`` runs as the Worker): its `scheduleRefresh` effect enqueues the work
+/// (KEEP: an enqueued request is kept), and JobScheduler's stop deadline (10 min, or less
+/// when the bucket's quota runs out) replaces iOS's 30 s expiration.
+extension World {
+    /// The work's request: seed `000`'s preferred interval (4 h), no flex
+    /// (`PeriodicWorkRequest.Builder(interval)`), a network constraint.
+    var refreshWork: PeriodicWork {
+        PeriodicWork(interval: scenario.logic.refresh.preferredInterval, constraints: [.networkConnected])
+    }
+
+    /// The logic's `scheduleRefresh` (``HostRequest/submitRefresh(earliestBegin:)``).
+    mutating func submitRefresh(_ d: UInt32, earliestBegin: SimTime) {
+        submitTask(d, .refresh, refreshWork, earliestBegin: earliestBegin)
+    }
+
+    /// The logic's `cancelScheduledRefresh` (``HostRequest/cancelRefresh``).
+    mutating func cancelRefresh(_ d: UInt32) { cancelTask(d, .refresh) }
+
+    /// The running task's deadline (``WorldEvent/refreshExpires(device:serial:)``): the task
+    /// is the refresh work's, or on iOS the step sync's where it owns the task.
+    mutating func refreshDeadline(_ d: UInt32, serial: UInt32) {
+        taskDeadline(d, .refresh, serial: serial)
+    }
+
+    /// JobScheduler started the work's job (Android): the task launches, and its deadline
+    /// is JobScheduler's stop.
+    mutating func refreshRunsAsJob(_ d: UInt32, _ job: AndroidJobStart) {
+        let i = Int(d)
+        core.metrics.platform.androidLaunchesByBucket[job.bucket.rawValue] += 1
+        beginRefreshTask(d)
+        core.devices[i].timerEntries.expiry = core.clock.scheduleRetractably(.refreshExpires(device: d, serial: core.devices[i].task.serial), at: job.stopsAt)
+        core.note(d, "WorkManager: refresh runs as job \(core.devices[i].task.serial) (bucket \(job.bucket), \(core.human(now - job.due)) after due); JobScheduler stops it at \(core.format(job.stopsAt))")
+        featuresHearTaskLaunched(d)
+    }
+
+    /// JobScheduler stopped the job at its deadline: `onStopped`, which the logic hears
+    /// as its expiration; the task is over.
+    mutating func refreshJobStopped(_ d: UInt32, serial: UInt32) {
+        core.note(d, "JobScheduler: job \(serial) stopped at its deadline")
+        deliverRefresh(d, .taskExpired)
+        if core.devices[Int(d)].task.running { endTask(d) }
+    }
+}
+
+extension AndroidTimer {
+    /// WorkManager's look at the refresh work (Core/World+Prefetch and Core/LoadCause match it).
+    static var refreshWork: AndroidTimer { .work(.refresh) }
 }

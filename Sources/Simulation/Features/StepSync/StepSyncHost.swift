@@ -32,23 +32,13 @@ struct StepSyncMetrics {
 
 /// The step sync of seed `003`, hosted (docs/architecture.md): ``StepSyncLogic`` runs on
 /// every app open and, on iOS, inside every `BGAppRefreshTask` launch and on HealthKit
-/// background deliveries (on Android as WorkManager periodic work: OS/Android/World+AndroidStepSync).
+/// background deliveries (on Android as WorkManager periodic work: World+StepSync).
 /// The host owns the logic, each device's state, what of it reached the disk and its
 /// bookkeeping (``StepSyncSlot``), its draws, the health data (``HealthDataGenerator``,
 /// ground truth), the server's ``StepStore``, the effect buffer and the metrics. The
 /// world's side (World+StepSync) delivers its inputs; what belongs to the OS seam, the
 /// process or the network comes back as a ``HostRequest``.
 struct StepSyncHost: FeatureHost {
-    /// Seed `003`: HealthKit background delivery wakes the app at most 4 times an hour.
-    static let healthDeliveryMinimumGap = SimDuration.minutes(15)
-    /// **Assumption**: while steps accrue, deliveries come a mean of 1 h apart: the 15 min
-    /// minimum plus an exponential of mean 45 min (a floor on a plain exponential put a
-    /// fifth of the gaps at exactly 15 min, so every iPhone's first delivery of a run fell
-    /// in one second); none while no steps are recorded.
-    static let healthDeliveryMeanGap = 3600.0
-    /// **Assumption**: a HealthKit wake gets the same 30 s as a refresh task (`docs/platform-facts.md` F);
-    /// the app is suspended `suspensionDelay` after the work finishes, or at the budget's end.
-    static let healthDeliveryBudget = SimDuration.seconds(30)
     /// **Assumption**: the app synced sometime in the last 2 h (the seed's interval) before the run.
     static let initialSyncAge = SimDuration.hours(2)
 
@@ -177,25 +167,20 @@ struct StepSyncHost: FeatureHost {
 
     // MARK: - The OS's triggers
 
-    /// The next HealthKit background delivery (iOS): new samples come while the user
-    /// records steps, at least ``healthDeliveryMinimumGap`` apart. A gap that ends while
-    /// the user sleeps ends instead a fresh gap after their first steps of the day (drawn
-    /// per user and day: ``DailyRhythm``), so a zone's phones do not all wake at one instant.
+    /// Schedules the next HealthKit background delivery (iOS; OS/iOS/HealthKitDelivery
+    /// decides when): its gaps from the step sync's draws, its pauses from what the user
+    /// truly records (the days drawn per user: ``DailyRhythm``, so a zone's phones do not
+    /// all wake at one instant).
     mutating func scheduleHealthDelivery(_ d: UInt32, core: inout WorldCore) {
-        let i = Int(d)
-        var at = core.now + drawHealthDeliveryGap(i, core: core)
-        let local = core.localTime(i, at: at)
-        let asleep = health.secondsUntilSteps(user: Int(core.globalID(i)), day: local.day, secondOfDay: local.secondOfDay)
-        if asleep > 0 { at = at + .seconds(Int64(asleep)) + drawHealthDeliveryGap(i, core: core) }
+        let i = Int(d), user = Int(core.globalID(i))
+        let at = HealthKitDelivery.next(
+            after: core.now,
+            drawGap: { core.streams(of: i).withStream(.stepSync, at: &streams[i]) { HealthKitDelivery.gap(&$0) } },
+            secondsUntilSteps: { t in
+                let local = core.localTime(i, at: t)
+                return health.secondsUntilSteps(user: user, day: local.day, secondOfDay: local.secondOfDay)
+            })
         core.clock.schedule(.stepSync(.healthDelivery(device: d)), at: at)
-    }
-
-    /// A gap between HealthKit deliveries: ``healthDeliveryMinimumGap`` plus an exponential,
-    /// with mean ``healthDeliveryMeanGap`` in all.
-    private mutating func drawHealthDeliveryGap(_ i: Int, core: borrowing WorldCore) -> SimDuration {
-        let mean = StepSyncHost.healthDeliveryMeanGap - StepSyncHost.healthDeliveryMinimumGap.seconds
-        let drawn = core.streams(of: i).withStream(.stepSync, at: &streams[i]) { $0.exponential(mean: mean) }
-        return StepSyncHost.healthDeliveryMinimumGap + SimDuration.fromSeconds(drawn)
     }
 
     /// A HealthKit delivery wakes the app: counted, and in its story.

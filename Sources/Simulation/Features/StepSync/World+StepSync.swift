@@ -3,8 +3,8 @@ import AppLogic
 import Platform
 
 /// The world's side of the step-sync host (Features/StepSync/StepSyncHost): the entry
-/// points that deliver its inputs (an open: Core/World+Users; a refresh launch:
-/// World+Refresh; a WorkManager run: OS/Android/World+AndroidStepSync; a HealthKit
+/// points that deliver its inputs (an open: Core/World+Users; a task launch:
+/// Features/Features.swift; a WorkManager run: its background work, below; a HealthKit
 /// delivery and its timers here), and what the process and the OS do around them.
 extension World {
     // MARK: - Set-up
@@ -27,7 +27,7 @@ extension World {
     }
 
     /// HealthKit background delivery wakes the app (iOS): the logic gets the wake's
-    /// budget (``StepSyncHost/healthDeliveryBudget``) unless it finishes at once.
+    /// budget (``HealthKitDelivery/budget``) unless it finishes at once.
     private mutating func healthDelivery(_ d: UInt32) {
         let i = Int(d)
         stepSync.healthDeliveryWakes(d, core: &core)
@@ -37,7 +37,7 @@ extension World {
         deliverStepSync(d, .healthDataDelivered(context))
         // Work still under way (no `finishWork` yet): its budget ends it at the latest.
         if core.isCurrent(d, .stepWake, generation) {
-            core.scheduleTimer(d, .stepWake, generation: generation, at: now + StepSyncHost.healthDeliveryBudget)
+            core.scheduleTimer(d, .stepWake, generation: generation, at: now + HealthKitDelivery.budget)
         }
         stepSync.scheduleHealthDelivery(d, core: &core)
     }
@@ -66,14 +66,8 @@ extension World {
     mutating func stepWakeEnds(_ d: UInt32) {
         let i = Int(d)
         guard core.devices[i].process == .running, core.now >= core.devices[i].foregroundUntil,
-              !core.devices[i].task.running, !stepJobHoldsProcess(i) else { return }
+              !core.devices[i].task.running, !workHoldsProcess(i) else { return }
         suspend(d)
-    }
-
-    /// HealthKit's completion handler (iOS's side of the logic's `finishWork`): the app
-    /// may be suspended shortly.
-    mutating func healthKitWakeFinished(_ d: UInt32) {
-        core.armTimer(d, .stepWake, after: World.suspensionDelay)
     }
 
     // MARK: - Logic
@@ -108,12 +102,12 @@ extension World {
     /// when the task starts and completes the task once no upload is in flight.
     func stepSyncOwnsRefreshTask(_ i: Int) -> Bool {
         let cohort = core.cohorts[Int(core.devices[i].cohort)]
-        return cohort.stepSync && !cohort.runsRefresh && stepSyncRidesRefreshLaunch(i)
+        return cohort.stepSync && !cohort.runsRefresh && !runsPeriodicWork(i)
     }
 
     /// The task launched: the next one is asked for a sync interval from now.
     mutating func stepSyncTaskLaunched(_ d: UInt32) {
-        submitRefresh(d, earliestBegin: now + scenario.logic.stepSync.syncInterval)
+        submitTask(d, .stepSync, stepSyncWork, earliestBegin: now + scenario.logic.stepSync.syncInterval)
     }
 
     /// `setTaskCompleted(success: true)` once the sync has nothing in flight.
@@ -162,8 +156,70 @@ extension World {
     /// comes back from what reached the disk.
     mutating func terminateStepSync(_ d: UInt32) {
         stepSync.terminate(d, core: &core)
-        // WorkManager reruns a Worker killed with its process (backoff).
-        if stepJobHoldsProcess(Int(d)) { stepJobEnded(d, .killed) }
+        workKilled(d, .stepSync)
         _ = stepSync.abandonUpload(d, core: &core)
     }
+}
+
+// MARK: - Its background work (OS/BackgroundWork.swift)
+
+/// The step sync's background work (seed `003`, issue 4: "Android through WorkManager
+/// periodic work (about 2 h, network and battery-not-low constraints)"; iOS: "Background
+/// App Refresh + HealthKit Background Delivery"), ``WorkID/stepSync``. On Android the
+/// logic's `schedulePeriodicWork(interval:constraints:)` enqueues it as unique periodic
+/// work (KEEP), run as a JobScheduler job under the same gates as every work (Doze
+/// maintenance windows, the bucket's quota, Battery Saver) plus its constraints; a run is
+/// the Worker's `periodicWorkRan`, and the logic's `finishWork(success:)` its `Result`:
+/// `success()` starts the next period, `retry()` WorkManager's backoff (30 s doubling,
+/// 5 h cap). iOS has no periodic work: the sync rides the app's task launch and
+/// HealthKit's deliveries (World+StepSync).
+extension World {
+    /// The work the app enqueued before the run: the logic's sync interval, network and
+    /// battery-not-low.
+    var stepSyncWork: PeriodicWork {
+        PeriodicWork(interval: SimDuration(microseconds: stepSync.logic.config.syncInterval.microseconds),
+                     constraints: [.networkConnected, .batteryNotLow])
+    }
+
+    /// Set-up: the app was in use before the run, so its work is enqueued and last ran
+    /// when the last sync happened (`lastSync`), and HealthKit delivers in the background.
+    mutating func startStepSyncWork(_ d: UInt32, lastSync: SimTime) {
+        startPeriodicWork(d, .stepSync, stepSyncWork, lastRun: lastSync)
+        if healthStoreDelivers(Int(d)) { stepSync.scheduleHealthDelivery(d, core: &core) }
+    }
+
+    /// The logic's `schedulePeriodicWork`.
+    mutating func schedulePeriodicStepWork(_ d: UInt32, interval: Interval, constraints: AppLogic.WorkConstraints) {
+        enqueuePeriodicWork(d, .stepSync, PeriodicWork(interval: SimDuration(microseconds: interval.microseconds), constraints: constraints))
+    }
+
+    /// JobScheduler started the work's job (Android): a Worker of its own, with its own
+    /// stop deadline; the process runs and the logic hears `periodicWorkRan`.
+    mutating func stepSyncRunsAsJob(_ d: UInt32, _ job: AndroidJobStart) {
+        stepSync.metrics.jobs += 1
+        let serial = runWorker(d, .stepSync, job)
+        core.note(d, "WorkManager: step sync runs as job \(serial) (bucket \(job.bucket), \(core.human(now - job.due)) after due); JobScheduler stops it at \(core.format(job.stopsAt))")
+        resume(d)
+        let context = stepContext(Int(d))
+        deliverStepSync(d, .periodicWorkRan(context))
+    }
+
+    /// JobScheduler stopped the job at its deadline. The logic is not told (it learns
+    /// nothing of `onStopped`); its upload in flight goes on.
+    mutating func stepSyncJobStopped(_ d: UInt32, serial: UInt32) {
+        core.note(d, "JobScheduler: step-sync job \(serial) stopped at its deadline")
+    }
+
+    /// The logic's `finishWork(success:)`: the Worker returns and its job ends (Android),
+    /// or HealthKit's completion handler is called (iOS); the process is cached
+    /// (suspended) shortly after unless something else holds it.
+    mutating func stepWorkFinished(_ d: UInt32, success: Bool) {
+        guard workFinished(d, .stepSync, success: success) else { return }
+        core.armTimer(d, .stepWake, after: World.suspensionDelay)
+    }
+}
+
+extension AndroidTimer {
+    /// WorkManager's look at the step sync's work (Core/World+Prefetch and Core/LoadCause match it).
+    static var stepWork: AndroidTimer { .work(.stepSync) }
 }

@@ -2,15 +2,7 @@ import SimKernel
 import AppLogic
 import Platform
 
-/// The app's two unique periodic works (World+Android, World+AndroidStepSync).
-enum AndroidWork: UInt8 {
-    /// Seed `000`'s refresh (the ``RefreshLogic`` worker).
-    case refresh
-    /// Seed `003`'s step sync (the ``StepSyncLogic`` worker).
-    case stepSync
-}
-
-/// One unique periodic work as WorkManager keeps it (enqueued with KEEP).
+/// One declared work (``WorkID``) as WorkManager keeps it: unique periodic work, enqueued with KEEP.
 struct AndroidWorkSlot {
     var spec: WorkSpecState
     var enqueued: Bool
@@ -41,18 +33,19 @@ struct AndroidWorkSlot {
 struct AndroidDevice {
     var doze: DozeState
     var lastBucket: StandbyBucket
-    /// The running refresh job was stopped by JobScheduler (WorkManager retries it).
-    var stopping = false
-    /// The step-sync job runs (``stepJobSerial``).
-    var stepJobRunning = false
+    /// The works whose job was stopped by JobScheduler at its deadline (WorkManager retries
+    /// them), one bit per ``WorkID``.
+    var jobsStopping: UInt8 = 0
+    /// The works whose JobScheduler job runs, one bit per ``WorkID`` (``runsJob(_:)``).
+    var jobsRunning: UInt8 = 0
     /// BatteryService's "battery low" flag (``BatteryLowMonitor``, docs/platform-facts.md E).
     var batteryLow = false
     /// The app was force-stopped by the manufacturer's policy; nothing runs until the next open.
     var forceStopped = false
     /// Android's OS timers (``AndroidTimer``).
     var timers = AndroidTimers()
-    /// The step-sync job's serial tells a stale stop deadline apart.
-    var stepJobSerial: UInt32 = 0
+    /// Each work's last job's serial, which tells a stale stop deadline apart (``AndroidEvent/jobStops(device:serial:work:)``).
+    var jobSerials = InlineArray<2, UInt32>(repeating: 0)
     var screen = ScreenState()
     /// FCM holds messages for this phone (Doze, a force-stop, or offline): look when that ends.
     var fcmWaiting = false
@@ -62,19 +55,15 @@ struct AndroidDevice {
     var batterySaverAuto = false
     var bucket: StandbyBucketState
     var quota = JobQuotaState()
-    /// The constraints (as WorkManager takes them) and interval the logic's
-    /// `schedulePeriodicWork` asked for, from which ``World/stepRequest(_:_:_:)`` rebuilds
-    /// the step sync's request (the cohort's WorkManager builds the same one each time:
-    /// 11 bytes where the request took 48). The interval is `Int64.min` µs until the
-    /// work is first enqueued (no request).
-    var stepWorkConstraints = Platform.WorkConstraints()
-    /// (In the constraints' tail padding.) What the device's Android state owes, settled
-    /// when it is next read (``World/settleScreen(_:_:before:)``).
+    /// What the device's Android state owes, settled when it is next read
+    /// (``World/settleScreen(_:_:before:)``).
     var owed = AndroidOwed()
-    var stepWorkInterval = SimDuration(microseconds: .min)
-    /// The refresh's and the step sync's WorkManager periodic work.
-    var refresh: AndroidWorkSlot
-    var steps: AndroidWorkSlot
+    /// Each work's request as it was enqueued, by its index in
+    /// ``World/androidWorkRequests`` (`UInt8.max`: never enqueued), from which
+    /// ``World/request(_:_:_:)`` rebuilds it: 1 byte a work where the request took 48.
+    var requestIDs = InlineArray<2, UInt8>(repeating: .max)
+    /// Each declared work's WorkManager periodic work, by ``WorkID/index``.
+    var works: InlineArray<2, AndroidWorkSlot>
     /// Recent high-priority FCM messages, for the bucket's daily limit (``FCMDeliveryModel``).
     var fcmHighPriority: DeliveryLog
     /// The app's while-idle alarm deliveries (``WhileIdleAlarmLimiter``), created at the first.
@@ -118,10 +107,25 @@ struct AndroidDevice {
 
     /// One work's slot, borrowed in place (a plain getter would copy the whole device,
     /// retaining its arrays, at every look).
-    subscript(work: AndroidWork) -> AndroidWorkSlot {
-        _read { if work == .refresh { yield refresh } else { yield steps } }
-        _modify { if work == .refresh { yield &refresh } else { yield &steps } }
+    subscript(work: WorkID) -> AndroidWorkSlot {
+        _read { yield works[Int(work.rawValue)] }
+        _modify { yield &works[Int(work.rawValue)] }
     }
+
+    /// Whether work `work`'s job runs.
+    @inline(__always) func runsJob(_ work: WorkID) -> Bool { jobsRunning & work.bit != 0 }
+}
+
+/// A work's `PeriodicWorkRequest` as the app built it at enqueue: its interval (no flex)
+/// and constraints (as WorkManager takes them).
+struct AndroidWorkRequest: Equatable {
+    let interval: SimDuration
+    let constraints: Platform.WorkConstraints
+}
+
+extension WorkID {
+    /// The work's bit in ``AndroidDevice/jobsRunning`` and ``AndroidDevice/jobsStopping``.
+    @inline(__always) var bit: UInt8 { 1 << rawValue }
 }
 
 /// What one Android device owes: a screen-off nothing waited on, and the bucket checks
@@ -142,9 +146,9 @@ enum AndroidTimer: UInt8, CaseIterable {
     case doze
     /// The standby bucket's next timeout.
     case bucket
-    /// WorkManager's next look at the refresh and the step-sync work.
-    case refreshWork
-    case stepWork
+    /// WorkManager's next look at a declared work, one case per ``WorkID`` (``work(_:)``).
+    case work0
+    case work1
     /// The manufacturer's policy force-stops the app (``OEMBackgroundPolicy``).
     case oemKill
     /// The battery reaches Battery Saver's automatic level, unplugged.
@@ -152,7 +156,17 @@ enum AndroidTimer: UInt8, CaseIterable {
     /// The user's alarm clock rings (World+AlarmClock).
     case alarmClock
 
-    static func work(_ work: AndroidWork) -> AndroidTimer { work == .refresh ? .refreshWork : .stepWork }
+    /// WorkManager's look at `work`.
+    @inline(__always) static func work(_ work: WorkID) -> AndroidTimer { AndroidTimer(rawValue: AndroidTimer.work0.rawValue + work.rawValue).unsafelyUnwrapped }
+
+    /// The work a WorkManager look is for, or nil for the other timers.
+    var work: WorkID? {
+        switch self {
+        case .work0: WorkID(rawValue: 0)
+        case .work1: WorkID(rawValue: 1)
+        case .doze, .bucket, .oemKill, .batterySaverLevel, .alarmClock: nil
+        }
+    }
 }
 
 typealias AndroidTimers = TimerTable<AndroidTimer, 7>
@@ -164,16 +178,15 @@ enum AndroidEvent {
     case motion(device: UInt32)
     /// One of the device's ``AndroidTimer``s.
     case timer(device: UInt32, generation: UInt32, timer: AndroidTimer)
-    /// JobScheduler's stop deadline of the step-sync job `serial`.
-    case stepJobStops(device: UInt32, serial: UInt32)
+    /// JobScheduler's stop deadline of `work`'s job `serial` (a work run as the app's
+    /// background task stops at the task's deadline instead: ``World/featureWorkRuns(_:_:_:)``).
+    case jobStops(device: UInt32, serial: UInt32, work: WorkID)
 }
 
 /// Android devices: Doze (`docs/platform-facts.md` A) driven by screen, charging, motion and
-/// network; App Standby Buckets and JobScheduler quotas (B); and the app's refresh as
-/// WorkManager periodic work (D): the real ``RefreshLogic`` runs as the worker. Its
-/// `scheduleRefresh` effect enqueues unique periodic work (KEEP: an enqueued request is
-/// kept), a run is `taskLaunched`, and JobScheduler's stop deadline (10 min, or less when
-/// the bucket's quota runs out) replaces iOS's 30 s expiration.
+/// network; App Standby Buckets and JobScheduler quotas (B); and the features' declared
+/// works (``WorkID``) as WorkManager unique periodic work (D, World+WorkManager), each run
+/// handed to the feature that declared it.
 extension World {
     func androidIndex(_ d: UInt32) -> Int { core.devices[Int(d)].androidIndex }
     @inline(__always) func models(_ d: UInt32) -> AndroidModels { core.cohorts[Int(core.devices[Int(d)].cohort)].android! }
@@ -188,13 +201,14 @@ extension World {
 
     /// Set-up at time zero: the screen is off, the app was last used a drawn while ago
     /// (**assumption**: an exponential gap of the cohort's mean time between opens), and
-    /// the refresh work was enqueued before the run with its next run due at `firstDue`.
+    /// `work` was enqueued before the run as `request` with its next run due at `firstDue`
+    /// (nil: not enqueued).
     /// AppStandbyController's 3 h idle check runs on a grid from the device's boot, which
     /// FleetSim does not know: **assumption**, its phase is uniform over one check
     /// interval, drawn from the device's own stream (`android.bucketCheckPhase`), so the
     /// fleet's checks do not fall at the same instants. The user's alarm clock is drawn
     /// from its own stream too (`user.alarmClock`, World+AlarmClock).
-    mutating func startAndroid(_ d: UInt32, firstDue: SimTime?) {
+    mutating func startAndroid(_ d: UInt32, work: WorkID, _ request: PeriodicWork, firstDue: SimTime?) {
         let i = Int(d)
         let m = models(d)
         var setup = RandomStream(seed: scenario.seed, entity: core.globalID(i), purpose: "android.setup")
@@ -204,21 +218,23 @@ extension World {
         // Each phone's Doze at its own step at time zero (`android.screenOffBeforeStart`).
         let screenOffSince = SimTime.zero - SimDuration(microseconds: max(0, m.screenOffBeforeStart.sampleDuration(&setup).microseconds))
         let bucket = StandbyBucketState(lastUsedAt: .zero - sinceUse, checkPhase: bucketCheckPhase(d, m.buckets))
-        let interval: SimDuration
-        if case .periodic(let i, _) = m.refreshWork.kind { interval = i } else { interval = .zero }
-        let due = firstDue ?? .zero
-        var work = WorkSpecState(enqueuedAt: due - interval)
-        m.workManager.runFinished(m.refreshWork, &work, result: .success, now: due - interval)
         precondition(core.devices[i].androidIndex == androids.count, "World: Android devices start in the order FleetBuilder numbered them")
-        stepJobStops.append(.near)
+        jobStops.append(InlineArray(repeating: .near))
         androids.append(AndroidDevice(
             doze: DozeState(), lastBucket: m.buckets.bucket(bucket, at: .zero), bucket: bucket,
-            refresh: AndroidWorkSlot(spec: work, enqueued: firstDue != nil),
-            steps: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false),
+            works: InlineArray(repeating: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false)),
             fcmHighPriority: m.fcm.makeLog()))
-        androids[androidIndex(d)].batterySaverAuto = batterySaverAuto
-        core.note(d, "OS: Android; standby bucket \(androids[androidIndex(d)].lastBucket); "
-                  + (firstDue.map { "refresh work due \(core.format($0))" } ?? "no refresh work"))
+        let a = androidIndex(d)
+        if let firstDue {
+            // Its last run ended one interval before it is due.
+            let r = Self.androidRequest(request)
+            let interval: SimDuration
+            if case .periodic(let i, _) = Self.workRequest(m, r).kind { interval = i } else { interval = .zero }
+            enqueuedBeforeRun(d, a, work, r, lastRun: firstDue - interval)
+        }
+        androids[a].batterySaverAuto = batterySaverAuto
+        core.note(d, "OS: Android; standby bucket \(androids[a].lastBucket); "
+                  + (firstDue.map { "\(work) work due \(core.format($0))" } ?? "no \(work) work"))
         updateAutoBatterySaver(d)
         startDoze(d, (core.devices[i].lowPowerMode ? [.quickDoze(true)] : []) + (isCharging(i) ? [.charging(true)] : []) + [.screen(on: false)],
                   since: screenOffSince)
@@ -227,7 +243,7 @@ extension World {
         setUpAlarmClock(d)
         scheduleScreenSession(d)
         scheduleMotion(d)
-        if firstDue != nil { scheduleWorkCheck(d, .refresh) }
+        if firstDue != nil { scheduleWorkCheck(d, work) }
     }
 
     mutating func androidEvent(_ event: AndroidEvent) {
@@ -255,12 +271,10 @@ extension World {
             scheduleMotion(d)
         case .timer(let d, let generation, let timer):
             androidTimerFires(d, timer, generation: generation)
-        case .stepJobStops(let d, let serial):
+        case .jobStops(let d, let serial, let work):
             let a = androidIndex(d)
-            guard androids[a].stepJobRunning, androids[a].stepJobSerial == serial else { return }
-            core.metrics.platform.jobsStopped += 1
-            core.note(d, "JobScheduler: step-sync job \(serial) stopped at its deadline")
-            stepJobEnded(d, .stoppedBySystem)
+            guard androids[a].runsJob(work), androids[a].jobSerials[Int(work.rawValue)] == serial else { return }
+            stopJob(d, work, serial: serial)
         }
     }
 
@@ -276,8 +290,7 @@ extension World {
             androids[a].dozeTimerAt = nil
             applyDoze(d, .timer)
         case .bucket: bucketTimerFires(d)
-        case .refreshWork: tryRunWork(d, .refresh)
-        case .stepWork: tryRunWork(d, .stepSync)
+        case .work0, .work1: tryRunWork(d, timer.work.unsafelyUnwrapped)
         case .oemKill: oemForceStop(d)
         case .batterySaverLevel: if updateAutoBatterySaver(d) { batterySaverChanged(d) }
         case .alarmClock: alarmClockRings(d)
@@ -294,8 +307,7 @@ extension World {
         if androids[a].forceStopped {
             androids[a].forceStopped = false
             core.note(d, "OS: the app is no longer stopped (opened by the user)")
-            tryRunWork(d, .refresh)
-            tryRunWork(d, .stepSync)
+            tryEveryWork(d)
             if !dozeNow(d).restrictsBackgroundWork { flushFCM(d) }
         }
         models(d).buckets.appUsed(state: &androids[a].bucket, now: now)

@@ -5,8 +5,8 @@ import Platform
 /// users who turned its schedule on (`android.batterySaverAuto`, **assumption**), it turns
 /// on when the battery reaches 15 % unplugged and off when the phone is plugged in. While
 /// on it acts as the `lowPowerMode` setting or fault does on Android: Quick Doze, and
-/// background work waits (``World/batterySaverChanged(_:)``); the step sync's logic reads
-/// it as Low Power Mode. The level is piecewise linear (``BatteryModel``), so one event at
+/// background work waits (``World/batterySaverChanged(_:)``); the app's logic reads it
+/// as Low Power Mode (``Device/lowPowerMode``). The level is piecewise linear (``BatteryModel``), so one event at
 /// the moment it reaches 15 % is enough.
 extension World {
     /// Battery Saver's automatic state for the battery now, and the event for the moment the

@@ -7,7 +7,7 @@ import Platform
 /// transition releases.
 ///
 /// **Lazy steps.** A Doze step changes the world only when something waits on it: due
-/// work (refresh or step sync), FCM messages held for the phone, or a while-idle alarm
+/// work (any declared ``WorkID``), FCM messages held for the phone, or a while-idle alarm
 /// held by deep idle. While nothing waits, Doze's steps get no events: they run, each at
 /// its own deadline (``DozeController/advance(_:through:into:)``), the next time the
 /// world feeds or reads Doze (``settleDoze(_:before:)``), and at the end of every
@@ -36,8 +36,7 @@ extension World {
         }
         if changed, androids[a].alarmHeld, dozeDeep(a) != .idle { releaseHeldAlarm(d) }
         if changed, !dozeRestricts(a) {
-            tryRunWork(d, .refresh)
-            tryRunWork(d, .stepSync)
+            tryEveryWork(d)
             flushFCM(d)
         }
     }
@@ -141,8 +140,8 @@ extension World {
 
     /// Whether anything waits on Doze's next step, so that it must run at its deadline:
     /// a while-idle alarm held by deep idle, FCM messages held for a reachable app, or a
-    /// work due that is neither running nor force-stopped nor held by Battery Saver (what
-    /// `applyDoze` releases).
+    /// declared work due that is neither running nor force-stopped nor held by Battery
+    /// Saver (what `applyDoze` releases).
     /// The traced device always steps at its deadlines, so its story reads as it happens.
     /// Its flags are read in place, as in ``workDueAt(_:_:_:)``. `mutating` though it only
     /// reads, as are ``workIsDue(_:_:_:)`` and ``workDueAt(_:_:_:)``: the optimiser keeps
@@ -157,11 +156,16 @@ extension World {
         if fcmWaiting && online { return true }
         // Battery Saver holds due work whatever Doze does (``batterySaverHoldsWork(_:)``).
         if batterySaver { return false }
-        return workIsDue(d, a, .refresh) || workIsDue(d, a, .stepSync)
+        var raw: UInt8 = 0
+        while let work = WorkID(rawValue: raw) {
+            if workIsDue(d, a, work) { return true }
+            raw += 1
+        }
+        return false
     }
 
     /// The work is enqueued, not running and due: what ``tryRunWork(_:_:)`` looks for.
-    @inline(__always) mutating func workIsDue(_ d: UInt32, _ a: Int, _ work: AndroidWork) -> Bool {
+    @inline(__always) mutating func workIsDue(_ d: UInt32, _ a: Int, _ work: WorkID) -> Bool {
         guard let due = workDueAt(d, a, work) else { return false }
         return due <= now
     }
@@ -180,8 +184,7 @@ extension World {
     /// and the work's network constraint.
     mutating func androidConnectivityChanged(_ d: UInt32) {
         applyDoze(d, .network(connected: core.devices[Int(d)].online))
-        tryRunWork(d, .refresh)
-        tryRunWork(d, .stepSync)
+        tryEveryWork(d)
     }
 
     /// Battery Saver (the `lowPowerMode` setting or fault, or its automatic schedule:
@@ -189,7 +192,6 @@ extension World {
     /// and background jobs wait while it is on.
     mutating func batterySaverChanged(_ d: UInt32) {
         applyDoze(d, .quickDoze(core.devices[Int(d)].lowPowerMode))
-        tryRunWork(d, .refresh)
-        tryRunWork(d, .stepSync)
+        tryEveryWork(d)
     }
 }

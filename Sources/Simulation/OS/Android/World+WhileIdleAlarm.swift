@@ -1,8 +1,9 @@
 import SimKernel
 import Platform
 
-/// The step sync's stale-sync notification on Android (`docs/platform-facts.md` C): the logic's
-/// `scheduleNotification(after:)` is an AlarmManager `setAndAllowWhileIdle` alarm.
+/// A notification the app schedules for later on Android (`docs/platform-facts.md` C; the
+/// stale-sync notification, through the OS seam's `staleNotificationTriggerSet`): the
+/// logic's `scheduleNotification(after:)` is an AlarmManager `setAndAllowWhileIdle` alarm.
 ///
 /// - Outside deep idle it fires at its time.
 /// - In deep idle (AlarmManager's pending idle-until) it fires when ``WhileIdleAlarmLimiter``

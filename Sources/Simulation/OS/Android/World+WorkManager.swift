@@ -2,98 +2,101 @@ import SimKernel
 import AppLogic
 import Platform
 
-/// How a work's run ended, for WorkManager's next run time.
-enum WorkRunEnd {
-    /// The Worker returned this `Result`.
-    case returned(WorkResult)
-    /// JobScheduler stopped the job (its run-time limit or the bucket's quota at the stop
-    /// deadline): ``WorkManagerModel/runStoppedBySystem(_:)``, due again from the original
-    /// enqueue time (androidx `WorkerWrapper.resetWorkerStatus`).
-    case stoppedBySystem
-    /// The process died with the job running (an OEM force-stop, a termination).
-    /// **Assumption**: retried with backoff from now, as WorkManager counts the attempt at
-    /// its start.
-    case killed
-
-    /// For the trace: `success`, `retry`, `failure`, `stopped by the system`, `killed`.
-    var traceName: String {
-        switch self {
-        case .returned(let result): "\(result)"
-        case .stoppedBySystem: "stopped by the system"
-        case .killed: "killed"
-        }
-    }
-}
-
 /// WorkManager periodic work run as JobScheduler jobs (docs/platform-facts.md section D):
 /// enqueue (KEEP), the gates (Doze, the bucket's quota, Battery Saver, constraints),
 /// the run, its stop deadline and the retry backoff.
 extension World {
-    /// `enqueueUniquePeriodicWork(KEEP, …)` with the logic's `earliestBegin` as the first
-    /// run (its initial delay).
-    mutating func enqueueRefreshWork(_ d: UInt32, earliestBegin: SimTime) {
+    /// `enqueueUniquePeriodicWork(KEEP, …)`, unless `work` is enqueued already: its first
+    /// run from `earliestBegin` (its initial delay) or, with none, from now.
+    mutating func enqueueWork(_ d: UInt32, _ work: WorkID, _ request: PeriodicWork, earliestBegin: SimTime?) {
         let a = androidIndex(d)
-        guard !androids[a].refresh.enqueued else {
-            core.note(d, "WorkManager: periodic refresh work already enqueued (KEEP)")
+        guard !androids[a][work].enqueued else {
+            core.note(d, "WorkManager: periodic \(work.proseName) work already enqueued (KEEP)")
             return
         }
-        androids[a].refresh.enqueued = true
-        androids[a].refresh.spec = WorkSpecState(enqueuedAt: max(earliestBegin, now))
-        core.note(d, "WorkManager: periodic refresh work enqueued, first run from \(core.format(max(earliestBegin, now)))")
-        scheduleWorkCheck(d, .refresh)
+        let from = max(earliestBegin ?? now, now)
+        androids[a].requestIDs[Int(work.rawValue)] = requestID(Self.androidRequest(request))
+        androids[a][work] = AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: from), enqueued: true)
+        core.note(d, "WorkManager: periodic \(work.proseName) work enqueued" + (earliestBegin == nil ? "" : ", first run from \(core.format(from))"))
+        scheduleWorkCheck(d, work)
     }
 
-    mutating func cancelRefreshWork(_ d: UInt32) {
+    /// Set-up: `work` was enqueued as `request` before the run and its last run ended at
+    /// `lastRun`: the next one is due one interval later.
+    mutating func enqueuedBeforeRun(_ d: UInt32, _ a: Int, _ work: WorkID, _ request: AndroidWorkRequest, lastRun: SimTime) {
+        let m = models(d)
+        var spec = WorkSpecState(enqueuedAt: lastRun)
+        m.workManager.runFinished(Self.workRequest(m, request), &spec, result: .success, now: lastRun)
+        androids[a].requestIDs[Int(work.rawValue)] = requestID(request)
+        androids[a][work] = AndroidWorkSlot(spec: spec, enqueued: true)
+    }
+
+    /// `cancelUniqueWork`.
+    mutating func cancelWork(_ d: UInt32, _ work: WorkID) {
         let a = androidIndex(d)
-        androids[a].refresh.enqueued = false
-        androids[a].refresh.deferredSince = nil
-        androids[a].timers.cancel(.refreshWork)
-        core.note(d, "WorkManager: periodic refresh work cancelled")
+        androids[a][work].enqueued = false
+        androids[a][work].deferredSince = nil
+        androids[a].timers.cancel(.work(work))
+        core.note(d, "WorkManager: periodic \(work.proseName) work cancelled")
     }
 
-    /// The request a work was enqueued with.
-    @inline(__always) func request(_ m: AndroidModels, _ a: Int, _ work: AndroidWork) -> WorkRequest? {
-        work == .refresh ? m.refreshWork : Self.stepRequest(m, androids[a].stepWorkInterval, androids[a].stepWorkConstraints)
+    /// The request a work was enqueued with; nil when it never was.
+    @inline(__always) func request(_ m: AndroidModels, _ a: Int, _ work: WorkID) -> WorkRequest? {
+        let id = androids.withUnsafeBufferPointer { $0[a].requestIDs[Int(work.rawValue)] }
+        return id == .max ? nil : Self.workRequest(m, androidWorkRequests[Int(id)])
     }
 
-    /// The step sync's request, rebuilt from what the logic asked for; nil when its work
-    /// was never enqueued (``AndroidDevice/stepWorkInterval``). The `PeriodicWorkRequest`
-    /// the logic asks for: `PeriodicWorkRequest.Builder(interval)` with no flex, so
-    /// `WorkSpec.setPeriodic(interval)` makes it unflexed with both at least 15 min
-    /// (androidx `work/work-runtime/src/main/java/androidx/work/impl/model/WorkSpec.kt`).
-    @inline(__always) static func stepRequest(_ m: AndroidModels, _ interval: SimDuration, _ constraints: Platform.WorkConstraints) -> WorkRequest? {
-        guard interval.microseconds != .min else { return nil }
-        return m.workManager.periodicRequest(interval: interval, constraints: constraints)
+    /// A work's request, rebuilt from its interval and constraints. The
+    /// `PeriodicWorkRequest` the app builds: `PeriodicWorkRequest.Builder(interval)` with
+    /// no flex, so `WorkSpec.setPeriodic(interval)` makes it unflexed with both at least
+    /// 15 min, and the default exponential 30 s backoff (androidx
+    /// `work/work-runtime/src/main/java/androidx/work/impl/model/WorkSpec.kt`).
+    @inline(__always) static func workRequest(_ m: AndroidModels, _ r: AndroidWorkRequest) -> WorkRequest {
+        m.workManager.periodicRequest(interval: r.interval, constraints: r.constraints)
+    }
+
+    /// `request`'s index in ``androidWorkRequests``, added there the first time a device
+    /// enqueues a work with it (a scenario has a few distinct requests, so the search is short).
+    mutating func requestID(_ request: AndroidWorkRequest) -> UInt8 {
+        if let k = androidWorkRequests.firstIndex(of: request) { return UInt8(k) }
+        precondition(androidWorkRequests.count < Int(UInt8.max), "World: more distinct WorkManager requests than a byte names")
+        androidWorkRequests.append(request)
+        return UInt8(androidWorkRequests.count - 1)
+    }
+
+    /// The feature's request as WorkManager takes it.
+    static func androidRequest(_ request: PeriodicWork) -> AndroidWorkRequest {
+        AndroidWorkRequest(interval: request.interval, constraints: Platform.WorkConstraints(
+            network: request.constraints.contains(.networkConnected) ? .connected : .notRequired,
+            requiresBatteryNotLow: request.constraints.contains(.batteryNotLow)))
     }
 
     /// A copy of one work's slot (plain values: no retain).
-    @inline(__always) func slot(_ a: Int, _ work: AndroidWork) -> AndroidWorkSlot {
-        work == .refresh ? androids[a].refresh : androids[a].steps
-    }
+    @inline(__always) func slot(_ a: Int, _ work: WorkID) -> AndroidWorkSlot { androids[a][work] }
 
     /// When the work is next due, if it is enqueued and not running; nil otherwise (what
     /// ``tryRunWork(_:_:)`` and ``dozeWatched(_:_:)`` ask first, several times per Doze
     /// input, mostly to find it not due yet). Inlined whole,
     /// ``WorkManagerModel/nextRunTime(_:_:)`` included, and read in place: the device's
-    /// fields in the arrays' storage (a getter copies the whole `Device` or
-    /// `AndroidDevice` first, as their timer tables keep the optimiser from projecting one
-    /// field) and the cohort's models without a retain.
-    @inline(__always) mutating func workDueAt(_ d: UInt32, _ a: Int, _ work: AndroidWork) -> SimTime? {
-        let i = Int(d)
-        let refreshRunning = core.devices.withUnsafeBufferPointer { $0[i].task.running }
-        return borrowedModels(d)._withUnsafeGuaranteedRef { m in
+    /// fields in the array's storage (a getter copies the whole `AndroidDevice` first, as
+    /// its timer table keeps the optimiser from projecting one field) and the cohort's
+    /// models without a retain.
+    @inline(__always) mutating func workDueAt(_ d: UInt32, _ a: Int, _ work: WorkID) -> SimTime? {
+        borrowedModels(d)._withUnsafeGuaranteedRef { m in
             androids.withUnsafeBufferPointer { p -> SimTime? in
-                if work == .refresh {
-                    guard !refreshRunning, p[a].refresh.enqueued else { return nil }
-                    return m.workManager.nextRunTime(m.refreshWork, p[a].refresh.spec)
-                }
-                guard !p[a].stepJobRunning, p[a].steps.enqueued, let request = Self.stepRequest(m, p[a].stepWorkInterval, p[a].stepWorkConstraints) else { return nil }
-                return m.workManager.nextRunTime(request, p[a].steps.spec)
+                let id = p[a].requestIDs[Int(work.rawValue)]
+                guard !p[a].runsJob(work), p[a][work].enqueued, id != .max else { return nil }
+                return m.workManager.nextRunTime(Self.workRequest(m, androidWorkRequests[Int(id)]), p[a][work].spec)
             }
         }
     }
 
-    mutating func scheduleWorkCheck(_ d: UInt32, _ work: AndroidWork) {
+    /// Tries every declared work, in id order (something lets due work run).
+    @inline(__always) mutating func tryEveryWork(_ d: UInt32) {
+        WorkID.forEach { tryRunWork(d, $0) }
+    }
+
+    mutating func scheduleWorkCheck(_ d: UInt32, _ work: WorkID) {
         let a = androidIndex(d)
         guard slot(a, work).enqueued else { return }
         let m = models(d)
@@ -120,7 +123,7 @@ extension World {
     /// that is decided first, before Doze's owed steps are settled (settling them at the
     /// next look runs the same steps, each at its own deadline). A due work under Battery
     /// Saver stops there too (``batterySaverHoldsWork(_:)``).
-    mutating func tryRunWork(_ d: UInt32, _ work: AndroidWork) {
+    mutating func tryRunWork(_ d: UInt32, _ work: WorkID) {
         let i = Int(d), a = androidIndex(d)
         guard let due = workDueAt(d, a, work), due <= now, !androids[a].forceStopped else { return }
         if batterySaverHoldsWork(d) { return }
@@ -171,27 +174,14 @@ extension World {
         m.quota.jobStarted(&androids[a].quota, now: now)
         let deadline = androids.withUnsafeBufferPointer { m.quota.stopDeadline($0[a].quota, bucket: bucket, startedAt: t, now: t, exempt: exempt) }
         applyDoze(d, .jobsActive(true))
-        switch work {
-        case .refresh:
-            core.metrics.platform.androidLaunchesByBucket[bucket.rawValue] += 1
-            beginRefreshTask(d)
-            core.devices[i].timerEntries.expiry = core.clock.scheduleRetractably(.refreshExpires(device: d, serial: core.devices[i].task.serial), at: deadline)
-            core.note(d, "WorkManager: refresh runs as job \(core.devices[i].task.serial) (bucket \(bucket), \(core.human(now - due)) after due); JobScheduler stops it at \(core.format(deadline))")
-            deliverTaskLaunched(d)
-        case .stepSync:
-            stepSync.metrics.jobs += 1
-            androids[a].stepJobRunning = true
-            androids[a].stepJobSerial &+= 1
-            stepJobStops[a] = core.clock.scheduleRetractably(.android(.stepJobStops(device: d, serial: androids[a].stepJobSerial)), at: deadline)
-            core.note(d, "WorkManager: step sync runs as job \(androids[a].stepJobSerial) (bucket \(bucket), \(core.human(now - due)) after due); JobScheduler stops it at \(core.format(deadline))")
-            startStepWorker(d)
-        }
+        androids[a].jobsRunning |= work.bit
+        featureWorkRuns(work, d, AndroidJobStart(bucket: bucket, due: due, stopsAt: deadline))
     }
 
     /// Battery Saver holds every due work, whatever Doze, the constraints or the quota say
     /// (the Battery Saver gate below comes before Doze's and the quota's, and no constraint
     /// lets a job past it), and only its end releases the work: every way it ends retries
-    /// both works at once (``batterySaverChanged(_:)``, ``androidChargingChanged(_:)``).
+    /// every declared work at once (``batterySaverChanged(_:)``, ``androidChargingChanged(_:)``).
     /// So in a lazy world an attempt under Battery Saver stops before the gates, and a due
     /// work under Battery Saver does not wait on Doze (``dozeWatched(_:_:)``): Doze's steps
     /// and the screen-offs stay lazy for a phone that has it on all day.
@@ -205,33 +195,47 @@ extension World {
         core.devices.withUnsafeBufferPointer { $0[Int(d)].lowPowerMode } && lazyDoze && core.traceRecorder?.device != Int(d)
     }
 
-    /// JobScheduler's stop deadline: `onStopped`, which the logic hears as its expiration.
-    /// The job is over for the OS either way (no watchdog kill on Android).
-    mutating func stopRefreshJob(_ d: UInt32) {
-        let i = Int(d)
+    /// JobScheduler's stop deadline for `work`'s job `serial` (its own stop,
+    /// ``runWorker(_:_:_:)``, or the app's task's deadline): `onStopped`, which the feature
+    /// hears (``featureWorkStopped(_:_:serial:)``); then the job ends stopped by the system,
+    /// if the feature has not ended it. The job is over for the OS either way (no watchdog
+    /// kill on Android).
+    mutating func stopJob(_ d: UInt32, _ work: WorkID, serial: UInt32) {
         core.metrics.platform.jobsStopped += 1
-        androids[androidIndex(d)].stopping = true
-        core.note(d, "JobScheduler: job \(core.devices[i].task.serial) stopped at its deadline")
-        deliverRefresh(d, .taskExpired)
-        if core.devices[i].task.running { endTask(d) }
+        androids[androidIndex(d)].jobsStopping |= work.bit
+        featureWorkStopped(work, d, serial: serial)
+        jobEnded(d, work, .stoppedBySystem)
     }
 
-    /// The job ended (completed, stopped at JobScheduler's deadline, or killed with the
-    /// app): the quota session closes, WorkManager records how (a completed run starts the
-    /// next period; a stopped one is due again from its original enqueue time; a killed
-    /// or uncompleted one backs off) and Doze may end its maintenance window.
-    mutating func refreshJobEnded(_ d: UInt32) {
-        let i = Int(d), a = androidIndex(d)
-        let end: WorkRunEnd = androids[a].stopping ? .stoppedBySystem
-            : core.devices[i].task.completions == 0 ? .killed : .returned(.success)
-        androids[a].stopping = false
-        jobEnded(d, .refresh, end)
+    /// `work` runs as a Worker of its own: its job's serial and JobScheduler's stop
+    /// deadline (``AndroidEvent/jobStops(device:serial:work:)``). Returns the serial.
+    mutating func runWorker(_ d: UInt32, _ work: WorkID, _ job: AndroidJobStart) -> UInt32 {
+        let a = androidIndex(d), k = Int(work.rawValue)
+        androids[a].jobSerials[k] &+= 1
+        let serial = androids[a].jobSerials[k]
+        jobStops[a][k] = core.clock.scheduleRetractably(.android(.jobStops(device: d, serial: serial, work: work)), at: job.stopsAt)
+        return serial
     }
 
-    /// A job of `work` ended: quota, WorkManager's next run or backoff, and Doze's view
-    /// of running jobs.
-    mutating func jobEnded(_ d: UInt32, _ work: AndroidWork, _ end: WorkRunEnd) {
-        let i = Int(d), a = androidIndex(d)
+    /// The job of `work` ended (its Worker returned or the task completed, it was stopped
+    /// at JobScheduler's deadline, or it was killed with the app): a stop deadline still
+    /// ahead is taken out of the queue (the serial never comes back, so the entry could
+    /// only pop as a no-op; most runs end within seconds of a deadline 10 or 30 minutes
+    /// away; only `simulated.events` moves), the quota session closes, WorkManager records
+    /// how (a completed run starts the next period; a stopped one is due again from its
+    /// original enqueue time; a killed or uncompleted one backs off) and Doze may end its
+    /// maintenance window.
+    mutating func jobEnded(_ d: UInt32, _ work: WorkID, _ ending: WorkRunEnd) {
+        let a = androidIndex(d), k = Int(work.rawValue)
+        guard androids[a].runsJob(work) else { return }
+        let end: WorkRunEnd = androids[a].jobsStopping & work.bit != 0 ? .stoppedBySystem : ending
+        androids[a].jobsRunning &= ~work.bit
+        androids[a].jobsStopping &= ~work.bit
+        let serial = androids[a].jobSerials[k]
+        _ = core.clock.queue.retract(jobStops[a][k]) { event in
+            if case .android(.jobStops(d, serial, work)) = event { return true }
+            return false
+        }
         let m = models(d)
         m.quota.jobStopped(&androids[a].quota, now: now)
         if let request = request(m, a, work) {
@@ -249,6 +253,6 @@ extension World {
             }
         }
         scheduleWorkCheck(d, work)
-        applyDoze(d, .jobsActive(core.devices[i].task.running || androids[a].stepJobRunning))
+        applyDoze(d, .jobsActive(androids[a].jobsRunning != 0))
     }
 }

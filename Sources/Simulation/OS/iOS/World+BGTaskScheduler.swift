@@ -39,18 +39,17 @@ extension World {
         beginRefreshTask(d)
         core.devices[i].timerEntries.expiry = core.clock.scheduleRetractably(.refreshExpires(device: d, serial: core.devices[i].task.serial), at: now + runTime)
         core.note(d, "OS: BGAppRefreshTask \(core.devices[i].task.serial) launched, expires in \(core.human(runTime))")
-        deliverTaskLaunched(d)
+        featuresHearTaskLaunched(d)
     }
 
-    /// The task's expiration (``OSSeam``'s `refreshDeadline` checked it still runs):
+    /// The task's expiration (the OS seam's `taskDeadline` checked it still runs):
     /// the expiration handler runs, and the watchdog waits for the completion.
     mutating func expireBGAppRefreshTask(_ d: UInt32, serial: UInt32) {
         let i = Int(d)
         core.metrics.expirations += 1
         if now - core.devices[i].task.launchedAt < core.cohorts[Int(core.devices[i].cohort)].scheduler.runLimit { core.metrics.earlyExpirations += 1 }
         core.note(d, "OS: task \(serial) expires; expiration handler runs")
-        deliverRefresh(d, .taskExpired)
-        if stepSyncOwnsRefreshTask(i) { stepSyncTaskExpired(d) }
+        featuresHearTaskExpired(d)
         if core.devices[i].task.running, core.devices[i].task.serial == serial {
             let grace = core.cohorts[Int(core.devices[i].cohort)].scheduler.watchdogGrace
             core.clock.schedule(.refreshWatchdog(device: d, serial: serial), after: grace)
