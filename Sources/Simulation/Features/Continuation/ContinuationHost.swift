@@ -357,3 +357,9 @@ extension ContinuationVariants {
         for name in names where name == "continuation.inMemoryResult" { insert(.inMemoryResult) }
     }
 }
+
+/// The continuation's own stream purpose (FNV-1a of "continuation", as Core/DeviceStreams
+/// writes them out), kept per device in ``ContinuationHost/streams``.
+extension StreamPurpose {
+    static var continuation: StreamPurpose { StreamPurpose(key: 0xA0DB_2A42_F253_1912) }
+}

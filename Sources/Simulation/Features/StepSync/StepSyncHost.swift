@@ -337,3 +337,9 @@ extension StepSyncVariants {
         }
     }
 }
+
+/// The step sync's own stream purpose (FNV-1a of "stepSync", as Core/DeviceStreams
+/// writes them out), kept per device in ``StepSyncHost/streams``.
+extension StreamPurpose {
+    static var stepSync: StreamPurpose { StreamPurpose(key: 0x943C_E2AE_9CD3_6368) }
+}
