@@ -248,7 +248,7 @@ extension World {
         core.devices[i].offlineSpells -= 1
         core.note(d, "network: back online")
         connectivityChanged(d)
-        if core.devices[i].online { pushDeviceReachable(d) }
+        if core.devices[i].online { featuresHearReachable(d) }
         let network = core.cohorts[Int(core.devices[i].cohort)].network
         if let gap = core.withStream(.network, of: i, { network.nextSpell(rng: &$0) }) {
             core.clock.schedule(.offlineSpellStarts(device: d), after: gap)

@@ -1,6 +1,7 @@
 import SimKernel
 import AppLogic
 import Reports
+import Scenario
 
 /// A feature's own events, one case per feature, each a small enum in the feature's
 /// folder that knows its identity for the event hashes, its device for the prefetch,
@@ -132,6 +133,25 @@ extension World {
         continuation.terminate(d, core: &core)
         refresh.terminate(d, core: &core)
         terminateStepSync(d)
+    }
+
+    /// The device can be reached again (back online, a network outage over): providers
+    /// hand over what they stored.
+    mutating func featuresHearReachable(_ d: UInt32) {
+        pushDeviceReachable(d)
+    }
+
+    // MARK: - Faults and shards
+
+    /// A fault of the whole fleet that a feature's backend takes (Core/World+Faults): true
+    /// when one took it, so no device is asked.
+    mutating func featuresTakeFleetFault(_ kind: Fault.Kind, starting: Bool) -> Bool {
+        push.takesFault(kind, starting: starting)
+    }
+
+    /// A shard's part of the features' backends' capacity (``ShardPlan/apply(to:)``).
+    static func featuresTakeShardPart(of scenario: inout Scenario, _ plan: ShardPlan) {
+        PushHost.takeShardPart(of: &scenario, plan)
     }
 
     /// UserDefaults wrote every feature's state to disk.
