@@ -224,13 +224,8 @@ extension World {
     /// and schedules stays).
     mutating func carryOut(_ request: HostRequest, device d: UInt32) {
         switch request {
-        case .send(let id, let endpoint):
-            let job = send(d, id, endpoint)
-            switch endpoint {
-            case .analysis: continuation.requestSent(d, job: job)
-            case .testHistory, .activeSession: refresh.requestSent(d, job: job)
-            case .syncSteps: stepSync.requestSent(d, job: job, core: &core)
-            }
+        case .send(let id, let endpoint, let owner):
+            featureSent(send(d, id, endpoint, owner: owner))
         case .persist(let how): persist(d, how: how)
         case .notify(let notification): badge.notificationDelivered(notification, device: d, core: &core)
         case .submitRefresh(let earliestBegin): submitRefresh(d, earliestBegin: earliestBegin)

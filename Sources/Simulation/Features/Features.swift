@@ -22,6 +22,36 @@ enum FeatureEvent {
     }
 }
 
+/// The feature a request belongs to (``Job/owner``), set by the host that sends it: it
+/// serves the request through the backend model and hears the answer.
+enum RequestOwner: UInt8 {
+    case refresh
+    case continuation
+    case stepSync
+
+    /// The endpoint table: every feature's endpoints (each declared beside its host), in
+    /// the order `backend.requests.byEndpoint` and the load series list them.
+    static let endpoints = RefreshHost.endpoints + ContinuationHost.endpoints + StepSyncHost.endpoints
+
+    /// The row in ``endpoints`` of `endpoint`, one of this feature's.
+    @inline(__always) func row(_ endpoint: Endpoint) -> Int {
+        switch self {
+        case .refresh: return RefreshHost.endpointRow(endpoint)
+        case .continuation: return RefreshHost.endpoints.count
+        case .stepSync: return RefreshHost.endpoints.count + ContinuationHost.endpoints.count + StepSyncHost.endpointRow(endpoint)
+        }
+    }
+}
+
+/// One API endpoint, declared by the feature that sends it: its path as report.json
+/// names it, its kind code in the event hashes (fixed, so that no hash moves:
+/// Core/EventHashes), and whether the client times it out (`backend.requestTimeout`).
+struct EndpointRow {
+    let path: String
+    let hashCode: UInt32
+    var timesOut = true
+}
+
 /// The list of features (docs/architecture.md, "Where each kind of change goes"): the one place
 /// the core's event switch, process lifecycle and user code reach the feature hosts, one
 /// line per host in each fan-out, in the order the hosts hear of it. The core calls
@@ -81,27 +111,50 @@ extension World {
 
     // MARK: - Requests (Core/World+Network keeps the transport)
 
+    /// Request `job` went out: its owner keeps it.
+    mutating func featureSent(_ job: UInt32) {
+        let d = core.jobs[Int(job)].device
+        switch core.jobs[Int(job)].owner {
+        case .refresh: refresh.requestSent(d, job: job)
+        case .continuation: continuation.requestSent(d, job: job)
+        case .stepSync: stepSync.requestSent(d, job: job, core: &core)
+        }
+    }
+
+    /// The server's time for request `job` where its owner's backend models it (an
+    /// analysis), else nil: the API's own distribution.
+    @inline(__always) mutating func featureServiceTime(_ job: UInt32, slowdown: Double?) -> SimDuration? {
+        let j = Int(job)
+        switch core.jobs[j].owner {
+        case .continuation: return continuation.serviceTime(core.jobs[j].endpoint, device: Int(core.jobs[j].device), slowdown: slowdown, core: core)
+        case .refresh, .stepSync: return nil
+        }
+    }
+
     /// The server answers request `job` of `user` (its token valid) from the backend's
-    /// ground truth at this instant: the endpoint's feature serves it.
+    /// ground truth at this instant: its owner serves it.
     mutating func featureServes(_ job: UInt32, user: Int, serverTime: Instant) -> HTTPResult {
-        switch core.jobs[Int(job)].endpoint {
-        case .testHistory, .activeSession: return refreshServes(job, user: user, serverTime: serverTime)
-        case .analysis: return .ok(.analysis)
-        case .syncSteps(let upload): return stepSync.applyUpload(job, upload, core: &core)
+        switch core.jobs[Int(job)].owner {
+        case .refresh: return refreshServes(job, user: user, serverTime: serverTime)
+        case .continuation: return .ok(.analysis)
+        case .stepSync:
+            // A body that is not an upload is a bad request.
+            guard case .syncSteps(let upload) = core.jobs[Int(job)].endpoint else { return .status(400) }
+            return stepSync.applyUpload(job, upload, core: &core)
         }
     }
 
     /// The client side of request `job` ended with `result` (its radio energy
     /// `radioJoules`): every host lets go of it if it was theirs, then the endpoint's
-    /// feature hears the answer.
+    /// owner hears the answer.
     mutating func featureReceives(_ job: UInt32, _ result: HTTPResult, radioJoules: Double) {
         let i = Int(core.jobs[Int(job)].device)
         refresh.requestEnded(i, job: job)
         continuation.requestEnded(i, job: job)
-        switch core.jobs[Int(job)].endpoint {
-        case .testHistory, .activeSession: refreshReceives(job, result, radioJoules: radioJoules)
-        case .analysis: continuationReceives(job, result, radioJoules: radioJoules)
-        case .syncSteps: stepSyncReceives(job, result, radioJoules: radioJoules)
+        switch core.jobs[Int(job)].owner {
+        case .refresh: refreshReceives(job, result, radioJoules: radioJoules)
+        case .continuation: continuationReceives(job, result, radioJoules: radioJoules)
+        case .stepSync: stepSyncReceives(job, result, radioJoules: radioJoules)
         }
     }
 

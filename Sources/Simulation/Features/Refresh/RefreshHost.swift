@@ -55,7 +55,7 @@ struct RefreshHost: FeatureHost {
         case .cancelScheduledRefresh:
             return .cancelRefresh
         case .httpRequest(let id, let endpoint):
-            return .send(id, endpoint)
+            return .send(id, endpoint, .refresh)
         case .cancelRequests:
             core.cancelRequest(slots[i].job)
         case .startHardStopTimer(let after):
@@ -102,6 +102,17 @@ struct RefreshHost: FeatureHost {
     /// Request `job` of device `i` ended on the client side.
     mutating func requestEnded(_ i: Int, job: UInt32) {
         if slots[i].job == Int32(job) { slots[i].job = -1 }
+    }
+
+    // MARK: - Its endpoints (the table: Features/Features.swift)
+
+    /// The test history and the active session (seed `000`).
+    static let endpoints = [EndpointRow(path: "/v1/test/history", hashCode: 1), EndpointRow(path: "/v1/test/active", hashCode: 2)]
+
+    /// `endpoint`'s row in ``endpoints``.
+    @inline(__always) static func endpointRow(_ endpoint: Endpoint) -> Int {
+        if case .activeSession = endpoint { return 1 }
+        return 0
     }
 
     // MARK: - The latencies' windows

@@ -141,7 +141,7 @@ struct StepSyncHost: FeatureHost {
         case .httpRequest(let id, let endpoint):
             metrics.uploads += 1
             observeStepUploadSent(i, core: &core)
-            return .send(id, endpoint)
+            return .send(id, endpoint, .stepSync)
         case .startRetryTimer(let after):
             core.armTimer(d, .stepRetry, after: SimDuration(microseconds: after.microseconds))
         case .cancelRetryTimer:
@@ -340,6 +340,18 @@ extension StepSyncVariants {
 
 /// The step sync's own stream purpose (FNV-1a of "stepSync", as Core/DeviceStreams
 /// writes them out), kept per device in ``StepSyncHost/streams``.
+extension StepSyncHost {
+    /// The steps' upload (an upsert) and the fetch of the server's copy (seed `003`);
+    /// both are one kind in the event hashes.
+    static let endpoints = [EndpointRow(path: "/api/v1/steps/sync", hashCode: 4), EndpointRow(path: "/api/v1/steps", hashCode: 4)]
+
+    /// `endpoint`'s row in ``endpoints``.
+    @inline(__always) static func endpointRow(_ endpoint: Endpoint) -> Int {
+        if case .syncSteps(let upload) = endpoint, upload.method != .upsert { return 1 }
+        return 0
+    }
+}
+
 extension StreamPurpose {
     static var stepSync: StreamPurpose { StreamPurpose(key: 0x943C_E2AE_9CD3_6368) }
 }
