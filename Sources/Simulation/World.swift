@@ -20,7 +20,6 @@ public struct World {
     var refresh: RefreshHost
     var stepSync: StepSyncHost
     var server: APIServerModel
-    var truth: TestAvailabilityTruth
     var tokens: AuthTokens
     let energy = RadioEnergyModel()
     let requestTimeout: SimDuration
@@ -97,11 +96,10 @@ public struct World {
         core.jobs = [Job](hugePagesCapacity: World.jobsReserved(devices: devices.count))
         continuation = ContinuationHost(scenario: scenario, core: core)
         requestTimeout = scenario.backend.requestTimeout
-        refresh = RefreshHost(scenario: scenario, devices: devices.count)
+        refresh = RefreshHost(scenario: scenario, lastCompleted: fleet.lastCompleted)
         stepSync = StepSyncHost(scenario: scenario, core: core)
         let b = scenario.backend
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
-        truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
         eventHashes = EventHashes()
         faultPurposes = scenario.faults.indices.map { StreamPurpose("fault.\($0)") }

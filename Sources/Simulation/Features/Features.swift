@@ -109,7 +109,67 @@ extension World {
         }
     }
 
+    /// Starts loading what an open reads of every feature (Core/World+Prefetch).
+    @inline(__always) mutating func prefetchOpening(_ i: Int, android a: Int) {
+        prefetchRefresh(i)
+        prefetchStepSync(i, android: a)
+        continuation.states.prefetch(i)
+        continuation.slots.prefetch(i)
+        continuation.streams.prefetch(i)
+        push.prefetchUser(of: i)
+    }
+
+    /// Starts loading what the end of a foreground session reads: the continuation's state
+    /// (whether an analysis goes on).
+    @inline(__always) mutating func prefetchLeavingForeground(_ i: Int) {
+        continuation.states.prefetch(i)
+    }
+
+    // MARK: - Timers (Core/DeviceTimers drops the stale ones)
+
+    /// Device `d`'s current `timer` fired: the feature that armed it hears it.
+    @inline(__always) mutating func featureTimerFires(_ d: UInt32, _ timer: DeviceTimer) {
+        switch timer {
+        case .hardStop: deliverRefresh(d, .hardStopFired)
+        case .stepRetry: stepRetryTimerFires(d)
+        case .staleNotification: staleNotificationFires(d)
+        case .stepWake: stepWakeEnds(d)
+        case .continuationOffer: continuationTimerFires(d, .offer)
+        case .continuationDeadline: continuationTimerFires(d, .deadline)
+        case .backgroundTask: backgroundTimeExpires(d)
+        }
+    }
+
     // MARK: - Requests (Core/World+Network keeps the transport)
+
+    /// Starts loading what the server's answer to request `job` reads of its owner's
+    /// backend (Core/World+Prefetch): the tests' truth, or the steps' row and the steps
+    /// oracle's entry.
+    @inline(__always) mutating func prefetchServing(_ job: UInt32, user i: Int) {
+        let j = Int(job)
+        switch core.jobs[j].owner {
+        case .refresh: refresh.prefetchServing(core.jobs[j].endpoint, user: i)
+        case .stepSync:
+            stepSync.prefetchServing(core.jobs[j].endpoint, user: i)
+            core.oracle.steps.prefetch(i)
+        case .continuation: break
+        }
+    }
+
+    /// Starts loading what hearing request `job`'s answer reads (Core/World+Prefetch):
+    /// every host's request slot (each lets go of it if it was theirs), then the owner's
+    /// state (`a`: the device's Android index, or -1).
+    @inline(__always) mutating func prefetchAnswer(_ job: UInt32, user i: Int, android a: Int) {
+        refresh.slots.prefetch(i)
+        continuation.slots.prefetch(i)
+        switch core.jobs[Int(job)].owner {
+        case .stepSync: prefetchStepSync(i, android: a)
+        case .refresh:
+            refresh.states.prefetch(i)
+            core.oracle.refresh.prefetch(i)
+        case .continuation: break
+        }
+    }
 
     /// Request `job` went out: its owner keeps it.
     mutating func featureSent(_ job: UInt32) {
@@ -135,7 +195,7 @@ extension World {
     /// ground truth at this instant: its owner serves it.
     mutating func featureServes(_ job: UInt32, user: Int, serverTime: Instant) -> HTTPResult {
         switch core.jobs[Int(job)].owner {
-        case .refresh: return refreshServes(job, user: user, serverTime: serverTime)
+        case .refresh: return refresh.serve(job, user: user, serverTime: serverTime, core: &core)
         case .continuation: return .ok(.analysis)
         case .stepSync:
             // A body that is not an upload is a bad request.
@@ -159,6 +219,12 @@ extension World {
     }
 
     // MARK: - The process and the user
+
+    /// The user opens the app: the ground truth of each feature's backend first (before
+    /// the token, the process and the OS: the order of the user's draws).
+    mutating func featuresHearOpening(_ d: UInt32) {
+        userSeesTest(d)
+    }
 
     /// The user opened the app (after ground truth, the token, the process and the OS).
     mutating func featuresHearAppOpened(_ d: UInt32) {

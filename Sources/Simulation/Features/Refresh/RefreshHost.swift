@@ -1,11 +1,13 @@
 import SimKernel
 import AppLogic
 import Platform
+import Backend
 import Scenario
 
 /// The background refresh (seeds `000`, `002`), hosted (docs/architecture.md): the
 /// logic, each device's state and what of it reached the disk, the request in flight,
-/// and the effect buffer. The OS's side of the task (launch, completion, energy) is
+/// the effect buffer, and its backend: the tests' ground truth, which its endpoints
+/// answer from. The OS's side of the task (launch, completion, energy) is
 /// the world's (World+Refresh), reached through ``HostRequest``s.
 struct RefreshHost: FeatureHost {
     let logic: RefreshLogic
@@ -17,14 +19,21 @@ struct RefreshHost: FeatureHost {
     var durable = OnDisk<RefreshState.Stored>()
     /// The request in flight and the test windows the latencies counted.
     var slots: [RefreshSlot]
+    /// The backend's ground truth of the tests, per user (the dense device id): when the
+    /// next one opens, whether one is in progress. The server answers from it, the
+    /// users take the tests, the oracle reads it.
+    var truth: TestAvailabilityTruth
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
         MemoryLayout<RefreshState>.stride + MemoryLayout<RefreshSlot>.stride
     }
 
-    init(scenario: Scenario, devices n: Int) {
+    /// - Parameter lastCompleted: each user's last test before the run (the fleet's draw).
+    init(scenario: Scenario, lastCompleted: [SimTime]) {
+        let n = lastCompleted.count
         logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
+        truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: lastCompleted)
         states = Array(hugePagesRepeating: RefreshState(), count: n)
         slots = Array(hugePagesRepeating: RefreshSlot(), count: n)
         effects.reserveCapacity(16)
@@ -113,6 +122,23 @@ struct RefreshHost: FeatureHost {
     @inline(__always) static func endpointRow(_ endpoint: Endpoint) -> Int {
         if case .activeSession = endpoint { return 1 }
         return 0
+    }
+
+    /// The server's answer to a test-history or active-session request of `user`, from
+    /// the tests' ground truth now; a history answer notes the window truly open then.
+    mutating func serve(_ job: UInt32, user: Int, serverTime: Instant, core: inout WorldCore) -> HTTPResult {
+        let j = Int(job), now = core.now
+        if case .activeSession = core.jobs[j].endpoint {
+            return .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))
+        }
+        let completed = truth.lastCompletedAt(user)
+        core.jobs[j].openWindow = truth.isAvailable(user, at: now) ? truth.window(user) : RefreshSlot.noWindow
+        return .ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: core.startUnixSeconds * 1_000_000 + completed.microseconds), serverTime: serverTime))
+    }
+
+    /// Starts loading what answering `endpoint` of `user` reads of the truth (a hint).
+    @inline(__always) func prefetchServing(_ endpoint: Endpoint, user: Int) {
+        if case .activeSession = endpoint { truth.prefetch(user: user, history: false) } else { truth.prefetch(user: user, history: true) }
     }
 
     // MARK: - The latencies' windows

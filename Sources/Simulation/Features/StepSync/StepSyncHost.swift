@@ -350,6 +350,13 @@ extension StepSyncHost {
         if case .syncSteps(let upload) = endpoint, upload.method != .upsert { return 1 }
         return 0
     }
+
+    /// Starts loading what the server's answer to an upload (`endpoint`) of `user` reads:
+    /// the user's bookkeeping and the store's row of the upload's last day (a hint).
+    @inline(__always) func prefetchServing(_ endpoint: Endpoint, user i: Int) {
+        slots.prefetch(i)
+        if case .syncSteps(let upload) = endpoint, let last = upload.days.last { store.prefetch(user: i, day: last.date.daysSince1970) }
+    }
 }
 
 extension StreamPurpose {
