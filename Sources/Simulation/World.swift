@@ -20,7 +20,6 @@ public struct World {
     var refresh: RefreshHost
     var stepSync: StepSyncHost
     var server: APIServerModel
-    var truth: TestAvailabilityTruth
     var tokens: AuthTokens
     let energy = RadioEnergyModel()
     let requestTimeout: SimDuration
@@ -100,11 +99,10 @@ public struct World {
         core.jobs = [Job](hugePagesCapacity: World.jobsReserved(devices: devices.count))
         continuation = ContinuationHost(scenario: scenario, core: core)
         requestTimeout = scenario.backend.requestTimeout
-        refresh = RefreshHost(scenario: scenario, devices: devices.count, capacities: fleet.cohorts.map(\.capacityMah))
+        refresh = RefreshHost(scenario: scenario, lastCompleted: fleet.lastCompleted, capacities: fleet.cohorts.map(\.capacityMah))
         stepSync = StepSyncHost(scenario: scenario, core: core)
         let b = scenario.backend
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
-        truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: fleet.lastCompleted)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
         eventHashes = EventHashes()
         faultPurposes = scenario.faults.indices.map { StreamPurpose("fault.\($0)") }
@@ -227,13 +225,8 @@ extension World {
     /// and schedules stays).
     mutating func carryOut(_ request: HostRequest, device d: UInt32) {
         switch request {
-        case .send(let id, let endpoint):
-            let job = send(d, id, endpoint)
-            switch endpoint {
-            case .analysis: continuation.requestSent(d, job: job)
-            case .testHistory, .activeSession: refresh.requestSent(d, job: job)
-            case .syncSteps: stepSync.requestSent(d, job: job, core: &core)
-            }
+        case .send(let id, let endpoint, let owner):
+            featureSent(send(d, id, endpoint, owner: owner))
         case .persist(let how): persist(d, how: how)
         case .notify(let notification): badge.notificationDelivered(notification, device: d, core: &core)
         case .submitRefresh(let earliestBegin): submitRefresh(d, earliestBegin: earliestBegin)

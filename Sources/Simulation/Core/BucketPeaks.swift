@@ -1,4 +1,4 @@
-/// The most of something in use at once (busy API workers, open push streams) in each
+/// The most of something in use at once (busy API workers, a feature backend's open streams) in each
 /// bucket of a ``LoadSeries``, over the bucket's whole time: the level is noted at every
 /// change, and a bucket with no change holds the level carried into it (a long service
 /// keeps its worker busy through quiet minutes). So the peaks of shards, added per

@@ -2,17 +2,14 @@ import SimKernel
 
 /// The purposes whose streams are kept as positions (``StreamPosition``) and rebuilt at
 /// each use, by key: each is FNV-1a of its name (`StreamPurpose("user")`), written out so
-/// that a use hashes nothing (`StreamPurposeKeyTests` pins every one to its name).
+/// that a use hashes nothing (`StreamPurposeKeyTests` pins every one to its name). A
+/// feature's own purposes are declared in its folder, beside its host.
 extension StreamPurpose {
     static var user: StreamPurpose { StreamPurpose(key: 0x7D67_80E4_032B_48F2) }
     static var userOpen: StreamPurpose { StreamPurpose(key: 0x0816_C5B3_53B9_E8B4) }  // "user.open"
     static var backend: StreamPurpose { StreamPurpose(key: 0x54B5_5BF4_C402_EB8F) }
     static var userMotion: StreamPurpose { StreamPurpose(key: 0x853F_F76F_3449_1EFE) }  // "user.motion"
     static var userScreen: StreamPurpose { StreamPurpose(key: 0x63A1_FD6C_DB36_8F80) }  // "user.screen"
-    static var continuation: StreamPurpose { StreamPurpose(key: 0xA0DB_2A42_F253_1912) }
-    static var stepSync: StreamPurpose { StreamPurpose(key: 0x943C_E2AE_9CD3_6368) }
-    static var push: StreamPurpose { StreamPurpose(key: 0x6C80_030E_2762_459D) }
-    static var pushLifecycle: StreamPurpose { StreamPurpose(key: 0xC1DA_CC9A_A9BE_1323) }  // "push.lifecycle"
     static var network: StreamPurpose { StreamPurpose(key: 0x1E8E_57B2_909B_2A85) }
     static var os: StreamPurpose { StreamPurpose(key: 0x08B0_5507_B556_5E57) }
 }
@@ -84,7 +81,7 @@ extension WorldCore {
     }
 
     /// The streams of local device `i` kept elsewhere (a feature host's, the Android
-    /// state's): `core.streams(of: i).withStream(.push, at: &streams[u]) { ... }`. A value
+    /// state's): `core.streams(of: i).withStream(.stepSync, at: &streams[i]) { ... }`. A value
     /// taken before the draw, so that the body may read `core` (a method of `core` itself,
     /// borrowing it across the body, copied all of it at each call).
     @inline(__always) func streams(of i: Int) -> EntityStreams { EntityStreams(keys: streamKeys, entity: globalID(i)) }

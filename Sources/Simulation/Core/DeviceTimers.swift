@@ -6,26 +6,8 @@ import AppLogic
 /// `WorldEvent.deviceTimer`, for all of them. An event carries the generation its
 /// timer was armed with; re-arming or cancelling bumps it, so the older entry is a no-op
 /// when popped. docs/speed.md ("Timers and the event queue") describes the next step:
-/// one queue entry per device, for the earliest of its table.
-enum DeviceTimer: UInt8, CaseIterable {
-    /// The refresh logic's hard stop (`startHardStopTimer`).
-    case hardStop
-    /// The step sync's retry backoff (`startRetryTimer`).
-    case stepRetry
-    /// The "steps not synced for 24 h" notification's trigger (Android: a while-idle alarm).
-    case staleNotification
-    /// The end of a HealthKit wake or of the work's background time.
-    case stepWake
-    /// The continuation's offer and deadline timers (seed `004`).
-    case continuationOffer
-    case continuationDeadline
-    /// The background time `beginBackgroundTask` granted runs out.
-    case backgroundTask
-
-    /// Re-armed later far more often than it fires: a re-arm keeps its pending entry
-    /// (``DeferredTimer``).
-    var defersLaterArms: Bool { self == .staleNotification }
-}
+/// one queue entry per device, for the earliest of its table. The timers themselves
+/// (``DeviceTimer``) are the features' list's (Features/DeviceTimer.swift).
 
 /// A timer table: the current generation of each timer of one device. `DeviceTimers`
 /// holds the features' timers; Android's OS timers have their own (`AndroidTimers`), so
@@ -74,7 +56,7 @@ extension WorldCore {
 
 extension World {
     /// A device timer's event: stale ones are dropped here, current ones go to the
-    /// feature that armed them.
+    /// feature that armed them (Features/Features.swift).
     mutating func deviceTimerFires(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32) {
         if timer.defersLaterArms {
             guard core.deferredTimerPops(d, timer, generation: generation) else { return }
@@ -82,14 +64,6 @@ extension World {
             guard core.isCurrent(d, timer, generation) else { return }
             core.timerFired(d, timer)
         }
-        switch timer {
-        case .hardStop: deliverRefresh(d, .hardStopFired)
-        case .stepRetry: stepRetryTimerFires(d)
-        case .staleNotification: staleNotificationFires(d)
-        case .stepWake: stepWakeEnds(d)
-        case .continuationOffer: continuationTimerFires(d, .offer)
-        case .continuationDeadline: continuationTimerFires(d, .deadline)
-        case .backgroundTask: backgroundTimeExpires(d)
-        }
+        featureTimerFires(d, timer)
     }
 }

@@ -129,14 +129,10 @@ extension World {
         String(describing: event).replacingOccurrences(of: "Simulation.", with: "")
     }
 
-    /// The request's endpoint kind, a job event's payload (not its number in the pool).
+    /// The request's endpoint kind, a job event's payload (not its number in the pool):
+    /// its row's code in the endpoint table (``EndpointRow/hashCode``).
     func endpointCode(_ job: UInt32) -> UInt32 {
-        switch core.jobs[Int(job)].endpoint {
-        case .testHistory: return 1
-        case .activeSession: return 2
-        case .analysis: return 3
-        case .syncSteps: return 4
-        }
+        RequestOwner.endpoints[Int(core.jobs[Int(job)].endpointRow)].hashCode
     }
 
     /// The kind code, the small payload and the device of an event (nil: fleet-wide).

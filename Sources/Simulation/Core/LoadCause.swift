@@ -75,7 +75,7 @@ enum LoadCause: UInt8, CaseIterable {
         case .requestReachesServer, .serviceCompletes, .responseReachesDevice, .requestTimesOut: return nil
         case .offlineSpellStarts, .offlineSpellEnds: return .connectivity
         case .faultStarts, .faultEnds, .jetsam: return .fault
-        case .deviceTimer(_, _, let timer): return timer == .stepRetry ? .retryBackoff : .appTimer
+        case .deviceTimer(_, _, let timer): return timer.loadCause
         case .android(let e):
             switch e {
             case .timer(_, _, .refreshWork), .timer(_, _, .stepWork), .jobStops: return .workManagerWindow

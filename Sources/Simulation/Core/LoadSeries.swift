@@ -5,15 +5,16 @@ import AppLogic
 /// (``bucket``) for the whole run, and the largest values seen in each minute.
 ///
 /// Memory is bounded by the run's length, allocated once: one `UInt32` per bucket and
-/// series, 1,440 buckets a day; 23 API series (5 endpoints, 15 causes, 503s,
+/// series, 1,440 buckets a day; 23 API series (5 endpoints today, 15 causes, 503s,
 /// no-answers, busy workers) and one `UInt64` series (busy-worker time) here and, with
 /// push, 8 `UInt32` and 2 `UInt64` push series in the push host's ``PushLoad``. The
 /// default week is 10,080 buckets (1.5 MB with push); the longest run the scenario
 /// format allows (366 days) is 527,040 buckets, at most 78 MB.
 struct LoadSeries {
     static let bucket = SimDuration.minutes(1)
-    /// The endpoints as `backend.requests.byEndpoint` names them, in ``endpointIndex(_:)`` order.
-    static let endpointNames = ["/v1/test/history", "/v1/test/active", "/v1/homework/analyze", "/api/v1/steps/sync", "/api/v1/steps"]
+    /// The endpoints as `backend.requests.byEndpoint` names them, in the endpoint table's
+    /// order (``RequestOwner/endpoints``: each feature declares its own).
+    static let endpointNames = RequestOwner.endpoints.map(\.path)
 
     let buckets: Int
     /// API requests arriving, by endpoint (``endpointNames``).
@@ -75,15 +76,6 @@ struct LoadSeries {
 
     @inline(__always) static func index(_ now: SimTime, buckets: Int) -> Int {
         min(buckets - 1, max(0, Int(now.microseconds / bucket.microseconds)))
-    }
-
-    static func endpointIndex(_ endpoint: Endpoint) -> Int {
-        switch endpoint {
-        case .testHistory: return 0
-        case .activeSession: return 1
-        case .analysis: return 2
-        case .syncSteps(let upload): return upload.method == .upsert ? 3 : 4
-        }
     }
 
     /// Requests of every endpoint, per bucket.

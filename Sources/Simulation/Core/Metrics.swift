@@ -35,7 +35,7 @@ struct Metrics {
         arrivalsPerSecond.keepsSeconds = keepsSeconds
     }
 
-    /// A request of `cause` to `endpoint` (``LoadSeries/endpointIndex(_:)``) arrives.
+    /// A request of `cause` to `endpoint` (``Job/endpointRow``) arrives.
     mutating func countArrival(at now: SimTime, cause: LoadCause, endpoint: Int) {
         arrivalsPerSecond.count(second: Int(now.microseconds / 1_000_000), mix: PerSecondArrivals.mixIndex(cause: cause, endpoint: endpoint))
     }

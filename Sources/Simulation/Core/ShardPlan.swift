@@ -43,14 +43,13 @@ public struct ShardPlan: Sendable, Equatable {
     public func part(of total: Int) -> Int { max(1, total / count + (index < total % count ? 1 : 0)) }
 
     /// The scenario with this shard's part of the backend's capacity: API workers and
-    /// queue limit, and each push provider's concurrency and queue limit (``part(of:)``).
+    /// queue limit, and the features' backends' parts (``part(of:)``).
     public func apply(to scenario: Scenario) -> Scenario {
         guard !isWhole else { return scenario }
         var s = scenario
         s.backend.workers = part(of: s.backend.workers)
         s.backend.queueLimit = part(of: s.backend.queueLimit)
-        s.backend.push.concurrency = part(of: s.backend.push.concurrency)
-        s.backend.push.queueLimit = part(of: s.backend.push.queueLimit)
+        World.featuresTakeShardPart(of: &s, self)
         return s
     }
 }

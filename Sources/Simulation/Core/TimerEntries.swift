@@ -2,19 +2,19 @@ import SimKernel
 
 /// Where a device's short-lived entries went in the queue, so that they leave it when
 /// they become moot (``EventQueue/retract(_:if:)``) instead of popping as no-ops:
-/// - the refresh task's expiration (iOS) or JobScheduler's stop deadline (Android),
+/// - the background task's expiration (iOS) or JobScheduler's stop deadline (Android),
 ///   moot when the task ends first;
-/// - the refresh logic's hard stop (``DeviceTimer/hardStop``), moot when the logic
-///   cancels it;
-/// - the step sync's wake timer (``DeviceTimer/stepWake``): a HealthKit wake's budget,
-///   moot when the work finishes and the suspension delay is armed instead.
+/// - the entries of the two device timers that keep one (``DeviceTimer/keptEntry``),
+///   moot when their feature cancels or replaces them.
 /// In the default fleet, a day at 10,000 devices popped 38,733 expirations and 16,286
 /// hard stops, every one a no-op, and 28,016 stale wake budgets. Kept in `Device`
 /// (24 bytes), which the retracting handler has already read.
 struct TimerEntries {
     var expiry = EventQueue<WorldEvent>.Placement.near
-    var hardStop = EventQueue<WorldEvent>.Placement.near
-    var stepWake = EventQueue<WorldEvent>.Placement.near
+    /// The kept placements, by ``DeviceTimer/keptEntry``: two named fields, not an
+    /// array, so that a write reaches the one field in place.
+    var kept0 = EventQueue<WorldEvent>.Placement.near
+    var kept1 = EventQueue<WorldEvent>.Placement.near
 }
 
 extension WorldCore {
@@ -42,21 +42,21 @@ extension WorldCore {
     /// when the timer has one.
     mutating func scheduleTimer(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32, at: SimTime) {
         let placement = clock.scheduleRetractably(.deviceTimer(device: d, generation: generation, timer: timer), at: at)
-        switch timer {
-        case .hardStop: devices[Int(d)].timerEntries.hardStop = placement
-        case .stepWake: devices[Int(d)].timerEntries.stepWake = placement
+        switch timer.keptEntry {
+        case 0?: devices[Int(d)].timerEntries.kept0 = placement
+        case 1?: devices[Int(d)].timerEntries.kept1 = placement
         default: break
         }
     }
 
     /// `timer`'s current entry popped: its placement is forgotten, so that the next arm's
     /// retraction is refused at once instead of reading the queue's bookkeeping for a
-    /// slot that may hold another entry by then (a HealthKit wake's suspension timer fires
-    /// before almost every next delivery re-arms it).
+    /// slot that may hold another entry by then (a wake's budget fires before almost
+    /// every next wake re-arms it).
     mutating func timerFired(_ d: UInt32, _ timer: DeviceTimer) {
-        switch timer {
-        case .hardStop: devices[Int(d)].timerEntries.hardStop = .near
-        case .stepWake: devices[Int(d)].timerEntries.stepWake = .near
+        switch timer.keptEntry {
+        case 0?: devices[Int(d)].timerEntries.kept0 = .near
+        case 1?: devices[Int(d)].timerEntries.kept1 = .near
         default: break
         }
     }
@@ -65,9 +65,9 @@ extension WorldCore {
     /// a placement and the entry is still where it was put.
     mutating func retractTimer(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32) {
         let placement: EventQueue<WorldEvent>.Placement
-        switch timer {
-        case .hardStop: placement = devices[Int(d)].timerEntries.hardStop
-        case .stepWake: placement = devices[Int(d)].timerEntries.stepWake
+        switch timer.keptEntry {
+        case 0?: placement = devices[Int(d)].timerEntries.kept0
+        case 1?: placement = devices[Int(d)].timerEntries.kept1
         default: return
         }
         _ = clock.queue.retract(placement) { event in

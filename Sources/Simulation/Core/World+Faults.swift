@@ -38,9 +38,8 @@ extension World {
             if starting { server.slowdownStarts(factor) } else { server.slowdownEnds(factor) }
         case .networkLatency:
             if starting { activeLatencyFaults.append(index) } else { activeLatencyFaults.removeAll { $0 == index } }
-        case .pushProviderErrors, .pushProviderOutage:
-            push.applyFault(fault.kind, starting: starting)
         default:
+            if featuresTakeFleetFault(fault.kind, starting: starting) { return }
             for d in core.devices.indices where isAffected(d, by: index) {
                 applyDeviceFault(fault, index: index, device: UInt32(d), starting: starting)
             }
@@ -53,7 +52,7 @@ extension World {
         case .networkOutage:
             core.devices[i].outageFaults = starting ? core.devices[i].outageFaults + 1 : core.devices[i].outageFaults - 1
             core.note(d, starting ? "fault: network outage begins" : "fault: network outage ends")
-            if !starting, core.devices[i].online { pushDeviceReachable(d) }
+            if !starting, core.devices[i].online { featuresHearReachable(d) }
         case .clockSkew(let offset):
             core.devices[i].clock.skew = starting ? core.devices[i].clock.skew + offset : core.devices[i].clock.skew - offset
             observeCalendarMoved(i)
@@ -80,7 +79,8 @@ extension World {
             core.devices[i].lowPowerFaults = starting ? core.devices[i].lowPowerFaults + 1 : core.devices[i].lowPowerFaults - 1
             core.note(d, starting ? "fault: Low Power Mode on" : "fault: Low Power Mode off")
             lowPowerModeChanged(d, on: starting)
-        case .backendOutage, .backendSlowdown, .networkLatency, .pushProviderErrors, .pushProviderOutage:
+        default:
+            // The fleet's faults (``applyFault(_:starting:)``).
             break
         }
     }

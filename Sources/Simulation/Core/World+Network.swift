@@ -7,8 +7,8 @@ import Backend
 /// Its slot is reused once both the client and the server are done with it; events
 /// carry the slot's generation so those of a finished request are ignored.
 ///
-/// Layout (112 bytes): the 4-byte fields first, the 25-byte result followed by the flags
-/// and the window in its tail (a pool holds about one job for every four devices at a
+/// Layout (112 bytes): the 4-byte fields first, the 25-byte result followed by the flags,
+/// the owner, the row and the window in its tail (a pool holds about one job for every four devices at a
 /// burst's peak).
 struct Job {
     var device: UInt32
@@ -24,6 +24,10 @@ struct Job {
     var clientDone = false
     var serverDone = false
     var cancelled = false
+    /// The feature it belongs to, which serves it and hears its answer (``RequestOwner``).
+    let owner: RequestOwner
+    /// Its endpoint's row in the endpoint table (``RequestOwner/endpoints``).
+    let endpointRow: UInt8
     /// What made the app send it (``World/causeOfSend()``).
     var cause = LoadCause.appTimer
     /// Ground truth when the server answered: the window open then (its number,
@@ -37,9 +41,8 @@ struct Job {
 }
 
 extension World {
-    /// Sends a request; returns its job (a hosted feature keeps it: ``carryOut(_:device:)``).
-    @discardableResult
-    mutating func send(_ d: UInt32, _ request: RequestID, _ endpoint: Endpoint) -> UInt32 {
+    /// Sends a request of `owner`; returns its job (the owner keeps it: ``carryOut(_:device:)``).
+    mutating func send(_ d: UInt32, _ request: RequestID, _ endpoint: Endpoint, owner: RequestOwner) -> UInt32 {
         let i = Int(d)
         let network = core.cohorts[Int(core.devices[i].cohort)].network
         let online = core.devices[i].online
@@ -58,12 +61,11 @@ extension World {
             lost = online && core.withStream(.network, of: i) { $0.chance(network.failureRate) }
         }
         let cause = causeOfSend()
-        let job = allocateJob(Job(device: d, incarnation: core.devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now, roundTrip: roundTrip))
+        let row = owner.row(endpoint)
+        let job = allocateJob(Job(device: d, incarnation: core.devices[i].incarnation, request: request, endpoint: endpoint, sentAt: now,
+                                  roundTrip: roundTrip, owner: owner, endpointRow: UInt8(row)))
         let generation = core.jobs[Int(job)].generation
         core.jobs[Int(job)].cause = cause
-        // Seed `004`'s analysis has only the logic's 180 s / 300 s deadline.
-        let analysis: Bool
-        if case .analysis = endpoint { analysis = true } else { analysis = false }
         guard online else {
             core.jobs[Int(job)].serverDone = true
             core.jobs[Int(job)].result = .failed(.offline)
@@ -80,7 +82,7 @@ extension World {
             return job
         }
         core.clock.schedule(.requestReachesServer(job: job, generation: generation), after: SimDuration(microseconds: roundTrip.microseconds / 2))
-        if !analysis {
+        if RequestOwner.endpoints[row].timesOut {
             core.jobs[Int(job)].timeout = core.clock.scheduleRetractably(.requestTimesOut(job: job, generation: generation), at: now + requestTimeout)
         }
         core.note(d, "network: \(endpoint.path) sent, round trip \(core.human(roundTrip))")
@@ -104,7 +106,7 @@ extension World {
     mutating func requestReachesServer(_ job: UInt32, generation: UInt32) {
         let j = Int(job)
         guard core.jobs[j].generation == generation else { return }
-        let endpoint = LoadSeries.endpointIndex(core.jobs[j].endpoint)
+        let endpoint = Int(core.jobs[j].endpointRow)
         core.metrics.countArrival(at: now, cause: core.jobs[j].cause, endpoint: endpoint)
         let b = load.index(now)
         load.requests[endpoint][b] &+= 1
@@ -136,15 +138,15 @@ extension World {
     private mutating func startService(_ job: UInt32, queued: SimDuration) {
         let d = Int(core.jobs[Int(job)].device)
         let service: SimDuration
-        if case .analysis(let mode) = core.jobs[Int(job)].endpoint {
-            service = continuation.analysisServiceTime(mode, device: d, slowdown: server.slowdowns.isEmpty ? nil : server.slowdown, core: core)
+        if let modelled = featureServiceTime(job, slowdown: server.slowdowns.isEmpty ? nil : server.slowdown) {
+            service = modelled
         } else {
             // The distribution read out first: a closure reading `server` copied it.
             let serviceTime = server.serviceTime
             service = server.slowedDown(core.withStream(.backend, of: d) { serviceTime.sampleDuration(&$0) })
         }
         core.clock.schedule(.serviceCompletes(job: job, generation: core.jobs[Int(job)].generation), after: service)
-        load.addBusy(from: now, for: service, endpoint: LoadSeries.endpointIndex(core.jobs[Int(job)].endpoint), end: end)
+        load.addBusy(from: now, for: service, endpoint: Int(core.jobs[Int(job)].endpointRow), end: end)
         core.note(UInt32(d), "server: \(core.jobs[Int(job)].endpoint.path) queued \(core.human(queued)), served in \(core.human(service))")
     }
 
@@ -168,7 +170,7 @@ extension World {
         load.apiBusyPeak.note(server.busy, bucket: b)
         defer { load.apiBusyPeak.note(server.busy, bucket: b) }
         if let next = server.finish() {
-            core.metrics.recordWait(now - next.since, endpoint: LoadSeries.endpointIndex(core.jobs[Int(next.job)].endpoint))
+            core.metrics.recordWait(now - next.since, endpoint: Int(core.jobs[Int(next.job)].endpointRow))
             startService(next.job, queued: now - next.since)
         }
     }
@@ -248,7 +250,7 @@ extension World {
         core.devices[i].offlineSpells -= 1
         core.note(d, "network: back online")
         connectivityChanged(d)
-        if core.devices[i].online { pushDeviceReachable(d) }
+        if core.devices[i].online { featuresHearReachable(d) }
         let network = core.cohorts[Int(core.devices[i].cohort)].network
         if let gap = core.withStream(.network, of: i, { network.nextSpell(rng: &$0) }) {
             core.clock.schedule(.offlineSpellStarts(device: d), after: gap)

@@ -9,7 +9,7 @@ import SimKernel
 /// only: a prefetch changes no value, and a wrong guess (an event scheduled in between)
 /// costs a few wasted loads.
 extension World {
-    /// The local device `event` will work on, or nil (fleet-wide events, and push events
+    /// The local device `event` will work on, or nil (fleet-wide events, and feature events
     /// that name a slot or message rather than a device).
     @inline(__always) func prefetchDevice(_ event: WorldEvent) -> UInt32? {
         switch event {
@@ -43,13 +43,13 @@ extension World {
     /// the end of a wake or a task reads one flag of the Android state. Every line
     /// asked for and not read takes a place among the misses the core tracks at once,
     /// which the lines the next events need wait for; so the features' per-device
-    /// entries are asked for only by the kinds that read them: the step sync's for a
-    /// HealthKit delivery, a step-work run, a wake's end, a refresh launch and a step
-    /// upload's response; the refresh's for a launch and a response (every response
-    /// ends the refresh's and the continuation's request if it is theirs); the token,
-    /// the truth, the step row and the steps oracle's entries for the server's answer;
-    /// every feature's for an open (docs/speed.md, "Session 14: the features' entries
-    /// prefetched"); the continuation's state at a session's end (Session 15).
+    /// entries are asked for only by the kinds that read them: a background launch's,
+    /// a wake's end and a work run's for their features; for a request, the token and
+    /// what its owner's backend reads for the server's answer, and every host's request
+    /// slot and the owner's state for the answer; every feature's for an open
+    /// (docs/speed.md, "Session 14: the features' entries prefetched"); and the
+    /// features' that hear a session's end (Session 15). Features/Features.swift lists
+    /// what each feature reads.
     @inline(__always) mutating func prefetchState(of event: WorldEvent) {
         switch event {
         case .requestReachesServer(let job, _):
@@ -61,30 +61,12 @@ extension World {
             let i = Int(core.jobs[j].device)
             core.devices.prefetch(i, bytes: Device.eventHashBytes.lowerBound ..< Device.answerBytes.upperBound)
             tokens.prefetch(user: i)
-            switch core.jobs[j].endpoint {
-            case .testHistory: truth.prefetch(user: i, history: true)
-            case .activeSession: truth.prefetch(user: i, history: false)
-            case .syncSteps(let upload):
-                stepSync.slots.prefetch(i)
-                if let last = upload.days.last { stepSync.store.prefetch(user: i, day: last.date.daysSince1970) }
-                core.oracle.steps.prefetch(i)
-            case .analysis: break
-            }
+            prefetchServing(job, user: i)
         case .responseReachesDevice(let job, _), .requestTimesOut(let job, _):
             let j = Int(job)
             let d = core.jobs[j].device
             let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
-            // Every response ends the refresh's and the continuation's request if it is theirs.
-            let i = Int(d)
-            refresh.slots.prefetch(i)
-            continuation.slots.prefetch(i)
-            switch core.jobs[j].endpoint {
-            case .syncSteps: prefetchStepSync(i, android: indices.android)
-            case .testHistory, .activeSession:
-                refresh.states.prefetch(i)
-                core.oracle.refresh.prefetch(i)
-            case .analysis: break
-            }
+            prefetchAnswer(job, user: Int(d), android: indices.android)
         case .feature(let e):
             prefetchState(of: e)
         case .android(.timer(let d, _, .stepWork)):
@@ -103,20 +85,12 @@ extension World {
             prefetch(d, device: Device.hotBytes, android: AndroidDevice.stepJobBytes)
             stepSync.slots.prefetch(Int(d))
         case .foregroundSessionEnds(let d, _):
-            // The end of a session asks the continuation whether an analysis goes on.
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.stepJobBytes)
-            continuation.states.prefetch(Int(d))
+            prefetchLeavingForeground(Int(d))
         case .userOpensApp(let d), .notificationTapped(let d):
-            // An open reaches every feature.
-            let i = Int(d)
             let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             prefetchLaunchPolicy(indices.launchPolicy)
-            prefetchRefresh(i)
-            prefetchStepSync(i, android: indices.android)
-            continuation.states.prefetch(i)
-            continuation.slots.prefetch(i)
-            continuation.streams.prefetch(i)
-            push.prefetchUser(of: i)
+            prefetchOpening(Int(d), android: indices.android)
         case .deviceTimer(let d, _, .staleNotification):
             prefetch(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes)
             core.staleTriggers.prefetch(Int(d))

@@ -25,26 +25,14 @@ extension World {
         scheduleNextOpen(d)
     }
 
-    /// The user opens the app: ground truth (the test seen, maybe taken), the token, the
-    /// process, the OS, then every feature that hears of an open.
+    /// The user opens the app: the features' ground truth (a test seen, maybe taken), the
+    /// token, the process, the OS, then every feature that hears of an open.
     mutating func openApp(_ d: UInt32, fromNotification: Bool) {
         let i = Int(d)
         core.metrics.appOpens += 1
         observeAppOpened(i)
         core.note(d, fromNotification ? "user opens the app from the notification" : "user opens the app")
-        // Ground truth: the user sees an available test, and may take it.
-        let usage = core.cohorts[Int(core.devices[i].cohort)].usage
-        if truth.isAvailable(i, at: now), !truth.inProgress(i, at: now) {
-            if refresh.testSeen(i, window: truth.window(i)), truth.availableAt(i) >= .zero {
-                refresh.metrics.testAvailableToSeen.record((now - truth.availableAt(i)).microseconds)
-            }
-            if core.withStream(.user, of: i, { $0.chance(usage.takeTestProbability) }) {
-                core.metrics.testsTaken += 1
-                truth.start(i, at: now, duration: usage.testDuration)
-                core.clock.schedule(.testCompleted(device: d), after: usage.testDuration)
-                core.note(d, "user starts the test")
-            }
-        }
+        featuresHearOpening(d)
         // Signing in again (assumption) or refreshing the token in the foreground.
         if !core.devices[i].signedIn { core.devices[i].signedIn = true; core.note(d, "user signs in") }
         tokens.issue(i, at: now)
@@ -55,12 +43,5 @@ extension World {
         core.clock.schedule(.foregroundSessionEnds(device: d, incarnation: core.devices[i].incarnation), after: World.foregroundSession)
         appOpened(d)
         featuresHearAppOpened(d)
-    }
-
-
-    /// The user finishes the test: the next window's clock starts.
-    mutating func userCompletesTest(_ d: UInt32) {
-        truth.complete(Int(d), at: now)
-        core.note(d, "user completes the test; next window opens at \(core.format(truth.availableAt(Int(d))))")
     }
 }

@@ -210,8 +210,9 @@ struct WorldCore {
 /// notification centre's badge. The host returns it from `execute`; the world carries
 /// it out at once, so the order of every draw and schedule stays the host's.
 enum HostRequest {
-    /// Send a request; the world hands the job back to the host (`requestSent`).
-    case send(RequestID, Endpoint)
+    /// Send a request owned by the asking feature, which serves it through the backend
+    /// model and hears its answer; the world hands the job back to the owner.
+    case send(RequestID, Endpoint, RequestOwner)
     /// UserDefaults writes every feature's state to disk now.
     case persist(how: String)
     /// A notification reaches the notification centre (the badge host hears of it).

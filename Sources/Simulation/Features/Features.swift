@@ -1,6 +1,7 @@
 import SimKernel
 import AppLogic
 import Reports
+import Scenario
 
 /// The features' background works, one case per declared work (OS/BackgroundWork.swift):
 /// the OS models handle a work by its id (its raw value) and never name one; the feature
@@ -40,6 +41,36 @@ enum FeatureEvent {
         case .continuation(let e): return e.loadCause
         }
     }
+}
+
+/// The feature a request belongs to (``Job/owner``), set by the host that sends it: it
+/// serves the request through the backend model and hears the answer.
+enum RequestOwner: UInt8 {
+    case refresh
+    case continuation
+    case stepSync
+
+    /// The endpoint table: every feature's endpoints (each declared beside its host), in
+    /// the order `backend.requests.byEndpoint` and the load series list them.
+    static let endpoints = RefreshHost.endpoints + ContinuationHost.endpoints + StepSyncHost.endpoints
+
+    /// The row in ``endpoints`` of `endpoint`, one of this feature's.
+    @inline(__always) func row(_ endpoint: Endpoint) -> Int {
+        switch self {
+        case .refresh: return RefreshHost.endpointRow(endpoint)
+        case .continuation: return RefreshHost.endpoints.count
+        case .stepSync: return RefreshHost.endpoints.count + ContinuationHost.endpoints.count + StepSyncHost.endpointRow(endpoint)
+        }
+    }
+}
+
+/// One API endpoint, declared by the feature that sends it: its path as report.json
+/// names it, its kind code in the event hashes (fixed, so that no hash moves:
+/// Core/EventHashes), and whether the client times it out (`backend.requestTimeout`).
+struct EndpointRow {
+    let path: String
+    let hashCode: UInt32
+    var timesOut = true
 }
 
 /// The list of features (docs/architecture.md, "Where each kind of change goes"): the one place
@@ -99,29 +130,112 @@ extension World {
         }
     }
 
+    /// Starts loading what an open reads of every feature (Core/World+Prefetch).
+    @inline(__always) mutating func prefetchOpening(_ i: Int, android a: Int) {
+        prefetchRefresh(i)
+        prefetchStepSync(i, android: a)
+        continuation.states.prefetch(i)
+        continuation.slots.prefetch(i)
+        continuation.streams.prefetch(i)
+        push.prefetchUser(of: i)
+    }
+
+    /// Starts loading what the end of a foreground session reads: the continuation's state
+    /// (whether an analysis goes on).
+    @inline(__always) mutating func prefetchLeavingForeground(_ i: Int) {
+        continuation.states.prefetch(i)
+    }
+
+    // MARK: - Timers (Core/DeviceTimers drops the stale ones)
+
+    /// Device `d`'s current `timer` fired: the feature that armed it hears it.
+    @inline(__always) mutating func featureTimerFires(_ d: UInt32, _ timer: DeviceTimer) {
+        switch timer {
+        case .hardStop: deliverRefresh(d, .hardStopFired)
+        case .stepRetry: stepRetryTimerFires(d)
+        case .staleNotification: staleNotificationFires(d)
+        case .stepWake: stepWakeEnds(d)
+        case .continuationOffer: continuationTimerFires(d, .offer)
+        case .continuationDeadline: continuationTimerFires(d, .deadline)
+        case .backgroundTask: backgroundTimeExpires(d)
+        }
+    }
+
     // MARK: - Requests (Core/World+Network keeps the transport)
 
+    /// Starts loading what the server's answer to request `job` reads of its owner's
+    /// backend (Core/World+Prefetch): the tests' truth, or the steps' row and the steps
+    /// oracle's entry.
+    @inline(__always) mutating func prefetchServing(_ job: UInt32, user i: Int) {
+        let j = Int(job)
+        switch core.jobs[j].owner {
+        case .refresh: refresh.prefetchServing(core.jobs[j].endpoint, user: i)
+        case .stepSync:
+            stepSync.prefetchServing(core.jobs[j].endpoint, user: i)
+            core.oracle.steps.prefetch(i)
+        case .continuation: break
+        }
+    }
+
+    /// Starts loading what hearing request `job`'s answer reads (Core/World+Prefetch):
+    /// every host's request slot (each lets go of it if it was theirs), then the owner's
+    /// state (`a`: the device's Android index, or -1).
+    @inline(__always) mutating func prefetchAnswer(_ job: UInt32, user i: Int, android a: Int) {
+        refresh.slots.prefetch(i)
+        continuation.slots.prefetch(i)
+        switch core.jobs[Int(job)].owner {
+        case .stepSync: prefetchStepSync(i, android: a)
+        case .refresh:
+            refresh.states.prefetch(i)
+            core.oracle.refresh.prefetch(i)
+        case .continuation: break
+        }
+    }
+
+    /// Request `job` went out: its owner keeps it.
+    mutating func featureSent(_ job: UInt32) {
+        let d = core.jobs[Int(job)].device
+        switch core.jobs[Int(job)].owner {
+        case .refresh: refresh.requestSent(d, job: job)
+        case .continuation: continuation.requestSent(d, job: job)
+        case .stepSync: stepSync.requestSent(d, job: job, core: &core)
+        }
+    }
+
+    /// The server's time for request `job` where its owner's backend models it (an
+    /// analysis), else nil: the API's own distribution.
+    @inline(__always) mutating func featureServiceTime(_ job: UInt32, slowdown: Double?) -> SimDuration? {
+        let j = Int(job)
+        switch core.jobs[j].owner {
+        case .continuation: return continuation.serviceTime(core.jobs[j].endpoint, device: Int(core.jobs[j].device), slowdown: slowdown, core: core)
+        case .refresh, .stepSync: return nil
+        }
+    }
+
     /// The server answers request `job` of `user` (its token valid) from the backend's
-    /// ground truth at this instant: the endpoint's feature serves it.
+    /// ground truth at this instant: its owner serves it.
     mutating func featureServes(_ job: UInt32, user: Int, serverTime: Instant) -> HTTPResult {
-        switch core.jobs[Int(job)].endpoint {
-        case .testHistory, .activeSession: return refreshServes(job, user: user, serverTime: serverTime)
-        case .analysis: return .ok(.analysis)
-        case .syncSteps(let upload): return stepSync.applyUpload(job, upload, core: &core)
+        switch core.jobs[Int(job)].owner {
+        case .refresh: return refresh.serve(job, user: user, serverTime: serverTime, core: &core)
+        case .continuation: return .ok(.analysis)
+        case .stepSync:
+            // A body that is not an upload is a bad request.
+            guard case .syncSteps(let upload) = core.jobs[Int(job)].endpoint else { return .status(400) }
+            return stepSync.applyUpload(job, upload, core: &core)
         }
     }
 
     /// The client side of request `job` ended with `result` (its radio energy
     /// `radioJoules`): every host lets go of it if it was theirs, then the endpoint's
-    /// feature hears the answer.
+    /// owner hears the answer.
     mutating func featureReceives(_ job: UInt32, _ result: HTTPResult, radioJoules: Double) {
         let i = Int(core.jobs[Int(job)].device)
         refresh.requestEnded(i, job: job)
         continuation.requestEnded(i, job: job)
-        switch core.jobs[Int(job)].endpoint {
-        case .testHistory, .activeSession: refreshReceives(job, result, radioJoules: radioJoules)
-        case .analysis: continuationReceives(job, result, radioJoules: radioJoules)
-        case .syncSteps: stepSyncReceives(job, result, radioJoules: radioJoules)
+        switch core.jobs[Int(job)].owner {
+        case .refresh: refreshReceives(job, result, radioJoules: radioJoules)
+        case .continuation: continuationReceives(job, result, radioJoules: radioJoules)
+        case .stepSync: stepSyncReceives(job, result, radioJoules: radioJoules)
         }
     }
 
@@ -168,6 +282,12 @@ extension World {
 
     // MARK: - The process and the user
 
+    /// The user opens the app: the ground truth of each feature's backend first (before
+    /// the token, the process and the OS: the order of the user's draws).
+    mutating func featuresHearOpening(_ d: UInt32) {
+        userSeesTest(d)
+    }
+
     /// The user opened the app (after ground truth, the token, the process and the OS).
     mutating func featuresHearAppOpened(_ d: UInt32) {
         deliverRefresh(d, .appOpened)
@@ -194,6 +314,25 @@ extension World {
         continuation.terminate(d, core: &core)
         refresh.terminate(d, core: &core)
         terminateStepSync(d)
+    }
+
+    /// The device can be reached again (back online, a network outage over): providers
+    /// hand over what they stored.
+    mutating func featuresHearReachable(_ d: UInt32) {
+        pushDeviceReachable(d)
+    }
+
+    // MARK: - Faults and shards
+
+    /// A fault of the whole fleet that a feature's backend takes (Core/World+Faults): true
+    /// when one took it, so no device is asked.
+    mutating func featuresTakeFleetFault(_ kind: Fault.Kind, starting: Bool) -> Bool {
+        push.takesFault(kind, starting: starting)
+    }
+
+    /// A shard's part of the features' backends' capacity (``ShardPlan/apply(to:)``).
+    static func featuresTakeShardPart(of scenario: inout Scenario, _ plan: ShardPlan) {
+        PushHost.takeShardPart(of: &scenario, plan)
     }
 
     /// UserDefaults wrote every feature's state to disk.

@@ -108,7 +108,7 @@ struct ContinuationHost: FeatureHost {
             // result, a failure, or a choice at the alert that leaves.
             let timeouts = core.scenario.logic.continuation
             core.keepForeground(d, until: core.now + max(timeouts.hierarchicalTimeout, timeouts.baselineTimeout) + World.suspensionDelay)
-            return .send(id, endpoint)
+            return .send(id, endpoint, .continuation)
         case .cancelRequest:
             core.cancelRequest(slots[i].job)
         case .startTimer(let timer, let after):
@@ -323,12 +323,19 @@ struct ContinuationHost: FeatureHost {
         if slots[i].job == Int32(job) { slots[i].job = -1 }
     }
 
-    /// The server's time for an analysis: the cohort's per-mode distribution, drawn from
-    /// the device's stream, times `slowdown` while a `backendSlowdown` is in force.
-    mutating func analysisServiceTime(_ mode: AnalysisMode, device d: Int, slowdown: Double?, core: borrowing WorldCore) -> SimDuration {
+    /// The analysis endpoint (seed `004`): the client sets no timeout, only the logic's
+    /// 180 s / 300 s deadline.
+    static let endpoints = [EndpointRow(path: "/v1/homework/analyze", hashCode: 3, timesOut: false)]
+
+    /// The server's time for an analysis (its `endpoint`): the cohort's per-mode
+    /// distribution, drawn from the device's stream, times `slowdown` while a
+    /// `backendSlowdown` is in force.
+    mutating func serviceTime(_ endpoint: Endpoint, device d: Int, slowdown: Double?, core: borrowing WorldCore) -> SimDuration {
         let usage = core.cohorts[Int(core.devices[d].cohort)].continuation
+        let hierarchical: Bool
+        if case .analysis(.hierarchical) = endpoint { hierarchical = true } else { hierarchical = false }
         let base = core.streams(of: d).withStream(.continuation, at: &streams[d]) {
-            (mode == .hierarchical ? usage.hierarchicalTime : usage.baselineTime).sampleDuration(&$0)
+            (hierarchical ? usage.hierarchicalTime : usage.baselineTime).sampleDuration(&$0)
         }
         return slowdown.map { .fromSeconds(base.seconds * $0) } ?? base
     }
@@ -356,4 +363,10 @@ extension ContinuationVariants {
         self = []
         for name in names where name == "continuation.inMemoryResult" { insert(.inMemoryResult) }
     }
+}
+
+/// The continuation's own stream purpose (FNV-1a of "continuation", as Core/DeviceStreams
+/// writes them out), kept per device in ``ContinuationHost/streams``.
+extension StreamPurpose {
+    static var continuation: StreamPurpose { StreamPurpose(key: 0xA0DB_2A42_F253_1912) }
 }

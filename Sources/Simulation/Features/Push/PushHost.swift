@@ -222,8 +222,14 @@ struct PushHost {
 
     // MARK: - Faults
 
-    mutating func applyFault(_ kind: Fault.Kind, starting: Bool) {
-        guard active else { return }
+    /// A provider's fault (`pushProviderOutage`, `pushProviderErrors`) starts or ends:
+    /// true when `kind` is one, taken (a run without push ignores it), else false.
+    mutating func takesFault(_ kind: Fault.Kind, starting: Bool) -> Bool {
+        switch kind {
+        case .pushProviderOutage, .pushProviderErrors: break
+        default: return false
+        }
+        guard active else { return true }
         switch kind {
         case .pushProviderOutage(let provider):
             if provider == "apns" {
@@ -241,6 +247,14 @@ struct PushHost {
         default:
             break
         }
+        return true
+    }
+
+    /// A shard's part of the providers' capacity: each one's concurrency and queue limit
+    /// (``ShardPlan/part(of:)``), as the API's workers.
+    static func takeShardPart(of scenario: inout Scenario, _ plan: ShardPlan) {
+        scenario.backend.push.concurrency = plan.part(of: scenario.backend.push.concurrency)
+        scenario.backend.push.queueLimit = plan.part(of: scenario.backend.push.queueLimit)
     }
 
     // MARK: - The end of the run
@@ -278,4 +292,11 @@ struct PushHost {
             }
         }
     }
+}
+
+/// The push host's own stream purposes (FNV-1a of the names, as Core/DeviceStreams writes
+/// them out), kept per user: its phone-side draws and its token lifecycle.
+extension StreamPurpose {
+    static var push: StreamPurpose { StreamPurpose(key: 0x6C80_030E_2762_459D) }
+    static var pushLifecycle: StreamPurpose { StreamPurpose(key: 0xC1DA_CC9A_A9BE_1323) }  // "push.lifecycle"
 }

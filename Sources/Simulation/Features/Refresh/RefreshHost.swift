@@ -1,11 +1,13 @@
 import SimKernel
 import AppLogic
 import Platform
+import Backend
 import Scenario
 
 /// The background refresh (seeds `000`, `002`), hosted (docs/architecture.md): the
 /// logic, each device's state and what of it reached the disk, the request in flight,
-/// and the effect buffer. The OS's side of the task (launch, completion, energy) is
+/// the effect buffer, and its backend: the tests' ground truth, which its endpoints
+/// answer from. The OS's side of the task (launch, completion, energy) is
 /// the world's (World+Refresh), reached through ``HostRequest``s.
 struct RefreshHost: FeatureHost {
     let logic: RefreshLogic
@@ -19,15 +21,23 @@ struct RefreshHost: FeatureHost {
     var slots: [RefreshSlot]
     /// What the refresh measures (Features/Refresh/RefreshReport.swift reports it).
     var metrics: RefreshMetrics
+    /// The backend's ground truth of the tests, per user (the dense device id): when the
+    /// next one opens, whether one is in progress. The server answers from it, the
+    /// users take the tests, the oracle reads it.
+    var truth: TestAvailabilityTruth
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
         MemoryLayout<RefreshState>.stride + MemoryLayout<RefreshSlot>.stride
     }
 
-    /// `capacities`: each cohort's battery capacity (mAh).
-    init(scenario: Scenario, devices n: Int, capacities: [Double]) {
+    /// - Parameters:
+    ///   - lastCompleted: each user's last test before the run (the fleet's draw).
+    ///   - capacities: each cohort's battery capacity (mAh).
+    init(scenario: Scenario, lastCompleted: [SimTime], capacities: [Double]) {
+        let n = lastCompleted.count
         logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
+        truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: lastCompleted)
         states = Array(hugePagesRepeating: RefreshState(), count: n)
         slots = Array(hugePagesRepeating: RefreshSlot(), count: n)
         metrics = RefreshMetrics(capacities: capacities)
@@ -59,7 +69,7 @@ struct RefreshHost: FeatureHost {
         case .cancelScheduledRefresh:
             return .cancelRefresh
         case .httpRequest(let id, let endpoint):
-            return .send(id, endpoint)
+            return .send(id, endpoint, .refresh)
         case .cancelRequests:
             core.cancelRequest(slots[i].job)
         case .startHardStopTimer(let after):
@@ -106,6 +116,34 @@ struct RefreshHost: FeatureHost {
     /// Request `job` of device `i` ended on the client side.
     mutating func requestEnded(_ i: Int, job: UInt32) {
         if slots[i].job == Int32(job) { slots[i].job = -1 }
+    }
+
+    // MARK: - Its endpoints (the table: Features/Features.swift)
+
+    /// The test history and the active session (seed `000`).
+    static let endpoints = [EndpointRow(path: "/v1/test/history", hashCode: 1), EndpointRow(path: "/v1/test/active", hashCode: 2)]
+
+    /// `endpoint`'s row in ``endpoints``.
+    @inline(__always) static func endpointRow(_ endpoint: Endpoint) -> Int {
+        if case .activeSession = endpoint { return 1 }
+        return 0
+    }
+
+    /// The server's answer to a test-history or active-session request of `user`, from
+    /// the tests' ground truth now; a history answer notes the window truly open then.
+    mutating func serve(_ job: UInt32, user: Int, serverTime: Instant, core: inout WorldCore) -> HTTPResult {
+        let j = Int(job), now = core.now
+        if case .activeSession = core.jobs[j].endpoint {
+            return .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))
+        }
+        let completed = truth.lastCompletedAt(user)
+        core.jobs[j].openWindow = truth.isAvailable(user, at: now) ? truth.window(user) : RefreshSlot.noWindow
+        return .ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: core.startUnixSeconds * 1_000_000 + completed.microseconds), serverTime: serverTime))
+    }
+
+    /// Starts loading what answering `endpoint` of `user` reads of the truth (a hint).
+    @inline(__always) func prefetchServing(_ endpoint: Endpoint, user: Int) {
+        if case .activeSession = endpoint { truth.prefetch(user: user, history: false) } else { truth.prefetch(user: user, history: true) }
     }
 
     // MARK: - The latencies' windows

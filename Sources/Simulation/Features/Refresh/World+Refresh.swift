@@ -80,9 +80,9 @@ extension World {
         refresh.metrics.notificationsPosted += 1
         // Latency only for windows that opened during the run: before it, when the
         // app first heard of a window is unknown.
-        let availableAt = truth.availableAt(i)
+        let availableAt = refresh.truth.availableAt(i)
         observeTestNotificationShown(i)
-        if refresh.testNotified(i, window: truth.window(i)), now >= availableAt, availableAt >= .zero {
+        if refresh.testNotified(i, window: refresh.truth.window(i)), now >= availableAt, availableAt >= .zero {
             refresh.metrics.testAvailableToNotified.record((now - availableAt).microseconds)
         }
         core.note(d, "OS: notification shown: test available")
@@ -96,19 +96,34 @@ extension World {
 }
 
 extension World {
-    // MARK: - Its requests (Features/Features.swift)
+    // MARK: - The users and the tests (Core/World+Users, through Features/Features.swift)
 
-    /// The server's answer to a test-history or active-session request of `user`, from
-    /// the tests' ground truth now; a history answer notes the window truly open then.
-    mutating func refreshServes(_ job: UInt32, user: Int, serverTime: Instant) -> HTTPResult {
-        let j = Int(job)
-        if case .activeSession = core.jobs[j].endpoint {
-            return .ok(.activeSession(inProgress: truth.inProgress(user, at: now), serverTime: serverTime))
+    /// The user opens the app, ground truth first: an available test is seen (the
+    /// latency counted once per window, for windows that opened during the run), and
+    /// may be taken (`usage.takeTestProbability`; it completes after `testDuration`).
+    mutating func userSeesTest(_ d: UInt32) {
+        let i = Int(d)
+        let usage = core.cohorts[Int(core.devices[i].cohort)].usage
+        if refresh.truth.isAvailable(i, at: now), !refresh.truth.inProgress(i, at: now) {
+            if refresh.testSeen(i, window: refresh.truth.window(i)), refresh.truth.availableAt(i) >= .zero {
+                refresh.metrics.testAvailableToSeen.record((now - refresh.truth.availableAt(i)).microseconds)
+            }
+            if core.withStream(.user, of: i, { $0.chance(usage.takeTestProbability) }) {
+                core.metrics.testsTaken += 1
+                refresh.truth.start(i, at: now, duration: usage.testDuration)
+                core.clock.schedule(.testCompleted(device: d), after: usage.testDuration)
+                core.note(d, "user starts the test")
+            }
         }
-        let completed = truth.lastCompletedAt(user)
-        core.jobs[j].openWindow = truth.isAvailable(user, at: now) ? truth.window(user) : RefreshSlot.noWindow
-        return .ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: core.startUnixSeconds * 1_000_000 + completed.microseconds), serverTime: serverTime))
     }
+
+    /// The user finishes the test: the next window's clock starts.
+    mutating func userCompletesTest(_ d: UInt32) {
+        refresh.truth.complete(Int(d), at: now)
+        core.note(d, "user completes the test; next window opens at \(core.format(refresh.truth.availableAt(Int(d))))")
+    }
+
+    // MARK: - Its requests (Features/Features.swift)
 
     /// A refresh request's answer: its radio energy is the running operation's, and a
     /// running app's logic hears it (the oracle: the window a running task saw open).

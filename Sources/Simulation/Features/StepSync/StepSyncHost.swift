@@ -133,7 +133,7 @@ struct StepSyncHost: FeatureHost {
         case .httpRequest(let id, let endpoint):
             metrics.uploads += 1
             observeStepUploadSent(i, core: &core)
-            return .send(id, endpoint)
+            return .send(id, endpoint, .stepSync)
         case .startRetryTimer(let after):
             core.armTimer(d, .stepRetry, after: SimDuration(microseconds: after.microseconds))
         case .cancelRetryTimer:
@@ -323,4 +323,29 @@ extension StepSyncVariants {
             }
         }
     }
+}
+
+/// The step sync's own stream purpose (FNV-1a of "stepSync", as Core/DeviceStreams
+/// writes them out), kept per device in ``StepSyncHost/streams``.
+extension StepSyncHost {
+    /// The steps' upload (an upsert) and the fetch of the server's copy (seed `003`);
+    /// both are one kind in the event hashes.
+    static let endpoints = [EndpointRow(path: "/api/v1/steps/sync", hashCode: 4), EndpointRow(path: "/api/v1/steps", hashCode: 4)]
+
+    /// `endpoint`'s row in ``endpoints``.
+    @inline(__always) static func endpointRow(_ endpoint: Endpoint) -> Int {
+        if case .syncSteps(let upload) = endpoint, upload.method != .upsert { return 1 }
+        return 0
+    }
+
+    /// Starts loading what the server's answer to an upload (`endpoint`) of `user` reads:
+    /// the user's bookkeeping and the store's row of the upload's last day (a hint).
+    @inline(__always) func prefetchServing(_ endpoint: Endpoint, user i: Int) {
+        slots.prefetch(i)
+        if case .syncSteps(let upload) = endpoint, let last = upload.days.last { store.prefetch(user: i, day: last.date.daysSince1970) }
+    }
+}
+
+extension StreamPurpose {
+    static var stepSync: StreamPurpose { StreamPurpose(key: 0x943C_E2AE_9CD3_6368) }
 }
