@@ -69,7 +69,7 @@ enum LoadCause: UInt8, CaseIterable {
         switch event {
         case .userOpensApp: return .appOpen
         case .notificationTapped: return .notificationTap
-        case .foregroundSessionEnds, .testCompleted: return .userAction
+        case .foregroundSessionEnds: return .userAction
         case .refreshLaunch: return .refreshLaunch
         case .refreshExpires, .refreshWatchdog, .suspendAfterTask, .keyValueFlush: return .appTimer
         case .requestReachesServer, .serviceCompletes, .responseReachesDevice, .requestTimesOut: return nil

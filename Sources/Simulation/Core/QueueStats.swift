@@ -65,7 +65,7 @@ extension World {
                 return !(androids[a].stepJobRunning && androids[a].stepJobSerial == serial)
             case .screenSessionStarts, .motion: return false
             }
-        case .userOpensApp, .notificationTapped, .testCompleted, .offlineSpellStarts, .offlineSpellEnds, .faultStarts,
+        case .userOpensApp, .notificationTapped, .offlineSpellStarts, .offlineSpellEnds, .faultStarts,
              .faultEnds, .jetsam, .batterySwitch:
             return false
         }
