@@ -27,8 +27,3 @@ enum RefreshEvent {
         }
     }
 }
-
-extension WorldEvent {
-    /// A refresh event, as the world's queue holds it.
-    static func refresh(_ event: RefreshEvent) -> WorldEvent { .feature(.refresh(event)) }
-}

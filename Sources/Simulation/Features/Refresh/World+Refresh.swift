@@ -115,7 +115,7 @@ extension World {
             if core.withStream(.user, of: i, { $0.chance(usage.takeTestProbability) }) {
                 core.metrics.testsTaken += 1
                 refresh.truth.start(i, at: now, duration: usage.testDuration)
-                core.clock.schedule(.refresh(.testCompleted(device: d)), after: usage.testDuration)
+                core.clock.schedule(.feature(.refresh(.testCompleted(device: d))), after: usage.testDuration)
                 core.note(d, "user starts the test")
             }
         }
