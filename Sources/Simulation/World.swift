@@ -197,7 +197,6 @@ public struct World {
         case .userOpensApp(let d): userOpensApp(d)
         case .notificationTapped(let d): openApp(d, fromNotification: true)
         case .foregroundSessionEnds(let d, let incarnation): foregroundSessionEnds(d, incarnation: incarnation)
-        case .testCompleted(let d): userCompletesTest(d)
         case .refreshLaunch(let d, let generation): launchRefresh(d, generation: generation)
         case .refreshExpires(let d, let serial): refreshDeadline(d, serial: serial)
         case .refreshWatchdog(let d, let serial): watchdogFires(d, serial: serial)
@@ -221,6 +220,18 @@ public struct World {
 }
 
 extension World {
+    /// A device timer's event: stale ones are dropped here, current ones go to the
+    /// feature that armed them (Features/Features.swift).
+    mutating func deviceTimerFires(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32) {
+        if timer.defersLaterArms {
+            guard core.deferredTimerPops(d, timer, generation: generation) else { return }
+        } else {
+            guard core.isCurrent(d, timer, generation) else { return }
+            core.timerFired(d, timer)
+        }
+        featureTimerFires(d, timer)
+    }
+
     /// What a host asked of the world, carried out at once (the host's order of draws
     /// and schedules stays).
     mutating func carryOut(_ request: HostRequest, device d: UInt32) {

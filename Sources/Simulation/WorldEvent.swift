@@ -10,7 +10,6 @@ enum WorldEvent {
     case userOpensApp(device: UInt32)
     case notificationTapped(device: UInt32)
     case foregroundSessionEnds(device: UInt32, incarnation: UInt32)
-    case testCompleted(device: UInt32)
     // iOS
     case refreshLaunch(device: UInt32, generation: UInt32)
     case refreshExpires(device: UInt32, serial: UInt32)

@@ -81,7 +81,7 @@ extension WorldCore {
     }
 
     /// The streams of local device `i` kept elsewhere (a feature host's, the Android
-    /// state's): `core.streams(of: i).withStream(.stepSync, at: &streams[i]) { ... }`. A value
+    /// state's): `core.streams(of: i).withStream(purpose, at: &streams[i]) { ... }`. A value
     /// taken before the draw, so that the body may read `core` (a method of `core` itself,
     /// borrowing it across the body, copied all of it at each call).
     @inline(__always) func streams(of i: Int) -> EntityStreams { EntityStreams(keys: streamKeys, entity: globalID(i)) }

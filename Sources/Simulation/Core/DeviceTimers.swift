@@ -53,17 +53,3 @@ extension WorldCore {
         devices.withUnsafeBufferPointer { $0[Int(d)].timers.generation(timer) }
     }
 }
-
-extension World {
-    /// A device timer's event: stale ones are dropped here, current ones go to the
-    /// feature that armed them (Features/Features.swift).
-    mutating func deviceTimerFires(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32) {
-        if timer.defersLaterArms {
-            guard core.deferredTimerPops(d, timer, generation: generation) else { return }
-        } else {
-            guard core.isCurrent(d, timer, generation) else { return }
-            core.timerFired(d, timer)
-        }
-        featureTimerFires(d, timer)
-    }
-}

@@ -143,7 +143,6 @@ extension World {
         case .userOpensApp(let d): return (1, 0, d)
         case .notificationTapped(let d): return (2, 0, d)
         case .foregroundSessionEnds(let d, _): return (3, 0, d)
-        case .testCompleted(let d): return (4, 0, d)
         case .refreshLaunch(let d, _): return (5, 0, d)
         case .refreshExpires(let d, _): return (6, 0, d)
         case .refreshWatchdog(let d, _): return (7, 0, d)

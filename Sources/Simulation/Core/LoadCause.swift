@@ -14,8 +14,7 @@ enum LoadCause: UInt8, CaseIterable {
     case userAction
     /// iOS launches the background refresh (BGTaskScheduler).
     case refreshLaunch
-    /// WorkManager runs the refresh or step-sync work when its window opens (or
-    /// JobScheduler stops it).
+    /// WorkManager runs a periodic work when its window opens (or JobScheduler stops it).
     case workManagerWindow
     /// A Doze maintenance window opens and lets deferred work run.
     case dozeWindow
@@ -28,7 +27,7 @@ enum LoadCause: UInt8, CaseIterable {
     case charger
     /// A push reaches the phone (a silent push or an FCM message that wakes the app).
     case pushWake
-    /// The step sync's retry backoff timer fires.
+    /// A feature's retry backoff timer fires (``DeviceTimer/loadCause``).
     case retryBackoff
     /// The answer to an earlier request failed; the app tries again at once.
     case retryAfterFailure
@@ -69,7 +68,7 @@ enum LoadCause: UInt8, CaseIterable {
         switch event {
         case .userOpensApp: return .appOpen
         case .notificationTapped: return .notificationTap
-        case .foregroundSessionEnds, .testCompleted: return .userAction
+        case .foregroundSessionEnds: return .userAction
         case .refreshLaunch: return .refreshLaunch
         case .refreshExpires, .refreshWatchdog, .suspendAfterTask, .keyValueFlush: return .appTimer
         case .requestReachesServer, .serviceCompletes, .responseReachesDevice, .requestTimesOut: return nil

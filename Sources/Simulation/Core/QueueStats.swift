@@ -65,7 +65,7 @@ extension World {
                 return !(androids[a].runsJob(work) && androids[a].jobSerials[Int(work.rawValue)] == serial)
             case .screenSessionStarts, .motion: return false
             }
-        case .userOpensApp, .notificationTapped, .testCompleted, .offlineSpellStarts, .offlineSpellEnds, .faultStarts,
+        case .userOpensApp, .notificationTapped, .offlineSpellStarts, .offlineSpellEnds, .faultStarts,
              .faultEnds, .jetsam, .batterySwitch:
             return false
         }

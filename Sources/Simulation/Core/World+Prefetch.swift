@@ -13,7 +13,7 @@ extension World {
     /// that name a slot or message rather than a device).
     @inline(__always) func prefetchDevice(_ event: WorldEvent) -> UInt32? {
         switch event {
-        case .userOpensApp(let d), .notificationTapped(let d), .testCompleted(let d),
+        case .userOpensApp(let d), .notificationTapped(let d),
              .offlineSpellStarts(let d), .offlineSpellEnds(let d), .batterySwitch(let d):
             return d
         case .foregroundSessionEnds(let d, _), .refreshLaunch(let d, _), .refreshExpires(let d, _),

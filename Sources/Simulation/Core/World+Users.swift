@@ -33,7 +33,7 @@ extension World {
         observeAppOpened(i)
         core.note(d, fromNotification ? "user opens the app from the notification" : "user opens the app")
         featuresHearOpening(d)
-        // Signing in again (assumption) or refreshing the token in the foreground.
+        // Signing in again (assumption) or renewing the token in the foreground.
         if !core.devices[i].signedIn { core.devices[i].signedIn = true; core.note(d, "user signs in") }
         tokens.issue(i, at: now)
 

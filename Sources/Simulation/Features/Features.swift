@@ -29,6 +29,7 @@ enum WorkID: UInt8, CaseIterable {
 /// its staleness and its load cause (as ``PushEvent`` does). Nested, ``WorldEvent``
 /// stays 10 bytes (``DeviceLayoutTests``).
 enum FeatureEvent {
+    case refresh(RefreshEvent)
     case push(PushEvent)
     case stepSync(StepSyncEvent)
     case continuation(ContinuationEvent)
@@ -36,6 +37,7 @@ enum FeatureEvent {
     /// What a request sent while it is handled was caused by (``LoadCause``).
     var loadCause: LoadCause {
         switch self {
+        case .refresh(let e): return e.loadCause
         case .push(let e): return e.loadCause
         case .stepSync(let e): return e.loadCause
         case .continuation(let e): return e.loadCause
@@ -84,6 +86,7 @@ extension World {
     /// A feature's own event (``World/step(_:)``).
     mutating func featureEvent(_ event: FeatureEvent) {
         switch event {
+        case .refresh(let e): refreshEvent(e)
         case .push(let e): pushEvent(e)
         case .stepSync(let e): stepSyncEvent(e)
         case .continuation(let e): continuationEvent(e)
@@ -93,6 +96,7 @@ extension World {
     /// The event hashes' kind code, payload and device (nil: fleet-wide; Core/EventHashes).
     @inline(__always) func featureEventIdentity(_ event: FeatureEvent) -> (UInt8, UInt32, UInt32?) {
         switch event {
+        case .refresh(let e): return e.identity
         case .push(let e): return push.eventIdentity(e)
         case .stepSync(let e): return e.identity
         case .continuation(let e): return e.identity
@@ -103,7 +107,7 @@ extension World {
     @inline(__always) func featureEventIsSuperseded(_ event: FeatureEvent) -> Bool {
         switch event {
         case .push(let e): return push.isSuperseded(e)
-        case .stepSync: return false
+        case .refresh, .stepSync: return false
         case .continuation(let e): return e.isSuperseded(core.devices)
         }
     }
@@ -111,6 +115,7 @@ extension World {
     /// The local device it works on, or nil (Core/World+Prefetch).
     @inline(__always) func featureEventDevice(_ event: FeatureEvent) -> UInt32? {
         switch event {
+        case .refresh(let e): return e.device
         case .push(let e): return e.device
         case .stepSync(let e): return e.device
         case .continuation(let e): return e.device
@@ -124,7 +129,7 @@ extension World {
         case .stepSync(let e):
             let indices = prefetch(e.device, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             prefetchStepSync(Int(e.device), android: indices.android)
-        case .push, .continuation:
+        case .refresh, .push, .continuation:
             guard let d = featureEventDevice(event) else { return }
             prefetch(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes)
         }

@@ -111,14 +111,21 @@ extension World {
             if core.withStream(.user, of: i, { $0.chance(usage.takeTestProbability) }) {
                 core.metrics.testsTaken += 1
                 refresh.truth.start(i, at: now, duration: usage.testDuration)
-                core.clock.schedule(.testCompleted(device: d), after: usage.testDuration)
+                core.clock.schedule(.feature(.refresh(.testCompleted(device: d))), after: usage.testDuration)
                 core.note(d, "user starts the test")
             }
         }
     }
 
+    /// The refresh's own event (Features/Features.swift).
+    mutating func refreshEvent(_ event: RefreshEvent) {
+        switch event {
+        case .testCompleted(let d): userCompletesTest(d)
+        }
+    }
+
     /// The user finishes the test: the next window's clock starts.
-    mutating func userCompletesTest(_ d: UInt32) {
+    private mutating func userCompletesTest(_ d: UInt32) {
         refresh.truth.complete(Int(d), at: now)
         core.note(d, "user completes the test; next window opens at \(core.format(refresh.truth.availableAt(Int(d))))")
     }
