@@ -16,7 +16,8 @@ import Scenario
     }
 
     /// The first Android phone whose Doze differs in `a` and in `b`. (The worlds come in
-    /// as arguments: a closure over the test's `var`s copied both whole at every look.)
+    /// as arguments, as in ``BatterySaverLazyTests``, where a closure over the test's
+    /// `var`s copied both worlds whole at every look of a debug build.)
     static func firstDozeDifference(_ a: World, _ b: World) -> Int? {
         a.androids.indices.first { a.androids[$0].doze != b.androids[$0].doze }
     }

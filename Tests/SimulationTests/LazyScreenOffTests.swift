@@ -37,8 +37,8 @@ import Scenario
         }
 
         /// The first Android phone that looks different in `a` and in `b`. (The worlds
-        /// come in as arguments: a closure over the test's `var`s copied both whole for
-        /// every phone at every look.)
+        /// come in as arguments, as in ``BatterySaverLazyTests``, where a closure over the
+        /// test's `var`s copied both worlds whole for every phone at every look.)
         static func firstDifference(_ a: World, _ b: World) -> Int? {
             a.androids.indices.first { Look(a, $0) != Look(b, $0) }
         }
