@@ -4,8 +4,12 @@ import Foundation
 enum CLI {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The executable next to the test bundle (SwiftPM builds it for this test target).
+    /// The executable under test: the one FLEETSIM_TEST_BINARY names, else the one next to
+    /// the test bundle (SwiftPM builds it for this test target). `make test` names the
+    /// release build, the binary users run (`make run`, `make install`), in which the
+    /// simulations these tests start take about a thirtieth of the debug build's CPU.
     static let executable: URL = {
+        if let named = ProcessInfo.processInfo.environment["FLEETSIM_TEST_BINARY"] { return URL(fileURLWithPath: named) }
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fleetsim")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
         return packageRoot.appendingPathComponent(".build/debug/fleetsim")

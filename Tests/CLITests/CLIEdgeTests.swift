@@ -137,11 +137,12 @@ import Testing
 
     /// A replay command pasted from a report reproduces its violation from the directory
     /// the run started in, once `fleetsim` is on PATH (make install); the reports say so.
+    /// (The shared run of the race scenario: ``SharedRuns``.)
     @Test func aReplayCommandFromTheReportsRunsAsPasted() throws {
         let dir = try CLI.temporaryDirectory()
-        let out = dir.appendingPathComponent("out")
-        let r = try CLI.run(["run", Self.race, "--out", out.path])
-        #expect(r.status == 1)
+        let run = try SharedRuns.caught.get()
+        let out = run.out
+        #expect(run.result.status == 1)
         let json = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
         let replay = try #require(json.range(of: #""replay": "fleetsim replay scenarios/races/unguarded-completion\.json [^"]*""#, options: .regularExpression)
             .map { String(json[$0].dropFirst(11).dropLast()) })

@@ -2,11 +2,9 @@ import Foundation
 import Testing
 
 @Suite struct CompareTests {
+    /// The race scenario's shared runs (``SharedRuns``), with and without its variant.
     @Test func sameReportPassesAWorseOneFails() throws {
-        let dir = try CLI.temporaryDirectory()
-        let clean = dir.appendingPathComponent("clean").path, racy = dir.appendingPathComponent("racy").path
-        _ = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--variants", "none", "--out", clean, "--quiet"])
-        _ = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--out", racy, "--quiet"])
+        let clean = try SharedRuns.clean.get().out.path, racy = try SharedRuns.caught.get().out.path
 
         let same = try CLI.run(["compare", "\(clean)/report.json", "\(clean)/report.json"])
         #expect(same.status == 0)
@@ -37,10 +35,8 @@ import Testing
 @Suite struct HonestCompareTests {
     @Test func differentRunsAreRefusedUnlessAllowed() throws {
         let dir = try CLI.temporaryDirectory()
-        let race = dir.appendingPathComponent("race").path, half = dir.appendingPathComponent("half").path
+        let race = try SharedRuns.caught.get().out.path, half = try SharedRuns.half.get().out.path
         let other = dir.appendingPathComponent("other").path, seed2 = dir.appendingPathComponent("seed2").path
-        _ = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--out", race, "--quiet"])
-        _ = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--scale", "0.5", "--out", half, "--quiet"])
         _ = try CLI.run(["run", "scenarios/races/no-synchronize.json", "--scale", "0.2", "--out", other, "--quiet"])
         _ = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--seed", "2", "--out", seed2, "--quiet"])
 

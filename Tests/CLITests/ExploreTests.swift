@@ -6,8 +6,9 @@ import Simulation
 
 @Suite struct ExploreTests {
     /// Every failing seed is printed with its kinds and the exact replay command; exit 1.
+    /// (The output of ``ExploreOutTests/seeds``' run with two jobs: `--out` only adds a line.)
     @Test func printsEachFailingSeedWithItsReplayCommand() throws {
-        let r = try CLI.run(["explore", "scenarios/races/unguarded-completion.json", "--seeds", "3", "--first", "5", "--jobs", "2", "--scale", "0.5"])
+        let r = try ExploreOutTests.seeds.get().two
         #expect(r.status == 1)
         for seed in 5...7 {
             #expect(r.stdout.contains("seed \(seed): FAIL  taskCompletedTwice x"))
@@ -53,12 +54,19 @@ import Simulation
 
 /// `explore --out`: summary.json (deterministic) and junit.xml.
 @Suite struct ExploreOutTests {
-    @Test func writesADeterministicSummaryAndJUnit() throws {
+    /// The race scenario's seeds 5 to 7 at half its fleet, explored with one job into
+    /// `one/` and with two into `two/`, made once for ``ExploreTests`` too.
+    static let seeds: Result<(dir: URL, one: CLI.Result, two: CLI.Result), Error> = Result {
         let dir = try CLI.temporaryDirectory()
-        let one = dir.appendingPathComponent("one").path, two = dir.appendingPathComponent("two").path
         let args = ["explore", "scenarios/races/unguarded-completion.json", "--seeds", "3", "--first", "5", "--scale", "0.5"]
-        #expect(try CLI.run(args + ["--jobs", "1", "--out", one]).status == 1)
-        let r = try CLI.run(args + ["--jobs", "2", "--out", two])
+        return (dir, try CLI.run(args + ["--jobs", "1", "--out", dir.appendingPathComponent("one").path]),
+                try CLI.run(args + ["--jobs", "2", "--out", dir.appendingPathComponent("two").path]))
+    }
+
+    @Test func writesADeterministicSummaryAndJUnit() throws {
+        let (dir, first, r) = try Self.seeds.get()
+        let one = dir.appendingPathComponent("one").path, two = dir.appendingPathComponent("two").path
+        #expect(first.status == 1)
         #expect(r.stdout.contains("Summary: \(two)/summary.json (and junit.xml)"))
         let a = try Data(contentsOf: URL(fileURLWithPath: "\(one)/summary.json"))
         let b = try Data(contentsOf: URL(fileURLWithPath: "\(two)/summary.json"))

@@ -4,10 +4,11 @@ import Testing
 
 @Suite struct RunTests {
     /// The shipped race scenario: the variant is caught (exit 1, replay hint printed);
-    /// `--variants none` runs the correct logic on the same seed and passes.
+    /// `--variants none` runs the correct logic on the same seed and passes. (Both runs
+    /// are the shared ones: ``SharedRuns``.)
     @Test func raceScenarioFailsWithItsVariantAndPassesWithout() throws {
-        let out = try CLI.temporaryDirectory()
-        let caught = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--out", out.path, "--quiet"])
+        let run = try SharedRuns.caught.get()
+        let (caught, out) = (run.result, run.out)
         #expect(caught.status == 1)
         #expect(caught.stdout.contains("taskCompletedTwice"))
         #expect(caught.stdout.contains("fleetsim replay scenarios/races/unguarded-completion.json --seed 1 --device "))
@@ -17,7 +18,7 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path))
         }
 
-        let clean = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--variants", "none", "--out", out.path, "--quiet"])
+        let clean = try SharedRuns.clean.get().result
         #expect(clean.status == 0, "\(clean.stdout)")
         #expect(clean.stdout.contains("0 invariant violation(s)"))
     }
@@ -125,10 +126,11 @@ import Testing
         #expect(r.stderr.contains("$.duration"))
     }
 
-    /// Replay commands repeat the options that changed the scenario.
+    /// Replay commands repeat the options that changed the scenario (the shared run at
+    /// `--scale 0.5`).
     @Test func replayCommandsCarryTheRunsOptions() throws {
-        let out = try CLI.temporaryDirectory()
-        let r = try CLI.run(["run", "scenarios/races/unguarded-completion.json", "--scale", "0.5", "--out", out.path, "--quiet"])
+        let run = try SharedRuns.half.get()
+        let (r, out) = (run.result, run.out)
         #expect(r.status == 1)
         #expect(r.stdout.contains("s --scale 0.5\n"))
         let report = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)

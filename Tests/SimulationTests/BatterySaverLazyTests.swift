@@ -54,6 +54,13 @@ import Scenario
             jobsRunning = device.jobsRunning
             refreshRunning = world.core.devices[d].task.running
         }
+
+        /// The first of `devices` that looks different in `a` and in `b`. (The worlds come
+        /// in as arguments: a closure over the test's `var`s copied both whole for every
+        /// device at every look, a quarter of the test's time in a debug build.)
+        static func firstDifference(_ a: World, _ b: World, among devices: [Int]) -> Int? {
+            devices.first { Look(a, $0) != Look(b, $0) }
+        }
     }
 
     /// Every Android phone in lock step every 10 s: each looks the same in the lazy world
@@ -70,7 +77,7 @@ import Scenario
             t = t + .seconds(10)
             eager.run(until: t)
             lazy.run(until: t)
-            if let d = androids.first(where: { Look(eager, $0) != Look(lazy, $0) }) { firstDifference = (t, d) }
+            if let d = Look.firstDifference(eager, lazy, among: androids) { firstDifference = (t, d) }
             for d in androids where lazy.core.devices[d].lowPowerMode {
                 let a = lazy.androidIndex(UInt32(d))
                 if lazy.workIsDue(UInt32(d), a, .refresh) || lazy.workIsDue(UInt32(d), a, .stepSync) { heldLooks += 1 }

@@ -19,16 +19,15 @@ import Reports
         return JSONWriter.encode(.object(top))
     }
 
+    /// The watched run is the suites' shared run of the default fleet (200 phones, a week).
     @Test func theDefaultScenarioReportsTheSameFiguresWithTheChecksOff() throws {
-        let scenario = try Fixtures.scenario("scenarios/default.json").scaled(by: 0.05)
-        var watched = World(scenario: scenario)
-        var unwatched = World(scenario: scenario)
+        let watched = try SharedRuns.defaultRun.get()
+        var unwatched = World(scenario: try SharedRuns.defaultScenario())
         unwatched.core.oracle.watching = false
-        watched.runToEnd()
         unwatched.runToEnd()
-        #expect(watched.core.oracle.checked > 10_000)
+        #expect(watched.checked > 10_000)
         #expect(unwatched.core.oracle.checked == 0)
-        let figures = try Self.figures(watched)
+        let figures = watched.figuresWithoutOracle
         #expect(figures.contains("\"latency\"") && !figures.contains("\"invariants\""))
         #expect(try Self.figures(unwatched) == figures)
     }
