@@ -45,7 +45,7 @@ public struct World {
     let indexRuns: DeviceIndexRuns
     /// The distinct requests the app enqueued its works with; each Android device names
     /// its works' by index (``AndroidDevice/requestIDs``; OS/Android/World+WorkManager).
-    var androidWorkRequests: [AndroidWorkRequest] = []
+    var androidWorkRequests: [WorkRequest] = []
     /// Per Android device, where each work's job's stop deadline went in the queue (OS/Android/World+WorkManager).
     var jobStops: [InlineArray<2, EventQueue<WorldEvent>.Placement>] = []
     /// Each cohort's Android models (nil for iOS cohorts), unretained, for the calls made

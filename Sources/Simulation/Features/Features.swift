@@ -6,7 +6,7 @@ import Scenario
 /// The features' background works, one case per declared work (OS/BackgroundWork.swift):
 /// the OS models handle a work by its id (its raw value) and never name one; the feature
 /// that declared it runs it (``World/featureWorkRuns(_:_:_:)``). The OS keeps one slot,
-/// one request and one WorkManager timer per id (``AndroidDevice/works``,
+/// one request id, one job serial and stop and one WorkManager timer per id (``AndroidDevice/works``,
 /// ``AndroidTimer/work(_:)``; DeviceLayoutTests checks their room).
 enum WorkID: UInt8, CaseIterable {
     /// Seed `000`'s refresh (Features/Refresh/World+Refresh).
@@ -278,8 +278,9 @@ extension World {
         }
     }
 
-    /// The app's background task expired (iOS's expiration handler runs; Android: its
-    /// job was stopped): every feature that handles the task hears.
+    /// The app's `BGAppRefreshTask` expired (iOS's expiration handler runs): every feature
+    /// that handles the task hears (Android's stop of the refresh work's job is
+    /// ``featureWorkStopped(_:_:serial:)``).
     mutating func featuresHearTaskExpired(_ d: UInt32) {
         deliverRefresh(d, .taskExpired)
         if stepSyncOwnsRefreshTask(Int(d)) { stepSyncTaskExpired(d) }

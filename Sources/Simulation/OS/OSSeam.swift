@@ -12,7 +12,7 @@ import Platform
 extension WorldCore {
     /// Whether the user force-quit the app and has not opened it since (iOS: the launch
     /// policy's state, `docs/platform-facts.md` F; Android has no such state): for a host that
-    /// sees only the core (push's silent-push throttle).
+    /// sees only the core (the iOS throttle of silent notifications).
     @inline(__always) func userForceQuitApp(_ i: Int) -> Bool {
         let slot = launchPolicySlot(i)
         return slot >= 0 && launchPolicies[slot].forceQuit
@@ -76,7 +76,7 @@ extension World {
     /// so its next run is due one interval later (Android; iOS has no periodic work).
     mutating func startPeriodicWork(_ d: UInt32, _ work: WorkID, _ request: PeriodicWork, lastRun: SimTime) {
         guard runsAndroid(Int(d)) else { return }
-        enqueuedBeforeRun(d, androidIndex(d), work, Self.androidRequest(request), lastRun: lastRun)
+        enqueuedBeforeRun(d, androidIndex(d), work, request, lastRun: lastRun)
         scheduleWorkCheck(d, work)
     }
 

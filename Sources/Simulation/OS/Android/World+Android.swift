@@ -59,8 +59,8 @@ struct AndroidDevice {
     /// (``World/settleScreen(_:_:before:)``).
     var owed = AndroidOwed()
     /// Each work's request as it was enqueued, by its index in
-    /// ``World/androidWorkRequests`` (`UInt8.max`: never enqueued), from which
-    /// ``World/request(_:_:_:)`` rebuilds it: 1 byte a work where the request took 48.
+    /// ``World/androidWorkRequests`` (`UInt8.max`: never enqueued): 1 byte a work where
+    /// the request takes 48.
     var requestIDs = InlineArray<2, UInt8>(repeating: .max)
     /// Each declared work's WorkManager periodic work, by ``WorkID/index``.
     var works: InlineArray<2, AndroidWorkSlot>
@@ -114,13 +114,6 @@ struct AndroidDevice {
 
     /// Whether work `work`'s job runs.
     @inline(__always) func runsJob(_ work: WorkID) -> Bool { jobsRunning & work.bit != 0 }
-}
-
-/// A work's `PeriodicWorkRequest` as the app built it at enqueue: its interval (no flex)
-/// and constraints (as WorkManager takes them).
-struct AndroidWorkRequest: Equatable {
-    let interval: SimDuration
-    let constraints: Platform.WorkConstraints
 }
 
 extension WorkID {
@@ -227,10 +220,9 @@ extension World {
         let a = androidIndex(d)
         if let firstDue {
             // Its last run ended one interval before it is due.
-            let r = Self.androidRequest(request)
             let interval: SimDuration
-            if case .periodic(let i, _) = Self.workRequest(m, r).kind { interval = i } else { interval = .zero }
-            enqueuedBeforeRun(d, a, work, r, lastRun: firstDue - interval)
+            if case .periodic(let i, _) = Self.workRequest(m, request).kind { interval = i } else { interval = .zero }
+            enqueuedBeforeRun(d, a, work, request, lastRun: firstDue - interval)
         }
         androids[a].batterySaverAuto = batterySaverAuto
         core.note(d, "OS: Android; standby bucket \(androids[a].lastBucket); "

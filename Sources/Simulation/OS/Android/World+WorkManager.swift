@@ -15,7 +15,7 @@ extension World {
             return
         }
         let from = max(earliestBegin ?? now, now)
-        androids[a].requestIDs[Int(work.rawValue)] = requestID(Self.androidRequest(request))
+        androids[a].requestIDs[Int(work.rawValue)] = requestID(Self.workRequest(models(d), request))
         androids[a][work] = AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: from), enqueued: true)
         core.note(d, "WorkManager: periodic \(work.proseName) work enqueued" + (earliestBegin == nil ? "" : ", first run from \(core.format(from))"))
         scheduleWorkCheck(d, work)
@@ -23,11 +23,12 @@ extension World {
 
     /// Set-up: `work` was enqueued as `request` before the run and its last run ended at
     /// `lastRun`: the next one is due one interval later.
-    mutating func enqueuedBeforeRun(_ d: UInt32, _ a: Int, _ work: WorkID, _ request: AndroidWorkRequest, lastRun: SimTime) {
+    mutating func enqueuedBeforeRun(_ d: UInt32, _ a: Int, _ work: WorkID, _ request: PeriodicWork, lastRun: SimTime) {
         let m = models(d)
         var spec = WorkSpecState(enqueuedAt: lastRun)
-        m.workManager.runFinished(Self.workRequest(m, request), &spec, result: .success, now: lastRun)
-        androids[a].requestIDs[Int(work.rawValue)] = requestID(request)
+        let built = Self.workRequest(m, request)
+        m.workManager.runFinished(built, &spec, result: .success, now: lastRun)
+        androids[a].requestIDs[Int(work.rawValue)] = requestID(built)
         androids[a][work] = AndroidWorkSlot(spec: spec, enqueued: true)
     }
 
@@ -43,32 +44,27 @@ extension World {
     /// The request a work was enqueued with; nil when it never was.
     @inline(__always) func request(_ m: AndroidModels, _ a: Int, _ work: WorkID) -> WorkRequest? {
         let id = androids.withUnsafeBufferPointer { $0[a].requestIDs[Int(work.rawValue)] }
-        return id == .max ? nil : Self.workRequest(m, androidWorkRequests[Int(id)])
+        return id == .max ? nil : androidWorkRequests.withUnsafeBufferPointer { $0[Int(id)] }
     }
 
-    /// A work's request, rebuilt from its interval and constraints. The
-    /// `PeriodicWorkRequest` the app builds: `PeriodicWorkRequest.Builder(interval)` with
-    /// no flex, so `WorkSpec.setPeriodic(interval)` makes it unflexed with both at least
-    /// 15 min, and the default exponential 30 s backoff (androidx
+    /// A work's request as the app builds it with the cohort's WorkManager (`m`):
+    /// `PeriodicWorkRequest.Builder(interval)` with no flex, so `WorkSpec.setPeriodic(interval)`
+    /// makes it unflexed with both at least 15 min, its constraints as WorkManager takes
+    /// them, and the default exponential 30 s backoff (androidx
     /// `work/work-runtime/src/main/java/androidx/work/impl/model/WorkSpec.kt`).
-    @inline(__always) static func workRequest(_ m: AndroidModels, _ r: AndroidWorkRequest) -> WorkRequest {
-        m.workManager.periodicRequest(interval: r.interval, constraints: r.constraints)
+    static func workRequest(_ m: AndroidModels, _ request: PeriodicWork) -> WorkRequest {
+        m.workManager.periodicRequest(interval: request.interval, constraints: Platform.WorkConstraints(
+            network: request.constraints.contains(.networkConnected) ? .connected : .notRequired,
+            requiresBatteryNotLow: request.constraints.contains(.batteryNotLow)))
     }
 
     /// `request`'s index in ``androidWorkRequests``, added there the first time a device
     /// enqueues a work with it (a scenario has a few distinct requests, so the search is short).
-    mutating func requestID(_ request: AndroidWorkRequest) -> UInt8 {
+    mutating func requestID(_ request: WorkRequest) -> UInt8 {
         if let k = androidWorkRequests.firstIndex(of: request) { return UInt8(k) }
         precondition(androidWorkRequests.count < Int(UInt8.max), "World: more distinct WorkManager requests than a byte names")
         androidWorkRequests.append(request)
         return UInt8(androidWorkRequests.count - 1)
-    }
-
-    /// The feature's request as WorkManager takes it.
-    static func androidRequest(_ request: PeriodicWork) -> AndroidWorkRequest {
-        AndroidWorkRequest(interval: request.interval, constraints: Platform.WorkConstraints(
-            network: request.constraints.contains(.networkConnected) ? .connected : .notRequired,
-            requiresBatteryNotLow: request.constraints.contains(.batteryNotLow)))
     }
 
     /// A copy of one work's slot (plain values: no retain).
@@ -86,7 +82,7 @@ extension World {
             androids.withUnsafeBufferPointer { p -> SimTime? in
                 let id = p[a].requestIDs[Int(work.rawValue)]
                 guard !p[a].runsJob(work), p[a][work].enqueued, id != .max else { return nil }
-                return m.workManager.nextRunTime(Self.workRequest(m, androidWorkRequests[Int(id)]), p[a][work].spec)
+                return androidWorkRequests.withUnsafeBufferPointer { m.workManager.nextRunTime($0[Int(id)], p[a][work].spec) }
             }
         }
     }
