@@ -13,12 +13,9 @@ import Reports
 public struct World {
     /// What every feature shares (Core/WorldCore.swift).
     var core: WorldCore
-    // The feature hosts (Features/<F>/<F>Host.swift): each owns its per-device state,
-    // its effect buffer and its metrics, and is handed `&core`.
-    var badge = BadgeHost()
-    var continuation: ContinuationHost
-    var refresh: RefreshHost
-    var stepSync: StepSyncHost
+    /// The feature hosts (Features/Features.swift, ``FeatureHosts``): each owns its
+    /// per-device state, its effect buffer and its metrics, and is handed `&core`.
+    var features: FeatureHosts
     var server: APIServerModel
     var tokens: AuthTokens
     let energy = RadioEnergyModel()
@@ -58,8 +55,6 @@ public struct World {
     /// Android screen-offs that nothing waits on are settled when the device's Android
     /// state is next read (OS/Android/World+Android); false: one event each.
     var lazyScreenOffs = true
-    /// Seed `001`'s pipeline (Features/Push); `push.active` when a cohort runs `push`.
-    var push: PushHost
     /// The backend's load over simulated time (capacity planning).
     var load: LoadSeries
     /// The event being handled: what a request sent now was caused by (``causeOfSend()``).
@@ -97,10 +92,11 @@ public struct World {
                          end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds,
                          rhythm: DailyRhythm(seed: scenario.seed))
         core.jobs = [Job](hugePagesCapacity: World.jobsReserved(devices: devices.count))
-        continuation = ContinuationHost(scenario: scenario, core: core)
         requestTimeout = scenario.backend.requestTimeout
-        refresh = RefreshHost(scenario: scenario, lastCompleted: fleet.lastCompleted, capacities: fleet.cohorts.map(\.capacityMah))
-        stepSync = StepSyncHost(scenario: scenario, core: core)
+        features = FeatureHosts(continuation: ContinuationHost(scenario: scenario, core: core),
+                                refresh: RefreshHost(scenario: scenario, lastCompleted: fleet.lastCompleted, capacities: fleet.cohorts.map(\.capacityMah)),
+                                stepSync: StepSyncHost(scenario: scenario, core: core),
+                                push: PushHost(scenario: scenario, core: core))
         let b = scenario.backend
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
@@ -113,7 +109,6 @@ public struct World {
         }
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
         load = LoadSeries(duration: scenario.duration)
-        push = PushHost(scenario: scenario, core: core)
         indexRuns = DeviceIndexRuns(devices)
         unretainedAndroidModels = fleet.cohorts.map { $0.android.map(Unmanaged.passUnretained) }
         start()
@@ -151,7 +146,7 @@ public struct World {
             }
         }
         settleDoze(before: stop)
-        if stop == end { push.closeLedger(core: &core) }
+        if stop == end { features.push.closeLedger(core: &core) }
     }
 
     public mutating func runToEnd() { run(until: end) }
@@ -239,7 +234,7 @@ extension World {
         case .send(let id, let endpoint, let owner):
             featureSent(send(d, id, endpoint, owner: owner))
         case .persist(let how): persist(d, how: how)
-        case .notify(let notification): badge.notificationDelivered(notification, device: d, core: &core)
+        case .notify(let notification): features.badge.notificationDelivered(notification, device: d, core: &core)
         case .submitRefresh(let earliestBegin): submitRefresh(d, earliestBegin: earliestBegin)
         case .cancelRefresh: cancelRefresh(d)
         case .completeTask(let success): completeTask(d, success: success)

@@ -107,7 +107,7 @@ import Scenario
         var stock = World(scenario: try scenario(#""stock""#), traceDevice: 0)
         stock.runToEnd()
         #expect(stock.core.metrics.platform.oemForceStops == 0)
-        #expect(stock.stepSync.metrics.jobs > killer.stepSync.metrics.jobs)
+        #expect(stock.features.stepSync.metrics.jobs > killer.features.stepSync.metrics.jobs)
     }
 }
 
@@ -130,10 +130,10 @@ import Scenario
         world.run(until: .zero + .minutes(1))
         world.resume(0)
         world.deliverRefresh(0, .appOpened)
-        #expect(world.refresh.states[0].stored.lastAppOpenAt != nil)
+        #expect(world.features.refresh.states[0].stored.lastAppOpenAt != nil)
         world.run(until: .zero + .minutes(1) + after)
         world.terminate(0)
-        return world.refresh.states[0].stored.lastAppOpenAt != nil
+        return world.features.refresh.states[0].stored.lastAppOpenAt != nil
     }
 
     @Test func anUnpersistedWriteIsLostAndASynchronizedOneIsNot() throws {

@@ -71,8 +71,8 @@ import Scenario
         """))
         world.runToEnd()
         // One refresh: its energy is the distribution's exact mean (a sum kept to 10⁻¹²).
-        #expect(world.refresh.metrics.energy[0].count == 1)
-        let perRefresh = try #require(world.refresh.metrics.energy[0].mAh.mean)
+        #expect(world.features.refresh.metrics.energy[0].count == 1)
+        let perRefresh = try #require(world.features.refresh.metrics.energy[0].mAh.mean)
         #expect(abs(perRefresh - 0.915736) < 0.000001)
         let report = try world.report().report
         let p50 = try #require(report.lookup("battery.lte.energyPerRefresh.mAh.p50")?.doubleValue)

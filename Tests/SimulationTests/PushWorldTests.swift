@@ -129,9 +129,9 @@ import AppLogic
         s.broadcasts = [s.broadcasts[0], s.broadcasts[0]]
         s.faults = [Fault(kind: .networkOutage, at: .hours(1), duration: .hours(2), cohort: nil, fraction: 1)]
         let (world, _) = try Self.run(s)
-        #expect(world.push.messages.count >= 20)
-        #expect(world.push.truth.allSatisfy { $0.stored.isEmpty })
-        #expect(world.push.messages.live.reduce(0) { $0 + Int($1) } == 0)
+        #expect(world.features.push.messages.count >= 20)
+        #expect(world.features.push.truth.allSatisfy { $0.stored.isEmpty })
+        #expect(world.features.push.messages.live.reduce(0) { $0 + Int($1) } == 0)
     }
 
     /// Each provider's gateway holds its own platform's phones only, numbered in fleet
@@ -140,10 +140,10 @@ import AppLogic
     @Test func eachGatewayNumbersItsOwnPlatformsPhones() throws {
         let world = World(scenario: try Fixtures.scenario("scenarios/default.json").scaled(by: 0.02))
         var next: [PushProvider: UInt32] = [.apns: 0, .fcm: 0]
-        for (u, truth) in world.push.truth.enumerated() {
-            #expect(world.push.gatewayDevice[u] == next[truth.provider])
+        for (u, truth) in world.features.push.truth.enumerated() {
+            #expect(world.features.push.gatewayDevice[u] == next[truth.provider])
             next[truth.provider]! += 1
         }
-        #expect(next[.apns]! > 0 && next[.fcm]! > 0 && next[.apns]! + next[.fcm]! == UInt32(world.push.users.count))
+        #expect(next[.apns]! > 0 && next[.fcm]! > 0 && next[.apns]! + next[.fcm]! == UInt32(world.features.push.users.count))
     }
 }

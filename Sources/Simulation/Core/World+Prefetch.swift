@@ -83,7 +83,7 @@ extension World {
             prefetchRefresh(Int(d))
         case .deviceTimer(let d, _, .stepWake), .suspendAfterTask(let d, _):
             prefetch(d, device: Device.hotBytes, android: AndroidDevice.stepJobBytes)
-            stepSync.slots.prefetch(Int(d))
+            features.stepSync.slots.prefetch(Int(d))
         case .foregroundSessionEnds(let d, _):
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.stepJobBytes)
             prefetchLeavingForeground(Int(d))
@@ -109,9 +109,9 @@ extension World {
     /// and on Android where its step job's stop deadline went, which a job's start writes
     /// and its end reads.
     @inline(__always) mutating func prefetchStepSync(_ i: Int, android a: Int) {
-        stepSync.states.prefetch(i)
-        stepSync.slots.prefetch(i)
-        stepSync.streams.prefetch(i)
+        features.stepSync.states.prefetch(i)
+        features.stepSync.slots.prefetch(i)
+        features.stepSync.streams.prefetch(i)
         core.staleTriggers.prefetch(i)
         if a >= 0 { jobStops.prefetch(a) }
     }
@@ -125,8 +125,8 @@ extension World {
     /// Device `i`'s refresh state, its request in flight and the refresh oracle's truth
     /// (a launch, an open and a history response each read it).
     @inline(__always) mutating func prefetchRefresh(_ i: Int) {
-        refresh.states.prefetch(i)
-        refresh.slots.prefetch(i)
+        features.refresh.states.prefetch(i)
+        features.refresh.slots.prefetch(i)
         core.oracle.refresh.prefetch(i)
     }
 

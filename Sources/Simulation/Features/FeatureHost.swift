@@ -20,7 +20,7 @@ protocol FeatureHost {
     mutating func takeFollowUp(_ d: UInt32) -> Input?
     /// Runs `body` on this host, `world`'s stored property, beside the world's core: two
     /// distinct stored properties, which Swift lends at once with no copy. One line per
-    /// host (`body(&world.refresh, &world.core)`), inlined into the loop.
+    /// host (`body(&world.features.refresh, &world.core)`), inlined into the loop.
     static func lend<R>(_ world: inout World, _ body: (inout Self, inout WorldCore) -> R) -> R
 }
 

@@ -3,6 +3,22 @@ import AppLogic
 import Reports
 import Scenario
 
+/// The feature hosts, one stored property each (``World/features``): a host owns its
+/// logic, per-device state, effect buffer and metrics (Features/<F>/<F>Host.swift) and is
+/// lent beside the world's core (``FeatureHost/lend(_:_:)``). The fan-outs below reach
+/// them in the order they hear of a thing; a new feature adds its host here.
+struct FeatureHosts {
+    var badge = BadgeHost()
+    /// Seed `004`'s background continuation.
+    var continuation: ContinuationHost
+    /// Seed `000`'s background refresh.
+    var refresh: RefreshHost
+    /// Seed `003`'s step sync.
+    var stepSync: StepSyncHost
+    /// Seed `001`'s push pipeline; `push.active` when a cohort runs `push`.
+    var push: PushHost
+}
+
 /// The features' background works, one case per declared work (OS/BackgroundWork.swift):
 /// the OS models handle a work by its id (its raw value) and never name one; the feature
 /// that declared it runs it (``World/featureWorkRuns(_:_:_:)``). The OS keeps one slot,
@@ -97,7 +113,7 @@ extension World {
     @inline(__always) func featureEventIdentity(_ event: FeatureEvent) -> (UInt8, UInt32, UInt32?) {
         switch event {
         case .refresh(let e): return e.identity
-        case .push(let e): return push.eventIdentity(e)
+        case .push(let e): return features.push.eventIdentity(e)
         case .stepSync(let e): return e.identity
         case .continuation(let e): return e.identity
         }
@@ -106,7 +122,7 @@ extension World {
     /// Whether its guard will drop it (Core/QueueStats).
     @inline(__always) func featureEventIsSuperseded(_ event: FeatureEvent) -> Bool {
         switch event {
-        case .push(let e): return push.isSuperseded(e)
+        case .push(let e): return features.push.isSuperseded(e)
         case .refresh, .stepSync: return false
         case .continuation(let e): return e.isSuperseded(core.devices)
         }
@@ -139,16 +155,16 @@ extension World {
     @inline(__always) mutating func prefetchOpening(_ i: Int, android a: Int) {
         prefetchRefresh(i)
         prefetchStepSync(i, android: a)
-        continuation.states.prefetch(i)
-        continuation.slots.prefetch(i)
-        continuation.streams.prefetch(i)
-        push.prefetchUser(of: i)
+        features.continuation.states.prefetch(i)
+        features.continuation.slots.prefetch(i)
+        features.continuation.streams.prefetch(i)
+        features.push.prefetchUser(of: i)
     }
 
     /// Starts loading what the end of a foreground session reads: the continuation's state
     /// (whether an analysis goes on).
     @inline(__always) mutating func prefetchLeavingForeground(_ i: Int) {
-        continuation.states.prefetch(i)
+        features.continuation.states.prefetch(i)
     }
 
     // MARK: - Timers (Core/DeviceTimers drops the stale ones)
@@ -174,9 +190,9 @@ extension World {
     @inline(__always) mutating func prefetchServing(_ job: UInt32, user i: Int) {
         let j = Int(job)
         switch core.jobs[j].owner {
-        case .refresh: refresh.prefetchServing(core.jobs[j].endpoint, user: i)
+        case .refresh: features.refresh.prefetchServing(core.jobs[j].endpoint, user: i)
         case .stepSync:
-            stepSync.prefetchServing(core.jobs[j].endpoint, user: i)
+            features.stepSync.prefetchServing(core.jobs[j].endpoint, user: i)
             core.oracle.steps.prefetch(i)
         case .continuation: break
         }
@@ -186,12 +202,12 @@ extension World {
     /// every host's request slot (each lets go of it if it was theirs), then the owner's
     /// state (`a`: the device's Android index, or -1).
     @inline(__always) mutating func prefetchAnswer(_ job: UInt32, user i: Int, android a: Int) {
-        refresh.slots.prefetch(i)
-        continuation.slots.prefetch(i)
+        features.refresh.slots.prefetch(i)
+        features.continuation.slots.prefetch(i)
         switch core.jobs[Int(job)].owner {
         case .stepSync: prefetchStepSync(i, android: a)
         case .refresh:
-            refresh.states.prefetch(i)
+            features.refresh.states.prefetch(i)
             core.oracle.refresh.prefetch(i)
         case .continuation: break
         }
@@ -201,9 +217,9 @@ extension World {
     mutating func featureSent(_ job: UInt32) {
         let d = core.jobs[Int(job)].device
         switch core.jobs[Int(job)].owner {
-        case .refresh: refresh.requestSent(d, job: job)
-        case .continuation: continuation.requestSent(d, job: job)
-        case .stepSync: stepSync.requestSent(d, job: job, core: &core)
+        case .refresh: features.refresh.requestSent(d, job: job)
+        case .continuation: features.continuation.requestSent(d, job: job)
+        case .stepSync: features.stepSync.requestSent(d, job: job, core: &core)
         }
     }
 
@@ -212,7 +228,7 @@ extension World {
     @inline(__always) mutating func featureServiceTime(_ job: UInt32, slowdown: Double?) -> SimDuration? {
         let j = Int(job)
         switch core.jobs[j].owner {
-        case .continuation: return continuation.serviceTime(core.jobs[j].endpoint, device: Int(core.jobs[j].device), slowdown: slowdown, core: core)
+        case .continuation: return features.continuation.serviceTime(core.jobs[j].endpoint, device: Int(core.jobs[j].device), slowdown: slowdown, core: core)
         case .refresh, .stepSync: return nil
         }
     }
@@ -221,12 +237,12 @@ extension World {
     /// ground truth at this instant: its owner serves it.
     mutating func featureServes(_ job: UInt32, user: Int, serverTime: Instant) -> HTTPResult {
         switch core.jobs[Int(job)].owner {
-        case .refresh: return refresh.serve(job, user: user, serverTime: serverTime, core: &core)
+        case .refresh: return features.refresh.serve(job, user: user, serverTime: serverTime, core: &core)
         case .continuation: return .ok(.analysis)
         case .stepSync:
             // A body that is not an upload is a bad request.
             guard case .syncSteps(let upload) = core.jobs[Int(job)].endpoint else { return .status(400) }
-            return stepSync.applyUpload(job, upload, core: &core)
+            return features.stepSync.applyUpload(job, upload, core: &core)
         }
     }
 
@@ -235,8 +251,8 @@ extension World {
     /// owner hears the answer.
     mutating func featureReceives(_ job: UInt32, _ result: HTTPResult, radioJoules: Double) {
         let i = Int(core.jobs[Int(job)].device)
-        refresh.requestEnded(i, job: job)
-        continuation.requestEnded(i, job: job)
+        features.refresh.requestEnded(i, job: job)
+        features.continuation.requestEnded(i, job: job)
         switch core.jobs[Int(job)].owner {
         case .refresh: refreshReceives(job, result, radioJoules: radioJoules)
         case .continuation: continuationReceives(job, result, radioJoules: radioJoules)
@@ -297,7 +313,7 @@ extension World {
     /// The user opened the app (after ground truth, the token, the process and the OS).
     mutating func featuresHearAppOpened(_ d: UInt32) {
         deliverRefresh(d, .appOpened)
-        badge.appOpened(d, core: &core)
+        features.badge.appOpened(d, core: &core)
         continuationOnOpen(d)
         pushOnOpen(d)
         stepSyncOnOpen(d)
@@ -317,8 +333,8 @@ extension World {
     /// from what reached the disk. The continuation goes first: the request slots it
     /// frees are reused in this order.
     mutating func featuresHearTerminated(_ d: UInt32) {
-        continuation.terminate(d, core: &core)
-        refresh.terminate(d, core: &core)
+        features.continuation.terminate(d, core: &core)
+        features.refresh.terminate(d, core: &core)
         terminateStepSync(d)
     }
 
@@ -333,7 +349,7 @@ extension World {
     /// A fault of the whole fleet that a feature's backend takes (Core/World+Faults): true
     /// when one took it, so no device is asked.
     mutating func featuresTakeFleetFault(_ kind: Fault.Kind, starting: Bool) -> Bool {
-        push.takesFault(kind, starting: starting)
+        features.push.takesFault(kind, starting: starting)
     }
 
     /// A shard's part of the features' backends' capacity (``ShardPlan/apply(to:)``).
@@ -343,14 +359,14 @@ extension World {
 
     /// UserDefaults wrote every feature's state to disk.
     mutating func featuresPersist(_ i: Int) {
-        refresh.persist(i)
-        continuation.persist(i)
-        stepSync.persist(i)
+        features.refresh.persist(i)
+        features.continuation.persist(i)
+        features.stepSync.persist(i)
     }
 
     /// Whether a feature's background work keeps the app's process from being suspended.
     @inline(__always) func featuresHoldProcess(_ i: Int) -> Bool {
-        continuation.holdsBackgroundTask(i) || workHoldsProcess(i)
+        features.continuation.holdsBackgroundTask(i) || workHoldsProcess(i)
     }
 
     /// Memory of one device's entries in the hosts' arrays (``World/bytesPerDevice``).
@@ -364,17 +380,17 @@ extension World {
     /// in its Features/<F>/<F>Report.swift.
     func featureReport() -> ReportParts {
         var parts = ReportParts(cohorts: core.cohorts.count)
-        refresh.report(into: &parts, core: core)
-        continuation.report(into: &parts)
-        push.report(into: &parts, duration: scenario.duration)
-        stepSync.report(into: &parts)
+        features.refresh.report(into: &parts, core: core)
+        features.continuation.report(into: &parts)
+        features.push.report(into: &parts, duration: scenario.duration)
+        features.stepSync.report(into: &parts)
         return parts
     }
 
     /// Device `i`'s wakeups a feature caused besides its task launches
     /// (`battery.<cohort>.wakeupsPerDeviceDay`).
     func featuresWakeups(_ i: Int) -> UInt32 {
-        stepSync.slots[i].healthWakes
+        features.stepSync.slots[i].healthWakes
     }
 
     /// `fleetsim merge`'s rules: each feature's own (beside its report), checked before

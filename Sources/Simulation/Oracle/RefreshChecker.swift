@@ -69,13 +69,13 @@ extension World {
     /// progress, no open in the last 24 h, notifications allowed, none shown yet).
     private mutating func judgeNotifiedIfDue(_ i: Int) {
         let window = core.oracle.refresh.devices[i].taskSawOpenWindow
-        guard window != RefreshSlot.noWindow, refresh.truth.window(i) == window, !refresh.truth.inProgress(i, at: now),
+        guard window != RefreshSlot.noWindow, features.refresh.truth.window(i) == window, !features.refresh.truth.inProgress(i, at: now),
               core.devices[i].permission.allowsPosting else { return }
         let opened = core.oracle.refresh.devices[i].lastTrueOpen
         guard opened == World.never || now - opened >= scenario.logic.refresh.recentOpenSuppression else { return }
-        let notified = refresh.slots[i].notifiedWindow == window
+        let notified = features.refresh.slots[i].notifiedWindow == window
         core.verify(notified, .availableTestNotNotified, device: i, time: now,
-               detail: notified ? nil : "test available since \(core.format(refresh.truth.availableAt(i))) and this refresh saw it, but no notification")
+               detail: notified ? nil : "test available since \(core.format(features.refresh.truth.availableAt(i))) and this refresh saw it, but no notification")
     }
 
     /// A test-available notification is shown: not before the test is truly available,
@@ -83,11 +83,11 @@ extension World {
     /// model moves ``RefreshSlot/notifiedWindow`` (``RefreshHost/testNotified(_:window:)``).
     mutating func observeTestNotificationShown(_ i: Int) {
         guard core.oracle.watching else { return }
-        let availableAt = refresh.truth.availableAt(i)
-        let window = refresh.truth.window(i)
+        let availableAt = features.refresh.truth.availableAt(i)
+        let window = features.refresh.truth.window(i)
         core.verify(now >= availableAt, .notifiedBeforeAvailable, device: i, time: now,
                detail: now >= availableAt ? nil : "notified at \(core.format(now)), test available only at \(core.format(availableAt))")
-        if refresh.slots[i].notifiedWindow != window {
+        if features.refresh.slots[i].notifiedWindow != window {
             core.oracle.refresh.devices[i].notificationsInWindow = 1
         } else {
             core.oracle.refresh.devices[i].notificationsInWindow &+= 1

@@ -77,7 +77,7 @@ struct ContinuationHost: FeatureHost {
     static let traceName = "continuation"
 
     @inline(__always) static func lend<R>(_ world: inout World, _ body: (inout ContinuationHost, inout WorldCore) -> R) -> R {
-        body(&world.continuation, &world.core)
+        body(&world.features.continuation, &world.core)
     }
 
     // MARK: - Deliver an input, execute its effects

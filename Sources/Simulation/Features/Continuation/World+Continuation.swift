@@ -14,7 +14,7 @@ extension World {
     mutating func continuationOnOpen(_ d: UInt32) {
         guard core.cohorts[Int(core.devices[Int(d)].cohort)].runsContinuation else { return }
         deliverContinuation(d, .appOpened)
-        guard let mode = continuation.userStartsAnalysis(d, core: &core) else { return }
+        guard let mode = features.continuation.userStartsAnalysis(d, core: &core) else { return }
         deliverContinuation(d, .analysisRequested(mode, notifications: core.devices[Int(d)].permission))
     }
 
@@ -27,14 +27,14 @@ extension World {
 
     /// The user answers the offer's alert.
     mutating func continuationChoice(_ d: UInt32, incarnation: UInt32) {
-        guard let choice = continuation.userChooses(d, incarnation: incarnation, core: &core) else { return }
+        guard let choice = features.continuation.userChooses(d, incarnation: incarnation, core: &core) else { return }
         deliverContinuation(d, .userChose(choice))
     }
 
     /// The foreground session ended: an analysis the user came back to (moved on, then
     /// opened the app) is in the background again.
     mutating func continuationLeavesForeground(_ d: UInt32) {
-        guard continuation.returnsToBackground(d) else { return }
+        guard features.continuation.returnsToBackground(d) else { return }
         deliverContinuation(d, .appEnteredBackground)
     }
 
@@ -47,9 +47,9 @@ extension World {
     /// The background time granted by `beginBackgroundTask` runs out: the expiration
     /// handler runs; an app that still holds the assertion afterwards is terminated.
     mutating func backgroundTimeExpires(_ d: UInt32) {
-        guard continuation.backgroundTimeRunsOut(d, core: &core) else { return }
+        guard features.continuation.backgroundTimeRunsOut(d, core: &core) else { return }
         deliverContinuation(d, .backgroundTimeExpiring)
-        guard continuation.holdsBackgroundTask(Int(d)) else { return }
+        guard features.continuation.holdsBackgroundTask(Int(d)) else { return }
         core.note(d, "OS: background task not ended: the app is terminated")
         terminate(d)
     }
@@ -67,7 +67,7 @@ extension World {
         let j = Int(job)
         let d = core.jobs[j].device
         if case .ok(.analysis) = result {
-            continuation.resultArrived(Int(d), request: core.jobs[j].request, answeredAt: core.jobs[j].answeredAt)
+            features.continuation.resultArrived(Int(d), request: core.jobs[j].request, answeredAt: core.jobs[j].answeredAt)
         }
         deliverContinuation(d, .httpResponse(core.jobs[j].request, result))
     }

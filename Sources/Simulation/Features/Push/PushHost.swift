@@ -32,7 +32,7 @@ import Scenario
 /// badge) comes back as a ``HostRequest``, and the steps around a router input are
 /// sequenced by the world (World+Push.swift). The small queries the world calls
 /// (``device(ofMessage:)``, ``answerIsCurrent(_:generation:)``, ``eventIdentity(_:)``...) are
-/// `@inline(__always)`: called as plain non-mutating methods on `world.push`, each copied
+/// `@inline(__always)`: called as plain non-mutating methods on `world.features.push`, each copied
 /// the whole host (1.2 kB) first.
 struct PushHost {
     let router: PushRouter

@@ -47,7 +47,7 @@ struct RefreshHost: FeatureHost {
     static let traceName = "logic"
 
     @inline(__always) static func lend<R>(_ world: inout World, _ body: (inout RefreshHost, inout WorldCore) -> R) -> R {
-        body(&world.refresh, &world.core)
+        body(&world.features.refresh, &world.core)
     }
 
     // MARK: - Deliver an input, execute its effects (World.deliver)

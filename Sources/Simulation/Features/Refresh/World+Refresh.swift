@@ -36,10 +36,10 @@ extension World {
         core.devices[i].task.running = false
         core.retractTaskExpiry(d)
         let duration = now - core.devices[i].task.launchedAt
-        refresh.metrics.taskDuration.record(duration.microseconds)
+        features.refresh.metrics.taskDuration.record(duration.microseconds)
         core.devices[i].ledger.chargeApp(joules: energy.cpuJoules(seconds: duration.seconds))
         let mAh = energy.milliampHours(joules: core.devices[i].ledger.end() ?? 0)
-        refresh.metrics.energy[Int(core.devices[i].cohort)].add(mAh)
+        features.refresh.metrics.energy[Int(core.devices[i].cohort)].add(mAh)
         // Seed `000`'s budget: under 1 % of the battery per refresh.
         if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { core.devices[i].refreshOverBudget = true }
         // WorkManager: a task completed ran its Worker to `success()`; one never completed was killed.
@@ -77,16 +77,16 @@ extension World {
             core.note(d, "OS: notification not shown (permission \(core.devices[i].permission))")
             return
         }
-        refresh.metrics.notificationsPosted += 1
+        features.refresh.metrics.notificationsPosted += 1
         // Latency only for windows that opened during the run: before it, when the
         // app first heard of a window is unknown.
-        let availableAt = refresh.truth.availableAt(i)
+        let availableAt = features.refresh.truth.availableAt(i)
         observeTestNotificationShown(i)
-        if refresh.testNotified(i, window: refresh.truth.window(i)), now >= availableAt, availableAt >= .zero {
-            refresh.metrics.testAvailableToNotified.record((now - availableAt).microseconds)
+        if features.refresh.testNotified(i, window: features.refresh.truth.window(i)), now >= availableAt, availableAt >= .zero {
+            features.refresh.metrics.testAvailableToNotified.record((now - availableAt).microseconds)
         }
         core.note(d, "OS: notification shown: test available")
-        badge.notificationDelivered(notification, device: d, core: &core)
+        features.badge.notificationDelivered(notification, device: d, core: &core)
         notificationShown(d)
         let usage = core.cohorts[Int(core.devices[i].cohort)].usage
         if let delay = core.withStream(.user, of: i, { $0.chance(usage.notificationOpenProbability) ? usage.notificationOpenDelay.sampleDuration(&$0) : nil }) {
@@ -104,13 +104,13 @@ extension World {
     mutating func userSeesTest(_ d: UInt32) {
         let i = Int(d)
         let usage = core.cohorts[Int(core.devices[i].cohort)].usage
-        if refresh.truth.isAvailable(i, at: now), !refresh.truth.inProgress(i, at: now) {
-            if refresh.testSeen(i, window: refresh.truth.window(i)), refresh.truth.availableAt(i) >= .zero {
-                refresh.metrics.testAvailableToSeen.record((now - refresh.truth.availableAt(i)).microseconds)
+        if features.refresh.truth.isAvailable(i, at: now), !features.refresh.truth.inProgress(i, at: now) {
+            if features.refresh.testSeen(i, window: features.refresh.truth.window(i)), features.refresh.truth.availableAt(i) >= .zero {
+                features.refresh.metrics.testAvailableToSeen.record((now - features.refresh.truth.availableAt(i)).microseconds)
             }
             if core.withStream(.user, of: i, { $0.chance(usage.takeTestProbability) }) {
                 core.metrics.testsTaken += 1
-                refresh.truth.start(i, at: now, duration: usage.testDuration)
+                features.refresh.truth.start(i, at: now, duration: usage.testDuration)
                 core.clock.schedule(.feature(.refresh(.testCompleted(device: d))), after: usage.testDuration)
                 core.note(d, "user starts the test")
             }
@@ -126,8 +126,8 @@ extension World {
 
     /// The user finishes the test: the next window's clock starts.
     private mutating func userCompletesTest(_ d: UInt32) {
-        refresh.truth.complete(Int(d), at: now)
-        core.note(d, "user completes the test; next window opens at \(core.format(refresh.truth.availableAt(Int(d))))")
+        features.refresh.truth.complete(Int(d), at: now)
+        core.note(d, "user completes the test; next window opens at \(core.format(features.refresh.truth.availableAt(Int(d))))")
     }
 
     // MARK: - Its requests (Features/Features.swift)

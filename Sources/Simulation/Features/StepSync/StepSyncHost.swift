@@ -82,7 +82,7 @@ struct StepSyncHost: FeatureHost {
     static let traceName = "step sync"
 
     @inline(__always) static func lend<R>(_ world: inout World, _ body: (inout StepSyncHost, inout WorldCore) -> R) -> R {
-        body(&world.stepSync, &world.core)
+        body(&world.features.stepSync, &world.core)
     }
 
     // MARK: - Set-up

@@ -13,7 +13,7 @@ extension World {
     /// run, then the OS's triggers (the stale-sync notification's, HealthKit deliveries
     /// or WorkManager's periodic work).
     mutating func startStepSync(_ d: UInt32) {
-        let started = stepSync.start(d, core: &core)
+        let started = features.stepSync.start(d, core: &core)
         carryOut(started.staleNotification, device: d)
         startStepSyncWork(d, lastSync: started.lastSync)
     }
@@ -30,7 +30,7 @@ extension World {
     /// budget (``HealthKitDelivery/budget``) unless it finishes at once.
     private mutating func healthDelivery(_ d: UInt32) {
         let i = Int(d)
-        stepSync.healthDeliveryWakes(d, core: &core)
+        features.stepSync.healthDeliveryWakes(d, core: &core)
         resume(d)
         let generation = core.newGeneration(d, .stepWake)
         let context = stepContext(i)
@@ -39,7 +39,7 @@ extension World {
         if core.isCurrent(d, .stepWake, generation) {
             core.scheduleTimer(d, .stepWake, generation: generation, at: now + HealthKitDelivery.budget)
         }
-        stepSync.scheduleHealthDelivery(d, core: &core)
+        features.stepSync.scheduleHealthDelivery(d, core: &core)
     }
 
     /// The retry timer fires (``DeviceTimer/stepRetry``).
@@ -58,7 +58,7 @@ extension World {
     mutating func staleNotificationFires(_ d: UInt32) {
         // Android: a while-idle alarm, which deep Doze may hold (World+WhileIdleAlarm).
         guard staleNotificationMayFire(d) else { return }
-        stepSync.postStaleNotification(d, core: &core)
+        features.stepSync.postStaleNotification(d, core: &core)
     }
 
     /// A HealthKit wake's background time is over (work finished, or its budget spent;
@@ -113,7 +113,7 @@ extension World {
     /// `setTaskCompleted(success: true)` once the sync has nothing in flight.
     private mutating func completeStepSyncTaskIfDone(_ d: UInt32) {
         let i = Int(d)
-        guard core.devices[i].task.running, stepSync.slots[i].job < 0 else { return }
+        guard core.devices[i].task.running, features.stepSync.slots[i].job < 0 else { return }
         completeTask(d, success: true)
     }
 
@@ -129,7 +129,7 @@ extension World {
     /// running operation's), and a running app's logic hears it.
     mutating func stepSyncReceives(_ job: UInt32, _ result: HTTPResult, radioJoules: Double) {
         let j = Int(job), d = core.jobs[j].device
-        stepSync.uploadEnded(Int(d), job: job, radioJoules: radioJoules, seconds: (now - core.jobs[j].sentAt).seconds, energy: energy, core: &core)
+        features.stepSync.uploadEnded(Int(d), job: job, radioJoules: radioJoules, seconds: (now - core.jobs[j].sentAt).seconds, energy: energy, core: &core)
         guard appHearsAnswer(job) else { return }
         deliverStepSync(d, .httpResponse(core.jobs[j].request, result))
     }
@@ -148,16 +148,16 @@ extension World {
     /// it failed (**assumption**: as URLSession reports a default-session task of a
     /// suspended app, a lost connection).
     mutating func failStepUploadOnSuspension(_ d: UInt32) {
-        guard let request = stepSync.abandonUpload(d, core: &core) else { return }
+        guard let request = features.stepSync.abandonUpload(d, core: &core) else { return }
         deliverStepSync(d, .httpResponse(request, .failed(.connectionLost)))
     }
 
     /// Termination: the sync in flight and its timers die with the process; the state
     /// comes back from what reached the disk.
     mutating func terminateStepSync(_ d: UInt32) {
-        stepSync.terminate(d, core: &core)
+        features.stepSync.terminate(d, core: &core)
         workKilled(d, .stepSync)
-        _ = stepSync.abandonUpload(d, core: &core)
+        _ = features.stepSync.abandonUpload(d, core: &core)
     }
 }
 
@@ -177,7 +177,7 @@ extension World {
     /// The work the app enqueued before the run: the logic's sync interval, network and
     /// battery-not-low.
     var stepSyncWork: PeriodicWork {
-        PeriodicWork(interval: SimDuration(microseconds: stepSync.logic.config.syncInterval.microseconds),
+        PeriodicWork(interval: SimDuration(microseconds: features.stepSync.logic.config.syncInterval.microseconds),
                      constraints: [.networkConnected, .batteryNotLow])
     }
 
@@ -185,7 +185,7 @@ extension World {
     /// when the last sync happened (`lastSync`), and HealthKit delivers in the background.
     mutating func startStepSyncWork(_ d: UInt32, lastSync: SimTime) {
         startPeriodicWork(d, .stepSync, stepSyncWork, lastRun: lastSync)
-        if healthStoreDelivers(Int(d)) { stepSync.scheduleHealthDelivery(d, core: &core) }
+        if healthStoreDelivers(Int(d)) { features.stepSync.scheduleHealthDelivery(d, core: &core) }
     }
 
     /// The logic's `schedulePeriodicWork`.
@@ -196,7 +196,7 @@ extension World {
     /// JobScheduler started the work's job (Android): a Worker of its own, with its own
     /// stop deadline; the process runs and the logic hears `periodicWorkRan`.
     mutating func stepSyncRunsAsJob(_ d: UInt32, _ job: AndroidJobStart) {
-        stepSync.metrics.jobs += 1
+        features.stepSync.metrics.jobs += 1
         let serial = runWorker(d, .stepSync, job)
         core.note(d, "WorkManager: step sync runs as job \(serial) (bucket \(job.bucket), \(core.human(now - job.due)) after due); JobScheduler stops it at \(core.format(job.stopsAt))")
         resume(d)
