@@ -265,7 +265,7 @@ extension World {
             androidTimerFires(d, timer, generation: generation)
         case .jobStops(let d, let serial, let work):
             let a = androidIndex(d)
-            guard androids[a].runsJob(work), androids[a].jobSerials[Int(work.rawValue)] == serial else { return }
+            guard androids.withUnsafeBufferPointer({ $0[a].runsJob(work) && $0[a].jobSerials[Int(work.rawValue)] == serial }) else { return }
             stopJob(d, work, serial: serial)
         }
     }

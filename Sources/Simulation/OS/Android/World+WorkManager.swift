@@ -207,8 +207,12 @@ extension World {
     /// deadline (``AndroidEvent/jobStops(device:serial:work:)``). Returns the serial.
     mutating func runWorker(_ d: UInt32, _ work: WorkID, _ job: AndroidJobStart) -> UInt32 {
         let a = androidIndex(d), k = Int(work.rawValue)
-        androids[a].jobSerials[k] &+= 1
-        let serial = androids[a].jobSerials[k]
+        // Read and written in place: a getter on `androids[a]` copies the whole device
+        // (its timer table keeps the optimiser from projecting one field).
+        let serial = androids.withUnsafeMutableBufferPointer { p -> UInt32 in
+            p[a].jobSerials[k] &+= 1
+            return p[a].jobSerials[k]
+        }
         jobStops[a][k] = core.clock.scheduleRetractably(.android(.jobStops(device: d, serial: serial, work: work)), at: job.stopsAt)
         return serial
     }
@@ -223,11 +227,15 @@ extension World {
     /// maintenance window.
     mutating func jobEnded(_ d: UInt32, _ work: WorkID, _ ending: WorkRunEnd) {
         let a = androidIndex(d), k = Int(work.rawValue)
-        guard androids[a].runsJob(work) else { return }
-        let end: WorkRunEnd = androids[a].jobsStopping & work.bit != 0 ? .stoppedBySystem : ending
-        androids[a].jobsRunning &= ~work.bit
-        androids[a].jobsStopping &= ~work.bit
-        let serial = androids[a].jobSerials[k]
+        // Read and written in place (see ``runWorker(_:_:_:)``).
+        let found = androids.withUnsafeMutableBufferPointer { p -> (end: WorkRunEnd, serial: UInt32)? in
+            guard p[a].runsJob(work) else { return nil }
+            let end: WorkRunEnd = p[a].jobsStopping & work.bit != 0 ? .stoppedBySystem : ending
+            p[a].jobsRunning &= ~work.bit
+            p[a].jobsStopping &= ~work.bit
+            return (end, p[a].jobSerials[k])
+        }
+        guard let (end, serial) = found else { return }
         _ = core.clock.queue.retract(jobStops[a][k]) { event in
             if case .android(.jobStops(d, serial, work)) = event { return true }
             return false
