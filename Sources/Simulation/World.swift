@@ -93,10 +93,7 @@ public struct World {
                          rhythm: DailyRhythm(seed: scenario.seed))
         core.jobs = [Job](hugePagesCapacity: World.jobsReserved(devices: devices.count))
         requestTimeout = scenario.backend.requestTimeout
-        features = FeatureHosts(continuation: ContinuationHost(scenario: scenario, core: core),
-                                refresh: RefreshHost(scenario: scenario, lastCompleted: fleet.lastCompleted, capacities: fleet.cohorts.map(\.capacityMah)),
-                                stepSync: StepSyncHost(scenario: scenario, core: core),
-                                push: PushHost(scenario: scenario, core: core))
+        features = FeatureHosts(scenario: scenario, core: core, fleet: fleet)
         let b = scenario.backend
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
@@ -112,7 +109,7 @@ public struct World {
         indexRuns = DeviceIndexRuns(devices)
         unretainedAndroidModels = fleet.cohorts.map { $0.android.map(Unmanaged.passUnretained) }
         start()
-        startPush()
+        featuresStartFleet()
     }
 
     /// The request pool's room at the start: the bench world's 07:00 burst held one
@@ -146,7 +143,7 @@ public struct World {
             }
         }
         settleDoze(before: stop)
-        if stop == end { features.push.closeLedger(core: &core) }
+        if stop == end { featuresRunEnded() }
     }
 
     public mutating func runToEnd() { run(until: end) }
@@ -167,14 +164,9 @@ public struct World {
             if let gap = core.withStream(.network, of: d, { network.nextSpell(rng: &$0) }) {
                 core.clock.schedule(.offlineSpellStarts(device: id), after: gap)
             }
-            // The app was in use before the run: a refresh request is already pending,
-            // submitted sometime in the last preferred interval.
-            let interval = scenario.logic.refresh.preferredInterval.microseconds
-            let earliest = SimTime(microseconds: core.withStream(.os, of: d) { $0.int(in: 0...max(0, interval - 1)) })
             var battery = RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "battery")
             startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
-            osStart(id, task: .refresh, refreshWork, firstDue: cohort.runsRefresh || stepSyncOwnsRefreshTask(d) ? earliest : nil)
-            if cohort.stepSync { startStepSync(id) }
+            featuresStart(id)
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {
             core.clock.schedule(.faultStarts(index: UInt16(i)), at: .zero + fault.at)
@@ -228,21 +220,42 @@ extension World {
     }
 
     /// What a host asked of the world, carried out at once (the host's order of draws
-    /// and schedules stays).
+    /// and schedules stays); a work's request goes to the OS seam by its ``WorkID``.
     mutating func carryOut(_ request: HostRequest, device d: UInt32) {
         switch request {
         case .send(let id, let endpoint, let owner):
             featureSent(send(d, id, endpoint, owner: owner))
         case .persist(let how): persist(d, how: how)
-        case .notify(let notification): features.badge.notificationDelivered(notification, device: d, core: &core)
-        case .submitRefresh(let earliestBegin): submitRefresh(d, earliestBegin: earliestBegin)
-        case .cancelRefresh: cancelRefresh(d)
+        case .notify(let notification): featuresHearNotificationDelivered(notification, d)
+        case .postNotification(let notification): postNotification(notification, device: d)
+        case .submitTask(let work, let earliestBegin): submitTask(d, work, featureWorkRequest(work), earliestBegin: earliestBegin)
+        case .cancelTask(let work): cancelTask(d, work)
         case .completeTask(let success): completeTask(d, success: success)
-        case .postTestNotification(let notification): postTestNotification(notification, device: d)
-        case .schedulePeriodicStepWork(let interval, let constraints): schedulePeriodicStepWork(d, interval: interval, constraints: constraints)
-        case .finishStepWork(let success): stepWorkFinished(d, success: success)
-        case .staleNotificationSet(let at): staleNotificationTriggerSet(d, at: at)
-        case .push(let request): carryOut(request, device: d)
+        case .enqueuePeriodicWork(let work, let interval, let constraints):
+            enqueuePeriodicWork(d, work, PeriodicWork(interval: SimDuration(microseconds: interval.microseconds), constraints: constraints))
+        case .finishWork(let work, let success): featureWorkFinished(work, d, success: success)
+        case .notificationTriggerSet(let at): staleNotificationTriggerSet(d, at: at)
+        case .fcm(let request): carryOut(request, device: d)
+        }
+    }
+
+    /// The app posts `notification` (``HostRequest/postNotification(_:)``): unless the
+    /// permission suppresses it, the feature that posted it hears it was shown, it
+    /// reaches the notification centre, the OS counts it as shown (Android: use of the
+    /// app), and the user may tap it (`usage.notificationOpenProbability`).
+    mutating func postNotification(_ notification: LocalNotification, device d: UInt32) {
+        let i = Int(d)
+        guard core.devices[i].permission.allowsPosting else {
+            core.metrics.notificationsSuppressed += 1
+            core.note(d, "OS: notification not shown (permission \(core.devices[i].permission))")
+            return
+        }
+        featuresHearNotificationShown(notification, d)
+        featuresHearNotificationDelivered(notification, d)
+        notificationShown(d)
+        let usage = core.cohorts[Int(core.devices[i].cohort)].usage
+        if let delay = core.withStream(.user, of: i, { $0.chance(usage.notificationOpenProbability) ? usage.notificationOpenDelay.sampleDuration(&$0) : nil }) {
+            core.clock.schedule(.notificationTapped(device: d), after: delay)
         }
     }
 }

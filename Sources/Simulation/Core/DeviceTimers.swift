@@ -7,7 +7,7 @@ import AppLogic
 /// timer was armed with; re-arming or cancelling bumps it, so the older entry is a no-op
 /// when popped. docs/speed.md ("Timers and the event queue") describes the next step:
 /// one queue entry per device, for the earliest of its table. The timers themselves
-/// (``DeviceTimer``) are the features' list's (Features/DeviceTimer.swift).
+/// (``DeviceTimer``) are the features' list's (Features/Features.swift).
 
 /// A timer table: the current generation of each timer of one device. `DeviceTimers`
 /// holds the features' timers; Android's OS timers have their own (`AndroidTimers`), so

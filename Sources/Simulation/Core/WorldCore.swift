@@ -204,31 +204,3 @@ struct WorldCore {
         }
     }
 }
-
-/// What a feature host asks the world to carry out because it belongs to another part:
-/// the network (a request's job slot is the host's), the process lifecycle, the
-/// notification centre's badge. The host returns it from `execute`; the world carries
-/// it out at once, so the order of every draw and schedule stays the host's.
-enum HostRequest {
-    /// Send a request owned by the asking feature, which serves it through the backend
-    /// model and hears its answer; the world hands the job back to the owner.
-    case send(RequestID, Endpoint, RequestOwner)
-    /// UserDefaults writes every feature's state to disk now.
-    case persist(how: String)
-    /// A notification reaches the notification centre (the badge host hears of it).
-    case notify(LocalNotification)
-    /// The refresh's OS requests (through the OS seam): submit or cancel the refresh
-    /// work, `setTaskCompleted`.
-    case submitRefresh(earliestBegin: SimTime)
-    case cancelRefresh
-    case completeTask(success: Bool)
-    /// The test-available notification (ground truth, the badge, the user's tap).
-    case postTestNotification(LocalNotification)
-    /// The step sync's OS requests (through the OS seam): WorkManager's periodic work,
-    /// the end of the work item, the stale-sync notification's trigger (Android's alarm).
-    case schedulePeriodicStepWork(interval: Interval, constraints: AppLogic.WorkConstraints)
-    case finishStepWork(success: Bool)
-    case staleNotificationSet(at: SimTime)
-    /// The push host's (Features/Push/PushEvent): FCM's side on the phone.
-    case push(PushRequest)
-}

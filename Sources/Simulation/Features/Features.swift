@@ -8,6 +8,14 @@ import Scenario
 /// lent beside the world's core (``FeatureHost/lend(_:_:)``). The fan-outs below reach
 /// them in the order they hear of a thing; a new feature adds its host here.
 struct FeatureHosts {
+    /// Each host built for `scenario`'s fleet (``World/init(scenario:traceDevice:shard:)``).
+    init(scenario: Scenario, core: WorldCore, fleet: FleetBuilder.Fleet) {
+        continuation = ContinuationHost(scenario: scenario, core: core)
+        refresh = RefreshHost(scenario: scenario, lastCompleted: fleet.lastCompleted, capacities: fleet.cohorts.map(\.capacityMah))
+        stepSync = StepSyncHost(scenario: scenario, core: core)
+        push = PushHost(scenario: scenario, core: core)
+    }
+
     var badge = BadgeHost()
     /// Seed `004`'s background continuation.
     var continuation: ContinuationHost
@@ -59,6 +67,50 @@ enum FeatureEvent {
         case .continuation(let e): return e.loadCause
         }
     }
+}
+
+/// Every per-device timer a feature arms, in one small enum, part of the list of
+/// features: each case is one feature's timer, which its handler in
+/// ``World/featureTimerFires(_:_:)`` hands to that feature. One enum of one byte whose
+/// unused values are spare bits `WorldEvent`'s tag fits in, so the event stays 10 bytes
+/// (``DeviceLayoutTests``; a byte-sized struct has no spare bits, and nested
+/// per-feature enums add a tag byte), and every switch over it is exhaustive. The raw
+/// values are the timers' codes in the event hashes (Core/EventHashes) and their places
+/// in the generation table (Core/DeviceTimers): a new feature adds its timers at the end.
+enum DeviceTimer: UInt8, CaseIterable {
+    /// The refresh logic's hard stop (`startHardStopTimer`).
+    case hardStop
+    /// The step sync's retry backoff (`startRetryTimer`).
+    case stepRetry
+    /// The "steps not synced for 24 h" notification's trigger (Android: a while-idle alarm).
+    case staleNotification
+    /// The end of a HealthKit wake or of the work's background time.
+    case stepWake
+    /// The continuation's offer and deadline timers (seed `004`).
+    case continuationOffer
+    case continuationDeadline
+    /// The background time `beginBackgroundTask` granted runs out.
+    case backgroundTask
+
+    /// Re-armed later far more often than it fires: a re-arm keeps its pending entry
+    /// (``DeferredTimer``).
+    var defersLaterArms: Bool { self == .staleNotification }
+
+    /// Which of a device's kept placements (``TimerEntries``) its pending entry keeps, so
+    /// that it leaves the queue when it becomes moot; nil for a timer that keeps none.
+    /// Measured worth it for the two whose entries were mostly popped as no-ops: the
+    /// hard stop, which the logic cancels, and the wake's budget, which the work's end
+    /// replaces by the suspension delay.
+    @inline(__always) var keptEntry: Int? {
+        switch self {
+        case .hardStop: return 0
+        case .stepWake: return 1
+        default: return nil
+        }
+    }
+
+    /// What a request sent when it fires was caused by (``LoadCause``).
+    var loadCause: LoadCause { self == .stepRetry ? .retryBackoff : .appTimer }
 }
 
 /// The feature a request belongs to (``Job/owner``), set by the host that sends it: it
@@ -271,6 +323,25 @@ extension World {
         }
     }
 
+    /// What `work` asks the OS for (its interval and constraints), declared beside the
+    /// feature's host.
+    @inline(__always) func featureWorkRequest(_ work: WorkID) -> PeriodicWork {
+        switch work {
+        case .refresh: refreshWork
+        case .stepSync: stepSyncWork
+        }
+    }
+
+    /// `work`'s run returned its result (``HostRequest/finishWork(_:success:)``): the OS
+    /// ends it, then the feature that declared it hears, if it was running.
+    mutating func featureWorkFinished(_ work: WorkID, _ d: UInt32, success: Bool) {
+        guard workFinished(d, work, success: success) else { return }
+        switch work {
+        case .refresh: break
+        case .stepSync: stepWorkFinished(d)
+        }
+    }
+
     /// JobScheduler stopped `work`'s job `serial` at its deadline: the feature that declared
     /// it hears (the OS then ends the job, if the feature has not).
     mutating func featureWorkStopped(_ work: WorkID, _ d: UInt32, serial: UInt32) {
@@ -280,6 +351,16 @@ extension World {
         }
     }
 
+    /// Which feature handles the app's background task where both could: an iOS cohort
+    /// with `stepSync` but not `refresh` has the step sync's `BGAppRefreshTask` handler
+    /// (seed `003`: "Background App Refresh + HealthKit Background Delivery"). Its adapter
+    /// submits the next request for the sync interval when the task starts and completes
+    /// the task once no upload is in flight.
+    func stepSyncOwnsTask(_ i: Int) -> Bool {
+        let cohort = core.cohorts[Int(core.devices[i].cohort)]
+        return cohort.stepSync && !cohort.runsRefresh && !runsPeriodicWork(i)
+    }
+
     /// The app's background task launched (iOS `BGAppRefreshTask`, Android the refresh
     /// work's job): every feature that handles the task hears. The step sync owns the
     /// task where there is no refresh, and otherwise rides its launch on iOS (Android
@@ -287,7 +368,7 @@ extension World {
     mutating func featuresHearTaskLaunched(_ d: UInt32) {
         let i = Int(d)
         refreshTaskLaunched(d)
-        if stepSyncOwnsRefreshTask(i) { stepSyncTaskLaunched(d) }
+        if stepSyncOwnsTask(i) { stepSyncTaskLaunched(d) }
         if core.cohorts[Int(core.devices[i].cohort)].stepSync, !runsPeriodicWork(i), core.devices[i].process == .running {
             let context = stepContext(i)
             deliverStepSync(d, .refreshTaskLaunched(context))
@@ -299,7 +380,27 @@ extension World {
     /// ``featureWorkStopped(_:_:serial:)``).
     mutating func featuresHearTaskExpired(_ d: UInt32) {
         deliverRefresh(d, .taskExpired)
-        if stepSyncOwnsRefreshTask(Int(d)) { stepSyncTaskExpired(d) }
+        if stepSyncOwnsTask(Int(d)) { stepSyncTaskExpired(d) }
+    }
+
+    // MARK: - The run
+
+    /// Device `d`'s features start (``World/start()``, after its user, network and
+    /// battery): the app's background task as the app left it before the run, then each
+    /// feature's own state and triggers.
+    mutating func featuresStart(_ d: UInt32) {
+        startAppTask(d, handled: core.cohorts[Int(core.devices[Int(d)].cohort)].runsRefresh || stepSyncOwnsTask(Int(d)))
+        if core.cohorts[Int(core.devices[Int(d)].cohort)].stepSync { startStepSync(d) }
+    }
+
+    /// The fleet's features start, once every device has (``World/init(scenario:traceDevice:shard:)``).
+    mutating func featuresStartFleet() {
+        startPush()
+    }
+
+    /// The run reached its end: the features close their books.
+    mutating func featuresRunEnded() {
+        features.push.closeLedger(core: &core)
     }
 
     // MARK: - The process and the user
@@ -317,6 +418,21 @@ extension World {
         continuationOnOpen(d)
         pushOnOpen(d)
         stepSyncOnOpen(d)
+    }
+
+    /// A notification the app posted was shown (``World/postNotification(_:device:)``):
+    /// the feature that posted it hears, by its kind.
+    mutating func featuresHearNotificationShown(_ notification: LocalNotification, _ d: UInt32) {
+        switch notification.kind {
+        case .testAvailable: testNotificationShown(d)
+        case .analysisComplete, .push, .stepSyncStale: break
+        }
+    }
+
+    /// A shown notification reached the notification centre (``HostRequest/notify(_:)``),
+    /// its `content.badge` with it: the badge's keeper hears.
+    mutating func featuresHearNotificationDelivered(_ notification: LocalNotification, _ d: UInt32) {
+        features.badge.notificationDelivered(notification, device: d, core: &core)
     }
 
     /// The foreground session ended, before the app may be suspended.

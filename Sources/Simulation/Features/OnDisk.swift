@@ -1,8 +1,8 @@
 /// What of a feature's stored state reached the disk (UserDefaults), per device, kept
 /// only for the devices where it differs from the state's own copy: the writes the app
 /// made since the last persist. Where nothing is pending, the disk holds exactly the
-/// state's copy, so a fleet keeps no second copy of every device's stored state (the
-/// refresh's 48 bytes, the step sync's 24, the continuation's 8). With the app's
+/// state's copy, so a fleet keeps no second copy of every device's stored state (8 to 48
+/// bytes a device, per feature). With the app's
 /// `synchronize()` after its writes, a device differs only between a write and the
 /// effect that follows it in the same step; without it (`noSynchronize`), until the
 /// persistence delay or the next run.
@@ -13,8 +13,8 @@
 /// (``recentDevice``): its write and the persist that follows in the same step then
 /// cost two stores. The others are an open-addressing table (linear probing, deletion
 /// by backward shift), each operation a multiply and a probe or two, where a
-/// `Dictionary`'s hashing cost more than the rest of a step-sync input. Looked up by
-/// device, never iterated.
+/// `Dictionary`'s hashing cost more than the rest of handling an input of the busiest
+/// feature. Looked up by device, never iterated.
 struct OnDisk<Stored> {
     /// The device changed last while it has writes pending (`UInt32.max`: none), and
     /// what its disk holds.

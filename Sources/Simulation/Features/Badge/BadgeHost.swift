@@ -42,3 +42,11 @@ struct BadgeHost {
         }
     }
 }
+
+extension LocalNotification {
+    /// A notification without `content.badge`, as the app's logic builds every one: the
+    /// badge is owned centrally and never set by one notification (seed `002`, issue 3;
+    /// docs/model.md). **Decision**: a remote notification the OS shows gets none
+    /// either; its payload's own `badge` is not applied.
+    init(kind: Kind) { self.init(kind: kind, badge: nil) }
+}

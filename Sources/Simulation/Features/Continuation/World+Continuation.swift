@@ -9,7 +9,7 @@ extension World {
         deliver(ContinuationHost.self, d, input)
     }
 
-    /// At every open (after the refresh logic and the badge heard of it): the logic
+    /// At every open (after the features before it in the list heard of it): the logic
     /// shows a result waiting for the user, then the user may start an analysis.
     mutating func continuationOnOpen(_ d: UInt32) {
         guard core.cohorts[Int(core.devices[Int(d)].cohort)].runsContinuation else { return }

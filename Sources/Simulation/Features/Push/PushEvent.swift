@@ -18,9 +18,9 @@ enum PushEvent {
     case silentWaiting(device: UInt32)
 }
 
-/// What the push host asks of the world (``HostRequest/push(_:)``): FCM's side on the phone,
+/// What the push host asks of FCM through the world (``HostRequest/fcm(_:)``): FCM's side on the phone,
 /// which the OS seam owns (OS/Android/World+FCMDelivery).
-enum PushRequest {
+enum FCMRequest {
     /// FCM takes send `slot`: how it reaches the phone (Doze, the bucket's high-priority
     /// limit, a force-stop) is decided now, then the host hands it to FCM (``PushHost/sendViaFCM(_:route:core:)``).
     case routeFCM(slot: UInt32, highPriority: Bool)

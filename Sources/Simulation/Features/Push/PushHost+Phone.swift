@@ -22,7 +22,7 @@ struct PushHandover {
 
 /// A push on the phone: delivery, Notification Centre, the silent-push throttle, opens.
 /// The world sequences the steps of an arrival (World+Push's `pushArrives`), since FCM's
-/// side on the phone, the delivery receipt and the badge come between them.
+/// side on the phone, the delivery receipt and Notification Centre come between them.
 extension PushHost {
     /// Device `d` came online (or out of idle) and may receive: the providers hand over
     /// what they stored (nil: nothing stored).
@@ -56,7 +56,7 @@ extension PushHost {
     @inline(__always) func fcmArrival(_ message: UInt32) -> HostRequest? {
         let m = messages[Int(message)]
         guard truth[Int(m.user)].provider == .fcm else { return nil }
-        return .push(.fcmArrived(wakesApp: m.wakesApp, heldSince: m.heldSince))
+        return .fcm(.fcmArrived(wakesApp: m.wakesApp, heldSince: m.heldSince))
     }
 
     /// The message reaches the app or the OS's display rules. A silent one ends here (FCM:
@@ -103,7 +103,7 @@ extension PushHost {
     }
 
     /// The OS displays the alert when the permission allows it, unless its collapse id
-    /// replaces one shown; returns the notification for Notification Centre (and the badge).
+    /// replaces one shown; returns the notification for Notification Centre.
     mutating func display(_ message: UInt32, core: inout WorldCore) -> LocalNotification? {
         let m = messages[Int(message)]
         let u = Int(m.user)
@@ -130,7 +130,7 @@ extension PushHost {
         }
         if authorization == .provisional { metrics.shownQuietly += 1 } else { metrics.shown += 1 }
         core.note(d, "OS: push n\(n) shown")
-        return LocalNotification(kind: .push, badge: nil)
+        return LocalNotification(kind: .push)
     }
 
     /// The user sees the displayed push: opens it (an app open, later) or dismisses it.
@@ -196,7 +196,7 @@ extension PushHost {
     /// (nil: the device runs no push) and whether the app registers its token now: with
     /// permission, when the registry does not hold it active (a new token: not yet). The
     /// world then delivers the open as in-app activity and the user reading every
-    /// notification (README, "the badge").
+    /// notification (docs/model.md: an open reads every notification).
     mutating func appOpened(_ d: UInt32, core: inout WorldCore) -> (user: Int, registers: Bool)? {
         guard active else { return nil }
         let u32 = userOf[Int(d)]

@@ -16,7 +16,7 @@ extension PushHost {
         var notification: Int64 = -1
         switch payload.content {
         case .alert(let n, _, _, _), .summary(let n, _): notification = Int64(n.rawValue)
-        case .badgeOnly, .validation: break
+        default: break  // content that is no notification of the ledger
         }
         if notification >= 0 {
             let n = Int(notification)
@@ -75,7 +75,7 @@ extension PushHost {
         load.streamingPeak[p].note(streaming, bucket: b)
         guard inflight[s].token.provider == .apns else {
             let highPriority = PushRouter.fcmHighPriority(inflight[s].priority, silent: inflight[s].payload.isSilent)
-            return .push(.routeFCM(slot: slot, highPriority: highPriority))
+            return .fcm(.routeFCM(slot: slot, highPriority: highPriority))
         }
         let record = inflight[s]
         let d = Int(record.token.device.rawValue)

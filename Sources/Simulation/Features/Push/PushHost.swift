@@ -16,20 +16,20 @@ import Scenario
 ///   model, and its answer comes back as an event after the provider's latency; no
 ///   answer is a timeout after `PushConfiguration.providerTimeout` (30 s, seed `001`).
 /// - **The phone**: an alert reaches Notification Centre when the permission allows it
-///   (provisional: quietly), counts toward the badge through ``BadgeManager``, and is
+///   (provisional: quietly), counts among the unread notifications, and is
 ///   opened with the cohort's `openProbability` (an open is an app open) or dismissed;
 ///   a notification with a collapse id already shown replaces it in place. A silent
 ///   push to an iPhone goes through ``SilentPushThrottle`` (Low Power Mode and a force-quit
 ///   drop it; one held by the throttle is delivered when its time comes); an FCM data
 ///   message reaches the app when FCM delivers it. FCM devices
-///   send delivery receipts. **Decision**: the payload's `badge` is not applied by the
-///   OS: the app's ``BadgeManager`` owns the badge (README, "the badge").
+///   send delivery receipts. **Decision**: the OS applies no count from the payload:
+///   the app keeps the icon's count from the unread notifications (docs/model.md).
 ///
 /// The host owns the router and one ``PushUserState`` per push user (each device is one
 /// user), the two providers, the push service's queues, the ledger of created
 /// notifications, each user's random streams, and what was measured. Its methods take
-/// `core: inout WorldCore`; what belongs to another part (FCM's side on the phone, the
-/// badge) comes back as a ``HostRequest``, and the steps around a router input are
+/// `core: inout WorldCore`; what belongs to another part (FCM's side on the phone,
+/// Notification Centre) comes back as a ``HostRequest``, and the steps around a router input are
 /// sequenced by the world (World+Push.swift). The small queries the world calls
 /// (``device(ofMessage:)``, ``answerIsCurrent(_:generation:)``, ``eventIdentity(_:)``...) are
 /// `@inline(__always)`: called as plain non-mutating methods on `world.features.push`, each copied

@@ -3,7 +3,7 @@ import AppLogic
 
 /// The world's side of the push host: its events, the one loop that delivers a router
 /// input and executes its effects, and the steps of an arrival, an open and a reachable
-/// device, where FCM's side on the phone (the OS seam), the badge and further router
+/// device, where FCM's side on the phone (the OS seam), Notification Centre and further router
 /// inputs come between the host's steps. Every draw and schedule stays in the order the
 /// pipeline had as one function.
 extension World {
@@ -67,7 +67,7 @@ extension World {
     }
 
     /// The push host's requests: FCM's side on the phone, through the OS seam.
-    mutating func carryOut(_ request: PushRequest, device d: UInt32) {
+    mutating func carryOut(_ request: FCMRequest, device d: UInt32) {
         switch request {
         case .routeFCM(let slot, let highPriority):
             let route = fcmRoute(Int(d), highPriority: highPriority)
@@ -80,7 +80,7 @@ extension World {
     // MARK: - The phone
 
     /// A message reaches the phone: FCM's side, the app or the OS's display rules, the
-    /// receipt, Notification Centre and the badge, the user.
+    /// receipt, Notification Centre, the user.
     mutating func pushArrives(_ message: UInt32) {
         let d = features.push.device(ofMessage: message)
         guard features.push.arrives(message, core: &core) else { return }
@@ -103,7 +103,8 @@ extension World {
     }
 
     /// An app open: the token registered if the registry does not hold it active, the open
-    /// as in-app activity, and the user reading every notification (README, "the badge").
+    /// as in-app activity, and the user reading every notification (docs/model.md: an
+    /// open reads every notification).
     mutating func pushOnOpen(_ d: UInt32) {
         guard let (u, registers) = features.push.appOpened(d, core: &core) else { return }
         if registers { deliverPush(features.push.register(d)) }

@@ -65,9 +65,9 @@ struct RefreshHost: FeatureHost {
         let i = Int(d)
         switch effect {
         case .scheduleRefresh(let earliest):
-            return .submitRefresh(earliestBegin: core.devices[i].clock.trueTime(ofWall: earliest.unixMicroseconds, startUnixSeconds: core.startUnixSeconds))
+            return .submitTask(.refresh, earliestBegin: core.devices[i].clock.trueTime(ofWall: earliest.unixMicroseconds, startUnixSeconds: core.startUnixSeconds))
         case .cancelScheduledRefresh:
-            return .cancelRefresh
+            return .cancelTask(.refresh)
         case .httpRequest(let id, let endpoint):
             return .send(id, endpoint, .refresh)
         case .cancelRequests:
@@ -79,7 +79,7 @@ struct RefreshHost: FeatureHost {
         case .completeTask(let success):
             return .completeTask(success: success)
         case .postNotification(let notification):
-            return .postTestNotification(notification)
+            return .postNotification(notification)
         case .store, .storeTime:
             core.keyValueWritten(d)
         case .synchronize:

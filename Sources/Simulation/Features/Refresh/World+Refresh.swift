@@ -68,15 +68,10 @@ extension World {
 
     // MARK: - Notifications
 
-    /// The test-available notification, unless the permission suppresses it: ground
-    /// truth for the oracle, the notification centre, and maybe the user's tap.
-    mutating func postTestNotification(_ notification: LocalNotification, device d: UInt32) {
+    /// The test-available notification was shown (``World/postNotification(_:device:)``):
+    /// ground truth for the oracle, and the latency from the test's availability.
+    mutating func testNotificationShown(_ d: UInt32) {
         let i = Int(d)
-        guard core.devices[i].permission.allowsPosting else {
-            core.metrics.notificationsSuppressed += 1
-            core.note(d, "OS: notification not shown (permission \(core.devices[i].permission))")
-            return
-        }
         features.refresh.metrics.notificationsPosted += 1
         // Latency only for windows that opened during the run: before it, when the
         // app first heard of a window is unknown.
@@ -86,12 +81,6 @@ extension World {
             features.refresh.metrics.testAvailableToNotified.record((now - availableAt).microseconds)
         }
         core.note(d, "OS: notification shown: test available")
-        features.badge.notificationDelivered(notification, device: d, core: &core)
-        notificationShown(d)
-        let usage = core.cohorts[Int(core.devices[i].cohort)].usage
-        if let delay = core.withStream(.user, of: i, { $0.chance(usage.notificationOpenProbability) ? usage.notificationOpenDelay.sampleDuration(&$0) : nil }) {
-            core.clock.schedule(.notificationTapped(device: d), after: delay)
-        }
     }
 }
 
@@ -152,22 +141,24 @@ extension World {
 /// (KEEP: an enqueued request is kept), and JobScheduler's stop deadline (10 min, or less
 /// when the bucket's quota runs out) replaces iOS's 30 s expiration.
 extension World {
+    /// Set-up (``World/featuresStart(_:)``): the app was in use before the run, so a task
+    /// request is already pending, submitted sometime in the last preferred interval
+    /// (drawn for every device, `handled` or not: the OS stream's later draws follow it);
+    /// `handled`: a feature handles the task on this device.
+    mutating func startAppTask(_ d: UInt32, handled: Bool) {
+        let interval = scenario.logic.refresh.preferredInterval.microseconds
+        let earliest = SimTime(microseconds: core.withStream(.os, of: Int(d)) { $0.int(in: 0...max(0, interval - 1)) })
+        osStart(d, task: .refresh, refreshWork, firstDue: handled ? earliest : nil)
+    }
+
     /// The work's request: seed `000`'s preferred interval (4 h), no flex
     /// (`PeriodicWorkRequest.Builder(interval)`), a network constraint.
     var refreshWork: PeriodicWork {
         PeriodicWork(interval: scenario.logic.refresh.preferredInterval, constraints: [.networkConnected])
     }
 
-    /// The logic's `scheduleRefresh` (``HostRequest/submitRefresh(earliestBegin:)``).
-    mutating func submitRefresh(_ d: UInt32, earliestBegin: SimTime) {
-        submitTask(d, .refresh, refreshWork, earliestBegin: earliestBegin)
-    }
-
-    /// The logic's `cancelScheduledRefresh` (``HostRequest/cancelRefresh``).
-    mutating func cancelRefresh(_ d: UInt32) { cancelTask(d, .refresh) }
-
-    /// The running task's deadline (``WorldEvent/refreshExpires(device:serial:)``): the task
-    /// is the refresh work's, or on iOS the step sync's where it owns the task.
+    /// The running task's deadline (``WorldEvent/refreshExpires(device:serial:)``): the
+    /// app's background task, whichever feature handles it.
     mutating func refreshDeadline(_ d: UInt32, serial: UInt32) {
         taskDeadline(d, .refresh, serial: serial)
     }

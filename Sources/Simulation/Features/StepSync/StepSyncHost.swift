@@ -122,7 +122,7 @@ struct StepSyncHost: FeatureHost {
         let i = Int(d)
         switch effect {
         case .schedulePeriodicWork(let interval, let constraints):
-            return .schedulePeriodicStepWork(interval: interval, constraints: constraints)
+            return .enqueuePeriodicWork(.stepSync, interval: interval, constraints: constraints)
         case .readHealthData(let from, let to):
             let clock = core.devices[i].clock
             slots[i].readFrom = clock.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
@@ -147,7 +147,7 @@ struct StepSyncHost: FeatureHost {
             // whatever the wall clock does.
             return setStaleNotification(d, at: core.now + SimDuration(microseconds: after.microseconds), core: &core)
         case .finishWork(let success):
-            return .finishStepWork(success: success)
+            return .finishWork(.stepSync, success: success)
         }
         return nil
     }
@@ -162,7 +162,7 @@ struct StepSyncHost: FeatureHost {
     /// time-interval trigger: true elapsed time); the OS seam adds Android's alarm.
     private mutating func setStaleNotification(_ d: UInt32, at: SimTime, core: inout WorldCore) -> HostRequest {
         core.armTimer(d, .staleNotification, at: at)
-        return .staleNotificationSet(at: at)
+        return .notificationTriggerSet(at: at)
     }
 
     // MARK: - The OS's triggers
@@ -242,7 +242,7 @@ struct StepSyncHost: FeatureHost {
     }
 
     /// Upload `job` of device `i` ended on the client side: its energy (radio, and CPU
-    /// while it was in flight; CPU inside a refresh task is already the task's, and its
+    /// while it was in flight; CPU inside the app's background task is already the task's, and its
     /// radio goes to that task's books). Outside a task it is one `sync` operation of
     /// the ``EnergyLedger``.
     mutating func uploadEnded(_ i: Int, job: UInt32, radioJoules: Double, seconds: Double,

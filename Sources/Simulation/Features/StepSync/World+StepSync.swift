@@ -91,19 +91,10 @@ extension World {
     /// (``deliver(_:_:_:)``); a health-data read is answered at once, as the next input.
     mutating func deliverStepSync(_ d: UInt32, _ input: StepSyncInput) {
         deliver(StepSyncHost.self, d, input)
-        if stepSyncOwnsRefreshTask(Int(d)) { completeStepSyncTaskIfDone(d) }
+        if stepSyncOwnsTask(Int(d)) { completeStepSyncTaskIfDone(d) }
     }
 
-    // MARK: - The step sync's own BGAppRefreshTask (iOS, no refresh feature)
-
-    /// An iOS cohort with `stepSync` but not `refresh`: the app's `BGAppRefreshTask`
-    /// handler is the step sync's (seed `003`: "Background App Refresh + HealthKit
-    /// Background Delivery"). The adapter submits the next request for the sync interval
-    /// when the task starts and completes the task once no upload is in flight.
-    func stepSyncOwnsRefreshTask(_ i: Int) -> Bool {
-        let cohort = core.cohorts[Int(core.devices[i].cohort)]
-        return cohort.stepSync && !cohort.runsRefresh && !runsPeriodicWork(i)
-    }
+    // MARK: - The app's background task, where the step sync handles it (iOS)
 
     /// The task launched: the next one is asked for a sync interval from now.
     mutating func stepSyncTaskLaunched(_ d: UInt32) {
@@ -164,8 +155,8 @@ extension World {
 // MARK: - Its background work (OS/BackgroundWork.swift)
 
 /// The step sync's background work (seed `003`, issue 4: "Android through WorkManager
-/// periodic work (about 2 h, network and battery-not-low constraints)"; iOS: "Background
-/// App Refresh + HealthKit Background Delivery"), ``WorkID/stepSync``. On Android the
+/// periodic work (about 2 h, network and battery-not-low constraints)";
+/// iOS: "Background App Refresh + HealthKit Background Delivery"), ``WorkID/stepSync``. On Android the
 /// logic's `schedulePeriodicWork(interval:constraints:)` enqueues it as unique periodic
 /// work (KEEP), run as a JobScheduler job under the same gates as every work (Doze
 /// maintenance windows, the bucket's quota, Battery Saver) plus its constraints; a run is
@@ -188,11 +179,6 @@ extension World {
         if healthStoreDelivers(Int(d)) { features.stepSync.scheduleHealthDelivery(d, core: &core) }
     }
 
-    /// The logic's `schedulePeriodicWork`.
-    mutating func schedulePeriodicStepWork(_ d: UInt32, interval: Interval, constraints: AppLogic.WorkConstraints) {
-        enqueuePeriodicWork(d, .stepSync, PeriodicWork(interval: SimDuration(microseconds: interval.microseconds), constraints: constraints))
-    }
-
     /// JobScheduler started the work's job (Android): a Worker of its own, with its own
     /// stop deadline; the process runs and the logic hears `periodicWorkRan`.
     mutating func stepSyncRunsAsJob(_ d: UInt32, _ job: AndroidJobStart) {
@@ -210,11 +196,10 @@ extension World {
         core.note(d, "JobScheduler: step-sync job \(serial) stopped at its deadline")
     }
 
-    /// The logic's `finishWork(success:)`: the Worker returns and its job ends (Android),
-    /// or HealthKit's completion handler is called (iOS); the process is cached
-    /// (suspended) shortly after unless something else holds it.
-    mutating func stepWorkFinished(_ d: UInt32, success: Bool) {
-        guard workFinished(d, .stepSync, success: success) else { return }
+    /// The logic's `finishWork(success:)` ended the run (the Worker returned and its job
+    /// ended on Android, HealthKit's completion handler was called on iOS): the process
+    /// is cached (suspended) shortly after unless something else holds it.
+    mutating func stepWorkFinished(_ d: UInt32) {
         core.armTimer(d, .stepWake, after: World.suspensionDelay)
     }
 }
