@@ -68,36 +68,11 @@ extension FeatureHost {
     mutating func takeFollowUp(_ d: UInt32) -> Input? { nil }
 }
 
-extension World {
-    /// Hands one input to `Host`'s logic for device `d` and executes its effects in order,
-    /// carrying out each ``HostRequest`` at once (before the next effect, so every draw
-    /// and schedule keeps its order); then the follow-up input, if any, the same way.
-    /// Effects may trigger further inputs (scheduled as events), never re-entrantly into
-    /// the same host. Generic over the concrete host, so the compiler specialises it per
-    /// host (no existential, no allocation).
-    @inline(__always)
-    mutating func deliver<Host: FeatureHost>(_: Host.Type, _ d: UInt32, _ first: Host.Input) {
-        var next: Host.Input? = first
-        while let input = next {
-            let count = Host.lend(&self) { host, core in
-                core.note(d, "\(Host.traceName) <- \(input)")
-                // Emptied by popping: `removeAll(keepingCapacity:)` took the generic
-                // `replaceSubrange` path, about 180 instructions an input for two effects.
-                while host.effects.popLast() != nil {}
-                host.handle(d, input, core: &core)
-                return host.effects.count
-            }
-            var k = 0
-            while k < count {
-                let request = Host.lend(&self) { host, core in
-                    let effect = host.effects[k]
-                    core.note(d, "\(Host.traceName) -> \(effect)")
-                    return host.execute(effect, device: d, core: &core)
-                }
-                k += 1
-                if let request { carryOut(request, device: d) }
-            }
-            next = Host.lend(&self) { host, _ in host.takeFollowUp(d) }
-        }
-    }
+/// One API endpoint, declared by the feature that sends it: its path as report.json
+/// names it, its kind code in the event hashes (fixed, so that no hash moves:
+/// Core/EventHashes), and whether the client times it out (`backend.requestTimeout`).
+struct EndpointRow {
+    let path: String
+    let hashCode: UInt32
+    var timesOut = true
 }

@@ -134,15 +134,6 @@ enum RequestOwner: UInt8 {
     }
 }
 
-/// One API endpoint, declared by the feature that sends it: its path as report.json
-/// names it, its kind code in the event hashes (fixed, so that no hash moves:
-/// Core/EventHashes), and whether the client times it out (`backend.requestTimeout`).
-struct EndpointRow {
-    let path: String
-    let hashCode: UInt32
-    var timesOut = true
-}
-
 /// The list of features (docs/architecture.md, "Where each kind of change goes"): the one place
 /// the core's event switch, process lifecycle and user code reach the feature hosts, one
 /// line per host in each fan-out, in the order the hosts hear of it. The core calls
