@@ -10,12 +10,12 @@ import Testing
 /// ceiling with it.
 ///
 /// A file names a feature when its text, comments included, contains one of the
-/// feature's words, case-insensitively: what `grep -il` finds, so the counts are the
-/// ones a reader reproduces by hand. An OS's own API names are the OS's words, not the
-/// feature's, and are taken out of the text first: `BGAppRefreshTask`, "Background App
+/// feature's words, case-insensitively: what `grep -il` finds once the OS's names below
+/// are taken out, so the counts are the ones a reader reproduces by hand. An OS's own
+/// API names are the OS's words, not the feature's, and are taken out of the text first: `BGAppRefreshTask`, "Background App
 /// Refresh" and `backgroundRefreshStatus` are iOS's task and setting (any feature may
-/// ride them), and FCM's `onTokenRefresh` (the provider's token rotation) is push's
-/// provider, so none of them names the refresh feature; HealthKit, the OS's health
+/// ride them), and FCM's `onTokenRefresh` and a "token refresh" are the push provider's
+/// token rotation, so none of them names the refresh feature; HealthKit, the OS's health
 /// store, is not the step sync's word either. The same file still counts when it also
 /// names the feature itself ("the refresh" beside `BGAppRefreshTask`).
 @Suite struct ArchitectureTests {

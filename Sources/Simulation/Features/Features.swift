@@ -328,7 +328,7 @@ extension World {
     mutating func featureWorkFinished(_ work: WorkID, _ d: UInt32, success: Bool) {
         guard workFinished(d, work, success: success) else { return }
         switch work {
-        case .refresh: break
+        case .refresh: break  // its logic ends the task with `completeTask` instead
         case .stepSync: stepWorkFinished(d)
         }
     }
