@@ -113,7 +113,7 @@ extension World {
         features.stepSync.slots.prefetch(i)
         features.stepSync.streams.prefetch(i)
         core.staleTriggers.prefetch(i)
-        if a >= 0 { jobStops.prefetch(a) }
+        if a >= 0 { android.jobStops.prefetch(a) }
     }
 
     /// The launch-policy state at `slot` (none when -1), which a refresh launch and an
@@ -142,7 +142,7 @@ extension World {
         // here waits on memory, so every line is asked for at once.
         let indices = indexRuns.indices(of: i)
         core.devices.prefetch(i, bytes: device)
-        if indices.android >= 0 { androids.prefetch(indices.android, bytes: android) }
+        if indices.android >= 0 { self.android.devices.prefetch(indices.android, bytes: android) }
         return indices
     }
 }
