@@ -28,8 +28,8 @@ struct Device {
     var lowPowerModeSetting: Bool
     var signedIn: Bool
 
-    // The OS's view of the refresh task
-    var task = RefreshTaskSlot()
+    // The OS's view of the app's background task
+    var task = BackgroundTaskSlot()
     /// Bumped at every termination; events of an earlier incarnation are stale.
     var incarnation: UInt32 = 0
     var cohort: UInt16

@@ -37,9 +37,9 @@ extension World {
         case .foregroundSessionEnds(let d, let incarnation):
             let i = Int(d)
             return !(core.devices[i].incarnation == incarnation && core.devices[i].process == .running && now >= core.devices[i].foregroundUntil)
-        case .refreshLaunch(let d, let generation):
+        case .taskLaunch(let d, let generation):
             return !(core.devices[Int(d)].task.pending.isCurrent(generation) && core.devices[Int(d)].task.hasPending)
-        case .refreshExpires(let d, let serial), .refreshWatchdog(let d, let serial):
+        case .taskExpires(let d, let serial), .taskWatchdog(let d, let serial):
             return !(core.devices[Int(d)].task.serial == serial && core.devices[Int(d)].task.running)
         case .suspendAfterTask(let d, let serial):
             return core.devices[Int(d)].task.serial != serial

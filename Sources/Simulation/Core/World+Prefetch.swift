@@ -16,8 +16,8 @@ extension World {
         case .userOpensApp(let d), .notificationTapped(let d),
              .offlineSpellStarts(let d), .offlineSpellEnds(let d), .batterySwitch(let d):
             return d
-        case .foregroundSessionEnds(let d, _), .refreshLaunch(let d, _), .refreshExpires(let d, _),
-             .refreshWatchdog(let d, _), .suspendAfterTask(let d, _), .keyValueFlush(let d, _):
+        case .foregroundSessionEnds(let d, _), .taskLaunch(let d, _), .taskExpires(let d, _),
+             .taskWatchdog(let d, _), .suspendAfterTask(let d, _), .keyValueFlush(let d, _):
             return d
         case .jetsam(let d, _): return d
         case .deviceTimer(let d, _, _): return d
@@ -72,7 +72,7 @@ extension World {
         case .android(.timer(let d, _, .stepWork)):
             let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             prefetchStepSync(Int(d), android: indices.android)
-        case .refreshLaunch(let d, _):
+        case .taskLaunch(let d, _):
             let i = Int(d)
             let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             prefetchLaunchPolicy(indices.launchPolicy)
@@ -95,7 +95,7 @@ extension World {
             prefetch(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes)
             core.staleTriggers.prefetch(Int(d))
         case .offlineSpellStarts(let d), .offlineSpellEnds(let d),
-             .refreshExpires(let d, _), .refreshWatchdog(let d, _), .keyValueFlush(let d, _),
+             .taskExpires(let d, _), .taskWatchdog(let d, _), .keyValueFlush(let d, _),
              .jetsam(let d, _), .deviceTimer(let d, _, .hardStop):
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
         default:

@@ -32,21 +32,21 @@ extension World {
         if core.cohorts[Int(core.devices[Int(d)].cohort)].android != nil {
             startAndroid(d, work: work, request, firstDue: firstDue)
         } else if let firstDue {
-            core.submitBGAppRefresh(d, earliestBegin: firstDue)
+            core.submitBGTaskRequest(d, earliestBegin: firstDue)
         }
     }
 
     // MARK: - Background work by id (OS/BackgroundWork.swift)
 
-    /// A run of `work` from `earliestBegin` as the app's background task (the refresh
-    /// logic's `scheduleRefresh`): iOS `BGTaskScheduler.submit` of the app's
+    /// A run of `work` from `earliestBegin` as the app's background task (a feature's
+    /// request for its next run): iOS `BGTaskScheduler.submit` of the app's
     /// `BGAppRefreshTask` (replaces the pending request), Android WorkManager unique
     /// periodic work as `request` (KEEP).
     mutating func submitTask(_ d: UInt32, _ work: WorkID, _ request: PeriodicWork, earliestBegin: SimTime) {
-        if runsAndroid(Int(d)) { android.enqueueWork(d, work, request, earliestBegin: earliestBegin, core: &core) } else { core.submitBGAppRefresh(d, earliestBegin: earliestBegin) }
+        if runsAndroid(Int(d)) { android.enqueueWork(d, work, request, earliestBegin: earliestBegin, core: &core) } else { core.submitBGTaskRequest(d, earliestBegin: earliestBegin) }
     }
 
-    /// The logic's `cancelScheduledRefresh`: the pending request goes (and `work`'s
+    /// A feature cancels its request for the next run: the pending request goes (and `work`'s
     /// WorkManager work on Android).
     mutating func cancelTask(_ d: UInt32, _ work: WorkID) {
         let i = Int(d)
@@ -144,7 +144,7 @@ extension World {
         let i = Int(d)
         if runsAndroid(i) { return batterySaverChanged(d) }
         if !on, core.devices[i].task.heldBack, !core.devices[i].lowPowerMode {
-            core.submitBGAppRefresh(d, earliestBegin: now)
+            core.submitBGTaskRequest(d, earliestBegin: now)
         }
     }
 
@@ -203,7 +203,7 @@ extension World {
         guard core.taskRequestAwaitsLaunch(d, generation: generation), launchPolicyGrants(d, generation: generation) else { return }
         let runTime = core.taskRequestGranted(d)
         beginRefreshTask(d)
-        core.taskExpires(d, after: runTime)
+        core.scheduleTaskExpiry(d, after: runTime)
         featuresHearTaskLaunched(d)
     }
 

@@ -166,7 +166,7 @@ extension World {
     /// The logic's `cancelScheduledRefresh` (``HostRequest/cancelRefresh``).
     mutating func cancelRefresh(_ d: UInt32) { cancelTask(d, .refresh) }
 
-    /// The running task's deadline (``WorldEvent/refreshExpires(device:serial:)``): the task
+    /// The running task's deadline (``WorldEvent/taskExpires(device:serial:)``): the task
     /// is the refresh work's, or on iOS the step sync's where it owns the task.
     mutating func refreshDeadline(_ d: UInt32, serial: UInt32) {
         taskDeadline(d, .refresh, serial: serial)
@@ -178,7 +178,7 @@ extension World {
         let i = Int(d)
         core.metrics.platform.androidLaunchesByBucket[job.bucket.rawValue] += 1
         beginRefreshTask(d)
-        core.devices[i].timerEntries.expiry = core.clock.scheduleRetractably(.refreshExpires(device: d, serial: core.devices[i].task.serial), at: job.stopsAt)
+        core.devices[i].timerEntries.expiry = core.clock.scheduleRetractably(.taskExpires(device: d, serial: core.devices[i].task.serial), at: job.stopsAt)
         core.note(d, "WorkManager: refresh runs as job \(core.devices[i].task.serial) (bucket \(job.bucket), \(core.human(now - job.due)) after due); JobScheduler stops it at \(core.format(job.stopsAt))")
         featuresHearTaskLaunched(d)
     }

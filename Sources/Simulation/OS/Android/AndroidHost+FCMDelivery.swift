@@ -7,7 +7,7 @@ struct FCMRoute {
     var reach: FCMGatewayModel.Reach
     /// Delivered as high priority (the gateway hands it over even while idle).
     var highPriority: Bool
-    /// It will temp-allow-list the app on arrival (`DozeInput.highPriorityPush`).
+    /// It will temp-allow-list the app on arrival (`DozeInput.highPriorityMessage`).
     var wakesApp: Bool
     /// Held by Doze or a force-stop (counted as a deferral), not by being offline.
     var held: Bool

@@ -200,7 +200,7 @@ extension World {
     /// anything (``AndroidHost/fcmMayHandOver(_:core:)``).
     mutating func flushFCM(_ d: UInt32) {
         guard android.fcmMayHandOver(d, core: &core) else { return }
-        pushDeviceReachable(d)
+        featuresHearReachable(d)
     }
 
     /// An FCM message reached the phone: a high-priority one temp-allow-lists the app
@@ -209,7 +209,7 @@ extension World {
         if wakesApp {
             core.metrics.platform.fcmHighPriorityNow += 1
             core.note(d, "FCM: high-priority message; the app is temp-allow-listed")
-            applyDoze(d, .highPriorityPush)
+            applyDoze(d, .highPriorityMessage)
         }
         if heldSince != World.never { core.metrics.platform.fcmDeferral.record((now - heldSince).microseconds) }
     }

@@ -8,7 +8,7 @@ import Platform
 /// are carried out by the OS seam (OS/OSSeam.swift, ``World/taskLaunchLooks(_:generation:)``).
 extension WorldCore {
     /// `BGTaskScheduler.submit`: replaces the pending request (one per identifier).
-    mutating func submitBGAppRefresh(_ d: UInt32, earliestBegin: SimTime) {
+    mutating func submitBGTaskRequest(_ d: UInt32, earliestBegin: SimTime) {
         let i = Int(d)
         let scheduler = cohorts[Int(devices[i].cohort)].scheduler
         switch scheduler.submit(backgroundAppRefresh: devices[i].backgroundAppRefresh) {
@@ -32,7 +32,7 @@ extension WorldCore {
         let i = Int(d)
         guard devices[i].task.pending.isCurrent(generation), devices[i].task.hasPending else { return false }
         if devices[i].task.running {
-            clock.schedule(.refreshLaunch(device: d, generation: generation), after: .minutes(1))
+            clock.schedule(.taskLaunch(device: d, generation: generation), after: .minutes(1))
             return false
         }
         return true
@@ -48,9 +48,9 @@ extension WorldCore {
     }
 
     /// The task just begun expires `runTime` from now.
-    mutating func taskExpires(_ d: UInt32, after runTime: SimDuration) {
+    mutating func scheduleTaskExpiry(_ d: UInt32, after runTime: SimDuration) {
         let i = Int(d)
-        devices[i].timerEntries.expiry = clock.scheduleRetractably(.refreshExpires(device: d, serial: devices[i].task.serial), at: now + runTime)
+        devices[i].timerEntries.expiry = clock.scheduleRetractably(.taskExpires(device: d, serial: devices[i].task.serial), at: now + runTime)
         note(d, "OS: BGAppRefreshTask \(devices[i].task.serial) launched, expires in \(human(runTime))")
     }
 
@@ -67,7 +67,7 @@ extension WorldCore {
     mutating func armWatchdog(_ d: UInt32, serial: UInt32) {
         let i = Int(d)
         guard devices[i].task.running, devices[i].task.serial == serial else { return }
-        clock.schedule(.refreshWatchdog(device: d, serial: serial), after: cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace)
+        clock.schedule(.taskWatchdog(device: d, serial: serial), after: cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace)
     }
 
     /// The watchdog's grace after an expiration ran out: whether task `serial` still

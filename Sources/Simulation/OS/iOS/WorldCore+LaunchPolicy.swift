@@ -4,9 +4,9 @@ import Platform
 /// iOS: when the system grants a pending `BGAppRefreshTask` a launch, by
 /// ``LaunchPolicyModel``: looks at opportunities after `earliestBeginDate`, a grant
 /// probability that follows the user's own hours of use, charging and Wi-Fi, a daily
-/// budget that grows with use, and the hard rules of `docs/platform-facts.md` F (Background App
-/// Refresh off, Low Power Mode, force-quit). The charger, the Wi-Fi and the local hour
-/// come from the world (the OS seam's ``World/launchPolicyGrants(_:generation:)``).
+/// budget that grows with use, and the hard rules of `docs/platform-facts.md` F
+/// (Background App Refresh off, Low Power Mode, force-quit). The charger, the Wi-Fi and
+/// the local hour come from the world (the OS seam's ``World/launchPolicyGrants(_:generation:)``).
 extension WorldCore {
     /// The system's first look at a request just submitted.
     mutating func scheduleFirstLook(_ d: UInt32, earliestBegin: SimTime, generation: UInt32) {
@@ -14,8 +14,8 @@ extension WorldCore {
         let policy = cohorts[Int(devices[i].cohort)].launchPolicy
         let now = self.now
         let look = withStream(.os, of: i) { policy.firstLook(earliestBegin: earliestBegin, now: now, rng: &$0) }
-        clock.schedule(.refreshLaunch(device: d, generation: generation), at: look)
-        note(d, "OS: refresh request pending, earliest \(format(earliestBegin)); the system first looks at \(format(look))")
+        clock.schedule(.taskLaunch(device: d, generation: generation), at: look)
+        note(d, "OS: BGAppRefreshTask request pending, earliest \(format(earliestBegin)); the system first looks at \(format(look))")
     }
 
     /// A request the policy blocked gets a new look after a condition ended (an open
@@ -43,10 +43,10 @@ extension WorldCore {
         switch decision {
         case .launch:
             metrics.platform.launchGrants += 1
-            note(d, "OS: launch policy grants the refresh (\(launchPolicies[launchPolicySlot(i)].launchesInDay) of \(budget(i)) today; \(conditionText(conditions)), local hour ahead \(hourAhead))")
+            note(d, "OS: launch policy grants a launch (\(launchPolicies[launchPolicySlot(i)].launchesInDay) of \(budget(i)) today; \(conditionText(conditions)), local hour ahead \(hourAhead))")
             return true
         case .lookAgain(let at):
-            clock.schedule(.refreshLaunch(device: d, generation: generation), at: at)
+            clock.schedule(.taskLaunch(device: d, generation: generation), at: at)
             if Double(launchPolicies[launchPolicySlot(i)].launchesInDay) >= policy.dailyBudget(launchPolicies[launchPolicySlot(i)]) {
                 metrics.platform.budgetExhausted += 1
                 note(d, "OS: launch policy: daily budget of \(budget(i)) launches used; next look \(format(at))")
@@ -59,12 +59,12 @@ extension WorldCore {
             switch reason {
             case .lowPowerMode:
                 metrics.launchesHeldBack += 1
-                note(d, "OS: refresh due but held back (Low Power Mode)")
+                note(d, "OS: BGAppRefreshTask due but held back (Low Power Mode)")
             case .forceQuit:
                 metrics.platform.heldBackByForceQuit += 1
-                note(d, "OS: refresh due but held back (the user force-quit the app; none until the next open)")
+                note(d, "OS: BGAppRefreshTask due but held back (the user force-quit the app; none until the next open)")
             case .backgroundAppRefreshOff:
-                note(d, "OS: refresh due but held back (Background App Refresh off)")
+                note(d, "OS: BGAppRefreshTask due but held back (Background App Refresh off)")
             }
             return false
         }
