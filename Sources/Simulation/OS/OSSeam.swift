@@ -5,10 +5,13 @@ import Platform
 /// The OS seam: the one place that asks which platform a device runs. The core and the
 /// features tell the OS what happened (an open, a charger, connectivity, work to submit,
 /// a notification shown) and ask it what it allows, only through these calls; each goes
-/// to the iOS host (OS/iOS: BGTaskScheduler, the launch policy, HealthKit wakes) or the
-/// Android host (OS/Android: Doze, standby buckets, WorkManager, FCM delivery, Battery
-/// Saver, while-idle alarms). A new OS behaviour goes into its host's folder and is
-/// reached from here.
+/// to iOS (OS/iOS: BGTaskScheduler and the launch policy on the core's state, HealthKit
+/// wakes) or the Android host (`World.android`, OS/Android: Doze, standby buckets,
+/// WorkManager, FCM delivery, Battery Saver, while-idle alarms). What iOS decides that
+/// another part carries out (a task's launch and expiration, a watchdog kill, a
+/// force-quit) is carried out here, at the point it is decided; Android's, in
+/// OS/Android/World+Android.swift. A new OS behaviour goes into its host's folder and
+/// is reached from here.
 extension WorldCore {
     /// Whether the user force-quit the app and has not opened it since (iOS: the launch
     /// policy's state, `docs/platform-facts.md` F; Android has no such state): for a host that

@@ -114,7 +114,7 @@ extension AndroidHost {
     /// that is decided first, before Doze's owed steps are settled (settling them at the
     /// next look runs the same steps, each at its own deadline). A due work under Battery
     /// Saver stops there too (``batterySaverHoldsWork(_:core:)``).
-    mutating func dueWork(_ d: UInt32, _ work: WorkID, core: inout WorldCore) -> (due: SimTime, request: WorkRequest)? {
+    @inline(__always) mutating func dueWork(_ d: UInt32, _ work: WorkID, core: inout WorldCore) -> (due: SimTime, request: WorkRequest)? {
         let a = core.androidIndex(d)
         guard let due = workDueAt(d, a, work, core: &core), due <= core.now, !devices[a].forceStopped else { return nil }
         if batterySaverHoldsWork(d, core: &core) { return nil }

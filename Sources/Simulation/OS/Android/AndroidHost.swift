@@ -37,11 +37,13 @@ struct AndroidHost {
     }
 }
 
+// `mutating` though they only read: the Android host calls them on the core it is lent
+// (`inout`), and a non-mutating call on it copies the whole core in a debug build.
 extension WorldCore {
     /// Device `d`'s index in the Android host's arrays (-1 for an iOS device).
-    @inline(__always) func androidIndex(_ d: UInt32) -> Int { devices[Int(d)].androidIndex }
+    @inline(__always) mutating func androidIndex(_ d: UInt32) -> Int { devices[Int(d)].androidIndex }
     /// Android device `d`'s cohort's Android models.
-    @inline(__always) func androidModels(_ d: UInt32) -> AndroidModels { cohorts[Int(devices[Int(d)].cohort)].android! }
+    @inline(__always) mutating func androidModels(_ d: UInt32) -> AndroidModels { cohorts[Int(devices[Int(d)].cohort)].android! }
 }
 
 extension AndroidHost {

@@ -13,7 +13,7 @@ import Platform
 /// (``WorkID``) run as WorkManager unique periodic work (D).
 extension World {
     /// Device `d`'s index in the Android host's arrays (-1 for an iOS device).
-    func androidIndex(_ d: UInt32) -> Int { core.androidIndex(d) }
+    func androidIndex(_ d: UInt32) -> Int { core.devices[Int(d)].androidIndex }
 
     /// Set-up at time zero (``AndroidHost/start(_:work:_:firstDue:core:)``), then the
     /// user's alarm clock, drawn from its own stream (`user.alarmClock`), the screen's
