@@ -35,26 +35,11 @@ public struct World {
     var activeLatencyFaults: [Int] = []
     /// One per entry of `timeZones`, caching each zone's UTC offset between DST changes.
     var localZones: [LocalTimeZone]
-    /// Android-only state, indexed by the Android devices' ``Device/platformSlot`` (World+Android).
-    var androids: [AndroidDevice] = []
+    /// Android's OS state and models (OS/Android/AndroidHost.swift), lent beside the core.
+    var android: AndroidHost
     /// The devices' Android indices and launch-policy slots as runs, for the prefetch
     /// (Core/DeviceIndexRuns).
     let indexRuns: DeviceIndexRuns
-    /// The distinct requests the app enqueued its works with; each Android device names
-    /// its works' by index (``AndroidDevice/requestIDs``; OS/Android/World+WorkManager).
-    var androidWorkRequests: [WorkRequest] = []
-    /// Per Android device, where each work's job's stop deadline went in the queue (OS/Android/World+WorkManager).
-    var jobStops: [InlineArray<2, EventQueue<WorldEvent>.Placement>] = []
-    /// Each cohort's Android models (nil for iOS cohorts), unretained, for the calls made
-    /// at every Doze input and work check (``World/borrowedModels(_:)``).
-    let unretainedAndroidModels: [Unmanaged<AndroidModels>?]
-    /// The reused buffer Doze writes its transitions into.
-    var dozeTransitions: [DozeTransition] = []
-    /// Doze steps that nothing waits on run when Doze is next fed or read (OS/Android/World+Doze); false: one event each.
-    var lazyDoze = true
-    /// Android screen-offs that nothing waits on are settled when the device's Android
-    /// state is next read (OS/Android/World+Android); false: one event each.
-    var lazyScreenOffs = true
     /// The backend's load over simulated time (capacity planning).
     var load: LoadSeries
     /// The event being handled: what a request sent now was caused by (``causeOfSend()``).
@@ -107,7 +92,7 @@ public struct World {
         localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
         load = LoadSeries(duration: scenario.duration)
         indexRuns = DeviceIndexRuns(devices)
-        unretainedAndroidModels = fleet.cohorts.map { $0.android.map(Unmanaged.passUnretained) }
+        android = AndroidHost(cohorts: fleet.cohorts, devices: devices)
         start()
         featuresStartFleet()
     }
@@ -142,7 +127,7 @@ public struct World {
                 step(event)
             }
         }
-        settleDoze(before: stop)
+        android.settleDoze(before: stop, core: &core)
         if stop == end { featuresRunEnded() }
     }
 
@@ -151,10 +136,6 @@ public struct World {
     // MARK: - Set-up
 
     private mutating func start() {
-        // Exactly the Android devices' room, not a doubled capacity reached by copying.
-        let androidCount = core.devices.count { core.cohorts[Int($0.cohort)].android != nil }
-        androids = [AndroidDevice](hugePagesCapacity: androidCount)
-        jobStops = [InlineArray<2, EventQueue<WorldEvent>.Placement>](hugePagesCapacity: androidCount)
         for d in core.devices.indices {
             let id = UInt32(d)
             if core.devices[d].signedIn { tokens.issue(d, at: .zero) }
@@ -184,9 +165,9 @@ public struct World {
         case .userOpensApp(let d): userOpensApp(d)
         case .notificationTapped(let d): openApp(d, fromNotification: true)
         case .foregroundSessionEnds(let d, let incarnation): foregroundSessionEnds(d, incarnation: incarnation)
-        case .refreshLaunch(let d, let generation): launchRefresh(d, generation: generation)
-        case .refreshExpires(let d, let serial): refreshDeadline(d, serial: serial)
-        case .refreshWatchdog(let d, let serial): watchdogFires(d, serial: serial)
+        case .taskLaunch(let d, let generation): taskLaunchLooks(d, generation: generation)
+        case .taskExpires(let d, let serial): refreshDeadline(d, serial: serial)
+        case .taskWatchdog(let d, let serial): watchdogFires(d, serial: serial)
         case .suspendAfterTask(let d, let serial): suspendAfterTask(d, serial: serial)
         case .keyValueFlush(let d, let generation): keyValueFlushDue(d, generation: generation)
         case .requestReachesServer(let job, let generation): requestReachesServer(job, generation: generation)
@@ -309,4 +290,7 @@ extension World {
 
     /// Memory of one iOS device's extra state: its launch policy's (``WorldCore/launchPolicies``).
     public static var bytesPerIOSDevice: Int { MemoryLayout<LaunchPolicyState>.stride }
+
+    /// Memory of one Android device's extra state (its quota history arrays not included).
+    public static var bytesPerAndroidDevice: Int { MemoryLayout<AndroidDevice>.stride }
 }

@@ -10,10 +10,10 @@ enum WorldEvent {
     case userOpensApp(device: UInt32)
     case notificationTapped(device: UInt32)
     case foregroundSessionEnds(device: UInt32, incarnation: UInt32)
-    // iOS
-    case refreshLaunch(device: UInt32, generation: UInt32)
-    case refreshExpires(device: UInt32, serial: UInt32)
-    case refreshWatchdog(device: UInt32, serial: UInt32)
+    // The app's one background task (iOS `BGAppRefreshTask`, OS/iOS): the launch policy's look, the expiration, the watchdog, the suspension after it
+    case taskLaunch(device: UInt32, generation: UInt32)
+    case taskExpires(device: UInt32, serial: UInt32)
+    case taskWatchdog(device: UInt32, serial: UInt32)
     case suspendAfterTask(device: UInt32, serial: UInt32)
     case keyValueFlush(device: UInt32, generation: UInt32)
     // Network and backend

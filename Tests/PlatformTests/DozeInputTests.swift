@@ -112,7 +112,7 @@ import SimKernel
 
         var pushed = DozeRun()
         pushed.send(.screen(on: false), at: t0)
-        pushed.send(.highPriorityPush, at: t0 + .seconds(360))
+        pushed.send(.highPriorityMessage, at: t0 + .seconds(360))
         #expect(pushed.timeline.last == Timed(360, .light(.idleMaintenance)))
     }
 
@@ -162,10 +162,10 @@ import SimKernel
         ])
     }
 
-    @Test func highPriorityPushAllowListsTheAppForFiveMinutes() {
+    @Test func highPriorityMessageAllowListsTheAppForFiveMinutes() {
         var run = deepIdleRun()
         let pushed = t0 + .minutes(70)
-        run.send(.highPriorityPush, at: pushed)
+        run.send(.highPriorityMessage, at: pushed)
         #expect(run.timeline == [])
         #expect(run.state.isAllowListed(at: pushed))
         #expect(run.state.isAllowListed(at: pushed + .minutes(5) - .microseconds(1)))

@@ -89,7 +89,7 @@ import Platform
         world.runToEnd()
         let h = { (hours: Int64) in SimTime.zero + .hours(hours) }
         #expect(BatterySaverAlarmTests.times(world, "the alarm clock rings") == [h(6), h(29), h(53)])
-        #expect(world.androids[0].doze.nextWakeFromIdleAlarm == h(77))
+        #expect(world.android.devices[0].doze.nextWakeFromIdleAlarm == h(77))
     }
 
     /// The app's stale-sync notification is a wakeup while-idle alarm: firing inside the
@@ -105,7 +105,7 @@ import Platform
         // The first run finds the last sync (its own stream, so the age moves nothing
         // else); the second sets the notification's age so it fires at 390 s.
         let probe = try run(age: nil)
-        let due = try #require(probe.androids[0].alarmDue ?? BatterySaverAlarmTests.times(probe, "while-idle alarm fires").first)
+        let due = try #require(probe.android.devices[0].alarmDue ?? BatterySaverAlarmTests.times(probe, "while-idle alarm fires").first)
         let lastSync = due - probe.scenario.logic.stepSync.staleNotificationAge
         let world = try run(age: (SimTime.zero + .seconds(390)) - lastSync)
         #expect(BatterySaverAlarmTests.times(world, "while-idle alarm fires") == [SimTime.zero + .seconds(390)])
@@ -133,9 +133,9 @@ import Platform
             // to keep it ACTIVE throughout, and it has no demotion to check).
             var world = try Self.world(fleet, duration: "4d", device: device, seed: 1)
             world.runToEnd()
-            let phase = world.bucketCheckPhase(UInt32(device), StandbyBucketModel())
+            let phase = AndroidHost.bucketCheckPhase(UInt32(device), StandbyBucketModel(), core: world.core)
             #expect(phase >= .zero && phase < .hours(3))
-            #expect(world.androids[device].bucket.checkPhase == phase)
+            #expect(world.android.devices[device].bucket.checkPhase == phase)
             // Every change but a promotion by use (an open: ACTIVE, at once).
             let demotions = world.trace.filter { $0.line.contains("App Standby: bucket") && !$0.line.hasSuffix("→ active") }
             #expect(!demotions.isEmpty)
@@ -156,6 +156,6 @@ import Platform
         var world = try Self.world(Self.phone(features: #""stepSync""#, android: #", "alarmClock": {"share": 0}"#),
                                    duration: "1m", extra: #", "logic": {"stepSync": {"syncInterval": "10m"}}"#)
         world.runToEnd()
-        #expect(world.request(world.models(0), 0, .stepSync)?.kind == .periodic(interval: .minutes(15), flex: .minutes(15)))
+        #expect(world.android.request(world.core.androidModels(0), 0, .stepSync)?.kind == .periodic(interval: .minutes(15), flex: .minutes(15)))
     }
 }

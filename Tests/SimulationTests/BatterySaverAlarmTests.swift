@@ -69,7 +69,7 @@ import Scenario
         """
         var free = try Self.world(fleet, duration: "2d")
         free.run(until: SimTime.zero + .hours(20))
-        let due = try #require(free.androids[0].alarmDue)
+        let due = try #require(free.android.devices[0].alarmDue)
         free.runToEnd()
         let fired = Self.times(free, "AlarmManager: while-idle alarm fires")
         #expect(fired.first == due)
@@ -80,9 +80,9 @@ import Scenario
 
         var limited = try Self.world(fleet, duration: "2d")
         limited.run(until: SimTime.zero + .hours(20))
-        var log = limited.models(0).whileIdleAlarms.makeLog()
+        var log = limited.core.androidModels(0).whileIdleAlarms.makeLog()
         for _ in 0..<72 { log.record(due - .minutes(50)) }
-        limited.androids[0].whileIdleLog = log
+        limited.android.devices[0].whileIdleLog = log
         limited.runToEnd()
         #expect(Self.times(limited, "AlarmManager: while-idle alarm due; held by Doze").first == due)
         #expect(Self.times(limited, "AlarmManager: while-idle alarm fires").first == due + .minutes(10))
@@ -96,7 +96,7 @@ import Scenario
         // Plugged in 4 min into the hold: deep idle ends, and the held alarm fires then.
         var plugged = try Self.world(fleet, duration: "2d")
         plugged.run(until: SimTime.zero + .hours(20))
-        plugged.androids[0].whileIdleLog = log
+        plugged.android.devices[0].whileIdleLog = log
         plugged.core.clock.schedule(.batterySwitch(device: 0), at: due + .minutes(4))
         plugged.runToEnd()
         #expect(Self.times(plugged, "battery: plugged in").first == due + .minutes(4))

@@ -4,7 +4,7 @@ import SimKernel
 import Scenario
 @testable import Simulation
 
-/// Battery Saver holds due work whatever Doze does (OS/Android/World+WorkManager,
+/// Battery Saver holds due work whatever Doze does (OS/Android/AndroidHost+WorkManager,
 /// `batterySaverHoldsWork`): in a lazy world an attempt under it stops before the gates
 /// and its due work does not wait on Doze. The lazy world must be the eager one
 /// (`lazyDoze` off: every attempt through the gates, every Doze step an event) in
@@ -47,7 +47,7 @@ import Scenario
         }
 
         init(_ world: World, _ d: Int) {
-            let device = world.androids[world.androidIndex(UInt32(d))]
+            let device = world.android.devices[world.androidIndex(UInt32(d))]
             doze = device.doze
             refresh = Slot(device[.refresh])
             steps = Slot(device[.stepSync])
@@ -80,7 +80,7 @@ import Scenario
             if let d = Look.firstDifference(eager, lazy, among: androids) { firstDifference = (t, d) }
             for d in androids where lazy.core.devices[d].lowPowerMode {
                 let a = lazy.androidIndex(UInt32(d))
-                if lazy.workIsDue(UInt32(d), a, .refresh) || lazy.workIsDue(UInt32(d), a, .stepSync) { heldLooks += 1 }
+                if lazy.android.workIsDue(UInt32(d), a, .refresh, core: &lazy.core) || lazy.android.workIsDue(UInt32(d), a, .stepSync, core: &lazy.core) { heldLooks += 1 }
             }
         }
         #expect(firstDifference == nil, "device \(firstDifference?.1 ?? -1) differs before \(firstDifference?.0 ?? .zero)")
@@ -97,17 +97,17 @@ import Scenario
         var held: Int?
         for d in world.core.devices.indices where world.core.devices[d].isAndroid && world.core.devices[d].lowPowerModeSetting {
             let a = world.androidIndex(UInt32(d))
-            let device = world.androids[a]
-            if !device.alarmHeld, !device.fcmWaiting, !device.forceStopped, world.workIsDue(UInt32(d), a, .stepSync) { held = d; break }
+            let device = world.android.devices[a]
+            if !device.alarmHeld, !device.fcmWaiting, !device.forceStopped, world.android.workIsDue(UInt32(d), a, .stepSync, core: &world.core) { held = d; break }
         }
         let d = try #require(held)
         let a = world.androidIndex(UInt32(d))
-        let underBatterySaver = world.dozeWatched(UInt32(d), a)
+        let underBatterySaver = world.android.dozeWatched(UInt32(d), a, core: &world.core)
         world.core.devices[d].lowPowerModeSetting = false
-        let without = world.dozeWatched(UInt32(d), a)
-        world.lazyDoze = false
+        let without = world.android.dozeWatched(UInt32(d), a, core: &world.core)
+        world.android.lazyDoze = false
         world.core.devices[d].lowPowerModeSetting = true
-        let eager = world.dozeWatched(UInt32(d), a)
+        let eager = world.android.dozeWatched(UInt32(d), a, core: &world.core)
         #expect(!underBatterySaver)
         #expect(without)
         #expect(eager)

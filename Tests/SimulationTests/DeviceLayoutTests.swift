@@ -19,7 +19,7 @@ import Platform
         func room<let n: Int, T, R>(_: KeyPath<R, InlineArray<n, T>>) -> Int { n }
         let works = WorkID.allCases.count
         #expect([room(\AndroidDevice.works), room(\AndroidDevice.requestIDs), room(\AndroidDevice.jobSerials)] == [works, works, works])
-        #expect(room(\World.jobStops[0]) == works)
+        #expect(room(\World.android.jobStops[0]) == works)
         #expect(WorkID.allCases.map { AndroidTimer.work($0).work } == WorkID.allCases)
         // Doze's delays as steps of their progressions (docs/speed.md, Session 12).
         #expect(MemoryLayout<DozeState>.stride <= 96, "DozeState grew: see docs/speed.md, Session 12")

@@ -4,14 +4,14 @@ import SimKernel
 import Scenario
 @testable import Simulation
 
-/// Lazy Doze steps (OS/Android/World+Doze, docs/android.md "Lazy Doze steps"): a step
+/// Lazy Doze steps (OS/Android/AndroidHost+Doze, docs/android.md "Lazy Doze steps"): a step
 /// nothing waits on runs when Doze is next fed or read instead of as its own event. A
 /// lazy world must be the eager one (`lazyDoze` off: one event per step) in everything
 /// but its event count and hashes.
 @Suite struct LazyDozeTests {
     static func pair(_ scenario: Scenario) -> (eager: World, lazy: World) {
         var eager = World(scenario: scenario)
-        eager.lazyDoze = false
+        eager.android.lazyDoze = false
         return (eager, World(scenario: scenario))
     }
 
@@ -19,7 +19,7 @@ import Scenario
     /// as arguments, as in ``BatterySaverLazyTests``, where a closure over the test's
     /// `var`s copied both worlds whole at every look of a debug build.)
     static func firstDozeDifference(_ a: World, _ b: World) -> Int? {
-        a.androids.indices.first { a.androids[$0].doze != b.androids[$0].doze }
+        a.android.devices.indices.first { a.android.devices[$0].doze != b.android.devices[$0].doze }
     }
 
     /// report.json without the keys that count or hash delivered events.
@@ -43,7 +43,7 @@ import Scenario
         var scenario = try Fixtures.scenario("scenarios/default.json").scaled(by: 0.02)
         scenario.duration = .days(3)
         var (eager, lazy) = Self.pair(scenario)
-        #expect(eager.androids.count == 80)
+        #expect(eager.android.devices.count == 80)
         var t = SimTime.zero
         var firstDifference: (SimTime, Int)?
         while t < eager.end, firstDifference == nil {

@@ -5,7 +5,7 @@ import SimKernel
 import Scenario
 @testable import Simulation
 
-/// Lazy screen-offs (OS/Android/World+Android, docs/android.md "Lazy screen-offs"): a
+/// Lazy screen-offs (OS/Android/AndroidHost+Screen, docs/android.md "Lazy screen-offs"): a
 /// screen-off nothing waits on is settled at its own instant when the device's Android
 /// state is next read, instead of as its own event. A lazy world must be the eager one
 /// (`lazyScreenOffs` off: one event per screen-off) in everything but its event count
@@ -13,7 +13,7 @@ import Scenario
 @Suite struct LazyScreenOffTests {
     static func pair(_ scenario: Scenario) -> (eager: World, lazy: World) {
         var eager = World(scenario: scenario)
-        eager.lazyScreenOffs = false
+        eager.android.lazyScreenOffs = false
         return (eager, World(scenario: scenario))
     }
 
@@ -28,7 +28,7 @@ import Scenario
         var doze: DozeState
 
         init(_ world: World, _ a: Int) {
-            let device = world.androids[a]
+            let device = world.android.devices[a]
             isOn = device.screen.isOn
             bucket = device.bucket
             lastBucket = device.lastBucket
@@ -40,20 +40,20 @@ import Scenario
         /// come in as arguments, as in ``BatterySaverLazyTests``, where a closure over the
         /// test's `var`s copied both worlds whole for every phone at every look.)
         static func firstDifference(_ a: World, _ b: World) -> Int? {
-            a.androids.indices.first { Look(a, $0) != Look(b, $0) }
+            a.android.devices.indices.first { Look(a, $0) != Look(b, $0) }
         }
     }
 
-    /// What ``World/dozeWatched(_:_:)`` asks, for what waits since before the look: a work
+    /// What ``AndroidHost/dozeWatched(_:_:core:)`` asks, for what waits since before the look: a work
     /// due at the look's instant itself has its check pending then.
     static func waitsBefore(_ world: inout World, _ d: Int, _ a: Int) -> Bool {
-        let device = world.androids[a]
+        let device = world.android.devices[a]
         if device.alarmHeld { return true }
         if device.forceStopped { return false }
         if device.fcmWaiting && world.core.devices[d].online { return true }
         // Battery Saver holds due work whatever Doze does.
         if world.core.devices[d].lowPowerMode { return false }
-        let due = WorkID.allCases.compactMap { world.workDueAt(UInt32(d), a, $0) }
+        let due = WorkID.allCases.compactMap { world.android.workDueAt(UInt32(d), a, $0, core: &world.core) }
         return due.contains { $0 < world.now }
     }
 
@@ -65,7 +65,7 @@ import Scenario
         var scenario = try Fixtures.scenario("scenarios/default.json").scaled(by: 0.02)
         scenario.duration = .days(3)
         var (eager, lazy) = Self.pair(scenario)
-        #expect(eager.androids.count == 80)
+        #expect(eager.android.devices.count == 80)
         var t = SimTime.zero
         var firstDifference: (SimTime, Int)?
         var waitedOn: (SimTime, Int)?
@@ -77,7 +77,7 @@ import Scenario
             if let a = Look.firstDifference(eager, lazy) { firstDifference = (t, a) }
             for d in lazy.core.devices.indices where lazy.core.devices[d].isAndroid {
                 let a = lazy.androidIndex(UInt32(d))
-                guard lazy.androids[a].owed.contains(.screenOff) else { continue }
+                guard lazy.android.devices[a].owed.contains(.screenOff) else { continue }
                 owedLooks += 1
                 if Self.waitsBefore(&lazy, d, a) { waitedOn = (t, a) }
             }

@@ -45,9 +45,9 @@ import Scenario
         #expect(world.deviceCount > 0)
         let devices = world.core.devices
         // Android indices 0, 1, 2... in device order; launch-policy slots likewise.
-        #expect(devices.map(\.androidIndex).filter { $0 >= 0 } == Array(0 ..< world.androids.count))
+        #expect(devices.map(\.androidIndex).filter { $0 >= 0 } == Array(0 ..< world.android.devices.count))
         #expect(devices.map(\.launchPolicySlot).filter { $0 >= 0 } == Array(0 ..< world.core.launchPolicies.count))
-        #expect(world.androids.count > 0 && world.core.launchPolicies.count > 0)
+        #expect(world.android.devices.count > 0 && world.core.launchPolicies.count > 0)
         for d in devices.indices {
             #expect(devices[d].isAndroid == (devices[d].launchPolicySlot < 0))
             #expect(world.indexRuns.indices(of: d).android == devices[d].androidIndex, "device \(d)")

@@ -17,7 +17,7 @@ import SimKernel
         while let event = world.core.clock.next(before: world.end) {
             let stale = world.isSuperseded(event)
             switch event {
-            case .refreshExpires: if stale { expiries.stale += 1 } else { expiries.delivered += 1 }
+            case .taskExpires: if stale { expiries.stale += 1 } else { expiries.delivered += 1 }
             case .deviceTimer(_, _, .hardStop): if stale { hardStops.stale += 1 } else { hardStops.delivered += 1 }
             case .deviceTimer(_, _, .stepWake): if stale { wakes.stale += 1 } else { wakes.delivered += 1 }
             default: break

@@ -52,8 +52,8 @@ public struct DozeConfig: Sendable, Equatable {
     /// sooner than this; it goes ACTIVE and INACTIVE again. 30 min (docs/platform-facts.md A;
     /// [DIC7]: 60 min).
     public var minTimeToAlarm = SimDuration.minutes(30)
-    /// `MAX_TEMP_APP_ALLOWLIST_DURATION_MS`: a high-priority push allow-lists its app 5 min.
-    public var highPriorityPushAllowList = SimDuration.minutes(5)
+    /// `MAX_TEMP_APP_ALLOWLIST_DURATION_MS`: a high-priority FCM message allow-lists its app 5 min.
+    public var highPriorityMessageAllowList = SimDuration.minutes(5)
 
     // Alarm windows and version differences (docs/platform-facts.md section A; [DIC]
     // `scheduleAlarmLocked`, `scheduleLightAlarmLocked`, `stepLightIdleStateLocked`).
@@ -171,9 +171,9 @@ public enum DozeInput: Sendable, Equatable {
     case jobsActive(Bool)
     /// Battery Saver's Quick Doze (docs/platform-facts.md E): skips motion and location checks.
     case quickDoze(Bool)
-    /// The app got a high-priority push: it is temp-allow-listed for 5 min, and the
+    /// The app got a high-priority FCM message: it is temp-allow-listed for 5 min, and the
     /// device is awake (as `deviceAwake`).
-    case highPriorityPush
+    case highPriorityMessage
     /// The device's next wake-from-idle alarm (`AlarmManager.getNextWakeFromIdleTime`:
     /// alarm clocks and `FLAG_WAKE_FROM_IDLE` alarms), nil when none is set. Deep Doze
     /// holds back within `minTimeToAlarm` of it (`isUpcomingAlarmClock`), and INACTIVE
@@ -196,7 +196,7 @@ public struct DozeState: Sendable, Equatable {
     // Largest first, so nothing pads: the optional times are ``PackedTime``s (nil is
     // `Int64.min` µs) behind accessors of their own names, and the flags share a byte.
     var lightBudget = SimDuration.zero
-    /// The app's temp allow-list ends here (docs/platform-facts.md A: high-priority push 5 min).
+    /// The app's temp allow-list ends here (docs/platform-facts.md A: a high-priority FCM message, 5 min).
     public internal(set) var allowListedUntil = SimTime(microseconds: .min)
     @usableFromInline var packedNextWakeFromIdleAlarm = PackedTime.none
     @usableFromInline var packedDeepAlarm = PackedTime.none
@@ -480,8 +480,8 @@ public final class DozeController: Sendable {
             s.quickDoze = on
             s.quickDozeWhileIdling = on && (s.deep == .idle || s.deep == .idleMaintenance)
             if on { becomeInactiveIfAppropriate(&s, now: now, out: &out) }
-        case .highPriorityPush:
-            s.allowListedUntil = now + config.highPriorityPushAllowList
+        case .highPriorityMessage:
+            s.allowListedUntil = now + config.highPriorityMessageAllowList
             deliverNonWakeupAlarm(&s, now: now, out: &out)
         case .nextWakeFromIdleAlarm(let at):
             s.nextWakeFromIdleAlarm = at

@@ -6,7 +6,7 @@ public enum FCMPriority: UInt8, Sendable, Equatable { case normal, high }
 /// What happens to one FCM message reaching a device.
 public enum FCMDelivery: Sendable, Equatable {
     /// Delivered now. A high-priority one wakes the app and temp-allow-lists it for 5 min
-    /// (`DozeInput.highPriorityPush`, docs/platform-facts.md A).
+    /// (`DozeInput.highPriorityMessage`, docs/platform-facts.md A).
     case now(asHighPriority: Bool)
     /// Held until Doze lets background work run (a maintenance window or leaving idle);
     /// then delivered as normal priority.

@@ -46,8 +46,9 @@ public struct BGTaskSchedulerModel: Sendable {
     }
 }
 
-/// One device's refresh-task bookkeeping, as the OS sees it (ground truth for the oracle).
-public struct RefreshTaskSlot: Sendable {
+/// One device's bookkeeping of the app's background task (its `BGAppRefreshTask` on iOS, the
+/// job run as the task on Android), as the OS sees it (ground truth for the oracle).
+public struct BackgroundTaskSlot: Sendable {
     // Widest fields first: 20 bytes, not 25 with padding.
     public var launchedAt = SimTime.zero
     /// Generation of the pending request's launch event (cancels a replaced request).

@@ -30,7 +30,7 @@ final class CohortModels {
     /// Offsets of this cohort's devices: `first ..< first + count`.
     let firstDevice: Int
     let count: Int
-    /// iOS: when a pending refresh is granted a launch (World+LaunchPolicy).
+    /// iOS: when a pending refresh is granted a launch (WorldCore+LaunchPolicy).
     let launchPolicy: LaunchPolicyModel
     /// Screen sessions, app opens and (Android) motion on the diurnal curve (World+Users).
     let users: UserBehaviorModel

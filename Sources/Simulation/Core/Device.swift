@@ -28,17 +28,17 @@ struct Device {
     var lowPowerModeSetting: Bool
     var signedIn: Bool
 
-    // The OS's view of the refresh task
-    var task = RefreshTaskSlot()
+    // The OS's view of the app's background task
+    var task = BackgroundTaskSlot()
     /// Bumped at every termination; events of an earlier incarnation are stale.
     var incarnation: UInt32 = 0
     var cohort: UInt16
     /// The user has Wi-Fi at home (`network.homeWiFi`; World+Energy).
     var homeWiFi: Bool
-    /// Android: Battery Saver turned on by its automatic schedule (World+BatterySaver).
+    /// Android: Battery Saver turned on by its automatic schedule (AndroidHost+BatterySaver).
     var autoBatterySaver = false
     /// Where its platform's own state is kept: on iOS the launch policy's view of this
-    /// app's use (its slot in ``WorldCore/launchPolicies``, World+LaunchPolicy); on Android
+    /// app's use (its slot in ``WorldCore/launchPolicies``, WorldCore+LaunchPolicy); on Android
     /// ``androidFlag`` and its index in `World.androids` (OS/Android). In the `Device`, whose
     /// line the event reads anyway, rather than an index array of its own: one line fewer
     /// for the events that ask which platform a device runs (docs/speed.md, "Session 15").

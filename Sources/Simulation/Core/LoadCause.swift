@@ -69,8 +69,8 @@ enum LoadCause: UInt8, CaseIterable {
         case .userOpensApp: return .appOpen
         case .notificationTapped: return .notificationTap
         case .foregroundSessionEnds: return .userAction
-        case .refreshLaunch: return .refreshLaunch
-        case .refreshExpires, .refreshWatchdog, .suspendAfterTask, .keyValueFlush: return .appTimer
+        case .taskLaunch: return .refreshLaunch
+        case .taskExpires, .taskWatchdog, .suspendAfterTask, .keyValueFlush: return .appTimer
         case .requestReachesServer, .serviceCompletes, .responseReachesDevice, .requestTimesOut: return nil
         case .offlineSpellStarts, .offlineSpellEnds: return .connectivity
         case .faultStarts, .faultEnds, .jetsam: return .fault

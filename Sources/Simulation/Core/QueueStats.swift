@@ -37,9 +37,9 @@ extension World {
         case .foregroundSessionEnds(let d, let incarnation):
             let i = Int(d)
             return !(core.devices[i].incarnation == incarnation && core.devices[i].process == .running && now >= core.devices[i].foregroundUntil)
-        case .refreshLaunch(let d, let generation):
+        case .taskLaunch(let d, let generation):
             return !(core.devices[Int(d)].task.pending.isCurrent(generation) && core.devices[Int(d)].task.hasPending)
-        case .refreshExpires(let d, let serial), .refreshWatchdog(let d, let serial):
+        case .taskExpires(let d, let serial), .taskWatchdog(let d, let serial):
             return !(core.devices[Int(d)].task.serial == serial && core.devices[Int(d)].task.running)
         case .suspendAfterTask(let d, let serial):
             return core.devices[Int(d)].task.serial != serial
@@ -57,12 +57,12 @@ extension World {
         case .android(let e):
             switch e {
             case .screenOff(let d, let generation):
-                let screen = androids[androidIndex(d)].screen
+                let screen = android.devices[androidIndex(d)].screen
                 return !(screen.isOn && screen.offTimer.isCurrent(generation))
-            case .timer(let d, let generation, let timer): return !androids[androidIndex(d)].timers.isCurrent(timer, generation)
+            case .timer(let d, let generation, let timer): return !android.devices[androidIndex(d)].timers.isCurrent(timer, generation)
             case .jobStops(let d, let serial, let work):
                 let a = androidIndex(d)
-                return !(androids[a].runsJob(work) && androids[a].jobSerials[Int(work.rawValue)] == serial)
+                return !(android.devices[a].runsJob(work) && android.devices[a].jobSerials[Int(work.rawValue)] == serial)
             case .screenSessionStarts, .motion: return false
             }
         case .userOpensApp, .notificationTapped, .offlineSpellStarts, .offlineSpellEnds, .faultStarts,

@@ -23,7 +23,7 @@ extension WorldCore {
     mutating func retractTaskExpiry(_ d: UInt32) {
         let serial = devices[Int(d)].task.serial
         _ = clock.queue.retract(devices[Int(d)].timerEntries.expiry) { event in
-            if case .refreshExpires(d, serial) = event { return true }
+            if case .taskExpires(d, serial) = event { return true }
             return false
         }
     }

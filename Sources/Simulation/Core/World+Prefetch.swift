@@ -16,8 +16,8 @@ extension World {
         case .userOpensApp(let d), .notificationTapped(let d),
              .offlineSpellStarts(let d), .offlineSpellEnds(let d), .batterySwitch(let d):
             return d
-        case .foregroundSessionEnds(let d, _), .refreshLaunch(let d, _), .refreshExpires(let d, _),
-             .refreshWatchdog(let d, _), .suspendAfterTask(let d, _), .keyValueFlush(let d, _):
+        case .foregroundSessionEnds(let d, _), .taskLaunch(let d, _), .taskExpires(let d, _),
+             .taskWatchdog(let d, _), .suspendAfterTask(let d, _), .keyValueFlush(let d, _):
             return d
         case .jetsam(let d, _): return d
         case .deviceTimer(let d, _, _): return d
@@ -72,7 +72,7 @@ extension World {
         case .android(.timer(let d, _, .stepWork)):
             let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             prefetchStepSync(Int(d), android: indices.android)
-        case .refreshLaunch(let d, _):
+        case .taskLaunch(let d, _):
             let i = Int(d)
             let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
             prefetchLaunchPolicy(indices.launchPolicy)
@@ -95,7 +95,7 @@ extension World {
             prefetch(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes)
             core.staleTriggers.prefetch(Int(d))
         case .offlineSpellStarts(let d), .offlineSpellEnds(let d),
-             .refreshExpires(let d, _), .refreshWatchdog(let d, _), .keyValueFlush(let d, _),
+             .taskExpires(let d, _), .taskWatchdog(let d, _), .keyValueFlush(let d, _),
              .jetsam(let d, _), .deviceTimer(let d, _, .hardStop):
             prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
         default:
@@ -113,7 +113,7 @@ extension World {
         features.stepSync.slots.prefetch(i)
         features.stepSync.streams.prefetch(i)
         core.staleTriggers.prefetch(i)
-        if a >= 0 { jobStops.prefetch(a) }
+        if a >= 0 { android.jobStops.prefetch(a) }
     }
 
     /// The launch-policy state at `slot` (none when -1), which a refresh launch and an
@@ -142,7 +142,7 @@ extension World {
         // here waits on memory, so every line is asked for at once.
         let indices = indexRuns.indices(of: i)
         core.devices.prefetch(i, bytes: device)
-        if indices.android >= 0 { androids.prefetch(indices.android, bytes: android) }
+        if indices.android >= 0 { self.android.devices.prefetch(indices.android, bytes: android) }
         return indices
     }
 }

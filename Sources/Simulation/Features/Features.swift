@@ -305,7 +305,7 @@ extension World {
 
     // MARK: - Background work (OS/BackgroundWork.swift)
 
-    /// JobScheduler started `work`'s job on device `d` (OS/Android/World+WorkManager): the
+    /// JobScheduler started `work`'s job on device `d` (OS/Android/AndroidHost+WorkManager): the
     /// feature that declared the work runs it.
     @inline(__always) mutating func featureWorkRuns(_ work: WorkID, _ d: UInt32, _ job: AndroidJobStart) {
         switch work {

@@ -53,7 +53,7 @@ enum WorkRunEnd {
     }
 }
 
-/// A work's run as JobScheduler starts it (World+WorkManager), handed to the feature that
+/// A work's run as JobScheduler starts it (AndroidHost+WorkManager), handed to the feature that
 /// declared the work (``World/featureWorkRuns(_:_:_:)``).
 struct AndroidJobStart {
     /// The app's standby bucket when the job started.

@@ -5,7 +5,7 @@ import Backend
 
 /// The days of a device's own calendar: its zone setting read on its wall clock, skew
 /// included. HealthKit's statistics collection and Health Connect's aggregate by period
-/// bucket on the calendar the app passes, which is the device's; the step sync reads
+/// bucket on the calendar the app passes, which is the device's; the app reads
 /// from that calendar's midnight, so a read always starts on one of these days.
 struct DeviceDays {
     let calendar: LocalCalendar
@@ -30,10 +30,11 @@ extension WorldCore {
     }
 }
 
-/// The health store (HealthKit, Health Connect) the step sync reads, answered from the
-/// host's ``HealthDataGenerator``: the steps the user truly records. Methods of the
-/// one-word generator, not of ``StepSyncHost``: called from the host's mutating
-/// methods, a host method copied the whole host (its per-device arrays retained) per read.
+/// The health store (HealthKit, Health Connect) the app reads, answered from the
+/// reading feature's ``HealthDataGenerator``: the steps the user truly records. Methods
+/// of the one-word generator, not of the feature's host: called from the host's
+/// mutating methods, a host method copied the whole host (its per-device arrays
+/// retained) per read.
 extension HealthDataGenerator {
     /// The steps the user truly recorded in `[from, to)` (ground truth: the health data
     /// follows the user's home-zone day).
@@ -47,7 +48,7 @@ extension HealthDataGenerator {
     }
 
     /// Daily totals of `[from, to)` by the device's date, as the health store answers the
-    /// step sync's read.
+    /// app's read.
     func healthData(user: Int, from: SimTime, to: SimTime, days: DeviceDays, home: LocalCalendar, startUnixSeconds: Int64) -> [DailySteps] {
         guard from < to else { return [] }
         let first = days.day(at: from), last = days.day(at: to)

@@ -5,10 +5,13 @@ import Platform
 /// The OS seam: the one place that asks which platform a device runs. The core and the
 /// features tell the OS what happened (an open, a charger, connectivity, work to submit,
 /// a notification shown) and ask it what it allows, only through these calls; each goes
-/// to the iOS host (OS/iOS: BGTaskScheduler, the launch policy, HealthKit wakes) or the
-/// Android host (OS/Android: Doze, standby buckets, WorkManager, FCM delivery, Battery
-/// Saver, while-idle alarms). A new OS behaviour goes into its host's folder and is
-/// reached from here.
+/// to iOS (OS/iOS: BGTaskScheduler and the launch policy on the core's state, HealthKit
+/// wakes) or the Android host (`World.android`, OS/Android: Doze, standby buckets,
+/// WorkManager, FCM delivery, Battery Saver, while-idle alarms). What iOS decides that
+/// another part carries out (a task's launch and expiration, a watchdog kill, a
+/// force-quit) is carried out here, at the point it is decided; Android's, in
+/// OS/Android/World+Android.swift. A new OS behaviour goes into its host's folder and
+/// is reached from here.
 extension WorldCore {
     /// Whether the user force-quit the app and has not opened it since (iOS: the launch
     /// policy's state, `docs/platform-facts.md` F; Android has no such state): for a host that
@@ -20,7 +23,7 @@ extension WorldCore {
 }
 
 extension World {
-    /// Android devices have an entry in `androids` (``Device/platformSlot``).
+    /// Android devices have an entry in `android.devices` (``Device/platformSlot``).
     @inline(__always) private func runsAndroid(_ i: Int) -> Bool { core.devices[i].isAndroid }
 
     // MARK: - Set-up
@@ -32,27 +35,27 @@ extension World {
         if core.cohorts[Int(core.devices[Int(d)].cohort)].android != nil {
             startAndroid(d, work: work, request, firstDue: firstDue)
         } else if let firstDue {
-            submitBGAppRefresh(d, earliestBegin: firstDue)
+            core.submitBGTaskRequest(d, earliestBegin: firstDue)
         }
     }
 
     // MARK: - Background work by id (OS/BackgroundWork.swift)
 
-    /// A run of `work` from `earliestBegin` as the app's background task (the refresh
-    /// logic's `scheduleRefresh`): iOS `BGTaskScheduler.submit` of the app's
+    /// A run of `work` from `earliestBegin` as the app's background task (a feature's
+    /// request for its next run): iOS `BGTaskScheduler.submit` of the app's
     /// `BGAppRefreshTask` (replaces the pending request), Android WorkManager unique
     /// periodic work as `request` (KEEP).
     mutating func submitTask(_ d: UInt32, _ work: WorkID, _ request: PeriodicWork, earliestBegin: SimTime) {
-        if runsAndroid(Int(d)) { enqueueWork(d, work, request, earliestBegin: earliestBegin) } else { submitBGAppRefresh(d, earliestBegin: earliestBegin) }
+        if runsAndroid(Int(d)) { android.enqueueWork(d, work, request, earliestBegin: earliestBegin, core: &core) } else { core.submitBGTaskRequest(d, earliestBegin: earliestBegin) }
     }
 
-    /// The logic's `cancelScheduledRefresh`: the pending request goes (and `work`'s
+    /// A feature cancels its request for the next run: the pending request goes (and `work`'s
     /// WorkManager work on Android).
     mutating func cancelTask(_ d: UInt32, _ work: WorkID) {
         let i = Int(d)
         core.devices[i].task.hasPending = false
         core.devices[i].task.pending.cancel()
-        if runsAndroid(i) { cancelWork(d, work) }
+        if runsAndroid(i) { android.cancelWork(d, work, core: &core) }
     }
 
     /// The running task's deadline (`work`'s, task `serial`): iOS's expiration (the
@@ -60,7 +63,10 @@ extension World {
     mutating func taskDeadline(_ d: UInt32, _ work: WorkID, serial: UInt32) {
         let i = Int(d)
         guard core.devices[i].task.serial == serial, core.devices[i].task.running else { return }
-        if runsAndroid(i) { stopJob(d, work, serial: serial) } else { expireBGAppRefreshTask(d, serial: serial) }
+        if runsAndroid(i) { return stopJob(d, work, serial: serial) }
+        core.bgAppRefreshTaskExpires(d, serial: serial)
+        featuresHearTaskExpired(d)
+        core.armWatchdog(d, serial: serial)
     }
 
     /// The task is over for the OS (completed or killed: `end`, for WorkManager).
@@ -76,14 +82,14 @@ extension World {
     /// so its next run is due one interval later (Android; iOS has no periodic work).
     mutating func startPeriodicWork(_ d: UInt32, _ work: WorkID, _ request: PeriodicWork, lastRun: SimTime) {
         guard runsAndroid(Int(d)) else { return }
-        enqueuedBeforeRun(d, androidIndex(d), work, request, lastRun: lastRun)
-        scheduleWorkCheck(d, work)
+        android.enqueuedBeforeRun(d, androidIndex(d), work, request, lastRun: lastRun, core: &core)
+        android.scheduleWorkCheck(d, work, core: &core)
     }
 
     /// The logic's `schedulePeriodicWork`: WorkManager unique periodic work (KEEP), no flex,
     /// its first run one interval from now (Android; iOS has no periodic work).
     mutating func enqueuePeriodicWork(_ d: UInt32, _ work: WorkID, _ request: PeriodicWork) {
-        if runsAndroid(Int(d)) { enqueueWork(d, work, request, earliestBegin: nil) }
+        if runsAndroid(Int(d)) { android.enqueueWork(d, work, request, earliestBegin: nil, core: &core) }
     }
 
     /// The logic's `finishWork`: the Worker of `work` returns its result and its job ends
@@ -91,7 +97,7 @@ extension World {
     /// `work` was running (nothing ended).
     mutating func workFinished(_ d: UInt32, _ work: WorkID, success: Bool) -> Bool {
         guard runsAndroid(Int(d)) else { return true }
-        guard androids[androidIndex(d)].runsJob(work) else { return false }
+        guard android.devices[androidIndex(d)].runsJob(work) else { return false }
         jobEnded(d, work, .returned(success ? .success : .retry))
         return true
     }
@@ -105,7 +111,7 @@ extension World {
     /// Whether a job of some work holds the process (Android: it is not suspended under it).
     @inline(__always) func workHoldsProcess(_ i: Int) -> Bool {
         let a = core.devices[i].androidIndex
-        return a >= 0 && androids[a].jobsRunning != 0
+        return a >= 0 && android.devices[a].jobsRunning != 0
     }
 
     // MARK: - The user, the phone, the network
@@ -113,13 +119,15 @@ extension World {
     /// What the OS learns from an open: the launch policy's history (iOS), the screen and
     /// the standby bucket (Android).
     mutating func appOpened(_ d: UInt32) {
-        if runsAndroid(Int(d)) { androidAppOpened(d) } else { launchPolicySeesOpen(d) }
+        if runsAndroid(Int(d)) { androidAppOpened(d) } else { core.launchPolicySeesOpen(d, localHour: userLocalTime(Int(d), at: now).hour) }
     }
 
     /// A foreground session ended: on iOS the user may swipe the app away. True when
     /// the user force-quit it.
     mutating func userMayForceQuit(_ d: UInt32) -> Bool {
-        runsAndroid(Int(d)) ? false : iOSUserMayForceQuit(d)
+        guard !runsAndroid(Int(d)), core.userSwipesAppAway(d) else { return false }
+        terminate(d)
+        return true
     }
 
     /// The user plugged the phone in or unplugged it (Android: Battery Saver's schedule,
@@ -139,13 +147,13 @@ extension World {
         let i = Int(d)
         if runsAndroid(i) { return batterySaverChanged(d) }
         if !on, core.devices[i].task.heldBack, !core.devices[i].lowPowerMode {
-            submitBGAppRefresh(d, earliestBegin: now)
+            core.submitBGTaskRequest(d, earliestBegin: now)
         }
     }
 
     /// A notification was shown (Android: a notification seen counts as use for the bucket).
     mutating func notificationShown(_ d: UInt32) {
-        if runsAndroid(Int(d)) { androidNotificationSeen(d) }
+        if runsAndroid(Int(d)) { android.notificationSeen(d, core: &core) }
     }
 
     /// An FCM message reached the phone (Android only).
@@ -166,12 +174,60 @@ extension World {
     /// The stale-sync notification's trigger was set for `at` (iOS: a time-interval
     /// trigger, nothing more; Android: the while-idle alarm).
     mutating func staleNotificationTriggerSet(_ d: UInt32, at: SimTime) {
-        if runsAndroid(Int(d)) { armWhileIdleAlarm(d, at: at) }
+        if runsAndroid(Int(d)) { android.armWhileIdleAlarm(d, at: at, core: &core) }
     }
 
     /// The stale-sync notification's trigger is due: whether it fires now (an Android
-    /// while-idle alarm may be held by deep Doze).
+    /// while-idle alarm may be held by deep Doze; its delivery wakes the device, which
+    /// Doze hears).
     mutating func staleNotificationMayFire(_ d: UInt32) -> Bool {
-        runsAndroid(Int(d)) ? whileIdleAlarmFires(d) : true
+        guard runsAndroid(Int(d)) else { return true }
+        guard android.whileIdleAlarmFires(d, core: &core) else { return false }
+        applyDoze(d, .deviceAwake)
+        return true
+    }
+
+    // MARK: - FCM on the phone (OS/Android/AndroidHost+FCMDelivery)
+
+    /// How FCM reaches device `d` for a message it accepts.
+    mutating func fcmRoute(_ d: Int, highPriority: Bool) -> FCMRoute {
+        android.fcmRoute(d, highPriority: highPriority, core: &core)
+    }
+
+    /// Whether stored FCM messages may reach device `d` now.
+    @inline(__always) mutating func fcmReachable(_ d: Int) -> Bool { android.fcmReachable(d, core: &core) }
+
+    // MARK: - iOS's launch of the app's task (OS/iOS)
+
+    /// A look of the system at the pending `BGAppRefreshTask` request `generation`: when
+    /// the launch policy grants it, the task begins (the app's process resumes), its
+    /// expiration is scheduled, and the features that handle the task hear of the launch.
+    mutating func taskLaunchLooks(_ d: UInt32, generation: UInt32) {
+        guard core.taskRequestAwaitsLaunch(d, generation: generation), launchPolicyGrants(d, generation: generation) else { return }
+        let runTime = core.taskRequestGranted(d)
+        beginRefreshTask(d)
+        core.scheduleTaskExpiry(d, after: runTime)
+        featuresHearTaskLaunched(d)
+    }
+
+    /// The launch policy's look (OS/iOS/WorldCore+LaunchPolicy) under the conditions
+    /// now: the charger, the Wi-Fi, and the user's local hour one usage lead ahead.
+    mutating func launchPolicyGrants(_ d: UInt32, generation: UInt32) -> Bool {
+        let i = Int(d)
+        let policy = core.cohorts[Int(core.devices[i].cohort)].launchPolicy
+        let conditions = LaunchPolicyModel.Conditions(
+            backgroundAppRefresh: core.devices[i].backgroundAppRefresh, lowPowerMode: core.devices[i].lowPowerMode,
+            charging: isCharging(i), onWiFi: onWiFi(i, at: now))
+        let hourAhead = userLocalTime(i, at: now + policy.usageLead).hour
+        return core.launchPolicyGrants(d, generation: generation, conditions, hourAhead: hourAhead)
+    }
+
+    /// The watchdog's grace after an expiration ran out with task `serial` still running:
+    /// it kills the app.
+    mutating func watchdogFires(_ d: UInt32, serial: UInt32) {
+        guard core.watchdogKills(d, serial: serial) else { return }
+        observeWatchdogKill(Int(d), serial: serial)
+        core.note(d, "OS: watchdog kills the app (task \(serial) never completed after expiration)")
+        terminate(d)
     }
 }

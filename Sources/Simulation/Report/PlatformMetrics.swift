@@ -33,10 +33,10 @@ struct PlatformMetrics {
     var dozeDeepIdleEntries: UInt64 = 0
     var dozeMaintenanceWindows: UInt64 = 0
     var bucketChanges: UInt64 = 0
-    /// Battery Saver turned on by its automatic schedule at 15 % (World+BatterySaver).
+    /// Battery Saver turned on by its automatic schedule at 15 % (AndroidHost+BatterySaver).
     var batterySaverActivations: UInt64 = 0
     /// The stale-sync while-idle alarm: deliveries, those deep Doze held, and how long
-    /// the held ones waited past their time (World+WhileIdleAlarm).
+    /// the held ones waited past their time (AndroidHost+WhileIdleAlarm).
     var alarmsFired: UInt64 = 0
     var alarmsDelayedByDoze: UInt64 = 0
     var alarmDozeDelay = LatencyHistogram()

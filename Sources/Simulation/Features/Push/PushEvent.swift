@@ -19,7 +19,7 @@ enum PushEvent {
 }
 
 /// What the push host asks of FCM through the world (``HostRequest/fcm(_:)``): FCM's side on the phone,
-/// which the OS seam owns (OS/Android/World+FCMDelivery).
+/// which the OS seam owns (OS/Android/AndroidHost+FCMDelivery).
 enum FCMRequest {
     /// FCM takes send `slot`: how it reaches the phone (Doze, the bucket's high-priority
     /// limit, a force-stop) is decided now, then the host hands it to FCM (``PushHost/sendViaFCM(_:route:core:)``).

@@ -92,7 +92,7 @@ extension PushHost {
     }
 
     /// FCM takes send `slot`, reaching the phone by `route` (Doze, the bucket's
-    /// high-priority limit and a force-stop decided it: World+FCMDelivery).
+    /// high-priority limit and a force-stop decided it: AndroidHost+FCMDelivery).
     mutating func sendViaFCM(_ slot: UInt32, route: FCMRoute, core: inout WorldCore) {
         let s = Int(slot)
         let now = core.now

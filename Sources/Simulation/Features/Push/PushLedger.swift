@@ -74,7 +74,7 @@ struct PushMessage {
     var priority: PushPriority
     var silent: Bool
     var collapsible: Bool
-    /// FCM: delivered as high priority, so it temp-allow-lists the app (World+FCMDelivery).
+    /// FCM: delivered as high priority, so it temp-allow-lists the app (AndroidHost+FCMDelivery).
     var wakesApp = false
 }
 

@@ -157,7 +157,7 @@ extension World {
         PeriodicWork(interval: scenario.logic.refresh.preferredInterval, constraints: [.networkConnected])
     }
 
-    /// The running task's deadline (``WorldEvent/refreshExpires(device:serial:)``): the
+    /// The running task's deadline (``WorldEvent/taskExpires(device:serial:)``): the
     /// app's background task, whichever feature handles it.
     mutating func refreshDeadline(_ d: UInt32, serial: UInt32) {
         taskDeadline(d, .refresh, serial: serial)
@@ -169,7 +169,7 @@ extension World {
         let i = Int(d)
         core.metrics.platform.androidLaunchesByBucket[job.bucket.rawValue] += 1
         beginRefreshTask(d)
-        core.devices[i].timerEntries.expiry = core.clock.scheduleRetractably(.refreshExpires(device: d, serial: core.devices[i].task.serial), at: job.stopsAt)
+        core.devices[i].timerEntries.expiry = core.clock.scheduleRetractably(.taskExpires(device: d, serial: core.devices[i].task.serial), at: job.stopsAt)
         core.note(d, "WorkManager: refresh runs as job \(core.devices[i].task.serial) (bucket \(job.bucket), \(core.human(now - job.due)) after due); JobScheduler stops it at \(core.format(job.stopsAt))")
         featuresHearTaskLaunched(d)
     }

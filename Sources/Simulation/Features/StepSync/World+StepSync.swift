@@ -56,7 +56,7 @@ extension World {
 
     /// The scheduled "not synced for 24 h" notification's trigger (``DeviceTimer/staleNotification``).
     mutating func staleNotificationFires(_ d: UInt32) {
-        // Android: a while-idle alarm, which deep Doze may hold (World+WhileIdleAlarm).
+        // Android: a while-idle alarm, which deep Doze may hold (AndroidHost+WhileIdleAlarm).
         guard staleNotificationMayFire(d) else { return }
         features.stepSync.postStaleNotification(d, core: &core)
     }

@@ -4,7 +4,7 @@ import SimKernel
 /// Background Delivery"): once the app enabled it (``World/healthStoreDelivers(_:)``),
 /// HealthKit wakes the app when new samples come, at most 4 times an hour, and gives each
 /// wake a little background time. The model decides when the next wake comes and how long
-/// it lasts; the feature that reads the health data (Features/StepSync) schedules it with
+/// it lasts; the feature that reads the health data schedules it with
 /// its own draws and what the user truly records, and runs its sync in it.
 enum HealthKitDelivery {
     /// Seed `003`: HealthKit background delivery wakes the app at most 4 times an hour.
@@ -14,7 +14,7 @@ enum HealthKitDelivery {
     /// fifth of the gaps at exactly 15 min, so every iPhone's first delivery of a run fell
     /// in one second); none while no steps are recorded.
     static let meanGap = 3600.0
-    /// **Assumption**: a wake gets the same 30 s as a refresh task (`docs/platform-facts.md` F);
+    /// **Assumption**: a wake gets the same 30 s as the app's background task (`docs/platform-facts.md` F);
     /// the app is suspended `suspensionDelay` after the work finishes, or at the budget's end.
     static let budget = SimDuration.seconds(30)
 

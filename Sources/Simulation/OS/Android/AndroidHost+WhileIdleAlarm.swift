@@ -12,7 +12,7 @@ import Platform
 ///   `min(whenInQuota, mPendingIdleUntil)`); a held alarm fires at once when deep idle ends
 ///   early (screen, motion, charging).
 /// - Every delivery is recorded in the app's log (one alarm a day never nears the quota).
-/// - A force-stop removes it (World+Android).
+/// - A force-stop removes it (AndroidHost+OEMPolicy).
 ///
 /// It is not a wake-from-idle alarm: `setAndAllowWhileIdle` passes `FLAG_ALLOW_WHILE_IDLE`
 /// only, and `getNextWakeFromIdleTime` answers `FLAG_WAKE_FROM_IDLE` alarms (alarm clocks),
@@ -22,57 +22,58 @@ import Platform
 /// the device: Doze hears `DozeInput.deviceAwake`, and a non-waking light alarm whose
 /// window has opened fires with it (AOSP `AlarmManagerService` delivers non-wakeup alarms
 /// once the device is awake).
-extension World {
+extension AndroidHost {
     /// The stale-sync notification's while-idle alarm is set for `at`, replacing a pending one.
-    mutating func armWhileIdleAlarm(_ d: UInt32, at: SimTime) {
-        let a = androidIndex(d)
-        androids[a].alarmDue = at
-        androids[a].alarmHeld = false
+    mutating func armWhileIdleAlarm(_ d: UInt32, at: SimTime, core: inout WorldCore) {
+        let a = core.androidIndex(d)
+        devices[a].alarmDue = at
+        devices[a].alarmHeld = false
     }
 
-    /// The alarm's time, or a later look while Doze held it: whether it fires now. When deep
-    /// idle holds it, it looks again at the limiter's time or the idle's end.
-    mutating func whileIdleAlarmFires(_ d: UInt32) -> Bool {
-        let a = androidIndex(d)
-        guard let due = androids[a].alarmDue else { return false }
-        if let idleUntil = dozeNow(d).deepIdleUntil {
-            let limiter = models(d).whileIdleAlarms
-            let allowed = androids[a].whileIdleLog.map { limiter.fireTime(due: now, deviceIdle: true, log: $0) } ?? now
+    /// The alarm's time, or a later look while Doze held it: whether it fires now (then
+    /// the device is awake, and Doze hears it: ``World/staleNotificationMayFire(_:)``).
+    /// When deep idle holds it, it looks again at the limiter's time or the idle's end.
+    mutating func whileIdleAlarmFires(_ d: UInt32, core: inout WorldCore) -> Bool {
+        let a = core.androidIndex(d)
+        guard let due = devices[a].alarmDue else { return false }
+        let now = core.now
+        if let idleUntil = dozeNow(d, core: &core).deepIdleUntil {
+            let limiter = core.androidModels(d).whileIdleAlarms
+            let allowed = devices[a].whileIdleLog.map { limiter.fireTime(due: now, deviceIdle: true, log: $0) } ?? now
             let at = min(allowed, idleUntil)
             if at > now {
-                if !androids[a].alarmHeld {
-                    androids[a].alarmHeld = true
+                if !devices[a].alarmHeld {
+                    devices[a].alarmHeld = true
                     core.metrics.platform.alarmsDelayedByDoze += 1
-                    watchDoze(d)
+                    watchDoze(d, core: &core)
                 }
                 core.note(d, "AlarmManager: while-idle alarm due; held by Doze until \(core.format(at))")
                 core.armTimer(d, .staleNotification, at: at)
                 return false
             }
         }
-        if androids[a].whileIdleLog == nil { androids[a].whileIdleLog = models(d).whileIdleAlarms.makeLog() }
-        androids[a].whileIdleLog!.record(now)
+        if devices[a].whileIdleLog == nil { devices[a].whileIdleLog = core.androidModels(d).whileIdleAlarms.makeLog() }
+        devices[a].whileIdleLog!.record(now)
         core.metrics.platform.alarmsFired += 1
-        if androids[a].alarmHeld { core.metrics.platform.alarmDozeDelay.record((now - due).microseconds) }
+        if devices[a].alarmHeld { core.metrics.platform.alarmDozeDelay.record((now - due).microseconds) }
         core.note(d, "AlarmManager: while-idle alarm fires (\(core.human(now - due)) after its time)")
-        androids[a].alarmDue = nil
-        androids[a].alarmHeld = false
-        applyDoze(d, .deviceAwake)
+        devices[a].alarmDue = nil
+        devices[a].alarmHeld = false
         return true
     }
 
-    /// Deep idle ended (``World/applyDoze(_:_:)``): a held alarm fires now.
-    mutating func releaseHeldAlarm(_ d: UInt32) {
-        core.armTimer(d, .staleNotification, at: now)
+    /// Deep idle ended (``feedDoze(_:_:core:)``): a held alarm fires now.
+    mutating func releaseHeldAlarm(_ d: UInt32, core: inout WorldCore) {
+        core.armTimer(d, .staleNotification, at: core.now)
     }
 
     /// A force-stop removes the app's alarms.
-    mutating func cancelWhileIdleAlarm(_ d: UInt32) {
-        let a = androidIndex(d)
-        guard androids[a].alarmDue != nil else { return }
+    mutating func cancelWhileIdleAlarm(_ d: UInt32, core: inout WorldCore) {
+        let a = core.androidIndex(d)
+        guard devices[a].alarmDue != nil else { return }
         core.cancelTimer(d, .staleNotification)
-        androids[a].alarmDue = nil
-        androids[a].alarmHeld = false
+        devices[a].alarmDue = nil
+        devices[a].alarmHeld = false
         core.note(d, "AlarmManager: the stale-sync alarm is removed with the stopped app")
     }
 }

@@ -7,7 +7,7 @@ struct FCMRoute {
     var reach: FCMGatewayModel.Reach
     /// Delivered as high priority (the gateway hands it over even while idle).
     var highPriority: Bool
-    /// It will temp-allow-list the app on arrival (`DozeInput.highPriorityPush`).
+    /// It will temp-allow-list the app on arrival (`DozeInput.highPriorityMessage`).
     var wakesApp: Bool
     /// Held by Doze or a force-stop (counted as a deferral), not by being offline.
     var held: Bool
@@ -23,63 +23,57 @@ struct FCMRoute {
 ///   delivered now, Doze or not, and on arrival the app is temp-allow-listed for 5 min;
 /// - normal priority, or high over the limit, while Doze restricts background work: held
 ///   until Doze stops restricting (a maintenance window, the screen on, charging), then
-///   delivered; its wait is the report's `scheduling.fcm.dozeDelay`;
+///   handed over (``World/flushFCM(_:)``); its wait is the report's `scheduling.fcm.dozeDelay`;
 /// - stored while offline: handed over once the device is online and neither Doze nor a
-///   force-stop holds it (World+Push's `pushDeviceReachable`);
+///   force-stop holds it (the OS seam's `fcmReachable`);
 /// - the app force-stopped by its manufacturer's policy: held until the user opens it
 ///   (**assumption**: Android drops messages for a stopped app; FleetSim keeps them at
-///   FCM, under their TTL, so the ledger still accounts each one).
-extension World {
-    mutating func fcmRoute(_ d: Int, highPriority: Bool) -> FCMRoute {
+///   FCM, under their TTL, so every message is still accounted for).
+extension AndroidHost {
+    /// The route of a message of `highPriority` to device `d` (any platform: an iOS
+    /// device online is reached as the gateway says).
+    mutating func fcmRoute(_ d: Int, highPriority: Bool, core: inout WorldCore) -> FCMRoute {
         let a = core.devices[d].androidIndex
         guard core.devices[d].online else {
-            if a >= 0 { androids[a].fcmWaiting = true }
+            if a >= 0 { devices[a].fcmWaiting = true }
             return FCMRoute(reach: .offline, highPriority: highPriority, wakesApp: false, held: false)
         }
         guard a >= 0 else { return FCMRoute(reach: .active, highPriority: highPriority, wakesApp: false, held: false) }
-        settleScreen(UInt32(d), a, before: now)
-        if androids[a].forceStopped {
-            androids[a].fcmWaiting = true
+        let d = UInt32(d)
+        settleScreen(d, a, before: core.now, core: &core)
+        if devices[a].forceStopped {
+            devices[a].fcmWaiting = true
             return FCMRoute(reach: .idle, highPriority: false, wakesApp: false, held: true)
         }
-        let bucket = models(UInt32(d)).buckets.bucket(androids[a].bucket, at: now)
-        switch models(UInt32(d)).fcm.deliver(highPriority ? .high : .normal, bucket: bucket, doze: dozeNow(UInt32(d)),
-                                             log: &androids[a].fcmHighPriority, now: now) {
+        let m = core.androidModels(d)
+        let bucket = m.buckets.bucket(devices[a].bucket, at: core.now)
+        switch m.fcm.deliver(highPriority ? .high : .normal, bucket: bucket, doze: dozeNow(d, core: &core),
+                             log: &devices[a].fcmHighPriority, now: core.now) {
         case .now(let asHigh):
             return FCMRoute(reach: .active, highPriority: asHigh, wakesApp: asHigh, held: false)
         case .whenDozeAllows:
-            androids[a].fcmWaiting = true
-            watchDoze(UInt32(d))
-            core.note(UInt32(d), "FCM: message held by Doze until a maintenance window")
+            devices[a].fcmWaiting = true
+            watchDoze(d, core: &core)
+            core.note(d, "FCM: message held by Doze until a maintenance window")
             return FCMRoute(reach: .idle, highPriority: false, wakesApp: false, held: true)
         }
     }
 
-    /// Doze stopped restricting or the app was opened: FCM hands over what it holds, if
-    /// anything (a flag, so the push world is not looked at on every Doze transition).
-    mutating func flushFCM(_ d: UInt32) {
-        let i = Int(d), a = core.devices[i].androidIndex
-        guard androids[a].fcmWaiting, core.devices[i].online, !androids[a].forceStopped else { return }
-        androids[a].fcmWaiting = false
-        pushDeviceReachable(d)
+    /// Whether FCM holds messages it may hand over now (Doze stopped restricting or the
+    /// app was opened): a flag, so the app's side is not looked at on every Doze
+    /// transition. Clears it when so.
+    mutating func fcmMayHandOver(_ d: UInt32, core: inout WorldCore) -> Bool {
+        let a = core.androidIndex(d)
+        guard devices[a].fcmWaiting, core.devices[Int(d)].online, !devices[a].forceStopped else { return false }
+        devices[a].fcmWaiting = false
+        return true
     }
 
-    /// Whether stored FCM messages may reach the device now: an Android app neither
+    /// Whether stored FCM messages may reach device `d` now: an Android app neither
     /// force-stopped nor under Doze's restrictions (iOS devices: always).
-    @inline(__always) mutating func fcmReachable(_ d: Int) -> Bool {
+    @inline(__always) mutating func fcmReachable(_ d: Int, core: inout WorldCore) -> Bool {
         let a = core.devices[d].androidIndex
         guard a >= 0 else { return true }
-        return !androids[a].forceStopped && !dozeNow(UInt32(d)).restrictsBackgroundWork
-    }
-
-    /// An FCM message reached the phone: a high-priority one temp-allow-lists the app;
-    /// a held one's wait is measured.
-    mutating func fcmMessageArrived(_ d: UInt32, wakesApp: Bool, heldSince: SimTime) {
-        if wakesApp {
-            core.metrics.platform.fcmHighPriorityNow += 1
-            core.note(d, "FCM: high-priority message; the app is temp-allow-listed")
-            applyDoze(d, .highPriorityPush)
-        }
-        if heldSince != World.never { core.metrics.platform.fcmDeferral.record((now - heldSince).microseconds) }
+        return !devices[a].forceStopped && !dozeNow(UInt32(d), core: &core).restrictsBackgroundWork
     }
 }

@@ -8,20 +8,20 @@ import Platform
 /// background work waits (``World/batterySaverChanged(_:)``); the app's logic reads it
 /// as Low Power Mode (``Device/lowPowerMode``). The level is piecewise linear (``BatteryModel``), so one event at
 /// the moment it reaches 15 % is enough.
-extension World {
+extension AndroidHost {
     /// Battery Saver's automatic state for the battery now, and the event for the moment the
     /// level reaches the automatic level while unplugged. Returns whether the device's Battery
     /// Saver (setting, fault or schedule) turned on or off, so Doze and the work must hear of it.
     @discardableResult
-    mutating func updateAutoBatterySaver(_ d: UInt32) -> Bool {
-        let i = Int(d), a = androidIndex(d)
-        guard androids[a].batterySaverAuto else { return false }
-        let saver = models(d).batterySaver
+    mutating func updateAutoBatterySaver(_ d: UInt32, core: inout WorldCore) -> Bool {
+        let i = Int(d), a = core.androidIndex(d)
+        guard devices[a].batterySaverAuto else { return false }
+        let saver = core.androidModels(d).batterySaver
         let battery = core.cohorts[Int(core.devices[i].cohort)].battery
-        let level = battery.percent(core.devices[i].battery, at: now)
-        let on = saver.isOn(levelPercent: level, plugged: isCharging(i), wasOn: core.devices[i].autoBatterySaver)
-        let generation = androids[a].timers.arm(.batterySaverLevel)
-        if !on, let auto = saver.autoLevelPercent, let at = battery.timeFalling(to: auto, core.devices[i].battery, now: now) {
+        let level = battery.percent(core.devices[i].battery, at: core.now)
+        let on = saver.isOn(levelPercent: level, plugged: core.devices[i].battery.charging, wasOn: core.devices[i].autoBatterySaver)
+        let generation = devices[a].timers.arm(.batterySaverLevel)
+        if !on, let auto = saver.autoLevelPercent, let at = battery.timeFalling(to: auto, core.devices[i].battery, now: core.now) {
             core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .batterySaverLevel)), at: at)
         }
         guard on != core.devices[i].autoBatterySaver else { return false }

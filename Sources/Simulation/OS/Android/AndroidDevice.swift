@@ -1,0 +1,166 @@
+import SimKernel
+import AppLogic
+import Platform
+
+/// One declared work (``WorkID``) as WorkManager keeps it: unique periodic work, enqueued with KEEP.
+struct AndroidWorkSlot {
+    var spec: WorkSpecState
+    var enqueued: Bool
+    /// When the due work first found Doze holding it back, or nil.
+    var deferredSince: SimTime? {
+        get { packedDeferredSince.value }
+        set { packedDeferredSince.value = newValue }
+    }
+    /// The system stopped the last run here (``WorkManagerModel/runStoppedBySystem(_:)``):
+    /// it is due again from the original enqueue time, usually in the past, so the next
+    /// run's `workManagerDelay` counts from this stop instead; nil otherwise.
+    var stoppedAt: SimTime? {
+        get { packedStoppedAt.value }
+        set { packedStoppedAt.value = newValue }
+    }
+    private var packedDeferredSince = PackedTime.none
+    private var packedStoppedAt = PackedTime.none
+
+    init(spec: WorkSpecState, enqueued: Bool) {
+        self.spec = spec
+        self.enqueued = enqueued
+    }
+}
+
+/// The Android-only state of one device, kept out of ``Device`` so iOS devices stay small.
+/// Largest parts first, each followed by flags that fit its tail padding; the optional
+/// times are ``PackedTime``s (nil is `Int64.min` µs) behind accessors of their own names.
+struct AndroidDevice {
+    var doze: DozeState
+    var lastBucket: StandbyBucket
+    /// The works whose job was stopped by JobScheduler at its deadline (WorkManager retries
+    /// them), one bit per ``WorkID``.
+    var jobsStopping: UInt8 = 0
+    /// The works whose JobScheduler job runs, one bit per ``WorkID`` (``runsJob(_:)``).
+    var jobsRunning: UInt8 = 0
+    /// BatteryService's "battery low" flag (``BatteryLowMonitor``, docs/platform-facts.md E).
+    var batteryLow = false
+    /// The app was force-stopped by the manufacturer's policy; nothing runs until the next open.
+    var forceStopped = false
+    /// Android's OS timers (``AndroidTimer``).
+    var timers = AndroidTimers()
+    /// Each work's last job's serial, which tells a stale stop deadline apart (``AndroidEvent/jobStops(device:serial:work:)``).
+    var jobSerials = InlineArray<2, UInt32>(repeating: 0)
+    var screen = ScreenState()
+    /// FCM holds messages for this phone (Doze, a force-stop, or offline): look when that ends.
+    var fcmWaiting = false
+    /// The stale-sync alarm waits for Doze (the limiter or the next maintenance window).
+    var alarmHeld = false
+    /// The user turned on Battery Saver's automatic schedule (`android.batterySaverAuto`).
+    var batterySaverAuto = false
+    var bucket: StandbyBucketState
+    var quota = JobQuotaState()
+    /// What the device's Android state owes, settled when it is next read
+    /// (``AndroidHost/settleScreen(_:_:before:core:)``).
+    var owed = AndroidOwed()
+    /// Each work's request as it was enqueued, by its index in
+    /// ``AndroidHost/workRequests`` (`UInt8.max`: never enqueued): 1 byte a work where
+    /// the request takes 48.
+    var requestIDs = InlineArray<2, UInt8>(repeating: .max)
+    /// Each declared work's WorkManager periodic work, by ``WorkID/index``.
+    var works: InlineArray<2, AndroidWorkSlot>
+    /// Recent high-priority FCM messages, for the bucket's daily limit (``FCMDeliveryModel``).
+    var fcmHighPriority: DeliveryLog
+    /// The app's while-idle alarm deliveries (``WhileIdleAlarmLimiter``), created at the first.
+    var whileIdleLog: DeliveryLog?
+    /// The deadline the pending Doze timer event was scheduled for.
+    var dozeTimerAt: SimTime? {
+        get { packedDozeTimerAt.value }
+        set { packedDozeTimerAt.value = newValue }
+    }
+    /// The next moment the bucket can change, and the time of the bucket timer's queue
+    /// entry, at or before it (AndroidHost+StandbyBuckets).
+    var bucketCheckAt: SimTime? {
+        get { packedBucketCheckAt.value }
+        set { packedBucketCheckAt.value = newValue }
+    }
+    var bucketEntryAt: SimTime? {
+        get { packedBucketEntryAt.value }
+        set { packedBucketEntryAt.value = newValue }
+    }
+    /// The stale-sync alarm's requested time while one is pending (AndroidHost+WhileIdleAlarm).
+    var alarmDue: SimTime? {
+        get { packedAlarmDue.value }
+        set { packedAlarmDue.value = newValue }
+    }
+    /// The user's daily alarm clock, as a local time of day (``AlarmClockModel``); nil
+    /// for a user without one (stored as `Int64.min` µs).
+    var alarmClock: SimDuration? {
+        get { alarmClockTimeOfDay.microseconds == .min ? nil : alarmClockTimeOfDay }
+        set { alarmClockTimeOfDay = newValue ?? SimDuration(microseconds: .min) }
+    }
+    var packedDozeTimerAt = PackedTime.none
+    var packedBucketCheckAt = PackedTime.none
+    var packedBucketEntryAt = PackedTime.none
+    var packedAlarmDue = PackedTime.none
+    var alarmClockTimeOfDay = SimDuration(microseconds: .min)
+    /// The user's screen sessions and the phone's significant motion, as positions
+    /// (drawn through ``EntityStreams``). A session's start draws its length and the
+    /// next start with one rebuild (docs/speed.md, "Session 13").
+    var screenStream = StreamPosition.start
+    var motionStream = StreamPosition.start
+
+    /// One work's slot, borrowed in place (a plain getter would copy the whole device,
+    /// retaining its arrays, at every look).
+    subscript(work: WorkID) -> AndroidWorkSlot {
+        _read { yield works[Int(work.rawValue)] }
+        _modify { yield &works[Int(work.rawValue)] }
+    }
+
+    /// Whether work `work`'s job runs.
+    @inline(__always) func runsJob(_ work: WorkID) -> Bool { jobsRunning & work.bit != 0 }
+}
+
+extension WorkID {
+    /// The work's bit in ``AndroidDevice/jobsRunning`` and ``AndroidDevice/jobsStopping``.
+    @inline(__always) var bit: UInt8 { 1 << rawValue }
+}
+
+/// What one Android device owes: a screen-off nothing waited on, and the bucket checks
+/// that follow it (AndroidHost+Screen, "Lazy screen-offs").
+struct AndroidOwed: OptionSet {
+    let rawValue: UInt8
+    /// The screen's end at `screen.onUntil` has no event.
+    static let screenOff = AndroidOwed(rawValue: 1 << 0)
+    /// The bucket's check at `bucketCheckAt` has no timer entry: a settled screen-off
+    /// moved it, and settling never schedules, so that a run's events do not depend on
+    /// when its reads fall (`run(until:)` in steps or in one go).
+    static let bucketCheck = AndroidOwed(rawValue: 1 << 1)
+}
+
+/// Android's OS timers, one table per Android device (``TimerTable``).
+enum AndroidTimer: UInt8, CaseIterable {
+    /// Doze's next deadline (``DozeController``).
+    case doze
+    /// The standby bucket's next timeout.
+    case bucket
+    /// WorkManager's next look at a declared work, one case per ``WorkID`` (``work(_:)``).
+    case work0
+    case work1
+    /// The manufacturer's policy force-stops the app (``OEMBackgroundPolicy``).
+    case oemKill
+    /// The battery reaches Battery Saver's automatic level, unplugged.
+    case batterySaverLevel
+    /// The user's alarm clock rings (AndroidHost+AlarmClock).
+    case alarmClock
+
+    /// WorkManager's look at `work`.
+    @inline(__always) static func work(_ work: WorkID) -> AndroidTimer { AndroidTimer(rawValue: AndroidTimer.work0.rawValue + work.rawValue).unsafelyUnwrapped }
+
+    /// The work a WorkManager look is for, or nil for the other timers.
+    var work: WorkID? {
+        switch self {
+        case .work0: WorkID(rawValue: 0)
+        case .work1: WorkID(rawValue: 1)
+        case .doze, .bucket, .oemKill, .batterySaverLevel, .alarmClock: nil
+        }
+    }
+}
+
+typealias AndroidTimers = TimerTable<AndroidTimer, 7>
+

@@ -1,0 +1,174 @@
+import SimKernel
+import AppLogic
+import Platform
+
+/// The screen on Android: the user's screen sessions and the phone's significant motion
+/// (their own streams), what a session and a screen-off tell App Standby and Doze, and
+/// the screen-offs nothing waits on, settled lazily.
+extension AndroidHost {
+    /// A posted notification is seen: WORKING_SET for 12 h (`docs/platform-facts.md` B).
+    mutating func notificationSeen(_ d: UInt32, core: inout WorldCore) {
+        settleScreen(d, core.androidIndex(d), before: core.now, core: &core)
+        core.androidModels(d).buckets.notificationSeen(state: &devices[core.androidIndex(d)].bucket, now: core.now)
+        checkBucket(d, core: &core)
+        armBucketTimer(d, core: &core)
+    }
+
+    /// A screen session of `length` starts now (the user, or the app opened). Returns
+    /// whether it turned the screen on, so that Doze hears it (``World/screenSession(_:length:)``).
+    mutating func screenSession(_ d: UInt32, length: SimDuration, core: inout WorldCore) -> Bool {
+        let a = core.androidIndex(d)
+        settleScreen(d, a, before: core.now, core: &core)
+        switch devices[a].screen.sessionStarts(now: core.now, length: length) {
+        case .turnedOn(let offAt, let generation):
+            core.note(d, "OS: screen on")
+            devices[a].timers.cancel(.oemKill)
+            let t = core.now
+            borrowedModels(d, core.devices)._withUnsafeGuaranteedRef { $0.buckets.screen(on: true, state: &devices[a].bucket, now: t) }
+            scheduleScreenOff(d, a, at: offAt, generation: generation, core: &core)
+            return true
+        case .extended(let offAt, let generation):
+            scheduleScreenOff(d, a, at: offAt, generation: generation, core: &core)
+        case .unchanged:
+            break
+        }
+        return false
+    }
+
+    /// The screen-off event `generation`: whether it is current; if so the screen is off
+    /// and App Standby heard it (Doze hears it next, then ``screenWentOff(_:core:)``).
+    mutating func screenOff(_ d: UInt32, generation: UInt32, core: inout WorldCore) -> Bool {
+        let a = core.androidIndex(d)
+        guard devices[a].screen.offTimerFires(generation: generation) else { return false }
+        core.note(d, "OS: screen off")
+        let t = core.now
+        borrowedModels(d, core.devices)._withUnsafeGuaranteedRef { $0.buckets.screen(on: false, state: &devices[a].bucket, now: t) }
+        return true
+    }
+
+    /// After Doze heard the screen go off: the manufacturer's policy arms its force-stop,
+    /// and the bucket is checked and its timer armed.
+    mutating func screenWentOff(_ d: UInt32, core: inout WorldCore) {
+        armOEMKill(d, core: &core)
+        checkBucket(d, core: &core)
+        armBucketTimer(d, core: &core)
+    }
+
+    // MARK: - Lazy screen-offs
+
+    // A screen-off changes only the device's Android state (the screen, the bucket's
+    // screen-on clock, Doze going INACTIVE, the bucket's check and timer) unless
+    // something waits on Doze, whose change may then release it (``dozeWatched(_:_:core:)``:
+    // due work, FCM messages held, a while-idle alarm held; and always for the traced
+    // device), or a manufacturer's policy arms its force-stop from it. Otherwise it gets
+    // no event: it is owed, and settled at its own instant when the device's Android
+    // state is next read or fed (``settleDoze(_:before:core:)``, the bucket, a timer, a
+    // session, an FCM route) and at the end of every ``World/run(until:)``, and so are the
+    // bucket checks it moves (``AndroidOwed/bucketCheck``): settling schedules nothing.
+    // Something that starts waiting while it is owed gives it its event back
+    // (``watchScreen(_:_:core:)``). docs/android.md, "Lazy screen-offs".
+
+    /// The screen-off at `offAt` (`generation`): an event, or owed when nothing waits.
+    @inline(__always) mutating func scheduleScreenOff(_ d: UInt32, _ a: Int, at offAt: SimTime, generation: UInt32, core: inout WorldCore) {
+        if lazyScreenOffs, borrowedModels(d, core.devices)._withUnsafeGuaranteedRef({ $0.oem == .stock }), !dozeWatched(d, a, core: &core) {
+            devices[a].owed.insert(.screenOff)
+        } else {
+            devices[a].owed.remove(.screenOff)
+            core.clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+        }
+    }
+
+    /// Something now waits on Doze: an owed screen-off (in the future, as every look
+    /// settles the past ones) becomes an event again, since Doze's change may release it.
+    @inline(__always) mutating func watchScreen(_ d: UInt32, _ a: Int, core: inout WorldCore) {
+        guard devices.withUnsafeBufferPointer({ $0[a].owed.contains(.screenOff) }) else { return }
+        devices[a].owed.remove(.screenOff)
+        core.clock.schedule(.android(.screenOff(device: d, generation: devices[a].screen.offTimer.current)), at: devices[a].screen.onUntil)
+    }
+
+    /// Settles what device `d` owes before `t`: its screen-off, then the bucket checks
+    /// after it. One due at `t` itself is left to the next look, as an event scheduled
+    /// earlier at that instant goes first (and the screen-off's was scheduled when the
+    /// session started).
+    @inline(__always) mutating func settleScreen(_ d: UInt32, _ a: Int, before t: SimTime, core: inout WorldCore) {
+        guard devices.withUnsafeBufferPointer({ $0[a].owed.rawValue != 0 }) else { return }
+        settleOwed(d, a, before: t, core: &core)
+    }
+
+    mutating func settleOwed(_ d: UInt32, _ a: Int, before t: SimTime, core: inout WorldCore) {
+        if devices[a].owed.contains(.screenOff), devices[a].screen.onUntil < t { screenOffSettles(d, a, core: &core) }
+        while devices[a].owed.contains(.bucketCheck), let at = devices[a].bucketCheckAt, at < t {
+            // The entry an eager world scheduled for `at` pops and finds its moment come.
+            checkBucket(d, a, at: at, core: &core)
+            owedBucketCheck(d, a, after: at, core: &core)
+        }
+    }
+
+    /// The owed screen-off, at its own instant `off`: what the `.screenOff` event does
+    /// when nothing waits. Doze's steps before it first, then the screen, the bucket's
+    /// screen-on clock and Doze's input (its transitions counted; they release nothing),
+    /// and the bucket's check and next moment.
+    mutating func screenOffSettles(_ d: UInt32, _ a: Int, core: inout WorldCore) {
+        let off = devices[a].screen.onUntil
+        devices[a].owed.remove(.screenOff)
+        settleDozeSteps(d, a, before: off, core: &core)
+        _ = devices[a].screen.offTimerFires(generation: devices[a].screen.offTimer.current)
+        let first = startDozeTransitions()
+        borrowedModels(d, core.devices)._withUnsafeGuaranteedRef {
+            $0.buckets.screen(on: false, state: &devices[a].bucket, now: off)
+            $0.doze.handle(.screen(on: false), state: &devices[a].doze, now: off, into: &dozeTransitions)
+        }
+        countDozeTransitions(d, from: first, core: &core)
+        checkBucket(d, a, at: off, core: &core)
+        owedBucketCheck(d, a, after: off, core: &core)
+    }
+
+    /// The bucket timer as an owed screen-off or bucket check at `t` arms it, without
+    /// scheduling: the next moment the bucket can change; an entry at or before it
+    /// stays (and it moves on when it pops); otherwise the moment is owed, and a later
+    /// entry is superseded, as an eager world's new entry supersedes it.
+    mutating func owedBucketCheck(_ d: UInt32, _ a: Int, after t: SimTime, core: inout WorldCore) {
+        let at = borrowedModels(d, core.devices)._withUnsafeGuaranteedRef { $0.buckets.nextChange(devices[a].bucket, after: t) }
+        devices[a].bucketCheckAt = at
+        guard let at else {
+            devices[a].owed.remove(.bucketCheck)
+            return
+        }
+        if let entry = devices[a].bucketEntryAt, entry <= at { return }
+        devices[a].bucketEntryAt = nil
+        devices[a].timers.cancel(.bucket)
+        devices[a].owed.insert(.bucketCheck)
+    }
+
+    // MARK: - The user's sessions and the phone's motion
+
+    mutating func scheduleScreenSession(_ d: UInt32, core: inout WorldCore, zones: inout [LocalTimeZone]) {
+        guard let at = drawScreenSession(d, length: false, core: &core, zones: &zones).next else { return }
+        core.clock.schedule(.android(.screenSessionStarts(device: d)), at: at)
+    }
+
+    /// Draws, from the phone's screen stream, a session's length (when `length`; else
+    /// zero, no draw) and then the next session's start after now, both from one rebuild
+    /// of the stream: the session changes neither the clock nor the zone the next start
+    /// is drawn on.
+    @inline(__always) mutating func drawScreenSession(_ d: UInt32, length: Bool, core: inout WorldCore, zones: inout [LocalTimeZone]) -> (length: SimDuration, next: SimTime?) {
+        let i = Int(d), a = core.androidIndex(d)
+        let users = core.cohorts[Int(core.devices[i].cohort)].users
+        let (now, zone, startUnixSeconds) = (core.now, Int(core.devices[i].clock.location), core.startUnixSeconds)
+        return core.streams(of: i).withStream(.userScreen, at: &devices[a].screenStream) { rng in
+            let sessionLength = length ? users.sessionLength(rng: &rng) : .zero
+            return (sessionLength, users.nextScreenSession(after: now, rng: &rng, zone: &zones[zone], startUnixSeconds: startUnixSeconds))
+        }
+    }
+
+    /// **Assumption** (`android.motionEventsPerDay`): significant motion on the diurnal curve.
+    mutating func scheduleMotion(_ d: UInt32, core: inout WorldCore, zones: inout [LocalTimeZone]) {
+        let i = Int(d), a = core.androidIndex(d)
+        let c = core.cohorts[Int(core.devices[i].cohort)]
+        let (now, zone, startUnixSeconds) = (core.now, Int(core.devices[i].clock.location), core.startUnixSeconds)
+        guard let at = core.streams(of: i).withStream(.userMotion, at: &devices[a].motionStream, {
+            c.users.nextArrival(after: now, perDay: c.android!.motionEventsPerDay, rng: &$0, zone: &zones[zone], startUnixSeconds: startUnixSeconds)
+        }) else { return }
+        core.clock.schedule(.android(.motion(device: d)), at: at)
+    }
+}
