@@ -65,6 +65,9 @@ struct EventHashes {
         return h
     }
 
+    /// Each device's chain of delivered events' hashes, in device order.
+    static func chains(_ devices: [Device]) -> [UInt64] { devices.map(\.eventHash) }
+
     /// The wrapping sum of the devices' chains (`devices` in the report).
     static func sum(_ chains: [UInt64]) -> UInt64 { chains.reduce(0, &+) }
 
@@ -96,9 +99,6 @@ public struct DeliveredEvent: Sendable {
 }
 
 extension World {
-    /// Each device's chain of delivered events' hashes, in device order.
-    var deviceHashes: [UInt64] { core.devices.map(\.eventHash) }
-
     /// Hashes `event` if it will be delivered (called once per popped event, before
     /// its handler runs, since the stale check reads the state the handler changes).
     @inline(__always) mutating func hashDelivered(_ event: WorldEvent) {

@@ -50,14 +50,14 @@ extension World {
         // unless latency faults draw between the two.
         var roundTrip: SimDuration
         let lost: Bool
-        if activeLatencyFaults.isEmpty {
+        if core.faults.activeLatency.isEmpty {
             (roundTrip, lost) = core.withStream(.network, of: i) { rng in
                 let roundTrip = network.latency.sampleDuration(&rng)
                 return (roundTrip, online && rng.chance(network.failureRate))
             }
         } else {
             roundTrip = core.withStream(.network, of: i) { network.latency.sampleDuration(&$0) }
-            roundTrip = roundTrip + extraLatency(i)
+            roundTrip = roundTrip + core.extraLatency(i)
             lost = online && core.withStream(.network, of: i) { $0.chance(network.failureRate) }
         }
         let cause = causeOfSend()
@@ -206,7 +206,7 @@ extension World {
         let j = Int(job)
         let d = core.jobs[j].device
         let i = Int(d)
-        let over = bearer(i, at: core.jobs[j].sentAt)
+        let over = core.bearer(i, at: core.jobs[j].sentAt)
         let joules = core.devices[i].radio.transfer(from: core.jobs[j].sentAt, to: now, over: over, model: energy)
         featureReceives(job, result, radioJoules: joules)
     }

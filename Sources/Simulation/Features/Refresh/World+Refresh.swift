@@ -13,7 +13,7 @@ extension World {
         core.devices[i].task.completions = 0
         core.devices[i].task.launchedAt = now
         core.devices[i].ledger.begin(.refresh)
-        observeTaskLaunched(i)
+        core.observeTaskLaunched(i)
         core.devices[i].launches += 1
         core.metrics.launches += 1
         resume(d)
@@ -60,7 +60,7 @@ extension World {
     mutating func completeTask(_ d: UInt32, success: Bool) {
         let i = Int(d)
         core.devices[i].task.completions &+= 1
-        observeTaskCompleted(i, success: success)
+        features.refresh.observeTaskCompleted(i, success: success, core: &core)
         guard core.devices[i].task.running else { return }
         endTask(d)
         core.clock.schedule(.suspendAfterTask(device: d, serial: core.devices[i].task.serial), after: World.suspensionDelay)
@@ -81,7 +81,7 @@ extension World {
         // Latency only for windows that opened during the run: before it, when the
         // app first heard of a window is unknown.
         let availableAt = features.refresh.truth.availableAt(i)
-        observeTestNotificationShown(i)
+        features.refresh.observeTestNotificationShown(i, core: &core)
         if features.refresh.testNotified(i, window: features.refresh.truth.window(i)), now >= availableAt, availableAt >= .zero {
             features.refresh.metrics.testAvailableToNotified.record((now - availableAt).microseconds)
         }
@@ -138,7 +138,7 @@ extension World {
         let j = Int(job), d = core.jobs[j].device, i = Int(d)
         core.devices[i].ledger.chargeApp(joules: radioJoules)
         guard appHearsAnswer(job) else { return }
-        if case .ok(.testHistory) = result, core.devices[i].task.running { observeHistoryReceived(i, openWindow: core.jobs[j].openWindow) }
+        if case .ok(.testHistory) = result, core.devices[i].task.running { core.observeHistoryReceived(i, openWindow: core.jobs[j].openWindow) }
         deliverRefresh(d, .httpResponse(core.jobs[j].request, result))
     }
 }

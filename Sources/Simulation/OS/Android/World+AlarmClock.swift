@@ -31,7 +31,7 @@ extension World {
         guard let timeOfDay = androids[a].alarmClock else { return }
         let skew = core.devices[i].clock.skew
         let ringOnDevice = AlarmClockModel.nextRing(after: now + skew, timeOfDay: timeOfDay,
-                                                    zone: &localZones[Int(core.devices[i].clock.timeZone)],
+                                                    zone: &core.localZones[Int(core.devices[i].clock.timeZone)],
                                                     startUnixSeconds: core.startUnixSeconds)
         let ring = ringOnDevice - skew
         let generation = androids[a].timers.arm(.alarmClock)

@@ -228,7 +228,7 @@ extension World {
         core.note(d, "OS: Android; standby bucket \(androids[a].lastBucket); "
                   + (firstDue.map { "\(work) work due \(core.format($0))" } ?? "no \(work) work"))
         updateAutoBatterySaver(d)
-        startDoze(d, (core.devices[i].lowPowerMode ? [.quickDoze(true)] : []) + (isCharging(i) ? [.charging(true)] : []) + [.screen(on: false)],
+        startDoze(d, (core.devices[i].lowPowerMode ? [.quickDoze(true)] : []) + (core.isCharging(i) ? [.charging(true)] : []) + [.screen(on: false)],
                   since: screenOffSince)
         armOEMKill(d)
         armBucketTimer(d)
@@ -432,7 +432,7 @@ extension World {
         let (now, zone, startUnixSeconds) = (now, Int(core.devices[i].clock.location), core.startUnixSeconds)
         return core.streams(of: i).withStream(.userScreen, at: &androids[a].screenStream) { rng in
             let sessionLength = length ? users.sessionLength(rng: &rng) : .zero
-            return (sessionLength, users.nextScreenSession(after: now, rng: &rng, zone: &localZones[zone], startUnixSeconds: startUnixSeconds))
+            return (sessionLength, users.nextScreenSession(after: now, rng: &rng, zone: &core.localZones[zone], startUnixSeconds: startUnixSeconds))
         }
     }
 
@@ -442,7 +442,7 @@ extension World {
         let c = core.cohorts[Int(core.devices[i].cohort)]
         let (now, zone, startUnixSeconds) = (now, Int(core.devices[i].clock.location), core.startUnixSeconds)
         guard let at = core.streams(of: i).withStream(.userMotion, at: &androids[a].motionStream, {
-            c.users.nextArrival(after: now, perDay: c.android!.motionEventsPerDay, rng: &$0, zone: &localZones[zone], startUnixSeconds: startUnixSeconds)
+            c.users.nextArrival(after: now, perDay: c.android!.motionEventsPerDay, rng: &$0, zone: &core.localZones[zone], startUnixSeconds: startUnixSeconds)
         }) else { return }
         core.clock.schedule(.android(.motion(device: d)), at: at)
     }

@@ -19,7 +19,7 @@ extension World {
         let saver = models(d).batterySaver
         let battery = core.cohorts[Int(core.devices[i].cohort)].battery
         let level = battery.percent(core.devices[i].battery, at: now)
-        let on = saver.isOn(levelPercent: level, plugged: isCharging(i), wasOn: core.devices[i].autoBatterySaver)
+        let on = saver.isOn(levelPercent: level, plugged: core.isCharging(i), wasOn: core.devices[i].autoBatterySaver)
         let generation = androids[a].timers.arm(.batterySaverLevel)
         if !on, let auto = saver.autoLevelPercent, let at = battery.timeFalling(to: auto, core.devices[i].battery, now: now) {
             core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .batterySaverLevel)), at: at)

@@ -10,7 +10,7 @@ extension World {
     /// The user plugged the phone in or unplugged it (through the OS seam's `chargingChanged`).
     mutating func androidChargingChanged(_ d: UInt32) {
         if updateAutoBatterySaver(d) { applyDoze(d, .quickDoze(core.devices[Int(d)].lowPowerMode)) }
-        applyDoze(d, .charging(isCharging(Int(d))))
+        applyDoze(d, .charging(core.isCharging(Int(d))))
         updateBatteryLow(d)
         tryEveryWork(d)
     }

@@ -106,7 +106,7 @@ extension World {
     mutating func updateBatteryLow(_ d: UInt32) {
         let i = Int(d), a = androidIndex(d)
         let level = core.cohorts[Int(core.devices[i].cohort)].battery.percent(core.devices[i].battery, at: now)
-        androids[a].batteryLow = models(d).batteryLow.isLow(levelPercent: level, plugged: isCharging(i), wasLow: androids[a].batteryLow)
+        androids[a].batteryLow = models(d).batteryLow.isLow(levelPercent: level, plugged: core.isCharging(i), wasLow: androids[a].batteryLow)
     }
 
     /// Starts a work's job if it is due and every gate of `docs/platform-facts.md` A, B, D and E
@@ -127,8 +127,8 @@ extension World {
         let m = models(d)
         guard let request = request(m, a, work) else { return }
         if request.constraints.requiresBatteryNotLow { updateBatteryLow(d) }
-        let network: WorkNetworkType = core.devices[i].online ? (onWiFi(i, at: now) ? .unmetered : .connected) : .notRequired
-        let conditions = DeviceConditions(network: network, charging: isCharging(i), batteryLow: androids[a].batteryLow)
+        let network: WorkNetworkType = core.devices[i].online ? (core.onWiFi(i, at: now) ? .unmetered : .connected) : .notRequired
+        let conditions = DeviceConditions(network: network, charging: core.isCharging(i), batteryLow: androids[a].batteryLow)
         guard m.workManager.constraintsMet(request.constraints, conditions) else {
             watchDoze(d)
             return core.note(d, "WorkManager: \(work) due; waiting for its constraints (network \(network), battery low \(androids[a].batteryLow))")
@@ -147,7 +147,7 @@ extension World {
             return watchDoze(d)
         }
         let bucket = checkBucket(d)
-        let exempt = isCharging(i) || (core.devices[i].process == .running && now < core.devices[i].foregroundUntil)
+        let exempt = core.isCharging(i) || (core.devices[i].process == .running && now < core.devices[i].foregroundUntil)
         // Read in place: a plain call copied the tracker's configuration (retaining its
         // four arrays) first.
         // An exempt job skips the tracker, whose answer would be yes, and its copy of the

@@ -61,7 +61,7 @@ extension World {
         let i = Int(d)
         guard core.devices[i].task.serial == serial, core.devices[i].task.running else { return }
         core.metrics.watchdogKills += 1
-        observeWatchdogKill(i, serial: serial)
+        core.observeWatchdogKill(i, serial: serial)
         core.note(d, "OS: watchdog kills the app (task \(serial) never completed after expiration)")
         terminate(d)
     }

@@ -32,8 +32,8 @@ extension World {
         let policy = core.cohorts[Int(core.devices[i].cohort)].launchPolicy
         let conditions = LaunchPolicyModel.Conditions(
             backgroundAppRefresh: core.devices[i].backgroundAppRefresh, lowPowerMode: core.devices[i].lowPowerMode,
-            charging: isCharging(i), onWiFi: onWiFi(i, at: now))
-        let hourAhead = userLocalTime(i, at: now + policy.usageLead).hour
+            charging: core.isCharging(i), onWiFi: core.onWiFi(i, at: now))
+        let hourAhead = core.userLocalTime(i, at: now + policy.usageLead).hour
         core.metrics.platform.launchLooks += 1
         let slot = core.launchPolicySlot(i), now = self.now
         var state = core.launchPolicies[slot]
@@ -85,7 +85,7 @@ extension World {
     mutating func launchPolicySeesOpen(_ d: UInt32) {
         let i = Int(d)
         let model = core.cohorts[Int(core.devices[i].cohort)].launchPolicy
-        let hour = userLocalTime(i, at: now).hour
+        let hour = core.userLocalTime(i, at: now).hour
         let wasForceQuit = core.launchPolicies[core.launchPolicySlot(i)].forceQuit
         core.launchPolicies[core.launchPolicySlot(i)].appOpened(at: now, localHour: hour, model: model)
         if wasForceQuit { core.note(d, "OS: launch policy: the app was opened again after a force-quit; launches allowed") }
