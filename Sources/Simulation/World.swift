@@ -123,12 +123,12 @@ public struct World {
         let stop = limit < end ? limit : end
         if measuresQueue {
             while let event = core.clock.next(before: stop) {
-                queueStats.record(pendingAfterPop: core.clock.queue.count, superseded: isSuperseded(event))
+                queueStats.record(pendingAfterPop: core.clock.queue.count, superseded: event.isSuperseded(in: self))
                 step(event)
             }
         } else {
             while let event = core.clock.next(before: stop) {
-                if let next = core.clock.queue.nextNearEvent { prefetchState(of: next) }
+                if let next = core.clock.queue.nextNearEvent { next.prefetchState(in: &self) }
                 step(event)
             }
         }
@@ -160,8 +160,8 @@ public struct World {
             let earliest = SimTime(microseconds: core.withStream(.os, of: d) { $0.int(in: 0...max(0, interval - 1)) })
             var battery = RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "battery")
             core.startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
-            osStart(id, task: .refresh, refreshWork, firstDue: cohort.runsRefresh || stepSyncOwnsRefreshTask(d) ? earliest : nil)
-            if cohort.stepSync { startStepSync(id) }
+            osStart(id, task: .refresh, refreshWork, firstDue: cohort.runs(.refresh) || stepSyncOwnsRefreshTask(d) ? earliest : nil)
+            if cohort.runs(.stepSync) { startStepSync(id) }
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {
             core.clock.schedule(.faultStarts(index: UInt16(i)), at: .zero + fault.at)
@@ -173,7 +173,7 @@ public struct World {
     // MARK: - The event switch
 
     mutating func step(_ event: WorldEvent) {
-        hashDelivered(event)
+        EventHashes.hashDelivered(event, in: &self)
         handling = event
         switch event {
         case .userOpensApp(let d): userOpensApp(d)

@@ -133,7 +133,7 @@ struct WorldCore {
     }
 
     /// The app leaves the foreground: suspended shortly unless it still has work (a
-    /// background task, a refresh task), which checks again when it ends.
+    /// feature's background work, the app's background task), which checks again when it ends.
     mutating func scheduleSuspensionCheck(_ d: UInt32) {
         clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), after: World.suspensionDelay)
     }

@@ -22,7 +22,7 @@ struct RefreshChecker {
 
     init(devices n: Int) { devices = Array(hugePagesRepeating: Entry(), count: n) }
 
-    /// Starts loading device `i`'s entry, for the next event (Core/World+Prefetch).
+    /// Starts loading device `i`'s entry, for the next event (Core/Prefetch).
     @inline(__always) func prefetch(_ i: Int) { devices.prefetch(i) }
 }
 

@@ -41,7 +41,7 @@ extension World {
         let mAh = energy.milliampHours(joules: core.devices[i].ledger.end() ?? 0)
         features.refresh.metrics.energy[Int(core.devices[i].cohort)].add(mAh)
         // Seed `000`'s budget: under 1 % of the battery per refresh.
-        if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { core.devices[i].refreshOverBudget = true }
+        if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { features.refresh.overBudget[i] = true }
         // WorkManager: a task completed ran its Worker to `success()`; one never completed was killed.
         taskEnded(d, .refresh, core.devices[i].task.completions == 0 ? .killed : .returned(.success))
     }
@@ -52,7 +52,7 @@ extension World {
     /// (``deliver(_:_:_:)``).
     /// A cohort without `refresh` has no refresh logic: it hears nothing.
     mutating func deliverRefresh(_ d: UInt32, _ input: RefreshInput) {
-        guard core.cohorts[Int(core.devices[Int(d)].cohort)].runsRefresh else { return }
+        guard core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.refresh) else { return }
         deliver(RefreshHost.self, d, input)
     }
 
@@ -96,7 +96,7 @@ extension World {
 }
 
 extension World {
-    // MARK: - The users and the tests (Core/World+Users, through Features/Features.swift)
+    // MARK: - The users and the tests (Core/World+Lifecycle, through Features/Features.swift)
 
     /// The user opens the app, ground truth first: an available test is seen (the
     /// latency counted once per window, for windows that opened during the run), and
@@ -193,6 +193,6 @@ extension World {
 }
 
 extension AndroidTimer {
-    /// WorkManager's look at the refresh work (Core/World+Prefetch and Core/LoadCause match it).
+    /// WorkManager's look at the refresh work (Core/Prefetch and Core/LoadCause match it).
     static var refreshWork: AndroidTimer { .work(.refresh) }
 }

@@ -5,7 +5,7 @@ import Platform
 /// schedule turns off when plugged in (World+BatterySaver), Doze leaves idle while charging
 /// and comes back unplugged, BatteryService's "battery low" clears, and every declared work
 /// may run (a charging job is exempt from the bucket's quota: World+WorkManager). The
-/// battery itself, its switches and the level are the core's (Core/World+Energy).
+/// battery itself, its switches and the level are the core's (Core/Battery).
 extension World {
     /// The user plugged the phone in or unplugged it (through the OS seam's `chargingChanged`).
     mutating func androidChargingChanged(_ d: UInt32) {
