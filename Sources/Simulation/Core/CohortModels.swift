@@ -18,8 +18,8 @@ final class CohortModels {
     /// The cohort as the scenario declares it: a feature reads its own settings from it
     /// (`fleet[].<feature>`) beside its host; the core reads the models above.
     let config: Cohort
-    /// The features the cohort runs (`fleet[].features`).
-    let features: [Feature]
+    /// The features the cohort runs (`fleet[].features`), one ``Feature/bit`` each.
+    let featureBits: UInt8
     let battery: BatteryModel
     let initialPercent: Distribution
     /// Offsets of this cohort's devices: `first ..< first + count`.
@@ -35,7 +35,7 @@ final class CohortModels {
     let android: AndroidModels?
 
     /// Whether the cohort runs `feature` (its `features` name it).
-    @inline(__always) func runs(_ feature: Feature) -> Bool { features.contains(feature) }
+    @inline(__always) func runs(_ feature: Feature) -> Bool { featureBits & feature.bit != 0 }
 
     init(_ cohort: Cohort, firstDevice: Int, count: Int) {
         name = cohort.name
@@ -53,7 +53,7 @@ final class CohortModels {
         kvPersistDelay = cohort.ios.kvPersistDelay
         capacityMah = cohort.battery.capacityMah
         config = cohort
-        features = cohort.features
+        featureBits = cohort.features.reduce(0) { $0 | $1.bit }
         battery = BatteryModel(capacityMah: cohort.battery.capacityMah, habit: BatteryModel.Habit(cohort.battery.charging))
         initialPercent = cohort.battery.initialPercent
         self.firstDevice = firstDevice
