@@ -41,6 +41,17 @@ public enum Platform: String, Sendable, Equatable { case ios, android }
 
 public enum Feature: String, Sendable, Equatable, CaseIterable {
     case refresh, stepSync, push, continuation
+
+    /// Its bit in a cohort's set of features, so that whether a cohort runs a feature is
+    /// one AND, not a search of its list (which cost a retain, a release and a loop a question).
+    @inlinable public var bit: UInt8 {
+        switch self {
+        case .refresh: 1
+        case .stepSync: 2
+        case .push: 4
+        case .continuation: 8
+        }
+    }
 }
 
 /// A categorical choice: names with non-negative weights of positive sum, in file order.

@@ -27,14 +27,6 @@ public struct World {
     static let suspensionDelay = SimDuration.seconds(1)
     /// **Assumption**: how long the app stays in the foreground after an open.
     static let foregroundSession = SimDuration.minutes(3)
-    /// One stream purpose per fault (which devices a narrowed fault touches).
-    let faultPurposes: [StreamPurpose]
-    /// The time-zone table index of each `timeZoneChange` fault's destination.
-    let timeZoneIndex: [UInt16]
-    /// Indices of the `networkLatency` faults in force.
-    var activeLatencyFaults: [Int] = []
-    /// One per entry of `timeZones`, caching each zone's UTC offset between DST changes.
-    var localZones: [LocalTimeZone]
     /// Android's OS state and models (OS/Android/AndroidHost.swift), lent beside the core.
     var android: AndroidHost
     /// The devices' Android indices and launch-policy slots as runs, for the prefetch
@@ -71,6 +63,8 @@ public struct World {
             reserve: devices.count * 4, end: SimTime.zero + scenario.duration)
         core = WorldCore(scenario: scenario, shard: shard, streamKeys: StreamKeys(seed: scenario.seed), clock: clock, devices: devices, launchPolicies: fleet.launchPolicies, cohorts: fleet.cohorts,
                          timeZones: fleet.timeZones, calendars: fleet.timeZones.map(LocalCalendar.init(identifier:)),
+                         localZones: fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! },
+                         faults: FaultState(scenario.faults, zones: fleet.timeZones),
                          staleTriggers: Array(hugePagesRepeating: DeferredTimer(), count: devices.count),
                          metrics: Metrics(keepsSeconds: !shard.isWhole), oracle: Oracle(devices: devices.count),
                          traceRecorder: traceDevice.flatMap(shard.local).flatMap { $0 < devices.count ? Trace(device: $0) : nil },
@@ -83,13 +77,6 @@ public struct World {
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
         eventHashes = EventHashes()
-        faultPurposes = scenario.faults.indices.map { StreamPurpose("fault.\($0)") }
-        let zones = fleet.timeZones
-        timeZoneIndex = scenario.faults.map { fault in
-            if case .timeZoneChange(let to) = fault.kind { return UInt16(zones.firstIndex(of: to) ?? 0) }
-            return 0
-        }
-        localZones = fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! }
         load = LoadSeries(duration: scenario.duration)
         indexRuns = DeviceIndexRuns(devices)
         android = AndroidHost(cohorts: fleet.cohorts, devices: devices)
@@ -118,12 +105,12 @@ public struct World {
         let stop = limit < end ? limit : end
         if measuresQueue {
             while let event = core.clock.next(before: stop) {
-                queueStats.record(pendingAfterPop: core.clock.queue.count, superseded: isSuperseded(event))
+                queueStats.record(pendingAfterPop: core.clock.queue.count, superseded: event.isSuperseded(in: self))
                 step(event)
             }
         } else {
             while let event = core.clock.next(before: stop) {
-                if let next = core.clock.queue.nextNearEvent { prefetchState(of: next) }
+                if let next = core.clock.queue.nextNearEvent { next.prefetchState(in: &self) }
                 step(event)
             }
         }
@@ -140,13 +127,13 @@ public struct World {
             let id = UInt32(d)
             if core.devices[d].signedIn { tokens.issue(d, at: .zero) }
             let cohort = core.cohorts[Int(core.devices[d].cohort)]
-            scheduleNextOpen(id)
+            core.scheduleNextOpen(id)
             let network = cohort.network
             if let gap = core.withStream(.network, of: d, { network.nextSpell(rng: &$0) }) {
                 core.clock.schedule(.offlineSpellStarts(device: id), after: gap)
             }
             var battery = RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "battery")
-            startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
+            core.startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
             featuresStart(id)
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {
@@ -159,7 +146,7 @@ public struct World {
     // MARK: - The event switch
 
     mutating func step(_ event: WorldEvent) {
-        hashDelivered(event)
+        EventHashes.hashDelivered(event, in: &self)
         handling = event
         switch event {
         case .userOpensApp(let d): userOpensApp(d)
@@ -274,6 +261,10 @@ extension World {
 }
 
 extension World {
+    /// Builds the report (Report/RunReport.swift). Fails (as a scenario error) only when an
+    /// `expect` names a metric that `report.json` does not have.
+    public func report() throws(ScenarioError) -> RunOutcome { try RunReport(world: self).outcome() }
+
     /// The traced device's story (empty unless the world was built with `traceDevice`).
     public var trace: [(time: SimTime, line: String)] { core.traceRecorder?.entries ?? [] }
 

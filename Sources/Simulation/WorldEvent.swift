@@ -23,7 +23,7 @@ enum WorldEvent {
     case requestTimesOut(job: UInt32, generation: UInt32)
     case offlineSpellStarts(device: UInt32)
     case offlineSpellEnds(device: UInt32)
-    // The battery (Core/World+Energy)
+    // The battery (Core/Battery)
     /// The user plugs the phone in or unplugs it (``BatteryModel``).
     case batterySwitch(device: UInt32)
     // Faults

@@ -24,7 +24,7 @@ import SimKernel
     static func pops(_ world: inout World, until end: SimTime) -> [(hours: Double, event: String, delivered: Bool)] {
         var seen: [(Double, String, Bool)] = []
         while let event = world.core.clock.next(before: end) {
-            seen.append((world.now.seconds / 3_600, World.describe(event), !world.isSuperseded(event)))
+            seen.append((world.now.seconds / 3_600, event.described, !event.isSuperseded(in: world)))
             world.step(event)
         }
         return seen

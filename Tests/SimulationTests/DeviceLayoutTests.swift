@@ -36,7 +36,7 @@ import Platform
         #expect(MemoryLayout<RefreshChecker.Entry>.stride <= 16, "the refresh oracle's entry grew")
     }
 
-    /// The next event's prefetch asks for parts of a device by offset (Core/World+Prefetch,
+    /// The next event's prefetch asks for parts of a device by offset (Core/Prefetch,
     /// docs/speed.md "Session 11: fewer lines per event"): a field moved out of its part
     /// would be read from memory without having been asked for (slower, never wrong).
     @Test func thePrefetchedPartsHoldTheirFields() {

@@ -36,21 +36,21 @@ import Scenario
         }
         observed.runToEnd()
 
-        #expect(seen.chains == observed.deviceHashes)
+        #expect(seen.chains == EventHashes.chains(observed.core.devices))
         #expect(fleet == observed.eventHashes.fleet)
         #expect(seen.count == observed.eventHashes.delivered)
         #expect(observed.queueStats.superseded > 0)
         #expect(seen.count == observed.eventsProcessed - observed.queueStats.superseded)
-        #expect(EventHashes.bucketSums(observed.deviceHashes, globalID: observed.core.globalID).reduce(0, &+) == EventHashes.sum(observed.deviceHashes))
+        #expect(EventHashes.bucketSums(EventHashes.chains(observed.core.devices), globalID: observed.core.globalID).reduce(0, &+) == EventHashes.sum(EventHashes.chains(observed.core.devices)))
         #expect(JSONWriter.encode(try plain.report().report) == JSONWriter.encode(try observed.report().report))
 
         let hash = try #require(try plain.report().report.lookup("events.hash"))
         #expect(hash.lookup("byBucket")?.arrayValue?.count == 256)
-        #expect(hash.lookup("total")?.stringValue == EventHashes.hex(EventHashes.sum(plain.deviceHashes) &+ plain.eventHashes.fleet))
+        #expect(hash.lookup("total")?.stringValue == EventHashes.hex(EventHashes.sum(EventHashes.chains(plain.core.devices)) &+ plain.eventHashes.fleet))
         let cohorts = try #require(hash.lookup("byCohort")?.arrayValue)
         #expect(cohorts.count == scenario.fleet.count)
         let cohortSum = cohorts.compactMap { $0.stringValue.flatMap { UInt64($0, radix: 16) } }.reduce(0, &+)
-        #expect(cohortSum == EventHashes.sum(plain.deviceHashes))
+        #expect(cohortSum == EventHashes.sum(EventHashes.chains(plain.core.devices)))
     }
 
     /// Another seed delivers other events: another total.
@@ -61,6 +61,6 @@ import Scenario
         scenario.seed += 1
         var b = World(scenario: scenario)
         b.runToEnd()
-        #expect(EventHashes.sum(a.deviceHashes) &+ a.eventHashes.fleet != EventHashes.sum(b.deviceHashes) &+ b.eventHashes.fleet)
+        #expect(EventHashes.sum(EventHashes.chains(a.core.devices)) &+ a.eventHashes.fleet != EventHashes.sum(EventHashes.chains(b.core.devices)) &+ b.eventHashes.fleet)
     }
 }

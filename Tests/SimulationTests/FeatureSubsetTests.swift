@@ -16,6 +16,14 @@ import Reports
         return try world.report().report
     }
 
+    /// Which features a cohort runs is a set of bits (``CohortModels/runs(_:)``): each
+    /// feature has a bit of its own, so no two answer for each other.
+    @Test func eachFeatureHasItsOwnBit() {
+        let bits = Feature.allCases.map(\.bit)
+        #expect(bits.allSatisfy { $0.nonzeroBitCount == 1 })
+        #expect(bits.reduce(0, |).nonzeroBitCount == Feature.allCases.count)
+    }
+
     static func requests(_ r: ReportValue, _ endpoint: String) -> Int64 {
         r.lookup("backend.requests.byEndpoint")?.objectValue?[endpoint]?.intValue ?? 0
     }

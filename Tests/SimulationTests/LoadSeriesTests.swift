@@ -81,6 +81,17 @@ import Reports
         #expect(at >= 0 && at < 49 * 3_600)
     }
 
+    /// The causes are declared in two places (the core's, each feature's beside its host)
+    /// and joined by raw value, which indexes the series: every raw value is named once,
+    /// with the name report.json has always given it.
+    @Test func everyCauseIsNamedOnceByItsRawValue() {
+        #expect(LoadCause.names == ["appOpen", "notificationTap", "userAction", "refreshLaunch", "workManagerWindow",
+                                    "dozeWindow", "androidState", "healthKitDelivery", "charger", "pushWake", "retryBackoff",
+                                    "retryAfterFailure", "connectivity", "fault", "appTimer"])
+        #expect(LoadCause.allCases.map(\.name) == LoadCause.names)
+        #expect((LoadCause.coreNames + featureLoadCauses).map { Int($0.0.rawValue) }.sorted() == Array(LoadCause.names.indices))
+    }
+
     /// Every request has a cause; the busiest minute's and second's mixes add up to their
     /// requests and name their largest cause; busy time gives utilisation and headroom.
     @Test func causesAndBusyTimeAddUp() throws {

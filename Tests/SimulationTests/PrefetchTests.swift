@@ -3,7 +3,7 @@ import Scenario
 @testable import Simulation
 
 /// World.run asks for the next event's state before running the current one
-/// (Core/World+Prefetch). The device it guesses from the event alone must be the device
+/// (Core/Prefetch). The device it guesses from the event alone must be the device
 /// the event is delivered to: a wrong guess changes no result, only loses the speed, so
 /// nothing else would catch it.
 @Suite struct PrefetchTests {
@@ -12,11 +12,11 @@ import Scenario
         var world = World(scenario: scenario)
         var named = 0, wrong = 0, firstWrong: String?
         while let event = world.core.clock.next(before: world.end) {
-            if let guess = world.prefetchDevice(event) {
+            if let guess = event.prefetchDevice(in: world) {
                 named += 1
-                if guess != world.eventIdentity(event).2 {
+                if guess != event.identity(in: world).2 {
                     wrong += 1
-                    if firstWrong == nil { firstWrong = World.describe(event) }
+                    if firstWrong == nil { firstWrong = event.described }
                 }
             }
             world.step(event)

@@ -15,7 +15,7 @@ import SimKernel
         var world = World(scenario: scenario)
         var expiries = (stale: 0, delivered: 0), hardStops = (stale: 0, delivered: 0), wakes = (stale: 0, delivered: 0)
         while let event = world.core.clock.next(before: world.end) {
-            let stale = world.isSuperseded(event)
+            let stale = event.isSuperseded(in: world)
             switch event {
             case .taskExpires: if stale { expiries.stale += 1 } else { expiries.delivered += 1 }
             case .deviceTimer(_, _, .hardStop): if stale { hardStops.stale += 1 } else { hardStops.delivered += 1 }

@@ -15,29 +15,27 @@ final class CohortModels {
     let usage: UsageConfig
     let kvPersistDelay: SimDuration
     let capacityMah: Double
-    /// Whether the cohort's `features` include seed `000`'s refresh (its BGAppRefreshTask or
-    /// WorkManager work, its `/v1/test/*` requests and notifications).
-    let runsRefresh: Bool
-    /// Whether the cohort's `features` include seed `004`'s continuation.
-    let runsContinuation: Bool
-    let continuation: ContinuationUsage
-    /// Whether the cohort's `features` include seed `001`'s push pipeline.
-    let runsPush: Bool
-    /// The cohort runs the step sync (`features` has `stepSync`).
-    let stepSync: Bool
+    /// The cohort as the scenario declares it: a feature reads its own settings from it
+    /// (`fleet[].<feature>`) beside its host; the core reads the models above.
+    let config: Cohort
+    /// The features the cohort runs (`fleet[].features`), one ``Feature/bit`` each.
+    let featureBits: UInt8
     let battery: BatteryModel
     let initialPercent: Distribution
     /// Offsets of this cohort's devices: `first ..< first + count`.
     let firstDevice: Int
     let count: Int
-    /// iOS: when a pending refresh is granted a launch (WorldCore+LaunchPolicy).
+    /// iOS: when the app's pending background task is granted a launch (WorldCore+LaunchPolicy).
     let launchPolicy: LaunchPolicyModel
-    /// Screen sessions, app opens and (Android) motion on the diurnal curve (World+Users).
+    /// Screen sessions, app opens and (Android) motion on the diurnal curve (Core/Users).
     let users: UserBehaviorModel
     /// Share of users with Wi-Fi at home (`network.homeWiFi`).
     let homeWiFi: Double
     /// Android: Doze, buckets, quotas and WorkManager (World+Android).
     let android: AndroidModels?
+
+    /// Whether the cohort runs `feature` (its `features` name it).
+    @inline(__always) func runs(_ feature: Feature) -> Bool { featureBits & feature.bit != 0 }
 
     init(_ cohort: Cohort, firstDevice: Int, count: Int) {
         name = cohort.name
@@ -54,11 +52,8 @@ final class CohortModels {
         usage = cohort.usage
         kvPersistDelay = cohort.ios.kvPersistDelay
         capacityMah = cohort.battery.capacityMah
-        runsRefresh = cohort.features.contains(.refresh)
-        runsContinuation = cohort.features.contains(.continuation)
-        continuation = cohort.continuation
-        runsPush = cohort.features.contains(.push)
-        stepSync = cohort.features.contains(.stepSync)
+        config = cohort
+        featureBits = cohort.features.reduce(0) { $0 | $1.bit }
         battery = BatteryModel(capacityMah: cohort.battery.capacityMah, habit: BatteryModel.Habit(cohort.battery.charging))
         initialPercent = cohort.battery.initialPercent
         self.firstDevice = firstDevice
@@ -97,7 +92,7 @@ final class AndroidModels: Sendable {
     let batterySaverAuto: Double
     /// How long before the run the screen went off (`android.screenOffBeforeStart`).
     let screenOffBeforeStart: Distribution
-    /// The step sync's stale-sync notification as a `setAndAllowWhileIdle` alarm
+    /// The app's `setAndAllowWhileIdle` alarms (a stale-data notification's trigger)
     /// (`docs/platform-facts.md` C). **Assumption**: Android 12 or later, the app targeting 12 or
     /// later (72 an hour while idle).
     let whileIdleAlarms = WhileIdleAlarmLimiter(policy: .android12)

@@ -13,7 +13,7 @@ struct Device {
     // Hot fields first (docs/speed.md, "Session 11: fewer lines per event"): the first
     // ``hotBytes`` hold what most event kinds read (the process, its clock and task, the
     // cohort, the battery and connectivity, the timers), so that the next event's
-    // prefetch (Core/World+Prefetch) asks for 3 lines, not all 6; energy, the launch
+    // prefetch (Core/Prefetch) asks for 3 lines, not all 6; energy, the launch
     // counts and the random streams follow, for the kinds that read them.
 
     /// The chain of its delivered events' hashes (Core/EventHashes), written at every
@@ -33,7 +33,7 @@ struct Device {
     /// Bumped at every termination; events of an earlier incarnation are stale.
     var incarnation: UInt32 = 0
     var cohort: UInt16
-    /// The user has Wi-Fi at home (`network.homeWiFi`; World+Energy).
+    /// The user has Wi-Fi at home (`network.homeWiFi`; Core/Battery).
     var homeWiFi: Bool
     /// Android: Battery Saver turned on by its automatic schedule (AndroidHost+BatterySaver).
     var autoBatterySaver = false
@@ -53,9 +53,6 @@ struct Device {
 
     // The battery, the time zone, and the faults and connectivity in force
     var battery = BatteryState(percent: 100, since: .zero, charging: false)
-    /// (In the battery's tail padding.) A refresh cost more than 1 % of the battery's
-    /// capacity (World+Refresh): the report counts the devices, not the refreshes.
-    var refreshOverBudget = false
     /// The time zone drawn at set-up (a `timeZoneChange` with a duration returns here).
     var homeTimeZone: UInt16
     // Counters, so overlapping faults each undo only themselves (the decoder caps
@@ -67,7 +64,7 @@ struct Device {
 
     /// The features' timers (``DeviceTimer``).
     var timers = DeviceTimers()
-    // The notification centre (every feature posts; the badge host sets the badge)
+    // The notification centre (every feature posts; the app sets its icon's number)
     var notificationCenter: NotificationCenterModel
     var permission: NotificationAuthorization { notificationCenter.authorization }
 
@@ -86,7 +83,7 @@ struct Device {
 
     // Energy and counts
     var radio = RadioState()
-    /// The app's energy per operation (refresh, sync, ...) and outside them.
+    /// The app's energy per operation (a task, a sync, ...) and outside them.
     var ledger = EnergyLedger()
     var backgroundAppRefresh: Bool
 

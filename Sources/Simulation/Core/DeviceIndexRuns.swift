@@ -4,7 +4,7 @@
 /// consecutive Android indices as an iOS cohort's get consecutive launch-policy slots, so
 /// a fleet is a few runs, each with its first device's indices.
 ///
-/// For the prefetch only (Core/World+Prefetch): reading the slot there, from the `Device`
+/// For the prefetch only (Core/Prefetch): reading the slot there, from the `Device`
 /// being asked for, waited on memory before the Android state's or the launch policy's
 /// lines could be asked for, a second wait after the `Device`'s own at a million devices;
 /// a search of a few runs held in cache waits on nothing (docs/speed.md, "Session 15").

@@ -8,7 +8,7 @@ import Reports
 /// Each delivered event (a stale timer, task or job entry dropped by its generation,
 /// serial or incarnation guard is not delivered) is hashed from its content only: the
 /// time in microseconds, a fixed code per event kind, the device, and one small payload
-/// field (timer kind, fault index, push source...). Generations, serials, job and slot
+/// field (timer kind, fault index, a feature event's source...). Generations, serials, job and slot
 /// numbers are bookkeeping and are left out. The function is SplitMix64's finalizer
 /// (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA
 /// 2014), so the value is the same on every platform and in every process (never
@@ -18,7 +18,7 @@ import Reports
 ///   kept in the device's ``Device/eventHash``.
 /// - `devices` is the wrapping sum of every device's hash: order-independent, so shard
 ///   reports add up to the whole fleet's exactly.
-/// - `fleet` chains the events that belong to no device (faults, push broadcasts).
+/// - `fleet` chains the events that belong to no device (faults, a feature's broadcasts).
 /// - `total` is `devices &+ fleet`.
 /// - `byCohort` and `byBucket` (device id modulo 256) are the same sums over parts of
 ///   the fleet, so a difference points at where to look; report.json stays small at a
@@ -65,6 +65,9 @@ struct EventHashes {
         return h
     }
 
+    /// Each device's chain of delivered events' hashes, in device order.
+    static func chains(_ devices: [Device]) -> [UInt64] { devices.map(\.eventHash) }
+
     /// The wrapping sum of the devices' chains (`devices` in the report).
     static func sum(_ chains: [UInt64]) -> UInt64 { chains.reduce(0, &+) }
 
@@ -95,51 +98,46 @@ public struct DeliveredEvent: Sendable {
     public static func utc(unixMicroseconds: Int64) -> String { Trace.utc(unixMicroseconds) }
 }
 
-extension World {
-    /// Each device's chain of delivered events' hashes, in device order.
-    var deviceHashes: [UInt64] { core.devices.map(\.eventHash) }
-
-    /// Hashes `event` if it will be delivered (called once per popped event, before
-    /// its handler runs, since the stale check reads the state the handler changes).
-    @inline(__always) mutating func hashDelivered(_ event: WorldEvent) {
-        if isSuperseded(event) { return }
-        let (code, payload, device) = eventIdentity(event)
-        hashDelivered(code: code, payload: payload, device: device, description: Self.describe(event))
-    }
-
-    /// Folds one delivered event, given by its identity, into the hashes and shows it
-    /// to the observer. A handler that delivers several things for one queue entry
-    /// (e.g. every due timer of a device's table) calls this once for each.
-    @inline(__always) mutating func hashDelivered(code: UInt8, payload: UInt32, device: UInt32?, description: @autoclosure () -> String) {
+extension EventHashes {
+    /// Hashes `event` into `world`'s hashes if it will be delivered (called once per
+    /// popped event, before its handler runs, since the stale check reads the state the
+    /// handler changes), and shows it to the observer. A read of the world's state but
+    /// for the hashes themselves: its own and the device's chain (``Device/eventHash``).
+    @inline(__always) static func hashDelivered(_ event: WorldEvent, in world: inout World) {
+        if event.isSuperseded(in: world) { return }
+        let (code, payload, device) = event.identity(in: world)
+        let now = world.now
         let h: UInt64
         if let device {
             let i = Int(device)
-            h = eventHashes.add(time: now, code: code, payload: payload, globalDevice: UInt32(truncatingIfNeeded: core.globalID(i)),
-                                chain: &core.devices[i].eventHash)
+            h = world.eventHashes.add(time: now, code: code, payload: payload, globalDevice: UInt32(truncatingIfNeeded: world.core.globalID(i)),
+                                      chain: &world.core.devices[i].eventHash)
         } else {
-            h = eventHashes.addFleetWide(time: now, code: code, payload: payload)
+            h = world.eventHashes.addFleetWide(time: now, code: code, payload: payload)
         }
-        if let eventObserver {
-            eventObserver(DeliveredEvent(time: now, device: device.map(Int.init), hash: h, description: description()))
+        if let eventObserver = world.eventObserver {
+            eventObserver(DeliveredEvent(time: now, device: device.map(Int.init), hash: h, description: event.described))
         }
     }
+}
 
+extension WorldEvent {
     /// A short description: the case and its fields, e.g. `deviceTimer(device: 3, timer: stepRetry, generation: 2)`.
-    static func describe(_ event: WorldEvent) -> String {
-        String(describing: event).replacingOccurrences(of: "Simulation.", with: "")
+    var described: String {
+        String(describing: self).replacingOccurrences(of: "Simulation.", with: "")
     }
 
     /// The request's endpoint kind, a job event's payload (not its number in the pool):
     /// its row's code in the endpoint table (``EndpointRow/hashCode``).
-    func endpointCode(_ job: UInt32) -> UInt32 {
+    @inline(__always) static func endpointCode(_ job: UInt32, _ core: borrowing WorldCore) -> UInt32 {
         RequestOwner.endpoints[Int(core.jobs[Int(job)].endpointRow)].hashCode
     }
 
     /// The kind code, the small payload and the device of an event (nil: fleet-wide).
     /// The codes are fixed here (not the enum's layout), so adding a case moves no hash.
-    /// Inlined for the reason ``isSuperseded(_:)`` is.
-    @inline(__always) func eventIdentity(_ event: WorldEvent) -> (UInt8, UInt32, UInt32?) {
-        switch event {
+    /// Inlined for the reason ``isSuperseded(in:)`` is.
+    @inline(__always) func identity(in world: borrowing World) -> (UInt8, UInt32, UInt32?) {
+        switch self {
         case .userOpensApp(let d): return (1, 0, d)
         case .notificationTapped(let d): return (2, 0, d)
         case .foregroundSessionEnds(let d, _): return (3, 0, d)
@@ -148,10 +146,10 @@ extension World {
         case .taskWatchdog(let d, _): return (7, 0, d)
         case .suspendAfterTask(let d, _): return (8, 0, d)
         case .keyValueFlush(let d, _): return (9, 0, d)
-        case .requestReachesServer(let job, _): return (10, endpointCode(job), core.jobs[Int(job)].device)
-        case .serviceCompletes(let job, _): return (11, endpointCode(job), core.jobs[Int(job)].device)
-        case .responseReachesDevice(let job, _): return (12, endpointCode(job), core.jobs[Int(job)].device)
-        case .requestTimesOut(let job, _): return (13, endpointCode(job), core.jobs[Int(job)].device)
+        case .requestReachesServer(let job, _): return (10, Self.endpointCode(job, world.core), world.core.jobs[Int(job)].device)
+        case .serviceCompletes(let job, _): return (11, Self.endpointCode(job, world.core), world.core.jobs[Int(job)].device)
+        case .responseReachesDevice(let job, _): return (12, Self.endpointCode(job, world.core), world.core.jobs[Int(job)].device)
+        case .requestTimesOut(let job, _): return (13, Self.endpointCode(job, world.core), world.core.jobs[Int(job)].device)
         case .offlineSpellStarts(let d): return (14, 0, d)
         case .offlineSpellEnds(let d): return (15, 0, d)
         case .faultStarts(let index): return (16, UInt32(index), nil)
@@ -167,7 +165,7 @@ extension World {
             case .jobStops(let d, _, _): return (25, 0, d)
             }
         case .batterySwitch(let d): return (34, 0, d)
-        case .feature(let e): return featureEventIdentity(e)
+        case .feature(let e): return world.featureEventIdentity(e)
         }
     }
 }

@@ -6,10 +6,10 @@ import AppLogic
 ///
 /// Memory is bounded by the run's length, allocated once: one `UInt32` per bucket and
 /// series, 1,440 buckets a day; 23 API series (5 endpoints today, 15 causes, 503s,
-/// no-answers, busy workers) and one `UInt64` series (busy-worker time) here and, with
-/// push, 8 `UInt32` and 2 `UInt64` push series in the push host's ``PushLoad``. The
-/// default week is 10,080 buckets (1.5 MB with push); the longest run the scenario
-/// format allows (366 days) is 527,040 buckets, at most 78 MB.
+/// no-answers, busy workers) and one `UInt64` series (busy-worker time) here, and the
+/// features' own series in their hosts (8 `UInt32` and 2 `UInt64` today). The default
+/// week is 10,080 buckets (1.5 MB with the features' series); the longest run the
+/// scenario format allows (366 days) is 527,040 buckets, at most 78 MB.
 struct LoadSeries {
     static let bucket = SimDuration.minutes(1)
     /// The endpoints as `backend.requests.byEndpoint` names them, in the endpoint table's

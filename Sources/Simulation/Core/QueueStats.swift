@@ -26,43 +26,43 @@ public struct QueueStats: Sendable, Equatable {
     }
 }
 
-extension World {
-    /// Whether `event` is stale: its generation, serial or incarnation guard will
-    /// drop it (the first guard of its handler, read before the handler runs).
+extension WorldEvent {
+    /// Whether this event is stale in `world`: its generation, serial or incarnation guard
+    /// will drop it (the first guard of its handler, read before the handler runs).
     /// Read for every popped event (the event hashes skip stale ones) and for ``QueueStats``.
-    /// Inlined on purpose: a call of a non-mutating method of `World` from a mutating
-    /// one copies the whole `World` (3.7 KB) to pass it, twice per event before.
-    @inline(__always) func isSuperseded(_ event: WorldEvent) -> Bool {
-        switch event {
+    /// Inlined on purpose: not inlined, passing the world from a mutating method of
+    /// `World` copies the whole `World` (3.7 KB), twice per event before.
+    @inline(__always) func isSuperseded(in world: borrowing World) -> Bool {
+        switch self {
         case .foregroundSessionEnds(let d, let incarnation):
             let i = Int(d)
-            return !(core.devices[i].incarnation == incarnation && core.devices[i].process == .running && now >= core.devices[i].foregroundUntil)
+            return !(world.core.devices[i].incarnation == incarnation && world.core.devices[i].process == .running && world.now >= world.core.devices[i].foregroundUntil)
         case .taskLaunch(let d, let generation):
-            return !(core.devices[Int(d)].task.pending.isCurrent(generation) && core.devices[Int(d)].task.hasPending)
+            return !(world.core.devices[Int(d)].task.pending.isCurrent(generation) && world.core.devices[Int(d)].task.hasPending)
         case .taskExpires(let d, let serial), .taskWatchdog(let d, let serial):
-            return !(core.devices[Int(d)].task.serial == serial && core.devices[Int(d)].task.running)
+            return !(world.core.devices[Int(d)].task.serial == serial && world.core.devices[Int(d)].task.running)
         case .suspendAfterTask(let d, let serial):
-            return core.devices[Int(d)].task.serial != serial
+            return world.core.devices[Int(d)].task.serial != serial
         case .deviceTimer(let d, let generation, let timer):
-            return !core.isCurrent(d, timer, generation)
+            return !world.core.isCurrent(d, timer, generation)
         case .keyValueFlush(let d, let generation):
-            return !core.devices[Int(d)].keyValue.flush.isCurrent(generation)
+            return !world.core.devices[Int(d)].keyValue.flush.isCurrent(generation)
         case .requestReachesServer(let job, let generation), .serviceCompletes(let job, let generation),
              .responseReachesDevice(let job, let generation):
-            return core.jobs[Int(job)].generation != generation
+            return world.core.jobs[Int(job)].generation != generation
         case .requestTimesOut(let job, let generation):
-            return core.jobs[Int(job)].generation != generation || core.jobs[Int(job)].clientDone
+            return world.core.jobs[Int(job)].generation != generation || world.core.jobs[Int(job)].clientDone
         case .feature(let e):
-            return featureEventIsSuperseded(e)
+            return world.featureEventIsSuperseded(e)
         case .android(let e):
             switch e {
             case .screenOff(let d, let generation):
-                let screen = android.devices[androidIndex(d)].screen
+                let screen = world.android.devices[world.androidIndex(d)].screen
                 return !(screen.isOn && screen.offTimer.isCurrent(generation))
-            case .timer(let d, let generation, let timer): return !android.devices[androidIndex(d)].timers.isCurrent(timer, generation)
+            case .timer(let d, let generation, let timer): return !world.android.devices[world.androidIndex(d)].timers.isCurrent(timer, generation)
             case .jobStops(let d, let serial, let work):
-                let a = androidIndex(d)
-                return !(android.devices[a].runsJob(work) && android.devices[a].jobSerials[Int(work.rawValue)] == serial)
+                let a = world.androidIndex(d)
+                return !(world.android.devices[a].runsJob(work) && world.android.devices[a].jobSerials[Int(work.rawValue)] == serial)
             case .screenSessionStarts, .motion: return false
             }
         case .userOpensApp, .notificationTapped, .offlineSpellStarts, .offlineSpellEnds, .faultStarts,

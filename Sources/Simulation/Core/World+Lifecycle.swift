@@ -1,11 +1,114 @@
 import SimKernel
 import AppLogic
 import Platform
+import Scenario
 
-/// The app's process: resume (cold start), suspend, terminate (in-memory state and
-/// unpersisted writes lost), and persist (UserDefaults reaches the disk). The features
-/// that react are listed in Features/Features.swift and nowhere else.
+/// What happens to a device, dispatched: the user opens the app, the phone is plugged
+/// in or unplugged, a fault starts or ends, and the app's process resumes (cold start),
+/// is suspended, terminated (in-memory state and unpersisted writes lost) or persisted
+/// (UserDefaults reaches the disk). The core's parts (the next open, the battery, which
+/// devices a fault touches) are ``WorldCore``'s; the features that react are listed in
+/// Features/Features.swift and nowhere else; the OS hears through its seam (OS/OSSeam.swift).
 extension World {
+    // MARK: - The user
+
+    /// The user opens the app by habit, and the next open is drawn.
+    mutating func userOpensApp(_ d: UInt32) {
+        openApp(d, fromNotification: false)
+        core.scheduleNextOpen(d)
+    }
+
+    /// The user opens the app: the features' ground truth (a test seen, maybe taken), the
+    /// token, the process, the OS, then every feature that hears of an open.
+    mutating func openApp(_ d: UInt32, fromNotification: Bool) {
+        let i = Int(d)
+        core.metrics.appOpens += 1
+        core.observeAppOpened(i)
+        core.note(d, fromNotification ? "user opens the app from the notification" : "user opens the app")
+        featuresHearOpening(d)
+        // Signing in again (assumption) or renewing the token in the foreground.
+        if !core.devices[i].signedIn { core.devices[i].signedIn = true; core.note(d, "user signs in") }
+        tokens.issue(i, at: now)
+
+        resume(d)
+        // An open never shortens a foreground stay already planned (a user waiting on an analysis).
+        core.devices[i].foregroundUntil = max(core.devices[i].foregroundUntil, now + World.foregroundSession)
+        core.clock.schedule(.foregroundSessionEnds(device: d, incarnation: core.devices[i].incarnation), after: World.foregroundSession)
+        appOpened(d)
+        featuresHearAppOpened(d)
+    }
+
+    // MARK: - The battery
+
+    /// The user plugs the phone in or unplugs it (``WorldEvent/batterySwitch(device:)``):
+    /// the battery's next switch is drawn and the OS hears of it.
+    mutating func batterySwitches(_ d: UInt32) {
+        core.toggleBattery(d)
+        chargingChanged(d)
+    }
+
+    // MARK: - Faults
+
+    /// A fault's start or end: an event of the whole fleet, which every shard processes
+    /// (counted in ``World/fleetWideEvents``).
+    mutating func applyFault(_ index: Int, starting: Bool) {
+        fleetWideEvents += 1
+        let fault = scenario.faults[index]
+        // Faults may overlap: every start is undone by its own end, never by another's.
+        switch fault.kind {
+        case .backendOutage:
+            if starting { server.outageStarts() } else { server.outageEnds() }
+        case .backendSlowdown(let factor):
+            if starting { server.slowdownStarts(factor) } else { server.slowdownEnds(factor) }
+        case .networkLatency:
+            if starting { core.faults.activeLatency.append(index) } else { core.faults.activeLatency.removeAll { $0 == index } }
+        default:
+            if featuresTakeFleetFault(fault.kind, starting: starting) { return }
+            for d in core.devices.indices where core.isAffected(d, by: index) {
+                applyDeviceFault(fault, index: index, device: UInt32(d), starting: starting)
+            }
+        }
+    }
+
+    private mutating func applyDeviceFault(_ fault: Fault, index: Int, device d: UInt32, starting: Bool) {
+        let i = Int(d)
+        switch fault.kind {
+        case .networkOutage:
+            core.devices[i].outageFaults = starting ? core.devices[i].outageFaults + 1 : core.devices[i].outageFaults - 1
+            core.note(d, starting ? "fault: network outage begins" : "fault: network outage ends")
+            if !starting, core.devices[i].online { featuresHearReachable(d) }
+        case .clockSkew(let offset):
+            core.devices[i].clock.skew = starting ? core.devices[i].clock.skew + offset : core.devices[i].clock.skew - offset
+            core.observeCalendarMoved(i)
+            core.note(d, "fault: device clock now off by \(core.human(core.devices[i].clock.skew))")
+        case .timeZoneChange(let to):
+            let target = core.faults.timeZoneIndex[index]
+            core.observeCalendarMoved(i)
+            if starting {
+                core.devices[i].clock.travel(to: target)
+                core.note(d, "fault: user travels to \(to)")
+            } else if core.devices[i].clock.location == target {
+                // Back home, unless a later trip has moved the user on.
+                core.devices[i].clock.travel(to: core.devices[i].homeTimeZone)
+                core.note(d, "fault: user returns to \(core.timeZones[Int(core.devices[i].homeTimeZone)])")
+            }
+        case .appTermination(let rate):
+            guard starting, rate > 0 else { return }
+            let gap = SimDuration.fromSeconds(core.withStream(.os, of: i) { $0.exponential(mean: 86_400 / rate) })
+            core.clock.schedule(.jetsam(device: d, fault: UInt16(index)), after: gap)
+        case .authExpiry:
+            tokens.expire(i, at: now)
+            core.note(d, "fault: auth token expires")
+        case .lowPowerMode:
+            core.devices[i].lowPowerFaults = starting ? core.devices[i].lowPowerFaults + 1 : core.devices[i].lowPowerFaults - 1
+            core.note(d, starting ? "fault: Low Power Mode on" : "fault: Low Power Mode off")
+            lowPowerModeChanged(d, on: starting)
+        default:
+            // The fleet's faults (``applyFault(_:starting:)``).
+            break
+        }
+    }
+
     // MARK: - Process lifecycle
 
     /// The app runs (cold start if it was terminated); unpersisted writes get a flush.

@@ -7,8 +7,8 @@ import Backend
 /// Its slot is reused once both the client and the server are done with it; events
 /// carry the slot's generation so those of a finished request are ignored.
 ///
-/// Layout (112 bytes): the 4-byte fields first, the 25-byte result followed by the flags,
-/// the owner, the row and the window in its tail (a pool holds about one job for every four devices at a
+/// Layout (120 bytes): the 4-byte fields first, the 25-byte result followed by the flags,
+/// the owner, the row and the owner's word in its tail (a pool holds about one job for every four devices at a
 /// burst's peak).
 struct Job {
     var device: UInt32
@@ -30,14 +30,13 @@ struct Job {
     let endpointRow: UInt8
     /// What made the app send it (``World/causeOfSend()``).
     var cause = LoadCause.appTimer
-    /// Ground truth when the server answered: the window open then (its number,
-    /// ``TestAvailabilityTruth/window(_:)``), else ``RefreshSlot/noWindow``.
-    var openWindow = RefreshSlot.noWindow
+    /// A word of its owner's, set and read only by the owner under a name of its own
+    /// (an `extension Job` in the owner's folder); `UInt32.max` until set.
+    var ownerWord = UInt32.max
     /// When the server finished it (`never` until then).
     var answeredAt = World.never
-    /// A step upload's health-data range, true times (the step-sync host's `requestSent`).
-    var stepsReadFrom = World.never
-    var stepsReadTo = World.never
+    /// A span of true time its owner keeps with it, likewise the owner's; `never` until set.
+    var ownerSpan = (from: World.never, to: World.never)
 }
 
 extension World {
@@ -50,14 +49,14 @@ extension World {
         // unless latency faults draw between the two.
         var roundTrip: SimDuration
         let lost: Bool
-        if activeLatencyFaults.isEmpty {
+        if core.faults.activeLatency.isEmpty {
             (roundTrip, lost) = core.withStream(.network, of: i) { rng in
                 let roundTrip = network.latency.sampleDuration(&rng)
                 return (roundTrip, online && rng.chance(network.failureRate))
             }
         } else {
             roundTrip = core.withStream(.network, of: i) { network.latency.sampleDuration(&$0) }
-            roundTrip = roundTrip + extraLatency(i)
+            roundTrip = roundTrip + core.extraLatency(i)
             lost = online && core.withStream(.network, of: i) { $0.chance(network.failureRate) }
         }
         let cause = causeOfSend()
@@ -206,7 +205,7 @@ extension World {
         let j = Int(job)
         let d = core.jobs[j].device
         let i = Int(d)
-        let over = bearer(i, at: core.jobs[j].sentAt)
+        let over = core.bearer(i, at: core.jobs[j].sentAt)
         let joules = core.devices[i].radio.transfer(from: core.jobs[j].sentAt, to: now, over: over, model: energy)
         featureReceives(job, result, radioJoules: joules)
     }

@@ -27,6 +27,11 @@ struct WorldCore {
     let timeZones: [String]
     /// One per entry of `timeZones`.
     let calendars: [LocalCalendar]
+    /// One per entry of `timeZones`, caching each zone's UTC offset between DST changes
+    /// (Core/LocalTime.swift).
+    var localZones: [LocalTimeZone]
+    /// The scenario's faults: which devices each touches, the latency faults in force (Core/Faults.swift).
+    var faults: FaultState
     /// Requests on their way (Core/World+Network), and the free slots. The pool's room for
     /// one request in four devices (``World/jobsReserved(devices:)``) is asked for on huge
     /// pages: its slots are reused in any order, so at a million devices its 28 MB were
@@ -128,7 +133,7 @@ struct WorldCore {
     }
 
     /// The app leaves the foreground: suspended shortly unless it still has work (a
-    /// background task, a refresh task), which checks again when it ends.
+    /// feature's background work, the app's background task), which checks again when it ends.
     mutating func scheduleSuspensionCheck(_ d: UInt32) {
         clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), after: World.suspensionDelay)
     }

@@ -113,6 +113,10 @@ enum DeviceTimer: UInt8, CaseIterable {
     var loadCause: LoadCause { self == .stepRetry ? .retryBackoff : .appTimer }
 }
 
+/// The features' own load causes, each declared beside its host, joined with the
+/// core's in ``LoadCause/names``.
+let featureLoadCauses = PushHost.loadCauses
+
 /// The feature a request belongs to (``Job/owner``), set by the host that sends it: it
 /// serves the request through the backend model and hears the answer.
 enum RequestOwner: UInt8 {
@@ -171,7 +175,7 @@ extension World {
         }
     }
 
-    /// The local device it works on, or nil (Core/World+Prefetch).
+    /// The local device it works on, or nil (Core/Prefetch).
     @inline(__always) func featureEventDevice(_ event: FeatureEvent) -> UInt32? {
         switch event {
         case .refresh(let e): return e.device
@@ -181,20 +185,20 @@ extension World {
         }
     }
 
-    /// Starts loading the state it will read (Core/World+Prefetch): a HealthKit delivery
+    /// Starts loading the state it will read (Core/Prefetch): a HealthKit delivery
     /// reads the whole device and the step sync's entries; the others the device's hot part.
     @inline(__always) mutating func prefetchState(of event: FeatureEvent) {
         switch event {
         case .stepSync(let e):
-            let indices = prefetch(e.device, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+            let indices = Prefetch.device(e.device, device: Device.wholeBytes, android: AndroidDevice.wholeBytes, in: &self)
             prefetchStepSync(Int(e.device), android: indices.android)
         case .refresh, .push, .continuation:
             guard let d = featureEventDevice(event) else { return }
-            prefetch(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes)
+            Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes, in: &self)
         }
     }
 
-    /// Starts loading what an open reads of every feature (Core/World+Prefetch).
+    /// Starts loading what an open reads of every feature (Core/Prefetch).
     @inline(__always) mutating func prefetchOpening(_ i: Int, android a: Int) {
         prefetchRefresh(i)
         prefetchStepSync(i, android: a)
@@ -208,6 +212,62 @@ extension World {
     /// (whether an analysis goes on).
     @inline(__always) mutating func prefetchLeavingForeground(_ i: Int) {
         features.continuation.states.prefetch(i)
+    }
+
+    /// Starts loading what the app's background task's launch reads of the features that
+    /// handle it (Core/Prefetch; `a`: the device's Android index, or -1).
+    @inline(__always) mutating func prefetchTaskLaunch(_ i: Int, android a: Int) {
+        prefetchRefresh(i)
+        prefetchStepSync(i, android: a)
+    }
+
+    /// Starts loading what running `work` on device `i` reads of the feature that declared it (Core/Prefetch).
+    @inline(__always) mutating func prefetchWorkRun(_ work: WorkID, _ i: Int, android a: Int) {
+        switch work {
+        case .refresh: prefetchRefresh(i)
+        case .stepSync: prefetchStepSync(i, android: a)
+        }
+    }
+
+    /// Starts loading what device `d`'s `timer` reads, its device's lines included (Core/Prefetch).
+    @inline(__always) mutating func prefetchTimer(_ d: UInt32, _ timer: DeviceTimer) {
+        switch timer {
+        case .stepWake:
+            Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.stepJobBytes, in: &self)
+            prefetchHoldsProcess(Int(d))
+        case .staleNotification:
+            Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes, in: &self)
+            core.staleTriggers.prefetch(Int(d))
+        case .hardStop:
+            Prefetch.device(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes, in: &self)
+        default:
+            Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes, in: &self)
+        }
+    }
+
+    /// Starts loading what ``featuresHoldProcess(_:)`` reads first: the step sync's slot.
+    @inline(__always) mutating func prefetchHoldsProcess(_ i: Int) {
+        features.stepSync.slots.prefetch(i)
+    }
+
+    /// Device `i`'s step-sync state, bookkeeping and stream position, its stale-sync
+    /// notification's trigger, which every successful sync re-arms (Core/DeferredTimer),
+    /// and on Android where its step job's stop deadline went, which a job's start writes
+    /// and its end reads.
+    @inline(__always) mutating func prefetchStepSync(_ i: Int, android a: Int) {
+        features.stepSync.states.prefetch(i)
+        features.stepSync.slots.prefetch(i)
+        features.stepSync.streams.prefetch(i)
+        core.staleTriggers.prefetch(i)
+        if a >= 0 { jobStops.prefetch(a) }
+    }
+
+    /// Device `i`'s refresh state, its request in flight and the refresh oracle's truth
+    /// (a launch, an open and a history response each read it).
+    @inline(__always) mutating func prefetchRefresh(_ i: Int) {
+        features.refresh.states.prefetch(i)
+        features.refresh.slots.prefetch(i)
+        core.oracle.refresh.prefetch(i)
     }
 
     // MARK: - Timers (Core/DeviceTimers drops the stale ones)
@@ -228,7 +288,7 @@ extension World {
     // MARK: - Requests (Core/World+Network keeps the transport)
 
     /// Starts loading what the server's answer to request `job` reads of its owner's
-    /// backend (Core/World+Prefetch): the tests' truth, or the steps' row and the steps
+    /// backend (Core/Prefetch): the tests' truth, or the steps' row and the steps
     /// oracle's entry.
     @inline(__always) mutating func prefetchServing(_ job: UInt32, user i: Int) {
         let j = Int(job)
@@ -241,7 +301,7 @@ extension World {
         }
     }
 
-    /// Starts loading what hearing request `job`'s answer reads (Core/World+Prefetch):
+    /// Starts loading what hearing request `job`'s answer reads (Core/Prefetch):
     /// every host's request slot (each lets go of it if it was theirs), then the owner's
     /// state (`a`: the device's Android index, or -1).
     @inline(__always) mutating func prefetchAnswer(_ job: UInt32, user i: Int, android a: Int) {
@@ -349,7 +409,7 @@ extension World {
     /// the task once no upload is in flight.
     func stepSyncOwnsTask(_ i: Int) -> Bool {
         let cohort = core.cohorts[Int(core.devices[i].cohort)]
-        return cohort.stepSync && !cohort.runsRefresh && !runsPeriodicWork(i)
+        return cohort.runs(.stepSync) && !cohort.runs(.refresh) && !runsPeriodicWork(i)
     }
 
     /// The app's background task launched (iOS `BGAppRefreshTask`, Android the refresh
@@ -360,7 +420,7 @@ extension World {
         let i = Int(d)
         refreshTaskLaunched(d)
         if stepSyncOwnsTask(i) { stepSyncTaskLaunched(d) }
-        if core.cohorts[Int(core.devices[i].cohort)].stepSync, !runsPeriodicWork(i), core.devices[i].process == .running {
+        if core.cohorts[Int(core.devices[i].cohort)].runs(.stepSync), !runsPeriodicWork(i), core.devices[i].process == .running {
             let context = stepContext(i)
             deliverStepSync(d, .refreshTaskLaunched(context))
         }
@@ -453,7 +513,7 @@ extension World {
 
     // MARK: - Faults and shards
 
-    /// A fault of the whole fleet that a feature's backend takes (Core/World+Faults): true
+    /// A fault of the whole fleet that a feature's backend takes (Core/World+Lifecycle): true
     /// when one took it, so no device is asked.
     mutating func featuresTakeFleetFault(_ kind: Fault.Kind, starting: Bool) -> Bool {
         features.push.takesFault(kind, starting: starting)

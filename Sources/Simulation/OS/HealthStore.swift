@@ -14,7 +14,7 @@ struct DeviceDays {
 
     /// The device's date at true time `t`.
     func day(at t: SimTime) -> Int32 {
-        World.localTime(t + skew, calendar: calendar, startUnixSeconds: startUnixSeconds).day
+        WorldCore.localTime(t + skew, calendar: calendar, startUnixSeconds: startUnixSeconds).day
     }
 
     /// The true time at which the device's date `day` begins.
@@ -40,8 +40,8 @@ extension HealthDataGenerator {
     /// follows the user's home-zone day).
     func trueSteps(user: Int, from: SimTime, to: SimTime, home: LocalCalendar, startUnixSeconds: Int64) -> Int32 {
         guard from < to else { return 0 }
-        let start = World.localTime(from, calendar: home, startUnixSeconds: startUnixSeconds)
-        let end = World.localTime(to, calendar: home, startUnixSeconds: startUnixSeconds)
+        let start = WorldCore.localTime(from, calendar: home, startUnixSeconds: startUnixSeconds)
+        let end = WorldCore.localTime(to, calendar: home, startUnixSeconds: startUnixSeconds)
         var total: Int32 = 0
         for day in start.day...end.day { total += steps(user: user, day: day, before: end.day, secondOfDay: end.secondOfDay) }
         return total - steps(user: user, day: start.day, before: start.day, secondOfDay: start.secondOfDay)

@@ -22,72 +22,78 @@ struct RefreshChecker {
 
     init(devices n: Int) { devices = Array(hugePagesRepeating: Entry(), count: n) }
 
-    /// Starts loading device `i`'s entry, for the next event (Core/World+Prefetch).
+    /// Starts loading device `i`'s entry, for the next event (Core/Prefetch).
     @inline(__always) func prefetch(_ i: Int) { devices.prefetch(i) }
 }
 
-extension World {
+extension WorldCore {
     /// The user opens the app (the truth `notifiedDespiteRecentOpen` is judged by).
     mutating func observeAppOpened(_ i: Int) {
-        guard core.oracle.watching else { return }
-        core.oracle.refresh.devices[i].lastTrueOpen = now
+        guard oracle.watching else { return }
+        oracle.refresh.devices[i].lastTrueOpen = now
     }
 
     /// The OS starts a refresh task (iOS) or job (Android): it has seen no history yet.
     mutating func observeTaskLaunched(_ i: Int) {
-        guard core.oracle.watching else { return }
-        core.oracle.refresh.devices[i].taskSawOpenWindow = RefreshSlot.noWindow
+        guard oracle.watching else { return }
+        oracle.refresh.devices[i].taskSawOpenWindow = RefreshSlot.noWindow
     }
 
     /// A test-history response reached the running task; `openWindow` is the window
     /// truly open when the server answered, or ``RefreshSlot/noWindow``.
     mutating func observeHistoryReceived(_ i: Int, openWindow: UInt32) {
-        guard core.oracle.watching else { return }
-        core.oracle.refresh.devices[i].taskSawOpenWindow = openWindow
-    }
-
-    /// The app called `setTaskCompleted(success:)`, already counted by the OS:
-    /// `taskCompletedTwice` (seed `002`, issue 1), and at the first successful call of a
-    /// running task `availableTestNotNotified`.
-    mutating func observeTaskCompleted(_ i: Int, success: Bool) {
-        guard core.oracle.watching else { return }
-        let calls = core.devices[i].task.completions
-        if success, core.devices[i].task.running, calls == 1 { judgeNotifiedIfDue(i) }
-        core.verify(calls == 1, .taskCompletedTwice, device: i, time: now,
-               detail: calls == 1 ? nil : "setTaskCompleted called \(calls) times for task \(core.devices[i].task.serial)")
+        guard oracle.watching else { return }
+        oracle.refresh.devices[i].taskSawOpenWindow = openWindow
     }
 
     /// The watchdog killed the app: task `serial` was not completed after its expiration.
     mutating func observeWatchdogKill(_ i: Int, serial: UInt32) {
+        guard oracle.watching else { return }
+        verify(false, .taskKilledByWatchdog, device: i, time: now,
+               detail: "task \(serial) not completed \(cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace) after expiration")
+    }
+}
+
+/// The checks that read the refresh's ground truth (``RefreshHost/truth``) and what the
+/// model notified (``RefreshSlot/notifiedWindow``): handed the host, they only read it.
+extension RefreshHost {
+    /// The app called `setTaskCompleted(success:)`, already counted by the OS:
+    /// `taskCompletedTwice` (seed `002`, issue 1), and at the first successful call of a
+    /// running task `availableTestNotNotified`.
+    func observeTaskCompleted(_ i: Int, success: Bool, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        core.verify(false, .taskKilledByWatchdog, device: i, time: now,
-               detail: "task \(serial) not completed \(core.cohorts[Int(core.devices[i].cohort)].scheduler.watchdogGrace) after expiration")
+        let calls = core.devices[i].task.completions
+        if success, core.devices[i].task.running, calls == 1 { judgeNotifiedIfDue(i, core: &core) }
+        core.verify(calls == 1, .taskCompletedTwice, device: i, time: core.now,
+               detail: calls == 1 ? nil : "setTaskCompleted called \(calls) times for task \(core.devices[i].task.serial)")
     }
 
     /// `availableTestNotNotified`: judged when a task completes successfully, from the
     /// truth at the history response and now (the window is still open, no test in
     /// progress, no open in the last 24 h, notifications allowed, none shown yet).
-    private mutating func judgeNotifiedIfDue(_ i: Int) {
+    private func judgeNotifiedIfDue(_ i: Int, core: inout WorldCore) {
+        let now = core.now
         let window = core.oracle.refresh.devices[i].taskSawOpenWindow
-        guard window != RefreshSlot.noWindow, features.refresh.truth.window(i) == window, !features.refresh.truth.inProgress(i, at: now),
+        guard window != RefreshSlot.noWindow, truth.window(i) == window, !truth.inProgress(i, at: now),
               core.devices[i].permission.allowsPosting else { return }
         let opened = core.oracle.refresh.devices[i].lastTrueOpen
-        guard opened == World.never || now - opened >= scenario.logic.refresh.recentOpenSuppression else { return }
-        let notified = features.refresh.slots[i].notifiedWindow == window
+        guard opened == World.never || now - opened >= core.scenario.logic.refresh.recentOpenSuppression else { return }
+        let notified = slots[i].notifiedWindow == window
         core.verify(notified, .availableTestNotNotified, device: i, time: now,
-               detail: notified ? nil : "test available since \(core.format(features.refresh.truth.availableAt(i))) and this refresh saw it, but no notification")
+               detail: notified ? nil : "test available since \(core.format(truth.availableAt(i))) and this refresh saw it, but no notification")
     }
 
     /// A test-available notification is shown: not before the test is truly available,
     /// once per window, and not within 24 h of an open (seed `000`). Called before the
     /// model moves ``RefreshSlot/notifiedWindow`` (``RefreshHost/testNotified(_:window:)``).
-    mutating func observeTestNotificationShown(_ i: Int) {
+    func observeTestNotificationShown(_ i: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let availableAt = features.refresh.truth.availableAt(i)
-        let window = features.refresh.truth.window(i)
+        let now = core.now
+        let availableAt = truth.availableAt(i)
+        let window = truth.window(i)
         core.verify(now >= availableAt, .notifiedBeforeAvailable, device: i, time: now,
                detail: now >= availableAt ? nil : "notified at \(core.format(now)), test available only at \(core.format(availableAt))")
-        if features.refresh.slots[i].notifiedWindow != window {
+        if slots[i].notifiedWindow != window {
             core.oracle.refresh.devices[i].notificationsInWindow = 1
         } else {
             core.oracle.refresh.devices[i].notificationsInWindow &+= 1
@@ -96,7 +102,7 @@ extension World {
         core.verify(inWindow == 1, .notifiedTwiceInWindow, device: i, time: now,
                detail: inWindow == 1 ? nil : "notification \(inWindow) for the window opened at \(core.format(availableAt))")
         let opened = core.oracle.refresh.devices[i].lastTrueOpen
-        let openedRecently = opened != World.never && now - opened < scenario.logic.refresh.recentOpenSuppression
+        let openedRecently = opened != World.never && now - opened < core.scenario.logic.refresh.recentOpenSuppression
         core.verify(!openedRecently, .notifiedDespiteRecentOpen, device: i, time: now,
                detail: openedRecently ? "app opened \(core.hours(now - opened)) before the notification" : nil)
     }

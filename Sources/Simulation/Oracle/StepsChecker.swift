@@ -31,12 +31,12 @@ struct StepsChecker {
     }
 }
 
-extension World {
+extension WorldCore {
     /// A clock skew or time-zone change moved the device's dates.
     mutating func observeCalendarMoved(_ i: Int) {
-        guard core.oracle.watching else { return }
-        core.oracle.steps.calendarMovedAt[i] = now
-        core.oracle.steps.restartPending[i] = true
+        guard oracle.watching else { return }
+        oracle.steps.calendarMovedAt[i] = now
+        oracle.steps.restartPending[i] = true
     }
 }
 

@@ -5,7 +5,7 @@ import Scenario
 
 /// The backend's load over time in `report.json` (`backend.load`), with the features'
 /// own series (``ReportParts/load``). Every key is present in every report.
-extension World {
+extension RunReport {
     /// `backend.load`: per-minute series over the whole run, for capacity planning.
     /// Rates are per second (a bucket's count / `bucketSeconds`); counts (`requests`,
     /// `requestsByCause`, `apiRejected`, `apiUnanswered`) add up exactly to the `backend`

@@ -1,7 +1,7 @@
 import Platform
 import Reports
 
-extension World {
+extension RunReport {
     /// The `scheduling` keys of the platform models: the iOS launch policy's looks and
     /// grants, force-quits, and Android's Doze deferrals, WorkManager delays, quotas,
     /// buckets, automatic Battery Saver and while-idle alarms.

@@ -1,4 +1,5 @@
 import Platform
+import Backend
 import SimKernel
 import Scenario
 import Reports
@@ -20,14 +21,27 @@ public struct RunOutcome: Sendable {
 /// An `expect` judged on the run's report (pass, fail or inconclusive).
 public typealias ExpectationResult = ExpectationJudgement
 
-extension World {
+/// report.json's document, a read-only function of a finished world (``World/report()``):
+/// the core's sections from the core's metrics, and what the features add
+/// (``ReportParts``, gathered by the list of features). It holds the world and never
+/// changes it.
+struct RunReport {
+    let world: World
+
+    var core: WorldCore { _read { yield world.core } }
+    var scenario: Scenario { _read { yield world.scenario } }
+    var shard: ShardPlan { _read { yield world.core.shard } }
+    var load: LoadSeries { _read { yield world.load } }
+    var server: APIServerModel { _read { yield world.server } }
+    var eventHashes: EventHashes { _read { yield world.eventHashes } }
+
     /// Builds the report. Fails (as a scenario error) only when an `expect` names a
     /// metric that `report.json` does not have.
     ///
     /// A shard (N > 1) records its plan as `simulated.shard: {index, count}`; a plain run
     /// has no such key, so its bytes are what they were before sharding existed.
-    public func report() throws(ScenarioError) -> RunOutcome {
-        let parts = featureReport()
+    func outcome() throws(ScenarioError) -> RunOutcome {
+        let parts = world.featureReport()
         var document: [String: ReportValue] = [
             "scenario": .string(scenario.name),
             "seed": .count(scenario.seed),
@@ -35,7 +49,7 @@ extension World {
             "simulated": [
                 "devices": .count(core.devices.count),
                 "duration": .seconds(scenario.duration.microseconds),
-                "events": .count(eventsProcessed),
+                "events": .count(world.eventsProcessed),
                 "start": .string(Trace.utc(core.startUnixSeconds * 1_000_000)),
             ],
             "events": ["hash": eventHashSection()],
@@ -67,7 +81,7 @@ extension World {
     func eventHashSection() -> ReportValue {
         var byCohort = Array(repeating: UInt64(0), count: core.cohorts.count)
         for d in core.devices.indices { byCohort[Int(core.devices[d].cohort)] &+= core.devices[d].eventHash }
-        let chains = deviceHashes, deviceSum = EventHashes.sum(chains)
+        let chains = EventHashes.chains(core.devices), deviceSum = EventHashes.sum(chains)
         return [
             "function": .string("splitmix64"),
             "delivered": .count(eventHashes.delivered),
@@ -107,8 +121,8 @@ extension World {
             var perDay: [Double] = [], wakeups: [Double] = [], radioSeconds: [Double] = []
             for d in range {
                 let joules = core.devices[d].ledger.appJoules
-                perDay.append(energy.milliampHours(joules: joules) / simulatedDays)
-                wakeups.append(Double(core.devices[d].launches + featuresWakeups(d)) / simulatedDays)
+                perDay.append(world.energy.milliampHours(joules: joules) / simulatedDays)
+                wakeups.append(Double(core.devices[d].launches + world.featuresWakeups(d)) / simulatedDays)
                 radioSeconds.append(core.devices[d].radio.activeSeconds / simulatedDays)
             }
             var entries: [String: ReportValue] = [
@@ -226,7 +240,7 @@ extension World {
     }
 
     /// The command that shows the story of `device` around `time`.
-    public func replayCommand(device: Int, at time: SimTime) -> String {
+    func replayCommand(device: Int, at time: SimTime) -> String {
         let from = max(0, time.microseconds / 1_000_000 - 300)
         let options = scenario.replayOptions.isEmpty ? "" : " \(scenario.replayOptions)"
         return "fleetsim replay \(scenario.sourcePath) --seed \(scenario.seed) --device \(device) --from \(from)s --to \(time.microseconds / 1_000_000 + 60)s\(options)"

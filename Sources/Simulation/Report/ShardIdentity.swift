@@ -1,7 +1,7 @@
 import Reports
 import Scenario
 
-extension World {
+extension RunReport {
     /// `simulated.shard` of a shard's report: its plan (`index`, `count`), what decides
     /// the run besides seed and version (`identity`: the scenario file's content hash,
     /// the `--scale` factor, the variants run, `--swarm`), and `fingerprint`, FNV-1a 64

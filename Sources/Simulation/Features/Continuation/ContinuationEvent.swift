@@ -15,7 +15,7 @@ enum ContinuationEvent {
         }
     }
 
-    /// The device whose state the event reads (Core/World+Prefetch).
+    /// The device whose state the event reads (Core/Prefetch).
     @inline(__always) var device: UInt32 {
         switch self {
         case .choice(let d, _): return d

@@ -120,7 +120,7 @@ struct ContinuationHost: FeatureHost {
             core.clock.schedule(.continuation(.choice(device: d, incarnation: core.devices[i].incarnation)), at: core.now)
         case .beginBackgroundTask:
             slots[i].holdsBackgroundTask = true
-            let granted = core.cohorts[Int(core.devices[i].cohort)].continuation.backgroundTime
+            let granted = core.cohorts[Int(core.devices[i].cohort)].config.continuation.backgroundTime
             core.armTimer(d, .backgroundTask, after: granted)
             core.note(d, "OS: background task granted for \(core.human(granted))")
         case .requestNotificationAuthorization:
@@ -172,7 +172,7 @@ struct ContinuationHost: FeatureHost {
     /// (cohort `continuation.startProbability`), and in which mode.
     mutating func userStartsAnalysis(_ d: UInt32, core: inout WorldCore) -> AnalysisMode? {
         let i = Int(d)
-        let usage = core.cohorts[Int(core.devices[i].cohort)].continuation
+        let usage = core.cohorts[Int(core.devices[i].cohort)].config.continuation
         return core.streams(of: i).withStream(.continuation, at: &streams[i]) { rng -> AnalysisMode? in
             guard rng.chance(usage.startProbability) else { return nil }
             return usage.modes.pick(&rng) == .hierarchical ? .hierarchical : .baseline
@@ -184,7 +184,7 @@ struct ContinuationHost: FeatureHost {
     mutating func userChooses(_ d: UInt32, incarnation: UInt32, core: inout WorldCore) -> ContinuationChoice? {
         let i = Int(d)
         guard core.devices[i].incarnation == incarnation, core.devices[i].process == .running else { return nil }
-        let choice = core.cohorts[Int(core.devices[i].cohort)].continuation.choice
+        let choice = core.cohorts[Int(core.devices[i].cohort)].config.continuation.choice
         let picked = core.streams(of: i).withStream(.continuation, at: &streams[i]) { choice.pick(&$0) }
         metrics.choices[ContinuationChoiceName.allCases.firstIndex(of: picked)!] += 1
         switch picked {
@@ -272,7 +272,7 @@ struct ContinuationHost: FeatureHost {
     mutating func backgroundTimeRunsOut(_ d: UInt32, core: inout WorldCore) -> Bool {
         let i = Int(d)
         guard slots[i].holdsBackgroundTask else { return false }
-        let granted = core.cohorts[Int(core.devices[i].cohort)].continuation.backgroundTime
+        let granted = core.cohorts[Int(core.devices[i].cohort)].config.continuation.backgroundTime
         if core.now < core.devices[i].foregroundUntil {
             core.armTimer(d, .backgroundTask, at: core.devices[i].foregroundUntil + granted)
             return false
@@ -331,7 +331,7 @@ struct ContinuationHost: FeatureHost {
     /// distribution, drawn from the device's stream, times `slowdown` while a
     /// `backendSlowdown` is in force.
     mutating func serviceTime(_ endpoint: Endpoint, device d: Int, slowdown: Double?, core: borrowing WorldCore) -> SimDuration {
-        let usage = core.cohorts[Int(core.devices[d].cohort)].continuation
+        let usage = core.cohorts[Int(core.devices[d].cohort)].config.continuation
         let hierarchical: Bool
         if case .analysis(.hierarchical) = endpoint { hierarchical = true } else { hierarchical = false }
         let base = core.streams(of: d).withStream(.continuation, at: &streams[d]) {

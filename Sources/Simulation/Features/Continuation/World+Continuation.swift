@@ -12,7 +12,7 @@ extension World {
     /// At every open (after the features before it in the list heard of it): the logic
     /// shows a result waiting for the user, then the user may start an analysis.
     mutating func continuationOnOpen(_ d: UInt32) {
-        guard core.cohorts[Int(core.devices[Int(d)].cohort)].runsContinuation else { return }
+        guard core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.continuation) else { return }
         deliverContinuation(d, .appOpened)
         guard let mode = features.continuation.userStartsAnalysis(d, core: &core) else { return }
         deliverContinuation(d, .analysisRequested(mode, notifications: core.devices[Int(d)].permission))

@@ -56,7 +56,7 @@ extension PushHost {
 }
 
 extension PushEvent {
-    /// The device whose state the event reads (Core/World+Prefetch), nil for the events
+    /// The device whose state the event reads (Core/Prefetch), nil for the events
     /// that name a slot or message rather than a device, and the fleet-wide broadcast.
     @inline(__always) var device: UInt32? {
         switch self {

@@ -93,7 +93,7 @@ struct PushHost {
     /// Builds the push users of the cohorts that run `push` (none: an empty, idle host).
     init(scenario: Scenario, core: WorldCore) {
         router = PushRouter(config: scenario.logic.push.configuration, variants: PushVariants(names: scenario.logic.variants))
-        active = core.cohorts.contains(where: \.runsPush)
+        active = core.cohorts.contains { $0.runs(.push) }
         let deviceCount = active ? core.devices.count : 0
         userOf = Array(hugePagesRepeating: -1, count: deviceCount)
         apns = APNsGatewayModel(deviceCount: 0)
@@ -107,7 +107,7 @@ struct PushHost {
         var zones: [TimeZone] = core.timeZones.map { TimeZone(identifier: $0) ?? TimeZone(secondsFromGMT: 0)! }
         if zones.isEmpty { zones = [TimeZone(secondsFromGMT: 0)!] }
         // Exactly the push users' room, not a doubled capacity reached by copying.
-        let pushUsers = core.devices.count { core.cohorts[Int($0.cohort)].runsPush }
+        let pushUsers = core.devices.count { core.cohorts[Int($0.cohort)].runs(.push) }
         users = [PushUserState](hugePagesCapacity: pushUsers)
         truth = [PushUserTruth](hugePagesCapacity: pushUsers)
         streams = Array(hugePagesRepeating: .start, count: pushUsers)
@@ -115,7 +115,7 @@ struct PushHost {
         var gatewayDevices = (apns: UInt32(0), fcm: UInt32(0))
         for d in core.devices.indices {
             let cohort = core.cohorts[Int(core.devices[d].cohort)]
-            guard cohort.runsPush else { continue }
+            guard cohort.runs(.push) else { continue }
             let usage = scenario.fleet[Int(core.devices[d].cohort)].push
             let entity = core.globalID(d)
             var setup = RandomStream(seed: scenario.seed, entity: entity, purpose: "push.setup")

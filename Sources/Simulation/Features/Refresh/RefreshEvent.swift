@@ -13,7 +13,7 @@ enum RefreshEvent {
         }
     }
 
-    /// The device whose state the event reads (Core/World+Prefetch).
+    /// The device whose state the event reads (Core/Prefetch).
     @inline(__always) var device: UInt32 {
         switch self {
         case .testCompleted(let d): return d

@@ -21,6 +21,9 @@ struct RefreshHost: FeatureHost {
     var slots: [RefreshSlot]
     /// What the refresh measures (Features/Refresh/RefreshReport.swift reports it).
     var metrics: RefreshMetrics
+    /// The devices one of whose refreshes cost more than 1 % of the battery's capacity
+    /// (World+Refresh): the report counts the devices, not the refreshes.
+    var overBudget: DeviceBits
     /// The backend's ground truth of the tests, per user (the dense device id): when the
     /// next one opens, whether one is in progress. The server answers from it, the
     /// users take the tests, the oracle reads it.
@@ -41,6 +44,7 @@ struct RefreshHost: FeatureHost {
         states = Array(hugePagesRepeating: RefreshState(), count: n)
         slots = Array(hugePagesRepeating: RefreshSlot(), count: n)
         metrics = RefreshMetrics(capacities: capacities)
+        overBudget = DeviceBits(count: n)
         effects.reserveCapacity(16)
     }
 
@@ -166,7 +170,7 @@ struct RefreshHost: FeatureHost {
 }
 
 /// One device's refresh bookkeeping beside the logic's state: 12 bytes, one line with
-/// its neighbours, read by an open, a launch and every response (Core/World+Prefetch).
+/// its neighbours, read by an open, a launch and every response (Core/Prefetch).
 struct RefreshSlot {
     /// No window (a window is named by its number in ``TestAvailabilityTruth/window(_:)``).
     static let noWindow = UInt32.max

@@ -17,7 +17,7 @@ extension RefreshHost {
             parts.battery[c]["energyPerRefresh"] = metrics.energy[c].summary
             // Seed `000`: "Battery Impact Target: < 1% battery usage per refresh".
             parts.battery[c]["budget"] = ["perRefreshPercent": .fixed(1, 2)]
-            parts.battery[c]["devicesOverBudget"] = .count(range.filter { core.devices[$0].refreshOverBudget }.count)
+            parts.battery[c]["devicesOverBudget"] = .count(range.filter { overBudget[$0] }.count)
         }
     }
 }

@@ -13,7 +13,7 @@ extension World {
         core.devices[i].task.completions = 0
         core.devices[i].task.launchedAt = now
         core.devices[i].ledger.begin(.refresh)
-        observeTaskLaunched(i)
+        core.observeTaskLaunched(i)
         core.devices[i].launches += 1
         core.metrics.launches += 1
         resume(d)
@@ -41,7 +41,7 @@ extension World {
         let mAh = energy.milliampHours(joules: core.devices[i].ledger.end() ?? 0)
         features.refresh.metrics.energy[Int(core.devices[i].cohort)].add(mAh)
         // Seed `000`'s budget: under 1 % of the battery per refresh.
-        if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { core.devices[i].refreshOverBudget = true }
+        if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { features.refresh.overBudget[i] = true }
         // WorkManager: a task completed ran its Worker to `success()`; one never completed was killed.
         taskEnded(d, .refresh, core.devices[i].task.completions == 0 ? .killed : .returned(.success))
     }
@@ -52,7 +52,7 @@ extension World {
     /// (``deliver(_:_:_:)``).
     /// A cohort without `refresh` has no refresh logic: it hears nothing.
     mutating func deliverRefresh(_ d: UInt32, _ input: RefreshInput) {
-        guard core.cohorts[Int(core.devices[Int(d)].cohort)].runsRefresh else { return }
+        guard core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.refresh) else { return }
         deliver(RefreshHost.self, d, input)
     }
 
@@ -60,7 +60,7 @@ extension World {
     mutating func completeTask(_ d: UInt32, success: Bool) {
         let i = Int(d)
         core.devices[i].task.completions &+= 1
-        observeTaskCompleted(i, success: success)
+        features.refresh.observeTaskCompleted(i, success: success, core: &core)
         guard core.devices[i].task.running else { return }
         endTask(d)
         core.clock.schedule(.suspendAfterTask(device: d, serial: core.devices[i].task.serial), after: World.suspensionDelay)
@@ -76,7 +76,7 @@ extension World {
         // Latency only for windows that opened during the run: before it, when the
         // app first heard of a window is unknown.
         let availableAt = features.refresh.truth.availableAt(i)
-        observeTestNotificationShown(i)
+        features.refresh.observeTestNotificationShown(i, core: &core)
         if features.refresh.testNotified(i, window: features.refresh.truth.window(i)), now >= availableAt, availableAt >= .zero {
             features.refresh.metrics.testAvailableToNotified.record((now - availableAt).microseconds)
         }
@@ -85,7 +85,7 @@ extension World {
 }
 
 extension World {
-    // MARK: - The users and the tests (Core/World+Users, through Features/Features.swift)
+    // MARK: - The users and the tests (Core/World+Lifecycle, through Features/Features.swift)
 
     /// The user opens the app, ground truth first: an available test is seen (the
     /// latency counted once per window, for windows that opened during the run), and
@@ -127,7 +127,7 @@ extension World {
         let j = Int(job), d = core.jobs[j].device, i = Int(d)
         core.devices[i].ledger.chargeApp(joules: radioJoules)
         guard appHearsAnswer(job) else { return }
-        if case .ok(.testHistory) = result, core.devices[i].task.running { observeHistoryReceived(i, openWindow: core.jobs[j].openWindow) }
+        if case .ok(.testHistory) = result, core.devices[i].task.running { core.observeHistoryReceived(i, openWindow: core.jobs[j].openWindow) }
         deliverRefresh(d, .httpResponse(core.jobs[j].request, result))
     }
 }
@@ -184,6 +184,6 @@ extension World {
 }
 
 extension AndroidTimer {
-    /// WorkManager's look at the refresh work (Core/World+Prefetch and Core/LoadCause match it).
+    /// WorkManager's look at the refresh work (Core/Prefetch and Core/LoadCause match it).
     static var refreshWork: AndroidTimer { .work(.refresh) }
 }

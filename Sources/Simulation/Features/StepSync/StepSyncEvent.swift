@@ -11,7 +11,7 @@ enum StepSyncEvent {
         }
     }
 
-    /// The device whose state the event reads (Core/World+Prefetch).
+    /// The device whose state the event reads (Core/Prefetch).
     @inline(__always) var device: UInt32 {
         switch self {
         case .healthDelivery(let d): return d

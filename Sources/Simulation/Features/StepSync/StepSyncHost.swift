@@ -73,7 +73,7 @@ struct StepSyncHost: FeatureHost {
         states = Array(hugePagesRepeating: StepSyncState(), count: n)
         slots = Array(hugePagesRepeating: StepSyncSlot(), count: n)
         streams = Array(hugePagesRepeating: .start, count: n)
-        store = StepStore(users: core.cohorts.contains(where: \.stepSync) ? n : 0)
+        store = StepStore(users: core.cohorts.contains { $0.runs(.stepSync) } ? n : 0)
         health = HealthDataGenerator(seed: scenario.seed, rhythm: core.rhythm)
         metrics = StepSyncMetrics(uploadEnergy: core.cohorts.map { EventEnergy(capacityMah: $0.capacityMah) })
         effects.reserveCapacity(16)

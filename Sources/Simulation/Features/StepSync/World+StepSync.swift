@@ -3,7 +3,7 @@ import AppLogic
 import Platform
 
 /// The world's side of the step-sync host (Features/StepSync/StepSyncHost): the entry
-/// points that deliver its inputs (an open: Core/World+Users; a task launch:
+/// points that deliver its inputs (an open: Core/World+Lifecycle; a task launch:
 /// Features/Features.swift; a WorkManager run: its background work, below; a HealthKit
 /// delivery and its timers here), and what the process and the OS do around them.
 extension World {
@@ -130,7 +130,7 @@ extension World {
     /// The user opened the app (Features/Features.swift).
     mutating func stepSyncOnOpen(_ d: UInt32) {
         let i = Int(d)
-        guard core.cohorts[Int(core.devices[i].cohort)].stepSync else { return }
+        guard core.cohorts[Int(core.devices[i].cohort)].runs(.stepSync) else { return }
         let context = stepContext(i)
         deliverStepSync(d, .appOpened(context))
     }
@@ -205,6 +205,6 @@ extension World {
 }
 
 extension AndroidTimer {
-    /// WorkManager's look at the step sync's work (Core/World+Prefetch and Core/LoadCause match it).
+    /// WorkManager's look at the step sync's work (Core/Prefetch and Core/LoadCause match it).
     static var stepWork: AndroidTimer { .work(.stepSync) }
 }

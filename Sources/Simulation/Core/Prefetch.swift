@@ -8,11 +8,11 @@ import SimKernel
 /// near heap), so its state is asked for now and is in the cache when it starts. A hint
 /// only: a prefetch changes no value, and a wrong guess (an event scheduled in between)
 /// costs a few wasted loads.
-extension World {
-    /// The local device `event` will work on, or nil (fleet-wide events, and feature events
-    /// that name a slot or message rather than a device).
-    @inline(__always) func prefetchDevice(_ event: WorldEvent) -> UInt32? {
-        switch event {
+extension WorldEvent {
+    /// The local device this event will work on, or nil (fleet-wide events, and feature
+    /// events that name a slot or message rather than a device).
+    @inline(__always) func prefetchDevice(in world: borrowing World) -> UInt32? {
+        switch self {
         case .userOpensApp(let d), .notificationTapped(let d),
              .offlineSpellStarts(let d), .offlineSpellEnds(let d), .batterySwitch(let d):
             return d
@@ -23,7 +23,7 @@ extension World {
         case .deviceTimer(let d, _, _): return d
         case .requestReachesServer(let job, _), .serviceCompletes(let job, _), .responseReachesDevice(let job, _),
              .requestTimesOut(let job, _):
-            return core.jobs[Int(job)].device
+            return world.core.jobs[Int(job)].device
         case .faultStarts, .faultEnds: return nil
         case .android(let e):
             switch e {
@@ -31,11 +31,11 @@ extension World {
             case .screenOff(let d, _), .jobStops(let d, _, _): return d
             case .timer(let d, _, _): return d
             }
-        case .feature(let e): return featureEventDevice(e)
+        case .feature(let e): return world.featureEventDevice(e)
         }
     }
 
-    /// Starts loading the state the next event will read first: the lines of its device's
+    /// Starts loading the state this event will read first: the lines of its device's
     /// `Device` (the event hash first among them) and, on Android, `AndroidDevice` that its kind reads
     /// (measured per kind: docs/speed.md, "Session 11: fewer lines per event"). Most
     /// kinds read only the `Device`'s hot part (``Device/hotBytes``); a request on the
@@ -44,105 +44,86 @@ extension World {
     /// asked for and not read takes a place among the misses the core tracks at once,
     /// which the lines the next events need wait for; so the features' per-device
     /// entries are asked for only by the kinds that read them: a background launch's,
-    /// a wake's end and a work run's for their features; for a request, the token and
+    /// a feature's timer and a work run's for their features; for a request, the token and
     /// what its owner's backend reads for the server's answer, and every host's request
     /// slot and the owner's state for the answer; every feature's for an open
     /// (docs/speed.md, "Session 14: the features' entries prefetched"); and the
     /// features' that hear a session's end (Session 15). Features/Features.swift lists
-    /// what each feature reads.
-    @inline(__always) mutating func prefetchState(of event: WorldEvent) {
-        switch event {
+    /// what each feature reads (its `prefetch...` fan-outs).
+    @inline(__always) func prefetchState(in world: inout World) {
+        switch self {
         case .requestReachesServer(let job, _):
-            let i = Int(core.jobs[Int(job)].device)
-            core.devices.prefetch(i, bytes: Device.eventHashBytes)
-            core.devices.prefetch(i, bytes: Device.backendStreamBytes)
+            let i = Int(world.core.jobs[Int(job)].device)
+            world.core.devices.prefetch(i, bytes: Device.eventHashBytes)
+            world.core.devices.prefetch(i, bytes: Device.backendStreamBytes)
         case .serviceCompletes(let job, _):
             let j = Int(job)
-            let i = Int(core.jobs[j].device)
-            core.devices.prefetch(i, bytes: Device.eventHashBytes.lowerBound ..< Device.answerBytes.upperBound)
-            tokens.prefetch(user: i)
-            prefetchServing(job, user: i)
+            let i = Int(world.core.jobs[j].device)
+            world.core.devices.prefetch(i, bytes: Device.eventHashBytes.lowerBound ..< Device.answerBytes.upperBound)
+            world.tokens.prefetch(user: i)
+            world.prefetchServing(job, user: i)
         case .responseReachesDevice(let job, _), .requestTimesOut(let job, _):
             let j = Int(job)
-            let d = core.jobs[j].device
-            let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
-            prefetchAnswer(job, user: Int(d), android: indices.android)
+            let d = world.core.jobs[j].device
+            let indices = Prefetch.device(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes, in: &world)
+            world.prefetchAnswer(job, user: Int(d), android: indices.android)
         case .feature(let e):
-            prefetchState(of: e)
-        case .android(.timer(let d, _, .stepWork)):
-            let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
-            prefetchStepSync(Int(d), android: indices.android)
+            world.prefetchState(of: e)
+        case .android(.timer(let d, _, let timer)):
+            guard let work = timer.work else {
+                Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes, in: &world)
+                return
+            }
+            let indices = Prefetch.device(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes, in: &world)
+            world.prefetchWorkRun(work, Int(d), android: indices.android)
         case .taskLaunch(let d, _):
-            let i = Int(d)
-            let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
-            prefetchLaunchPolicy(indices.launchPolicy)
-            prefetchRefresh(i)
-            prefetchStepSync(i, android: indices.android)
-        case .android(.timer(let d, _, .refreshWork)):
-            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
-            prefetchRefresh(Int(d))
-        case .deviceTimer(let d, _, .stepWake), .suspendAfterTask(let d, _):
-            prefetch(d, device: Device.hotBytes, android: AndroidDevice.stepJobBytes)
-            features.stepSync.slots.prefetch(Int(d))
+            let indices = Prefetch.device(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes, in: &world)
+            Prefetch.launchPolicy(indices.launchPolicy, in: &world)
+            world.prefetchTaskLaunch(Int(d), android: indices.android)
+        case .deviceTimer(let d, _, let timer):
+            world.prefetchTimer(d, timer)
+        case .suspendAfterTask(let d, _):
+            Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.stepJobBytes, in: &world)
+            world.prefetchHoldsProcess(Int(d))
         case .foregroundSessionEnds(let d, _):
-            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.stepJobBytes)
-            prefetchLeavingForeground(Int(d))
+            Prefetch.device(d, device: Device.wholeBytes, android: AndroidDevice.stepJobBytes, in: &world)
+            world.prefetchLeavingForeground(Int(d))
         case .userOpensApp(let d), .notificationTapped(let d):
-            let indices = prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
-            prefetchLaunchPolicy(indices.launchPolicy)
-            prefetchOpening(Int(d), android: indices.android)
-        case .deviceTimer(let d, _, .staleNotification):
-            prefetch(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes)
-            core.staleTriggers.prefetch(Int(d))
+            let indices = Prefetch.device(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes, in: &world)
+            Prefetch.launchPolicy(indices.launchPolicy, in: &world)
+            world.prefetchOpening(Int(d), android: indices.android)
         case .offlineSpellStarts(let d), .offlineSpellEnds(let d),
              .taskExpires(let d, _), .taskWatchdog(let d, _), .keyValueFlush(let d, _),
-             .jetsam(let d, _), .deviceTimer(let d, _, .hardStop):
-            prefetch(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes)
+             .jetsam(let d, _):
+            Prefetch.device(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes, in: &world)
         default:
-            guard let d = prefetchDevice(event) else { return }
-            prefetch(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes)
+            guard let d = prefetchDevice(in: world) else { return }
+            Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes, in: &world)
         }
     }
+}
 
-    /// Device `i`'s step-sync state, bookkeeping and stream position, its stale-sync
-    /// notification's trigger, which every successful sync re-arms (Core/DeferredTimer),
-    /// and on Android where its step job's stop deadline went, which a job's start writes
-    /// and its end reads.
-    @inline(__always) mutating func prefetchStepSync(_ i: Int, android a: Int) {
-        features.stepSync.states.prefetch(i)
-        features.stepSync.slots.prefetch(i)
-        features.stepSync.streams.prefetch(i)
-        core.staleTriggers.prefetch(i)
-        if a >= 0 { android.jobStops.prefetch(a) }
-    }
-
-    /// The launch-policy state at `slot` (none when -1), which a refresh launch and an
+/// The core's prefetches of one device, for the event kinds above and the features' own
+/// (Features/Features.swift).
+enum Prefetch {
+    /// The launch-policy state at `slot` (none when -1), which a task launch and an
     /// open read on iOS; the slot from the runs, not from the `Device` being fetched.
-    @inline(__always) mutating func prefetchLaunchPolicy(_ slot: Int) {
-        if slot >= 0 { core.launchPolicies.prefetch(slot) }
-    }
-
-    /// Device `i`'s refresh state, its request in flight and the refresh oracle's truth
-    /// (a launch, an open and a history response each read it).
-    @inline(__always) mutating func prefetchRefresh(_ i: Int) {
-        features.refresh.states.prefetch(i)
-        features.refresh.slots.prefetch(i)
-        core.oracle.refresh.prefetch(i)
+    @inline(__always) static func launchPolicy(_ slot: Int, in world: inout World) {
+        if slot >= 0 { world.core.launchPolicies.prefetch(slot) }
     }
 
     /// The `device` bytes of device `d`'s `Device` and, on Android, the `android` bytes of
     /// its `AndroidDevice`; returns the device's indices from the runs, for the callers'
-    /// own prefetches. `mutating` though it only reads: called
-    /// non-mutating from the mutating ``prefetchState(of:)``, it copied the whole `World`
-    /// (3.8 KB) at each call.
+    /// own prefetches. The world `inout` though it only reads: passed by value from a
+    /// mutating method, it copied the whole `World` (3.8 KB) at each call.
     @inline(__always) @discardableResult
-    mutating func prefetch(_ d: UInt32, device: Range<Int>, android: Range<Int>) -> (android: Int, launchPolicy: Int) {
+    static func device(_ d: UInt32, device: Range<Int>, android: Range<Int>, in world: inout World) -> (android: Int, launchPolicy: Int) {
         let i = Int(d)
         // The Android index from the runs, not from the `Device` being asked for: nothing
         // here waits on memory, so every line is asked for at once.
-        let indices = indexRuns.indices(of: i)
-        core.devices.prefetch(i, bytes: device)
-        if indices.android >= 0 { self.android.devices.prefetch(indices.android, bytes: android) }
+        let indices = world.indexRuns.indices(of: i)
+        world.core.devices.prefetch(i, bytes: device)
+        if indices.android >= 0 { world.android.devices.prefetch(indices.android, bytes: android) }
         return indices
     }
 }
