@@ -40,7 +40,7 @@ struct RefreshHost: FeatureHost {
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: lastCompleted)
         states = Array(hugePagesRepeating: RefreshState(), count: n)
         slots = Array(hugePagesRepeating: RefreshSlot(), count: n)
-        metrics = RefreshMetrics(capacities: capacities)
+        metrics = RefreshMetrics(capacities: capacities, duration: scenario.duration)
         effects.reserveCapacity(16)
     }
 
