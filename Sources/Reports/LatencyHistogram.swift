@@ -189,11 +189,28 @@ public struct LatencyHistogram: Sendable, Equatable {
 
     /// Adds a 128-bit addend to the sum, saturating at 2¹²⁸ − 1.
     @inlinable mutating func addToSum(high: UInt64, low: UInt64) {
+        Self.saturatingAdd128(&sumHigh, &sumLow, high: high, low: low)
+    }
+
+    /// Adds `(high, low)` to the 128-bit number `(sumHigh, sumLow)`, saturating at 2¹²⁸ − 1.
+    @inlinable static func saturatingAdd128(_ sumHigh: inout UInt64, _ sumLow: inout UInt64, high: UInt64, low: UInt64) {
         let (lo, carry) = sumLow.addingReportingOverflow(low)
         let (hi1, overflow1) = sumHigh.addingReportingOverflow(high)
         let (hi, overflow2) = hi1.addingReportingOverflow(carry ? 1 : 0)
         let saturated = overflow1 || overflow2
         sumLow = saturated ? .max : lo
         sumHigh = saturated ? .max : hi
+    }
+
+    /// A histogram from its parts, as ``LatencyTimeline`` keeps them: the count of each
+    /// non-empty bucket by index, and the exact count, extremes and sum.
+    init(counts sparse: [Int: UInt64], total: UInt64, min: Int64, max: Int64, sumHigh: UInt64, sumLow: UInt64) {
+        self.init()
+        for (index, count) in sparse { counts[index] = count }
+        self.total = total
+        minValue = min
+        maxValue = max
+        self.sumHigh = sumHigh
+        self.sumLow = sumLow
     }
 }

@@ -206,7 +206,8 @@ import Testing
 
     @Test func identityAndConfigurationAreNotMetrics() {
         for key in ["scenario", "seed", "fleetsimVersion", "simulated.devices", "simulated.duration", "simulated.start", "simulated.events",
-                    "backend.capacity.workers", "battery.ios.capacityMah", "battery.ios.budget.perRefreshPercent", "backend.pushes.apns.concurrency"] {
+                    "backend.capacity.workers", "battery.ios.capacityMah", "battery.ios.budget.perRefreshPercent", "backend.pushes.apns.concurrency",
+                    "backend.load.bucketSeconds", "latencyOverTime.bucketSeconds"] {
             #expect(!ReportMetrics.isMetric(key), "\(key)")
         }
         // A histogram's own numbers are microseconds and bucket counts: data, not metrics.

@@ -16,7 +16,9 @@
 ///   latter subtracts): a non-negative integer up to ``maximumCount``
 ///   (null, no data, is allowed); a series has at most one entry per bucket of the run.
 ///   A merged sum above ``maximumCount`` is refused too.
-/// - `backend.load.bucketSeconds` a whole number of seconds in 1...duration;
+/// - `backend.load.bucketSeconds` and `latencyOverTime.bucketSeconds` whole numbers of
+///   seconds in 1...duration; `latencyOverTime.series` at most ``maximumLatencySeries``
+///   entries, each `of` a distinct string with at most one histogram a second of the run;
 ///   `backend.load.arrivalsBySecond` ascending distinct seconds of the run with counts.
 /// - `invariants.samples` at most ``ReportMerge/sampleLimit`` objects with a finite
 ///   `time` and a non-negative integer `device`; `expect` at most
@@ -35,6 +37,8 @@ public enum ReportInput {
     public static let maximumExpectations = 10_000
     /// Names in one of a busiest second's mixes (endpoints or causes; FleetSim writes fewer than 20).
     public static let maximumMixNames = 64
+    /// Latencies in `latencyOverTime.series` (FleetSim writes one per latency summary, about 10).
+    public static let maximumLatencySeries = 1_000
 
     /// `report` checked, each leaf by its rule in `rules`, and normalised
     /// (`simulated.duration` at 6 digits); `name` is the file, as messages name it.
@@ -67,6 +71,12 @@ public enum ReportInput {
                 throw refusal(name, bucketPath, "the load series' bucket width: a whole number of seconds from 1 to the run's \(seconds)", bucket)
             }
             buckets = seconds / b + 1
+        }
+        let timeBucketPath = ["latencyOverTime", "bucketSeconds"]
+        if let bucket = report.at(timeBucketPath) {
+            guard let b = bucket.intValue, b >= 1, b <= Swift.max(seconds, 1) else {
+                throw refusal(name, timeBucketPath, "the latency buckets' width: a whole number of seconds from 1 to the run's \(seconds)", bucket)
+            }
         }
         for path in ReportMerge.leafPaths(report) {
             guard let rule = rules.rule(for: path), let value = report.at(path) else { continue }
@@ -112,6 +122,19 @@ public enum ReportInput {
                         throw refusal(name, at + [part], "counts by name (at most \(maximumMixNames))", item.at([part]))
                     }
                     for key in counts.keys.sorted() { _ = try count(item, [part, key], name, at: at) }
+                }
+            }
+        case .latencySeries:
+            let expected = "[{of, histograms}]: at most \(maximumLatencySeries) latencies, each named once (of: a string of at most "
+                + "1000 bytes) with at most one histogram a second of the run (\(seconds + 1))"
+            guard let items = value.arrayValue, items.count <= maximumLatencySeries else { throw refusal(name, path, expected, value) }
+            var names = Set<String>()
+            for (i, item) in items.enumerated() {
+                guard let of = item.at(["of"])?.stringValue, of.utf8.count <= 1_000, names.insert(of).inserted else {
+                    throw refusal(name, path + ["[\(i)]", "of"], expected, item.at(["of"]))
+                }
+                guard let histograms = item.at(["histograms"])?.arrayValue, histograms.count <= seconds + 1 else {
+                    throw refusal(name, path + ["[\(i)]", "histograms"], expected, item.at(["histograms"]))
                 }
             }
         case .samples:

@@ -26,6 +26,10 @@ public enum ReportMerge {
         /// A per-device or per-event figure (`mean`, `p50`, `p95`, `max`,
         /// `distribution`): the distributions merged and the figures recomputed.
         case distribution
+        /// `latencyOverTime.series` (`[{of, histograms}]`, ``LatencyTimeline``): the
+        /// entries of one `of` merged bucket by bucket (equal bucket counts), every `of`
+        /// of any input kept, in `of` order.
+        case latencySeries
         /// A series over time (one count per bucket): summed per bucket.
         case seriesSum
         /// A peak series: the largest per bucket.
@@ -130,6 +134,7 @@ public enum ReportMerge {
         ("expect", .expectations),
         ("invariants.samples", .samples), ("invariants.**", .sum),
         ("latency.**", .latency),
+        ("latencyOverTime.bucketSeconds", .identical), ("latencyOverTime.series", .latencySeries),
         ("backend.queueing", .latency),
         ("backend.load.bucketSeconds", .identical), ("backend.load.faults", .identical),
         ("backend.load.arrivalsBySecond", .bySecond), ("backend.load.peakSecondMixes", .secondMixes),
@@ -433,6 +438,39 @@ public enum ReportMerge {
                 if merged == nil { merged = d } else { merged?.merge(d) }
             }
             return merged?.summary() ?? .null
+        case .latencySeries:
+            // Series by name, then bucket by bucket: one full histogram in memory at a time.
+            var byName: [String: [(input: Int, histograms: [ReportValue])]] = [:]
+            for (k, v) in values.enumerated() {
+                for (i, entry) in (v?.arrayValue ?? []).enumerated() {
+                    guard let of = entry.at(["of"])?.stringValue, let histograms = entry.at(["histograms"])?.arrayValue else {
+                        throw Refusal(message: "\(names[k]): \(key)[\(i)]: expected {of, histograms}, found \(describe(entry))")
+                    }
+                    if let first = byName[of]?.first, first.histograms.count != histograms.count {
+                        throw Refusal(message: "\(names[first.input]) and \(names[k]) are not shards of one run: \(key) \(of) has "
+                                      + "\(first.histograms.count) buckets in one and \(histograms.count) in the other")
+                    }
+                    byName[of, default: []].append((k, histograms))
+                }
+            }
+            var series: [ReportValue] = []
+            for of in byName.keys.sorted() {
+                let parts = byName[of]!
+                var buckets: [ReportValue] = []
+                for j in parts[0].histograms.indices {
+                    var merged = LatencyHistogram()
+                    for part in parts {
+                        guard let h = LatencyHistogram(exactEncoding: part.histograms[j]) else {
+                            throw Refusal(message: "\(names[part.input]): \(key) \(of) bucket \(j): expected a latency histogram "
+                                          + "(\(LatencyHistogram.layoutName)), found a malformed one")
+                        }
+                        merged.merge(h)
+                    }
+                    buckets.append(merged.exactEncoding)
+                }
+                series.append(.object(["of": .string(of), "histograms": .array(buckets)]))
+            }
+            return .array(series)
         case .seriesSum, .seriesMax:
             let lists = values.map { $0?.arrayValue ?? [] }
             let length = lists.map(\.count).max() ?? 0

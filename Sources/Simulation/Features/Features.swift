@@ -259,7 +259,7 @@ extension World {
         features.stepSync.slots.prefetch(i)
         features.stepSync.streams.prefetch(i)
         core.staleTriggers.prefetch(i)
-        if a >= 0 { jobStops.prefetch(a) }
+        if a >= 0 { android.jobStops.prefetch(a) }
     }
 
     /// Device `i`'s refresh state, its request in flight and the refresh oracle's truth
@@ -440,8 +440,8 @@ extension World {
     /// battery): the app's background task as the app left it before the run, then each
     /// feature's own state and triggers.
     mutating func featuresStart(_ d: UInt32) {
-        startAppTask(d, handled: core.cohorts[Int(core.devices[Int(d)].cohort)].runsRefresh || stepSyncOwnsTask(Int(d)))
-        if core.cohorts[Int(core.devices[Int(d)].cohort)].stepSync { startStepSync(d) }
+        startAppTask(d, handled: core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.refresh) || stepSyncOwnsTask(Int(d)))
+        if core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.stepSync) { startStepSync(d) }
     }
 
     /// The fleet's features start, once every device has (``World/init(scenario:traceDevice:shard:)``).

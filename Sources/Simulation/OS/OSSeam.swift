@@ -119,7 +119,7 @@ extension World {
     /// What the OS learns from an open: the launch policy's history (iOS), the screen and
     /// the standby bucket (Android).
     mutating func appOpened(_ d: UInt32) {
-        if runsAndroid(Int(d)) { androidAppOpened(d) } else { core.launchPolicySeesOpen(d, localHour: userLocalTime(Int(d), at: now).hour) }
+        if runsAndroid(Int(d)) { androidAppOpened(d) } else { core.launchPolicySeesOpen(d, localHour: core.userLocalTime(Int(d), at: now).hour) }
     }
 
     /// A foreground session ended: on iOS the user may swipe the app away. True when
@@ -217,8 +217,8 @@ extension World {
         let policy = core.cohorts[Int(core.devices[i].cohort)].launchPolicy
         let conditions = LaunchPolicyModel.Conditions(
             backgroundAppRefresh: core.devices[i].backgroundAppRefresh, lowPowerMode: core.devices[i].lowPowerMode,
-            charging: isCharging(i), onWiFi: onWiFi(i, at: now))
-        let hourAhead = userLocalTime(i, at: now + policy.usageLead).hour
+            charging: core.isCharging(i), onWiFi: core.onWiFi(i, at: now))
+        let hourAhead = core.userLocalTime(i, at: now + policy.usageLead).hour
         return core.launchPolicyGrants(d, generation: generation, conditions, hourAhead: hourAhead)
     }
 
@@ -226,7 +226,7 @@ extension World {
     /// it kills the app.
     mutating func watchdogFires(_ d: UInt32, serial: UInt32) {
         guard core.watchdogKills(d, serial: serial) else { return }
-        observeWatchdogKill(Int(d), serial: serial)
+        core.observeWatchdogKill(Int(d), serial: serial)
         core.note(d, "OS: watchdog kills the app (task \(serial) never completed after expiration)")
         terminate(d)
     }

@@ -9,6 +9,8 @@ struct ReportParts {
     var sections: [String: ReportValue] = [:]
     /// Entries of `latency`.
     var latency: [String: ReportValue] = [:]
+    /// Each latency's hours (`latencyOverTime.series`), by its summary's path (`latency.<name>`).
+    var latencyOverTime: [(of: String, timeline: LatencyTimeline)] = []
     /// Entries of each cohort's `battery.<cohort>`, in cohort order.
     var battery: [[String: ReportValue]]
     /// Entries of `backend`.
@@ -22,5 +24,11 @@ struct ReportParts {
 
     init(cohorts: Int) {
         battery = Array(repeating: [:], count: cohorts)
+    }
+
+    /// `latency.<name>`: its whole-run summary and its series over time.
+    mutating func addLatency(_ name: String, _ recorded: TimedLatency) {
+        latency[name] = recorded.whole.latencySummary()
+        latencyOverTime.append(("latency." + name, recorded.overTime))
     }
 }

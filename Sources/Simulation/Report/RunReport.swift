@@ -54,6 +54,7 @@ struct RunReport {
             ],
             "events": ["hash": eventHashSection()],
             "latency": .object(parts.latency),
+            "latencyOverTime": LatencyTimeline.section(parts.latencyOverTime, bucketSeconds: TimedLatency.bucketSeconds),
             "battery": batterySection(parts.battery),
             "backend": backendSection(parts),
             "scheduling": schedulingSection(parts.scheduling),

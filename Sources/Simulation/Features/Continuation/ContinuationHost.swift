@@ -23,7 +23,7 @@ struct ContinuationSlot {
 
 /// What the continuation runs measured (seed `004`'s outcomes; report.json's `continuation`).
 struct ContinuationMetrics {
-    var completedToNotified = LatencyHistogram()
+    var completedToNotified: TimedLatency
     var started: UInt64 = 0
     var offered: UInt64 = 0
     /// By ``ContinuationChoiceName`` order: continue here, move on, cancel.
@@ -57,7 +57,7 @@ struct ContinuationHost: FeatureHost {
     /// The user's draws for the analysis (start, mode, choice, permission, tap) and the
     /// server's time (as positions: ``StreamPosition``).
     var streams: [StreamPosition]
-    var metrics = ContinuationMetrics()
+    var metrics: ContinuationMetrics
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
@@ -71,6 +71,7 @@ struct ContinuationHost: FeatureHost {
         states = Array(hugePagesRepeating: ContinuationState(), count: n)
         slots = Array(hugePagesRepeating: ContinuationSlot(), count: n)
         streams = Array(hugePagesRepeating: .start, count: n)
+        metrics = ContinuationMetrics(completedToNotified: TimedLatency(durationMicroseconds: scenario.duration.microseconds))
         effects.reserveCapacity(8)
     }
 
@@ -245,7 +246,7 @@ struct ContinuationHost: FeatureHost {
         }
         observeAnalysisNotificationShown(i, core: &core)
         let slot = slots[i]
-        if slot.unseenRequest != 0 { metrics.completedToNotified.record((core.now - slot.completedAt).microseconds) }
+        if slot.unseenRequest != 0 { metrics.completedToNotified.record((core.now - slot.completedAt).microseconds, at: core.now.microseconds) }
         metrics.notified += 1
         core.note(d, "OS: notification shown: analysis complete")
         let usage = core.cohorts[Int(core.devices[i].cohort)].usage

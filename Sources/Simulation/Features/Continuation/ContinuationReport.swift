@@ -6,7 +6,7 @@ extension ContinuationHost {
     /// Seed `004`: its section and the completed analysis's latency to its notification.
     func report(into parts: inout ReportParts) {
         parts.sections["continuation"] = section()
-        parts.latency["continuationCompletedToNotified"] = metrics.completedToNotified.latencySummary()
+        parts.addLatency("continuationCompletedToNotified", metrics.completedToNotified)
     }
 
 

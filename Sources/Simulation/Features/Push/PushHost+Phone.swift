@@ -187,7 +187,7 @@ extension PushHost {
         let entry = ledger[Int(n)]
         guard entry.outcome != .delivered else { return }
         ledger[Int(n)].outcome = .delivered
-        metrics.createdToDelivered[Int(entry.priority.rawValue)].record((now - entry.createdAt).microseconds)
+        metrics.createdToDelivered[Int(entry.priority.rawValue)].record((now - entry.createdAt).microseconds, at: now.microseconds)
     }
 
     // MARK: - Opens and registration

@@ -78,7 +78,7 @@ struct PushHost {
     var summaries: [UInt32: [NotificationID]] = [:]
     /// The reused buffer the router writes its effects into (``route(_:_:core:)``).
     var effects: [PushEffect] = []
-    var metrics = PushMetrics()
+    var metrics: PushMetrics
     /// The push service's load over time (`backend.load`'s push series).
     var load: PushLoad
     /// The broadcasts' collapse ids ("broadcast-K").
@@ -103,6 +103,7 @@ struct PushHost {
         broadcastCollapseIds = scenario.broadcasts.indices.map { "broadcast-\($0)" }
         startMicroseconds = core.startUnixSeconds * 1_000_000
         load = PushLoad(duration: scenario.duration, active: active)
+        metrics = PushMetrics(duration: scenario.duration)
         guard active else { return }
         var zones: [TimeZone] = core.timeZones.map { TimeZone(identifier: $0) ?? TimeZone(secondsFromGMT: 0)! }
         if zones.isEmpty { zones = [TimeZone(secondsFromGMT: 0)!] }

@@ -44,7 +44,12 @@ struct PushMetrics {
     var dismissed: UInt64 = 0
     var timeToOpen = LatencyHistogram()
     var providerLatency = [LatencyHistogram(), LatencyHistogram()]
-    var createdToDelivered = [LatencyHistogram(), LatencyHistogram(), LatencyHistogram(), LatencyHistogram()]
+    var createdToDelivered: [TimedLatency]
+
+    /// Empty, for a run of `duration` (the latencies' hours).
+    init(duration: SimDuration) {
+        createdToDelivered = Array(repeating: TimedLatency(durationMicroseconds: duration.microseconds), count: Self.priorityNames.count)
+    }
 
     static let sourceNames = ["assignmentDue", "teacherFeedback", "challenge", "announcement", "broadcast"]
     static let priorityNames = ["low", "normal", "high", "blocking"]

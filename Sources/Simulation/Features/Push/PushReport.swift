@@ -5,13 +5,15 @@ import AppLogic
 /// The push pipeline's part of `report.json` (seed `001`'s "Aggregated Push Metrics").
 /// Every key is present in every report; without a `push` cohort the figures are zeros.
 extension PushHost {
-    var reportedMetrics: PushMetrics { active ? metrics : PushMetrics() }
+    var reportedMetrics: PushMetrics { active ? metrics : PushMetrics(duration: .zero) }
 
     /// Its section (`push`), its latencies, the providers' figures (`backend.pushes`) and
     /// its per-minute series (`backend.load`) over a run of `duration`.
     func report(into parts: inout ReportParts, duration: SimDuration) {
         parts.sections["push"] = section(duration: duration)
-        for (name, value) in latencies() { parts.latency[name] = value }
+        // `latency.pushCreatedToDelivered.<priority>`: creation to the first arrival on a device.
+        let m = reportedMetrics
+        for (p, name) in PushMetrics.priorityNames.enumerated() { parts.addLatency("pushCreatedToDelivered.\(name)", m.createdToDelivered[p]) }
         parts.backend["pushes"] = byProvider(duration: duration)
         for (name, value) in loadSeries() { parts.load[name] = value }
     }
@@ -39,11 +41,6 @@ extension PushHost {
         ]
     }
 
-    /// `latency.pushCreatedToDelivered.<priority>`: creation to the first arrival on a device.
-    func latencies() -> [(String, ReportValue)] {
-        let m = reportedMetrics
-        return PushMetrics.priorityNames.enumerated().map { ("pushCreatedToDelivered.\($1)", m.createdToDelivered[$0].latencySummary()) }
-    }
 
     /// `backend.pushes`: sends by provider and how the provider (or the push service's
     /// own queue) answered; the streams' peak, utilisation (open-stream time over the

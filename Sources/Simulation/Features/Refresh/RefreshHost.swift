@@ -43,7 +43,7 @@ struct RefreshHost: FeatureHost {
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: lastCompleted)
         states = Array(hugePagesRepeating: RefreshState(), count: n)
         slots = Array(hugePagesRepeating: RefreshSlot(), count: n)
-        metrics = RefreshMetrics(capacities: capacities)
+        metrics = RefreshMetrics(capacities: capacities, duration: scenario.duration)
         overBudget = DeviceBits(count: n)
         effects.reserveCapacity(16)
     }

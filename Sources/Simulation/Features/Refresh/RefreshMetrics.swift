@@ -1,4 +1,5 @@
 import AppLogic
+import SimKernel
 import Reports
 
 /// What the background refresh measures (seeds `000`, `002`), accumulated as the run
@@ -7,11 +8,11 @@ import Reports
 /// and reports it (Features/Refresh/RefreshReport.swift).
 struct RefreshMetrics {
     /// A test becoming available to the first notification of it (each window once).
-    var testAvailableToNotified = LatencyHistogram()
+    var testAvailableToNotified: TimedLatency
     /// A test becoming available to the user seeing it at an open (each window once).
-    var testAvailableToSeen = LatencyHistogram()
+    var testAvailableToSeen: TimedLatency
     /// Each refresh task's time, launch to its end for the OS.
-    var taskDuration = LatencyHistogram()
+    var taskDuration: TimedLatency
     /// Energy of each refresh task, per cohort.
     var energy: [EventEnergy]
     /// Test-available notifications shown (`notifications.posted`).
@@ -19,9 +20,12 @@ struct RefreshMetrics {
     /// Analytics events, counted by ``AnalyticsCounter/index(of:)``.
     var analytics = [UInt64](repeating: 0, count: AnalyticsCounter.names.count)
 
-    /// `capacities`: each cohort's battery capacity (mAh).
-    init(capacities: [Double]) {
+    /// `capacities`: each cohort's battery capacity (mAh); `duration`: the run's.
+    init(capacities: [Double], duration: SimDuration) {
         energy = capacities.map(EventEnergy.init(capacityMah:))
+        testAvailableToNotified = TimedLatency(durationMicroseconds: duration.microseconds)
+        testAvailableToSeen = testAvailableToNotified
+        taskDuration = testAvailableToNotified
     }
 }
 

@@ -7,9 +7,9 @@ extension RefreshHost {
     /// (`analytics`), and per cohort each task's energy against seed `000`'s budget
     /// (`battery.<cohort>`).
     func report(into parts: inout ReportParts, core: WorldCore) {
-        parts.latency["testAvailableToNotified"] = metrics.testAvailableToNotified.latencySummary()
-        parts.latency["testAvailableToSeen"] = metrics.testAvailableToSeen.latencySummary()
-        parts.latency["refreshTaskDuration"] = metrics.taskDuration.latencySummary()
+        parts.addLatency("testAvailableToNotified", metrics.testAvailableToNotified)
+        parts.addLatency("testAvailableToSeen", metrics.testAvailableToSeen)
+        parts.addLatency("refreshTaskDuration", metrics.taskDuration)
         parts.notificationsPosted += metrics.notificationsPosted
         parts.sections["analytics"] = .object(Dictionary(uniqueKeysWithValues: AnalyticsCounter.names.enumerated().map { ($1, .count(metrics.analytics[$0])) }))
         for (c, cohort) in core.cohorts.enumerated() {

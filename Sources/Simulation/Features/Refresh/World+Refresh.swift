@@ -36,7 +36,7 @@ extension World {
         core.devices[i].task.running = false
         core.retractTaskExpiry(d)
         let duration = now - core.devices[i].task.launchedAt
-        features.refresh.metrics.taskDuration.record(duration.microseconds)
+        features.refresh.metrics.taskDuration.record(duration.microseconds, at: now.microseconds)
         core.devices[i].ledger.chargeApp(joules: energy.cpuJoules(seconds: duration.seconds))
         let mAh = energy.milliampHours(joules: core.devices[i].ledger.end() ?? 0)
         features.refresh.metrics.energy[Int(core.devices[i].cohort)].add(mAh)
@@ -78,7 +78,7 @@ extension World {
         let availableAt = features.refresh.truth.availableAt(i)
         features.refresh.observeTestNotificationShown(i, core: &core)
         if features.refresh.testNotified(i, window: features.refresh.truth.window(i)), now >= availableAt, availableAt >= .zero {
-            features.refresh.metrics.testAvailableToNotified.record((now - availableAt).microseconds)
+            features.refresh.metrics.testAvailableToNotified.record((now - availableAt).microseconds, at: now.microseconds)
         }
         core.note(d, "OS: notification shown: test available")
     }
@@ -95,7 +95,7 @@ extension World {
         let usage = core.cohorts[Int(core.devices[i].cohort)].usage
         if features.refresh.truth.isAvailable(i, at: now), !features.refresh.truth.inProgress(i, at: now) {
             if features.refresh.testSeen(i, window: features.refresh.truth.window(i)), features.refresh.truth.availableAt(i) >= .zero {
-                features.refresh.metrics.testAvailableToSeen.record((now - features.refresh.truth.availableAt(i)).microseconds)
+                features.refresh.metrics.testAvailableToSeen.record((now - features.refresh.truth.availableAt(i)).microseconds, at: now.microseconds)
             }
             if core.withStream(.user, of: i, { $0.chance(usage.takeTestProbability) }) {
                 core.metrics.testsTaken += 1

@@ -20,7 +20,7 @@ struct StepSyncSlot {
 
 /// What the step sync measured (report.json's `stepSync`, its latency and energy).
 struct StepSyncMetrics {
-    var recordedToSynced = LatencyHistogram()
+    var recordedToSynced: TimedLatency
     /// Energy of each step upload, per cohort.
     var uploadEnergy: [EventEnergy]
     var uploads: UInt64 = 0
@@ -75,7 +75,8 @@ struct StepSyncHost: FeatureHost {
         streams = Array(hugePagesRepeating: .start, count: n)
         store = StepStore(users: core.cohorts.contains { $0.runs(.stepSync) } ? n : 0)
         health = HealthDataGenerator(seed: scenario.seed, rhythm: core.rhythm)
-        metrics = StepSyncMetrics(uploadEnergy: core.cohorts.map { EventEnergy(capacityMah: $0.capacityMah) })
+        metrics = StepSyncMetrics(recordedToSynced: TimedLatency(durationMicroseconds: scenario.duration.microseconds),
+                                  uploadEnergy: core.cohorts.map { EventEnergy(capacityMah: $0.capacityMah) })
         effects.reserveCapacity(16)
     }
 
@@ -285,7 +286,7 @@ struct StepSyncHost: FeatureHost {
     private mutating func stepsReachedServer(_ user: Int, readFrom: SimTime, readTo: SimTime, core: inout WorldCore) {
         let through = slots[user].syncedThrough
         let oldest = firstStepAfter(user, max(through, readFrom), core: core)
-        if oldest < readTo { metrics.recordedToSynced.record((core.now - oldest).microseconds) }
+        if oldest < readTo { metrics.recordedToSynced.record((core.now - oldest).microseconds, at: core.now.microseconds) }
         if readTo > through { slots[user].syncedThrough = readTo }
         observeStepsReceived(user: user, readTo: readTo, core: &core)
     }

@@ -7,7 +7,7 @@ extension StepSyncHost {
     /// (`notifications.posted`) and Android's step-sync jobs (`scheduling.stepSyncJobs`).
     func report(into parts: inout ReportParts) {
         parts.sections["stepSync"] = section()
-        parts.latency["stepsRecordedToSynced"] = metrics.recordedToSynced.latencySummary()
+        parts.addLatency("stepsRecordedToSynced", metrics.recordedToSynced)
         for c in parts.battery.indices { parts.battery[c]["energyPerSync"] = metrics.uploadEnergy[c].summary }
         parts.notificationsPosted += metrics.staleSyncNotifications
         parts.scheduling["stepSyncJobs"] = .count(metrics.jobs)

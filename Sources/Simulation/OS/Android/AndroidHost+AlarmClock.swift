@@ -27,12 +27,12 @@ extension AndroidHost {
 
     /// The next ring strictly after now, on the device's clock, set as the timer; nil for
     /// a user without an alarm clock.
-    mutating func setNextAlarmClockRing(_ d: UInt32, core: inout WorldCore, zones: inout [LocalTimeZone]) -> SimTime? {
+    mutating func setNextAlarmClockRing(_ d: UInt32, core: inout WorldCore) -> SimTime? {
         let i = Int(d), a = core.androidIndex(d)
         guard let timeOfDay = devices[a].alarmClock else { return nil }
         let skew = core.devices[i].clock.skew
         let ringOnDevice = AlarmClockModel.nextRing(after: core.now + skew, timeOfDay: timeOfDay,
-                                                    zone: &zones[Int(core.devices[i].clock.timeZone)],
+                                                    zone: &core.localZones[Int(core.devices[i].clock.timeZone)],
                                                     startUnixSeconds: core.startUnixSeconds)
         let ring = ringOnDevice - skew
         let generation = devices[a].timers.arm(.alarmClock)

@@ -142,8 +142,8 @@ extension AndroidHost {
 
     // MARK: - The user's sessions and the phone's motion
 
-    mutating func scheduleScreenSession(_ d: UInt32, core: inout WorldCore, zones: inout [LocalTimeZone]) {
-        guard let at = drawScreenSession(d, length: false, core: &core, zones: &zones).next else { return }
+    mutating func scheduleScreenSession(_ d: UInt32, core: inout WorldCore) {
+        guard let at = drawScreenSession(d, length: false, core: &core).next else { return }
         core.clock.schedule(.android(.screenSessionStarts(device: d)), at: at)
     }
 
@@ -151,23 +151,23 @@ extension AndroidHost {
     /// zero, no draw) and then the next session's start after now, both from one rebuild
     /// of the stream: the session changes neither the clock nor the zone the next start
     /// is drawn on.
-    @inline(__always) mutating func drawScreenSession(_ d: UInt32, length: Bool, core: inout WorldCore, zones: inout [LocalTimeZone]) -> (length: SimDuration, next: SimTime?) {
+    @inline(__always) mutating func drawScreenSession(_ d: UInt32, length: Bool, core: inout WorldCore) -> (length: SimDuration, next: SimTime?) {
         let i = Int(d), a = core.androidIndex(d)
         let users = core.cohorts[Int(core.devices[i].cohort)].users
         let (now, zone, startUnixSeconds) = (core.now, Int(core.devices[i].clock.location), core.startUnixSeconds)
         return core.streams(of: i).withStream(.userScreen, at: &devices[a].screenStream) { rng in
             let sessionLength = length ? users.sessionLength(rng: &rng) : .zero
-            return (sessionLength, users.nextScreenSession(after: now, rng: &rng, zone: &zones[zone], startUnixSeconds: startUnixSeconds))
+            return (sessionLength, users.nextScreenSession(after: now, rng: &rng, zone: &core.localZones[zone], startUnixSeconds: startUnixSeconds))
         }
     }
 
     /// **Assumption** (`android.motionEventsPerDay`): significant motion on the diurnal curve.
-    mutating func scheduleMotion(_ d: UInt32, core: inout WorldCore, zones: inout [LocalTimeZone]) {
+    mutating func scheduleMotion(_ d: UInt32, core: inout WorldCore) {
         let i = Int(d), a = core.androidIndex(d)
         let c = core.cohorts[Int(core.devices[i].cohort)]
         let (now, zone, startUnixSeconds) = (core.now, Int(core.devices[i].clock.location), core.startUnixSeconds)
         guard let at = core.streams(of: i).withStream(.userMotion, at: &devices[a].motionStream, {
-            c.users.nextArrival(after: now, perDay: c.android!.motionEventsPerDay, rng: &$0, zone: &zones[zone], startUnixSeconds: startUnixSeconds)
+            c.users.nextArrival(after: now, perDay: c.android!.motionEventsPerDay, rng: &$0, zone: &core.localZones[zone], startUnixSeconds: startUnixSeconds)
         }) else { return }
         core.clock.schedule(.android(.motion(device: d)), at: at)
     }

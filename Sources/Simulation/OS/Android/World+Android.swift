@@ -21,15 +21,15 @@ extension World {
     mutating func startAndroid(_ d: UInt32, work: WorkID, _ request: PeriodicWork, firstDue: SimTime?) {
         android.start(d, work: work, request, firstDue: firstDue, core: &core)
         if android.setUpAlarmClock(d, core: &core) { setNextAlarmClockRing(d) }
-        android.scheduleScreenSession(d, core: &core, zones: &localZones)
-        android.scheduleMotion(d, core: &core, zones: &localZones)
+        android.scheduleScreenSession(d, core: &core)
+        android.scheduleMotion(d, core: &core)
         if firstDue != nil { android.scheduleWorkCheck(d, work, core: &core) }
     }
 
     mutating func androidEvent(_ event: AndroidEvent) {
         switch event {
         case .screenSessionStarts(let d):
-            let (length, next) = android.drawScreenSession(d, length: true, core: &core, zones: &localZones)
+            let (length, next) = android.drawScreenSession(d, length: true, core: &core)
             screenSession(d, length: length)
             if let next { core.clock.schedule(.android(.screenSessionStarts(device: d)), at: next) }
         case .screenOff(let d, let generation):
@@ -39,7 +39,7 @@ extension World {
         case .motion(let d):
             core.note(d, "OS: significant motion")
             applyDoze(d, .motion)
-            android.scheduleMotion(d, core: &core, zones: &localZones)
+            android.scheduleMotion(d, core: &core)
         case .timer(let d, let generation, let timer):
             androidTimerFires(d, timer, generation: generation)
         case .jobStops(let d, let serial, let work):
@@ -96,7 +96,7 @@ extension World {
     /// from the bucket's quota). The battery itself is the core's (Core/World+Energy).
     mutating func androidChargingChanged(_ d: UInt32) {
         if android.updateAutoBatterySaver(d, core: &core) { applyDoze(d, .quickDoze(core.devices[Int(d)].lowPowerMode)) }
-        applyDoze(d, .charging(isCharging(Int(d))))
+        applyDoze(d, .charging(core.isCharging(Int(d))))
         android.updateBatteryLow(d, core: &core)
         tryEveryWork(d)
     }
@@ -128,7 +128,7 @@ extension World {
 
     /// The user's alarm clock's next ring is set (AndroidHost+AlarmClock): Doze is told.
     mutating func setNextAlarmClockRing(_ d: UInt32) {
-        guard let ring = android.setNextAlarmClockRing(d, core: &core, zones: &localZones) else { return }
+        guard let ring = android.setNextAlarmClockRing(d, core: &core) else { return }
         applyDoze(d, .nextWakeFromIdleAlarm(ring))
         core.note(d, "AlarmManager: alarm clock set for \(core.format(ring))")
     }
@@ -163,7 +163,7 @@ extension World {
     mutating func tryRunWork(_ d: UInt32, _ work: WorkID) {
         guard let (due, request) = android.dueWork(d, work, core: &core) else { return }
         let i = Int(d)
-        let network: WorkNetworkType = core.devices[i].online ? (onWiFi(i, at: now) ? .unmetered : .connected) : .notRequired
+        let network: WorkNetworkType = core.devices[i].online ? (core.onWiFi(i, at: now) ? .unmetered : .connected) : .notRequired
         guard let job = android.jobMayStart(d, work, request, due: due, network: network, core: &core) else { return }
         applyDoze(d, .jobsActive(true))
         android.devices[androidIndex(d)].jobsRunning |= work.bit
