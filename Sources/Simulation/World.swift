@@ -153,7 +153,7 @@ public struct World {
         case .notificationTapped(let d): openApp(d, fromNotification: true)
         case .foregroundSessionEnds(let d, let incarnation): foregroundSessionEnds(d, incarnation: incarnation)
         case .taskLaunch(let d, let generation): taskLaunchLooks(d, generation: generation)
-        case .taskExpires(let d, let serial): refreshDeadline(d, serial: serial)
+        case .taskExpires(let d, let serial): appTaskDeadline(d, serial: serial)
         case .taskWatchdog(let d, let serial): watchdogFires(d, serial: serial)
         case .suspendAfterTask(let d, let serial): suspendAfterTask(d, serial: serial)
         case .keyValueFlush(let d, let generation): keyValueFlushDue(d, generation: generation)

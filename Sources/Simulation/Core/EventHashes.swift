@@ -122,7 +122,7 @@ extension EventHashes {
 }
 
 extension WorldEvent {
-    /// A short description: the case and its fields, e.g. `deviceTimer(device: 3, timer: stepRetry, generation: 2)`.
+    /// A short description: the case and its fields, e.g. `deviceTimer(device: 3, timer: hardStop, generation: 2)`.
     var described: String {
         String(describing: self).replacingOccurrences(of: "Simulation.", with: "")
     }

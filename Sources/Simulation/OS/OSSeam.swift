@@ -205,7 +205,7 @@ extension World {
     mutating func taskLaunchLooks(_ d: UInt32, generation: UInt32) {
         guard core.taskRequestAwaitsLaunch(d, generation: generation), launchPolicyGrants(d, generation: generation) else { return }
         let runTime = core.taskRequestGranted(d)
-        beginRefreshTask(d)
+        beginAppTask(d)
         core.scheduleTaskExpiry(d, after: runTime)
         featuresHearTaskLaunched(d)
     }

@@ -4,9 +4,12 @@ import Platform
 import Scenario
 
 extension World {
-    /// The OS starts the app's refresh work (iOS task or Android job): ground truth for
-    /// the oracle, and an energy operation opens.
-    mutating func beginRefreshTask(_ d: UInt32) {
+    /// The OS starts the app's background task (iOS `BGAppRefreshTask`, or the refresh
+    /// work's Android job), which the refresh handles (on iOS, or the feature that owns
+    /// the task in its place: Features/Features.swift): the task slot's state, ground
+    /// truth for the oracle, and an energy operation opens (counted as the refresh's:
+    /// `energyPerRefresh`).
+    mutating func beginAppTask(_ d: UInt32) {
         let i = Int(d)
         core.devices[i].task.serial &+= 1
         core.devices[i].task.running = true
@@ -159,7 +162,7 @@ extension World {
 
     /// The running task's deadline (``WorldEvent/taskExpires(device:serial:)``): the
     /// app's background task, whichever feature handles it.
-    mutating func refreshDeadline(_ d: UInt32, serial: UInt32) {
+    mutating func appTaskDeadline(_ d: UInt32, serial: UInt32) {
         taskDeadline(d, .refresh, serial: serial)
     }
 
@@ -168,7 +171,7 @@ extension World {
     mutating func refreshRunsAsJob(_ d: UInt32, _ job: AndroidJobStart) {
         let i = Int(d)
         core.metrics.platform.androidLaunchesByBucket[job.bucket.rawValue] += 1
-        beginRefreshTask(d)
+        beginAppTask(d)
         core.devices[i].timerEntries.expiry = core.clock.scheduleRetractably(.taskExpires(device: d, serial: core.devices[i].task.serial), at: job.stopsAt)
         core.note(d, "WorkManager: refresh runs as job \(core.devices[i].task.serial) (bucket \(job.bucket), \(core.human(now - job.due)) after due); JobScheduler stops it at \(core.format(job.stopsAt))")
         featuresHearTaskLaunched(d)
