@@ -57,3 +57,17 @@ public enum HTTPResult: Hashable, Sendable {
 }
 
 public enum TransportError: Hashable, Sendable { case offline, timedOut, connectionLost, cancelled }
+
+/// How a result reads in a trace and a replay: the status, the failure, or the body.
+extension HTTPResult: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .ok(.testHistory(let latest, let server)): return "200 history(latest: \(latest.map { "\($0)" } ?? "none"), server: \(server))"
+        case .ok(.activeSession(let inProgress, _)): return "200 active(inProgress: \(inProgress))"
+        case .ok(.analysis): return "200 analysis"
+        case .ok(.stepsSynced(let created, let updated)): return "200 steps(created: \(created), updated: \(updated))"
+        case .status(let code): return "\(code)"
+        case .failed(let error): return "failed(\(error))"
+        }
+    }
+}

@@ -33,19 +33,6 @@ extension RefreshEffect: CustomStringConvertible {
     }
 }
 
-extension HTTPResult: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case .ok(.testHistory(let latest, let server)): return "200 history(latest: \(latest.map { "\($0)" } ?? "none"), server: \(server))"
-        case .ok(.activeSession(let inProgress, _)): return "200 active(inProgress: \(inProgress))"
-        case .ok(.analysis): return "200 analysis"
-        case .ok(.stepsSynced(let created, let updated)): return "200 steps(created: \(created), updated: \(updated))"
-        case .status(let code): return "\(code)"
-        case .failed(let error): return "failed(\(error))"
-        }
-    }
-}
-
 extension AnalyticsEvent: CustomStringConvertible {
     public var description: String {
         switch self {

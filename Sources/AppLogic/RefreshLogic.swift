@@ -124,8 +124,8 @@ public struct RefreshLogic: Sendable {
             effects.append(.cancelScheduledRefresh)
             complete(success: false, state: &state, now: now, into: &effects)
 
-        case .status, .failed, .ok(.analysis), .ok(.stepsSynced):
-            // An analysis or step-upload body never answers a refresh request: a failure if it came.
+        case .status, .failed, .ok:
+            // Another feature's body never answers a refresh request: a failure if it came.
             disarmHardStop(state: &state, into: &effects)
             complete(success: false, state: &state, now: now, into: &effects)
         }
