@@ -202,15 +202,28 @@ public struct LatencyHistogram: Sendable, Equatable {
         sumHigh = saturated ? .max : hi
     }
 
-    /// A histogram from its parts, as ``LatencyTimeline`` keeps them: the count of each
-    /// non-empty bucket by index, and the exact count, extremes and sum.
-    init(counts sparse: [Int: UInt64], total: UInt64, min: Int64, max: Int64, sumHigh: UInt64, sumLow: UInt64) {
+    /// A histogram from its parts, as ``LatencyTimeline`` keeps a closed bucket of time:
+    /// the indices of its non-empty buckets with their counts, and the exact count,
+    /// extremes and sum.
+    init(indices: [Int32], counts sparse: [UInt64], total: UInt64, min: Int64, max: Int64, sumHigh: UInt64, sumLow: UInt64) {
         self.init()
-        for (index, count) in sparse { counts[index] = count }
+        for (index, count) in zip(indices, sparse) { counts[Int(index)] = count }
         self.total = total
         minValue = min
         maxValue = max
         self.sumHigh = sumHigh
         self.sumLow = sumLow
+    }
+
+    /// The indices of the non-empty buckets and their counts, ascending.
+    /// - Complexity: O(b), b = the number of buckets between min and max.
+    func nonEmpty() -> (indices: [Int32], counts: [UInt64]) {
+        guard count > 0 else { return ([], []) }
+        var indices: [Int32] = [], found: [UInt64] = []
+        for i in Self.bucketIndex(of: minValue)...Self.bucketIndex(of: maxValue) where counts[i] != 0 {
+            indices.append(Int32(i))
+            found.append(counts[i])
+        }
+        return (indices, found)
     }
 }

@@ -10,32 +10,43 @@
 /// - Each bucket is a ``LatencyHistogram`` of the same layout, so the buckets together
 ///   hold exactly the samples of the whole-run histogram recorded beside them, and shard
 ///   reports merge bucket by bucket (`fleetsim merge`).
-/// - Memory is sparse: a bucket keeps only its non-empty histogram buckets (a few
-///   hundred for a week's hour of delays), not the 57 KiB of a full histogram; the full
-///   histograms are built one at a time when the report is written.
-public struct LatencyTimeline: Sendable, Equatable {
+/// - Recording costs what the whole-run histogram's does: a run records each delay when
+///   it ends, so samples come in time order, and the bucket being recorded is a full
+///   histogram (57 KiB); when a sample falls in another bucket, the one being recorded
+///   closes into a sparse copy (its non-empty buckets only: a few hundred for an hour of
+///   a week's delays). Samples in any order give the same buckets, only more slowly.
+public struct LatencyTimeline: Sendable {
     /// The width of one bucket.
     public let bucketSeconds: Int64
     let bucketMicroseconds: Int64
+    /// The closed buckets of time (the one being recorded holds what it had when it last closed).
     var slots: [Slot]
+    /// The bucket being recorded, and its index.
+    var open = LatencyHistogram()
+    var openSlot = 0
 
-    /// One bucket of time: the counts of its non-empty histogram buckets by index (an
-    /// unordered map: only sums of counts are read from it, never its order), and the
-    /// exact count, extremes and sum.
-    struct Slot: Sendable, Equatable {
-        var counts: [Int: UInt64] = [:]
+    /// A closed bucket of time: its non-empty histogram buckets (indices ascending, with
+    /// their counts) and the exact count, extremes and sum.
+    struct Slot: Sendable {
+        var indices: [Int32] = [], counts: [UInt64] = []
         var total: UInt64 = 0
         var minValue = Int64.max, maxValue = Int64.min
         var sumHigh: UInt64 = 0, sumLow: UInt64 = 0
 
-        /// One non-negative sample; counts and the sum saturate as the histogram's do.
-        mutating func record(_ v: Int64) {
-            let index = LatencyHistogram.bucketIndex(of: v)
-            counts[index] = LatencyHistogram.saturatingAdd(counts[index, default: 0], 1)
-            total = LatencyHistogram.saturatingAdd(total, 1)
-            minValue = Swift.min(minValue, v)
-            maxValue = Swift.max(maxValue, v)
-            LatencyHistogram.saturatingAdd128(&sumHigh, &sumLow, high: 0, low: UInt64(bitPattern: v))
+        var histogram: LatencyHistogram {
+            total == 0 ? LatencyHistogram()
+                : LatencyHistogram(indices: indices, counts: counts, total: total, min: minValue, max: maxValue, sumHigh: sumHigh, sumLow: sumLow)
+        }
+
+        init() {}
+
+        init(_ h: LatencyHistogram) {
+            (indices, counts) = h.nonEmpty()
+            total = h.total
+            minValue = h.minValue
+            maxValue = h.maxValue
+            sumHigh = h.sumHigh
+            sumLow = h.sumLow
         }
     }
 
@@ -52,21 +63,32 @@ public struct LatencyTimeline: Sendable, Equatable {
 
     /// Records one sample (microseconds; negative counts as 0, as in ``LatencyHistogram``)
     /// that ended `at` microseconds after the run's start.
-    /// - Complexity: O(1) on average; allocates only when its bucket first sees a new
-    ///   histogram bucket.
+    /// - Complexity: O(1) while samples stay in one bucket of time, as
+    ///   ``LatencyHistogram/record(_:)``; moving to another bucket closes the open one,
+    ///   O(b) (b: the histogram buckets between its min and max) and one allocation.
     public mutating func record(_ value: Int64, at: Int64) {
-        let i = Swift.min(Swift.max(at, 0) / bucketMicroseconds, Int64(slots.count - 1))
-        slots[Int(i)].record(Swift.max(value, 0))
+        let i = Int(Swift.min(Swift.max(at, 0) / bucketMicroseconds, Int64(slots.count - 1)))
+        if i != openSlot { move(to: i) }
+        open.record(value)
+    }
+
+    /// Closes the open bucket into its slot and opens bucket `i` with what it held.
+    mutating func move(to i: Int) {
+        if !open.isEmpty { slots[openSlot] = Slot(open) }
+        open = slots[i].histogram
+        openSlot = i
     }
 
     /// The number of samples recorded.
-    public var count: UInt64 { slots.reduce(0) { LatencyHistogram.saturatingAdd($0, $1.total) } }
+    public var count: UInt64 {
+        var n = open.count
+        for i in slots.indices where i != openSlot { n = LatencyHistogram.saturatingAdd(n, slots[i].total) }
+        return n
+    }
 
     /// The histogram of bucket `i`.
     public func histogram(_ i: Int) -> LatencyHistogram {
-        let slot = slots[i]
-        return slot.total == 0 ? LatencyHistogram()
-            : LatencyHistogram(counts: slot.counts, total: slot.total, min: slot.minValue, max: slot.maxValue, sumHigh: slot.sumHigh, sumLow: slot.sumLow)
+        i == openSlot ? open : slots[i].histogram
     }
 
     /// The buckets' histograms as `latencyOverTime` writes them: one

@@ -1,7 +1,7 @@
 /// A latency recorded over the whole run and per hour of it, by one call, so the two
 /// always hold the same samples: ``whole`` is the summary `latency.<name>` writes,
 /// ``overTime`` its series in `latencyOverTime` (``LatencyTimeline``).
-public struct TimedLatency: Sendable, Equatable {
+public struct TimedLatency: Sendable {
     /// Hours: the bucket width of report.json's `latencyOverTime`.
     public static let bucketSeconds: Int64 = 3_600
 

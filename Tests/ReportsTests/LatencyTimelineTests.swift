@@ -37,15 +37,22 @@ import Testing
         var rng = SplitMix(state: seed)
         var whole = LatencyHistogram()
         var timeline = LatencyTimeline(bucketSeconds: 600, durationMicroseconds: 7 * Self.hour)
+        var samples: [(value: Int64, at: Int64)] = []
         for _ in 0..<5_000 {
-            // Delays from 0 to about 3 h, skewed to short ones; instants anywhere in the run.
-            let value = Int64(rng.next(below: 1 << rng.next(below: 44)))
+            // Delays from 0 to about 3 h, skewed to short ones; instants anywhere in the run, in no order.
+            let value = Int64(rng.next(below: 1 << rng.next(below: 44))), at = Int64(rng.next(below: UInt64(7 * Self.hour)))
+            samples.append((value, at))
             whole.record(value)
-            timeline.record(value, at: Int64(rng.next(below: UInt64(7 * Self.hour))))
+            timeline.record(value, at: at)
         }
         var merged = LatencyHistogram()
         for i in timeline.slots.indices { merged.merge(timeline.histogram(i)) }
         #expect(merged == whole && timeline.count == 5_000)
+        // The same samples in time order, as a run records them (each bucket of time
+        // closed once), give the same buckets.
+        var inOrder = LatencyTimeline(bucketSeconds: 600, durationMicroseconds: 7 * Self.hour)
+        for (value, at) in samples.sorted(by: { $0.at < $1.at }) { inOrder.record(value, at: at) }
+        #expect(inOrder.count == 5_000 && timeline.slots.indices.allSatisfy { inOrder.histogram($0) == timeline.histogram($0) })
         // Each bucket's encoding decodes to the bucket.
         guard case .array(let encodings) = timeline.encodings else { Issue.record("not a list"); return }
         #expect(encodings.count == 42 && encodings.indices.allSatisfy { LatencyHistogram(exactEncoding: encodings[$0]) == timeline.histogram($0) })
