@@ -214,16 +214,4 @@ public struct LatencyHistogram: Sendable, Equatable {
         self.sumHigh = sumHigh
         self.sumLow = sumLow
     }
-
-    /// The indices of the non-empty buckets and their counts, ascending.
-    /// - Complexity: O(b), b = the number of buckets between min and max.
-    func nonEmpty() -> (indices: [Int32], counts: [UInt64]) {
-        guard count > 0 else { return ([], []) }
-        var indices: [Int32] = [], found: [UInt64] = []
-        for i in Self.bucketIndex(of: minValue)...Self.bucketIndex(of: maxValue) where counts[i] != 0 {
-            indices.append(Int32(i))
-            found.append(counts[i])
-        }
-        return (indices, found)
-    }
 }

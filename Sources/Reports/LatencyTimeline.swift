@@ -10,20 +10,26 @@
 /// - Each bucket is a ``LatencyHistogram`` of the same layout, so the buckets together
 ///   hold exactly the samples of the whole-run histogram recorded beside them, and shard
 ///   reports merge bucket by bucket (`fleetsim merge`).
-/// - Recording costs what the whole-run histogram's does: a run records each delay when
-///   it ends, so samples come in time order, and the bucket being recorded is a full
-///   histogram (57 KiB); when a sample falls in another bucket, the one being recorded
-///   closes into a sparse copy (its non-empty buckets only: a few hundred for an hour of
-///   a week's delays). Samples in any order give the same buckets, only more slowly.
+/// - Recording costs about what the whole-run histogram's does: a run records each delay
+///   when it ends, so samples come in time order; the bucket being recorded keeps a full
+///   array of counts (57 KiB, one per timeline) and the list of the indices it touched,
+///   and when a sample falls in another bucket, the open one closes into a sparse copy
+///   (its non-empty buckets only: a few hundred for an hour of a week's delays) and its
+///   touched counts go back to zero. Samples in any order give the same buckets, only
+///   more slowly.
 public struct LatencyTimeline: Sendable {
     /// The width of one bucket.
     public let bucketSeconds: Int64
     let bucketMicroseconds: Int64
-    /// The closed buckets of time (the one being recorded holds what it had when it last closed).
+    /// The closed buckets of time (the open one holds what it had when it last closed).
     var slots: [Slot]
-    /// The bucket being recorded, and its index.
-    var open = LatencyHistogram()
+    /// The open bucket: its index, its counts by histogram bucket (zero but where touched),
+    /// the indices it touched (in the order first touched), and its exact count, extremes
+    /// and sum (in a `Slot` whose own lists stay empty).
     var openSlot = 0
+    var openCounts = [UInt64](repeating: 0, count: LatencyHistogram.bucketCount)
+    var touched: [Int32] = []
+    var open = Slot()
 
     /// A closed bucket of time: its non-empty histogram buckets (indices ascending, with
     /// their counts) and the exact count, extremes and sum.
@@ -36,17 +42,6 @@ public struct LatencyTimeline: Sendable {
         var histogram: LatencyHistogram {
             total == 0 ? LatencyHistogram()
                 : LatencyHistogram(indices: indices, counts: counts, total: total, min: minValue, max: maxValue, sumHigh: sumHigh, sumLow: sumLow)
-        }
-
-        init() {}
-
-        init(_ h: LatencyHistogram) {
-            (indices, counts) = h.nonEmpty()
-            total = h.total
-            minValue = h.minValue
-            maxValue = h.maxValue
-            sumHigh = h.sumHigh
-            sumLow = h.sumLow
         }
     }
 
@@ -63,32 +58,59 @@ public struct LatencyTimeline: Sendable {
 
     /// Records one sample (microseconds; negative counts as 0, as in ``LatencyHistogram``)
     /// that ended `at` microseconds after the run's start.
-    /// - Complexity: O(1) while samples stay in one bucket of time, as
-    ///   ``LatencyHistogram/record(_:)``; moving to another bucket closes the open one,
-    ///   O(b) (b: the histogram buckets between its min and max) and one allocation.
+    /// - Complexity: O(1) while samples stay in one bucket of time; moving to another
+    ///   bucket closes the open one, O(k log k) for its k distinct histogram buckets.
     public mutating func record(_ value: Int64, at: Int64) {
         let i = Int(Swift.min(Swift.max(at, 0) / bucketMicroseconds, Int64(slots.count - 1)))
         if i != openSlot { move(to: i) }
-        open.record(value)
+        let v = Swift.max(value, 0)
+        let index = LatencyHistogram.bucketIndex(of: v)
+        if openCounts[index] == 0 { touched.append(Int32(index)) }
+        openCounts[index] = LatencyHistogram.saturatingAdd(openCounts[index], 1)
+        open.total = LatencyHistogram.saturatingAdd(open.total, 1)
+        open.minValue = Swift.min(open.minValue, v)
+        open.maxValue = Swift.max(open.maxValue, v)
+        LatencyHistogram.saturatingAdd128(&open.sumHigh, &open.sumLow, high: 0, low: UInt64(bitPattern: v))
     }
 
-    /// Closes the open bucket into its slot and opens bucket `i` with what it held.
+    /// Closes the open bucket into its slot (its touched counts sorted, then zeroed) and
+    /// opens bucket `i` with what it held.
     mutating func move(to i: Int) {
-        if !open.isEmpty { slots[openSlot] = Slot(open) }
-        open = slots[i].histogram
+        if open.total > 0 {
+            touched.sort()
+            open.indices = touched
+            open.counts = touched.map { openCounts[Int($0)] }
+            for index in touched { openCounts[Int(index)] = 0 }
+            slots[openSlot] = open
+        }
+        touched.removeAll(keepingCapacity: true)
+        open = Slot()
         openSlot = i
+        let held = slots[i]
+        guard held.total > 0 else { return }
+        for (index, count) in zip(held.indices, held.counts) { openCounts[Int(index)] = count }
+        touched = held.indices
+        open.total = held.total
+        open.minValue = held.minValue
+        open.maxValue = held.maxValue
+        open.sumHigh = held.sumHigh
+        open.sumLow = held.sumLow
     }
 
     /// The number of samples recorded.
     public var count: UInt64 {
-        var n = open.count
+        var n = open.total
         for i in slots.indices where i != openSlot { n = LatencyHistogram.saturatingAdd(n, slots[i].total) }
         return n
     }
 
     /// The histogram of bucket `i`.
     public func histogram(_ i: Int) -> LatencyHistogram {
-        i == openSlot ? open : slots[i].histogram
+        guard i == openSlot else { return slots[i].histogram }
+        var current = open
+        current.indices = touched
+        current.counts = touched.map { openCounts[Int($0)] }
+        return current.histogram
     }
 
     /// The buckets' histograms as `latencyOverTime` writes them: one
