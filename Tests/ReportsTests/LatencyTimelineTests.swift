@@ -114,6 +114,12 @@ import Testing
         var twice = good
         ReportMerge.set(&twice.objects, ["latencyOverTime", "series"], [["of": "latency.x", "histograms": []], ["of": "latency.x", "histograms": []]])
         #expect(ReportInputTests.refusal([twice, Self.shard(1, [])])?.hasPrefix("s0.json: $.latencyOverTime.series[1].of: expected [{of, histograms}]") == true)
+        // At most 1,000 latencies (docs/scale.md): the 1,001st is refused.
+        for (count, refused) in [(ReportInput.maximumLatencySeries, false), (ReportInput.maximumLatencySeries + 1, true)] {
+            var many = good
+            ReportMerge.set(&many.objects, ["latencyOverTime", "series"], .array((0..<count).map { ["of": .string("latency.x\($0)"), "histograms": []] }))
+            #expect((ReportInputTests.refusal([many, Self.shard(1, [])])?.hasPrefix("s0.json: $.latencyOverTime.series: expected [{of, histograms}]: at most 1000 latencies") ?? false) == refused)
+        }
         var long = good
         ReportMerge.set(&long.objects, ["latencyOverTime", "series"], [["of": "latency.x", "histograms": .array(Array(repeating: .null, count: 3_602))]])
         #expect(ReportInputTests.refusal([long, Self.shard(1, [])])?.hasPrefix("s0.json: $.latencyOverTime.series[0].histograms: expected") == true)
