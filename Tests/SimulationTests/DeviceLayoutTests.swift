@@ -15,12 +15,15 @@ import Platform
         #expect(MemoryLayout<AndroidDevice>.stride <= 432, "AndroidDevice grew: see docs/speed.md, Sessions 8, 9, 12 and 13")
         #expect(MemoryLayout<AndroidWorkSlot>.stride <= 32, "AndroidWorkSlot grew: see docs/speed.md, Session 12")
         // One slot, one request id, one job serial, one stop placement and one WorkManager
-        // timer per declared work (OS/BackgroundWork.swift).
+        // timer per declared work (``PerWork``, OS/BackgroundWork.swift).
         func room<let n: Int, T, R>(_: KeyPath<R, InlineArray<n, T>>) -> Int { n }
         let works = WorkID.allCases.count
         #expect([room(\AndroidDevice.works), room(\AndroidDevice.requestIDs), room(\AndroidDevice.jobSerials)] == [works, works, works])
         #expect(room(\World.android.jobStops[0]) == works)
-        #expect(WorkID.allCases.map { AndroidTimer.work($0).work } == WorkID.allCases)
+        // Each timer its own code in the event hashes, whatever the number of works.
+        let timers: [AndroidTimer] = [.doze, .bucket, .oemKill, .batterySaverLevel, .alarmClock] + WorkID.allCases.map { .work($0) }
+        #expect(Set(timers.map(\.hashCode)).count == timers.count)
+        #expect(MemoryLayout<AndroidTimer>.size == 1)
         // Doze's delays as steps of their progressions (docs/speed.md, Session 12).
         #expect(MemoryLayout<DozeState>.stride <= 96, "DozeState grew: see docs/speed.md, Session 12")
         // iOS devices only, beside the fleet's `Device`s (docs/speed.md, Session 10).

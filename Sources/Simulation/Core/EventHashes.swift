@@ -161,7 +161,7 @@ extension WorldEvent {
             case .screenSessionStarts(let d): return (21, 0, d)
             case .screenOff(let d, _): return (22, 0, d)
             case .motion(let d): return (23, 0, d)
-            case .timer(let d, _, let timer): return (24, UInt32(timer.rawValue), d)
+            case .timer(let d, _, let timer): return (24, UInt32(timer.hashCode), d)
             case .jobStops(let d, _, _): return (25, 0, d)
             }
         case .batterySwitch(let d): return (34, 0, d)

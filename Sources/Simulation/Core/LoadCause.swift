@@ -84,8 +84,7 @@ struct LoadCause: Equatable {
         case .deviceTimer(_, _, let timer): return timer.loadCause
         case .android(let e):
             switch e {
-            case .timer(_, _, let timer) where timer.work != nil: return .workManagerWindow
-            case .jobStops: return .workManagerWindow
+            case .timer(_, _, .work), .jobStops: return .workManagerWindow
             case .timer(_, _, .doze): return .dozeWindow
             case .timer, .screenSessionStarts, .screenOff, .motion: return .androidState
             }

@@ -69,13 +69,11 @@ extension WorldEvent {
             world.prefetchAnswer(job, user: Int(d), android: indices.android)
         case .feature(let e):
             world.prefetchState(of: e)
-        case .android(.timer(let d, _, let timer)):
-            guard let work = timer.work else {
-                Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes, in: &world)
-                return
-            }
+        case .android(.timer(let d, _, .work(let work))):
             let indices = Prefetch.device(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes, in: &world)
             world.prefetchWorkRun(work, Int(d), android: indices.android)
+        case .android(.timer(let d, _, _)):
+            Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes, in: &world)
         case .taskLaunch(let d, _):
             let indices = Prefetch.device(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes, in: &world)
             Prefetch.launchPolicy(indices.launchPolicy, in: &world)

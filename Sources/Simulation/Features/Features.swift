@@ -30,8 +30,8 @@ struct FeatureHosts {
 /// The features' background works, one case per declared work (OS/BackgroundWork.swift):
 /// the OS models handle a work by its id (its raw value) and never name one; the feature
 /// that declared it runs it (``World/featureWorkRuns(_:_:_:)``). The OS keeps one slot,
-/// one request id, one job serial and stop and one WorkManager timer per id (``AndroidDevice/works``,
-/// ``AndroidTimer/work(_:)``; DeviceLayoutTests checks their room).
+/// one request id, one job serial and stop and one WorkManager timer per id, in arrays of
+/// ``PerWork`` room: a new work is a case here and one more in ``PerWork``'s count.
 enum WorkID: UInt8, CaseIterable {
     /// Seed `000`'s refresh (Features/Refresh/World+Refresh).
     case refresh
@@ -47,6 +47,12 @@ enum WorkID: UInt8, CaseIterable {
         }
     }
 }
+
+/// The OS's room for each declared work, inline in every Android device
+/// (``AndroidDevice/works``): its count is the number of ``WorkID`` cases
+/// (DeviceLayoutTests checks), so a feature's new work grows the per-device state by what
+/// it needs and no OS file changes.
+typealias PerWork<Element> = InlineArray<2, Element>
 
 /// A feature's own events, one case per feature, each a small enum in the feature's
 /// folder that knows its identity for the event hashes, its device for the prefetch,

@@ -45,7 +45,7 @@ struct AndroidDevice {
     /// Android's OS timers (``AndroidTimer``).
     var timers = AndroidTimers()
     /// Each work's last job's serial, which tells a stale stop deadline apart (``AndroidEvent/jobStops(device:serial:work:)``).
-    var jobSerials = InlineArray<2, UInt32>(repeating: 0)
+    var jobSerials = PerWork<UInt32>(repeating: 0)
     var screen = ScreenState()
     /// FCM holds messages for this phone (Doze, a force-stop, or offline): look when that ends.
     var fcmWaiting = false
@@ -61,9 +61,9 @@ struct AndroidDevice {
     /// Each work's request as it was enqueued, by its index in
     /// ``AndroidHost/workRequests`` (`UInt8.max`: never enqueued): 1 byte a work where
     /// the request takes 48.
-    var requestIDs = InlineArray<2, UInt8>(repeating: .max)
+    var requestIDs = PerWork<UInt8>(repeating: .max)
     /// Each declared work's WorkManager periodic work, by ``WorkID/index``.
-    var works: InlineArray<2, AndroidWorkSlot>
+    var works: PerWork<AndroidWorkSlot>
     /// Recent high-priority FCM messages, for the bucket's daily limit (``FCMDeliveryModel``).
     var fcmHighPriority: DeliveryLog
     /// The app's while-idle alarm deliveries (``WhileIdleAlarmLimiter``), created at the first.
@@ -133,15 +133,15 @@ struct AndroidOwed: OptionSet {
     static let bucketCheck = AndroidOwed(rawValue: 1 << 1)
 }
 
-/// Android's OS timers, one table per Android device (``TimerTable``).
-enum AndroidTimer: UInt8, CaseIterable {
+/// Android's OS timers: Doze's, the bucket's, the manufacturer's kill, Battery Saver's
+/// level, the alarm clock, and WorkManager's look at each declared work.
+enum AndroidTimer: Equatable {
     /// Doze's next deadline (``DozeController``).
     case doze
     /// The standby bucket's next timeout.
     case bucket
-    /// WorkManager's next look at a declared work, one case per ``WorkID`` (``work(_:)``).
-    case work0
-    case work1
+    /// WorkManager's next look at a declared work.
+    case work(WorkID)
     /// The manufacturer's policy force-stops the app (``OEMBackgroundPolicy``).
     case oemKill
     /// The battery reaches Battery Saver's automatic level, unplugged.
@@ -149,18 +149,59 @@ enum AndroidTimer: UInt8, CaseIterable {
     /// The user's alarm clock rings (AndroidHost+AlarmClock).
     case alarmClock
 
-    /// WorkManager's look at `work`.
-    @inline(__always) static func work(_ work: WorkID) -> AndroidTimer { AndroidTimer(rawValue: AndroidTimer.work0.rawValue + work.rawValue).unsafelyUnwrapped }
-
-    /// The work a WorkManager look is for, or nil for the other timers.
-    var work: WorkID? {
+    /// The timer's code in the event hashes: the first two works keep 2 and 3, the codes
+    /// they had as cases of their own, and a third work and on follow the OS's timers (7, 8, ...),
+    /// so no existing event's hash moves when a feature declares a work.
+    var hashCode: UInt8 {
         switch self {
-        case .work0: WorkID(rawValue: 0)
-        case .work1: WorkID(rawValue: 1)
-        case .doze, .bucket, .oemKill, .batterySaverLevel, .alarmClock: nil
+        case .doze: 0
+        case .bucket: 1
+        case .work(let work): work.rawValue < 2 ? 2 + work.rawValue : 5 + work.rawValue
+        case .oemKill: 4
+        case .batterySaverLevel: 5
+        case .alarmClock: 6
         }
     }
 }
 
-typealias AndroidTimers = TimerTable<AndroidTimer, 7>
+/// One Android device's timer table (``TimerTable``'s scheme): a generation per OS timer
+/// and one per declared work, so a new work needs no change here (``PerWork``).
+struct AndroidTimers {
+    private var own = InlineArray<5, UInt32>(repeating: 0)
+    private var works = PerWork<UInt32>(repeating: 0)
+
+    @inline(__always) private subscript(timer: AndroidTimer) -> UInt32 {
+        get {
+            switch timer {
+            case .doze: own[0]
+            case .bucket: own[1]
+            case .work(let work): works[Int(work.rawValue)]
+            case .oemKill: own[2]
+            case .batterySaverLevel: own[3]
+            case .alarmClock: own[4]
+            }
+        }
+        set {
+            switch timer {
+            case .doze: own[0] = newValue
+            case .bucket: own[1] = newValue
+            case .work(let work): works[Int(work.rawValue)] = newValue
+            case .oemKill: own[2] = newValue
+            case .batterySaverLevel: own[3] = newValue
+            case .alarmClock: own[4] = newValue
+            }
+        }
+    }
+
+    /// Invalidates the timer's pending event and returns the generation for a new one.
+    @inline(__always) mutating func arm(_ timer: AndroidTimer) -> UInt32 {
+        self[timer] &+= 1
+        return self[timer]
+    }
+
+    /// Invalidates the timer's pending event.
+    @inline(__always) mutating func cancel(_ timer: AndroidTimer) { self[timer] &+= 1 }
+
+    @inline(__always) func isCurrent(_ timer: AndroidTimer, _ generation: UInt32) -> Bool { self[timer] == generation }
+}
 

@@ -15,7 +15,7 @@ struct AndroidHost {
     /// its works' by index (``AndroidDevice/requestIDs``; AndroidHost+WorkManager).
     var workRequests: [WorkRequest] = []
     /// Per Android device, where each work's job's stop deadline went in the queue (AndroidHost+WorkManager).
-    var jobStops: [InlineArray<2, EventQueue<WorldEvent>.Placement>]
+    var jobStops: [PerWork<EventQueue<WorldEvent>.Placement>]
     /// Each cohort's Android models (nil for iOS cohorts), unretained, for the calls made
     /// at every Doze input and work check (``AndroidHost/borrowedModels(_:_:)``).
     let unretainedModels: [Unmanaged<AndroidModels>?]
@@ -32,7 +32,7 @@ struct AndroidHost {
     init(cohorts: [CohortModels], devices: [Device]) {
         let count = devices.count { cohorts[Int($0.cohort)].android != nil }
         self.devices = [AndroidDevice](hugePagesCapacity: count)
-        jobStops = [InlineArray<2, EventQueue<WorldEvent>.Placement>](hugePagesCapacity: count)
+        jobStops = [PerWork<EventQueue<WorldEvent>.Placement>](hugePagesCapacity: count)
         unretainedModels = cohorts.map { $0.android.map(Unmanaged.passUnretained) }
     }
 }

@@ -57,7 +57,7 @@ extension World {
             android.devices[androidIndex(d)].dozeTimerAt = nil
             applyDoze(d, .timer)
         case .bucket: android.bucketTimerFires(d, core: &core)
-        case .work0, .work1: tryRunWork(d, timer.work.unsafelyUnwrapped)
+        case .work(let work): tryRunWork(d, work)
         case .oemKill: oemForceStop(d)
         case .batterySaverLevel: if android.updateAutoBatterySaver(d, core: &core) { batterySaverChanged(d) }
         case .alarmClock: alarmClockRings(d)
