@@ -190,3 +190,13 @@ extension AndroidTimer {
     /// WorkManager's look at the refresh work (Core/Prefetch and Core/LoadCause match it).
     static var refreshWork: AndroidTimer { .work(.refresh) }
 }
+
+extension World {
+    /// Device `i`'s refresh state, its request in flight and the refresh oracle's truth
+    /// (a launch, an open and a history response each read it).
+    @inline(__always) mutating func prefetchRefresh(_ i: Int) {
+        features.refresh.states.prefetch(i)
+        features.refresh.slots.prefetch(i)
+        core.oracle.refresh.prefetch(i)
+    }
+}

@@ -208,3 +208,17 @@ extension AndroidTimer {
     /// WorkManager's look at the step sync's work (Core/Prefetch and Core/LoadCause match it).
     static var stepWork: AndroidTimer { .work(.stepSync) }
 }
+
+extension World {
+    /// Device `i`'s step-sync state, bookkeeping and stream position, its stale-sync
+    /// notification's trigger, which every successful sync re-arms (Core/DeferredTimer),
+    /// and on Android where its step job's stop deadline went, which a job's start writes
+    /// and its end reads.
+    @inline(__always) mutating func prefetchStepSync(_ i: Int, android a: Int) {
+        features.stepSync.states.prefetch(i)
+        features.stepSync.slots.prefetch(i)
+        features.stepSync.streams.prefetch(i)
+        core.staleTriggers.prefetch(i)
+        if a >= 0 { android.jobStops.prefetch(a) }
+    }
+}
