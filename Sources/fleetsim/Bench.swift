@@ -35,9 +35,10 @@ struct Bench: Command {
         shard 0 runs alone, then all N at once, each a child process of this binary
         (run --shard K/N); printed are both wall times, the device-days/s of all N together
         and the parallel efficiency (one process's wall time alone over N at once's: 100 %
-        when N processes do N times the work in the same time), then the merge of the N
-        reports. Wall time on a shared machine counts its other load: the load average is
-        printed before and after. With --repeat R the two runs alternate R times (best of each).
+        when N processes do N times the work in the same time), the CPU efficiency (one
+        process's CPU time alone over each one's at once: what they cost each other),
+        then the merge of the N reports. Wall time on a shared machine counts its other
+        load: the load average is printed before and after. With --repeat R the two runs alternate R times (best of each).
         """,
         examples: ["fleetsim bench --quick --devices 2000", "fleetsim bench --large", "fleetsim bench --devices 10000,100000,1000000 --days 1",
                    "fleetsim bench --quick --repeat 3",

@@ -24,26 +24,33 @@ enum ShardBench {
         var single: Double
         /// One process's wall time alone over `N` at once's: aggregate / (N × single).
         var efficiency: Double
+        /// One process's CPU time alone over the mean CPU time of each of `N` at once:
+        /// what the processes cost each other (cache, memory bandwidth), without the
+        /// time a shared machine's other work takes from them.
+        var cpuEfficiency: Double
     }
 
     /// The parallel efficiency the issue asks of 2 shards on the project's 2-core VM.
     static let targetEfficiency = (shards: 2, fraction: 0.85)
 
-    static func figures(shards: Int, devices: Int, days: Int, single: Double, parallel: Double) -> Figures {
+    static func figures(shards: Int, devices: Int, days: Int, single: Timing, parallel: Timing) -> Figures {
         let work = Double(devices) * Double(days)
-        return Figures(aggregate: Double(shards) * work / parallel, single: work / single, efficiency: single / parallel)
+        return Figures(aggregate: Double(shards) * work / parallel.wall, single: work / single.wall, efficiency: single.wall / parallel.wall,
+                       cpuEfficiency: single.cpu / (parallel.cpu / Double(shards)))
     }
 
     /// The result lines after the runs: each side's wall and CPU time, the aggregate rate
     /// and the efficiency (and the target, at 2 shards).
     static func lines(shards: Int, devices: Int, days: Int, single: Timing, parallel: Timing) -> [String] {
-        let f = figures(shards: shards, devices: devices, days: days, single: single.wall, parallel: parallel.wall)
+        let f = figures(shards: shards, devices: devices, days: days, single: single, parallel: parallel)
         var lines = [
             String(format: "  1 process alone: %.2f s wall, %.2f s CPU: %.0f device-days/s", single.wall, single.cpu, f.single),
             String(format: "  %d processes at once: %.2f s wall until the last ended, %.2f s CPU per process: %.0f device-days/s in all",
                    shards, parallel.wall, parallel.cpu / Double(shards), f.aggregate),
             String(format: "  parallel efficiency: %.1f %% (%.2f s alone / %.2f s at once; %d x %d device-days in %.2f s against %d in %.2f s)",
                    f.efficiency * 100, single.wall, parallel.wall, shards, devices * days, parallel.wall, devices * days, single.wall),
+            String(format: "  CPU efficiency: %.1f %% (%.2f s CPU alone / %.2f s per process at once: what the processes cost each other, without the machine's other work)",
+                   f.cpuEfficiency * 100, single.cpu, parallel.cpu / Double(shards)),
         ]
         if shards == targetEfficiency.shards {
             lines.append(String(format: "  target: at least %.0f %% at %d shards (the project's 2-core VM): %.1f %%, %@",
