@@ -88,11 +88,11 @@ extension LatencyHistogram {
         sumLow = sum.low
     }
 
-    private static func encodeCount(_ n: UInt64) -> ReportValue {
+    static func encodeCount(_ n: UInt64) -> ReportValue {
         n <= UInt64(Int64.max) ? .int(Int64(n)) : .string(String(n))
     }
 
-    private static func decodeCount(_ value: ReportValue) -> UInt64? {
+    static func decodeCount(_ value: ReportValue) -> UInt64? {
         switch value {
         case .int(let i): return i >= 0 ? UInt64(i) : nil
         case .string(let s): return s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? UInt64(s) : nil

@@ -101,6 +101,8 @@ public struct ValueDistribution: Sendable, Equatable {
     public mutating func merge(_ other: ValueDistribution) {
         precondition(other.digits == digits, "distributions of different digits")
         var mergedUnits: [Int64] = [], mergedCounts: [UInt64] = []
+        mergedUnits.reserveCapacity(units.count + other.units.count)
+        mergedCounts.reserveCapacity(units.count + other.units.count)
         var i = 0, j = 0
         while i < units.count || j < other.units.count {
             if j == other.units.count || (i < units.count && units[i] < other.units[j]) {
@@ -114,6 +116,30 @@ public struct ValueDistribution: Sendable, Equatable {
         units = mergedUnits
         counts = mergedCounts
         addToSum((other.sumHigh, other.sumLow))
+    }
+
+    /// All of `parts` (kept at the same digits) in one, merged two by two in rounds:
+    /// each distinct value is copied about log₂(parts) times, where merging them into one
+    /// after another copied the growing whole once per part (16 shards: 8 times the
+    /// values). Exact and order-independent, as ``merge(_:)``; nil for no parts.
+    /// - Precondition: every part has the same digits.
+    /// - Complexity: O(v log k) for k parts of v distinct values in all.
+    public static func merged(_ parts: [ValueDistribution]) -> ValueDistribution? {
+        var round = parts
+        while round.count > 1 {
+            var next: [ValueDistribution] = []
+            next.reserveCapacity((round.count + 1) / 2)
+            var i = 0
+            while i + 1 < round.count {
+                var pair = round[i]
+                pair.merge(round[i + 1])
+                next.append(pair)
+                i += 2
+            }
+            if i < round.count { next.append(round[i]) }
+            round = next
+        }
+        return round.first
     }
 
     /// The nearest-rank quantile (`q` in 0...1) of the written values, nil when empty:

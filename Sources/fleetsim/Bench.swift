@@ -14,6 +14,7 @@ struct Bench: Command {
             .flag("large", "also run 1,000,000 devices (about 1.5 GB and 2 minutes)"),
             .flag("quick", "one run at N = 10,000 of the kernel model instead of the best of 5 at 10,000 and 100,000"),
             .valued("repeat", "R", "runs of each whole-world size; the best time is shown (a shared machine's noise is one-sided)", default: "1"),
+            .valued("shards", "N", "instead: N shard processes at once against one alone (--devices: one size, the devices of each process; default 60000)"),
         ],
         discussion: """
         Times are the thread's CPU seconds. Bytes per device all-in is the growth of the
@@ -30,15 +31,30 @@ struct Bench: Command {
         smallest size's, at most 1,536 bytes per device at 1,000,000 (thread CPU time on the
         project's 2-core VM; other machines differ). Exit 1 when the kernel's event count
         differs from the independent implementation's.
+        With --shards N: the bench world of N x D devices (D from --devices) as N shards;
+        shard 0 runs alone, then all N at once, each a child process of this binary
+        (run --shard K/N); printed are both wall times, the device-days/s of all N together
+        and the parallel efficiency (one process's wall time alone over N at once's: 100 %
+        when N processes do N times the work in the same time), the CPU efficiency (one
+        process's CPU time alone over each one's at once: what they cost each other),
+        then the merge of the N reports. Wall time on a shared machine counts its other
+        load: the load average is printed before and after. With --repeat R the two runs alternate R times (best of each).
         """,
         examples: ["fleetsim bench --quick --devices 2000", "fleetsim bench --large", "fleetsim bench --devices 10000,100000,1000000 --days 1",
-                   "fleetsim bench --quick --repeat 3"]
+                   "fleetsim bench --quick --repeat 3",
+                   "fleetsim bench --shards 2 --devices 60000"]
     )
 
     var devices: [Int]
     var days: Int
     var quick: Bool
     var repeats: Int
+    /// `--shards N`: the processes run at once (nil: the one-process bench).
+    var shards: Int?
+
+    /// Devices of each shard process when `--shards` is given without `--devices`: the
+    /// size of the issue's weak-scaling runs on 16 cores (60,000 phones a process).
+    static let defaultShardDevices = 60_000
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
         try parsed.noExtraPositionals(after: 0)
@@ -63,12 +79,40 @@ struct Bench: Command {
         quick = parsed.flags.contains("quick")
         repeats = try parsed.int("repeat") ?? 1
         guard repeats >= 1 else { throw .usage("--repeat must be at least 1, found \(repeats)", command: "bench") }
+        shards = try parsed.int("shards")
+        if let n = shards {
+            guard n >= 2, n <= 1_024 else {
+                throw .usage("--shards compares N processes at once with one alone: N from 2 to 1024, found \(n)", command: "bench")
+            }
+            guard !quick, !parsed.flags.contains("large") else {
+                throw .usage("--shards measures processes side by side; --quick and --large belong to the one-process bench", command: "bench")
+            }
+            guard parsed.options["devices"] == nil || devices.count == 1 else {
+                throw .usage("--shards takes one --devices size (the devices of each process), found '\(parsed.options["devices"]!)'", command: "bench")
+            }
+            if parsed.options["devices"] == nil { devices = [Self.defaultShardDevices] }
+            guard devices[0] * n <= FleetDecoder.maximumDevices else {
+                throw .usage("--shards \(n) x --devices \(devices[0]): the bench world holds at most \(FleetDecoder.maximumDevices) devices", command: "bench")
+            }
+        }
     }
 
     /// Every size is checked before the kernel model runs: a world that cannot fit in
     /// memory is refused up front, in the benchmark's words (exit 2).
     mutating func validate() throws(CLIError) {
         guard let limit = MemoryGuard.smallestLimit() else { return }
+        if let count = shards {
+            let scenario: Scenario
+            do { scenario = try ScenarioDecoder.decode(Array(Self.worldScenario(devices: count * devices[0], days: days).utf8), file: "<bench>") } catch {
+                throw .input("bench: the world of \(count) x \(devices[0]) devices cannot be built: \(error)")
+            }
+            let estimate = count * MemoryEstimate.bytes(scenario, shard: ShardPlan(index: 0, count: count))
+            guard estimate <= limit.bytes else {
+                throw .input("bench --shards \(count) --devices \(devices[0]): \(count) processes at once need about \(MemoryGuard.megabytes(estimate)) MB of memory, "
+                             + "but only \(MemoryGuard.megabytes(limit.bytes)) MB is available (\(limit.source)); give fewer --shards or smaller --devices")
+            }
+            return
+        }
         for n in devices {
             let scenario: Scenario
             do { scenario = try ScenarioDecoder.decode(Array(Self.worldScenario(devices: n, days: days).utf8), file: "<bench>") } catch {
@@ -83,7 +127,8 @@ struct Bench: Command {
     }
 
     func run(_ context: Context) -> Int32 {
-        Self.measure(worldDevices: devices, days: days, quick: quick, repeats: repeats)
+        if let count = shards { return ShardBench.measure(shards: count, devices: devices[0], days: days, repeats: repeats) }
+        return Self.measure(worldDevices: devices, days: days, quick: quick, repeats: repeats)
     }
 
     /// The independent implementation's counts for the kernel reference model.

@@ -159,6 +159,12 @@ struct Compare: Command {
 
     /// Reads and parses a JSON file; a missing or malformed file is an input error.
     static func readJSON(_ path: String, _ what: String) throws(CLIError) -> JSONValue {
+        try parseJSON(try readBytes(path, what), path, what)
+    }
+
+    /// The bytes of a file of at most ``maximumFileBytes``; a missing file, a device or a
+    /// larger file is an input error.
+    static func readBytes(_ path: String, _ what: String) throws(CLIError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
               let handle = FileHandle(forReadingAtPath: path) else {
@@ -181,8 +187,14 @@ struct Compare: Command {
         guard data.count <= maximumFileBytes else {
             throw .input("\(path): expected \(what), found a file larger than \(maximumFileBytes >> 20) MiB")
         }
+        return Array(data)
+    }
+
+    /// `bytes` parsed as JSON (an object); a malformed file is an input error naming the
+    /// file, the JSON path, line and column.
+    static func parseJSON(_ bytes: [UInt8], _ path: String, _ what: String) throws(CLIError) -> JSONValue {
         let value: JSONValue
-        do { value = try JSONParser.parse(Array(data)) } catch {
+        do { value = try JSONParser.parse(bytes) } catch {
             throw .input("\(path): \(error.path): expected \(what) (valid JSON: \(error.expected)), found \(error.found) at line \(error.line), column \(error.column)")
         }
         guard case .object = value else { throw .input("\(path): $: expected \(what) (an object), found \(value.foundDescription)") }

@@ -54,7 +54,7 @@ struct Merge: Command {
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
         var reports: [(name: String, report: ReportValue)] = []
-        for path in paths { reports.append((path, Self.reportValue(try Compare.readJSON(path, "a report.json")))) }
+        for path in paths { reports.append((path, try Self.readReport(path))) }
         let merged: ReportValue
         do { merged = try ReportMerge.merge(reports, rules: World.mergeRules, partial: partial) } catch { throw .input(error.message) }
         let markdown = MarkdownReport.render(merged, strict: strict)
@@ -81,6 +81,15 @@ struct Merge: Command {
         return violations == 0 && !judged.contains { $0.isFailure(strict: strict) } ? 0 : 1
     }
 
+    /// A report.json as the writer's model: read in one pass (``ReportJSONReader``), or,
+    /// for what that reader leaves to the general parser (non-ASCII text, `\u` escapes,
+    /// malformed JSON), parsed and converted (``reportValue(_:)``), which words any error.
+    static func readReport(_ path: String) throws(CLIError) -> ReportValue {
+        let bytes = try Compare.readBytes(path, "a report.json")
+        if let report = ReportJSONReader.read(bytes) { return report }
+        return reportValue(try Compare.parseJSON(bytes, path, "a report.json"))
+    }
+
     /// A parsed report.json as the writer's model: integers stay integers, fractional
     /// numbers keep the digits they were written with, so an unchanged value is
     /// written back byte for byte.
@@ -92,9 +101,11 @@ struct Merge: Command {
         case .array(let items): return .array(items.map(reportValue))
         case .object(let members): return .object(Dictionary(members.map { ($0.key, reportValue($0.value)) }, uniquingKeysWith: { a, _ in a }))
         case .number(let x, let literal):
-            if !literal.contains(where: { ".eE".contains($0) }), let n = Int64(literal) { return .int(n) }
-            let digits = literal.firstIndex(of: ".").map { literal.distance(from: $0, to: literal.endIndex) - 1 } ?? 0
-            return .number(x, digits: digits)
+            // Bytes, not Characters: a report holds hundreds of thousands of numbers.
+            let bytes = literal.utf8
+            let point = bytes.firstIndex(of: UInt8(ascii: "."))
+            if point == nil, !bytes.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }), let n = Int64(literal) { return .int(n) }
+            return .number(x, digits: point.map { bytes.distance(from: $0, to: bytes.endIndex) - 1 } ?? 0)
         }
     }
 }

@@ -81,6 +81,19 @@ import SimKernel
         #expect(decoded == whole)
     }
 
+    /// `merged` (two by two, in rounds) gives the whole for any number of parts, odd
+    /// counts and empty parts included; no parts give nil.
+    @Test func mergedInRoundsIsTheWhole() {
+        let raw = Self.values(2_003, seed: 11)
+        let whole = ValueDistribution(raw, digits: 4)
+        for parts in [1, 2, 5, 16] {
+            var split = (0..<parts).map { p in ValueDistribution(stride(from: p, to: raw.count, by: parts).map { raw[$0] }, digits: 4) }
+            split.append(ValueDistribution(digits: 4))
+            #expect(ValueDistribution.merged(split) == whole, "\(parts) parts")
+        }
+        #expect(ValueDistribution.merged([]) == nil)
+    }
+
     /// Values added one at a time, in any order, give the distribution of all of them:
     /// new values below, between and above the kept ones, repeats, negatives (as 0).
     @Test func addingOneAtATimeIsBuildingFromAllTheValues() {

@@ -199,11 +199,13 @@ public enum ReportInput {
 
     /// The count at `path` under `value`: an integer in `minimum...limit`.
     @discardableResult
+    /// `prefix` is built only for a refusal: a series of a day's seconds is checked
+    /// element by element, and building each element's path cost a sixth of a merge.
     static func count(_ value: ReportValue, _ path: [String], _ name: String, limit: Int64 = maximumCount,
-                      minimum: Int64 = 0, at prefix: [String] = []) throws(ReportMerge.Refusal) -> Int64 {
-        let found = value.at(path)
+                      minimum: Int64 = 0, at prefix: @autoclosure () -> [String] = []) throws(ReportMerge.Refusal) -> Int64 {
+        let found = path.isEmpty ? value : value.at(path)
         guard let n = found?.intValue, n >= minimum, n <= limit else {
-            throw refusal(name, prefix + path, "an integer from \(minimum) to \(limit)", found)
+            throw refusal(name, prefix() + path, "an integer from \(minimum) to \(limit)", found)
         }
         return n
     }

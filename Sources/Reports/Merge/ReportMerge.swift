@@ -428,16 +428,16 @@ public enum ReportMerge {
             }
             return merged.latencySummary()
         case .distribution:
-            var merged: ValueDistribution?
+            var parts: [ValueDistribution] = []
             for (k, v) in values.enumerated() where v != nil {
                 guard let encoding = v?.at(["distribution"]), let d = ValueDistribution(exactEncoding: encoding),
-                      merged.map({ $0.digits == d.digits }) ?? true else {
+                      parts.first.map({ $0.digits == d.digits }) ?? true else {
                     throw Refusal(message: "\(names[k]): \(key).distribution: expected a distribution (\(ValueDistribution.layoutName)) "
                                   + "with the digits of the other reports, found none or a malformed one")
                 }
-                if merged == nil { merged = d } else { merged?.merge(d) }
+                parts.append(d)
             }
-            return merged?.summary() ?? .null
+            return ValueDistribution.merged(parts)?.summary() ?? .null
         case .latencySeries:
             // Series by name, then bucket by bucket: one full histogram in memory at a time.
             var byName: [String: [(input: Int, histograms: [ReportValue])]] = [:]
@@ -457,16 +457,19 @@ public enum ReportMerge {
             for of in byName.keys.sorted() {
                 let parts = byName[of]!
                 var buckets: [ReportValue] = []
+                buckets.reserveCapacity(parts[0].histograms.count)
                 for j in parts[0].histograms.indices {
-                    var merged = LatencyHistogram()
+                    // Sparse: a bucket of time holds a few non-empty buckets of latency (SparseLatencyHistogram).
+                    var histograms: [SparseLatencyHistogram] = []
+                    histograms.reserveCapacity(parts.count)
                     for part in parts {
-                        guard let h = LatencyHistogram(exactEncoding: part.histograms[j]) else {
+                        guard let h = SparseLatencyHistogram(exactEncoding: part.histograms[j]) else {
                             throw Refusal(message: "\(names[part.input]): \(key) \(of) bucket \(j): expected a latency histogram "
                                           + "(\(LatencyHistogram.layoutName)), found a malformed one")
                         }
-                        merged.merge(h)
+                        histograms.append(h)
                     }
-                    buckets.append(merged.exactEncoding)
+                    buckets.append(SparseLatencyHistogram.merged(histograms).exactEncoding)
                 }
                 series.append(.object(["of": .string(of), "histograms": .array(buckets)]))
             }
@@ -479,20 +482,28 @@ public enum ReportMerge {
                 return (rule == .seriesSum ? fold(column, ReportInput.add, +) : fold(column, Swift.max, Swift.max)) ?? .null
             })
         case .bySecond:
-            var sums: [Int64: Int64] = [:]
+            // Each input's seconds ascend (ReportInput checks it): merged as sorted lists.
+            var lists: [[(second: Int64, count: Int64)]] = []
             for (k, v) in values.enumerated() {
                 let flat = v?.arrayValue ?? []
                 guard flat.count % 2 == 0 else {
                     throw Refusal(message: "\(names[k]): \(key): expected [second, arrivals, …] pairs")
                 }
+                var list: [(second: Int64, count: Int64)] = []
+                list.reserveCapacity(flat.count / 2)
                 for i in stride(from: 0, to: flat.count, by: 2) {
                     guard let second = flat[i].intValue, let n = flat[i + 1].intValue else {
                         throw Refusal(message: "\(names[k]): \(key): expected [second, arrivals, …] pairs")
                     }
-                    sums[second] = ReportInput.add(sums[second, default: 0], n)
+                    list.append((second, n))
                 }
+                lists.append(list)
             }
-            return .array(sums.keys.sorted().flatMap { [ReportValue.int($0), .int(sums[$0]!)] })
+            let sums = sumBySecond(lists)
+            var flat: [ReportValue] = []
+            flat.reserveCapacity(sums.count * 2)
+            for s in sums { flat.append(.int(s.second)); flat.append(.int(s.count)) }
+            return .array(flat)
         case .secondMixes:
             var sums: [Int64: [String: [String: Int64]]] = [:]
             for (k, v) in values.enumerated() {
@@ -523,6 +534,37 @@ public enum ReportMerge {
             }
             return .array(Array(all.prefix(sampleLimit)))
         }
+    }
+
+    /// Lists of (second, count), each ascending by second, summed per second
+    /// (``ReportInput/add(_:_:)``): merged two by two in rounds, O(n log k) for k lists of
+    /// n entries in all.
+    static func sumBySecond(_ lists: [[(second: Int64, count: Int64)]]) -> [(second: Int64, count: Int64)] {
+        var round = lists
+        while round.count > 1 {
+            var next: [[(second: Int64, count: Int64)]] = []
+            var k = 0
+            while k + 1 < round.count {
+                let a = round[k], b = round[k + 1]
+                var out: [(second: Int64, count: Int64)] = []
+                out.reserveCapacity(a.count + b.count)
+                var i = 0, j = 0
+                while i < a.count || j < b.count {
+                    if j == b.count || (i < a.count && a[i].second < b[j].second) {
+                        out.append(a[i]); i += 1
+                    } else if i == a.count || b[j].second < a[i].second {
+                        out.append(b[j]); j += 1
+                    } else {
+                        out.append((a[i].second, ReportInput.add(a[i].count, b[j].count))); i += 1; j += 1
+                    }
+                }
+                next.append(out)
+                k += 2
+            }
+            if k < round.count { next.append(round[k]) }
+            round = next
+        }
+        return round.first ?? []
     }
 
     /// Folds numbers: integers with `ints` (exact), and as soon as one is fractional,

@@ -1,0 +1,126 @@
+/// A ``LatencyHistogram`` as its exact encoding lists it: only the non-empty buckets,
+/// ascending. `fleetsim merge` reads one histogram per bucket of time per latency per
+/// report (`latencyOverTime.series`: thousands in a shard's day); a dense
+/// ``LatencyHistogram`` zeroes and scans its 7,296 buckets (57 KiB) for each, which cost
+/// most of a 16-shard merge (docs/scale.md, "How fast merge is"). This one costs what its
+/// encoding holds.
+///
+/// Rules: it accepts exactly the encodings ``LatencyHistogram/init(exactEncoding:)``
+/// accepts, and ``merged(_:)`` writes the encoding of the dense histograms merged, byte
+/// for byte: buckets summed (saturating), count summed (saturating), the least `min`,
+/// the largest `max`, the 128-bit sum summed (saturating). SparseLatencyHistogramTests
+/// checks both against the dense type.
+struct SparseLatencyHistogram: Equatable {
+    /// Lower bounds of the non-empty buckets, ascending, and their counts (all above 0).
+    var lowers: [Int64] = []
+    var counts: [UInt64] = []
+    var total: UInt64 = 0
+    /// The extremes; meaningful only when `total > 0`.
+    var minValue: Int64 = .max
+    var maxValue: Int64 = .min
+    var sumHigh: UInt64 = 0
+    var sumLow: UInt64 = 0
+
+    init() {}
+
+    /// The histogram of an ``LatencyHistogram/exactEncoding``; nil for any encoding the
+    /// dense type refuses.
+    /// - Complexity: O(b), b = the non-empty buckets listed.
+    init?(exactEncoding value: ReportValue) {
+        guard let members = value.objectValue,
+              members["layout"]?.stringValue == LatencyHistogram.layoutName,
+              let declared = members["count"].flatMap(LatencyHistogram.decodeCount),
+              let sumText = members["sum"]?.stringValue,
+              let sum = BigUnsigned(decimal: sumText)?.words128,
+              let flat = members["buckets"]?.arrayValue, flat.count % 2 == 0
+        else { return nil }
+        lowers.reserveCapacity(flat.count / 2)
+        counts.reserveCapacity(flat.count / 2)
+        var previous = -1
+        var k = 0
+        while k < flat.count {
+            guard let lower = flat[k].intValue, lower >= 0,
+                  let n = LatencyHistogram.decodeCount(flat[k + 1]), n > 0 else { return nil }
+            let index = LatencyHistogram.bucketIndex(of: lower)
+            guard index > previous, LatencyHistogram.bucketBounds(index).lower == lower else { return nil }
+            lowers.append(lower)
+            counts.append(n)
+            total = LatencyHistogram.saturatingAdd(total, n)
+            previous = index
+            k += 2
+        }
+        guard total == declared else { return nil }
+        if total == 0 {
+            guard members["min"] == .null, members["max"] == .null, sum.high == 0, sum.low == 0 else { return nil }
+            return
+        }
+        guard let minimum = members["min"]?.intValue, let maximum = members["max"]?.intValue,
+              minimum >= 0, minimum <= maximum,
+              LatencyHistogram.bucketIndex(of: lowers[0]) == LatencyHistogram.bucketIndex(of: minimum),
+              LatencyHistogram.bucketIndex(of: maximum) == previous
+        else { return nil }
+        minValue = minimum
+        maxValue = maximum
+        sumHigh = sum.high
+        sumLow = sum.low
+    }
+
+    /// All of `parts` in one: merged two by two, in rounds, so that each bucket is
+    /// copied about log₂(parts) times, not once per part.
+    /// - Complexity: O(b log k) for k parts of b listed buckets in all.
+    static func merged(_ parts: [SparseLatencyHistogram]) -> SparseLatencyHistogram {
+        var round = parts.filter { $0.total > 0 }
+        guard !round.isEmpty else { return SparseLatencyHistogram() }
+        while round.count > 1 {
+            var next: [SparseLatencyHistogram] = []
+            next.reserveCapacity((round.count + 1) / 2)
+            var i = 0
+            while i + 1 < round.count { next.append(pair(round[i], round[i + 1])); i += 2 }
+            if i < round.count { next.append(round[i]) }
+            round = next
+        }
+        return round[0]
+    }
+
+    /// Two non-empty histograms merged: their bucket lists merged in one pass.
+    static func pair(_ a: SparseLatencyHistogram, _ b: SparseLatencyHistogram) -> SparseLatencyHistogram {
+        var out = SparseLatencyHistogram()
+        out.lowers.reserveCapacity(a.lowers.count + b.lowers.count)
+        out.counts.reserveCapacity(a.lowers.count + b.lowers.count)
+        var i = 0, j = 0
+        while i < a.lowers.count || j < b.lowers.count {
+            if j == b.lowers.count || (i < a.lowers.count && a.lowers[i] < b.lowers[j]) {
+                out.lowers.append(a.lowers[i]); out.counts.append(a.counts[i]); i += 1
+            } else if i == a.lowers.count || b.lowers[j] < a.lowers[i] {
+                out.lowers.append(b.lowers[j]); out.counts.append(b.counts[j]); j += 1
+            } else {
+                out.lowers.append(a.lowers[i]); out.counts.append(LatencyHistogram.saturatingAdd(a.counts[i], b.counts[j])); i += 1; j += 1
+            }
+        }
+        out.total = LatencyHistogram.saturatingAdd(a.total, b.total)
+        out.minValue = Swift.min(a.minValue, b.minValue)
+        out.maxValue = Swift.max(a.maxValue, b.maxValue)
+        out.sumHigh = a.sumHigh
+        out.sumLow = a.sumLow
+        LatencyHistogram.saturatingAdd128(&out.sumHigh, &out.sumLow, high: b.sumHigh, low: b.sumLow)
+        return out
+    }
+
+    /// ``LatencyHistogram/exactEncoding`` of the same histogram, byte for byte.
+    var exactEncoding: ReportValue {
+        var flat: [ReportValue] = []
+        flat.reserveCapacity(lowers.count * 2)
+        for (lower, n) in zip(lowers, counts) {
+            flat.append(.int(lower))
+            flat.append(LatencyHistogram.encodeCount(n))
+        }
+        return .object([
+            "layout": .string(LatencyHistogram.layoutName),
+            "count": LatencyHistogram.encodeCount(total),
+            "min": total > 0 ? .int(minValue) : .null,
+            "max": total > 0 ? .int(maxValue) : .null,
+            "sum": .string(BigUnsigned(high: sumHigh, low: sumLow).decimalString),
+            "buckets": .array(flat),
+        ])
+    }
+}
