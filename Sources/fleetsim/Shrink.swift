@@ -175,7 +175,7 @@ struct Shrink: Command {
         let wall = started.duration(to: .now)
         let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
         let before = Self.Measure(original), after = Self.Measure(search.tree)
-        let stop = search.stoppedBy.map { "; stopped by \($0): a longer search may shrink further, and the time limit makes the result depend on the machine's speed" } ?? ""
+        let stop = search.stoppedBy.map { "; " + $0.summary } ?? ""
         print("\nShrunk in \(search.runs + runs) runs (\(search.accepted) kept), \(String(format: "%.1f", seconds)) s\(stop):")
         var rows = [["cohorts", "\(before.cohorts)", "\(after.cohorts)"], ["devices", "\(before.devices)", "\(after.devices)"],
                     ["duration", before.duration.description, after.duration.description]]
@@ -195,6 +195,24 @@ struct Shrink: Command {
             print("\(kind) still fails, but after the report's first \(first.samples.count) sampled violations, so its device is not known; run the file to see them.")
         }
         return 0
+    }
+
+    /// What ended the search before the passes ran out of progress. Only the time limit
+    /// makes the result depend on the machine: the run budget counts deterministic runs.
+    enum Stop: Equatable {
+        /// `--max-runs`, counting every run including the input's.
+        case runBudget(Int)
+        /// `--max-seconds` of wall time.
+        case timeLimit
+
+        var summary: String {
+            switch self {
+            case .runBudget(let runs):
+                "stopped by the run budget (\(runs) runs): a larger --max-runs may shrink further; the result is the same on any machine"
+            case .timeLimit:
+                "stopped by the time limit: a longer search may shrink further, and the time limit makes the result depend on the machine's speed"
+            }
+        }
     }
 
     /// `dir/name.json` -> `dir/name.shrunk.json`.

@@ -27,7 +27,7 @@ extension Shrink {
         private var seedsTried = false
         private(set) var runs = 0
         private(set) var accepted = 0
-        private(set) var stoppedBy: String?
+        private(set) var stoppedBy: Stop?
 
         init(tree: JSONValue, failure: Sample, kind: String, file: String, maxRuns: Int, deadline: ContinuousClock.Instant) {
             self.tree = tree
@@ -42,8 +42,8 @@ extension Shrink {
 
         var exhausted: Bool {
             if stoppedBy != nil { return true }
-            if runs >= maxRuns { stoppedBy = "the run budget (\(maxRuns + runsBefore) runs)" }
-            else if ContinuousClock.now >= deadline { stoppedBy = "the time limit" }
+            if runs >= maxRuns { stoppedBy = .runBudget(maxRuns + runsBefore) }
+            else if ContinuousClock.now >= deadline { stoppedBy = .timeLimit }
             return stoppedBy != nil
         }
 
