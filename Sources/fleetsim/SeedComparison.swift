@@ -84,8 +84,9 @@ struct SeedComparison {
     }
 
     /// The row's two means, each `mean ± h` (h the half-width of its 95 % interval), in
-    /// one unit (the one the larger mean reads in) and to one number of significant
-    /// digits: the least, from 3 up, at which the printed means differ when the means do.
+    /// one unit (the one the larger mean reads in) and to one number of decimals: the
+    /// larger mean's significant digits, the least from 3 up at which the printed means
+    /// differ when the means do.
     /// The change is computed from unrounded means, so equal texts beside a change would
     /// contradict it.
     static func meanTexts(base: [Double], new: [Double], _ metric: String) -> (base: String, new: String) {
