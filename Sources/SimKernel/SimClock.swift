@@ -45,6 +45,13 @@ public struct SimClock<Event> {
         return queue.schedule(event, at: time < now ? now : time)
     }
 
+    /// ``scheduleRetractably(_:at:)`` with an order the caller computed (keyed ties): an
+    /// event at or after ``end`` is placed nowhere.
+    @inlinable @discardableResult public mutating func scheduleRetractably(_ event: Event, at time: SimTime, order: UInt64) -> EventQueue<Event>.Placement {
+        guard time < end else { return .near }
+        return queue.schedule(event, at: time < now ? now : time, order: order)
+    }
+
     /// An event past the end: its order taken, nothing stored. Out of line, so that the
     /// schedules the world makes stay as small as they were.
     @usableFromInline @inline(never) mutating func takeOrderOnly() -> EventQueue<Event>.Placement {

@@ -91,6 +91,28 @@ import Simulation
         for name in ["report.md", "report.html", "junit.xml"] { #expect(FileManager.default.fileExists(atPath: out + "/" + name)) }
     }
 
+    /// `"tieBreak": "shuffle"`: ties keyed per event (Core/TieKeys) order a shard's devices'
+    /// events as the plain run does, so two shards merged have the plain run's devices,
+    /// events, invariants and event hashes, as with fifo (the same unsaturated fleet).
+    @Test func shuffledShardsMergedAreThePlainRun() throws {
+        let dir = try CLI.temporaryDirectory()
+        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("scenarios/default.json"), encoding: .utf8)
+        #expect(text.contains(#""tieBreak": "fifo""#))
+        let scenario = try CLI.write(text.replacingOccurrences(of: #""tieBreak": "fifo""#, with: #""tieBreak": "shuffle""#), to: "shuffled.json", in: dir)
+        let plain = dir.appendingPathComponent("plain").path
+        #expect(try CLI.run(["run", scenario, "--out", plain, "--quiet"] + Self.scale).status == 0)
+        for k in 0..<2 { _ = try CLI.run(["run", scenario, "--shard", "\(k)/2", "--out", dir.appendingPathComponent("s\(k)").path, "--quiet"] + Self.scale) }
+        let out = dir.appendingPathComponent("merged").path
+        let m = try CLI.run(["merge", dir.appendingPathComponent("s0/report.json").path, dir.appendingPathComponent("s1/report.json").path, "--out", out])
+        #expect(m.status == 0, "\(m.stderr)")
+        let merged = try Self.json(out + "/report.json"), whole = try Self.json(plain + "/report.json")
+        #expect(Self.totals(merged) == Self.totals(whole))
+        #expect(merged["invariants"] == whole["invariants"])
+        for key in ["total", "devices", "fleet", "byCohort", "byBucket"] {
+            #expect(merged["events"]?["hash"]?[key] == whole["events"]?["hash"]?[key], "events.hash.\(key)")
+        }
+    }
+
     @Test func mergeIsOrderIndependentByteForByte() throws {
         let dir = try Self.runs.get()
         let shards = (0..<4).map { dir.appendingPathComponent("s\($0)/report.json").path }
