@@ -76,6 +76,25 @@ import Testing
         #expect(!added.stdout.contains("another order"))
     }
 
+    /// With shuffled ties keyed per event, a variant's first divergence is the one the fifo
+    /// copy of the fleet shows (its device and time): no reordering of another device's
+    /// events comes first.
+    @Test func shuffledTiesDivergeWhereFifoDoes() throws {
+        let dir = try CLI.temporaryDirectory()
+        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("scenarios/races/ignore-quiet-hours.json"), encoding: .utf8)
+        var firsts: [String] = []
+        for mode in ["fifo", "shuffle"] {
+            let file = try CLI.write(text.replacingOccurrences(of: "{", with: "{\"tieBreak\": \"\(mode)\", ", options: [], range: text.startIndex..<text.index(after: text.startIndex)),
+                                     to: "\(mode).json", in: dir)
+            let r = try CLI.run(["diverge", file, "--against-variants", "none"])
+            #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+            let lines = r.stdout.split(separator: "\n").map(String.init)
+            let at = try #require(lines.firstIndex { $0.hasPrefix("First divergence at event") })
+            firsts.append(lines[at + 1] + "\n" + lines[at + 2])
+        }
+        #expect(firsts[0] == firsts[1], "\(firsts)")
+    }
+
     /// Two configurations differing only in one variant (the low-battery rule ignored):
     /// the hashes say which device buckets differ and the streams say where first.
     /// The same binary against itself: no divergence, from the reports' hashes alone.
