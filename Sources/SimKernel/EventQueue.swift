@@ -2,9 +2,9 @@ import MemoryHints
 /// The pending-event set of a world: plain values ordered by (time, order).
 ///
 /// `order` is the schedule sequence number (first scheduled runs first among equal
-/// times, as swift-nio's `EmbeddedEventLoop` does with `insertOrder`), or with
-/// ``TieBreak/shuffle`` a seeded random key so that same-instant events are explored
-/// in reproducible random interleavings.
+/// times, as swift-nio's `EmbeddedEventLoop` does with `insertOrder`), or an order the
+/// caller computed (``schedule(_:at:order:)``: the world's keyed ties, which explore
+/// same-instant interleavings reproducibly).
 ///
 /// Two levels, so that the cost of an event does not grow with the fleet:
 /// - the near future, every entry up to the horizon (``lastKey``), is a 4-ary
@@ -33,8 +33,6 @@ import MemoryHints
 /// An entry still in the wheel slot ``schedule(_:at:)`` put it in can be taken back in
 /// O(1) with ``retract(_:if:)`` (a job's stop deadline once the job has ended).
 public struct EventQueue<Event> {
-    public enum TieBreak: Sendable { case fifo, shuffle }
-
     /// An entry: its time, its event, then its 48-bit order in two fields. The event goes
     /// before the order so that an event of up to 10 bytes (the world's) fills the gap
     /// and the entry is 24 bytes; a 64-bit order after the time would pad it to 32.
@@ -61,7 +59,7 @@ public struct EventQueue<Event> {
     }
 
     /// Bits of an entry's order: the schedule sequence (a world schedules nowhere near
-    /// 2^48 events; ``schedule(_:at:)`` stops at it), or the top bits of a shuffle draw.
+    /// 2^48 events; ``schedule(_:at:)`` stops at it), or a caller's 48-bit key.
     @inlinable public static var orderBits: Int { 48 }
 
     /// log2 of a level-0 slot in µs: 2^20 µs, about one second.
@@ -567,14 +565,10 @@ public struct EventQueue<Event> {
 
     @usableFromInline var storage: Storage
     @usableFromInline var sequence: UInt64 = 0
-    @usableFromInline var shuffle: RandomStream?
 
-    /// - Parameters:
-    ///   - shuffleStream: with `.shuffle`, the stream that draws tie keys.
-    ///   - reserve: the pending entries expected; the near heap reserves room for as
-    ///     many, at most ``nearReserveLimit`` (it only holds about a second's entries).
-    public init(tieBreak: TieBreak = .fifo, shuffleStream: RandomStream? = nil, reserve: Int = 0) {
-        if tieBreak == .shuffle { shuffle = shuffleStream ?? RandomStream(seed: 0, entity: 0, purpose: "tieBreak") }
+    /// - Parameter reserve: the pending entries expected; the near heap reserves room for
+    ///   as many, at most ``nearReserveLimit`` (it only holds about a second's entries).
+    public init(reserve: Int = 0) {
         storage = Storage(State(heapCapacity: min(reserve, Self.nearReserveLimit)))
     }
 
@@ -617,18 +611,17 @@ public struct EventQueue<Event> {
     }
 
     /// The order the next ``schedule(_:at:)`` would give its entry, taken now (the
-    /// sequence advances, or the shuffle stream draws, exactly as a schedule's would).
+    /// sequence advances exactly as a schedule's would).
     /// ``schedule(_:at:order:)`` can place an entry with it later: the entry then pops
     /// among those of its time exactly where one scheduled now would.
     @inlinable @inline(__always) public mutating func reserveOrder() -> UInt64 {
         sequence &+= 1
         precondition(sequence < 1 << Self.orderBits, "EventQueue: 2^48 events scheduled; the order would wrap")
-        if shuffle != nil { return shuffle!.next() >> UInt64(64 - Self.orderBits) }
         return sequence
     }
 
     /// Adds an event with an order taken earlier by ``reserveOrder()`` (each reserved
-    /// order used once at most).
+    /// order used once at most), or computed by the caller (below 2^48).
     @inlinable @discardableResult public mutating func schedule(_ event: Event, at time: SimTime, order: UInt64) -> Placement {
         let entry = Entry(time: time.microseconds, order: order, event: event)
         let s = unique()

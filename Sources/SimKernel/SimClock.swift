@@ -8,7 +8,7 @@
 ///
 /// The end: ``next(before:)`` hands out only events before ``end``, so an event
 /// scheduled at or after it would never run. Its schedule still takes its order (the
-/// sequence advances, or the shuffle stream draws), so every other event's order is
+/// sequence advances), so every other event's order is
 /// the one it has without an end, and nothing is stored: kept, such entries sat in the
 /// queue to the end of the run (most of a day's push sources, due days later).
 public struct SimClock<Event> {
@@ -22,9 +22,8 @@ public struct SimClock<Event> {
     @usableFromInline var handedOut: UInt64 = 0
     @inlinable public var processed: UInt64 { handedOut }
 
-    public init(tieBreak: EventQueue<Event>.TieBreak = .fifo, shuffleStream: RandomStream? = nil, reserve: Int = 0,
-                end: SimTime = SimTime(microseconds: .max)) {
-        queue = EventQueue(tieBreak: tieBreak, shuffleStream: shuffleStream, reserve: reserve)
+    public init(reserve: Int = 0, end: SimTime = SimTime(microseconds: .max)) {
+        queue = EventQueue(reserve: reserve)
         self.end = end
     }
 
@@ -43,6 +42,13 @@ public struct SimClock<Event> {
     @inlinable @discardableResult public mutating func scheduleRetractably(_ event: Event, at time: SimTime) -> EventQueue<Event>.Placement {
         guard time < end else { return takeOrderOnly() }
         return queue.schedule(event, at: time < now ? now : time)
+    }
+
+    /// ``scheduleRetractably(_:at:)`` with an order the caller computed (keyed ties): an
+    /// event at or after ``end`` is placed nowhere.
+    @inlinable @discardableResult public mutating func scheduleRetractably(_ event: Event, at time: SimTime, order: UInt64) -> EventQueue<Event>.Placement {
+        guard time < end else { return .near }
+        return queue.schedule(event, at: time < now ? now : time, order: order)
     }
 
     /// An event past the end: its order taken, nothing stored. Out of line, so that the

@@ -57,10 +57,8 @@ public struct World {
         let scenario = shard.apply(to: unsharded)
         let fleet = FleetBuilder.build(scenario, shard: shard)
         let devices = fleet.devices
-        let clock = SimClock<WorldEvent>(
-            tieBreak: scenario.tieBreak == .shuffle ? .shuffle : .fifo,
-            shuffleStream: RandomStream(seed: scenario.seed, entity: UInt64.max, purpose: "tieBreak"),
-            reserve: devices.count * 4, end: SimTime.zero + scenario.duration)
+        // Shuffled ties are keyed per event (Core/TieKeys): the queue takes their orders.
+        let clock = SimClock<WorldEvent>(reserve: devices.count * 4, end: SimTime.zero + scenario.duration)
         core = WorldCore(scenario: scenario, shard: shard, streamKeys: StreamKeys(seed: scenario.seed), clock: clock, devices: devices, launchPolicies: fleet.launchPolicies, cohorts: fleet.cohorts,
                          timeZones: fleet.timeZones, calendars: fleet.timeZones.map(LocalCalendar.init(identifier:)),
                          localZones: fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! },
@@ -71,6 +69,7 @@ public struct World {
                          end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds,
                          rhythm: DailyRhythm(seed: scenario.seed))
         core.jobs = [Job](hugePagesCapacity: World.jobsReserved(devices: devices.count))
+        if scenario.tieBreak == .shuffle { core.ties = TieKeys(seed: scenario.seed, devices: devices.count) }
         requestTimeout = scenario.backend.requestTimeout
         features = FeatureHosts(scenario: scenario, core: core, fleet: fleet)
         let b = scenario.backend
@@ -130,16 +129,16 @@ public struct World {
             core.scheduleNextOpen(id)
             let network = cohort.network
             if let gap = core.withStream(.network, of: d, { network.nextSpell(rng: &$0) }) {
-                core.clock.schedule(.offlineSpellStarts(device: id), after: gap)
+                core.schedule(.offlineSpellStarts(device: id), after: gap)
             }
             var battery = RandomStream(seed: scenario.seed, entity: core.globalID(d), purpose: "battery")
             core.startBattery(id, initialPercent: cohort.initialPercent.sample(&battery))
             featuresStart(id)
         }
         for (i, fault) in scenario.faults.enumerated() where SimTime.zero + fault.at < end {
-            core.clock.schedule(.faultStarts(index: UInt16(i)), at: .zero + fault.at)
+            core.schedule(.faultStarts(index: UInt16(i)), at: .zero + fault.at)
             // An end at or after the run's end never runs (time saturates, never wraps).
-            if let duration = fault.duration { core.clock.schedule(.faultEnds(index: UInt16(i)), at: .zero + fault.at + duration) }
+            if let duration = fault.duration { core.schedule(.faultEnds(index: UInt16(i)), at: .zero + fault.at + duration) }
         }
     }
 
@@ -223,7 +222,7 @@ extension World {
         notificationShown(d)
         let usage = core.cohorts[Int(core.devices[i].cohort)].usage
         if let delay = core.withStream(.user, of: i, { $0.chance(usage.notificationOpenProbability) ? usage.notificationOpenDelay.sampleDuration(&$0) : nil }) {
-            core.clock.schedule(.notificationTapped(device: d), after: delay)
+            core.schedule(.notificationTapped(device: d), after: delay)
         }
     }
 

@@ -32,6 +32,9 @@ struct Compare: Command {
         on the per-seed values, at level 0.05 / m with m the number of metrics tested
         (Bonferroni), so the chance of any false alarm is at most 5 %; and the mean must
         also grow by more than the tolerance.
+        A percentOfCapacity metric is not tested when its mAh twin is
+        (the capacity is fixed per cohort, so both give the same test). Tables list the
+        largest effect first (Cohen's d), p-values in scientific notation, and a legend.
 
         Exit 0 no regression, 1 a regression, 2 bad usage or incomparable inputs.
         """,

@@ -25,6 +25,8 @@ struct Diverge: Command {
         Without --seed both sides run the first file's seed.
         Prints the first event where the two sides differ: its time (UTC and since the
         start), its device, and each side's event; or that the runs are identical.
+        The events of one instant are compared in any order (their order is the
+        same-instant tie-break's): a pure reordering is noted, never a divergence.
         When the streams are identical but the invariant violations or the
         expectations' verdicts differ (the logic acted differently within the same
         events), says so and lists them.
@@ -178,28 +180,64 @@ struct Diverge: Command {
 
     /// The outcome of a lockstep comparison.
     enum Outcome: Equatable {
-        case identical(events: Int)
-        /// The 1-based line number, both sides' lines (nil: that stream ended) and the
-        /// last event both sides delivered.
-        case diverged(line: Int, left: EventLine?, right: EventLine?, lastCommon: EventLine?)
+        /// `reorderedAt`: the first instant whose events came in another order on the two
+        /// sides (nil: none did).
+        case identical(events: Int, reorderedAt: Int64?)
+        /// The 1-based line number, both sides' lines (nil: that side has no more events
+        /// at that instant, `ended` when its stream ended), the last event both sides
+        /// delivered, and the first instant before it whose events came in another order.
+        case diverged(line: Int, left: EventLine?, right: EventLine?, lastCommon: EventLine?, ended: Bool, reorderedAt: Int64?)
     }
 
-    /// Reads both streams in lockstep; stops at the first line that is not the same event.
+    /// Reads both streams one instant at a time in lockstep and stops at the first
+    /// instant whose events differ. Within an instant the events are compared as a
+    /// multiset (by device and hash): the order of events of one instant is the
+    /// queue's tie-break, so a pure reordering is never a divergence (it is noted).
+    /// Memory: one instant's lines per side.
     static func firstDivergence(_ a: LineReader, _ b: LineReader, names: (String, String)) throws(CLIError) -> Outcome {
+        let left = InstantReader(a, name: names.0), right = InstantReader(b, name: names.1)
         var n = 0
         var last: EventLine?
+        var reordered: Int64?
         while true {
-            let x = a.next(), y = b.next()
-            if x == nil && y == nil { return .identical(events: n) }
-            n += 1
-            let l = try x.map { line throws(CLIError) in try parse(line, names.0, n) }
-            let r = try y.map { line throws(CLIError) in try parse(line, names.1, n) }
-            if let l, let r, l.sameEvent(as: r) {
-                last = l
+            let x = try left.next(), y = try right.next()
+            if x.isEmpty && y.isEmpty { return .identical(events: n, reorderedAt: reordered) }
+            guard let tx = x.first?.microseconds, let ty = y.first?.microseconds, tx == ty else {
+                // One side has an instant the other has not (or has ended): its first event.
+                return .diverged(line: n + 1, left: x.first, right: y.first, lastCommon: last, ended: x.isEmpty || y.isEmpty, reorderedAt: reordered)
+            }
+            if x.count == y.count, zip(x, y).allSatisfy({ $0.sameEvent(as: $1) }) {
+                n += x.count
+                last = x.last
                 continue
             }
-            return .diverged(line: n, left: l, right: r, lastCommon: last)
+            let onlyLeft = unmatched(x, in: y), onlyRight = unmatched(y, in: x)
+            if onlyLeft == nil && onlyRight == nil {
+                reordered = reordered ?? tx
+                n += x.count
+                last = x.last
+                continue
+            }
+            // The first event, in the left stream's order (else the right's), without a
+            // counterpart; the events before it at this instant were delivered by both.
+            let first = onlyLeft ?? onlyRight!
+            let before = onlyLeft == nil ? y[..<first] : x[..<first]
+            return .diverged(line: n + first + 1, left: onlyLeft.map { x[$0] }, right: onlyRight.map { y[$0] }, lastCommon: before.last ?? last,
+                             ended: onlyLeft == nil ? left.ended : right.ended, reorderedAt: reordered)
         }
+    }
+
+    /// The index of the first line of `lines` that `other` has no counterpart for (the
+    /// same event, each used once), or nil when every line has one.
+    static func unmatched(_ lines: [EventLine], in other: [EventLine]) -> Int? {
+        var pool: [String: Int] = [:]
+        for e in other { pool["\(e.device ?? -1) \(e.hash)", default: 0] += 1 }
+        for (i, e) in lines.enumerated() {
+            let key = "\(e.device ?? -1) \(e.hash)"
+            guard let left = pool[key], left > 0 else { return i }
+            pool[key] = left - 1
+        }
+        return nil
     }
 
     static func parse(_ line: Substring, _ name: String, _ n: Int) throws(CLIError) -> EventLine {
@@ -211,19 +249,27 @@ struct Diverge: Command {
 
     func report(_ outcome: Outcome, names: (String, String), start: Int64?) -> Int32 {
         switch outcome {
-        case .identical(let n):
+        case .identical(let n, let reordered):
             print("No divergence: \(n) events, the same on both sides.")
+            if let reordered { print(Self.reorderNote(reordered, start: start)) }
             return 0
-        case .diverged(let line, let l, let r, let last):
+        case .diverged(let line, let l, let r, let last, let ended, let reordered):
             let first = [l, r].compactMap { $0 }.min { $0.microseconds < $1.microseconds }!
+            let missing = ended ? "(no more events)" : "(no more events at this instant)"
             print("First divergence at event \(line):")
             print("  time    \(Self.time(first.microseconds, start: start))")
             print("  device  \(first.device.map(String.init) ?? "- (fleet-wide event)")")
-            print("  \(names.0): \(Self.describe(l))")
-            print("  \(names.1): \(Self.describe(r))")
+            print("  \(names.0): \(l.map { Self.describe($0) } ?? missing)")
+            print("  \(names.1): \(r.map { Self.describe($0) } ?? missing)")
             print("  last event both delivered: \(last.map { Self.describe($0) } ?? "(none: the first event differs)")")
+            if let reordered { print(Self.reorderNote(reordered, start: start)) }
             return 1
         }
+    }
+
+    /// Said when an earlier instant's events came in another order: not a divergence.
+    static func reorderNote(_ microseconds: Int64, start: Int64?) -> String {
+        "Note: the same events came in another order at \(time(microseconds, start: start)), the first such instant: the same-instant tie-break, not a divergence."
     }
 
     static func time(_ microseconds: Int64, start: Int64?) -> String {
@@ -232,9 +278,8 @@ struct Diverge: Command {
         return "\(DeliveredEvent.utc(unixMicroseconds: start + microseconds)), \(since)"
     }
 
-    static func describe(_ e: EventLine?) -> String {
-        guard let e else { return "(no more events)" }
-        return "t=\(e.microseconds) µs device \(e.device.map(String.init) ?? "-") hash \(e.hash) \(e.description)"
+    static func describe(_ e: EventLine) -> String {
+         "t=\(e.microseconds) µs device \(e.device.map(String.init) ?? "-") hash \(e.hash) \(e.description)"
     }
 
     /// Which parts of `events.hash` differ: total, fleet, cohorts, device buckets.

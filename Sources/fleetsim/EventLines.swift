@@ -103,3 +103,34 @@ final class LineReader {
         }
     }
 }
+
+/// A stream's lines one instant at a time (all the lines of one time), reading one
+/// line ahead.
+final class InstantReader {
+    private let reader: LineReader
+    private let name: String
+    private var ahead: EventLine?
+    /// Whether the stream has no more lines.
+    private(set) var ended = false
+
+    init(_ reader: LineReader, name: String) {
+        self.reader = reader
+        self.name = name
+    }
+
+    /// The lines of the next instant, in stream order; empty at the end.
+    func next() throws(CLIError) -> [EventLine] {
+        var lines: [EventLine] = []
+        if let ahead { lines.append(ahead); self.ahead = nil } else if let first = try read() { lines.append(first) } else { return [] }
+        while let line = try read() {
+            guard line.microseconds == lines[0].microseconds else { ahead = line; break }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    private func read() throws(CLIError) -> EventLine? {
+        guard let line = reader.next() else { ended = true; return nil }
+        return try Diverge.parse(line, name, reader.count)
+    }
+}

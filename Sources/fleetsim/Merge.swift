@@ -19,7 +19,7 @@ struct Merge: Command {
         per bucket), latency histograms and per-device distributions are merged and
         their percentiles recomputed, rates, peaks and headroom are derived again from
         the merged counts and series, violation samples are merged in (time, device)
-        order, and the expectations are judged again on the merged values (a
+        order, up to 3 of each kind, and the expectations are judged again on the merged values (a
         percentile by its confidence interval from the merged histogram, as run
         judges it). Merging is
         order-independent and associative, byte for byte (docs/scale.md has every key's rule).

@@ -114,7 +114,7 @@ struct Shrink: Command {
             return 1
         }
         let kind = kindOption ?? first.samples.first?.kind ?? failing[0].kind
-        guard let initial = first.sample(of: kind) ?? (first.count(of: kind) > 0 ? Sample(kind: kind, device: nil, time: nil, detail: "") : nil) else {
+        guard let initial = first.sample(of: kind) else {
             print("\(described) violates no \(kind); it violates \(failing.map { "\($0.kind) x\($0.count)" }.joined(separator: ", ")).")
             return 1
         }
@@ -136,8 +136,8 @@ struct Shrink: Command {
             original = annotated
         } else if original != annotated {
             runs += 1
-            if let sorted = Self.simulate(original, file: out), sorted.count(of: kind) > 0 {
-                origin = sorted.sample(of: kind) ?? Sample(kind: kind, device: nil, time: nil, detail: "")
+            if let sample = Self.simulate(original, file: out)?.sample(of: kind) {
+                origin = sample
             } else {
                 sortKeys = false
                 original = annotated
@@ -162,7 +162,7 @@ struct Shrink: Command {
         let confirmed: Sample
         do {
             let scenario = try ScenarioDecoder.load(path: out)
-            guard let again = Self.simulate(scenario), let sample = again.sample(of: kind) ?? (again.count(of: kind) > 0 ? search.failure : nil) else {
+            guard let sample = Self.simulate(scenario)?.sample(of: kind) else {
                 eprint("error: \(out) was written but no longer violates \(kind) when read back")
                 return 2
             }
@@ -175,7 +175,7 @@ struct Shrink: Command {
         let wall = started.duration(to: .now)
         let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
         let before = Self.Measure(original), after = Self.Measure(search.tree)
-        let stop = search.stoppedBy.map { "; stopped by \($0): a longer search may shrink further, and the time limit makes the result depend on the machine's speed" } ?? ""
+        let stop = search.stoppedBy.map { "; " + $0.summary } ?? ""
         print("\nShrunk in \(search.runs + runs) runs (\(search.accepted) kept), \(String(format: "%.1f", seconds)) s\(stop):")
         var rows = [["cohorts", "\(before.cohorts)", "\(after.cohorts)"], ["devices", "\(before.devices)", "\(after.devices)"],
                     ["duration", before.duration.description, after.duration.description]]
@@ -185,16 +185,30 @@ struct Shrink: Command {
         if before.broadcasts > 0 { rows.append(["broadcasts", "\(before.broadcasts)", "\(after.broadcasts)"]) }
         for row in rows { print("  " + row[0].padding(toLength: 10, withPad: " ", startingAt: 0) + " \(row[1]) -> \(row[2])") }
         print("Wrote \(out)")
-        if let device = confirmed.device, let time = confirmed.time {
-            let t = time / 1_000_000
-            print("Device \(device) violates \(kind) at \(t) s: \(confirmed.detail)")
-            let command = [context.executable, "replay", out, "--seed", "\(finalSeed)", "--device", "\(device)",
-                           "--from", "\(max(0, t - 300))s", "--to", "\(t + 60)s"]
-            print("Replay: " + Shell.command(command))
-        } else {
-            print("\(kind) still fails, but after the report's first \(first.samples.count) sampled violations, so its device is not known; run the file to see them.")
-        }
+        let t = confirmed.time / 1_000_000
+        print("Device \(confirmed.device) violates \(kind) at \(t) s: \(confirmed.detail)")
+        let command = [context.executable, "replay", out, "--seed", "\(finalSeed)", "--device", "\(confirmed.device)",
+                       "--from", "\(max(0, t - 300))s", "--to", "\(t + 60)s"]
+        print("Replay: " + Shell.command(command))
         return 0
+    }
+
+    /// What ended the search before the passes ran out of progress. Only the time limit
+    /// makes the result depend on the machine: the run budget counts deterministic runs.
+    enum Stop: Equatable {
+        /// `--max-runs`, counting every run including the input's.
+        case runBudget(Int)
+        /// `--max-seconds` of wall time.
+        case timeLimit
+
+        var summary: String {
+            switch self {
+            case .runBudget(let runs):
+                "stopped by the run budget (\(runs) runs): a larger --max-runs may shrink further; the result is the same on any machine"
+            case .timeLimit:
+                "stopped by the time limit: a longer search may shrink further, and the time limit makes the result depend on the machine's speed"
+            }
+        }
     }
 
     /// `dir/name.json` -> `dir/name.shrunk.json`.
@@ -204,18 +218,20 @@ struct Shrink: Command {
 
     // MARK: - One run
 
+    /// A violation of the report (every violated kind has one: report.json keeps samples
+    /// of each).
     struct Sample {
         var kind: String
-        var device: Int?
+        var device: Int
         /// Microseconds since the start.
-        var time: Int64?
+        var time: Int64
         var detail: String
     }
 
     struct RunResult {
         /// Every kind, sorted by name.
         var counts: [(kind: String, count: Int64)]
-        /// The report's first violations, in time order.
+        /// The report's samples (some of every kind it violates), in time order.
         var samples: [Sample]
         func count(of kind: String) -> Int64 { counts.first { $0.kind == kind }?.count ?? 0 }
         func sample(of kind: String) -> Sample? { samples.first { $0.kind == kind } }
@@ -234,10 +250,10 @@ struct Shrink: Command {
         guard let report = try? world.report().report else { return nil }
         let byKind = report.lookup("invariants.byKind")?.objectValue ?? [:]
         let counts = byKind.keys.sorted().map { (kind: $0, count: byKind[$0]?.intValue ?? 0) }
-        let samples = (report.lookup("invariants.samples")?.arrayValue ?? []).map { s in
-            Sample(kind: s.lookup("kind")?.stringValue ?? "", device: s.lookup("device")?.intValue.map { Int($0) },
-                   time: s.lookup("time")?.doubleValue.map { Int64(($0 * 1_000_000).rounded()) },
-                   detail: s.lookup("detail")?.stringValue ?? "")
+        let samples = (report.lookup("invariants.samples")?.arrayValue ?? []).compactMap { s -> Sample? in
+            guard let device = s.lookup("device")?.intValue, let time = s.lookup("time")?.doubleValue else { return nil }
+            return Sample(kind: s.lookup("kind")?.stringValue ?? "", device: Int(device), time: Int64((time * 1_000_000).rounded()),
+                          detail: s.lookup("detail")?.stringValue ?? "")
         }
         return RunResult(counts: counts, samples: samples)
     }

@@ -27,7 +27,7 @@ extension Shrink {
         private var seedsTried = false
         private(set) var runs = 0
         private(set) var accepted = 0
-        private(set) var stoppedBy: String?
+        private(set) var stoppedBy: Stop?
 
         init(tree: JSONValue, failure: Sample, kind: String, file: String, maxRuns: Int, deadline: ContinuousClock.Instant) {
             self.tree = tree
@@ -42,8 +42,8 @@ extension Shrink {
 
         var exhausted: Bool {
             if stoppedBy != nil { return true }
-            if runs >= maxRuns { stoppedBy = "the run budget (\(maxRuns + runsBefore) runs)" }
-            else if ContinuousClock.now >= deadline { stoppedBy = "the time limit" }
+            if runs >= maxRuns { stoppedBy = .runBudget(maxRuns + runsBefore) }
+            else if ContinuousClock.now >= deadline { stoppedBy = .timeLimit }
             return stoppedBy != nil
         }
 
@@ -55,12 +55,11 @@ extension Shrink {
             guard candidate != tree, !exhausted else { return false }
             guard let scenario = try? ScenarioDecoder.decode(candidate, file: file) else { return false }
             runs += 1
-            guard let result = Shrink.simulate(scenario), result.count(of: kind) > 0 else { return false }
+            guard let sample = Shrink.simulate(scenario)?.sample(of: kind) else { return false }
             tree = candidate
-            failure = result.sample(of: kind) ?? Sample(kind: kind, device: nil, time: nil, detail: "")
+            failure = sample
             accepted += 1
-            let at = failure.device.map { " (device \($0)\(failure.time.map { " at \($0 / 1_000_000) s" } ?? ""))" } ?? ""
-            print("  run \(runs + runsBefore): \(what): still fails\(at)")
+            print("  run \(runs + runsBefore): \(what): still fails (device \(failure.device) at \(failure.time / 1_000_000) s)")
             return true
         }
 
@@ -72,7 +71,7 @@ extension Shrink {
                 // large world is cut to a day first, or its runs eat the time limit.
                 let day = SimDuration.days(1)
                 if Double(Tree.counts(tree).reduce(0, +)) * Tree.duration(tree).seconds / 86_400 > largeDeviceDays,
-                   Tree.duration(tree) > day, let t = failure.time, t < day.microseconds {
+                   Tree.duration(tree) > day, failure.time < day.microseconds {
                     attempt(tree.setting("duration", .string(day.description)), "duration \(Tree.duration(tree)) -> \(day), a large world")
                 }
                 shrinkCohorts()
@@ -95,11 +94,9 @@ extension Shrink {
             while !exhausted {
                 let d = Tree.duration(tree)
                 var candidates: [SimDuration] = []
-                if let t = failure.time {
-                    let minute: Int64 = 60_000_000
-                    let cut = SimDuration(microseconds: (t + 1_000_000 + minute - 1) / minute * minute)
-                    if cut < d { candidates.append(cut) }
-                }
+                let minute: Int64 = 60_000_000
+                let cut = SimDuration(microseconds: (failure.time + 1_000_000 + minute - 1) / minute * minute)
+                if cut < d { candidates.append(cut) }
                 let half = SimDuration(microseconds: d.microseconds / 2 / 1_000_000 * 1_000_000)
                 if half > .zero, half < d, !candidates.contains(half) { candidates.append(half) }
                 guard candidates.contains(where: { c in attempt(tree.setting("duration", .string(c.description)), "duration \(d) -> \(c)") }) else { return }
@@ -109,10 +106,9 @@ extension Shrink {
         // MARK: Fleet
 
         /// The cohort index of device `id` and its offset in that cohort.
-        func cohortOf(_ id: Int?) -> (index: Int, offset: Int)? { Search.cohort(of: id, counts: Tree.counts(tree)) }
+        func cohortOf(_ id: Int) -> (index: Int, offset: Int)? { Search.cohort(of: id, counts: Tree.counts(tree)) }
 
-        static func cohort(of id: Int?, counts: [Int]) -> (index: Int, offset: Int)? {
-            guard let id else { return nil }
+        static func cohort(of id: Int, counts: [Int]) -> (index: Int, offset: Int)? {
             var first = 0
             for (i, count) in counts.enumerated() {
                 if id < first + count { return (i, id - first) }
@@ -164,7 +160,7 @@ extension Shrink {
         /// each whole hour before it, latest first, so the violation comes sooner
         /// after the start.
         func startLater() {
-            guard let t = failure.time else { return }
+            let t = failure.time
             let d = Tree.duration(tree).microseconds
             let day: Int64 = 86_400_000_000, hour: Int64 = 3_600_000_000
             var shifts = [t / day * day]

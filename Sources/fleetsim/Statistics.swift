@@ -37,7 +37,19 @@ enum Statistics {
         guard se > 0 else { return (difference > 0 ? .infinity : difference < 0 ? -.infinity : 0, .infinity, difference > 0 ? 0 : 1) }
         let df = (va + vb) * (va + vb) / (va * va / Double(base.count - 1) + vb * vb / Double(new.count - 1))
         let t = difference / se
-        return (t, df, 1 - StudentT.cdf(t, degreesOfFreedom: df))
+        return (t, df, StudentT.upperTail(t, degreesOfFreedom: df))
+    }
+
+    /// Cohen's d: `|mean(new) − mean(base)|` over the pooled standard deviation
+    /// `√(((n₁ − 1)s₁² + (n₂ − 1)s₂²) / (n₁ + n₂ − 2))`. Infinite when the means differ and
+    /// neither side has any spread, 0 when they are equal; nil when a side has fewer
+    /// than two values.
+    static func effectSize(base: [Double], new: [Double]) -> Double? {
+        guard base.count > 1, new.count > 1 else { return nil }
+        let difference = abs(mean(new) - mean(base))
+        let pooled = ((Double(base.count - 1) * variance(base) + Double(new.count - 1) * variance(new)) / Double(base.count + new.count - 2)).squareRoot()
+        guard pooled > 0 else { return difference > 0 ? .infinity : 0 }
+        return difference / pooled
     }
 }
 
@@ -47,11 +59,18 @@ enum Statistics {
 enum StudentT {
     /// P(T ≤ t) with `degreesOfFreedom` ν > 0: `1 − ½ I_{ν/(ν+t²)}(ν/2, ½)` for t ≥ 0.
     static func cdf(_ t: Double, degreesOfFreedom nu: Double) -> Double {
+        t.isNaN ? .nan : upperTail(-t, degreesOfFreedom: nu)
+    }
+
+    /// P(T > t), computed directly as `½ I_{ν/(ν+t²)}(ν/2, ½)` for t ≥ 0 rather than as
+    /// `1 − cdf`, which cancels to exactly 0 once the tail is below about 1e-16; this stays
+    /// accurate down to about 1e-300 (the incomplete beta's own floor).
+    static func upperTail(_ t: Double, degreesOfFreedom nu: Double) -> Double {
         if t.isNaN { return .nan }
-        if t == .infinity { return 1 }
-        if t == -.infinity { return 0 }
+        if t == .infinity { return 0 }
+        if t == -.infinity { return 1 }
         let tail = 0.5 * incompleteBeta(x: nu / (nu + t * t), a: nu / 2, b: 0.5)
-        return t >= 0 ? 1 - tail : tail
+        return t >= 0 ? tail : 1 - tail
     }
 
     /// The `p`-quantile (0 < p < 1), by bisection on ``cdf(_:degreesOfFreedom:)`` to

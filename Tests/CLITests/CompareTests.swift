@@ -92,6 +92,13 @@ import Testing
         let slowed = try CLI.run(["compare", "--seeds", a, c])
         #expect(slowed.status == 1, "\(slowed.stdout)")
         #expect(slowed.stdout.contains("| latency.refreshTaskDuration.p95 "))
+        // Sorted by effect (the d column never grows down the table), a legend, p in scientific notation.
+        let table = slowed.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| metric") }
+        let effects = table.compactMap { line in Double(line.split(separator: "|").last!.trimmingCharacters(in: .whitespaces)) }
+        #expect(!effects.isEmpty && effects == effects.sorted(by: >), "\(effects)")
+        #expect(slowed.stdout.contains("mean ± h: the mean over the seeds and h the half-width of its 95 % confidence interval"))
+        #expect(table.allSatisfy { $0.range(of: #"\| \d\.\de-\d\d "#, options: .regularExpression) != nil }, "\(table)")
+        #expect(!table.contains { $0.contains("percentOfCapacity") })
 
         // The other way round the slow backend's figures are improvements, not regressions.
         let back = try CLI.run(["compare", "--seeds", c, a])

@@ -142,9 +142,15 @@ import Testing
         #expect(other.stdout.contains("violates no duplicateStepRows; it violates pushSentToUnregisteredToken x"))
         let once = try CLI.run(["shrink", "scenarios/races/ignore-410.json", "--max-runs", "1", "--out", out])
         #expect(once.status == 0)
-        #expect(once.stdout.contains("stopped by the run budget (1 runs)"))
+        #expect(once.stdout.contains("stopped by the run budget (1 runs): a larger --max-runs may shrink further; the result is the same on any machine"))
+        #expect(!once.stdout.contains("time limit"))
         #expect(once.stdout.contains("devices    100 -> 100"))
         #expect(try Self.size(out).devices == 100)
+        // A time limit already over when the search starts: only that stop names the machine.
+        let hurried = try CLI.run(["shrink", "scenarios/races/ignore-410.json", "--max-seconds", "0.001", "--out", out])
+        #expect(hurried.status == 0)
+        #expect(hurried.stdout.contains("stopped by the time limit: a longer search may shrink further, and the time limit makes the result depend on the machine's speed"))
+        #expect(!hurried.stdout.contains("run budget"))
     }
 
     @Test func badUsageExitsTwo() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import fleetsim
+import Reports
 
 @Suite struct StatisticsTests {
     /// Closed forms: ν = 1 is the Cauchy distribution, ν = 2 has F(t) = ½ + t / (2√(2 + t²)).
@@ -40,6 +41,26 @@ import Testing
         let r = try #require(Statistics.welchGreater(base: [1, 2, 3, 4], new: [2, 3, 4, 5]))
         #expect(abs(r.degreesOfFreedom - 6) < 1e-12)
         #expect(abs(r.t - 1 / (2 * 1.6666666666666667 / 4).squareRoot()) < 1e-12)
+    }
+
+    /// The upper tail computed directly, not as `1 − cdf`: reference values from
+    /// `½ I_{ν/(ν+t²)}(ν/2, ½)` in 40-digit arithmetic (mpmath `betainc`, checked against
+    /// a quadrature of the density). At t = 40 `1 − cdf` is exactly 0.
+    @Test(arguments: [(12.0, 38.0, 8.5256200014225840053e-15), (40.0, 38.0, 5.7138013340806538e-33), (3.0, 10.0, 0.0066718275112847886)])
+    func upperTailIsAccurateFarOut(_ t: Double, _ nu: Double, _ reference: Double) {
+        let tail = StudentT.upperTail(t, degreesOfFreedom: nu)
+        #expect(abs(tail - reference) / reference < 1e-9, "t = \(t), ν = \(nu): \(tail)")
+        #expect(abs(StudentT.upperTail(-t, degreesOfFreedom: nu) - (1 - reference)) < 1e-15)
+        #expect(StudentT.upperTail(0, degreesOfFreedom: nu) == 0.5)
+    }
+
+    /// Cohen's d by hand: base 1, 2, 3 and new 3, 4, 5 have s = 1 each, so d = 2 / 1.
+    @Test func effectSize() throws {
+        #expect(try #require(Statistics.effectSize(base: [1, 2, 3], new: [3, 4, 5])) == 2)
+        #expect(try #require(Statistics.effectSize(base: [3, 4, 5], new: [1, 2, 3])) == 2)
+        #expect(try #require(Statistics.effectSize(base: [0, 0], new: [1, 1])) == .infinity)
+        #expect(try #require(Statistics.effectSize(base: [1, 1], new: [1, 1])) == 0)
+        #expect(Statistics.effectSize(base: [1], new: [1, 2]) == nil)
     }
 
     /// A deterministic normal sample (SplitMix64 and Box–Muller).
@@ -110,5 +131,48 @@ import Testing
         #expect(strict[0].regressed)
         let better = SeedComparison.compare(base: ["latency.x.p95": shifted], new: ["latency.x.p95": base], tolerance: 0.01)
         #expect(better[0].improved && !better[0].regressed)
+    }
+
+    /// Rows by effect, largest first (a baseline of 0 ranks too), ties by name; a
+    /// percentOfCapacity metric is dropped when its mAh twin is tested, and counts for
+    /// Bonferroni no more.
+    @Test func rowsByEffectWithoutTwins() {
+        let energy = "battery.ios.appEnergyPerDeviceDay.mAh.mean", share = "battery.ios.appEnergyPerDeviceDay.percentOfCapacity.mean"
+        let alone = "battery.android.energyPerSync.percentOfCapacity.p95"
+        let base: [String: [Double]] = ["latency.a.p95": [1, 2, 3], "latency.b.p95": [0, 1, 2], "latency.c.p95": [1, 2, 3],
+                                        energy: [1, 2, 3], share: [0.1, 0.2, 0.3], alone: [1, 2, 3]]
+        let new: [String: [Double]] = ["latency.a.p95": [2, 3, 4], "latency.b.p95": [4, 5, 6], "latency.c.p95": [2, 3, 4],
+                                       energy: [1, 2, 3], share: [0.1, 0.2, 0.3], alone: [1.5, 2.5, 3.5]]
+        let tested = SeedComparison.tested(base: base, new: new)
+        #expect(tested.omitted == 1)
+        #expect(!tested.metrics.contains(share) && tested.metrics.contains(alone))
+        let rows = SeedComparison.compare(base: base, new: new, tolerance: 0)
+        #expect(rows.map(\.metric) == ["latency.b.p95", "latency.a.p95", "latency.c.p95", alone, energy])
+        #expect(rows.map(\.d) == [4, 1, 1, 0.5, 0])
+    }
+
+    /// Both means to the digits that tell them apart, in one unit, with their ±; a p of
+    /// 3.2e-21 in scientific notation, and an exact one said to be exact.
+    @Test func rowTexts() throws {
+        let energy = "battery.ios.appEnergyPerDeviceDay.mAh.mean"
+        // 0.0212 and 0.0236 mAh (+11.3 %) read "0.02 mAh" both with the report's own digits.
+        #expect(MetricText.format(0.0212, path: energy) == MetricText.format(0.0236, path: energy))
+        let apart = SeedComparison.meanTexts(base: [0.0211, 0.0213], new: [0.0235, 0.0237], energy)
+        #expect(apart.base == "0.0212 mAh ± 0.0013 mAh" && apart.new == "0.0236 mAh ± 0.0013 mAh", "\(apart)")
+        // Five significant digits are the least that separate 1.2341 s from 1.2344 s.
+        let close = SeedComparison.meanTexts(base: [1.2341, 1.2341], new: [1.2344, 1.2344], "latency.x.p95")
+        #expect(close.base == "1.2341 s ± 0.0000 s" && close.new == "1.2344 s ± 0.0000 s", "\(close)")
+        // One unit per row, the larger mean's: 900 ms beside 1.5 s reads 0.90 s and 1.50 s.
+        let units = SeedComparison.meanTexts(base: [0.9, 0.9], new: [1.5, 1.5], "latency.x.p95")
+        #expect(units.base == "0.90 s ± 0.00 s" && units.new == "1.50 s ± 0.00 s", "\(units)")
+        // Equal means: 3 significant digits; thousands separated.
+        let equal = SeedComparison.meanTexts(base: [1_234_567, 1_234_567], new: [1_234_567, 1_234_567], "backend.requests.rejected")
+        #expect(equal.base == "1,234,567 ± 0" && equal.new == equal.base, "\(equal)")
+
+        let far = SeedComparison.Row(metric: "latency.x.p95", base: [1, 2], new: [5, 6], p: 3.2e-21, d: 5.66, regressed: true, improved: false)
+        #expect(SeedComparison.pText(far) == "3.2e-21")
+        let exact = SeedComparison.Row(metric: "latency.x.p95", base: [1, 1], new: [2, 2], p: 0, d: .infinity, regressed: true, improved: false)
+        #expect(SeedComparison.pText(exact) == "0 (no spread)")
+        #expect(try #require(Statistics.welchGreater(base: [1, 1], new: [2, 2])).p == 0)
     }
 }

@@ -66,3 +66,47 @@ import Testing
         #expect(Self.refusal([long, Self.shard(1, devices: 1)])?.hasSuffix("…\" (10000 bytes)") == true)
     }
 }
+
+/// `invariants.samples`: up to 3 of each kind in a shard, and the merge keeps the 3
+/// earliest of each kind (time, device, then detail), as the run's oracle does.
+@Suite struct ViolationSampleMergeTests {
+    static func sample(_ kind: String, _ seconds: Int64, device: Int64, _ detail: String = "d") -> ReportValue {
+        ["kind": .string(kind), "time": .seconds(seconds * 1_000_000), "device": .int(device), "detail": .string(detail), "replay": "fleetsim replay x"]
+    }
+
+    static func shard(_ index: Int64, _ samples: [ReportValue]) -> ReportValue {
+        var report = ReportInputTests.shard(index, devices: 2)
+        ReportMerge.set(&report.objects, ["invariants", "samples"], .array(samples))
+        return report
+    }
+
+    static func merged(_ reports: [ReportValue]) throws -> [ReportValue] {
+        let merged = try ReportMerge.merge(reports.enumerated().map { ("s\($0.offset).json", $0.element) }, rules: ReportMerge.Rules(ReportMerge.coreRules))
+        return merged.at(["invariants", "samples"])?.arrayValue ?? []
+    }
+
+    @Test func aShardHoldsAtMostThreeOfEachKind() {
+        let three = (0..<3).map { Self.sample("common", $0, device: 0) } + [Self.sample("rare", 9, device: 1)]
+        #expect(ReportInputTests.refusal([Self.shard(0, three), Self.shard(1, [])]) == nil)
+        let four = three + [Self.sample("common", 10, device: 0)]
+        #expect(ReportInputTests.refusal([Self.shard(0, four), Self.shard(1, [])])
+                == "s0.json: $.invariants.samples[4].kind: expected at most 3 violation samples of each kind (this is sample 4 of it), found \"common\"")
+        var noKind = Self.sample("x", 1, device: 0)
+        ReportMerge.set(&noKind.objects, ["kind"], .int(1))
+        #expect(ReportInputTests.refusal([Self.shard(0, [noKind]), Self.shard(1, [])])
+                == "s0.json: $.invariants.samples[0].kind: expected a violation kind (a string), found 1")
+    }
+
+    /// Shard 0 has a run of `common` from 10 s on; shard 1 has earlier ones and the only
+    /// `rare`, which comes last: the merge keeps 3 of each, the earliest, ties by device
+    /// and then detail.
+    @Test func theMergeKeepsTheEarliestThreeOfEachKind() throws {
+        let a = [Self.sample("common", 10, device: 0), Self.sample("common", 20, device: 0, "b"), Self.sample("common", 20, device: 2)]
+        let b = [Self.sample("common", 5, device: 1), Self.sample("common", 20, device: 0, "a"), Self.sample("common", 30, device: 1),
+                 Self.sample("rare", 50, device: 3)]
+        let kept = try Self.merged([Self.shard(0, a), Self.shard(1, b)])
+        let keys = kept.map { "\($0.at(["kind"])?.stringValue ?? "") \($0.at(["time"])?.doubleValue ?? -1) \($0.at(["device"])?.intValue ?? -1) \($0.at(["detail"])?.stringValue ?? "")" }
+        #expect(keys == ["common 5.0 1 d", "common 10.0 0 d", "common 20.0 0 a", "rare 50.0 3 d"])
+        #expect(try Self.merged([Self.shard(1, b), Self.shard(0, a)]) == kept)
+    }
+}

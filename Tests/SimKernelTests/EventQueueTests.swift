@@ -32,15 +32,15 @@ import Testing
     }
 
     /// The reference: every pending entry in one array sorted by (time, order), the
-    /// order drawn exactly as the queue draws it.
+    /// order the queue's sequence gives, or with `keys` the one the test drew for it.
     struct SortedReference {
         var entries: [(time: Int64, order: UInt64, id: Int)] = []
         var sequence: UInt64 = 0
-        var shuffle: RandomStream?
+        var keys: RandomStream?
 
         mutating func schedule(_ id: Int, at time: Int64) {
             sequence &+= 1
-            let order = shuffle != nil ? shuffle!.next() >> UInt64(64 - EventQueue<Int>.orderBits) : sequence
+            let order = keys != nil ? keys!.next() >> UInt64(64 - EventQueue<Int>.orderBits) : sequence
             var low = 0, high = entries.count
             while low < high {
                 let mid = (low + high) / 2
@@ -86,18 +86,19 @@ import Testing
     /// Property: over thousands of seeded random sequences of schedules and pops (plain
     /// and bounded), in both tie-break modes, the queue hands out exactly what a sorted
     /// array does, and agrees on the count and the next time throughout.
-    @Test(arguments: [EventQueue<Int>.TieBreak.fifo, .shuffle]) func matchesASortedReference(tieBreak: EventQueue<Int>.TieBreak) {
+    @Test(arguments: [false, true]) func matchesASortedReference(keyed: Bool) {
         var mismatches = 0
         for seed in UInt64(0)..<1_500 {
             var rng = RandomStream(splitMixSeed: seed)
-            var queue = EventQueue<Int>(tieBreak: tieBreak, shuffleStream: RandomStream(splitMixSeed: seed &+ 7))
-            var reference = SortedReference(shuffle: tieBreak == .shuffle ? RandomStream(splitMixSeed: seed &+ 7) : nil)
+            var queue = EventQueue<Int>()
+            var keys: RandomStream? = keyed ? RandomStream(splitMixSeed: seed &+ 7) : nil
+            var reference = SortedReference(keys: keys)
             var cursor = Int64(0)
             var id = 0
             for _ in 0..<Int(rng.int(in: 1...300)) {
                 if rng.chance(0.55) {
                     let time = rng.chance(0.3) ? cursor : Self.draw(near: cursor, &rng)
-                    queue.schedule(id, at: SimTime(microseconds: time))
+                    queue.schedule(id, at: SimTime(microseconds: time), keys: &keys)
                     reference.schedule(id, at: time)
                     id += 1
                 } else {
@@ -212,22 +213,22 @@ import Testing
     /// entry exactly where a schedule at that moment would: two queues, one scheduling
     /// eagerly and one reserving and scheduling after some other schedules and pops,
     /// pop the same (time, id) sequence (both tie-breaks, many ties).
-    @Test(arguments: [EventQueue<Int>.TieBreak.fifo, .shuffle]) func aReservedOrderPopsAsAnEagerSchedule(tieBreak: EventQueue<Int>.TieBreak) {
+    @Test(arguments: [false, true]) func aReservedOrderPopsAsAnEagerSchedule(keyed: Bool) {
         for seed in UInt64(0)..<100 {
             var rng = RandomStream(splitMixSeed: seed)
-            var eager = EventQueue<Int>(tieBreak: tieBreak, shuffleStream: RandomStream(splitMixSeed: seed &+ 5))
-            var late = EventQueue<Int>(tieBreak: tieBreak, shuffleStream: RandomStream(splitMixSeed: seed &+ 5))
+            var eager = EventQueue<Int>(), late = EventQueue<Int>()
+            var eagerKeys: RandomStream? = keyed ? RandomStream(splitMixSeed: seed &+ 5) : nil, lateKeys = eagerKeys
             var held: [(id: Int, time: Int64, order: UInt64)] = []
             var eagerPops: [Int] = [], latePops: [Int] = []
             var now: Int64 = 0
             for id in 0 ..< 300 {
                 let t = now + rng.int(in: 0...5)
                 if rng.chance(0.3) {
-                    eager.schedule(id, at: SimTime(microseconds: t))
-                    held.append((id, t, late.reserveOrder()))
+                    eager.schedule(id, at: SimTime(microseconds: t), keys: &eagerKeys)
+                    held.append((id, t, late.reserveOrder(keys: &lateKeys)))
                 } else {
-                    eager.schedule(id, at: SimTime(microseconds: t))
-                    late.schedule(id, at: SimTime(microseconds: t))
+                    eager.schedule(id, at: SimTime(microseconds: t), keys: &eagerKeys)
+                    late.schedule(id, at: SimTime(microseconds: t), keys: &lateKeys)
                 }
                 // Held entries go in before anything at or after their time pops.
                 if rng.chance(0.4) || id == 299 {
@@ -259,12 +260,13 @@ import Testing
     /// Property: with retractions mixed into random schedules and pops (both tie-breaks),
     /// a retraction succeeds only for a pending entry, that entry never pops, and
     /// everything else comes out exactly as from a sorted array without it.
-    @Test(arguments: [EventQueue<Int>.TieBreak.fifo, .shuffle]) func retractedEntriesNeverPop(tieBreak: EventQueue<Int>.TieBreak) {
+    @Test(arguments: [false, true]) func retractedEntriesNeverPop(keyed: Bool) {
         var mismatches = 0, retracted = 0, refused = 0
         for seed in UInt64(0)..<400 {
             var rng = RandomStream(splitMixSeed: seed)
-            var queue = EventQueue<Int>(tieBreak: tieBreak, shuffleStream: RandomStream(splitMixSeed: seed &+ 3))
-            var reference = SortedReference(shuffle: tieBreak == .shuffle ? RandomStream(splitMixSeed: seed &+ 3) : nil)
+            var queue = EventQueue<Int>()
+            var keys: RandomStream? = keyed ? RandomStream(splitMixSeed: seed &+ 3) : nil
+            var reference = SortedReference(keys: keys)
             var placements: [EventQueue<Int>.Placement] = []
             var cursor = Int64(0)
             for _ in 0..<Int(rng.int(in: 1...400)) {
@@ -273,7 +275,7 @@ import Testing
                     // Mostly seconds to hours ahead, as a job's stop deadline.
                     let (ahead, overflow) = cursor.addingReportingOverflow(rng.int(in: 0...(2 * 3_600_000_000)))
                     let time = rng.chance(0.7) ? (overflow ? .max : ahead) : Self.draw(near: cursor, &rng)
-                    placements.append(queue.schedule(placements.count, at: SimTime(microseconds: time)))
+                    placements.append(queue.schedule(placements.count, at: SimTime(microseconds: time), keys: &keys))
                     reference.schedule(placements.count - 1, at: time)
                 } else if roll < 8, !placements.isEmpty {
                     let id = Int(rng.int(in: 0...Int64(placements.count - 1)))
@@ -382,20 +384,15 @@ import Testing
         #expect(queue.pop() == nil)
     }
 
-    /// `tieBreak: "shuffle"`: same-instant events in a seeded random order, reproducible
-    /// by seed, while different instants stay in time order.
-    @Test func shuffleTieBreakIsSeededAndKeepsTimeOrder() {
-        func order(seed: UInt64) -> [Int] {
-            var queue = EventQueue<Int>(tieBreak: .shuffle, shuffleStream: RandomStream(splitMixSeed: seed))
-            for i in 0..<20 { queue.schedule(i, at: SimTime(microseconds: 5)) }
-            queue.schedule(-1, at: SimTime(microseconds: 9))
-            return (0..<21).map { _ in queue.pop()!.event }
-        }
-        #expect(order(seed: 1) == order(seed: 1))
-        #expect(order(seed: 1) != order(seed: 2))
-        #expect(order(seed: 1).last == -1)
-        #expect(order(seed: 1).dropLast().sorted() == Array(0..<20))
-        #expect(Array(order(seed: 1).dropLast()) != Array(0..<20))
+    /// Orders the caller computes (the world's keyed ties): same-instant events pop by
+    /// them, while different instants stay in time order.
+    @Test func callerOrdersBreakTiesAndKeepTimeOrder() {
+        var queue = EventQueue<Int>()
+        for i in 0..<20 { queue.schedule(i, at: SimTime(microseconds: 5), order: UInt64((i * 7) % 20)) }
+        queue.schedule(-1, at: SimTime(microseconds: 9), order: 0)
+        let popped = (0..<21).map { _ in queue.pop()!.event }
+        #expect(popped.last == -1)
+        #expect(popped.dropLast().map { (($0 * 7) % 20) } == Array(0..<20))
     }
 
     @Test func generationCancelsWithoutTouchingTheQueue() {
@@ -435,14 +432,19 @@ import Testing
         var mismatches = 0
         for seed in UInt64(0)..<1_000 {
             var rng = RandomStream(splitMixSeed: seed)
-            var clock = SimClock<Int>(tieBreak: seed % 2 == 0 ? .fifo : .shuffle, shuffleStream: RandomStream(splitMixSeed: seed))
-            var reference = EventQueueTests.SortedReference(shuffle: seed % 2 == 0 ? nil : RandomStream(splitMixSeed: seed))
+            var clock = SimClock<Int>()
+            var keys: RandomStream? = seed % 2 == 0 ? nil : RandomStream(splitMixSeed: seed)
+            var reference = EventQueueTests.SortedReference(keys: keys)
             var now = Int64(0)
             var id = 0
             for _ in 0..<200 {
                 if rng.chance(0.5) {
                     let time = EventQueueTests.draw(near: now, &rng)
-                    clock.schedule(id, at: SimTime(microseconds: time))
+                    if keys != nil {
+                        clock.schedule(id, at: SimTime(microseconds: time), order: keys!.next() >> UInt64(64 - EventQueue<Int>.orderBits))
+                    } else {
+                        clock.schedule(id, at: SimTime(microseconds: time))
+                    }
                     reference.schedule(id, at: max(time, now))
                     id += 1
                 } else {
@@ -474,12 +476,12 @@ import Testing
     }
 
     /// A schedule past the end still takes its order: the events before the end run in
-    /// the order a clock without an end gives them, first-scheduled-first and shuffled.
+    /// the order a clock without an end gives them, first-scheduled-first.
     @Test func anEventNotKeptStillTakesItsOrder() {
         let end = SimTime(microseconds: 100)
-        for tieBreak in [EventQueue<Int>.TieBreak.fifo, .shuffle] {
-            var bounded = SimClock<Int>(tieBreak: tieBreak, shuffleStream: RandomStream(splitMixSeed: 7), end: end)
-            var unbounded = SimClock<Int>(tieBreak: tieBreak, shuffleStream: RandomStream(splitMixSeed: 7))
+        do {
+            var bounded = SimClock<Int>(end: end)
+            var unbounded = SimClock<Int>()
             var rng = RandomStream(splitMixSeed: 3)
             for id in 0..<400 {
                 // Five instants, the last two at and past the end: many ties.
@@ -547,5 +549,19 @@ import Testing
         p.value = nil
         #expect(p == .none)
         #expect(MemoryLayout<PackedTime>.stride == 8 && MemoryLayout<SimTime?>.stride == 16)
+    }
+}
+
+extension EventQueue {
+    /// A schedule as the tests make it: the queue's own sequence, or with `keys` an order
+    /// the caller draws (as the world's keyed ties give one), as ``SortedReference`` does.
+    @discardableResult mutating func schedule(_ event: Event, at time: SimTime, keys: inout RandomStream?) -> Placement {
+        guard keys != nil else { return schedule(event, at: time) }
+        return schedule(event, at: time, order: keys!.next() >> UInt64(64 - Self.orderBits))
+    }
+
+    /// ``reserveOrder()``, or with `keys` the caller's next order.
+    mutating func reserveOrder(keys: inout RandomStream?) -> UInt64 {
+        keys != nil ? keys!.next() >> UInt64(64 - Self.orderBits) : reserveOrder()
     }
 }

@@ -44,9 +44,11 @@ public enum MetricText {
         return FixedDecimal.format(value, digits: digits) ?? "n/a"
     }
 
-    enum Kind: Equatable { case duration, microseconds, energy, percent, fraction, rate, plain }
+    /// How a figure reads: the unit family ``format(_:path:)`` chooses for a path.
+    public enum Kind: Equatable { case duration, microseconds, energy, percent, fraction, rate, plain }
 
-    static func kind(of path: String) -> Kind {
+    /// The unit family of the figure at the dotted `path`.
+    public static func kind(of path: String) -> Kind {
         let parts = path.split(separator: ".").map(String.init)
         guard let last = parts.last else { return .plain }
         if parts.contains("mAh") { return .energy }

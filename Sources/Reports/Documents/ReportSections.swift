@@ -124,17 +124,24 @@ public enum ReportSections {
         + "(make install), or from the repository with .build/release/fleetsim in place of fleetsim."
 
     /// The invariant violations with their replay commands (the expectations, failed or
-    /// not, are the section above).
+    /// not, are the section above): report.json keeps up to ``ReportMerge/samplesPerKind``
+    /// of every kind, shown grouped by kind, the kind violated first first.
     static func failures(_ r: ReportValue) -> ReportSection {
         var blocks: [ReportSection.Block] = []
         let samples = r.lookup("invariants.samples")?.arrayValue ?? []
         if !samples.isEmpty {
-            blocks.append(.paragraph("First invariant violations, each with the command that replays it. \(replayNote)"))
-            blocks.append(.violations(samples.map { s in
-                ReportSection.Violation(kind: str(s, "kind"), device: str(s, "device"),
-                                        time: s.lookup("time")?.doubleValue.map { HumanUnits.duration(seconds: $0) } ?? "?",
-                                        detail: str(s, "detail"), replay: str(s, "replay"))
-            }))
+            blocks.append(.paragraph("Violations (up to \(ReportMerge.samplesPerKind) of each kind, the earliest, each with the command that replays it). \(replayNote)"))
+            var kinds: [String] = []
+            for s in samples where !kinds.contains(str(s, "kind")) { kinds.append(str(s, "kind")) }
+            for kind in kinds {
+                let ofKind = samples.filter { str($0, "kind") == kind }
+                blocks.append(.paragraph("\(kind): \(count(r, "invariants.byKind.\(kind)")) violation(s), \(ofKind.count) shown."))
+                blocks.append(.violations(ofKind.map { s in
+                    ReportSection.Violation(kind: kind, device: str(s, "device"),
+                                            time: s.lookup("time")?.doubleValue.map { HumanUnits.duration(seconds: $0) } ?? "?",
+                                            detail: str(s, "detail"), replay: str(s, "replay"))
+                }))
+            }
         }
         if blocks.isEmpty { blocks.append(.paragraph("No invariant violation.")) }
         return ReportSection(id: "failures", title: "Invariant violations", blocks: blocks)

@@ -20,8 +20,9 @@
 ///   seconds in 1...duration; `latencyOverTime.series` at most ``maximumLatencySeries``
 ///   entries, each `of` a distinct string with at most one histogram a second of the run;
 ///   `backend.load.arrivalsBySecond` ascending distinct seconds of the run with counts.
-/// - `invariants.samples` at most ``ReportMerge/sampleLimit`` objects with a finite
-///   `time` and a non-negative integer `device`; `expect` at most
+/// - `invariants.samples` objects with a string `kind`, at most
+///   ``ReportMerge/samplesPerKind`` of each, a finite `time` and a non-negative integer
+///   `device`; `expect` at most
 ///   ``maximumExpectations`` objects with a string `metric`.
 /// Latency histograms, distributions and hashes are checked where they are decoded
 /// (``ReportMerge/combine(_:path:values:names:reports:)``); derived keys are never read.
@@ -138,11 +139,15 @@ public enum ReportInput {
                 }
             }
         case .samples:
-            guard let items = value.arrayValue, items.count <= ReportMerge.sampleLimit else {
-                throw refusal(name, path, "at most \(ReportMerge.sampleLimit) violation samples", value)
-            }
+            guard let items = value.arrayValue else { throw refusal(name, path, "a list of violation samples", value) }
+            var perKind: [String: Int] = [:]
             for (i, item) in items.enumerated() {
                 let at = path + ["[\(i)]"]
+                guard let kind = item.at(["kind"])?.stringValue else { throw refusal(name, at + ["kind"], "a violation kind (a string)", item.at(["kind"])) }
+                perKind[kind, default: 0] += 1
+                guard perKind[kind]! <= ReportMerge.samplesPerKind else {
+                    throw refusal(name, at + ["kind"], "at most \(ReportMerge.samplesPerKind) violation samples of each kind (this is sample \(perKind[kind]!) of it)", item.at(["kind"]))
+                }
                 guard let time = item.at(["time"])?.doubleValue, time.isFinite else {
                     throw refusal(name, at + ["time"], "seconds since the start (a finite number)", item.at(["time"]))
                 }

@@ -41,8 +41,9 @@ public enum ReportMerge {
         /// busiest second): the mixes of one second summed, in time order; not written
         /// when the merge covers every shard.
         case secondMixes
-        /// `invariants.samples`: merged in (time, device, kind, detail) order, cut to
-        /// the sample limit.
+        /// `invariants.samples`: merged in (time, device, kind, detail) order, keeping
+        /// the first ``ReportMerge/samplesPerKind`` of each kind (the oracle's rule, so the
+        /// merge keeps the plain run's).
         case samples
         /// `expect`: re-evaluated on the merged values.
         case expectations
@@ -173,8 +174,8 @@ public enum ReportMerge {
         ("notifications.**", .sum), ("users.**", .sum),
     ]
 
-    /// How many violation samples a report keeps (the oracle's limit).
-    public static let sampleLimit = 20
+    /// How many violation samples of each kind a report keeps (the oracle's limit).
+    public static let samplesPerKind = 3
 
     /// Whether a key path matches a pattern's components (`*` one key, `**` the rest).
     public static func matches(_ pattern: [String], _ path: [String]) -> Bool {
@@ -532,7 +533,12 @@ public enum ReportMerge {
                 if ka != kb { return ka < kb }
                 return (a.at(["detail"])?.stringValue ?? "") < (b.at(["detail"])?.stringValue ?? "")
             }
-            return .array(Array(all.prefix(sampleLimit)))
+            var kept: [String: Int] = [:]
+            return .array(all.filter { s in
+                let kind = s.at(["kind"])?.stringValue ?? ""
+                kept[kind, default: 0] += 1
+                return kept[kind]! <= samplesPerKind
+            })
         }
     }
 

@@ -28,7 +28,7 @@ extension WorldCore {
         let battery = cohorts[Int(devices[i].cohort)].battery
         let local = localTime(i, at: .zero), user = Int(globalID(i))
         devices[i].battery = battery.initial(percent: initialPercent, user: user, local: local, rhythm: rhythm)
-        clock.schedule(.batterySwitch(device: d),
+        schedule(.batterySwitch(device: d),
                        at: battery.nextSwitch(devices[i].battery, now: .zero, user: user, local: local, rhythm: rhythm))
     }
 
@@ -39,7 +39,7 @@ extension WorldCore {
         let battery = cohorts[Int(devices[i].cohort)].battery
         battery.toggle(&devices[i].battery, at: now)
         note(d, "battery: \(devices[i].battery.charging ? "plugged in" : "unplugged") at \(Int(devices[i].battery.percent)) %")
-        clock.schedule(.batterySwitch(device: d),
+        schedule(.batterySwitch(device: d),
                        at: battery.nextSwitch(devices[i].battery, now: now, user: Int(globalID(i)),
                                               local: localTime(i, at: now), rhythm: rhythm))
     }

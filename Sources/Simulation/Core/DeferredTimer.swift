@@ -56,14 +56,22 @@ extension WorldCore {
     mutating func armDeferred(_ d: UInt32, _ timer: DeviceTimer, at requested: SimTime) {
         let at = requested < now ? now.microseconds : requested.microseconds
         let generation = devices[Int(d)].timers.arm(timer)
-        let order = clock.reserveOrder()
+        // Keyed ties: the arm's serial, keyed with the time the entry is placed at.
+        let order = ties.isKeyed ? UInt64(ties.nextSerial(d)) : clock.reserveOrder()
         let i = Int(d)
         staleTriggers[i].due = at
         staleTriggers[i].order = order
         guard staleTriggers[i].entryAt > at else { return }
         staleTriggers[i].entryAt = at
         staleTriggers[i].entryGeneration = generation
-        clock.schedule(.deviceTimer(device: d, generation: generation, timer: timer), at: SimTime(microseconds: at), order: order)
+        clock.schedule(.deviceTimer(device: d, generation: generation, timer: timer), at: SimTime(microseconds: at), order: deferredOrder(order, d, timer, at: at))
+    }
+
+    /// The queue order of the deferred timer's entry at `at`: the arm's reserved order
+    /// (fifo), or the key an eager schedule at `at` with the arm's serial had (keyed).
+    @inline(__always) func deferredOrder(_ order: UInt64, _ d: UInt32, _ timer: DeviceTimer, at: Int64) -> UInt64 {
+        guard ties.isKeyed else { return order }
+        return ties.order(code: 20, payload: UInt32(timer.rawValue), global: globalID(Int(d)), at: SimTime(microseconds: at), serial: UInt16(truncatingIfNeeded: order))
     }
 
     /// The deferred timer's pending entry popped with `generation`. Current: it fires
@@ -85,7 +93,7 @@ extension WorldCore {
         let current = self.generation(d, timer)
         staleTriggers[i].entryAt = due
         staleTriggers[i].entryGeneration = current
-        clock.schedule(.deviceTimer(device: d, generation: current, timer: timer), at: SimTime(microseconds: due), order: staleTriggers[i].order)
+        clock.schedule(.deviceTimer(device: d, generation: current, timer: timer), at: SimTime(microseconds: due), order: deferredOrder(staleTriggers[i].order, d, timer, at: due))
         return false
     }
 

@@ -137,6 +137,13 @@ extension WorldEvent {
     /// The codes are fixed here (not the enum's layout), so adding a case moves no hash.
     /// Inlined for the reason ``isSuperseded(in:)`` is.
     @inline(__always) func identity(in world: borrowing World) -> (UInt8, UInt32, UInt32?) {
+        if case .feature(let e) = self { return world.featureEventIdentity(e) }
+        return identity(in: world.core)!
+    }
+
+    /// ``identity(in:)`` from the core alone: nil for a feature event whose device only its
+    /// host's tables tell (the keyed ties' key, Core/TieKeys).
+    @inline(__always) func identity(in core: borrowing WorldCore) -> (UInt8, UInt32, UInt32?)? {
         switch self {
         case .userOpensApp(let d): return (1, 0, d)
         case .notificationTapped(let d): return (2, 0, d)
@@ -146,10 +153,10 @@ extension WorldEvent {
         case .taskWatchdog(let d, _): return (7, 0, d)
         case .suspendAfterTask(let d, _): return (8, 0, d)
         case .keyValueFlush(let d, _): return (9, 0, d)
-        case .requestReachesServer(let job, _): return (10, Self.endpointCode(job, world.core), world.core.jobs[Int(job)].device)
-        case .serviceCompletes(let job, _): return (11, Self.endpointCode(job, world.core), world.core.jobs[Int(job)].device)
-        case .responseReachesDevice(let job, _): return (12, Self.endpointCode(job, world.core), world.core.jobs[Int(job)].device)
-        case .requestTimesOut(let job, _): return (13, Self.endpointCode(job, world.core), world.core.jobs[Int(job)].device)
+        case .requestReachesServer(let job, _): return (10, Self.endpointCode(job, core), core.jobs[Int(job)].device)
+        case .serviceCompletes(let job, _): return (11, Self.endpointCode(job, core), core.jobs[Int(job)].device)
+        case .responseReachesDevice(let job, _): return (12, Self.endpointCode(job, core), core.jobs[Int(job)].device)
+        case .requestTimesOut(let job, _): return (13, Self.endpointCode(job, core), core.jobs[Int(job)].device)
         case .offlineSpellStarts(let d): return (14, 0, d)
         case .offlineSpellEnds(let d): return (15, 0, d)
         case .faultStarts(let index): return (16, UInt32(index), nil)
@@ -165,7 +172,7 @@ extension WorldEvent {
             case .jobStops(let d, _, _): return (25, 0, d)
             }
         case .batterySwitch(let d): return (34, 0, d)
-        case .feature(let e): return world.featureEventIdentity(e)
+        case .feature(let e): return e.ownIdentity
         }
     }
 }

@@ -41,7 +41,7 @@ extension WorldCore {
     /// Schedules `timer`'s entry for arm `generation` at `at`, keeping its placement
     /// when the timer has one.
     mutating func scheduleTimer(_ d: UInt32, _ timer: DeviceTimer, generation: UInt32, at: SimTime) {
-        let placement = clock.scheduleRetractably(.deviceTimer(device: d, generation: generation, timer: timer), at: at)
+        let placement = scheduleRetractably(.deviceTimer(device: d, generation: generation, timer: timer), at: at)
         switch timer.keptEntry {
         case 0?: devices[Int(d)].timerEntries.kept0 = placement
         case 1?: devices[Int(d)].timerEntries.kept1 = placement

@@ -15,6 +15,6 @@ extension WorldCore {
         guard let at = streams(of: i).withStream(.userOpen, at: &devices[i].streams.open, {
             users.nextAppOpen(after: now, rng: &$0, zone: &localZones[zone], startUnixSeconds: startUnixSeconds)
         }) else { return }
-        clock.schedule(.userOpensApp(device: d), at: at)
+        schedule(.userOpensApp(device: d), at: at)
     }
 }

@@ -33,7 +33,7 @@ extension World {
         resume(d)
         // An open never shortens a foreground stay already planned (a user waiting on an analysis).
         core.devices[i].foregroundUntil = max(core.devices[i].foregroundUntil, now + World.foregroundSession)
-        core.clock.schedule(.foregroundSessionEnds(device: d, incarnation: core.devices[i].incarnation), after: World.foregroundSession)
+        core.schedule(.foregroundSessionEnds(device: d, incarnation: core.devices[i].incarnation), after: World.foregroundSession)
         appOpened(d)
         featuresHearAppOpened(d)
     }
@@ -95,7 +95,7 @@ extension World {
         case .appTermination(let rate):
             guard starting, rate > 0 else { return }
             let gap = SimDuration.fromSeconds(core.withStream(.os, of: i) { $0.exponential(mean: 86_400 / rate) })
-            core.clock.schedule(.jetsam(device: d, fault: UInt16(index)), after: gap)
+            core.schedule(.jetsam(device: d, fault: UInt16(index)), after: gap)
         case .authExpiry:
             tokens.expire(i, at: now)
             core.note(d, "fault: auth token expires")
@@ -148,7 +148,7 @@ extension World {
             terminate(d)
         }
         let gap = SimDuration.fromSeconds(core.withStream(.os, of: i) { $0.exponential(mean: 86_400 / rate) })
-        core.clock.schedule(.jetsam(device: d, fault: UInt16(fault)), after: gap)
+        core.schedule(.jetsam(device: d, fault: UInt16(fault)), after: gap)
     }
 
     // MARK: - Key-value durability

@@ -68,7 +68,7 @@ extension World {
         guard online else {
             core.jobs[Int(job)].serverDone = true
             core.jobs[Int(job)].result = .failed(.offline)
-            core.clock.schedule(.responseReachesDevice(job: job, generation: generation), at: now)
+            core.schedule(.responseReachesDevice(job: job, generation: generation), at: now)
             core.note(d, "network: \(endpoint.path) fails at once: offline")
             return job
         }
@@ -76,13 +76,13 @@ extension World {
             core.metrics.transportFailures += 1
             core.jobs[Int(job)].serverDone = true
             core.jobs[Int(job)].result = .failed(.connectionLost)
-            core.clock.schedule(.responseReachesDevice(job: job, generation: generation), after: roundTrip)
+            core.schedule(.responseReachesDevice(job: job, generation: generation), after: roundTrip)
             core.note(d, "network: \(endpoint.path) will be lost in transit")
             return job
         }
-        core.clock.schedule(.requestReachesServer(job: job, generation: generation), after: SimDuration(microseconds: roundTrip.microseconds / 2))
+        core.schedule(.requestReachesServer(job: job, generation: generation), after: SimDuration(microseconds: roundTrip.microseconds / 2))
         if RequestOwner.endpoints[row].timesOut {
-            core.jobs[Int(job)].timeout = core.clock.scheduleRetractably(.requestTimesOut(job: job, generation: generation), at: now + requestTimeout)
+            core.jobs[Int(job)].timeout = core.scheduleRetractably(.requestTimesOut(job: job, generation: generation), at: now + requestTimeout)
         }
         core.note(d, "network: \(endpoint.path) sent, round trip \(core.human(roundTrip))")
         return job
@@ -144,7 +144,7 @@ extension World {
             let serviceTime = server.serviceTime
             service = server.slowedDown(core.withStream(.backend, of: d) { serviceTime.sampleDuration(&$0) })
         }
-        core.clock.schedule(.serviceCompletes(job: job, generation: core.jobs[Int(job)].generation), after: service)
+        core.schedule(.serviceCompletes(job: job, generation: core.jobs[Int(job)].generation), after: service)
         load.addBusy(from: now, for: service, endpoint: Int(core.jobs[Int(job)].endpointRow), end: end)
         core.note(UInt32(d), "server: \(core.jobs[Int(job)].endpoint.path) queued \(core.human(queued)), served in \(core.human(service))")
     }
@@ -176,7 +176,7 @@ extension World {
 
     private mutating func returnResponse(_ job: UInt32) {
         let j = Int(job)
-        core.clock.schedule(.responseReachesDevice(job: job, generation: core.jobs[j].generation), after: SimDuration(microseconds: core.jobs[j].roundTrip.microseconds / 2))
+        core.schedule(.responseReachesDevice(job: job, generation: core.jobs[j].generation), after: SimDuration(microseconds: core.jobs[j].roundTrip.microseconds / 2))
     }
 
     mutating func responseReachesDevice(_ job: UInt32, generation: UInt32) {
@@ -238,7 +238,7 @@ extension World {
         core.devices[i].offlineSpells += 1
         let spell = core.cohorts[Int(core.devices[i].cohort)].network.offlineSpellDuration
         let length = core.withStream(.network, of: i) { spell.sampleDuration(&$0) }
-        core.clock.schedule(.offlineSpellEnds(device: d), after: length)
+        core.schedule(.offlineSpellEnds(device: d), after: length)
         core.note(d, "network: offline for \(core.human(length))")
         connectivityChanged(d)
     }
@@ -252,7 +252,7 @@ extension World {
         if core.devices[i].online { featuresHearReachable(d) }
         let network = core.cohorts[Int(core.devices[i].cohort)].network
         if let gap = core.withStream(.network, of: i, { network.nextSpell(rng: &$0) }) {
-            core.clock.schedule(.offlineSpellStarts(device: d), after: gap)
+            core.schedule(.offlineSpellStarts(device: d), after: gap)
         }
     }
 }

@@ -38,6 +38,8 @@ struct WorldCore {
     /// read at random through 4 KiB pages.
     var jobs: [Job] = []
     var freeJobs: [UInt32] = []
+    /// The same-instant order of `"tieBreak": "shuffle"` (``TieKeys``); fifo by default.
+    var ties = TieKeys.fifo
     /// Each device's stale-sync notification trigger's entry and deadline (``DeferredTimer``).
     var staleTriggers: [DeferredTimer]
     var metrics: Metrics
@@ -129,13 +131,13 @@ struct WorldCore {
     /// The app stays in the foreground until `until` (its end is checked then).
     mutating func keepForeground(_ d: UInt32, until: SimTime) {
         devices[Int(d)].foregroundUntil = until
-        clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), at: until)
+        schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), at: until)
     }
 
     /// The app leaves the foreground: suspended shortly unless it still has work (a
     /// feature's background work, the app's background task), which checks again when it ends.
     mutating func scheduleSuspensionCheck(_ d: UInt32) {
-        clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), after: World.suspensionDelay)
+        schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), after: World.suspensionDelay)
     }
 
     // MARK: - Key-value durability
@@ -144,7 +146,7 @@ struct WorldCore {
     mutating func armFlush(_ d: UInt32) {
         let i = Int(d)
         let generation = devices[i].keyValue.flush.arm()
-        devices[i].pendingFlush = clock.scheduleRetractably(.keyValueFlush(device: d, generation: generation),
+        devices[i].pendingFlush = scheduleRetractably(.keyValueFlush(device: d, generation: generation),
                                                             at: now + cohorts[Int(devices[i].cohort)].kvPersistDelay)
     }
 
@@ -186,7 +188,7 @@ struct WorldCore {
     mutating func cancelRequest(_ job: Int32) {
         guard job >= 0, !jobs[Int(job)].clientDone else { return }
         jobs[Int(job)].cancelled = true
-        clock.schedule(.responseReachesDevice(job: UInt32(job), generation: jobs[Int(job)].generation), at: now)
+        schedule(.responseReachesDevice(job: UInt32(job), generation: jobs[Int(job)].generation), at: now)
     }
 
     /// The app died with request `job` in flight: nobody waits for it any more; the

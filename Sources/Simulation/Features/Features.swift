@@ -434,3 +434,17 @@ extension World {
     public static let mergeRules = ReportMerge.Rules(
         RefreshHost.mergeRules + ContinuationHost.mergeRules + PushHost.mergeRules + StepSyncHost.mergeRules + ReportMerge.coreRules)
 }
+
+extension FeatureEvent {
+    /// The event hashes' identity of an event that carries its device (Core/EventHashes);
+    /// nil for push's, whose device only its host's tables tell (its schedules pass it,
+    /// Core/TieKeys).
+    @inline(__always) var ownIdentity: (UInt8, UInt32, UInt32?)? {
+        switch self {
+        case .refresh(let e): return e.identity
+        case .push: return nil
+        case .stepSync(let e): return e.identity
+        case .continuation(let e): return e.identity
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import SimKernel
+import Reports
 
 /// The invariants, judged from ground truth the world owns (what the OS saw, what
 /// the backend knows), never from what the logic believes.
@@ -52,22 +53,33 @@ public struct Violation: Sendable, Equatable {
     public var device: Int
     public var time: SimTime
     public var detail: String
+
+    /// The order samples of one kind are kept in: time, then device, then detail.
+    func precedes(_ other: Violation) -> Bool {
+        time != other.time ? time < other.time : device != other.device ? device < other.device : detail < other.detail
+    }
 }
 
 /// The judge (after TigerBeetle's `state_checker`): features report observations
 /// (`observe...` in this folder, one file per feature), the checkers here keep the
 /// judge-only ground truth and decide violations. It only watches: an observation
 /// returns nothing, and no model decision reads a checker's state. Counts checks and violations and
-/// keeps the first ``sampleLimit`` violations.
+/// keeps up to ``samplesPerKind`` violations of every kind.
 struct Oracle {
-    static let sampleLimit = 20
+    /// Samples kept per kind: a rare kind keeps its evidence in a run full of a common one.
+    /// The merge keeps as many, so they are one constant.
+    static let samplesPerKind = ReportMerge.samplesPerKind
     /// Whether the checks run (every `observe...` returns at once when not). The model
     /// never reads a check's outcome nor the checkers' state, so a run with the checks
     /// off reports the same figures but `invariants` (OracleOffTests).
     var watching = true
     var checked: UInt64 = 0
     var counts = [UInt64](repeating: 0, count: ViolationKind.allCases.count)
-    var samples: [Violation] = []
+    /// Per kind (``ViolationKind`` order), the smallest violations by (time, device,
+    /// detail), ascending. Not the first detected: which ones are kept must not depend on
+    /// the order of checks within an instant, so that shards merged keep the plain run's
+    /// (local device order is global order in a shard, ``ShardPlan/global(_:)``).
+    var samples = [[Violation]](repeating: [], count: ViolationKind.allCases.count)
     var refresh: RefreshChecker
     var steps: StepsChecker
 
@@ -84,10 +96,21 @@ struct Oracle {
     mutating func check(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) -> Bool {
         checked &+= 1
         guard !holds else { return true }
-        counts[ViolationKind.allCases.firstIndex(of: kind)!] += 1
-        if samples.count < Oracle.sampleLimit {
-            samples.append(Violation(kind: kind, device: device, time: time, detail: detail ?? kind.rawValue))
+        let k = ViolationKind.allCases.firstIndex(of: kind)!
+        counts[k] += 1
+        let violation = Violation(kind: kind, device: device, time: time, detail: detail ?? kind.rawValue)
+        if samples[k].count < Oracle.samplesPerKind || violation.precedes(samples[k][samples[k].count - 1]) {
+            samples[k].insert(violation, at: samples[k].firstIndex { violation.precedes($0) } ?? samples[k].count)
+            if samples[k].count > Oracle.samplesPerKind { samples[k].removeLast() }
         }
         return false
+    }
+
+    /// Every kept sample in (time, device, kind, detail) order: the order the merge writes.
+    var sampleList: [Violation] {
+        samples.joined().sorted { a, b in
+            a.time != b.time ? a.time < b.time : a.device != b.device ? a.device < b.device
+                : a.kind != b.kind ? a.kind.rawValue < b.kind.rawValue : a.detail < b.detail
+        }
     }
 }

@@ -228,7 +228,7 @@ struct RunReport {
             "checked": .count(core.oracle.checked),
             "violations": .count(core.oracle.violations),
             "byKind": .object(byKind),
-            "samples": .array(core.oracle.samples.map { v in
+            "samples": .array(core.oracle.sampleList.map { v in
                 .object([
                     "kind": .string(v.kind.rawValue),
                     "device": .count(core.globalID(v.device)),

@@ -118,7 +118,7 @@ struct ContinuationHost: FeatureHost {
             core.cancelTimer(d, timer == .offer ? .continuationOffer : .continuationDeadline)
         case .offerBackground:
             metrics.offered += 1
-            core.clock.schedule(.continuation(.choice(device: d, incarnation: core.devices[i].incarnation)), at: core.now)
+            core.schedule(.continuation(.choice(device: d, incarnation: core.devices[i].incarnation)), at: core.now)
         case .beginBackgroundTask:
             slots[i].holdsBackgroundTask = true
             let granted = core.cohorts[Int(core.devices[i].cohort)].config.continuation.backgroundTime
@@ -253,7 +253,7 @@ struct ContinuationHost: FeatureHost {
         if let delay = core.streams(of: i).withStream(.continuation, at: &streams[i], {
             $0.chance(usage.notificationOpenProbability) ? usage.notificationOpenDelay.sampleDuration(&$0) : nil
         }) {
-            core.clock.schedule(.notificationTapped(device: d), after: delay)
+            core.schedule(.notificationTapped(device: d), after: delay)
         }
         return .notify(notification)
     }

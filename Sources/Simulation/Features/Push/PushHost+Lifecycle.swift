@@ -30,7 +30,7 @@ extension PushHost {
             $0.exponential(mean: PushHost.lifecycleMonth / perMonth)
         })
         guard core.now + gap < core.end else { return }
-        core.clock.schedule(.push(.tokenLifecycle(device: d, reinstall: reinstall)), after: gap)
+        schedule(.tokenLifecycle(device: d, reinstall: reinstall), after: gap, core: &core)
     }
 
     /// The token changes or the app is uninstalled; returns an FCM app's upload of its new

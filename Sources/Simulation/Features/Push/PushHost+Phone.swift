@@ -80,7 +80,7 @@ extension PushHost {
             case .deliver: metrics.silent[0] += 1
             case .coalesced(let at, let newlyScheduled):
                 metrics.silent[1] += 1
-                if newlyScheduled { core.clock.schedule(.push(.silentWaiting(device: d)), at: at) }
+                if newlyScheduled { schedule(.silentWaiting(device: d), at: at, core: &core) }
             case .dropped: metrics.silent[2] += 1
             }
             core.note(d, "OS: silent push \(Self.words(decision, core))")
@@ -146,7 +146,7 @@ extension PushHost {
             guard core.now + delay < core.end else { return }
             metrics.opened += 1
             metrics.timeToOpen.record(delay.microseconds)
-            core.clock.schedule(.notificationTapped(device: d), after: delay)
+            core.schedule(.notificationTapped(device: d), after: delay)
         } else {
             metrics.dismissed += 1
         }
@@ -167,7 +167,7 @@ extension PushHost {
             return core.note(d, "OS: held silent push discarded (app uninstalled)")
         case .deliver: metrics.silent[3] += 1
         case .dropped: metrics.silent[4] += 1
-        case .coalesced(let at, _): return core.clock.schedule(.push(.silentWaiting(device: d)), at: at)
+        case .coalesced(let at, _): return schedule(.silentWaiting(device: d), at: at, core: &core)
         }
         core.note(d, "OS: held silent push (\(merged) merged) \(Self.words(decision, core))")
     }

@@ -45,7 +45,7 @@ extension PushHost {
             metrics.rejectedByQueue[p] += 1
             load.rejected[p][load.index(now)] &+= 1
             inflight[Int(slot)].result = .status(503, retryAfter: nil)
-            core.clock.schedule(.push(.answer(slot: slot, generation: inflight[Int(slot)].generation)), at: now)
+            schedule(.answer(slot: slot, generation: inflight[Int(slot)].generation), at: now, core: &core)
         } else {
             dispatchers[p].queue.append(slot)
             let depth = dispatchers[p].queue.count
@@ -136,7 +136,7 @@ extension PushHost {
             if delivery == nil, route.held { core.metrics.platform.fcmDeferrals += 1 }
             if record.notification >= 0 { ledger[Int(record.notification)].live += 1 }
             if let delivery {
-                core.clock.schedule(.push(.arrives(message: UInt32(message))), at: delivery.at)
+                schedule(.arrives(message: UInt32(message)), at: delivery.at, core: &core)
             } else if simTime(record.expiration) > now + latency {
                 store(UInt32(message), user: Int(record.user))
             } else {
@@ -145,7 +145,7 @@ extension PushHost {
             }
         }
         inflight[s].latency = after
-        core.clock.schedule(.push(.answer(slot: slot, generation: inflight[s].generation)), after: after)
+        schedule(.answer(slot: slot, generation: inflight[s].generation), after: after, core: &core)
         load.addStreamBusy(PushHost.provider(record.token.provider), from: record.sentAt, to: now + after, end: core.end)
     }
 

@@ -101,7 +101,7 @@ extension PushHost {
             index = UInt32(timers.count)
             timers.append(slot)
         }
-        core.clock.schedule(.push(.timer(slot: index)), at: max(at, core.now))
+        schedule(.timer(slot: index), at: max(at, core.now), core: &core)
     }
 
     /// Router timer `index` fires (nil: it was already taken).

@@ -161,7 +161,7 @@ struct PushHost {
 
     mutating func scheduleBroadcasts(core: inout WorldCore) {
         for (k, b) in core.scenario.broadcasts.enumerated() where SimTime.zero + b.at < core.end {
-            core.clock.schedule(.push(.broadcast(index: UInt16(k))), at: .zero + b.at)
+            schedule(.broadcast(index: UInt16(k)), at: .zero + b.at, core: &core)
         }
     }
 
@@ -169,7 +169,7 @@ struct PushHost {
         let perDay = core.scenario.fleet[Int(core.devices[Int(d)].cohort)].push.sources[source].perDay
         guard perDay > 0 else { return }
         let gap = SimDuration.fromSeconds(core.streams(of: Int(d)).withStream(.push, at: &streams[Int(userOf[Int(d)])]) { $0.exponential(mean: 86_400 / perDay) })
-        core.clock.schedule(.push(.source(device: d, source: UInt8(source))), after: gap)
+        schedule(.source(device: d, source: UInt8(source)), after: gap, core: &core)
     }
 
     // MARK: - Workload

@@ -66,7 +66,7 @@ extension World {
         features.refresh.observeTaskCompleted(i, success: success, core: &core)
         guard core.devices[i].task.running else { return }
         endTask(d)
-        core.clock.schedule(.suspendAfterTask(device: d, serial: core.devices[i].task.serial), after: World.suspensionDelay)
+        core.schedule(.suspendAfterTask(device: d, serial: core.devices[i].task.serial), after: World.suspensionDelay)
     }
 
     // MARK: - Notifications
@@ -103,7 +103,7 @@ extension World {
             if core.withStream(.user, of: i, { $0.chance(usage.takeTestProbability) }) {
                 core.metrics.testsTaken += 1
                 features.refresh.truth.start(i, at: now, duration: usage.testDuration)
-                core.clock.schedule(.feature(.refresh(.testCompleted(device: d))), after: usage.testDuration)
+                core.schedule(.feature(.refresh(.testCompleted(device: d))), after: usage.testDuration)
                 core.note(d, "user starts the test")
             }
         }
@@ -172,7 +172,7 @@ extension World {
         let i = Int(d)
         core.metrics.platform.androidLaunchesByBucket[job.bucket.rawValue] += 1
         beginAppTask(d)
-        core.devices[i].timerEntries.expiry = core.clock.scheduleRetractably(.taskExpires(device: d, serial: core.devices[i].task.serial), at: job.stopsAt)
+        core.devices[i].timerEntries.expiry = core.scheduleRetractably(.taskExpires(device: d, serial: core.devices[i].task.serial), at: job.stopsAt)
         core.note(d, "WorkManager: refresh runs as job \(core.devices[i].task.serial) (bucket \(job.bucket), \(core.human(now - job.due)) after due); JobScheduler stops it at \(core.format(job.stopsAt))")
         featuresHearTaskLaunched(d)
     }

@@ -181,7 +181,7 @@ struct StepSyncHost: FeatureHost {
                 let local = core.localTime(i, at: t)
                 return health.secondsUntilSteps(user: user, day: local.day, secondOfDay: local.secondOfDay)
             })
-        core.clock.schedule(.stepSync(.healthDelivery(device: d)), at: at)
+        core.schedule(.stepSync(.healthDelivery(device: d)), at: at)
     }
 
     /// A HealthKit delivery wakes the app: counted, and in its story.

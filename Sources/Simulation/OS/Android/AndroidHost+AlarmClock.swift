@@ -36,7 +36,7 @@ extension AndroidHost {
                                                     startUnixSeconds: core.startUnixSeconds)
         let ring = ringOnDevice - skew
         let generation = devices[a].timers.arm(.alarmClock)
-        core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .alarmClock)), at: ring)
+        core.schedule(.android(.timer(device: d, generation: generation, timer: .alarmClock)), at: ring)
         return ring
     }
 }

@@ -22,7 +22,7 @@ extension AndroidHost {
         let on = saver.isOn(levelPercent: level, plugged: core.devices[i].battery.charging, wasOn: core.devices[i].autoBatterySaver)
         let generation = devices[a].timers.arm(.batterySaverLevel)
         if !on, let auto = saver.autoLevelPercent, let at = battery.timeFalling(to: auto, core.devices[i].battery, now: core.now) {
-            core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .batterySaverLevel)), at: at)
+            core.schedule(.android(.timer(device: d, generation: generation, timer: .batterySaverLevel)), at: at)
         }
         guard on != core.devices[i].autoBatterySaver else { return false }
         let was = core.devices[i].lowPowerMode

@@ -176,6 +176,6 @@ extension AndroidHost {
         guard next != dozeTimerAt(a) else { return }
         devices[a].dozeTimerAt = next
         let generation = devices[a].timers.arm(.doze)
-        if let next { core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .doze)), at: max(next, core.now)) }
+        if let next { core.schedule(.android(.timer(device: d, generation: generation, timer: .doze)), at: max(next, core.now)) }
     }
 }

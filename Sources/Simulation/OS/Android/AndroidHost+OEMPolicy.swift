@@ -11,7 +11,7 @@ extension AndroidHost {
         let t = core.now
         guard !devices[a].forceStopped, let at = borrowedModels(d, core.devices)._withUnsafeGuaranteedRef({ $0.oem.killTime(screenOffAt: t) }) else { return }
         let generation = devices[a].timers.arm(.oemKill)
-        core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .oemKill)), at: at)
+        core.schedule(.android(.timer(device: d, generation: generation, timer: .oemKill)), at: at)
     }
 
     /// The screen has been off the policy's time: unless the app is in the foreground,

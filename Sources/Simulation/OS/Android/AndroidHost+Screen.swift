@@ -74,7 +74,7 @@ extension AndroidHost {
             devices[a].owed.insert(.screenOff)
         } else {
             devices[a].owed.remove(.screenOff)
-            core.clock.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
+            core.schedule(.android(.screenOff(device: d, generation: generation)), at: offAt)
         }
     }
 
@@ -83,7 +83,7 @@ extension AndroidHost {
     @inline(__always) mutating func watchScreen(_ d: UInt32, _ a: Int, core: inout WorldCore) {
         guard devices.withUnsafeBufferPointer({ $0[a].owed.contains(.screenOff) }) else { return }
         devices[a].owed.remove(.screenOff)
-        core.clock.schedule(.android(.screenOff(device: d, generation: devices[a].screen.offTimer.current)), at: devices[a].screen.onUntil)
+        core.schedule(.android(.screenOff(device: d, generation: devices[a].screen.offTimer.current)), at: devices[a].screen.onUntil)
     }
 
     /// Settles what device `d` owes before `t`: its screen-off, then the bucket checks
@@ -144,7 +144,7 @@ extension AndroidHost {
 
     mutating func scheduleScreenSession(_ d: UInt32, core: inout WorldCore) {
         guard let at = drawScreenSession(d, length: false, core: &core).next else { return }
-        core.clock.schedule(.android(.screenSessionStarts(device: d)), at: at)
+        core.schedule(.android(.screenSessionStarts(device: d)), at: at)
     }
 
     /// Draws, from the phone's screen stream, a session's length (when `length`; else
@@ -169,6 +169,6 @@ extension AndroidHost {
         guard let at = core.streams(of: i).withStream(.userMotion, at: &devices[a].motionStream, {
             c.users.nextArrival(after: now, perDay: c.android!.motionEventsPerDay, rng: &$0, zone: &core.localZones[zone], startUnixSeconds: startUnixSeconds)
         }) else { return }
-        core.clock.schedule(.android(.motion(device: d)), at: at)
+        core.schedule(.android(.motion(device: d)), at: at)
     }
 }

@@ -57,7 +57,7 @@ extension AndroidHost {
     private mutating func scheduleBucketEntry(_ d: UInt32, _ a: Int, at: SimTime, core: inout WorldCore) {
         devices[a].bucketEntryAt = at
         let generation = devices[a].timers.arm(.bucket)
-        core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .bucket)), at: at)
+        core.schedule(.android(.timer(device: d, generation: generation, timer: .bucket)), at: at)
     }
 
     /// Where device `d`'s periodic bucket check grid lies. AppStandbyController re-posts

@@ -94,7 +94,7 @@ extension AndroidHost {
         let m = core.androidModels(d)
         guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec) else { return }
         let generation = devices[a].timers.arm(.work(work))
-        core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .work(work))), at: max(due, core.now))
+        core.schedule(.android(.timer(device: d, generation: generation, timer: .work(work))), at: max(due, core.now))
     }
 
     /// BatteryService's "battery low" now (``BatteryLowMonitor``: set at ≤ 15 % unplugged,
@@ -163,7 +163,7 @@ extension AndroidHost {
         guard exempt || devices.withUnsafeBufferPointer({ m.quota.mayStart($0[a].quota, bucket: bucket, now: t, exempt: false) }) else {
             core.metrics.platform.quotaDeferrals += 1
             let generation = devices[a].timers.arm(.work(work))
-            core.clock.schedule(.android(.timer(device: d, generation: generation, timer: .work(work))), after: m.quotaRecheck)
+            core.schedule(.android(.timer(device: d, generation: generation, timer: .work(work))), after: m.quotaRecheck)
             watchDoze(d, core: &core)
             core.note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(core.human(m.quotaRecheck))")
             return nil
@@ -209,7 +209,7 @@ extension AndroidHost {
             p[a].jobSerials[k] &+= 1
             return p[a].jobSerials[k]
         }
-        jobStops[a][k] = core.clock.scheduleRetractably(.android(.jobStops(device: d, serial: serial, work: work)), at: job.stopsAt)
+        jobStops[a][k] = core.scheduleRetractably(.android(.jobStops(device: d, serial: serial, work: work)), at: job.stopsAt)
         return serial
     }
 

@@ -31,7 +31,7 @@ extension World {
         case .screenSessionStarts(let d):
             let (length, next) = android.drawScreenSession(d, length: true, core: &core)
             screenSession(d, length: length)
-            if let next { core.clock.schedule(.android(.screenSessionStarts(device: d)), at: next) }
+            if let next { core.schedule(.android(.screenSessionStarts(device: d)), at: next) }
         case .screenOff(let d, let generation):
             guard android.screenOff(d, generation: generation, core: &core) else { return }
             applyDoze(d, .screen(on: false))

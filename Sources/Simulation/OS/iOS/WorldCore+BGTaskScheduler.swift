@@ -32,7 +32,7 @@ extension WorldCore {
         let i = Int(d)
         guard devices[i].task.pending.isCurrent(generation), devices[i].task.hasPending else { return false }
         if devices[i].task.running {
-            clock.schedule(.taskLaunch(device: d, generation: generation), after: .minutes(1))
+            schedule(.taskLaunch(device: d, generation: generation), after: .minutes(1))
             return false
         }
         return true
@@ -50,7 +50,7 @@ extension WorldCore {
     /// The task just begun expires `runTime` from now.
     mutating func scheduleTaskExpiry(_ d: UInt32, after runTime: SimDuration) {
         let i = Int(d)
-        devices[i].timerEntries.expiry = clock.scheduleRetractably(.taskExpires(device: d, serial: devices[i].task.serial), at: now + runTime)
+        devices[i].timerEntries.expiry = scheduleRetractably(.taskExpires(device: d, serial: devices[i].task.serial), at: now + runTime)
         note(d, "OS: BGAppRefreshTask \(devices[i].task.serial) launched, expires in \(human(runTime))")
     }
 
@@ -67,7 +67,7 @@ extension WorldCore {
     mutating func armWatchdog(_ d: UInt32, serial: UInt32) {
         let i = Int(d)
         guard devices[i].task.running, devices[i].task.serial == serial else { return }
-        clock.schedule(.taskWatchdog(device: d, serial: serial), after: cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace)
+        schedule(.taskWatchdog(device: d, serial: serial), after: cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace)
     }
 
     /// The watchdog's grace after an expiration ran out: whether task `serial` still

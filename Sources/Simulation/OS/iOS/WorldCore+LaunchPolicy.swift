@@ -14,7 +14,7 @@ extension WorldCore {
         let policy = cohorts[Int(devices[i].cohort)].launchPolicy
         let now = self.now
         let look = withStream(.os, of: i) { policy.firstLook(earliestBegin: earliestBegin, now: now, rng: &$0) }
-        clock.schedule(.taskLaunch(device: d, generation: generation), at: look)
+        schedule(.taskLaunch(device: d, generation: generation), at: look)
         note(d, "OS: BGAppRefreshTask request pending, earliest \(format(earliestBegin)); the system first looks at \(format(look))")
     }
 
@@ -46,7 +46,7 @@ extension WorldCore {
             note(d, "OS: launch policy grants a launch (\(launchPolicies[launchPolicySlot(i)].launchesInDay) of \(budget(i)) today; \(conditionText(conditions)), local hour ahead \(hourAhead))")
             return true
         case .lookAgain(let at):
-            clock.schedule(.taskLaunch(device: d, generation: generation), at: at)
+            schedule(.taskLaunch(device: d, generation: generation), at: at)
             if Double(launchPolicies[launchPolicySlot(i)].launchesInDay) >= policy.dailyBudget(launchPolicies[launchPolicySlot(i)]) {
                 metrics.platform.budgetExhausted += 1
                 note(d, "OS: launch policy: daily budget of \(budget(i)) launches used; next look \(format(at))")
