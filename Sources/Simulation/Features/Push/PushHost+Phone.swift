@@ -155,8 +155,8 @@ extension PushHost {
         }
     }
 
-    /// The silent push the throttle held is due: one wake for it, unless Background App
-    /// Refresh or Low Power Mode stops it now (``SilentPushThrottle/deliverWaiting(now:conditions:state:)``).
+    /// The silent push the throttle held is due: one wake for it, unless
+    /// Background App Refresh or Low Power Mode stops it now (``SilentPushThrottle/deliverWaiting(now:conditions:state:)``).
     /// Nothing when the hold ended earlier (delivered at a launch, discarded at a kill).
     mutating func silentWaiting(_ d: UInt32, core: inout WorldCore) {
         let u = Int(userOf[Int(d)])
