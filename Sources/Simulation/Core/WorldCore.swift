@@ -132,10 +132,11 @@ struct WorldCore {
         clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), at: until)
     }
 
-    /// The app leaves the foreground: suspended shortly unless it still has work (a
-    /// feature's background work, the app's background task), which checks again when it ends.
-    mutating func scheduleSuspensionCheck(_ d: UInt32) {
-        clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), after: World.suspensionDelay)
+    /// The app leaves the foreground or ends a background task: suspended `after` unless it
+    /// still has work (a feature's background work, the app's background task), which
+    /// checks again when it ends.
+    mutating func scheduleSuspensionCheck(_ d: UInt32, after: SimDuration) {
+        clock.schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), after: after)
     }
 
     // MARK: - Key-value durability
