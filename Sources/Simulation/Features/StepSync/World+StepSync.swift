@@ -140,6 +140,7 @@ extension World {
     /// suspended app, a lost connection).
     mutating func failStepUploadOnSuspension(_ d: UInt32) {
         guard let request = features.stepSync.abandonUpload(d, core: &core) else { return }
+        features.stepSync.metrics.uploadsCutBySuspension += 1
         deliverStepSync(d, .httpResponse(request, .failed(.connectionLost)))
     }
 
