@@ -81,10 +81,14 @@ enum CohortSectionDecoder {
         }
     }
 
-    static let iosKeys = ["launchPolicy", "refreshRunLimit", "earlyExpirationRate", "watchdogGrace", "kvPersistDelay"]
+    static let iosKeys = ["launchPolicy", "refreshRunLimit", "earlyExpirationRate", "watchdogGrace", "kvPersistDelay",
+                          "suspensionDelay"]
+    /// `ios.suspensionDelay`'s bound: a background task's whole time (`refreshRunLimit`'s default).
+    static let maximumSuspensionDelay = SimDuration.seconds(30)
 
     /// `ios`: `launchPolicy` (``launchPolicy(_:)``), `refreshRunLimit` > 0,
-    /// `earlyExpirationRate` a fraction, `watchdogGrace` and `kvPersistDelay` ≥ 0.
+    /// `earlyExpirationRate` a fraction, `watchdogGrace` and `kvPersistDelay` ≥ 0,
+    /// `suspensionDelay` from 0 to 30 s.
     /// (`refreshLaunchDelay`, the lognormal delay of earlier versions, is replaced by
     /// `launchPolicy` and is now an unknown key.)
     static func ios(_ node: ScenarioNode) throws(ScenarioError) -> IOSConfig {
@@ -97,6 +101,12 @@ enum CohortSectionDecoder {
             case "earlyExpirationRate": ios.earlyExpirationRate = try child.fraction()
             case "watchdogGrace": ios.watchdogGrace = try child.duration(.nonNegative)
             case "kvPersistDelay": ios.kvPersistDelay = try child.duration(.nonNegative)
+            case "suspensionDelay":
+                let delay = try child.duration(.nonNegative)
+                guard delay <= maximumSuspensionDelay else {
+                    throw child.error(expected: "a suspension delay from 0s to 30s (a background task's whole time)", found: "\(delay)")
+                }
+                ios.suspensionDelay = delay
             default: throw member.unknownKey(among: iosKeys)
             }
         }

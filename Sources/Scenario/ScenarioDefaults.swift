@@ -51,13 +51,14 @@ extension DeviceSettings {
 
 extension IOSConfig {
     /// The launch policy's defaults, 30 s run limit, 2 % early expirations,
-    /// 5 s watchdog grace, 10 s key-value persist delay.
+    /// 5 s watchdog grace, 10 s key-value persist delay, suspension at once.
     public static let defaults = IOSConfig(
         launchPolicy: .defaults,
         refreshRunLimit: .seconds(30),
         earlyExpirationRate: 0.02,
         watchdogGrace: .seconds(5),
-        kvPersistDelay: .seconds(10))
+        kvPersistDelay: .seconds(10),
+        suspensionDelay: .zero)
 }
 
 extension RefreshConfig {

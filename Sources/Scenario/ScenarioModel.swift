@@ -165,6 +165,10 @@ public struct IOSConfig: Sendable, Equatable {
     public var watchdogGrace: SimDuration
     /// Delay before an unsynchronised key-value write reaches disk. Default 10 s.
     public var kvPersistDelay: SimDuration
+    /// Time from the end of the app's last background task (`setTaskCompleted`, HealthKit's
+    /// completion handler, `endBackgroundTask`) to its suspension. Default 0 s: "the system
+    /// suspends the app as soon as all background tasks are complete" (`BGTask.h`).
+    public var suspensionDelay: SimDuration = .zero
 }
 
 /// The iOS launch policy's named assumptions (Platform's `LaunchPolicyModel`; `docs/platform-facts.md`

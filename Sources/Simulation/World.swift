@@ -22,9 +22,10 @@ public struct World {
     let requestTimeout: SimDuration
     /// "Never happened" for per-device times (compare with `==`, never subtract).
     static let never = SimTime(microseconds: Int64.min)
-    /// **Assumption**: iOS suspends the app this long after its background task
-    /// completes, so callbacks already due (a cancelled request's) still run.
-    static let suspensionDelay = SimDuration.seconds(1)
+    /// **Assumption**: the app that leaves the foreground with no background work left
+    /// is suspended this long after (not `ios.suspensionDelay`, which follows a
+    /// background task; Apple gives `applicationDidEnterBackground` up to five seconds).
+    static let suspensionAfterForeground = SimDuration.seconds(1)
     /// **Assumption**: how long the app stays in the foreground after an open.
     static let foregroundSession = SimDuration.minutes(3)
     /// Android's OS state and models (OS/Android/AndroidHost.swift), lent beside the core.

@@ -51,7 +51,8 @@ import SimKernel
                                                                           (value: .provisional, weight: 0)])),
             signedIn: 1, lastTestDaysAgo: .constant(89),
             ios: IOSConfig(launchPolicy: Self.fullLaunchPolicy, refreshRunLimit: .seconds(25),
-                           earlyExpirationRate: 0.1, watchdogGrace: .zero, kvPersistDelay: .milliseconds(1500)),
+                           earlyExpirationRate: 0.1, watchdogGrace: .zero, kvPersistDelay: .milliseconds(1500),
+                           suspensionDelay: .seconds(30)),
             android: Self.fullAndroid)
         var rareNetwork = urban
         rareNetwork.latency = .lognormal(median: Self.us(.milliseconds(100)), p99: Self.us(.seconds(1)))
@@ -149,7 +150,7 @@ import SimKernel
         policy.budgetMax = 12
         #expect(c.ios == IOSConfig(launchPolicy: policy,
                                    refreshRunLimit: .seconds(30), earlyExpirationRate: 0.02,
-                                   watchdogGrace: .seconds(5), kvPersistDelay: .seconds(10)))
+                                   watchdogGrace: .seconds(5), kvPersistDelay: .seconds(10), suspensionDelay: .zero))
         #expect(c.android.motionEventsPerDay == 6 && c.android.quotaRecheck == .minutes(15) && c.android.oemKillAfterScreenOff == nil
                 && c.android.batterySaverAuto == 0.3 && c.android.version == 14
                 && c.android.alarmClock == AlarmClockUsage())

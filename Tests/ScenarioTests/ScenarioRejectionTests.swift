@@ -89,6 +89,12 @@ import Testing
                         path: "$.logic.refresh.hardStop", found: ["(zero)"])
         expectRejection(Fixtures.scenario(cohort: #""ios": {"watchdogGrace": "-1s"}"#),
                         path: "$.fleet[0].ios.watchdogGrace", found: ["negative"])
+        // `ios.suspensionDelay`: 0 s to 30 s (the fixtures decode 30 s), no more, no less.
+        expectRejection(Fixtures.scenario(cohort: #""ios": {"suspensionDelay": "-1ms"}"#),
+                        path: "$.fleet[0].ios.suspensionDelay", found: ["negative"])
+        expectRejection(Fixtures.scenario(cohort: #""ios": {"suspensionDelay": "30001ms"}"#),
+                        path: "$.fleet[0].ios.suspensionDelay", expected: ["from 0s to 30s"])
+        #expect(Fixtures.rejection(Fixtures.scenario(cohort: #""ios": {"suspensionDelay": "0s"}"#)) == nil)
         // Only clockSkew.offset may be negative.
         #expect(Fixtures.rejection(Fixtures.scenario(top: #""faults": [{"kind": "clockSkew", "at": "1d", "offset": "-2h"}]"#)) == nil)
     }

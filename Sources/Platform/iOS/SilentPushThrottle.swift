@@ -5,14 +5,19 @@ import SimKernel
 ///
 /// - Only priority 5 with `apns-push-type: background` (F); any other priority is not
 ///   delivered as a background push.
+/// - Background App Refresh governs background launches for remote notifications too
+///   (F: `UIApplication.h`): with it off, none wakes the app. Not in Low Power Mode either
+///   (F: it turns Background App Refresh off), and not after a force-quit until the next
+///   open (F: the system "does not automatically launch your app if the user has
+///   force-quit it"). **Assumption**: such a push is dropped, not kept.
 /// - "Don't try to send more than two or three per hour" (F). **Assumption**: the device
 ///   enforces it as a token bucket, 3 deliveries of burst refilled at 3 per hour.
-/// - Coalesced: a push that finds no token waits for the next one, and later pushes
-///   merge into that one waiting delivery (G: priority 5 may be "delivered in bursts,
-///   throttled, or dropped"; offline storage keeps one per app, usually the latest).
+/// - The system "may hold and delay the delivery" (F): a push that finds no token is held
+///   until the next one, and a later push replaces the held one (F: "only holds the
+///   newest one"; the count of pushes it replaced is kept for the trace). The held push is
+///   delivered at once if the user launches the app first (``deliverHeldAtLaunch(state:)``)
+///   and discarded if the app is force-quit or killed meanwhile (``discardHeld(state:)``).
 /// - The handler has "up to 30 seconds of wall-clock time" (F).
-/// - Not delivered in Low Power Mode (F: background networking paused) or after a
-///   force-quit (until the next open); **assumption**: dropped, not kept.
 public struct SilentPushThrottle: Sendable {
     /// `docs/platform-facts.md` F: two or three per hour; the bucket holds and refills 3.
     public var burst = 3.0
@@ -22,25 +27,40 @@ public struct SilentPushThrottle: Sendable {
 
     public init() {}
 
+    /// What the phone's settings and the user's last gesture allow when a push arrives or a
+    /// held one is due.
+    public struct Conditions: Sendable, Equatable {
+        public var backgroundAppRefresh: Bool
+        public var lowPowerMode: Bool
+        /// The user force-quit the app and has not opened it since.
+        public var forceQuit: Bool
+
+        public init(backgroundAppRefresh: Bool, lowPowerMode: Bool, forceQuit: Bool) {
+            self.backgroundAppRefresh = backgroundAppRefresh
+            self.lowPowerMode = lowPowerMode
+            self.forceQuit = forceQuit
+        }
+    }
+
     public enum Dropped: UInt8, Sendable, Equatable {
-        case notPriority5, lowPowerMode, forceQuit
+        case notPriority5, backgroundAppRefreshOff, lowPowerMode, forceQuit
     }
 
     public enum Decision: Sendable, Equatable {
         /// Wake the app now; its handler may run for `runtime`.
         case deliver(runtime: SimDuration)
-        /// Held; the single waiting delivery is due at `at`
-        /// (``SilentPushThrottle/deliverWaiting(now:lowPowerMode:forceQuit:state:)``).
-        /// `newlyScheduled` is false when the push merged into an already waiting one.
+        /// Held; the held push is due at `at` (``SilentPushThrottle/deliverWaiting(now:conditions:state:)``).
+        /// `newlyScheduled` is false when the push replaced one already held.
         case coalesced(at: SimTime, newlyScheduled: Bool)
         case dropped(Dropped)
     }
 
-    /// A silent push reaches the device at `now`.
-    public func receive(priority: UInt8, now: SimTime, lowPowerMode: Bool, forceQuit: Bool, state: inout SilentPushState) -> Decision {
+    /// A silent push reaches the device at `now`. The reasons to drop it are checked in
+    /// the order of ``Dropped``.
+    public func receive(priority: UInt8, now: SimTime, conditions: Conditions, state: inout SilentPushState) -> Decision {
         guard priority == 5 else { return .dropped(.notPriority5) }
-        if lowPowerMode { return .dropped(.lowPowerMode) }
-        if forceQuit { return .dropped(.forceQuit) }
+        if let reason = Self.blocked(conditions) { return .dropped(reason) }
+        if conditions.forceQuit { return .dropped(.forceQuit) }
         if state.waiting {
             state.merged &+= 1
             return .coalesced(at: state.waitingUntil, newlyScheduled: false)
@@ -56,18 +76,47 @@ public struct SilentPushThrottle: Sendable {
         return .coalesced(at: state.waitingUntil, newlyScheduled: true)
     }
 
-    /// The waiting delivery's time has come: deliver it (one wake for every push merged
-    /// into it) or drop it. Nil when nothing waits (a stale event); still `coalesced`
-    /// when called before its time.
-    public func deliverWaiting(now: SimTime, lowPowerMode: Bool, forceQuit: Bool, state: inout SilentPushState) -> Decision? {
-        guard state.waiting else { return nil }
-        if now < state.waitingUntil { return .coalesced(at: state.waitingUntil, newlyScheduled: false) }
+    /// The held push's time has come: deliver it (one wake) or drop it (Background App
+    /// Refresh or Low Power Mode went off or on meanwhile). Nil when nothing is held or the
+    /// hold is not due (``SilentPushState/isDue(at:)``): the hold the caller's event was
+    /// scheduled for ended earlier, and a later one has its own event. A force-quit is not
+    /// looked at: it discarded the hold when it happened.
+    public func deliverWaiting(now: SimTime, conditions: Conditions, state: inout SilentPushState) -> Decision? {
+        guard state.isDue(at: now) else { return nil }
         state.waiting = false
-        if lowPowerMode { return .dropped(.lowPowerMode) }
-        if forceQuit { return .dropped(.forceQuit) }
+        if let reason = Self.blocked(conditions) { return .dropped(reason) }
         refill(&state, now: now)
         state.tokens = max(0, state.tokens - 1)
         return .deliver(runtime: handlerRuntime)
+    }
+
+    /// The user launches the app: "the system immediately delivers the held notification"
+    /// (F). Returns the count of pushes the held one replaced and itself (nil: nothing
+    /// held). **Assumption**: the delivery takes no token (the app is in the foreground;
+    /// the bucket rations background wakes) and ignores Background App Refresh and Low
+    /// Power Mode (Apple calls the handler for a foreground app as well).
+    public func deliverHeldAtLaunch(state: inout SilentPushState) -> UInt16? {
+        endHold(&state)
+    }
+
+    /// The app is force-quit or killed (jetsam, the watchdog, an expired background task,
+    /// an uninstall): "the system discards the held notification" (F). Returns the count
+    /// as ``deliverHeldAtLaunch(state:)`` does (nil: nothing held).
+    public func discardHeld(state: inout SilentPushState) -> UInt16? {
+        endHold(&state)
+    }
+
+    private func endHold(_ state: inout SilentPushState) -> UInt16? {
+        guard state.waiting else { return nil }
+        state.waiting = false
+        return state.merged
+    }
+
+    /// Background App Refresh off, then Low Power Mode: what stops a background wake.
+    private static func blocked(_ c: Conditions) -> Dropped? {
+        if !c.backgroundAppRefresh { return .backgroundAppRefreshOff }
+        if c.lowPowerMode { return .lowPowerMode }
+        return nil
     }
 
     private func refill(_ state: inout SilentPushState, now: SimTime) {
@@ -83,11 +132,18 @@ public struct SilentPushState: Sendable {
     public var refilledAt: SimTime
     public var waitingUntil = SimTime.zero
     public var waiting = false
-    /// Pushes merged into the waiting delivery.
+    /// Pushes merged into the held one (it replaced them).
     public var merged: UInt16 = 0
     /// A full bucket at `now`.
     public init(throttle: SilentPushThrottle, now: SimTime) {
         tokens = throttle.burst
         refilledAt = now
     }
+
+    /// Whether a push is held and due at `now`. A hold's due time is fixed when it begins
+    /// and an event is scheduled for it then; an event left by a hold that ended earlier
+    /// finds nothing held, or a later hold that is due only if its time is the same (the
+    /// bucket's refill gives that hold the same due time): either way one delivery, at the
+    /// held push's own time.
+    @inline(__always) public func isDue(at now: SimTime) -> Bool { waiting && now >= waitingUntil }
 }

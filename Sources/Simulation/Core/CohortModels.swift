@@ -14,6 +14,8 @@ final class CohortModels {
     let network: NetworkModel
     let usage: UsageConfig
     let kvPersistDelay: SimDuration
+    /// iOS: from the end of the app's last background task to its suspension (`ios.suspensionDelay`).
+    let suspensionDelay: SimDuration
     let capacityMah: Double
     /// The cohort as the scenario declares it: a feature reads its own settings from it
     /// (`fleet[].<feature>`) beside its host; the core reads the models above.
@@ -51,6 +53,7 @@ final class CohortModels {
             offlineSpellDuration: cohort.network.offlineSpellDuration)
         usage = cohort.usage
         kvPersistDelay = cohort.ios.kvPersistDelay
+        suspensionDelay = cohort.ios.suspensionDelay
         capacityMah = cohort.battery.capacityMah
         config = cohort
         featureBits = cohort.features.reduce(0) { $0 | $1.bit }

@@ -134,10 +134,11 @@ struct WorldCore {
         schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), at: until)
     }
 
-    /// The app leaves the foreground: suspended shortly unless it still has work (a
-    /// feature's background work, the app's background task), which checks again when it ends.
-    mutating func scheduleSuspensionCheck(_ d: UInt32) {
-        schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), after: World.suspensionDelay)
+    /// The app leaves the foreground or ends a background task: suspended `after` unless it
+    /// still has work (a feature's background work, the app's background task), which
+    /// checks again when it ends.
+    mutating func scheduleSuspensionCheck(_ d: UInt32, after: SimDuration) {
+        schedule(.foregroundSessionEnds(device: d, incarnation: devices[Int(d)].incarnation), after: after)
     }
 
     // MARK: - Key-value durability

@@ -58,7 +58,7 @@ extension World {
     /// Whether its guard will drop it (Core/QueueStats).
     @inline(__always) func featureEventIsSuperseded(_ event: FeatureEvent) -> Bool {
         switch event {
-        case .push(let e): return features.push.isSuperseded(e)
+        case .push(let e): return features.push.isSuperseded(e, now: core.now)
         case .refresh, .stepSync: return false
         case .continuation(let e): return e.isSuperseded(core.devices)
         }
@@ -372,6 +372,7 @@ extension World {
         features.continuation.terminate(d, core: &core)
         features.refresh.terminate(d, core: &core)
         terminateStepSync(d)
+        pushOnTermination(d)
     }
 
     /// The device can be reached again (back online, a network outage over): providers

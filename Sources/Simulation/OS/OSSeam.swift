@@ -20,6 +20,13 @@ extension WorldCore {
         let slot = launchPolicySlot(i)
         return slot >= 0 && launchPolicies[slot].forceQuit
     }
+
+    /// How long after device `i`'s app finished its background work the OS suspends it
+    /// (iOS: `ios.suspensionDelay`, 0 s by default, `BGTask.h`: "as soon as all
+    /// background tasks are complete") or caches it (Android: ``AndroidHost/cachedAfterWork``).
+    @inline(__always) func suspensionDelay(_ i: Int) -> SimDuration {
+        devices[i].isAndroid ? AndroidHost.cachedAfterWork : cohorts[Int(devices[i].cohort)].suspensionDelay
+    }
 }
 
 extension World {

@@ -58,6 +58,9 @@ struct ContinuationHost: FeatureHost {
     /// server's time (as positions: ``StreamPosition``).
     var streams: [StreamPosition]
     var metrics: ContinuationMetrics
+    /// **Assumption**: the foreground the user waits in outlasts the analysis's longest
+    /// timeout by this much, so its failure is seen before the app leaves the foreground.
+    static let foregroundMargin = SimDuration.seconds(1)
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
@@ -108,7 +111,7 @@ struct ContinuationHost: FeatureHost {
             // The user waits on the screen (the app stays in the foreground) until the
             // result, a failure, or a choice at the alert that leaves.
             let timeouts = core.scenario.logic.continuation
-            core.keepForeground(d, until: core.now + max(timeouts.hierarchicalTimeout, timeouts.baselineTimeout) + World.suspensionDelay)
+            core.keepForeground(d, until: core.now + max(timeouts.hierarchicalTimeout, timeouts.baselineTimeout) + Self.foregroundMargin)
             return .send(id, endpoint, .continuation)
         case .cancelRequest:
             core.cancelRequest(slots[i].job)
@@ -129,7 +132,7 @@ struct ContinuationHost: FeatureHost {
         case .endBackgroundTask:
             core.cancelTimer(d, .backgroundTask)
             slots[i].holdsBackgroundTask = false
-            core.scheduleSuspensionCheck(d)
+            core.scheduleSuspensionCheck(d, after: core.suspensionDelay(i))
         case .showResult(let result):
             if result.request.rawValue == slots[i].unseenRequest { slots[i].unseenRequest = 0 }
             userLooks(d, core: &core)
@@ -194,7 +197,7 @@ struct ContinuationHost: FeatureHost {
         case .moveOn:
             core.devices[i].foregroundUntil = core.now
             core.note(d, "user moves on: the app leaves the foreground")
-            core.scheduleSuspensionCheck(d)
+            core.scheduleSuspensionCheck(d, after: World.suspensionAfterForeground)
             return .moveOn
         case .cancel:
             userLooks(d, core: &core)

@@ -57,12 +57,14 @@ extension PushHost {
         schedule(event, at: core.now + delay, core: &core)
     }
 
-    /// Whether the event will be dropped by its slot's guard (Core/QueueStats).
-    @inline(__always) func isSuperseded(_ event: PushEvent) -> Bool {
+    /// Whether the event will be dropped by its slot's guard (Core/QueueStats), read when
+    /// it is popped at `now`.
+    @inline(__always) func isSuperseded(_ event: PushEvent, now: SimTime) -> Bool {
         switch event {
         case .answer(let slot, let generation): return !answerIsCurrent(slot, generation: generation)
         case .timer(let slot): return timers[Int(slot)] == nil
-        case .source, .broadcast, .arrives, .tokenLifecycle, .silentWaiting: return false
+        case .silentWaiting(let d): return !truth[Int(userOf[Int(d)])].silent.isDue(at: now)
+        case .source, .broadcast, .arrives, .tokenLifecycle: return false
         }
     }
 }

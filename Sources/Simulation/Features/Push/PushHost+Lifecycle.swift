@@ -65,6 +65,7 @@ extension PushHost {
         truth[u].uninstalled = true
         metrics.uninstalls += 1
         core.note(d, "push: the user uninstalls the app; its tokens are unregistered")
+        discardHeldSilentPush(d, forceQuit: false, why: "app uninstalled", core: &core)
         if truth[u].provider == .apns {
             apns.appRemoved(device: gatewayDevice[u])
         } else {

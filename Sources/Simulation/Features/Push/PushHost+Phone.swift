@@ -75,12 +75,15 @@ extension PushHost {
         }
         if m.silent {
             let decision = throttle.receive(priority: UInt8(PushRouter.apnsPriority(m.priority, silent: m.silent)), now: core.now,
-                                            lowPowerMode: core.devices[i].lowPowerMode, forceQuit: core.userForceQuitApp(i), state: &truth[u].silent)
+                                            conditions: Self.silentPushConditions(i, core), state: &truth[u].silent)
             switch decision {
             case .deliver: metrics.silent[0] += 1
             case .coalesced(let at, let newlyScheduled):
                 metrics.silent[1] += 1
-                if newlyScheduled { schedule(.silentWaiting(device: d), at: at, core: &core) }
+                if newlyScheduled {
+                    metrics.silent[5] += 1
+                    schedule(.silentWaiting(device: d), at: at, core: &core)
+                }
             case .dropped: metrics.silent[2] += 1
             }
             core.note(d, "OS: silent push \(Self.words(decision, core))")
@@ -152,24 +155,45 @@ extension PushHost {
         }
     }
 
-    /// The silent push the throttle held is due: one wake for it and every push merged into
-    /// it, unless Low Power Mode, a force-quit or an uninstall came meanwhile (``SilentPushThrottle/deliverWaiting(now:lowPowerMode:forceQuit:state:)``).
+    /// The silent push the throttle held is due: one wake for it, unless
+    /// Background App Refresh or Low Power Mode stops it now (``SilentPushThrottle/deliverWaiting(now:conditions:state:)``).
+    /// Nothing when the hold ended earlier (delivered at a launch, discarded at a kill).
     mutating func silentWaiting(_ d: UInt32, core: inout WorldCore) {
         let u = Int(userOf[Int(d)])
         let merged = truth[u].silent.merged
-        guard let decision = throttle.deliverWaiting(now: core.now, lowPowerMode: core.devices[Int(d)].lowPowerMode,
-                                                     forceQuit: core.userForceQuitApp(Int(d)),
+        guard let decision = throttle.deliverWaiting(now: core.now, conditions: Self.silentPushConditions(Int(d), core),
                                                      state: &truth[u].silent)
         else { return }
         switch decision {
-        case .deliver where truth[u].uninstalled:
-            metrics.silent[4] += 1
-            return core.note(d, "OS: held silent push discarded (app uninstalled)")
         case .deliver: metrics.silent[3] += 1
         case .dropped: metrics.silent[4] += 1
-        case .coalesced(let at, _): return schedule(.silentWaiting(device: d), at: at, core: &core)
+        case .coalesced: return
         }
         core.note(d, "OS: held silent push (\(merged) merged) \(Self.words(decision, core))")
+    }
+
+    /// The user launches the app: the push the throttle holds is delivered now, before
+    /// anything else of the open (``SilentPushThrottle/deliverHeldAtLaunch(state:)``).
+    private mutating func heldSilentPushAtLaunch(_ d: UInt32, core: inout WorldCore) {
+        let u = Int(userOf[Int(d)])
+        guard let merged = throttle.deliverHeldAtLaunch(state: &truth[u].silent) else { return }
+        metrics.silent[6] += 1
+        core.note(d, "OS: held silent push (\(merged) merged) delivered at the launch")
+    }
+
+    /// The user force-quit the app, or something killed it (`why`: the trace's words): the
+    /// push the throttle holds is discarded (``SilentPushThrottle/discardHeld(state:)``).
+    mutating func discardHeldSilentPush(_ d: UInt32, forceQuit: Bool, why: String, core: inout WorldCore) {
+        let u = Int(userOf[Int(d)])
+        guard let merged = throttle.discardHeld(state: &truth[u].silent) else { return }
+        metrics.silent[forceQuit ? 7 : 8] += 1
+        core.note(d, "OS: held silent push (\(merged) merged) discarded (\(why))")
+    }
+
+    /// Device `i`'s settings and the user's force-quit, as the throttle reads them.
+    static func silentPushConditions(_ i: Int, _ core: WorldCore) -> SilentPushThrottle.Conditions {
+        SilentPushThrottle.Conditions(backgroundAppRefresh: core.devices[i].backgroundAppRefresh,
+                                      lowPowerMode: core.devices[i].lowPowerMode, forceQuit: core.userForceQuitApp(i))
     }
 
     /// A throttle decision as a replay reads it: its times in human units, not as the
@@ -192,7 +216,8 @@ extension PushHost {
 
     // MARK: - Opens and registration
 
-    /// An app open: an uninstalled app is reinstalled (a new token). Returns the push user
+    /// An app open: the silent push the throttle holds is delivered first ("immediately",
+    /// ``heldSilentPushAtLaunch(_:core:)``); an uninstalled app is reinstalled (a new token). Returns the push user
     /// (nil: the device runs no push) and whether the app registers its token now: with
     /// permission, when the registry does not hold it active (a new token: not yet). The
     /// world then delivers the open as in-app activity and the user reading every
@@ -202,6 +227,7 @@ extension PushHost {
         let u32 = userOf[Int(d)]
         guard u32 >= 0 else { return nil }
         let u = Int(u32)
+        heldSilentPushAtLaunch(d, core: &core)
         // Read first: a change through the out-of-line lists costs more than a look.
         if !truth[u].shownCollapsed.isEmpty { truth[u].shownCollapsed.removeAll() }
         if truth[u].uninstalled { reinstalled(u, core: &core) }

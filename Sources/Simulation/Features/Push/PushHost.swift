@@ -19,8 +19,10 @@ import Scenario
 ///   (provisional: quietly), counts among the unread notifications, and is
 ///   opened with the cohort's `openProbability` (an open is an app open) or dismissed;
 ///   a notification with a collapse id already shown replaces it in place. A silent
-///   push to an iPhone goes through ``SilentPushThrottle`` (Low Power Mode and a force-quit
-///   drop it; one held by the throttle is delivered when its time comes); an FCM data
+///   push to an iPhone goes through ``SilentPushThrottle`` (Background App Refresh off, Low
+///   Power Mode and a force-quit drop it; one held by the throttle is delivered when its
+///   time comes, at once if the user opens the app first, and discarded if the app is
+///   terminated or uninstalled first); an FCM data
 ///   message reaches the app when FCM delivers it. FCM devices
 ///   send delivery receipts. **Decision**: the OS applies no count from the payload:
 ///   the app keeps the icon's count from the unread notifications (docs/model.md).

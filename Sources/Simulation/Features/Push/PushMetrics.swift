@@ -37,9 +37,12 @@ struct PushMetrics {
     var notShownWithoutPermission: UInt64 = 0
     var collapsedInPlace: UInt64 = 0
     /// Silent pushes by ``silentNames``: at arrival delivered, coalesced (held by the
-    /// throttle, or merged into the push it holds) or dropped; then, for each held one,
-    /// delivered or dropped when its time comes (one wake carries every merged push).
-    var silent = [UInt64](repeating: 0, count: 5)
+    /// throttle, or merged into the push it holds) or dropped; then, for each hold (`held`),
+    /// delivered or dropped when its time comes (one wake carries every merged push),
+    /// delivered at the user's launch before then, or discarded when the user force-quits
+    /// the app or something kills it (jetsam, the watchdog, a background task not ended,
+    /// an uninstall) before then.
+    var silent = [UInt64](repeating: 0, count: PushMetrics.silentNames.count)
     var opened: UInt64 = 0
     var dismissed: UInt64 = 0
     var timeToOpen = LatencyHistogram()
@@ -57,7 +60,8 @@ struct PushMetrics {
     static let statuses = [400, 403, 404, 405, 410, 413, 429, 500, 503]
     static let failureNames = ["unregistered", "clientError", "rateLimited", "serverError", "timedOut", "expired"]
     static let tokenNames = ["active", "inactive", "expired", "revoked"]
-    static let silentNames = ["delivered", "coalesced", "dropped", "deliveredAfterWait", "droppedAfterWait"]
+    static let silentNames = ["delivered", "coalesced", "dropped", "deliveredAfterWait", "droppedAfterWait",
+                              "held", "deliveredAtLaunch", "discardedAtForceQuit", "discardedAtKill"]
 
     static func index(_ s: PushSuppression) -> Int {
         switch s {

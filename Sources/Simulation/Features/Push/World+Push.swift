@@ -92,6 +92,15 @@ extension World {
         features.push.userSees(message, core: &core)
     }
 
+    /// The app was terminated: the silent push the throttle holds is discarded, a
+    /// force-quit's (the launch policy marked it before terminating) or a kill's (the
+    /// trace line before says which kill).
+    mutating func pushOnTermination(_ d: UInt32) {
+        guard features.push.active, features.push.userOf[Int(d)] >= 0 else { return }
+        let forceQuit = core.userForceQuitApp(Int(d))
+        features.push.discardHeldSilentPush(d, forceQuit: forceQuit, why: forceQuit ? "force-quit" : "app terminated", core: &core)
+    }
+
     /// The device came online (or out of idle): the providers hand over what they stored.
     mutating func pushDeviceReachable(_ d: UInt32) {
         guard features.push.active, features.push.userOf[Int(d)] >= 0, fcmReachable(Int(d)) else { return }
@@ -102,9 +111,9 @@ extension World {
         }
     }
 
-    /// An app open: the token registered if the registry does not hold it active, the open
-    /// as in-app activity, and the user reading every notification (docs/model.md: an
-    /// open reads every notification).
+    /// An app open: the silent push the throttle holds delivered at once, the token
+    /// registered if the registry does not hold it active, the open as in-app activity,
+    /// and the user reading every notification (docs/model.md: an open reads every notification).
     mutating func pushOnOpen(_ d: UInt32) {
         guard let (u, registers) = features.push.appOpened(d, core: &core) else { return }
         if registers { deliverPush(features.push.register(d)) }

@@ -66,7 +66,7 @@ extension World {
         features.refresh.observeTaskCompleted(i, success: success, core: &core)
         guard core.devices[i].task.running else { return }
         endTask(d)
-        core.schedule(.suspendAfterTask(device: d, serial: core.devices[i].task.serial), after: World.suspensionDelay)
+        core.schedule(.suspendAfterTask(device: d, serial: core.devices[i].task.serial), after: core.suspensionDelay(i))
     }
 
     // MARK: - Notifications

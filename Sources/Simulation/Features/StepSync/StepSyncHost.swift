@@ -24,6 +24,8 @@ struct StepSyncMetrics {
     /// Energy of each step upload, per cohort.
     var uploadEnergy: [EventEnergy]
     var uploads: UInt64 = 0
+    /// Uploads still in flight when iOS suspended the app (they fail as a lost connection).
+    var uploadsCutBySuspension: UInt64 = 0
     var healthDeliveries: UInt64 = 0
     var staleSyncNotifications: UInt64 = 0
     /// Android's step-sync jobs started (WorkManager periodic work, seed `003`).

@@ -13,11 +13,12 @@ extension StepSyncHost {
         parts.scheduling["stepSyncJobs"] = .count(metrics.jobs)
     }
 
-    /// `stepSync`: seed `003`'s uploads, HealthKit wakes, stale-sync notifications and the
-    /// server's dropped old writes.
+    /// `stepSync`: seed `003`'s uploads (and those the app's suspension cut), HealthKit
+    /// wakes, stale-sync notifications and the server's dropped old writes.
     func section() -> ReportValue {
         [
             "uploads": .count(metrics.uploads),
+            "uploadsCutBySuspension": .count(metrics.uploadsCutBySuspension),
             "healthKitDeliveries": .count(metrics.healthDeliveries),
             "staleSyncNotifications": .count(metrics.staleSyncNotifications),
             "droppedOldWrites": .count(store.droppedWrites),

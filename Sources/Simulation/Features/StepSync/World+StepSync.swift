@@ -140,6 +140,7 @@ extension World {
     /// suspended app, a lost connection).
     mutating func failStepUploadOnSuspension(_ d: UInt32) {
         guard let request = features.stepSync.abandonUpload(d, core: &core) else { return }
+        features.stepSync.metrics.uploadsCutBySuspension += 1
         deliverStepSync(d, .httpResponse(request, .failed(.connectionLost)))
     }
 
@@ -198,9 +199,9 @@ extension World {
 
     /// The logic's `finishWork(success:)` ended the run (the Worker returned and its job
     /// ended on Android, HealthKit's completion handler was called on iOS): the process
-    /// is cached (suspended) shortly after unless something else holds it.
+    /// is cached or suspended after ``WorldCore/suspensionDelay(_:)`` unless something else holds it.
     mutating func stepWorkFinished(_ d: UInt32) {
-        core.armTimer(d, .stepWake, after: World.suspensionDelay)
+        core.armTimer(d, .stepWake, after: core.suspensionDelay(Int(d)))
     }
 }
 

@@ -7,6 +7,10 @@ import Platform
 /// the run, its stop deadline and the retry backoff. The run itself goes to the feature
 /// that declared the work (World+Android).
 extension AndroidHost {
+    /// **Assumption**: the app's process is cached 1 s after its Worker returned and its
+    /// job ended (AOSP freezes cached apps later still; the app does nothing meanwhile).
+    static let cachedAfterWork = SimDuration.seconds(1)
+
     /// `enqueueUniquePeriodicWork(KEEP, …)`, unless `work` is enqueued already: its first
     /// run from `earliestBegin` (its initial delay) or, with none, from now.
     mutating func enqueueWork(_ d: UInt32, _ work: WorkID, _ request: PeriodicWork, earliestBegin: SimTime?, core: inout WorldCore) {

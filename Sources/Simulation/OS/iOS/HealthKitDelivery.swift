@@ -15,7 +15,7 @@ enum HealthKitDelivery {
     /// in one second); none while no steps are recorded.
     static let meanGap = 3600.0
     /// **Assumption**: a wake gets the same 30 s as the app's background task (`docs/platform-facts.md` F);
-    /// the app is suspended `suspensionDelay` after the work finishes, or at the budget's end.
+    /// the app is suspended `ios.suspensionDelay` after the work finishes, or at the budget's end.
     static let budget = SimDuration.seconds(30)
 
     /// A gap between deliveries: ``minimumGap`` plus an exponential, with mean ``meanGap``
