@@ -40,6 +40,9 @@ struct PushMetrics {
     /// throttle, or merged into the push it holds) or dropped; then, for each held one,
     /// delivered or dropped when its time comes (one wake carries every merged push).
     var silent = [UInt64](repeating: 0, count: 5)
+    /// Silent pushes that reached the app in the background: delivered at arrival or when
+    /// the held one was due (what wakes an iOS app, ``World/silentPushWakes(_:)``).
+    var silentWakes: UInt64 { silent[0] + silent[3] }
     var opened: UInt64 = 0
     var dismissed: UInt64 = 0
     var timeToOpen = LatencyHistogram()
