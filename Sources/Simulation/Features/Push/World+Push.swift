@@ -104,8 +104,8 @@ extension World {
     /// (``backgroundLaunch(_:)``), and the app is suspended after the handler as after a
     /// task (``World/suspensionDelay``), unless something else holds it. The handler
     /// itself takes no time: the app's logic does nothing on a silent push (seed 001's
-    /// badge push needs no fetch). A running app hears it at no launch cost. (Android's
-    /// FCM data messages are not this path.)
+    /// needs no fetch). A running app hears it at no launch cost. (Android's FCM data
+    /// messages are not this path.)
     mutating func silentPushWakes(_ d: UInt32) {
         let i = Int(d)
         guard core.cohorts[Int(core.devices[i].cohort)].platform == .ios, core.devices[i].process != .running else { return }
