@@ -4,7 +4,7 @@ import SimKernel
 /// every other key has the default documented on ``Cohort`` and its section types.
 enum CohortDecoder {
     static let keys = ["cohort", "count", "platform", "features", "timeZones", "battery", "usage",
-                       "network", "settings", "signedIn", "lastTestDaysAgo", "ios", "android", "continuation", "push"]
+                       "network", "settings", "signedIn", "lastTestDaysAgo", "ios", "android", "continuation", "push", "energy"]
 
     /// Largest `count` of one cohort (a billion devices; the run would not fit in memory long before).
     static let maximumCount: Int64 = 1_000_000_000
@@ -29,6 +29,7 @@ enum CohortDecoder {
         var android = AndroidConfig.defaults
         var continuation = ContinuationUsage.defaults
         var push = PushUsage.defaults
+        var energy = EnergyConfig.defaults
 
         for member in try node.members("a cohort object, e.g. {\"cohort\": \"ios-daily\", \"count\": 1000, \"platform\": \"ios\"}") {
             let child = member.node
@@ -48,6 +49,7 @@ enum CohortDecoder {
             case "android": android = try CohortSectionDecoder.android(child)
             case "continuation": continuation = try ContinuationDecoder.usage(child)
             case "push": push = try PushDecoder.usage(child)
+            case "energy": energy = try CohortSectionDecoder.energy(child)
             default: throw member.unknownKey(among: keys)
             }
         }
@@ -57,7 +59,7 @@ enum CohortDecoder {
         return Cohort(name: name, count: count, platform: platform, features: features, timeZones: timeZones,
                       battery: battery, usage: usage, network: network ?? NetworkDecoder.defaults,
                       settings: settings, signedIn: signedIn, lastTestDaysAgo: lastTestDaysAgo, ios: ios,
-                      android: android, continuation: continuation, push: push)
+                      android: android, continuation: continuation, push: push, energy: energy)
     }
 
     /// `platform`: `"ios"` or `"android"`, and built in this version (``Catalog/availablePlatforms``).

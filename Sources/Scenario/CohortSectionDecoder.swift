@@ -1,6 +1,6 @@
 import SimKernel
 
-/// The sections of a cohort: `battery`, `usage`, `settings`, `ios`. Each key is
+/// The sections of a cohort: `battery`, `energy`, `usage`, `settings`, `ios`. Each key is
 /// optional and defaults to the section type's `defaults`.
 enum CohortSectionDecoder {
     static let batteryKeys = ["capacityMah", "initialPercent", "charging"]
@@ -19,6 +19,37 @@ enum CohortSectionDecoder {
             }
         }
         return battery
+    }
+
+    static let energyKeys = ["cpuActiveMilliamps", "coldLaunch", "resume"]
+    /// The longest launch cost accepted: a background task's whole budget (30 s).
+    static let longestLaunch = SimDuration.seconds(30)
+
+    /// `energy`: `cpuActiveMilliamps` above 0 and at most 5000, `coldLaunch` and `resume`
+    /// durations from 0 to 30 s.
+    static func energy(_ node: ScenarioNode) throws(ScenarioError) -> EnergyConfig {
+        var energy = EnergyConfig.defaults
+        for member in try node.members("an energy object, e.g. {\"coldLaunch\": \"400ms\", \"resume\": \"100ms\"}") {
+            let child = member.node
+            switch member.key {
+            case "cpuActiveMilliamps":
+                let expected = "a CPU current in mA: a number above 0 and at most 5000"
+                energy.cpuActiveMilliamps = try child.positiveNumber(expected)
+                if energy.cpuActiveMilliamps > 5_000 { throw child.error(expected: expected) }
+            case "coldLaunch": energy.coldLaunch = try launchCost(child)
+            case "resume": energy.resume = try launchCost(child)
+            default: throw member.unknownKey(among: energyKeys)
+            }
+        }
+        return energy
+    }
+
+    /// A launch's CPU time: a duration from 0 to 30 s.
+    static func launchCost(_ node: ScenarioNode) throws(ScenarioError) -> SimDuration {
+        let expected = "a duration from 0s to 30s with a unit, e.g. \"400ms\" (units us, ms, s, m, h, d)"
+        let d = try node.duration(.nonNegative, expected: expected)
+        if d > longestLaunch { throw node.error(expected: expected, found: "\(node.value.foundDescription) (longer than 30s)") }
+        return d
     }
 
     static let usageKeys = ["appOpensPerDay", "notificationOpenProbability", "notificationOpenDelay",

@@ -28,6 +28,11 @@ extension BatteryConfig {
     public static let defaults = BatteryConfig(capacityMah: 3300, initialPercent: .uniform(30, 100), charging: .overnight)
 }
 
+extension EnergyConfig {
+    /// 150 mA of CPU in the background; a cold launch 400 ms of it, a resume 100 ms.
+    public static let defaults = EnergyConfig(cpuActiveMilliamps: 150, coldLaunch: .milliseconds(400), resume: .milliseconds(100))
+}
+
 extension UsageConfig {
     /// 2.5 opens a day; half the notifications opened, after lognormal median 20 min / p99 12 h;
     /// 60 % take an available test, which lasts 25 min.

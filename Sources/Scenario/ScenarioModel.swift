@@ -97,6 +97,19 @@ public struct Cohort: Sendable, Equatable {
     public var continuation: ContinuationUsage = .defaults
     /// Seed `001`'s notification sources and user settings (``PushUsage``).
     public var push: PushUsage = .defaults
+    /// What the app's background CPU and launches cost (``EnergyConfig``).
+    public var energy: EnergyConfig = .defaults
+}
+
+/// A cohort's `energy` section: named assumptions of the app's background energy
+/// (docs/model.md, the energy rows).
+public struct EnergyConfig: Sendable, Equatable {
+    /// CPU current while the app runs in the background (mA). Default 150.
+    public var cpuActiveMilliamps: Double
+    /// CPU time of a background launch of a terminated app. Default 400 ms.
+    public var coldLaunch: SimDuration
+    /// CPU time of a background launch of a suspended app. Default 100 ms.
+    public var resume: SimDuration
 }
 
 public struct BatteryConfig: Sendable, Equatable {

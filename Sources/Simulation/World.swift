@@ -18,7 +18,6 @@ public struct World {
     var features: FeatureHosts
     var server: APIServerModel
     var tokens: AuthTokens
-    let energy = RadioEnergyModel()
     let requestTimeout: SimDuration
     /// "Never happened" for per-device times (compare with `==`, never subtract).
     static let never = SimTime(microseconds: Int64.min)

@@ -207,6 +207,26 @@ import Testing
                         path: "$.logic.stepSync.lowBatteryPercent", expected: ["a whole percent"])
     }
 
+    /// `fleet[].energy`: the CPU current above 0 and at most 5000 mA, launch costs 0 to 30 s,
+    /// no other key; the defaults when absent, every key read when present.
+    @Test func energyKeysAreStrictAndBounded() throws {
+        expectRejection(Fixtures.scenario(cohort: #""energy": {"coldLaunh": "1s"}"#),
+                        path: "$.fleet[0].energy.coldLaunh", found: ["did you mean `coldLaunch`?"])
+        expectRejection(Fixtures.scenario(cohort: #""energy": {"cpuActiveMilliamps": 0}"#),
+                        path: "$.fleet[0].energy.cpuActiveMilliamps", expected: ["above 0 and at most 5000"])
+        expectRejection(Fixtures.scenario(cohort: #""energy": {"cpuActiveMilliamps": 5000.5}"#),
+                        path: "$.fleet[0].energy.cpuActiveMilliamps", found: ["5000.5"], expected: ["at most 5000"])
+        expectRejection(Fixtures.scenario(cohort: #""energy": {"coldLaunch": "30001ms"}"#),
+                        path: "$.fleet[0].energy.coldLaunch", found: ["longer than 30s"], expected: ["from 0s to 30s"])
+        expectRejection(Fixtures.scenario(cohort: #""energy": {"resume": "-1ms"}"#),
+                        path: "$.fleet[0].energy.resume", found: ["negative"])
+        expectRejection(Fixtures.scenario(cohort: #""energy": {"resume": 0.1}"#),
+                        path: "$.fleet[0].energy.resume", found: ["needs a unit"])
+        let read = try Fixtures.decode(Fixtures.scenario(cohort: #""energy": {"cpuActiveMilliamps": 5000, "coldLaunch": "30s", "resume": "0s"}"#))
+        #expect(read.fleet[0].energy == EnergyConfig(cpuActiveMilliamps: 5000, coldLaunch: .seconds(30), resume: .zero))
+        #expect(try Fixtures.decode(Fixtures.scenario()).fleet[0].energy == .defaults)
+    }
+
     @Test func badCategoricalWeights() {
         expectRejection(Fixtures.scenario(cohort: #""timeZones": {"UTC": 0, "Europe/Berlin": 0}"#),
                         path: "$.fleet[0].timeZones", found: ["weights that sum to 0"])

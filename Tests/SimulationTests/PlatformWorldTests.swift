@@ -54,12 +54,15 @@ import Scenario
         #expect(launchesAfterReopen > 0)
     }
 
-    /// One LTE refresh costs promotion + transfer + tail (`docs/platform-facts.md` I) plus the
-    /// CPU while the task runs: a single history request with a 1 s round trip and a
-    /// 1 s task: 0.26 s × 1.21 W + 1 s × 1.2 W + 10 s × 1.06 W + 1 s × 0.15 A × 3.85 V
-    /// = 12.6921 J = 0.915736 mAh at 3.85 V, which the report's `energyPerRefresh` shows.
-    @Test func theReportsPerRefreshEnergyMatchesTheFormula() throws {
-        var world = World(scenario: try Fixtures.decode("""
+    /// One cold refresh launch on LTE with one history request (1 s round trip, 0 s
+    /// service), the hand computation of docs/model.md's energy paragraph from AT&T ARO's
+    /// constants (`docs/platform-facts.md` I): the radio waits for the promotion, so the task
+    /// runs 0.26 + 1 = 1.26 s, and
+    /// 0.26 × 1.21 (promotion) + 1 × 1.2 (connected) + 11.05244 (ARO's tail: 0.1 × 1.2 +
+    /// 0.02 × 1.122 + 10 × 1.091) + 1.26 × 0.5775 (task CPU: 150 mA × 3.85 V) + 0.4 × 0.5775
+    /// (cold launch) = 13.52569 J = 0.975880 mAh at 3.85 V (13.86 J a mAh); the radio alone
+    /// 12.56704 J and 0.26 + 1 + 10.12 = 11.38 s active, 54.624 s a device-day over 5 h.
+    static let loneLTERefresh = """
         {"name": "energy", "duration": "5h", "seed": 1,
          "fleet": [{"cohort": "lte", "count": 1, "platform": "ios", "features": ["refresh"], "signedIn": 1,
                     "usage": {"appOpensPerDay": 0}, "lastTestDaysAgo": 10,
@@ -68,15 +71,76 @@ import Scenario
                     "battery": {"capacityMah": 3300, "charging": "rarely", "initialPercent": 90},
                     "ios": {"earlyExpirationRate": 0, "launchPolicy": {"opportunityGap": "1m", "baseAcceptance": 1}}}],
          "backend": {"serviceTime": "0s"}}
-        """))
+        """
+
+    @Test func theReportsPerRefreshEnergyMatchesTheHandComputation() throws {
+        var world = World(scenario: try Fixtures.decode(PlatformWorldTests.loneLTERefresh))
         world.runToEnd()
         // One refresh: its energy is the distribution's exact mean (a sum kept to 10⁻¹²).
         #expect(world.features.refresh.metrics.energy[0].count == 1)
         let perRefresh = try #require(world.features.refresh.metrics.energy[0].mAh.mean)
-        #expect(abs(perRefresh - 0.915736) < 0.000001)
+        #expect(abs(perRefresh - 13.52569 / 13.86) < 0.000001)
+        #expect(abs(perRefresh - 0.975880) < 0.000001)
+        #expect(abs(world.core.devices[0].radio.joules - 12.56704) < 1e-9)
+        #expect(abs(world.core.devices[0].radio.activeSeconds - 11.38) < 1e-9)
         let report = try world.report().report
         let p50 = try #require(report.lookup("battery.lte.energyPerRefresh.mAh.p50")?.doubleValue)
-        #expect(abs(p50 - 0.9157) < 0.00005)
+        #expect(abs(p50 - 0.9759) < 0.00005)
+        let radioPerDay = try #require(report.lookup("battery.lte.radioActiveSecondsPerDeviceDay.mean")?.doubleValue)
+        #expect(abs(radioPerDay - 54.624) < 0.001)
+    }
+
+    /// ARO's promotion comes before the first packet: a request that finds LTE idle reaches
+    /// the server 0.26 s + half its 1 s round trip after the send, not 0.5 s.
+    @Test func aRequestFromIdleLTEReachesTheServer260msLater() throws {
+        var world = World(scenario: try Fixtures.decode(PlatformWorldTests.loneLTERefresh), traceDevice: 0)
+        world.runToEnd()
+        let sent = try #require(world.trace.first { $0.line.contains("sent, radio promotion 260 ms") })
+        let served = try #require(world.trace.first { $0.line.contains("server: /") })
+        #expect(served.time - sent.time == .milliseconds(760))
+    }
+
+    /// The issue's "a refresh launch that sends nothing costs more than 0 mAh": signed out,
+    /// the logic completes at once, so the task lasts 0 s and sends nothing; the first
+    /// launch is cold, 0.4 s × 0.5775 W = 0.231 J = 0.016667 mAh, every later one (one every
+    /// 4 h, `preferredInterval`) resumes the app the last task left suspended,
+    /// 0.1 s × 0.5775 W = 0.0041667 mAh.
+    @Test func aRefreshLaunchThatSendsNothingCostsItsLaunch() throws {
+        var world = World(scenario: try Fixtures.decode("""
+        {"name": "signed-out", "duration": "1d", "seed": 3,
+         "fleet": [{"cohort": "out", "count": 1, "platform": "ios", "features": ["refresh"], "signedIn": 0,
+                    "usage": {"appOpensPerDay": 0},
+                    "settings": {"backgroundAppRefresh": 1, "lowPowerMode": 0},
+                    "ios": {"launchPolicy": {"opportunityGap": "1m", "baseAcceptance": 1, "budgetBase": 12}}}]}
+        """))
+        world.runToEnd()
+        let energy = world.features.refresh.metrics.energy[0]
+        let n = Double(energy.count)
+        #expect(n > 2)
+        #expect(world.core.devices[0].radio.joules == 0)
+        let mean = try #require(energy.mAh.mean)
+        #expect(abs(mean * n - (0.231 + (n - 1) * 0.05775) / 13.86) < 1e-9)
+        let report = try world.report().report
+        #expect(report.lookup("battery.out.energyPerRefresh.mAh.p50")?.doubleValue == 0.0042)
+        #expect(report.lookup("battery.out.energyPerRefresh.mAh.max")?.doubleValue == 0.0167)
+    }
+
+    /// A request that fails at once offline never opens the radio: the launch and the task's
+    /// CPU only (a `networkOutage` fault over the whole run).
+    @Test func anOfflineRequestCostsNoRadioEnergy() throws {
+        var world = World(scenario: try Fixtures.decode("""
+        {"name": "offline", "duration": "5h", "seed": 1,
+         "fleet": [{"cohort": "lte", "count": 1, "platform": "ios", "features": ["refresh"], "signedIn": 1,
+                    "usage": {"appOpensPerDay": 0}, "lastTestDaysAgo": 10,
+                    "network": {"latency": "1s", "failureRate": 0, "offlineSpellsPerDay": 0, "homeWiFi": 0},
+                    "settings": {"backgroundAppRefresh": 1, "lowPowerMode": 0},
+                    "ios": {"earlyExpirationRate": 0, "launchPolicy": {"opportunityGap": "1m", "baseAcceptance": 1}}}],
+         "faults": [{"kind": "networkOutage", "at": "0s", "duration": "5h"}]}
+        """))
+        world.runToEnd()
+        #expect(world.features.refresh.metrics.energy[0].count > 0)
+        #expect(world.core.devices[0].radio.joules == 0)
+        #expect(world.core.devices[0].radio.activeSeconds == 0)
     }
 
     /// An Android device left stationary, unplugged, with its screen off runs its

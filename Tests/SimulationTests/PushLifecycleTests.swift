@@ -1,6 +1,7 @@
 import Testing
 import Scenario
 import Reports
+import Platform
 @testable import Simulation
 
 /// The token lifecycle as workload (uninstalls and token changes, `fleet[].push`) and the
@@ -92,6 +93,23 @@ import Reports
     /// unread count) to one phone for a day: the throttle (3 at once, 3 an hour, docs/platform-facts.md
     /// F) holds the excess, and each held delivery happens when its turn comes, so the app
     /// is woken about 3 + 3 × 24 = 75 times, not only the first 3.
+    /// A silent push that reaches the app in the background is a real wake: one
+    /// `pushHandling` operation costing the launch (docs/model.md, `energy.coldLaunch`,
+    /// `energy.resume`: 0.4 s, then 0.1 s, of 150 mA × 3.85 V = 0.5775 W), the app then
+    /// suspended 1 s later. No opens: the first wake starts the app cold (0.231 J), every
+    /// later one resumes it (0.05775 J); a push every 6 min on average never finds it running.
+    @Test func aSilentPushWakeCostsItsLaunchAsPushHandling() throws {
+        var world = World(scenario: try Self.scenario(count: 1, duration: "1d", opensPerDay: 0, perDay: 240, priority: "low"))
+        world.runToEnd()
+        let wakes = Double(world.features.push.metrics.silentWakes)
+        #expect(wakes > 60)
+        let ledger = world.core.devices[0].ledger
+        let pushHandling = ledger.appJoulesByOperation[Int(EnergyOperation.pushHandling.rawValue)]
+        #expect(abs(pushHandling - (0.231 + (wakes - 1) * 0.05775)) < 1e-9)
+        #expect(ledger.appJoules == pushHandling)
+        #expect(world.core.devices[0].process == .suspended)
+    }
+
     @Test func heldSilentPushesAreDeliveredWhenTheThrottleAllows() throws {
         let r = try Self.run(try Self.scenario(count: 1, duration: "1d", opensPerDay: 0, perDay: 240, priority: "low"))
         let immediate = Self.count(r, "push.display.silent.delivered")

@@ -3,7 +3,7 @@ import SimKernel
 /// The kinds of background work FleetSim attributes energy to (issue 3: "energy per
 /// operation (refresh, sync, push handling)").
 public enum EnergyOperation: UInt8, Sendable, CaseIterable {
-    case refresh, sync, pushHandling, processing
+    case refresh, sync, pushHandling
 }
 
 /// One device's energy books: what the app's background work cost, per operation kind.
@@ -17,11 +17,12 @@ public enum EnergyOperation: UInt8, Sendable, CaseIterable {
 /// "energy per refresh". A radio tail left behind by an operation is part of that
 /// operation's cost (see ``RadioState``), even when it outlives the task.
 ///
-/// Fixed size, no allocation: 49 bytes, in every `Device` (docs/speed.md, "Session 12:
-/// the energy books"). The per-kind sums are kept apart, not folded into one total as
-/// they come, because ``appJoules`` adds them in kind order: the same total to the bit.
+/// Fixed size, no allocation: 41 bytes, in every `Device` (docs/speed.md, "Session 12:
+/// the energy books": 49 bytes then, with a fourth kind that nothing used). The per-kind
+/// sums are kept apart, not folded into one total as they come, because ``appJoules``
+/// adds them in kind order: the same total to the bit.
 public struct EnergyLedger: Sendable {
-    public var appJoulesByOperation: InlineArray<4, Double> = .init(repeating: 0)
+    public var appJoulesByOperation: InlineArray<3, Double> = .init(repeating: 0)
     /// App energy outside any operation (a foreground request's tail, a late response).
     public var appJoulesOutsideOperations = 0.0
     /// The operation now running and what it has cost so far.

@@ -23,6 +23,8 @@ final class CohortModels {
     /// The features the cohort runs (`fleet[].features`), one ``Feature/bit`` each.
     let featureBits: UInt8
     let battery: BatteryModel
+    /// The app's background CPU and launch costs (`energy`).
+    let energy: DeviceEnergyModel
     let initialPercent: Distribution
     /// Offsets of this cohort's devices: `first ..< first + count`.
     let firstDevice: Int
@@ -58,6 +60,8 @@ final class CohortModels {
         config = cohort
         featureBits = cohort.features.reduce(0) { $0 | $1.bit }
         battery = BatteryModel(capacityMah: cohort.battery.capacityMah, habit: BatteryModel.Habit(cohort.battery.charging))
+        energy = DeviceEnergyModel(cpuActiveMilliamps: cohort.energy.cpuActiveMilliamps,
+                                   coldLaunch: cohort.energy.coldLaunch, resume: cohort.energy.resume)
         initialPercent = cohort.battery.initialPercent
         self.firstDevice = firstDevice
         self.count = count

@@ -136,7 +136,7 @@ extension Device {
     /// From `clock` through `homeTimeZone`: what the server's answer reads of the device.
     static var answerBytes: Range<Int> { 16 ..< 84 }
     /// `streams.backend`: what a request's arrival at the server reads of the device.
-    static var backendStreamBytes: Range<Int> { 276 ..< 280 }
+    static var backendStreamBytes: Range<Int> { 268 ..< 272 }
 }
 
 extension AndroidDevice {

@@ -119,6 +119,17 @@ extension World {
         if core.devices[i].keyValue.dirty { core.armFlush(d) }
     }
 
+    /// The OS launches the app in the background (a background task or job, a HealthKit
+    /// wake, an Android step job): the launch costs energy by the state it finds the app
+    /// in (``DeviceEnergyModel/launchJoules(from:)``), charged to the operation open on
+    /// the app's books (or outside any), then the app runs.
+    mutating func backgroundLaunch(_ d: UInt32) {
+        let i = Int(d)
+        let joules = core.cohorts[Int(core.devices[i].cohort)].energy.launchJoules(from: core.devices[i].process)
+        if joules > 0 { core.devices[i].ledger.chargeApp(joules: joules) }
+        resume(d)
+    }
+
     mutating func suspend(_ d: UInt32) {
         featuresHearSuspended(d)
         core.devices[Int(d)].process = .suspended

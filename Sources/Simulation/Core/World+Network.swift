@@ -72,19 +72,26 @@ extension World {
             core.note(d, "network: \(endpoint.path) fails at once: offline")
             return job
         }
+        // The radio opens: from idle LTE the first byte waits for the promotion (the
+        // latency profiles are round trips with the radio connected, ``RadioEnergyModel``).
+        let promotion = core.devices[i].radio.open(at: now, over: core.bearer(i, at: now), model: core.radios)
         if lost {
             core.metrics.transportFailures += 1
             core.jobs[Int(job)].serverDone = true
             core.jobs[Int(job)].result = .failed(.connectionLost)
-            core.schedule(.responseReachesDevice(job: job, generation: generation), after: roundTrip)
+            core.schedule(.responseReachesDevice(job: job, generation: generation), after: promotion + roundTrip)
             core.note(d, "network: \(endpoint.path) will be lost in transit")
             return job
         }
-        core.schedule(.requestReachesServer(job: job, generation: generation), after: SimDuration(microseconds: roundTrip.microseconds / 2))
+        core.schedule(.requestReachesServer(job: job, generation: generation), after: promotion + SimDuration(microseconds: roundTrip.microseconds / 2))
         if RequestOwner.endpoints[row].timesOut {
             core.jobs[Int(job)].timeout = core.scheduleRetractably(.requestTimesOut(job: job, generation: generation), at: now + requestTimeout)
         }
-        core.note(d, "network: \(endpoint.path) sent, round trip \(core.human(roundTrip))")
+        if promotion > .zero {
+            core.note(d, "network: \(endpoint.path) sent, radio promotion \(core.human(promotion)), round trip \(core.human(roundTrip))")
+        } else {
+            core.note(d, "network: \(endpoint.path) sent, round trip \(core.human(roundTrip))")
+        }
         return job
     }
 
@@ -200,14 +207,10 @@ extension World {
         core.releaseIfDone(job)
     }
 
-    /// The client side of a request ends: radio energy, then the logic hears of it.
+    /// The client side of a request ends: radio energy (none for a request that failed
+    /// at once offline: it never opened the radio), then the logic hears of it.
     private mutating func complete(_ job: UInt32, with result: HTTPResult) {
-        let j = Int(job)
-        let d = core.jobs[j].device
-        let i = Int(d)
-        let over = core.bearer(i, at: core.jobs[j].sentAt)
-        let joules = core.devices[i].radio.transfer(from: core.jobs[j].sentAt, to: now, over: over, model: energy)
-        featureReceives(job, result, radioJoules: joules)
+        featureReceives(job, result, radioJoules: core.closeRadio(job))
     }
 
     /// Whether the app that sent `job` is there to hear its answer: a terminated or

@@ -37,6 +37,8 @@ struct WorldCore {
     /// pages: its slots are reused in any order, so at a million devices its 28 MB were
     /// read at random through 4 KiB pages.
     var jobs: [Job] = []
+    /// The radios' profiles (``RadioEnergyModel``: documented constants, one for the fleet).
+    let radios = RadioEnergyModel()
     var freeJobs: [UInt32] = []
     /// The same-instant order of `"tieBreak": "shuffle"` (``TieKeys``); fifo by default.
     var ties = TieKeys.fifo
@@ -197,8 +199,20 @@ struct WorldCore {
     mutating func abandonRequest(_ job: Int32) {
         guard job >= 0, !jobs[Int(job)].clientDone else { return }
         jobs[Int(job)].clientDone = true
+        // Its transfer ends with the app's: the radio's cost so far is the app's, outside
+        // any operation (never a later task's).
+        devices[Int(jobs[Int(job)].device)].ledger.appJoulesOutsideOperations += closeRadio(UInt32(job))
         retractTimeout(UInt32(job))
         releaseIfDone(UInt32(job))
+    }
+
+    /// The client side of `job` ends now: its transfer closes on the radio it opened at the
+    /// send (``RadioState``) and its energy is returned (J); none for a request that failed
+    /// at once offline, which never opened the radio.
+    mutating func closeRadio(_ job: UInt32) -> Double {
+        let j = Int(job), i = Int(jobs[j].device)
+        if case .failed(.offline) = jobs[j].result { return 0 }
+        return devices[i].radio.close(at: now, over: bearer(i, at: jobs[j].sentAt), model: radios)
     }
 
     /// The client side of `job` ended before its timeout (answered, cancelled, abandoned):

@@ -122,7 +122,7 @@ struct RunReport {
             var perDay: [Double] = [], wakeups: [Double] = [], radioSeconds: [Double] = []
             for d in range {
                 let joules = core.devices[d].ledger.appJoules
-                perDay.append(world.energy.milliampHours(joules: joules) / simulatedDays)
+                perDay.append(DeviceEnergyModel.milliampHours(joules: joules) / simulatedDays)
                 wakeups.append(Double(core.devices[d].launches + world.featuresWakeups(d)) / simulatedDays)
                 radioSeconds.append(core.devices[d].radio.activeSeconds / simulatedDays)
             }

@@ -43,6 +43,10 @@ struct PushMetrics {
     /// the app or something kills it (jetsam, the watchdog, a background task not ended,
     /// an uninstall) before then.
     var silent = [UInt64](repeating: 0, count: PushMetrics.silentNames.count)
+    /// Silent pushes that reached the app in the background: delivered at arrival or when
+    /// the held one was due (what wakes an iOS app, ``World/silentPushWakes(_:)``); a
+    /// held push delivered at the user's launch reaches an app the user opens.
+    var silentWakes: UInt64 { silent[0] + silent[3] }
     var opened: UInt64 = 0
     var dismissed: UInt64 = 0
     var timeToOpen = LatencyHistogram()

@@ -42,7 +42,9 @@ extension World {
             if let rotated = features.push.tokenLifecycle(d, reinstall: reinstall, core: &core) { deliverPush(rotated) }
             features.push.scheduleLifecycle(d, reinstall: reinstall, core: &core)
         case .silentWaiting(let d):
+            let wakes = features.push.metrics.silentWakes
             features.push.silentWaiting(d, core: &core)
+            if features.push.metrics.silentWakes > wakes { silentPushWakes(d) }
         }
     }
 
@@ -85,7 +87,11 @@ extension World {
         let d = features.push.device(ofMessage: message)
         guard features.push.arrives(message, core: &core) else { return }
         if let request = features.push.fcmArrival(message) { carryOut(request, device: d) }
-        guard features.push.reachesApp(message, core: &core) else { return }
+        let wakes = features.push.metrics.silentWakes
+        guard features.push.reachesApp(message, core: &core) else {
+            if features.push.metrics.silentWakes > wakes { silentPushWakes(d) }
+            return
+        }
         if let receipt = features.push.receipt(message) { deliverPush(receipt) }
         guard let notification = features.push.display(message, core: &core) else { return }
         carryOut(.notify(notification), device: d)
@@ -99,6 +105,24 @@ extension World {
         guard features.push.active, features.push.userOf[Int(d)] >= 0 else { return }
         let forceQuit = core.userForceQuitApp(Int(d))
         features.push.discardHeldSilentPush(d, forceQuit: forceQuit, why: forceQuit ? "force-quit" : "app terminated", core: &core)
+    }
+
+    /// A silent push reaches an iOS app that is not running: the system launches it (or
+    /// resumes it) in the background (Apple, `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`),
+    /// a real wake: one `pushHandling` operation on the energy books that costs the launch
+    /// (``backgroundLaunch(_:)``), and the app is suspended after the handler as after a
+    /// task (``WorldCore/suspensionDelay(_:)``), unless something else holds it. The handler
+    /// itself takes no time: the app's logic does nothing on a silent push (seed 001's
+    /// needs no fetch). A running app hears it at no launch cost. (Android's FCM data
+    /// messages are not this path.)
+    mutating func silentPushWakes(_ d: UInt32) {
+        let i = Int(d)
+        guard core.cohorts[Int(core.devices[i].cohort)].platform == .ios, core.devices[i].process != .running else { return }
+        core.note(d, "OS: the silent push wakes the app in the background")
+        core.devices[i].ledger.begin(.pushHandling)
+        backgroundLaunch(d)
+        core.devices[i].ledger.end()
+        core.schedule(.suspendAfterTask(device: d, serial: core.devices[i].task.serial), after: core.suspensionDelay(i))
     }
 
     /// The device came online (or out of idle): the providers hand over what they stored.

@@ -102,8 +102,8 @@ struct RefreshHost: FeatureHost {
     mutating func persist(_ i: Int) { durable.persisted(i) }
 
     /// Abrupt termination: the logic is rebuilt from disk, its hard stop cancelled, and
-    /// nobody waits for its request any more (no timeout, no radio cost charged to a
-    /// later task); the server side runs its course.
+    /// nobody waits for its request any more (no timeout; its radio cost so far is the
+    /// app's outside any operation, never a later task's); the server side runs its course.
     mutating func terminate(_ d: UInt32, core: inout WorldCore) {
         let i = Int(d)
         states[i] = RefreshState(persisted: durable.onDisk(i, current: states[i].stored))

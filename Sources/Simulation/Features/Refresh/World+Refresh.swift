@@ -8,7 +8,7 @@ extension World {
     /// work's Android job), which the refresh handles (on iOS, or the feature that owns
     /// the task in its place: Features/Features.swift): the task slot's state, ground
     /// truth for the oracle, and an energy operation opens (counted as the refresh's:
-    /// `energyPerRefresh`).
+    /// `energyPerRefresh`), which the launch's cost opens.
     mutating func beginAppTask(_ d: UInt32) {
         let i = Int(d)
         core.devices[i].task.serial &+= 1
@@ -19,7 +19,7 @@ extension World {
         core.observeTaskLaunched(i)
         core.devices[i].launches += 1
         core.metrics.launches += 1
-        resume(d)
+        backgroundLaunch(d)
     }
 
     /// The task launched: the refresh logic hears `taskLaunched` with what it reads of the device.
@@ -40,8 +40,8 @@ extension World {
         core.retractTaskExpiry(d)
         let duration = now - core.devices[i].task.launchedAt
         features.refresh.metrics.taskDuration.record(duration.microseconds, at: now.microseconds)
-        core.devices[i].ledger.chargeApp(joules: energy.cpuJoules(seconds: duration.seconds))
-        let mAh = energy.milliampHours(joules: core.devices[i].ledger.end() ?? 0)
+        core.devices[i].ledger.chargeApp(joules: core.cohorts[Int(core.devices[i].cohort)].energy.cpuJoules(seconds: duration.seconds))
+        let mAh = DeviceEnergyModel.milliampHours(joules: core.devices[i].ledger.end() ?? 0)
         features.refresh.metrics.energy[Int(core.devices[i].cohort)].add(mAh)
         // Seed `000`'s budget: under 1 % of the battery per refresh.
         if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { features.refresh.overBudget[i] = true }

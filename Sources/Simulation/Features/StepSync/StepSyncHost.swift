@@ -248,10 +248,9 @@ struct StepSyncHost: FeatureHost {
     /// while it was in flight; CPU inside the app's background task is already the task's, and its
     /// radio goes to that task's books). Outside a task it is one `sync` operation of
     /// the ``EnergyLedger``.
-    mutating func uploadEnded(_ i: Int, job: UInt32, radioJoules: Double, seconds: Double,
-                              energy: RadioEnergyModel, core: inout WorldCore) {
+    mutating func uploadEnded(_ i: Int, job: UInt32, radioJoules: Double, seconds: Double, core: inout WorldCore) {
         if slots[i].job == Int32(job) { slots[i].job = -1 }
-        let cpu = energy.cpuJoules(seconds: seconds)
+        let cpu = core.cohorts[Int(core.devices[i].cohort)].energy.cpuJoules(seconds: seconds)
         if core.devices[i].task.running {
             core.devices[i].ledger.chargeApp(joules: radioJoules)
         } else {
@@ -259,7 +258,7 @@ struct StepSyncHost: FeatureHost {
             core.devices[i].ledger.chargeApp(joules: radioJoules + cpu)
             core.devices[i].ledger.end()
         }
-        metrics.uploadEnergy[Int(core.devices[i].cohort)].add(energy.milliampHours(joules: radioJoules + cpu))
+        metrics.uploadEnergy[Int(core.devices[i].cohort)].add(DeviceEnergyModel.milliampHours(joules: radioJoules + cpu))
     }
 
     /// `PUT /api/v1/steps/sync` (or the buggy `POST`) at the server: apply every day to the

@@ -31,7 +31,7 @@ extension World {
     private mutating func healthDelivery(_ d: UInt32) {
         let i = Int(d)
         features.stepSync.healthDeliveryWakes(d, core: &core)
-        resume(d)
+        backgroundLaunch(d)
         let generation = core.newGeneration(d, .stepWake)
         let context = stepContext(i)
         deliverStepSync(d, .healthDataDelivered(context))
@@ -120,7 +120,7 @@ extension World {
     /// running operation's), and a running app's logic hears it.
     mutating func stepSyncReceives(_ job: UInt32, _ result: HTTPResult, radioJoules: Double) {
         let j = Int(job), d = core.jobs[j].device
-        features.stepSync.uploadEnded(Int(d), job: job, radioJoules: radioJoules, seconds: (now - core.jobs[j].sentAt).seconds, energy: energy, core: &core)
+        features.stepSync.uploadEnded(Int(d), job: job, radioJoules: radioJoules, seconds: (now - core.jobs[j].sentAt).seconds, core: &core)
         guard appHearsAnswer(job) else { return }
         deliverStepSync(d, .httpResponse(core.jobs[j].request, result))
     }
@@ -186,7 +186,7 @@ extension World {
         features.stepSync.metrics.jobs += 1
         let serial = runWorker(d, .stepSync, job)
         core.note(d, "WorkManager: step sync runs as job \(serial) (bucket \(job.bucket), \(core.human(now - job.due)) after due); JobScheduler stops it at \(core.format(job.stopsAt))")
-        resume(d)
+        backgroundLaunch(d)
         let context = stepContext(Int(d))
         deliverStepSync(d, .periodicWorkRan(context))
     }
