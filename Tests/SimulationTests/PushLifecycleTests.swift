@@ -96,8 +96,9 @@ import Platform
     /// A silent push that reaches the app in the background is a real wake: one
     /// `pushHandling` operation costing the launch (docs/model.md, `energy.coldLaunch`,
     /// `energy.resume`: 0.4 s, then 0.1 s, of 150 mA × 3.85 V = 0.5775 W), the app then
-    /// suspended 1 s later. No opens: the first wake starts the app cold (0.231 J), every
-    /// later one resumes it (0.05775 J); a push every 6 min on average never finds it running.
+    /// suspended (`ios.suspensionDelay`, 0 s). No opens: the first wake starts the app cold
+    /// (0.231 J), every later one resumes it (0.05775 J); a push every 6 min on average never
+    /// finds it running. Each wake is one of the cohort's wakeups (no task launches here).
     @Test func aSilentPushWakeCostsItsLaunchAsPushHandling() throws {
         var world = World(scenario: try Self.scenario(count: 1, duration: "1d", opensPerDay: 0, perDay: 240, priority: "low"))
         world.runToEnd()
@@ -108,6 +109,8 @@ import Platform
         #expect(abs(pushHandling - (0.231 + (wakes - 1) * 0.05775)) < 1e-9)
         #expect(ledger.appJoules == pushHandling)
         #expect(world.core.devices[0].process == .suspended)
+        let report = try world.report().report
+        #expect(report.lookup("battery.c.wakeupsPerDeviceDay.mean")?.doubleValue == wakes)
     }
 
     @Test func heldSilentPushesAreDeliveredWhenTheThrottleAllows() throws {

@@ -427,7 +427,7 @@ extension World {
     /// Device `i`'s wakeups a feature caused besides its task launches
     /// (`battery.<cohort>.wakeupsPerDeviceDay`).
     func featuresWakeups(_ i: Int) -> UInt32 {
-        features.stepSync.slots[i].healthWakes
+        features.stepSync.slots[i].healthWakes + features.push.silentPushWakes(of: i)
     }
 
     /// `fleetsim merge`'s rules: each feature's own (beside its report), checked before

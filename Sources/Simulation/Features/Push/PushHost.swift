@@ -54,6 +54,15 @@ struct PushHost {
         users.prefetch(u)
         truth.prefetch(u)
     }
+    /// Per push user, the app's background launches by a silent push
+    /// (``World/silentPushWakes(_:)``), for `battery.<cohort>.wakeupsPerDeviceDay`: an
+    /// array of its own, as the truth has no 4 spare bytes (PushMemoryLayoutTests).
+    var silentWakeCounts: [UInt32] = []
+    /// Device `d`'s background launches by a silent push (0 without a push user).
+    func silentPushWakes(of d: Int) -> UInt32 {
+        guard d < userOf.count, userOf[d] >= 0 else { return 0 }
+        return silentWakeCounts[Int(userOf[d])]
+    }
     /// Per push user, its device's number at its provider's gateway: each gateway holds
     /// its own platform's devices only (an iPhone's slot at APNs is 32 bytes, an Android
     /// phone's at FCM 56; a slot for every device at both took 88 a device).
@@ -137,6 +146,7 @@ struct PushHost {
                 gatewayDevices.apns += 1
             }
             users.append(PushUserState(settings: settings))
+            silentWakeCounts.append(0)
             truth.append(PushUserTruth(device: UInt32(d),
                                        silent: SilentPushState(throttle: throttle, now: .zero),
                                        provider: cohort.platform == .android ? .fcm : .apns))

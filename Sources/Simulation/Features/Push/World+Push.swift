@@ -119,6 +119,7 @@ extension World {
         let i = Int(d)
         guard core.cohorts[Int(core.devices[i].cohort)].platform == .ios, core.devices[i].process != .running else { return }
         core.note(d, "OS: the silent push wakes the app in the background")
+        features.push.silentWakeCounts[Int(features.push.userOf[i])] += 1
         core.devices[i].ledger.begin(.pushHandling)
         backgroundLaunch(d)
         core.devices[i].ledger.end()
