@@ -52,40 +52,16 @@ extension LatencyHistogram {
     /// and a sum below 2¹²⁸.
     /// - Complexity: O(``bucketCount``).
     public init?(exactEncoding value: ReportValue) {
-        guard let members = value.objectValue,
-              members["layout"]?.stringValue == Self.layoutName,
-              let total = members["count"].flatMap(Self.decodeCount),
-              let sumText = members["sum"]?.stringValue,
-              let sum = BigUnsigned(decimal: sumText)?.words128,
-              let flat = members["buckets"]?.arrayValue, flat.count % 2 == 0
-        else { return nil }
+        // One parser of the encoding for both shapes: the sparse one checks it.
+        guard let sparse = SparseLatencyHistogram(exactEncoding: value) else { return nil }
         self.init()
-        var previous = -1
-        var pairs = flat[...]
-        while let lowerValue = pairs.popFirst(), let countValue = pairs.popFirst() {
-            guard let lower = lowerValue.intValue, lower >= 0,
-                  let bucketCount = Self.decodeCount(countValue), bucketCount > 0
-            else { return nil }
-            let index = Self.bucketIndex(of: lower)
-            guard index > previous, Self.bucketBounds(index).lower == lower else { return nil }
-            counts[index] = bucketCount
-            self.total = Self.saturatingAdd(self.total, bucketCount)
-            previous = index
-        }
-        guard self.total == total else { return nil }
-        if total == 0 {
-            guard members["min"] == .null, members["max"] == .null, sum.high == 0, sum.low == 0 else { return nil }
-            return
-        }
-        guard let minimum = members["min"]?.intValue, let maximum = members["max"]?.intValue,
-              minimum >= 0, minimum <= maximum,
-              counts.firstIndex(where: { $0 > 0 }) == Self.bucketIndex(of: minimum),
-              Self.bucketIndex(of: maximum) == previous
-        else { return nil }
-        minValue = minimum
-        maxValue = maximum
-        sumHigh = sum.high
-        sumLow = sum.low
+        for (lower, n) in zip(sparse.lowers, sparse.counts) { counts[Self.bucketIndex(of: lower)] = n }
+        total = sparse.total
+        guard total > 0 else { return }
+        minValue = sparse.minValue
+        maxValue = sparse.maxValue
+        sumHigh = sparse.sumHigh
+        sumLow = sparse.sumLow
     }
 
     static func encodeCount(_ n: UInt64) -> ReportValue {

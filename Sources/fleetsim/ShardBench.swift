@@ -119,13 +119,7 @@ enum ShardBench {
             let process = try launch(binary, ["run", scenario, "--shard", "\(k)/\(count)", "--out", directory.appendingPathComponent("shard-\(k)").path, "--quiet"], log: log)
             processes.append((k, process, log))
         }
-        for (k, process, log) in processes {
-            process.waitUntilExit()
-            // 1 is a verdict of the bench world (none is expected), not a broken process.
-            guard process.terminationStatus <= 1 else {
-                throw Failure(message: "shard \(k)/\(count) exited \(process.terminationStatus): \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))")
-            }
-        }
+        for (k, process, log) in processes { try finished(process, "shard \(k)/\(count)", log: log) }
         return Timing(wall: Date().timeIntervalSince(started), cpu: childrenCPUSeconds() - cpuBefore)
     }
 
@@ -133,12 +127,17 @@ enum ShardBench {
     static func timed(_ binary: URL, _ arguments: [String], log: URL) throws(Failure) -> Timing {
         let started = Date()
         let cpuBefore = childrenCPUSeconds()
-        let process = try launch(binary, arguments, log: log)
+        try finished(try launch(binary, arguments, log: log), arguments[0], log: log)
+        return Timing(wall: Date().timeIntervalSince(started), cpu: childrenCPUSeconds() - cpuBefore)
+    }
+
+    /// Waits for `process`; a broken one (`name`) throws with its log. Exit 1 is a
+    /// verdict of the bench world (none is expected), not a broken process.
+    static func finished(_ process: Process, _ name: String, log: URL) throws(Failure) {
         process.waitUntilExit()
         guard process.terminationStatus <= 1 else {
-            throw Failure(message: "\(arguments[0]) exited \(process.terminationStatus): \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))")
+            throw Failure(message: "\(name) exited \(process.terminationStatus): \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))")
         }
-        return Timing(wall: Date().timeIntervalSince(started), cpu: childrenCPUSeconds() - cpuBefore)
     }
 
     /// A child process of `binary` with its output (both streams) in `log`.

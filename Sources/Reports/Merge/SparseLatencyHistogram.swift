@@ -5,8 +5,8 @@
 /// most of a 16-shard merge (docs/scale.md, "How fast merge is"). This one costs what its
 /// encoding holds.
 ///
-/// Rules: it accepts exactly the encodings ``LatencyHistogram/init(exactEncoding:)``
-/// accepts, and ``merged(_:)`` writes the encoding of the dense histograms merged, byte
+/// Rules: its ``init(exactEncoding:)`` is the one check of the encoding, which
+/// ``LatencyHistogram/init(exactEncoding:)`` reads through, and ``merged(_:)`` writes the encoding of the dense histograms merged, byte
 /// for byte: buckets summed (saturating), count summed (saturating), the least `min`,
 /// the largest `max`, the 128-bit sum summed (saturating). SparseLatencyHistogramTests
 /// checks both against the dense type.
@@ -23,8 +23,10 @@ struct SparseLatencyHistogram: Equatable {
 
     init() {}
 
-    /// The histogram of an ``LatencyHistogram/exactEncoding``; nil for any encoding the
-    /// dense type refuses.
+    /// The histogram of an ``LatencyHistogram/exactEncoding``; nil unless it is
+    /// consistent (the dense type's rules: the right layout, ascending valid bucket lower
+    /// bounds with positive counts that add up to `count`, `min` in the first bucket and
+    /// `max` in the last, a sum below 2¹²⁸).
     /// - Complexity: O(b), b = the non-empty buckets listed.
     init?(exactEncoding value: ReportValue) {
         guard let members = value.objectValue,
