@@ -113,13 +113,13 @@ enum CohortSectionDecoder {
     }
 
     static let iosKeys = ["launchPolicy", "refreshRunLimit", "earlyExpirationRate", "watchdogGrace", "kvPersistDelay",
-                          "suspensionDelay"]
+                          "suspensionDelay", "foregroundSilentPush"]
     /// `ios.suspensionDelay`'s bound: a background task's whole time (`refreshRunLimit`'s default).
     static let maximumSuspensionDelay = SimDuration.seconds(30)
 
     /// `ios`: `launchPolicy` (``launchPolicy(_:)``), `refreshRunLimit` > 0,
     /// `earlyExpirationRate` a fraction, `watchdogGrace` and `kvPersistDelay` ≥ 0,
-    /// `suspensionDelay` from 0 to 30 s.
+    /// `suspensionDelay` from 0 to 30 s, `foregroundSilentPush` `throttled` or `delivered`.
     /// (`refreshLaunchDelay`, the lognormal delay of earlier versions, is replaced by
     /// `launchPolicy` and is now an unknown key.)
     static func ios(_ node: ScenarioNode) throws(ScenarioError) -> IOSConfig {
@@ -138,6 +138,8 @@ enum CohortSectionDecoder {
                     throw child.error(expected: "a suspension delay from 0s to 30s (a background task's whole time)", found: "\(delay)")
                 }
                 ios.suspensionDelay = delay
+            case "foregroundSilentPush":
+                ios.throttlesForegroundBackgroundNotifications = try child.name(among: ["throttled", "delivered"], "`throttled` or `delivered`") == "throttled"
             default: throw member.unknownKey(among: iosKeys)
             }
         }

@@ -182,6 +182,11 @@ public struct IOSConfig: Sendable, Equatable {
     /// completion handler, `endBackgroundTask`) to its suspension. Default 0 s: "the system
     /// suspends the app as soon as all background tasks are complete" (`BGTask.h`).
     public var suspensionDelay: SimDuration = .zero
+    /// Whether a silent push that arrives while the app is in the foreground goes through
+    /// the background throttle (`true`, the default) or reaches the running app at once.
+    /// Apple documents the throttle for background delivery only; the foreground case is
+    /// an assumption either way (`ios.foregroundSilentPush`).
+    public var throttlesForegroundBackgroundNotifications = true
 }
 
 /// The iOS launch policy's named assumptions (Platform's `LaunchPolicyModel`; `docs/platform-facts.md`

@@ -52,7 +52,7 @@ import SimKernel
             signedIn: 1, lastTestDaysAgo: .constant(89),
             ios: IOSConfig(launchPolicy: Self.fullLaunchPolicy, refreshRunLimit: .seconds(25),
                            earlyExpirationRate: 0.1, watchdogGrace: .zero, kvPersistDelay: .milliseconds(1500),
-                           suspensionDelay: .seconds(30)),
+                           suspensionDelay: .seconds(30), throttlesForegroundBackgroundNotifications: false),
             android: Self.fullAndroid)
         var rareNetwork = urban
         rareNetwork.latency = .lognormal(median: Self.us(.milliseconds(100)), p99: Self.us(.seconds(1)))

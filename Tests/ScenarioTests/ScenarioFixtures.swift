@@ -32,7 +32,8 @@ enum Fixtures {
                                    "wifiFactor": 1, "usageLead": "0s", "budgetBase": 3, "budgetPerDailyOpen": 1,
                                    "budgetMax": 6},
                   "refreshRunLimit": "25s", "earlyExpirationRate": 0.1,
-                  "watchdogGrace": "0s", "kvPersistDelay": "1500ms", "suspensionDelay": "30s"},
+                  "watchdogGrace": "0s", "kvPersistDelay": "1500ms", "suspensionDelay": "30s",
+                  "foregroundSilentPush": "delivered"},
           "android": {"motionEventsPerDay": 2, "quotaRecheck": "5m", "oemPolicy": {"killsBackgroundApps": "10m"},
                       "batterySaverAuto": 0.75, "version": 15,
                       "alarmClock": {"share": 0.25, "timeOfDay": {"uniform": ["5h", "9h"]}}}

@@ -95,6 +95,10 @@ import Testing
         expectRejection(Fixtures.scenario(cohort: #""ios": {"suspensionDelay": "30001ms"}"#),
                         path: "$.fleet[0].ios.suspensionDelay", expected: ["from 0s to 30s"])
         #expect(Fixtures.rejection(Fixtures.scenario(cohort: #""ios": {"suspensionDelay": "0s"}"#)) == nil)
+        // `ios.foregroundSilentPush`: one of two names (the fixtures decode `delivered`).
+        expectRejection(Fixtures.scenario(cohort: #""ios": {"foregroundSilentPush": "sometimes"}"#),
+                        path: "$.fleet[0].ios.foregroundSilentPush", expected: ["`throttled` or `delivered`"])
+        #expect(Fixtures.rejection(Fixtures.scenario(cohort: #""ios": {"foregroundSilentPush": "throttled"}"#)) == nil)
         // Only clockSkew.offset may be negative.
         #expect(Fixtures.rejection(Fixtures.scenario(top: #""faults": [{"kind": "clockSkew", "at": "1d", "offset": "-2h"}]"#)) == nil)
     }

@@ -16,6 +16,9 @@ final class CohortModels {
     let kvPersistDelay: SimDuration
     /// iOS: from the end of the app's last background task to its suspension (`ios.suspensionDelay`).
     let suspensionDelay: SimDuration
+    /// iOS: the background-notification throttle also judges those that reach the app in
+    /// the foreground (a setting of the cohort's `ios` section).
+    let throttlesInForeground: Bool
     let capacityMah: Double
     /// The cohort as the scenario declares it: a feature reads its own settings from it
     /// (`fleet[].<feature>`) beside its host; the core reads the models above.
@@ -56,6 +59,7 @@ final class CohortModels {
         usage = cohort.usage
         kvPersistDelay = cohort.ios.kvPersistDelay
         suspensionDelay = cohort.ios.suspensionDelay
+        throttlesInForeground = cohort.ios.throttlesForegroundBackgroundNotifications
         capacityMah = cohort.battery.capacityMah
         config = cohort
         featureBits = cohort.features.reduce(0) { $0 | $1.bit }

@@ -73,6 +73,13 @@ extension PushHost {
             core.note(d, "OS: data message delivered to the app")
             return false
         }
+        if m.silent, !core.cohorts[Int(core.devices[i].cohort)].throttlesInForeground,
+           core.devices[i].process == .running, core.now < core.devices[i].foregroundUntil {
+            // `ios.foregroundSilentPush: delivered`: the running app in the foreground hears it at once.
+            metrics.silent[0] += 1
+            core.note(d, "OS: silent push delivered to the app in the foreground")
+            return false
+        }
         if m.silent {
             let decision = throttle.receive(priority: UInt8(PushRouter.apnsPriority(m.priority, silent: m.silent)), now: core.now,
                                             conditions: Self.silentPushConditions(i, core), state: &truth[u].silent)
