@@ -53,15 +53,17 @@ struct Merge: Command {
     }
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
-        var reports: [(name: String, report: ReportValue)] = []
-        for path in paths { reports.append((path, try Self.readReport(path))) }
+        // Each report is read on its own core (16 shards of a million-phone day: 58 MB).
+        let reports = try Parallel.map(paths.count) { k throws(CLIError) in (name: paths[k], report: try Self.readReport(paths[k])) }
         let merged: ReportValue
         do { merged = try ReportMerge.merge(reports, rules: World.mergeRules, partial: partial) } catch { throw .input(error.message) }
-        let markdown = MarkdownReport.render(merged, strict: strict)
+        let strict = strict
+        let documents: [(name: String, render: @Sendable (ReportValue) -> String)] = [
+            ("report.json", JSONWriter.encode), ("report.md", { MarkdownReport.render($0, strict: strict) }),
+            ("report.html", { HTMLReport.render($0, strict: strict) }), ("junit.xml", { JUnitReport.render($0, strict: strict) })]
+        let rendered = try Parallel.map(documents.count) { k throws(CLIError) in (documents[k].name, Array(documents[k].render(merged).utf8)) }
         do {
-            try ReportSet.write([("report.json", Array(JSONWriter.encode(merged).utf8)), ("report.md", Array(markdown.utf8)),
-                                 ("report.html", Array(HTMLReport.render(merged, strict: strict).utf8)),
-                                 ("junit.xml", Array(JUnitReport.render(merged, strict: strict).utf8))], to: out)
+            try ReportSet.write(rendered, to: out)
         } catch {
             throw .input("cannot write the report: \(error)")
         }
