@@ -16,6 +16,8 @@ public enum Catalog {
         ("push.retryOn4xx", true),
         ("push.ignore410", true),
         ("push.ignoreQuietHours", true),
+        ("push.quietHoursNoWrap", true),
+        ("push.quietHoursUTC", true),
         ("continuation.inMemoryResult", true),
     ]
 

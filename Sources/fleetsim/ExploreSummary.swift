@@ -29,6 +29,8 @@ struct ExploreSummary {
         "push.retryOn4xx": "pushClientErrorRetried",
         "push.ignore410": "pushSentToUnregisteredToken",
         "push.ignoreQuietHours": "pushDisplayedInQuietHours",
+        "push.quietHoursNoWrap": "pushDisplayedInQuietHours",
+        "push.quietHoursUTC": "pushHeldOutsideQuietHours",
         "continuation.inMemoryResult": "continuationResultLost",
     ]
 

@@ -20,6 +20,11 @@ import SimKernel
         #expect(MemoryLayout<PushDeviceRecord>.size == 34 && MemoryLayout<PushDevices>.size == 34)
     }
 
+    /// The settings the oracle copies at set-up: 8 bytes a push user, in their own array.
+    @Test func theJudgesSettingsTruthIs8Bytes() {
+        #expect(MemoryLayout<PushSettingsTruth>.stride == 8)
+    }
+
     @Test func perNotificationRecordsAre32And24Bytes() {
         #expect(MemoryLayout<PushLedgerEntry>.stride == 32)
         #expect(MemoryLayout<PushMessage>.stride == 24)

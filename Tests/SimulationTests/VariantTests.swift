@@ -23,6 +23,8 @@ import Scenario
         Case(file: "scenarios/races/retry-on-4xx.json", kind: .pushClientErrorRetried),
         Case(file: "scenarios/races/ignore-410.json", kind: .pushSentToUnregisteredToken),
         Case(file: "scenarios/races/ignore-quiet-hours.json", kind: .pushDisplayedInQuietHours),
+        Case(file: "scenarios/races/quiet-hours-no-wrap.json", kind: .pushDisplayedInQuietHours),
+        Case(file: "scenarios/races/quiet-hours-utc.json", kind: .pushHeldOutsideQuietHours),
         Case(file: "scenarios/races/insert-not-upsert.json", kind: .duplicateStepRows),
         Case(file: "scenarios/races/advance-cursor-on-failure.json", kind: .stepsNeverSynced),
         Case(file: "scenarios/races/ignores-low-battery.json", kind: .syncedOnLowBattery),

@@ -96,7 +96,7 @@ public struct PushRouter: Sendable {
             return false
         }
         if request.priority < .blocking, !variants.contains(.ignoreQuietHours),
-           let quiet = state.settings.quietHours, quiet.contains(now, in: state.settings.timeZone) {
+           let quiet = state.settings.quietHours, quiet.contains(now, in: state.settings.timeZone, variants: variants) {
             // Inside the same quiet period the pending release is its end: no calendar search.
             let until = state.quietReleaseAt ?? quiet.end(after: now, in: state.settings.timeZone)
             if request.priority == .normal {

@@ -48,8 +48,9 @@ extension PushHost {
             metrics.suppressedByReason[PushMetrics.index(reason)] += 1
             let n = Int(id.rawValue)
             if ledger[n].outcome == .pending { ledger[n].outcome = .suppressed }
-        case .held:
+        case .held(let id, let until):
             metrics.held += 1
+            observePushHeld(user: u, notification: Int(id.rawValue), until: until, core: &core)
         case .summarized(let ids, let last):
             metrics.summaries += 1
             for id in ids { ledger[Int(id.rawValue)].via = UInt32(last.rawValue) }
