@@ -18,6 +18,10 @@ public enum Catalog {
         ("push.ignoreQuietHours", true),
         ("push.quietHoursNoWrap", true),
         ("push.quietHoursUTC", true),
+        ("push.normalLimitOffByOne", true),
+        ("push.highLimitOffByOne", true),
+        ("push.retryDelayNotAdvanced", true),
+        ("push.ttlNormalHours", true),
         ("continuation.inMemoryResult", true),
     ]
 

@@ -31,6 +31,10 @@ struct ExploreSummary {
         "push.ignoreQuietHours": "pushDisplayedInQuietHours",
         "push.quietHoursNoWrap": "pushDisplayedInQuietHours",
         "push.quietHoursUTC": "pushHeldOutsideQuietHours",
+        "push.normalLimitOffByOne": "normalDailyLimitExceeded",
+        "push.highLimitOffByOne": "highWeeklyLimitExceeded",
+        "push.retryDelayNotAdvanced": "pushRetryScheduleWrong",
+        "push.ttlNormalHours": "pushExpirationWrong",
         "continuation.inMemoryResult": "continuationResultLost",
     ]
 

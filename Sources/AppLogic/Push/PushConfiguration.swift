@@ -73,6 +73,14 @@ public struct PushVariants: OptionSet, Hashable, Sendable {
     public static let quietHoursNoWrap = PushVariants(rawValue: 1 << 3)
     /// `push.quietHoursUTC`: quiet hours are read on the UTC clock (the zone's offset dropped).
     public static let quietHoursUTC = PushVariants(rawValue: 1 << 4)
+    /// `push.normalLimitOffByOne`: the daily limit compares with `<=`, so 6 normal pushes a day go out.
+    public static let normalLimitOffByOne = PushVariants(rawValue: 1 << 5)
+    /// `push.highLimitOffByOne`: the weekly limit compares with `<=`, so 11 high pushes a week go out.
+    public static let highLimitOffByOne = PushVariants(rawValue: 1 << 6)
+    /// `push.retryDelayNotAdvanced`: every retry of a 5xx or a timeout waits the first delay (1 s).
+    public static let retryDelayNotAdvanced = PushVariants(rawValue: 1 << 7)
+    /// `push.ttlNormalHours`: the normal TTL's number is read as hours (7 h, not 7 days).
+    public static let ttlNormalHours = PushVariants(rawValue: 1 << 8)
 
     /// Every variant with its scenario name, in a fixed order.
     public static let named: [(name: String, variant: PushVariants)] = [
@@ -81,6 +89,10 @@ public struct PushVariants: OptionSet, Hashable, Sendable {
         ("push.ignoreQuietHours", .ignoreQuietHours),
         ("push.quietHoursNoWrap", .quietHoursNoWrap),
         ("push.quietHoursUTC", .quietHoursUTC),
+        ("push.normalLimitOffByOne", .normalLimitOffByOne),
+        ("push.highLimitOffByOne", .highLimitOffByOne),
+        ("push.retryDelayNotAdvanced", .retryDelayNotAdvanced),
+        ("push.ttlNormalHours", .ttlNormalHours),
     ]
 
     /// The `push.*` names among a scenario's `logic.variants`; other features' names are skipped.

@@ -41,6 +41,19 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// clock leaves them, at most 25 h away (seed `001`, "Quiet Hours": "queue for after
     /// quiet hours").
     case pushHeldOutsideQuietHours
+    /// More normal pushes (first sends of alerts and summaries) in one of the user's local
+    /// days than `logic.push.normalPerDay` (seed `001`, "Push Frequency Limits": 5 a day).
+    case normalDailyLimitExceeded
+    /// More high pushes (first sends) in one of the user's local Monday-to-Sunday weeks than
+    /// `logic.push.highPerWeek` (seed `001`, "Push Frequency Limits": 10 a week).
+    case highWeeklyLimitExceeded
+    /// A retry sent at another time than its failed answer plus the wait seed `001` sets
+    /// ("Retry Logic": 1 s, 5 s, 25 s for a 5xx or a timeout; 429 from 1 min, doubled;
+    /// `Retry-After` when longer), or beyond the number of retries.
+    case pushRetryScheduleWrong
+    /// A push sent after its TTL, or with another expiration than its TTL gives (seed `001`,
+    /// "Notification Expiration": high and blocking 24 h, normal 7 d, low and silent 3 d).
+    case pushExpirationWrong
     /// A push displayed again on a device where its collapse id is still shown.
     case pushCollapseIdShownTwice
     /// A created notification neither delivered, emailed, expired by its TTL, suppressed

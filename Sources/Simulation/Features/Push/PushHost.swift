@@ -44,6 +44,13 @@ struct PushHost {
     /// Per push user, the settings the scenario drew, copied at set-up for the oracle
     /// (``PushSettingsTruth``): the judges never read the router's `settings`.
     var settingsTruth: [PushSettingsTruth] = []
+    /// Per push user, the pushes sent by local day and week, for the frequency limits' judge.
+    var capTruth: [PushCapTruth] = []
+    /// The retry chains still alive, by user and send id (looked up, never iterated).
+    var retryTruth: [UInt64: PushRetryTruth] = [:]
+    /// The send a router input retries (`.timerFired(.retry)`), nil for any other input:
+    /// the retry judge's view of the input whose effects are running.
+    var judgedRetryOf: PushSendID?
     /// Per push user: the workload, the providers' draws and the user's answers to pushes.
     var streams: [StreamPosition] = []
     /// The push user of each device, or -1 when its cohort does not run `push`.
@@ -126,6 +133,7 @@ struct PushHost {
         users = [PushUserState](hugePagesCapacity: pushUsers)
         truth = [PushUserTruth](hugePagesCapacity: pushUsers)
         settingsTruth = [PushSettingsTruth](hugePagesCapacity: pushUsers)
+        capTruth = Array(hugePagesRepeating: PushCapTruth(), count: pushUsers)
         streams = Array(hugePagesRepeating: .start, count: pushUsers)
         gatewayDevice = [UInt32](hugePagesCapacity: pushUsers)
         var gatewayDevices = (apns: UInt32(0), fcm: UInt32(0))
