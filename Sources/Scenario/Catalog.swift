@@ -16,6 +16,12 @@ public enum Catalog {
         ("push.retryOn4xx", true),
         ("push.ignore410", true),
         ("push.ignoreQuietHours", true),
+        ("push.quietHoursNoWrap", true),
+        ("push.quietHoursUTC", true),
+        ("push.normalLimitOffByOne", true),
+        ("push.highLimitOffByOne", true),
+        ("push.retryDelayNotAdvanced", true),
+        ("push.ttlNormalHours", true),
         ("continuation.inMemoryResult", true),
     ]
 

@@ -29,6 +29,12 @@ struct ExploreSummary {
         "push.retryOn4xx": "pushClientErrorRetried",
         "push.ignore410": "pushSentToUnregisteredToken",
         "push.ignoreQuietHours": "pushDisplayedInQuietHours",
+        "push.quietHoursNoWrap": "pushDisplayedInQuietHours",
+        "push.quietHoursUTC": "pushHeldOutsideQuietHours",
+        "push.normalLimitOffByOne": "normalDailyLimitExceeded",
+        "push.highLimitOffByOne": "highWeeklyLimitExceeded",
+        "push.retryDelayNotAdvanced": "pushRetryScheduleWrong",
+        "push.ttlNormalHours": "pushExpirationWrong",
         "continuation.inMemoryResult": "continuationResultLost",
     ]
 

@@ -20,6 +20,13 @@ import SimKernel
         #expect(MemoryLayout<PushDeviceRecord>.size == 34 && MemoryLayout<PushDevices>.size == 34)
     }
 
+    /// The settings the oracle copies at set-up and its counts for the limits: 8 and 12
+    /// bytes a push user, each in its own array (PushUserTruth stays 56).
+    @Test func theJudgesPerUserTruthIs8And12Bytes() {
+        #expect(MemoryLayout<PushSettingsTruth>.stride == 8)
+        #expect(MemoryLayout<PushCapTruth>.stride == 12)
+    }
+
     @Test func perNotificationRecordsAre32And24Bytes() {
         #expect(MemoryLayout<PushLedgerEntry>.stride == 32)
         #expect(MemoryLayout<PushMessage>.stride == 24)

@@ -4,6 +4,9 @@ import Foundation
 /// device and quiet hours per user). Conversions go through Foundation's `TimeZone`,
 /// so DST changes apply; instants are true times (the server's clock).
 enum LocalTime {
+    /// UTC, the zone of ``PushVariants/quietHoursUTC``'s bug.
+    static let utc = TimeZone(secondsFromGMT: 0)!
+
     static func date(_ instant: Instant) -> Date {
         Date(timeIntervalSince1970: Double(instant.unixMicroseconds) / 1_000_000)
     }

@@ -60,20 +60,39 @@ public struct PushConfiguration: Hashable, Sendable {
 /// Known bugs of the push pipeline (docs/scenario.md, "Variants"), switched by name. The
 /// empty set is the correct pipeline.
 public struct PushVariants: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
     /// `push.retryOn4xx`: client errors (400, 403, 405, 413) are retried like 5xx.
     public static let retryOn4xx = PushVariants(rawValue: 1 << 0)
     /// `push.ignore410`: a 410 or 404 does not expire the token; it stays in the active list.
     public static let ignore410 = PushVariants(rawValue: 1 << 1)
     /// `push.ignoreQuietHours`: normal and high pushes are sent inside quiet hours.
     public static let ignoreQuietHours = PushVariants(rawValue: 1 << 2)
+    /// `push.quietHoursNoWrap`: quiet hours across midnight (start later than end) are
+    /// read like same-day ones, so 20:00-07:00 is never inside.
+    public static let quietHoursNoWrap = PushVariants(rawValue: 1 << 3)
+    /// `push.quietHoursUTC`: quiet hours are read on the UTC clock (the zone's offset dropped).
+    public static let quietHoursUTC = PushVariants(rawValue: 1 << 4)
+    /// `push.normalLimitOffByOne`: the daily limit compares with `<=`, so 6 normal pushes a day go out.
+    public static let normalLimitOffByOne = PushVariants(rawValue: 1 << 5)
+    /// `push.highLimitOffByOne`: the weekly limit compares with `<=`, so 11 high pushes a week go out.
+    public static let highLimitOffByOne = PushVariants(rawValue: 1 << 6)
+    /// `push.retryDelayNotAdvanced`: every retry of a 5xx or a timeout waits the first delay (1 s).
+    public static let retryDelayNotAdvanced = PushVariants(rawValue: 1 << 7)
+    /// `push.ttlNormalHours`: the normal TTL's number is read as hours (7 h, not 7 days).
+    public static let ttlNormalHours = PushVariants(rawValue: 1 << 8)
 
     /// Every variant with its scenario name, in a fixed order.
     public static let named: [(name: String, variant: PushVariants)] = [
         ("push.retryOn4xx", .retryOn4xx),
         ("push.ignore410", .ignore410),
         ("push.ignoreQuietHours", .ignoreQuietHours),
+        ("push.quietHoursNoWrap", .quietHoursNoWrap),
+        ("push.quietHoursUTC", .quietHoursUTC),
+        ("push.normalLimitOffByOne", .normalLimitOffByOne),
+        ("push.highLimitOffByOne", .highLimitOffByOne),
+        ("push.retryDelayNotAdvanced", .retryDelayNotAdvanced),
+        ("push.ttlNormalHours", .ttlNormalHours),
     ]
 
     /// The `push.*` names among a scenario's `logic.variants`; other features' names are skipped.

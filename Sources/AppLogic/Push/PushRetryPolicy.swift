@@ -30,6 +30,12 @@ public struct PushRetryPolicy: Sendable {
         case fail(PushFailureReason, expireToken: Bool)
     }
 
+    /// The wait before retry `retries + 1` of a 5xx or a timeout; ``PushVariants/retryDelayNotAdvanced``
+    /// plants the first delay for every retry.
+    func delay(_ retries: Int) -> Interval {
+        config.retryDelays[variants.contains(.retryDelayNotAdvanced) ? 0 : retries]
+    }
+
     /// The decision for `result` of a send that has already been retried `retries` times.
     public func decide(_ result: PushProviderResult, retries: Int) -> Decision {
         let canRetry = retries < config.retryDelays.count
@@ -39,7 +45,7 @@ public struct PushRetryPolicy: Sendable {
         case .invalidToken:
             return .fail(.unregistered, expireToken: true)
         case .timedOut:
-            return canRetry ? .retry(after: config.retryDelays[retries], .timedOut) : .fail(.timedOut, expireToken: false)
+            return canRetry ? .retry(after: delay(retries), .timedOut) : .fail(.timedOut, expireToken: false)
         case .status(let code, let retryAfter):
             switch code {
             case 404, 410:
@@ -50,7 +56,7 @@ public struct PushRetryPolicy: Sendable {
                 return .retry(after: max(backoff, retryAfter ?? .zero), .rateLimited)
             case 500 ..< 600:
                 guard canRetry else { return .fail(.serverError(code), expireToken: false) }
-                return .retry(after: max(config.retryDelays[retries], retryAfter ?? .zero), .serverError(code))
+                return .retry(after: max(delay(retries), retryAfter ?? .zero), .serverError(code))
             default:
                 if variants.contains(.retryOn4xx) && canRetry {
                     return .retry(after: config.retryDelays[retries], .clientError(code))

@@ -96,7 +96,7 @@ public struct PushRouter: Sendable {
             return false
         }
         if request.priority < .blocking, !variants.contains(.ignoreQuietHours),
-           let quiet = state.settings.quietHours, quiet.contains(now, in: state.settings.timeZone) {
+           let quiet = state.settings.quietHours, quiet.contains(now, in: state.settings.timeZone, variants: variants) {
             // Inside the same quiet period the pending release is its end: no calendar search.
             let until = state.quietReleaseAt ?? quiet.end(after: now, in: state.settings.timeZone)
             if request.priority == .normal {
@@ -136,7 +136,7 @@ public struct PushRouter: Sendable {
             return false
         }
         var job = PushJob(id: request.id, priority: request.priority, source: .request(request),
-                          expiration: createdAt + config.ttl(request.priority), firstDevice: state.devices[targets[0]].device)
+                          expiration: createdAt + ttl(request.priority), firstDevice: state.devices[targets[0]].device)
         for (t, payload) in zip(targets, payloads) {
             job.outstanding += 1
             send(.notification(request.id), to: state.devices[t].token, payload: payload, priority: request.priority,
@@ -170,10 +170,16 @@ public struct PushRouter: Sendable {
         let token = state.devices[target].token
         let payload = composer.summary(last, count: held.count, badge: state.unread, provider: token.provider)
         let job = PushJob(id: last, priority: .normal, source: .summary(count: held.count),
-                          expiration: now + config.ttlNormal, firstDevice: token.device, outstanding: 1)
+                          expiration: now + ttl(.normal), firstDevice: token.device, outstanding: 1)
         send(.notification(last), to: token, payload: payload, priority: .normal, collapseId: nil,
              expiration: job.expiration, state: &state, into: &effects)
         state.jobs.append(job)
+    }
+
+    /// How long a push of `priority` may wait to be delivered (seed `001`, "Notification
+    /// Expiration"); ``PushVariants/ttlNormalHours`` plants the normal TTL read in hours.
+    func ttl(_ priority: PushPriority) -> Interval {
+        priority == .normal && variants.contains(.ttlNormalHours) ? Interval(microseconds: config.ttlNormal.microseconds / 24) : config.ttl(priority)
     }
 
     /// Counts a push against its limit; the reason when the limit is reached.
@@ -182,12 +188,14 @@ public struct PushRouter: Sendable {
         case .normal:
             let day = LocalTime.day(now, state.settings.timeZone)
             if state.normalDay != day { state.normalDay = day; state.normalCount = 0 }
-            guard Int(state.normalCount) < config.normalPerDay else { return .dailyLimit }
+            guard variants.contains(.normalLimitOffByOne) ? Int(state.normalCount) <= config.normalPerDay
+                : Int(state.normalCount) < config.normalPerDay else { return .dailyLimit }
             state.normalCount += 1
         case .high:
             let week = LocalTime.week(now, state.settings.timeZone)
             if state.highWeek != week { state.highWeek = week; state.highCount = 0 }
-            guard Int(state.highCount) < config.highPerWeek else { return .weeklyLimit }
+            guard variants.contains(.highLimitOffByOne) ? Int(state.highCount) <= config.highPerWeek
+                : Int(state.highCount) < config.highPerWeek else { return .weeklyLimit }
             state.highCount += 1
         case .blocking, .low:
             break

@@ -23,10 +23,11 @@ public struct QuietHours: Hashable, Sendable {
     }
 
     /// Whether `now` is inside the quiet hours on the local clock of `timeZone`.
-    public func contains(_ now: Instant, in timeZone: TimeZone) -> Bool {
-        let second = LocalTime.secondOfDay(now, timeZone)
+    /// `variants` plants the known bugs ``PushVariants/quietHoursUTC`` and ``PushVariants/quietHoursNoWrap``.
+    public func contains(_ now: Instant, in timeZone: TimeZone, variants: PushVariants = []) -> Bool {
+        let second = LocalTime.secondOfDay(now, variants.contains(.quietHoursUTC) ? LocalTime.utc : timeZone)
         let start = Int64(startMinute) * 60, end = Int64(endMinute) * 60
-        if start < end { return second >= start && second < end }
+        if start < end || (start > end && variants.contains(.quietHoursNoWrap)) { return second >= start && second < end }
         if start > end { return second >= start || second < end }
         return false
     }

@@ -32,8 +32,28 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// A send to a token the provider had reported unregistered (410/404) before the
     /// device registered it again (seed `001`: "mark device expired").
     case pushSentToUnregisteredToken
-    /// A normal push sent inside the user's quiet hours and displayed inside them (seed `001`).
+    /// A normal or high push first sent inside the user's quiet hours and displayed inside
+    /// them (seed `001`, "Quiet Hours": held, and sent at their end; blocking bypasses them),
+    /// judged on the home zone's wall clock by the oracle's own ``OracleZone``.
     case pushDisplayedInQuietHours
+    /// A push held for quiet hours although they had not begun, or held until an instant
+    /// that is not their end: the first instant after `now` at which the home zone's wall
+    /// clock leaves them, at most 25 h away (seed `001`, "Quiet Hours": "queue for after
+    /// quiet hours").
+    case pushHeldOutsideQuietHours
+    /// More normal pushes (first sends of alerts and summaries) in one of the user's local
+    /// days than `logic.push.normalPerDay` (seed `001`, "Push Frequency Limits": 5 a day).
+    case normalDailyLimitExceeded
+    /// More high pushes (first sends) in one of the user's local Monday-to-Sunday weeks than
+    /// `logic.push.highPerWeek` (seed `001`, "Push Frequency Limits": 10 a week).
+    case highWeeklyLimitExceeded
+    /// A retry sent at another time than its failed answer plus the wait seed `001` sets
+    /// ("Retry Logic": 1 s, 5 s, 25 s for a 5xx or a timeout; 429 from 1 min, doubled;
+    /// `Retry-After` when longer), or beyond the number of retries.
+    case pushRetryScheduleWrong
+    /// A push sent after its TTL, or with another expiration than its TTL gives (seed `001`,
+    /// "Notification Expiration": high and blocking 24 h, normal 7 d, low and silent 3 d).
+    case pushExpirationWrong
     /// A push displayed again on a device where its collapse id is still shown.
     case pushCollapseIdShownTwice
     /// A created notification neither delivered, emailed, expired by its TTL, suppressed
@@ -82,10 +102,13 @@ struct Oracle {
     var samples = [[Violation]](repeating: [], count: ViolationKind.allCases.count)
     var refresh: RefreshChecker
     var steps: StepsChecker
+    /// The oracle's own wall clock of each of the run's zones (`WorldCore.timeZones` order).
+    var zones: [OracleZone]
 
-    init(devices: Int) {
+    init(devices: Int, timeZones: [String] = []) {
         refresh = RefreshChecker(devices: devices)
         steps = StepsChecker(devices: devices)
+        zones = (timeZones.isEmpty ? ["UTC"] : timeZones).map(OracleZone.init(identifier:))
     }
 
     var violations: UInt64 { counts.reduce(0, +) }

@@ -1,6 +1,27 @@
+import Foundation
 import SimKernel
 import AppLogic
 import Backend
+
+/// One push user's settings as the scenario drew them, copied at set-up
+/// (``PushHost/settingsTruth``) before the router's settings are built from them: the
+/// judges read these, never the router's state. 8 bytes a push user.
+struct PushSettingsTruth {
+    /// Quiet hours, minutes after local midnight; equal: none.
+    var quietStart: Int16
+    var quietEnd: Int16
+    /// The home zone (``WorldCore/timeZones``), the zone the router's settings use.
+    var zone: UInt16
+    /// The categories turned off (``PushCategories``' bits).
+    var optedOut: UInt8
+    var emailEnabled: Bool
+
+    /// "HH:MM-HH:MM", as a scenario writes them.
+    var quietHoursText: String {
+        func hm(_ m: Int16) -> String { String(format: "%02d:%02d", Int(m) / 60, Int(m) % 60) }
+        return "\(hm(quietStart))-\(hm(quietEnd))"
+    }
+}
 
 /// Push's checks (seed `001`). The judge-only truth they read (tokens reported gone,
 /// requests refused, collapse ids shown) is the host's ``PushUserTruth``.
@@ -28,14 +49,44 @@ extension PushHost {
         return global
     }
 
-    /// A normal push sent inside the user's quiet hours is not displayed inside them (seed `001`).
-    func observePushDisplayedNormal(user u: Int, device i: Int, notification n: Int, quiet: QuietHours, core: inout WorldCore) {
+    /// Whether Unix second `unix` lies inside user `u`'s quiet hours `[start, end)` on the
+    /// home zone's wall clock, across midnight when start > end, none when equal (seed
+    /// `001`, "Quiet Hours"), by the oracle's own clock and code.
+    func insideQuietHours(_ u: Int, unix: Int64, core: inout WorldCore) -> Bool {
+        let s = settingsTruth[u]
+        guard s.quietStart != s.quietEnd else { return false }
+        let second = core.oracle.zones[Int(s.zone)].wall(unix).second
+        let start = Int64(s.quietStart) * 60, end = Int64(s.quietEnd) * 60
+        return start < end ? second >= start && second < end : second >= start || second < end
+    }
+
+    /// A normal or high push first sent inside the user's quiet hours is not displayed
+    /// inside them (seed `001`: held until their end; blocking bypasses them).
+    func observePushDisplayed(user u: Int, device i: Int, notification n: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let zone = users[u].settings.timeZone
         let sent = ledger[n].firstSentAt
-        let inside = sent != World.never && quiet.contains(instant(sent), in: zone) && quiet.contains(instant(core.now), in: zone)
+        let start = core.startUnixSeconds
+        let inside = sent != World.never && insideQuietHours(u, unix: OracleZone.unixSeconds(sent, startUnixSeconds: start), core: &core)
+            && insideQuietHours(u, unix: OracleZone.unixSeconds(core.now, startUnixSeconds: start), core: &core)
         core.verify(!inside, .pushDisplayedInQuietHours, device: i, time: core.now,
-                    detail: inside ? "normal push n\(n) sent at \(core.format(sent)) and displayed inside quiet hours" : nil)
+                    detail: inside ? "\(ledger[n].priority) push n\(n) sent at \(core.format(sent)) and displayed inside quiet hours" : nil)
+    }
+
+    /// The router holds notification `n` until `until`: now is inside the user's quiet
+    /// hours, and `until` is their end: outside them, the second before it inside them (or
+    /// a change of the zone's offset in between: a skipped end), at most 25 h away.
+    func observePushHeld(user u: Int, notification n: Int, until: Instant, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let now = OracleZone.unixSeconds(core.now, startUnixSeconds: core.startUnixSeconds)
+        let end = OracleZone.floorDiv(until.unixMicroseconds, 1_000_000)
+        let zone = Int(settingsTruth[u].zone)
+        let holds = insideQuietHours(u, unix: now, core: &core) && !insideQuietHours(u, unix: end, core: &core)
+            && (insideQuietHours(u, unix: end - 1, core: &core) || core.oracle.zones[zone].offset(end - 1) != core.oracle.zones[zone].offset(end))
+            && end > now && end - now <= 25 * 3_600
+        core.verify(holds, .pushHeldOutsideQuietHours, device: Int(truth[u].device), time: core.now,
+                    detail: holds ? nil : "notification n\(n) held until \(core.format(simTime(until))), but its quiet hours \(settingsTruth[u].quietHoursText) "
+                        + "on \(core.timeZones.isEmpty ? "UTC" : core.timeZones[zone]) "
+                        + (insideQuietHours(u, unix: now, core: &core) ? "do not end then" : "had not begun"))
     }
 
     /// A collapsible push is displayed: its collapse id is not shown twice on the device

@@ -32,6 +32,20 @@ struct StepsChecker {
 }
 
 extension WorldCore {
+    /// Device `i`'s date at true time `t`, on its clock as it is now (zone setting and
+    /// skew): the calendar the health store buckets by, read with the oracle's own
+    /// ``OracleZone``.
+    mutating func oracleDeviceDay(_ i: Int, at t: SimTime) -> Int32 {
+        let unix = OracleZone.unixSeconds(t + devices[i].clock.skew, startUnixSeconds: startUnixSeconds)
+        return Int32(oracle.zones[Int(devices[i].clock.timeZone)].wall(unix).day)
+    }
+
+    /// The true time at which device `i`'s date `day` begins (its clock as it is now).
+    mutating func oracleDeviceDayStart(_ i: Int, _ day: Int32) -> SimTime {
+        let unix = oracle.zones[Int(devices[i].clock.timeZone)].dayStart(Int64(day))
+        return SimTime(microseconds: (unix - startUnixSeconds) * 1_000_000) - devices[i].clock.skew
+    }
+
     /// A clock skew or time-zone change moved the device's dates.
     mutating func observeCalendarMoved(_ i: Int) {
         guard oracle.watching else { return }
@@ -82,19 +96,19 @@ extension StepSyncHost {
     func observeStepsReceived(user: Int, readTo: SimTime, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         guard readTo > core.oracle.steps.calendarMovedAt[user] else { return }
-        let days = core.deviceDays(user)
         if core.oracle.steps.restartPending[user] {
             core.oracle.steps.restartPending[user] = false
-            let moved = days.day(at: core.oracle.steps.calendarMovedAt[user])
+            let moved = core.oracleDeviceDay(user, at: core.oracle.steps.calendarMovedAt[user])
             core.oracle.steps.firstJudgedDay[user] = moved
             core.oracle.steps.judgedThrough[user] = moved - 1
         }
-        let end = days.day(at: readTo)
-        let windowStart = days.day(at: readTo - core.scenario.logic.stepSync.backfillLimit) + 1
+        let end = core.oracleDeviceDay(user, at: readTo)
+        let windowStart = core.oracleDeviceDay(user, at: readTo - core.scenario.logic.stepSync.backfillLimit) + 1
         let home = core.calendars[Int(core.devices[user].homeTimeZone)]
         var day = max(windowStart, core.oracle.steps.judgedThrough[user] + 1, core.oracle.steps.firstJudgedDay[user])
         while day < end {
-            let truth = health.trueSteps(user: Int(core.globalID(user)), from: days.start(of: day), to: days.start(of: day + 1),
+            let from = core.oracleDeviceDayStart(user, day), to = core.oracleDeviceDayStart(user, day + 1)
+            let truth = health.trueSteps(user: Int(core.globalID(user)), from: from, to: to,
                                   home: home, startUnixSeconds: core.startUnixSeconds)
             let stored = store.steps(user: user, day: day)
             let holds = stored.map { $0 >= truth } ?? false

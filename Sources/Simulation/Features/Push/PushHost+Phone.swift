@@ -126,9 +126,7 @@ extension PushHost {
             core.note(d, "OS: push n\(n) not shown (permission \(authorization))")
             return nil
         }
-        if m.priority == .normal, let quiet = users[u].settings.quietHours {
-            observePushDisplayedNormal(user: u, device: i, notification: n, quiet: quiet, core: &core)
-        }
+        if m.priority == .normal || m.priority == .high { observePushDisplayed(user: u, device: i, notification: n, core: &core) }
         if m.collapsible {
             observePushDisplayedCollapsible(user: u, device: i, notification: n, core: &core)
             if truth[u].shownCollapsed.contains(UInt32(n)) {

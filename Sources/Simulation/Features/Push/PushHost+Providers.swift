@@ -12,6 +12,7 @@ extension PushHost {
         let d = Int(token.device.rawValue)
         let now = core.now
         observePushSend(user: u, device: d, id, token, expiration: expiration, priority: priority, core: &core)
+        observePushSendRules(user: u, device: d, id, payload, expiration: expiration, core: &core)
 
         var notification: Int64 = -1
         switch payload.content {
@@ -226,6 +227,7 @@ extension PushHost {
             }
         }
         if record.notification >= 0 { ledger[Int(record.notification)].live -= 1 }
+        observePushAnswered(user: u, record.send, record.result, core: &core)
         return PushDelivery(user: u, input: .providerResponse(record.send, record.result), context: record.notification)
     }
 

@@ -13,6 +13,7 @@ extension PushHost {
     /// push run's instructions.)
     mutating func route(_ u: Int, _ input: PushInput, core: inout WorldCore) -> [PushEffect] {
         core.note(truth[u].device, "push <- \(input)")
+        if case .timerFired(.retry(let old)) = input { judgedRetryOf = old } else { judgedRetryOf = nil }
         var buffer: [PushEffect] = []
         swap(&buffer, &effects)
         // Emptied by popping, as in `World.deliver`: cheaper than `removeAll(keepingCapacity:)`.
@@ -48,13 +49,15 @@ extension PushHost {
             metrics.suppressedByReason[PushMetrics.index(reason)] += 1
             let n = Int(id.rawValue)
             if ledger[n].outcome == .pending { ledger[n].outcome = .suppressed }
-        case .held:
+        case .held(let id, let until):
             metrics.held += 1
+            observePushHeld(user: u, notification: Int(id.rawValue), until: until, core: &core)
         case .summarized(let ids, let last):
             metrics.summaries += 1
             for id in ids { ledger[Int(id.rawValue)].via = UInt32(last.rawValue) }
             summaries[UInt32(last.rawValue)] = ids
-        case .sendFailed(_, let reason, let willRetry):
+        case .sendFailed(let id, let reason, let willRetry):
+            if !willRetry { observePushGivenUp(user: u, id, core: &core) }
             if willRetry {
                 metrics.retries += 1
             } else {

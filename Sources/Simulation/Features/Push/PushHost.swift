@@ -41,6 +41,16 @@ struct PushHost {
     let throttle = SilentPushThrottle()
     var users: [PushUserState] = []
     var truth: [PushUserTruth] = []
+    /// Per push user, the settings the scenario drew, copied at set-up for the oracle
+    /// (``PushSettingsTruth``): the judges never read the router's `settings`.
+    var settingsTruth: [PushSettingsTruth] = []
+    /// Per push user, the pushes sent by local day and week, for the frequency limits' judge.
+    var capTruth: [PushCapTruth] = []
+    /// The retry chains still alive, by user and send id (looked up, never iterated).
+    var retryTruth: [UInt64: PushRetryTruth] = [:]
+    /// The send a router input retries (`.timerFired(.retry)`), nil for any other input:
+    /// the retry judge's view of the input whose effects are running.
+    var judgedRetryOf: PushSendID?
     /// Per push user: the workload, the providers' draws and the user's answers to pushes.
     var streams: [StreamPosition] = []
     /// The push user of each device, or -1 when its cohort does not run `push`.
@@ -122,6 +132,8 @@ struct PushHost {
         let pushUsers = core.devices.count { core.cohorts[Int($0.cohort)].runs(.push) }
         users = [PushUserState](hugePagesCapacity: pushUsers)
         truth = [PushUserTruth](hugePagesCapacity: pushUsers)
+        settingsTruth = [PushSettingsTruth](hugePagesCapacity: pushUsers)
+        capTruth = Array(hugePagesRepeating: PushCapTruth(), count: pushUsers)
         streams = Array(hugePagesRepeating: .start, count: pushUsers)
         gatewayDevice = [UInt32](hugePagesCapacity: pushUsers)
         var gatewayDevices = (apns: UInt32(0), fcm: UInt32(0))
@@ -131,7 +143,8 @@ struct PushHost {
             let usage = scenario.fleet[Int(core.devices[d].cohort)].push
             let entity = core.globalID(d)
             var setup = RandomStream(seed: scenario.seed, entity: entity, purpose: "push.setup")
-            let quiet = usage.quietHours.pick(&setup).map { QuietHours(startHour: $0.startMinute / 60, startMinute: $0.startMinute % 60,
+            let drawn = usage.quietHours.pick(&setup)
+            let quiet = drawn.map { QuietHours(startHour: $0.startMinute / 60, startMinute: $0.startMinute % 60,
                                                                          endHour: $0.endMinute / 60, endMinute: $0.endMinute % 60) }
             var optedOut = PushCategories()
             for (k, share) in usage.optOut.enumerated() where setup.chance(share) { optedOut.insert(PushCategories(PushCategory.allCases[k])) }
@@ -146,6 +159,8 @@ struct PushHost {
                 gatewayDevices.apns += 1
             }
             users.append(PushUserState(settings: settings))
+            settingsTruth.append(PushSettingsTruth(quietStart: Int16(drawn?.startMinute ?? 0), quietEnd: Int16(drawn?.endMinute ?? 0),
+                                                   zone: core.devices[d].homeTimeZone, optedOut: optedOut.rawValue, emailEnabled: email))
             silentWakeCounts.append(0)
             truth.append(PushUserTruth(device: UInt32(d),
                                        silent: SilentPushState(throttle: throttle, now: .zero),

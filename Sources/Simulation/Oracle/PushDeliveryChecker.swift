@@ -1,0 +1,136 @@
+import SimKernel
+import AppLogic
+import Backend
+import Scenario
+
+/// One push user's counts of the pushes that went out, by the oracle's own local day and
+/// week of the home zone (``OracleZone``), for the frequency limits (seed `001`, "Push
+/// Frequency Limits"). 12 bytes a push user, in their own array (``PushHost/capTruth``).
+struct PushCapTruth {
+    var normalDay: Int32 = .min
+    var highWeek: Int32 = .min
+    var normalSent: UInt16 = 0
+    var highSent: UInt16 = 0
+}
+
+/// A send of one retry chain, as the providers answered it (``PushHost/retryTruth``, by
+/// user and send id; only the chains still alive): how many answers of the chain failed
+/// before this send, and this send's failed answer (`answeredAt` never until then).
+struct PushRetryTruth {
+    var attempt: Int
+    var answeredAt = World.never
+    var result = PushProviderResult.timedOut
+}
+
+/// The delivery rules' checks (seed `001`): the frequency limits, the retry schedule and
+/// the TTLs, computed from what the providers answered, the ledger and the scenario's
+/// `logic.push` numbers (what the user asked for, not the router's configuration).
+extension PushHost {
+    static func retryKey(_ u: Int, _ id: PushSendID) -> UInt64 { UInt64(u) << 32 | UInt64(id.rawValue) }
+
+    /// The push service sends `id` (payload `payload`, expiring at `expiration`) for user `u`.
+    /// Called before the ledger records the send.
+    mutating func observePushSendRules(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload,
+                                       expiration: Instant, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let logic = core.scenario.logic.push
+        let now = instant(core.now)
+        let retryOf = judgedRetryOf
+        var notification = -1, summary = false
+        switch payload.content {
+        case .alert(let n, _, _, _): notification = Int(n.rawValue)
+        case .summary(let n, _): notification = Int(n.rawValue); summary = true
+        case .badgeOnly, .validation: break
+        }
+        // The TTL (seed 001, "Notification Expiration"): nothing is sent after it; an alert's
+        // runs from its creation by priority, a summary's (normal) and a silent push's (low) from its first send.
+        let expected: Instant?
+        if notification >= 0, !summary {
+            expected = instant(ledger[notification].createdAt) + Interval(microseconds: Self.ttl(ledger[notification].priority, logic).microseconds)
+        } else if retryOf == nil {
+            expected = now + Interval(microseconds: (summary ? logic.ttlNormal : logic.ttlLow).microseconds)
+        } else {
+            expected = nil
+        }
+        let ttlHolds = now < expiration && (expected.map { $0 == expiration } ?? true)
+        core.verify(ttlHolds, .pushExpirationWrong, device: d, time: core.now,
+                    detail: ttlHolds ? nil : "send \(id) expires at \(core.format(simTime(expiration)))"
+                        + (expected.map { ", not at \(core.format(simTime($0)))" } ?? ", before it is sent"))
+        if let old = retryOf { judgeRetry(user: u, device: d, old: old, new: id, logic: logic, core: &core) }
+        // The limits (seed 001, "Push Frequency Limits"): the first send of a normal alert or
+        // summary counts against the day, of a high alert against the (Monday) week.
+        guard notification >= 0, ledger[notification].firstSentAt == World.never else { return }
+        let priority = summary ? PushPriority.normal : ledger[notification].priority
+        guard priority == .normal || priority == .high else { return }
+        let day = core.oracle.zones[Int(settingsTruth[u].zone)].wall(OracleZone.unixSeconds(core.now, startUnixSeconds: core.startUnixSeconds)).day
+        if priority == .normal {
+            if capTruth[u].normalDay != Int32(day) { capTruth[u].normalDay = Int32(day); capTruth[u].normalSent = 0 }
+            capTruth[u].normalSent &+= 1
+            let holds = Int(capTruth[u].normalSent) <= logic.normalPerDay
+            core.verify(holds, .normalDailyLimitExceeded, device: d, time: core.now,
+                        detail: holds ? nil : "normal push n\(notification) is the \(capTruth[u].normalSent)th of the user's local day (limit \(logic.normalPerDay))")
+        } else {
+            let week = Int32(OracleZone.floorDiv(day + 3, 7))
+            if capTruth[u].highWeek != week { capTruth[u].highWeek = week; capTruth[u].highSent = 0 }
+            capTruth[u].highSent &+= 1
+            let holds = Int(capTruth[u].highSent) <= logic.highPerWeek
+            core.verify(holds, .highWeeklyLimitExceeded, device: d, time: core.now,
+                        detail: holds ? nil : "high push n\(notification) is the \(capTruth[u].highSent)th of the user's local week (limit \(logic.highPerWeek))")
+        }
+    }
+
+    /// The TTL of `priority` in the scenario's `logic.push`: high and blocking 24 h, normal 7 d, low 3 d by default.
+    static func ttl(_ priority: PushPriority, _ logic: PushLogicConfig) -> SimDuration {
+        switch priority {
+        case .blocking, .high: logic.ttlHigh
+        case .normal: logic.ttlNormal
+        case .low: logic.ttlLow
+        }
+    }
+
+    /// Send `new` retries send `old` (seed `001`, "Retry Logic"; docs/platform-facts.md H):
+    /// at most `retryDelays.count` retries, a 5xx or a timeout after `retryDelays[attempt]`,
+    /// a 429 after `rateLimitBackoff` doubled at each attempt, `Retry-After` when longer,
+    /// counted from the failed answer.
+    private mutating func judgeRetry(user u: Int, device d: Int, old: PushSendID, new: PushSendID, logic: PushLogicConfig, core: inout WorldCore) {
+        let key = Self.retryKey(u, old)
+        let failed = retryTruth.removeValue(forKey: key)
+        var expected: SimDuration?
+        if let f = failed, f.answeredAt != World.never, f.attempt < logic.retryDelays.count {
+            switch f.result {
+            case .timedOut: expected = logic.retryDelays[f.attempt]
+            case .status(let code, let retryAfter) where code == 429 || code >= 500:
+                let base = code == 429 ? SimDuration(microseconds: logic.rateLimitBackoff.microseconds << Int64(f.attempt)) : logic.retryDelays[f.attempt]
+                expected = max(base, SimDuration(microseconds: retryAfter?.microseconds ?? 0))
+            default: expected = nil
+            }
+        }
+        let holds = expected.map { failed!.answeredAt + $0 == core.now } ?? false
+        core.verify(holds, .pushRetryScheduleWrong, device: d, time: core.now,
+                    detail: holds ? nil : "send \(new) retries \(old) " + (expected.map { "at \(core.format(core.now)), not at \(core.format(failed!.answeredAt + $0))" }
+                        ?? "although its answer allows no retry (attempt \(failed.map { $0.attempt + 1 } ?? 0))"))
+        retryTruth[Self.retryKey(u, new)] = PushRetryTruth(attempt: (failed?.attempt ?? 0) + 1)
+    }
+
+    /// A provider answered send `id` of user `u` with `result` (truth): a failure that may be
+    /// retried is kept for the retry's check, anything else ends the chain.
+    mutating func observePushAnswered(user u: Int, _ id: PushSendID, _ result: PushProviderResult, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let key = Self.retryKey(u, id)
+        switch result {
+        case .timedOut, .status:
+            var entry = retryTruth[key] ?? PushRetryTruth(attempt: 0)
+            entry.answeredAt = core.now
+            entry.result = result
+            retryTruth[key] = entry
+        case .accepted, .invalidToken:
+            retryTruth.removeValue(forKey: key)
+        }
+    }
+
+    /// The router gave send `id` up: its chain ends.
+    mutating func observePushGivenUp(user u: Int, _ id: PushSendID, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        retryTruth.removeValue(forKey: Self.retryKey(u, id))
+    }
+}
