@@ -57,8 +57,18 @@ public struct RefreshLogic: Sendable {
             state.stored.lastAppOpenAt = now
             effects.append(.storeTime(.lastAppOpenAt, now))
             if !variants.contains(.noSynchronize) { effects.append(.synchronize) }
-            effects.append(.scheduleRefresh(earliestBegin: now.wall + config.preferredInterval))
+            effects.append(.scheduleRefresh(earliestBegin: now.wall + preferredInterval))
         }
+    }
+
+    /// The next request's delay (rule 1); the variant reads the hours as minutes.
+    private var preferredInterval: Interval {
+        variants.contains(.preferredIntervalMinutes) ? .minutes(config.preferredInterval.microseconds / 3_600_000_000) : config.preferredInterval
+    }
+
+    /// The skip-if-recent interval (rule 2); the variant reads the hours as minutes.
+    private var minimumInterval: Interval {
+        variants.contains(.minimumIntervalMinutes) ? .minutes(config.minimumInterval.microseconds / 3_600_000_000) : config.minimumInterval
     }
 
     // MARK: - Launch
@@ -66,16 +76,16 @@ public struct RefreshLogic: Sendable {
     private func launch(_ context: RefreshLaunchContext, state: inout RefreshState, now: DeviceTime, into effects: inout [RefreshEffect]) {
         state.task = RefreshState.Task(startedAt: now, context: context)
         effects.append(.analytics(.refreshStarted))
-        effects.append(.scheduleRefresh(earliestBegin: now.wall + config.preferredInterval))
+        effects.append(.scheduleRefresh(earliestBegin: now.wall + preferredInterval))
 
         guard context.signedIn else { return complete(success: true, state: &state, now: now, into: &effects) }
-        if let last = state.stored.lastRefreshAt, now.elapsed(since: last) < config.minimumInterval {
+        if let last = state.stored.lastRefreshAt, now.elapsed(since: last) < minimumInterval {
             return complete(success: true, state: &state, now: now, into: &effects)
         }
         guard context.networkReachable else { return complete(success: false, state: &state, now: now, into: &effects) }
 
         state.task?.hardStopArmed = true
-        effects.append(.startHardStopTimer(after: config.hardStop))
+        if !variants.contains(.hardStopIgnored) { effects.append(.startHardStopTimer(after: config.hardStop)) }
         request(.testHistory(limit: 1), state: &state, into: &effects)
     }
 

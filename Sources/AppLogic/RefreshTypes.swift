@@ -15,8 +15,8 @@ public struct RefreshConfiguration: Hashable, Sendable {
 
 /// Known bugs (seed `002`) as switchable deviations. The empty set is the fixed logic.
 public struct RefreshVariants: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// Expiration handler and normal path both call `setTaskCompleted`.
     public static let unguardedCompletion = RefreshVariants(rawValue: 1 << 0)
     /// Writes are not flushed with `synchronize()`; a kill loses them.
@@ -29,6 +29,14 @@ public struct RefreshVariants: OptionSet, Hashable, Sendable {
     public static let localCalendarDays = RefreshVariants(rawValue: 1 << 4)
     /// Notifies although the app was opened in the last 24 h.
     public static let ignoresRecentOpen = RefreshVariants(rawValue: 1 << 5)
+    /// The next request's `earliestBeginDate` is the preferred interval read as minutes,
+    /// not hours: now + 4 min for now + 4 h.
+    public static let preferredIntervalMinutes = RefreshVariants(rawValue: 1 << 6)
+    /// The 12 h minimum interval is read as minutes: a refresh 12 min after the last one runs.
+    public static let minimumIntervalMinutes = RefreshVariants(rawValue: 1 << 7)
+    /// The 20 s hard-stop timer is never started: a slow request holds the task until the
+    /// expiration handler (30 s) or, on Android, the request's timeout.
+    public static let hardStopIgnored = RefreshVariants(rawValue: 1 << 8)
 }
 
 /// What the host knows when the system launches the task.

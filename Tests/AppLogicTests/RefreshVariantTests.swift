@@ -250,4 +250,76 @@ import AppLogic
             .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
         ])
     }
+
+    // MARK: - preferredIntervalMinutes, minimumIntervalMinutes, hardStopIgnored (seed 000)
+
+    /// The next request is asked for 4 min ahead, at a launch and at an open.
+    @Test func preferredIntervalMinutesAsksForTheNextRefresh4MinutesAhead() {
+        let launchedAt = serverTime
+        var store = RefreshStore(variants: .preferredIntervalMinutes)
+        #expect(store.send(.taskLaunched(.device(signedIn: false)), at: launchedAt) == [
+            .analytics(.refreshStarted),
+            .scheduleRefresh(earliestBegin: launchedAt + .minutes(4)),
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .zero)),
+        ])
+        let openedAt = launchedAt + .hours(1)
+        #expect(store.send(.appOpened, at: openedAt) == [
+            .storeTime(.lastAppOpenAt, steady(openedAt)),
+            .synchronize,
+            .scheduleRefresh(earliestBegin: openedAt + .minutes(4)),
+        ])
+    }
+
+    /// 4 h after a refresh, the fixed logic skips (12 h not passed); the variant, waiting
+    /// 12 min, fetches again.
+    @Test func minimumIntervalMinutesFetchesAgain4HoursAfterARefresh() {
+        let refreshedAt = serverTime + .seconds(1)
+        let relaunchedAt = refreshedAt + .hours(4)
+        for variants in [RefreshVariants.minimumIntervalMinutes, []] {
+            var store = RefreshStore(variants: variants)
+            #expect(historyAnswer(&store, latestCompletedAt: serverTime, serverTime: serverTime, answeredAt: refreshedAt) == [
+                .analytics(.dataFetched(.testHistory)),
+                .cancelHardStopTimer,
+                .storeTime(.lastRefreshAt, steady(refreshedAt)),
+                .synchronize,
+                .completeTask(success: true),
+                .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
+            ])
+            let relaunch = store.send(.taskLaunched(.device()), at: relaunchedAt)
+            if variants.isEmpty {
+                #expect(relaunch == [
+                    .analytics(.refreshStarted),
+                    .scheduleRefresh(earliestBegin: relaunchedAt + .hours(4)),
+                    .completeTask(success: true),
+                    .analytics(.refreshCompleted(success: true, duration: .zero)),
+                ])
+            } else {
+                #expect(relaunch == [
+                    .analytics(.refreshStarted),
+                    .scheduleRefresh(earliestBegin: relaunchedAt + .hours(4)),
+                    .startHardStopTimer(after: .seconds(20)),
+                    .httpRequest(RequestID(2), .testHistory(limit: 1)),
+                ])
+            }
+        }
+    }
+
+    /// The launch sends its request without starting the 20 s timer; the expiration
+    /// handler is what ends the task.
+    @Test func hardStopIgnoredStartsNoTimer() {
+        let launchedAt = serverTime
+        var store = RefreshStore(variants: .hardStopIgnored)
+        #expect(store.send(.taskLaunched(.device()), at: launchedAt) == [
+            .analytics(.refreshStarted),
+            .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
+            .httpRequest(RequestID(1), .testHistory(limit: 1)),
+        ])
+        #expect(store.send(.taskExpired, at: launchedAt + .seconds(30)) == [
+            .cancelRequests,
+            .cancelHardStopTimer,
+            .completeTask(success: false),
+            .analytics(.refreshCompleted(success: false, duration: .seconds(30))),
+        ])
+    }
 }

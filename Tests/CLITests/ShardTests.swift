@@ -345,7 +345,8 @@ import Simulation
     /// Two variants on the noSynchronize race at seed 11: 28 `availableTestNotNotified`,
     /// 21 of them before the first of 90 `notifiedTwiceInWindow` (at 4.7 h), so the first
     /// 20 violations a report used to keep had no sample of the latter (checked with the
-    /// build before samples per kind). Every kind the run violates has a sample with its replay command,
+    /// build before samples per kind); and 338 `refreshedTooSoon`, the refreshes that the
+    /// lost last-refresh time let through 4 h after the last. Every kind the run violates has a sample with its replay command,
     /// in report.json and in report.md; and two shards merged keep the plain run's samples
     /// (up to 3 of each kind, the earliest) and counts.
     @Test func everyViolatedKindHasSamplesAndShardsMergedKeepThePlainRunsOnes() throws {
@@ -364,7 +365,7 @@ import Simulation
             Issue.record("no invariants"); return
         }
         let violated = byKind.filter { if case .number(let n, _) = $0.value { return n > 0 } else { return false } }.map(\.key).sorted()
-        #expect(violated == ["availableTestNotNotified", "notifiedTwiceInWindow"], "\(violated)")
+        #expect(violated == ["availableTestNotNotified", "notifiedTwiceInWindow", "refreshedTooSoon"], "\(violated)")
         for kind in violated {
             let ofKind = samples.filter { $0["kind"] == .string(kind) }
             #expect((1...3).contains(ofKind.count), "\(kind)")

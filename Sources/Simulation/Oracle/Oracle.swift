@@ -18,6 +18,21 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// completed successfully without notifying, although the user (by ground truth)
     /// had not opened the app for 24 h, was not taking the test and allows notifications.
     case availableTestNotNotified
+    /// The next refresh was asked for at other than the preferred interval (4 h) after the
+    /// device's wall clock at the request, or a task asked for the test history before it
+    /// had asked for its next refresh (seed `000`: "Refresh Frequency", "Schedule next
+    /// refresh before starting work").
+    case refreshRequestDateWrong
+    /// A refresh asked for the test history less than the minimum interval (12 h) after
+    /// the last refresh that finished: a task that got a history answer and completed
+    /// successfully (seed `000`, "Conditional Execution"). Measured in true elapsed time,
+    /// as the logic documents (the boot clock; no reboots are modelled): a wall clock
+    /// set back or forward changes nothing.
+    case refreshedTooSoon
+    /// The app's background task, run by the refresh, ended (completed, stopped or killed)
+    /// later than the hard stop (20 s) after its launch (seed `000`, Phase 5.1 "Enforce
+    /// 20-second max").
+    case refreshPastHardStop
     /// When the user opens the app, the badge differs from the number of unread
     /// notifications (seed `002`, issue 3).
     case badgeDiffersFromUnread

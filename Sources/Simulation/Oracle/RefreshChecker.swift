@@ -8,13 +8,29 @@ import AppLogic
 struct RefreshChecker {
     /// One device's truth: one entry, so that an event reads one line of it rather than
     /// one of each of several arrays (docs/speed.md, "Session 15").
+    /// 24 bytes: the two times, then the window and the small fields in one word
+    /// (``DeviceLayoutTests``).
     struct Entry {
         var lastTrueOpen = World.never
+        /// When the last refresh finished: a task that received a history answer
+        /// completed successfully (`refreshedTooSoon`).
+        var lastRefreshAt = World.never
         /// The window of a history response the running task received while that window
         /// was truly open, or ``RefreshSlot/noWindow``.
         var taskSawOpenWindow = RefreshSlot.noWindow
         /// Notifications shown in the window last notified.
         var notificationsInWindow: UInt8 = 0
+        /// What the running task has done so far (cleared at its launch).
+        var task: TaskFlags = []
+    }
+
+    /// What the running task has done, as the OS and the network saw it: one byte.
+    struct TaskFlags: OptionSet {
+        let rawValue: UInt8
+        /// It asked the OS for the next refresh.
+        static let submitted = TaskFlags(rawValue: 1 << 0)
+        /// A test-history answer reached it.
+        static let historyReceived = TaskFlags(rawValue: 1 << 1)
     }
 
     /// Per device, in device order.
@@ -33,10 +49,11 @@ extension WorldCore {
         oracle.refresh.devices[i].lastTrueOpen = now
     }
 
-    /// The OS starts a refresh task (iOS) or job (Android): it has seen no history yet.
+    /// The OS starts a refresh task (iOS) or job (Android): it has done nothing yet.
     mutating func observeTaskLaunched(_ i: Int) {
         guard oracle.watching else { return }
         oracle.refresh.devices[i].taskSawOpenWindow = RefreshSlot.noWindow
+        oracle.refresh.devices[i].task = []
     }
 
     /// A test-history response reached the running task; `openWindow` is the window
@@ -44,6 +61,48 @@ extension WorldCore {
     mutating func observeHistoryReceived(_ i: Int, openWindow: UInt32) {
         guard oracle.watching else { return }
         oracle.refresh.devices[i].taskSawOpenWindow = openWindow
+        oracle.refresh.devices[i].task.insert(.historyReceived)
+    }
+
+    /// The refresh asks the OS for its next run no earlier than `earliestWall` (µs on the
+    /// device's wall clock, `earliestBeginDate`): `refreshRequestDateWrong` unless that is
+    /// the scenario's preferred interval after the device's wall clock now (the world's
+    /// clock, skew included), exactly (seed `000`, "Refresh Frequency").
+    mutating func observeRefreshSubmitted(_ i: Int, earliestWall: Int64) {
+        guard oracle.watching else { return }
+        if devices[i].task.running { oracle.refresh.devices[i].task.insert(.submitted) }
+        let ahead = earliestWall - devices[i].clock.wallMicroseconds(at: now, startUnixSeconds: startUnixSeconds)
+        let preferred = scenario.logic.refresh.preferredInterval.microseconds
+        verify(ahead == preferred, .refreshRequestDateWrong, device: i, time: now,
+               detail: ahead == preferred ? nil : "next refresh asked for \(human(SimDuration(microseconds: ahead))) after the device's clock, not \(human(SimDuration(microseconds: preferred)))")
+    }
+
+    /// The refresh asks for the test history: the running task must have asked for its next
+    /// run first (`refreshRequestDateWrong`: "Schedule next refresh before starting work"),
+    /// and the last refresh that finished must be at least the minimum interval old, in
+    /// true time (`refreshedTooSoon`: "Skip if last refresh was < 12 hours ago").
+    mutating func observeHistoryRequested(_ i: Int) {
+        guard oracle.watching else { return }
+        let entry = oracle.refresh.devices[i]
+        let submitted = entry.task.contains(.submitted)
+        verify(submitted, .refreshRequestDateWrong, device: i, time: now,
+               detail: submitted ? nil : "test history asked for before the next refresh was")
+        let minimum = scenario.logic.refresh.minimumInterval
+        let recent = entry.lastRefreshAt != World.never && now - entry.lastRefreshAt < minimum
+        verify(!recent, .refreshedTooSoon, device: i, time: now,
+               detail: recent ? "refresh \(human(now - entry.lastRefreshAt)) after the last one finished (minimum \(human(minimum)))" : nil)
+    }
+
+    /// The app's background task ends for the OS (its first completion, the watchdog's or a
+    /// termination's kill, JobScheduler's stop): on a device that runs the refresh, it
+    /// must not have outlived the hard stop, in true time from its launch
+    /// (`refreshPastHardStop`; a task that ends at exactly the hard stop keeps it).
+    mutating func observeTaskEnded(_ i: Int) {
+        guard oracle.watching, cohorts[Int(devices[i].cohort)].runs(.refresh) else { return }
+        let ran = now - devices[i].task.launchedAt
+        let hardStop = scenario.logic.refresh.hardStop
+        verify(ran <= hardStop, .refreshPastHardStop, device: i, time: now,
+               detail: ran <= hardStop ? nil : "task \(devices[i].task.serial) ended \(human(ran)) after its launch, \(devices[i].task.completions == 0 ? "not completed" : "completed"); hard stop \(human(hardStop))")
     }
 
     /// The watchdog killed the app: task `serial` was not completed after its expiration.
@@ -59,11 +118,15 @@ extension WorldCore {
 extension RefreshHost {
     /// The app called `setTaskCompleted(success:)`, already counted by the OS:
     /// `taskCompletedTwice` (seed `002`, issue 1), and at the first successful call of a
-    /// running task `availableTestNotNotified`.
+    /// running task `availableTestNotNotified`; a task that got a history answer then
+    /// is the last refresh (`refreshedTooSoon`).
     func observeTaskCompleted(_ i: Int, success: Bool, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let calls = core.devices[i].task.completions
-        if success, core.devices[i].task.running, calls == 1 { judgeNotifiedIfDue(i, core: &core) }
+        if success, core.devices[i].task.running, calls == 1 {
+            judgeNotifiedIfDue(i, core: &core)
+            if core.oracle.refresh.devices[i].task.contains(.historyReceived) { core.oracle.refresh.devices[i].lastRefreshAt = core.now }
+        }
         core.verify(calls == 1, .taskCompletedTwice, device: i, time: core.now,
                detail: calls == 1 ? nil : "setTaskCompleted called \(calls) times for task \(core.devices[i].task.serial)")
     }

@@ -69,10 +69,12 @@ struct RefreshHost: FeatureHost {
         let i = Int(d)
         switch effect {
         case .scheduleRefresh(let earliest):
+            core.observeRefreshSubmitted(i, earliestWall: earliest.unixMicroseconds)
             return .submitTask(.refresh, earliestBegin: core.devices[i].clock.trueTime(ofWall: earliest.unixMicroseconds, startUnixSeconds: core.startUnixSeconds))
         case .cancelScheduledRefresh:
             return .cancelTask(.refresh)
         case .httpRequest(let id, let endpoint):
+            if case .testHistory = endpoint { core.observeHistoryRequested(i) }
             return .send(id, endpoint, .refresh)
         case .cancelRequests:
             core.cancelRequest(slots[i].job)
@@ -207,6 +209,9 @@ extension RefreshVariants {
             case "refresh.cadenceOffByOne": insert(.cadenceOffByOne)
             case "refresh.localCalendarDays": insert(.localCalendarDays)
             case "refresh.ignoresRecentOpen": insert(.ignoresRecentOpen)
+            case "refresh.preferredIntervalMinutes": insert(.preferredIntervalMinutes)
+            case "refresh.minimumIntervalMinutes": insert(.minimumIntervalMinutes)
+            case "refresh.hardStopIgnored": insert(.hardStopIgnored)
             default: break
             }
         }

@@ -33,9 +33,11 @@ extension World {
         deliverRefresh(d, .taskLaunched(context))
     }
 
-    /// The task is over for the OS (completed or killed): account its time and energy.
+    /// The task is over for the OS (completed or killed): account its time and energy;
+    /// the oracle judges its length.
     mutating func endTask(_ d: UInt32) {
         let i = Int(d)
+        core.observeTaskEnded(i)
         core.devices[i].task.running = false
         core.retractTaskExpiry(d)
         let duration = now - core.devices[i].task.launchedAt

@@ -1,0 +1,86 @@
+import Testing
+import SimKernel
+@testable import Simulation
+
+/// The refresh's timing judges of seed `000` at their boundaries (Oracle/RefreshChecker):
+/// the next request at exactly the preferred interval, a refresh exactly the minimum
+/// interval after the last, a task ending exactly at the hard stop, each held, and one
+/// microsecond past each caught.
+@Suite struct RefreshJudgeTests {
+    /// One signed-in iPhone running the refresh, at the run's start (true time 0).
+    static func world() throws -> World {
+        World(scenario: try Fixtures.decode("""
+        {"name": "judge", "duration": "1d", "seed": 1,
+         "fleet": [{"cohort": "c", "count": 1, "platform": "ios", "features": ["refresh"], "signedIn": 1}]}
+        """))
+    }
+
+    static func count(_ world: World, _ kind: ViolationKind) -> UInt64 {
+        world.core.oracle.counts[ViolationKind.allCases.firstIndex(of: kind)!]
+    }
+
+    /// `earliestBeginDate` must be the device's wall clock (skew included) plus 4 h, exactly.
+    @Test func theNextRequestIsExactlyThePreferredIntervalAhead() throws {
+        var world = try Self.world()
+        world.core.devices[0].clock.skew = .days(-3)
+        let wall = world.core.devices[0].clock.wallMicroseconds(at: world.core.now, startUnixSeconds: world.core.startUnixSeconds)
+        world.core.observeRefreshSubmitted(0, earliestWall: wall + SimDuration.hours(4).microseconds)
+        #expect(Self.count(world, .refreshRequestDateWrong) == 0)
+        world.core.observeRefreshSubmitted(0, earliestWall: wall + SimDuration.hours(4).microseconds + 1)
+        world.core.observeRefreshSubmitted(0, earliestWall: wall + SimDuration.minutes(4).microseconds)
+        #expect(Self.count(world, .refreshRequestDateWrong) == 2)
+    }
+
+    /// A task that asks for the history before it asked for its next refresh.
+    @Test func theHistoryBeforeTheNextRequestIsCaught() throws {
+        var world = try Self.world()
+        world.core.devices[0].task.running = true
+        world.core.observeTaskLaunched(0)
+        world.core.observeHistoryRequested(0)
+        #expect(Self.count(world, .refreshRequestDateWrong) == 1)
+        let wall = world.core.devices[0].clock.wallMicroseconds(at: world.core.now, startUnixSeconds: world.core.startUnixSeconds)
+        world.core.observeRefreshSubmitted(0, earliestWall: wall + SimDuration.hours(4).microseconds)
+        world.core.observeHistoryRequested(0)
+        #expect(Self.count(world, .refreshRequestDateWrong) == 1)
+    }
+
+    /// The last refresh finished exactly 12 h of true time ago: allowed; 12 h less 1 µs: too soon.
+    @Test func aRefreshExactlyTheMinimumIntervalAfterTheLastIsAllowed() throws {
+        var world = try Self.world()
+        world.core.devices[0].task.running = true
+        world.core.observeTaskLaunched(0)
+        let wall = world.core.devices[0].clock.wallMicroseconds(at: world.core.now, startUnixSeconds: world.core.startUnixSeconds)
+        world.core.observeRefreshSubmitted(0, earliestWall: wall + SimDuration.hours(4).microseconds)
+        world.core.oracle.refresh.devices[0].lastRefreshAt = world.core.now - .hours(12)
+        world.core.observeHistoryRequested(0)
+        #expect(Self.count(world, .refreshedTooSoon) == 0)
+        world.core.oracle.refresh.devices[0].lastRefreshAt = world.core.now - .hours(12) + SimDuration(microseconds: 1)
+        world.core.observeHistoryRequested(0)
+        #expect(Self.count(world, .refreshedTooSoon) == 1)
+        #expect(world.core.oracle.violations == 1)
+    }
+
+    /// A task that ends exactly 20 s after its launch keeps the hard stop; 20 s + 1 µs does not.
+    @Test func aTaskEndingExactlyAtTheHardStopKeepsIt() throws {
+        var world = try Self.world()
+        world.core.devices[0].task.running = true
+        world.core.devices[0].task.launchedAt = world.core.now - .seconds(20)
+        world.core.observeTaskEnded(0)
+        #expect(Self.count(world, .refreshPastHardStop) == 0)
+        world.core.devices[0].task.launchedAt = world.core.now - .seconds(20) - SimDuration(microseconds: 1)
+        world.core.observeTaskEnded(0)
+        #expect(Self.count(world, .refreshPastHardStop) == 1)
+    }
+
+    /// In a run: the correct logic's slowest tasks (requests slower than 20 s) end at the
+    /// hard stop's own instant, exactly 20 s after their launch, on iOS and Android, and
+    /// none is judged late.
+    @Test func theCorrectLogicEndsSlowTasksAtExactly20Seconds() throws {
+        var s = try Fixtures.scenario("scenarios/races/hard-stop-ignored.json")
+        s.logic.variants = []
+        var world = World(scenario: s)
+        world.runToEnd()
+        #expect(world.features.refresh.metrics.taskDuration.whole.max == SimDuration.seconds(20).microseconds)
+        #expect(world.core.oracle.violations == 0)
+    }
+}
