@@ -24,6 +24,9 @@ struct Job {
     var clientDone = false
     var serverDone = false
     var cancelled = false
+    /// The radio it was sent over, which its close charges: the bearer of its send, kept,
+    /// because the local hour that decides it can change while it is in flight (a zone change).
+    var bearer = Bearer.cellular
     /// The feature it belongs to, which serves it and hears its answer (``RequestOwner``).
     let owner: RequestOwner
     /// Its endpoint's row in the endpoint table (``RequestOwner/endpoints``).
@@ -74,7 +77,9 @@ extension World {
         }
         // The radio opens: from idle LTE the first byte waits for the promotion (the
         // latency profiles are round trips with the radio connected, ``RadioEnergyModel``).
-        let promotion = core.devices[i].radio.open(at: now, over: core.bearer(i, at: now), model: core.radios)
+        let bearer = core.bearer(i, at: now)
+        core.jobs[Int(job)].bearer = bearer
+        let promotion = core.devices[i].radio.open(at: now, over: bearer, model: core.radios)
         if lost {
             core.metrics.transportFailures += 1
             core.jobs[Int(job)].serverDone = true

@@ -212,7 +212,7 @@ struct WorldCore {
     mutating func closeRadio(_ job: UInt32) -> Double {
         let j = Int(job), i = Int(jobs[j].device)
         if case .failed(.offline) = jobs[j].result { return 0 }
-        return devices[i].radio.close(at: now, over: bearer(i, at: jobs[j].sentAt), model: radios)
+        return devices[i].radio.close(at: now, over: jobs[j].bearer, model: radios)
     }
 
     /// The client side of `job` ended before its timeout (answered, cancelled, abandoned):
