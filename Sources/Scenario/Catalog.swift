@@ -22,6 +22,7 @@ public enum Catalog {
         ("push.highLimitOffByOne", true),
         ("push.retryDelayNotAdvanced", true),
         ("push.ttlNormalHours", true),
+        ("push.noHighEmailFallback", true),
         ("continuation.inMemoryResult", true),
     ]
 

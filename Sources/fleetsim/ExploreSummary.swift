@@ -35,6 +35,7 @@ struct ExploreSummary {
         "push.highLimitOffByOne": "highWeeklyLimitExceeded",
         "push.retryDelayNotAdvanced": "pushRetryScheduleWrong",
         "push.ttlNormalHours": "pushExpirationWrong",
+        "push.noHighEmailFallback": "highEmailFallbackWrong",
         "continuation.inMemoryResult": "continuationResultLost",
     ]
 
