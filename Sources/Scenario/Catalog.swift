@@ -25,6 +25,7 @@ public enum Catalog {
         ("push.highLimitOffByOne", true),
         ("push.retryDelayNotAdvanced", true),
         ("push.ttlNormalHours", true),
+        ("push.noHighEmailFallback", true),
         ("continuation.inMemoryResult", true),
     ]
 

@@ -38,6 +38,7 @@ struct ExploreSummary {
         "push.highLimitOffByOne": "highWeeklyLimitExceeded",
         "push.retryDelayNotAdvanced": "pushRetryScheduleWrong",
         "push.ttlNormalHours": "pushExpirationWrong",
+        "push.noHighEmailFallback": "highEmailFallbackWrong",
         "continuation.inMemoryResult": "continuationResultLost",
     ]
 

@@ -81,6 +81,9 @@ public struct PushVariants: OptionSet, Hashable, Sendable {
     public static let retryDelayNotAdvanced = PushVariants(rawValue: 1 << 7)
     /// `push.ttlNormalHours`: the normal TTL's number is read as hours (7 h, not 7 days).
     public static let ttlNormalHours = PushVariants(rawValue: 1 << 8)
+    /// `push.noHighEmailFallback`: the 15-minute check of a high push is never started, so
+    /// an undelivered one never falls back to email.
+    public static let noHighEmailFallback = PushVariants(rawValue: 1 << 9)
 
     /// Every variant with its scenario name, in a fixed order.
     public static let named: [(name: String, variant: PushVariants)] = [
@@ -93,6 +96,7 @@ public struct PushVariants: OptionSet, Hashable, Sendable {
         ("push.highLimitOffByOne", .highLimitOffByOne),
         ("push.retryDelayNotAdvanced", .retryDelayNotAdvanced),
         ("push.ttlNormalHours", .ttlNormalHours),
+        ("push.noHighEmailFallback", .noHighEmailFallback),
     ]
 
     /// The `push.*` names among a scenario's `logic.variants`; other features' names are skipped.

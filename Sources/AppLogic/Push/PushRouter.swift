@@ -146,7 +146,9 @@ public struct PushRouter: Sendable {
         if request.priority == .high {
             effects.append(.startTimer(.escalate(request.id), at: now + config.highEscalationDelay))
             // Email only when "delayed >15 minutes": a delivery at exactly 15 min is in time.
-            effects.append(.startTimer(.highDelayCheck(request.id), at: now + config.highEmailDelay + Interval(microseconds: 1)))
+            if !variants.contains(.noHighEmailFallback) {
+                effects.append(.startTimer(.highDelayCheck(request.id), at: now + config.highEmailDelay + Interval(microseconds: 1)))
+            }
         }
         return true
     }

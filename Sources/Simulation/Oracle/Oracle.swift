@@ -69,6 +69,10 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// A push sent after its TTL, or with another expiration than its TTL gives (seed `001`,
     /// "Notification Expiration": high and blocking 24 h, normal 7 d, low and silent 3 d).
     case pushExpirationWrong
+    /// A high push still undelivered (as the server knows it) 15 min after its send got no
+    /// email at 15 min + 1 µs, or one delivered or failed in time, or of a user without
+    /// email, got that email (seed `001`, "Fallback Mechanism": `logic.push.highEmailDelay`).
+    case highEmailFallbackWrong
     /// A push displayed again on a device where its collapse id is still shown.
     case pushCollapseIdShownTwice
     /// A created notification neither delivered, emailed, expired by its TTL, suppressed

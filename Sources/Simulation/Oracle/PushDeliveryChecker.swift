@@ -22,6 +22,17 @@ struct PushRetryTruth {
     var result = PushProviderResult.timedOut
 }
 
+/// What the server knew of one high push, for the email fallback's judge
+/// (``PushHost/highTruth``, by notification; judged when the ledger closes): when a
+/// delivery became known (APNs accepted a send, the logic's documented assumption, or an
+/// FCM receipt reached the router), when its send failed for good, and when a delayed
+/// email went out. `World.never`: not (yet).
+struct HighPushTruth {
+    var deliveredKnownAt = World.never
+    var failedAt = World.never
+    var delayedEmailAt = World.never
+}
+
 /// The delivery rules' checks (seed `001`): the frequency limits, the retry schedule and
 /// the TTLs, computed from what the providers answered, the ledger and the scenario's
 /// `logic.push` numbers (what the user asked for, not the router's configuration).
@@ -62,6 +73,7 @@ extension PushHost {
         guard notification >= 0, ledger[notification].firstSentAt == World.never else { return }
         let priority = summary ? PushPriority.normal : ledger[notification].priority
         guard priority == .normal || priority == .high else { return }
+        if priority == .high, !summary { highTruth[UInt32(notification)] = HighPushTruth() }
         let day = core.oracle.zones[Int(settingsTruth[u].zone)].wall(OracleZone.unixSeconds(core.now, startUnixSeconds: core.startUnixSeconds)).day
         if priority == .normal {
             if capTruth[u].normalDay != Int32(day) { capTruth[u].normalDay = Int32(day); capTruth[u].normalSent = 0 }
@@ -132,5 +144,48 @@ extension PushHost {
     mutating func observePushGivenUp(user u: Int, _ id: PushSendID, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         retryTruth.removeValue(forKey: Self.retryKey(u, id))
+    }
+}
+
+extension PushHost {
+    /// What the server learns of high push `n`: a delivery (APNs acceptance, FCM receipt).
+    mutating func observeHighDeliveryKnown(_ n: Int64, core: inout WorldCore) {
+        guard core.oracle.watching, n >= 0, let entry = highTruth[UInt32(n)], entry.deliveredKnownAt == World.never else { return }
+        highTruth[UInt32(n)]!.deliveredKnownAt = core.now
+    }
+
+    /// High push `n`'s send failed for good, or a delayed email for it went out.
+    mutating func observeHighEnded(_ n: Int64, email: EmailFallbackReason?, core: inout WorldCore) {
+        guard core.oracle.watching, n >= 0, highTruth[UInt32(n)] != nil else { return }
+        if email == .highPriorityDelayed {
+            if highTruth[UInt32(n)]!.delayedEmailAt == World.never { highTruth[UInt32(n)]!.delayedEmailAt = core.now }
+        } else if email == nil, highTruth[UInt32(n)]!.failedAt == World.never {
+            highTruth[UInt32(n)]!.failedAt = core.now
+        }
+    }
+
+    /// `highEmailFallbackWrong` for high push `n`, at the end of the run (seed `001`,
+    /// "Fallback Mechanism": email when still undelivered more than 15 min after the send).
+    /// Its check falls at `firstSentAt + highEmailDelay + 1 µs`, if inside the run: an
+    /// email-enabled user whose push was neither known delivered by `firstSentAt +
+    /// highEmailDelay` nor failed for good (that one is emailed at once, as failed) gets the
+    /// delayed email exactly then; any other gets none. A delivery or failure known in the
+    /// very instant of the check may come either side of it (same-instant order).
+    mutating func judgeHighEmail(_ n: Int, core: inout WorldCore) {
+        guard core.oracle.watching, let entry = highTruth[UInt32(n)] else { return }
+        let deadline = ledger[n].firstSentAt + core.scenario.logic.push.highEmailDelay
+        let check = deadline + SimDuration(microseconds: 1)
+        guard check < core.end else { return }
+        let u = Int(ledger[n].user)
+        if entry.deliveredKnownAt == check || entry.failedAt == check { return }
+        // `World.never` is the earliest time: "not known" must not read as "known in time".
+        let deliveredInTime = entry.deliveredKnownAt != World.never && entry.deliveredKnownAt <= deadline
+        let failedInTime = entry.failedAt != World.never && entry.failedAt <= deadline
+        let due = settingsTruth[u].emailEnabled && !deliveredInTime && !failedInTime
+        let holds = due ? entry.delayedEmailAt == check : entry.delayedEmailAt == World.never
+        core.verify(holds, .highEmailFallbackWrong, device: Int(truth[u].device), time: deadline,
+                    detail: holds ? nil : "high push n\(n) sent at \(core.format(ledger[n].firstSentAt)): "
+                        + (due ? "undelivered 15 min later, no email at \(core.format(check))" + (entry.delayedEmailAt == World.never ? "" : " (at \(core.format(entry.delayedEmailAt)))")
+                           : "emailed as delayed at \(core.format(entry.delayedEmailAt)), although " + (settingsTruth[u].emailEnabled ? "delivered or failed in time" : "email is off")))
     }
 }

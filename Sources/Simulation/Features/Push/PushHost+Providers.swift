@@ -228,6 +228,7 @@ extension PushHost {
         }
         if record.notification >= 0 { ledger[Int(record.notification)].live -= 1 }
         observePushAnswered(user: u, record.send, record.result, core: &core)
+        if record.result == .accepted, record.token.provider == .apns { observeHighDeliveryKnown(record.notification, core: &core) }
         return PushDelivery(user: u, input: .providerResponse(record.send, record.result), context: record.notification)
     }
 

@@ -14,6 +14,7 @@ extension PushHost {
     mutating func route(_ u: Int, _ input: PushInput, core: inout WorldCore) -> [PushEffect] {
         core.note(truth[u].device, "push <- \(input)")
         if case .timerFired(.retry(let old)) = input { judgedRetryOf = old } else { judgedRetryOf = nil }
+        if case .deliveryReceipt(let id, _) = input { observeHighDeliveryKnown(Int64(id.rawValue), core: &core) }
         var buffer: [PushEffect] = []
         swap(&buffer, &effects)
         // Emptied by popping, as in `World.deliver`: cheaper than `removeAll(keepingCapacity:)`.
@@ -35,6 +36,7 @@ extension PushHost {
             startTimer(u, timer, at: simTime(at), context: context, core: &core)
         case .sendEmail(let id, let reason):
             metrics.emailFallbacks[reason == .allDevicesFailed ? 0 : 1] += 1
+            observeHighEnded(Int64(id.rawValue), email: reason, core: &core)
             let n = Int(id.rawValue)
             if ledger[n].outcome == .pending { ledger[n].outcome = .emailed }
         case .markToken(let token, let status):
@@ -57,7 +59,10 @@ extension PushHost {
             for id in ids { ledger[Int(id.rawValue)].via = UInt32(last.rawValue) }
             summaries[UInt32(last.rawValue)] = ids
         case .sendFailed(let id, let reason, let willRetry):
-            if !willRetry { observePushGivenUp(user: u, id, core: &core) }
+            if !willRetry {
+                observePushGivenUp(user: u, id, core: &core)
+                observeHighEnded(context, email: nil, core: &core)
+            }
             if willRetry {
                 metrics.retries += 1
             } else {

@@ -51,6 +51,8 @@ struct PushHost {
     /// The send a router input retries (`.timerFired(.retry)`), nil for any other input:
     /// the retry judge's view of the input whose effects are running.
     var judgedRetryOf: PushSendID?
+    /// The high pushes sent, by notification (looked up, never iterated), for the email fallback's judge.
+    var highTruth: [UInt32: HighPushTruth] = [:]
     /// Per push user: the workload, the providers' draws and the user's answers to pushes.
     var streams: [StreamPosition] = []
     /// The push user of each device, or -1 when its cohort does not run `push`.
@@ -296,6 +298,7 @@ struct PushHost {
         closed = true
         let config = self.config
         for n in ledger.indices {
+            if ledger[n].priority == .high { judgeHighEmail(n, core: &core) }
             let entry = ledger[n]
             let carrier = ledger[Int(entry.via)]
             var outcome = entry.outcome
