@@ -78,15 +78,15 @@ public struct RefreshLogic: Sendable {
         effects.append(.analytics(.refreshStarted))
         effects.append(.scheduleRefresh(earliestBegin: now.wall + preferredInterval))
 
-        guard context.signedIn else { return complete(success: true, state: &state, now: now, into: &effects) }
+        guard context.signedIn || variants.contains(.ignoresSignOut) else { return complete(success: true, state: &state, now: now, into: &effects) }
         if let last = state.stored.lastRefreshAt, now.elapsed(since: last) < minimumInterval {
             return complete(success: true, state: &state, now: now, into: &effects)
         }
-        guard context.networkReachable else { return complete(success: false, state: &state, now: now, into: &effects) }
+        guard context.networkReachable || variants.contains(.ignoresOffline) else { return complete(success: false, state: &state, now: now, into: &effects) }
 
         state.task?.hardStopArmed = true
         if !variants.contains(.hardStopIgnored) { effects.append(.startHardStopTimer(after: config.hardStop)) }
-        request(.testHistory(limit: 1), state: &state, into: &effects)
+        request(.testHistory(limit: variants.contains(.fullHistory) ? 20 : 1), state: &state, into: &effects)
     }
 
     private func request(_ endpoint: Endpoint, state: inout RefreshState, into effects: inout [RefreshEffect]) {
@@ -115,7 +115,7 @@ public struct RefreshLogic: Sendable {
                 return finish(state: &state, now: now, into: &effects)
             }
             // Seed `000`: "use active endpoint only if needed": not when no notification could follow.
-            guard task.context.notificationAuthorization.allowsPosting, !openedRecently(state: state, now: now) else {
+            guard mayPost(task), !openedRecently(state: state, now: now) else {
                 return finish(state: &state, now: now, into: &effects)
             }
             state.task?.windowCompletedAt = latest
@@ -123,7 +123,7 @@ public struct RefreshLogic: Sendable {
 
         case .ok(.activeSession(let inProgress, _)):
             effects.append(.analytics(.dataFetched(.activeSession)))
-            if !task.completed, !inProgress, task.context.notificationAuthorization.allowsPosting, !openedRecently(state: state, now: now) {
+            if !task.completed, !inProgress, mayPost(task), !openedRecently(state: state, now: now) {
                 notify(window: task.windowCompletedAt, state: &state, into: &effects)
             }
             finish(state: &state, now: now, into: &effects)
@@ -158,6 +158,12 @@ public struct RefreshLogic: Sendable {
         guard elapsed >= .zero else { return false }  // completion "in the future": fail safe
         let cadence = variants.contains(.cadenceOffByOne) ? config.testCadence + .days(1) : config.testCadence
         return elapsed >= cadence
+    }
+
+    /// Phase 3.1: notify only with permission (as the OS told the task at launch); the
+    /// variant skips the check.
+    private func mayPost(_ task: RefreshState.Task) -> Bool {
+        variants.contains(.ignoresPermission) || task.context.notificationAuthorization.allowsPosting
     }
 
     private func alreadyNotified(for window: Instant?, state: RefreshState) -> Bool {

@@ -37,6 +37,17 @@ public struct RefreshVariants: OptionSet, Hashable, Sendable {
     /// The 20 s hard-stop timer is never started: a slow request holds the task until the
     /// expiration handler (30 s) or, on Android, the request's timeout.
     public static let hardStopIgnored = RefreshVariants(rawValue: 1 << 8)
+    /// The launch's sign-in check is dropped: a signed-out device fetches the history.
+    public static let ignoresSignOut = RefreshVariants(rawValue: 1 << 9)
+    /// The launch's reachability check is dropped: an offline device sends its request
+    /// instead of failing fast.
+    public static let ignoresOffline = RefreshVariants(rawValue: 1 << 10)
+    /// The history is fetched a page at a time (`limit=20`, "prefetch the recent page")
+    /// instead of the latest test alone.
+    public static let fullHistory = RefreshVariants(rawValue: 1 << 11)
+    /// The permission check before notifying is dropped: the app asks the OS to post
+    /// (and marks the window notified) although notifications are not allowed.
+    public static let ignoresPermission = RefreshVariants(rawValue: 1 << 12)
 }
 
 /// What the host knows when the system launches the task.

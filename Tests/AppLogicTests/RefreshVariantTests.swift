@@ -322,4 +322,73 @@ import AppLogic
             .analytics(.refreshCompleted(success: false, duration: .seconds(30))),
         ])
     }
+
+    // MARK: - ignoresSignOut, ignoresOffline, fullHistory, ignoresPermission (seed 000)
+
+    /// Signed out or offline, the fixed logic completes at once; each variant sends.
+    @Test func ignoresSignOutAndIgnoresOfflineSendTheRequest() {
+        let launchedAt = serverTime
+        let sends: [RefreshEffect] = [
+            .analytics(.refreshStarted),
+            .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
+            .startHardStopTimer(after: .seconds(20)),
+            .httpRequest(RequestID(1), .testHistory(limit: 1)),
+        ]
+        var signedOut = RefreshStore(variants: .ignoresSignOut)
+        #expect(signedOut.send(.taskLaunched(.device(signedIn: false)), at: launchedAt) == sends)
+        var offline = RefreshStore(variants: .ignoresOffline)
+        #expect(offline.send(.taskLaunched(.device(online: false)), at: launchedAt) == sends)
+        var fixed = RefreshStore()
+        #expect(fixed.send(.taskLaunched(.device(online: false)), at: launchedAt) == [
+            .analytics(.refreshStarted),
+            .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
+            .completeTask(success: false),
+            .analytics(.refreshCompleted(success: false, duration: .zero)),
+        ])
+    }
+
+    @Test func fullHistoryAsksForTwentyTests() {
+        let launchedAt = serverTime
+        var store = RefreshStore(variants: .fullHistory)
+        #expect(store.send(.taskLaunched(.device()), at: launchedAt) == [
+            .analytics(.refreshStarted),
+            .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
+            .startHardStopTimer(after: .seconds(20)),
+            .httpRequest(RequestID(1), .testHistory(limit: 20)),
+        ])
+    }
+
+    /// Notifications denied: the fixed logic does not even ask for the active session;
+    /// the variant asks, then posts and marks the window notified.
+    @Test func ignoresPermissionPostsWithNotificationsDenied() {
+        let launchedAt = serverTime
+        let denied = RefreshLaunchContext.device(notifications: .denied)
+        var fixed = RefreshStore()
+        #expect(historyAnswer(&fixed, context: denied, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == [
+            .analytics(.dataFetched(.testHistory)),
+            .cancelHardStopTimer,
+            .storeTime(.lastRefreshAt, steady(launchedAt + .seconds(1))),
+            .synchronize,
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
+        ])
+        var buggy = RefreshStore(variants: .ignoresPermission)
+        #expect(historyAnswer(&buggy, context: denied, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == [
+            .analytics(.dataFetched(.testHistory)),
+            .httpRequest(RequestID(2), .activeSession),
+        ])
+        let decidedAt = launchedAt + .seconds(2)
+        #expect(buggy.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: false, serverTime: serverTime + .seconds(1)))), at: decidedAt) == [
+            .analytics(.dataFetched(.activeSession)),
+            .store(.notifiedWindow, completedAt),
+            .synchronize,
+            .postNotification(LocalNotification(kind: .testAvailable, badge: nil)),
+            .analytics(.notificationSent),
+            .cancelHardStopTimer,
+            .storeTime(.lastRefreshAt, steady(decidedAt)),
+            .synchronize,
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
+        ])
+    }
 }

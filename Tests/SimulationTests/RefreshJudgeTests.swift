@@ -1,11 +1,12 @@
 import Testing
 import SimKernel
+import Platform
 @testable import Simulation
 
-/// The refresh's timing judges of seed `000` at their boundaries (Oracle/RefreshChecker):
-/// the next request at exactly the preferred interval, a refresh exactly the minimum
-/// interval after the last, a task ending exactly at the hard stop, each held, and one
-/// microsecond past each caught.
+/// The refresh's judges of seed `000` at their boundaries (Oracle/RefreshChecker): the
+/// next request at exactly the preferred interval, a refresh exactly the minimum interval
+/// after the last, a task ending exactly at the hard stop, each held, and one microsecond
+/// past each caught; the conditions a history request and a notification need.
 @Suite struct RefreshJudgeTests {
     /// One signed-in iPhone running the refresh, at the run's start (true time 0).
     static func world() throws -> World {
@@ -36,11 +37,11 @@ import SimKernel
         var world = try Self.world()
         world.core.devices[0].task.running = true
         world.core.observeTaskLaunched(0)
-        world.core.observeHistoryRequested(0)
+        world.core.observeHistoryRequested(0, limit: 1)
         #expect(Self.count(world, .refreshRequestDateWrong) == 1)
         let wall = world.core.devices[0].clock.wallMicroseconds(at: world.core.now, startUnixSeconds: world.core.startUnixSeconds)
         world.core.observeRefreshSubmitted(0, earliestWall: wall + SimDuration.hours(4).microseconds)
-        world.core.observeHistoryRequested(0)
+        world.core.observeHistoryRequested(0, limit: 1)
         #expect(Self.count(world, .refreshRequestDateWrong) == 1)
     }
 
@@ -52,10 +53,10 @@ import SimKernel
         let wall = world.core.devices[0].clock.wallMicroseconds(at: world.core.now, startUnixSeconds: world.core.startUnixSeconds)
         world.core.observeRefreshSubmitted(0, earliestWall: wall + SimDuration.hours(4).microseconds)
         world.core.oracle.refresh.devices[0].lastRefreshAt = world.core.now - .hours(12)
-        world.core.observeHistoryRequested(0)
+        world.core.observeHistoryRequested(0, limit: 1)
         #expect(Self.count(world, .refreshedTooSoon) == 0)
         world.core.oracle.refresh.devices[0].lastRefreshAt = world.core.now - .hours(12) + SimDuration(microseconds: 1)
-        world.core.observeHistoryRequested(0)
+        world.core.observeHistoryRequested(0, limit: 1)
         #expect(Self.count(world, .refreshedTooSoon) == 1)
         #expect(world.core.oracle.violations == 1)
     }
@@ -82,5 +83,64 @@ import SimKernel
         world.runToEnd()
         #expect(world.features.refresh.metrics.taskDuration.whole.max == SimDuration.seconds(20).microseconds)
         #expect(world.core.oracle.violations == 0)
+    }
+
+    /// A task launched now, its next refresh asked for: the history request is judged
+    /// on the conditions alone.
+    static func launched(_ world: inout World) {
+        world.core.devices[0].task.running = true
+        world.core.observeTaskLaunched(0)
+        let wall = world.core.devices[0].clock.wallMicroseconds(at: world.core.now, startUnixSeconds: world.core.startUnixSeconds)
+        world.core.observeRefreshSubmitted(0, earliestWall: wall + SimDuration.hours(4).microseconds)
+    }
+
+    /// The latest test alone: `limit=1` holds, `limit=2` does not.
+    @Test func theHistoryIsTheLatestTestAlone() throws {
+        var world = try Self.world()
+        Self.launched(&world)
+        world.core.observeHistoryRequested(0, limit: 1)
+        #expect(world.core.oracle.violations == 0)
+        world.core.observeHistoryRequested(0, limit: 2)
+        #expect(Self.count(world, .historyNotLimitOne) == 1 && world.core.oracle.violations == 1)
+    }
+
+    /// Signed out both at the launch and now is caught; signed in at either is not (a
+    /// sign-out the task's own 401 made comes after its history request).
+    @Test func aSignedOutRequestNeedsSignedOutAtLaunchAndNow() throws {
+        var world = try Self.world()
+        Self.launched(&world)
+        world.core.devices[0].signedIn = false
+        world.core.observeHistoryRequested(0, limit: 1)
+        #expect(world.core.oracle.violations == 0)
+        Self.launched(&world)
+        world.core.observeHistoryRequested(0, limit: 1)
+        #expect(Self.count(world, .refreshWhileSignedOut) == 1 && world.core.oracle.violations == 1)
+    }
+
+    /// Offline at the request is caught.
+    @Test func anOfflineRequestIsCaught() throws {
+        var world = try Self.world()
+        Self.launched(&world)
+        world.core.observeHistoryRequested(0, limit: 1)
+        world.core.devices[0].offlineSpells = 1
+        world.core.observeHistoryRequested(0, limit: 1)
+        #expect(Self.count(world, .refreshRequestWhileOffline) == 1 && world.core.oracle.violations == 1)
+    }
+
+    /// Posting needs the permission at the launch or now: denied at both is caught,
+    /// provisional (delivered quietly) is allowed, and a permission granted during the task is too.
+    @Test func postingNeedsThePermissionAtLaunchOrNow() throws {
+        var world = try Self.world()
+        world.core.devices[0].notificationCenter = NotificationCenterModel(authorization: .denied)
+        Self.launched(&world)
+        world.core.observeRefreshPosts(0)
+        #expect(Self.count(world, .postedWithoutPermission) == 1)
+        world.core.devices[0].notificationCenter = NotificationCenterModel(authorization: .provisional)
+        world.core.observeRefreshPosts(0)
+        world.core.devices[0].notificationCenter = NotificationCenterModel(authorization: .notDetermined)
+        Self.launched(&world)
+        world.core.devices[0].notificationCenter = NotificationCenterModel(authorization: .authorized)
+        world.core.observeRefreshPosts(0)
+        #expect(world.core.oracle.violations == 1)
     }
 }

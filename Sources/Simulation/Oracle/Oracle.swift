@@ -33,6 +33,19 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// later than the hard stop (20 s) after its launch (seed `000`, Phase 5.1 "Enforce
     /// 20-second max").
     case refreshPastHardStop
+    /// A refresh asked for the test history while the user was signed out, at the task's
+    /// launch and at the request (seed `000`, "Skip if user is unauthenticated").
+    case refreshWhileSignedOut
+    /// A refresh asked for the test history while the device was offline (seed `000`,
+    /// "Skip if network is unavailable (fail fast)").
+    case refreshRequestWhileOffline
+    /// A refresh asked for more of the test history than the latest test, `limit` ≠ 1
+    /// (seed `000`, "Minimal Network Requests").
+    case historyNotLimitOne
+    /// The app asked the OS to post a notification while the user's permission allowed
+    /// none, at the task's launch and at the request (seed `000`, Phase 3.1: "guard
+    /// status == .authorized"). The detail names the feature.
+    case postedWithoutPermission
     /// When the user opens the app, the badge differs from the number of unread
     /// notifications (seed `002`, issue 3).
     case badgeDiffersFromUnread

@@ -31,6 +31,19 @@ struct RefreshChecker {
         static let submitted = TaskFlags(rawValue: 1 << 0)
         /// A test-history answer reached it.
         static let historyReceived = TaskFlags(rawValue: 1 << 1)
+        /// The user was signed in at its launch.
+        static let signedInAtLaunch = TaskFlags(rawValue: 1 << 2)
+        /// The user's permission allowed notifications at its launch.
+        static let permittedAtLaunch = TaskFlags(rawValue: 1 << 3)
+    }
+
+    /// Whether the OS shows an app's notification with permission `p`: authorized, or
+    /// provisional (delivered quietly); the judge's own reading, not the logic's.
+    static func allowsPosting(_ p: NotificationAuthorization) -> Bool {
+        switch p {
+        case .authorized, .provisional: return true
+        case .notDetermined, .denied: return false
+        }
     }
 
     /// Per device, in device order.
@@ -53,7 +66,10 @@ extension WorldCore {
     mutating func observeTaskLaunched(_ i: Int) {
         guard oracle.watching else { return }
         oracle.refresh.devices[i].taskSawOpenWindow = RefreshSlot.noWindow
-        oracle.refresh.devices[i].task = []
+        var flags: RefreshChecker.TaskFlags = []
+        if devices[i].signedIn { flags.insert(.signedInAtLaunch) }
+        if RefreshChecker.allowsPosting(devices[i].permission) { flags.insert(.permittedAtLaunch) }
+        oracle.refresh.devices[i].task = flags
     }
 
     /// A test-history response reached the running task; `openWindow` is the window
@@ -77,13 +93,24 @@ extension WorldCore {
                detail: ahead == preferred ? nil : "next refresh asked for \(human(SimDuration(microseconds: ahead))) after the device's clock, not \(human(SimDuration(microseconds: preferred)))")
     }
 
-    /// The refresh asks for the test history: the running task must have asked for its next
-    /// run first (`refreshRequestDateWrong`: "Schedule next refresh before starting work"),
-    /// and the last refresh that finished must be at least the minimum interval old, in
-    /// true time (`refreshedTooSoon`: "Skip if last refresh was < 12 hours ago").
-    mutating func observeHistoryRequested(_ i: Int) {
+    /// The refresh asks for the test history with `limit`: the running task must have
+    /// asked for its next run first (`refreshRequestDateWrong`: "Schedule next refresh
+    /// before starting work"), and the last refresh that finished must be at least the
+    /// minimum interval old, in true time (`refreshedTooSoon`: "Skip if last refresh was <
+    /// 12 hours ago"); the user signed in (at the launch or now: `refreshWhileSignedOut`),
+    /// the device online now (`refreshRequestWhileOffline`), the latest test alone
+    /// (`historyNotLimitOne`) (seed `000`, "Conditional Execution", "Minimal Network Requests").
+    mutating func observeHistoryRequested(_ i: Int, limit: Int) {
         guard oracle.watching else { return }
         let entry = oracle.refresh.devices[i]
+        let signedIn = devices[i].signedIn || entry.task.contains(.signedInAtLaunch)
+        verify(signedIn, .refreshWhileSignedOut, device: i, time: now,
+               detail: signedIn ? nil : "test history asked for while signed out since the task's launch")
+        let online = devices[i].online
+        verify(online, .refreshRequestWhileOffline, device: i, time: now,
+               detail: online ? nil : "test history asked for while the device is offline")
+        verify(limit == 1, .historyNotLimitOne, device: i, time: now,
+               detail: limit == 1 ? nil : "test history asked for with limit=\(limit)")
         let submitted = entry.task.contains(.submitted)
         verify(submitted, .refreshRequestDateWrong, device: i, time: now,
                detail: submitted ? nil : "test history asked for before the next refresh was")
@@ -91,6 +118,16 @@ extension WorldCore {
         let recent = entry.lastRefreshAt != World.never && now - entry.lastRefreshAt < minimum
         verify(!recent, .refreshedTooSoon, device: i, time: now,
                detail: recent ? "refresh \(human(now - entry.lastRefreshAt)) after the last one finished (minimum \(human(minimum)))" : nil)
+    }
+
+    /// The refresh asks the OS to post its test notification: `postedWithoutPermission`
+    /// unless the permission allowed posting at the task's launch or now (seed `000`,
+    /// Phase 3.1), so a permission answered during the task is no violation.
+    mutating func observeRefreshPosts(_ i: Int) {
+        guard oracle.watching else { return }
+        let permitted = RefreshChecker.allowsPosting(devices[i].permission) || oracle.refresh.devices[i].task.contains(.permittedAtLaunch)
+        verify(permitted, .postedWithoutPermission, device: i, time: now,
+               detail: permitted ? nil : "refresh: test notification posted with permission \(devices[i].permission) since the task's launch")
     }
 
     /// The app's background task ends for the OS (its first completion, the watchdog's or a

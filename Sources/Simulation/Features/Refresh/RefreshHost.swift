@@ -74,7 +74,7 @@ struct RefreshHost: FeatureHost {
         case .cancelScheduledRefresh:
             return .cancelTask(.refresh)
         case .httpRequest(let id, let endpoint):
-            if case .testHistory = endpoint { core.observeHistoryRequested(i) }
+            if case .testHistory(let limit) = endpoint { core.observeHistoryRequested(i, limit: limit) }
             return .send(id, endpoint, .refresh)
         case .cancelRequests:
             core.cancelRequest(slots[i].job)
@@ -85,6 +85,7 @@ struct RefreshHost: FeatureHost {
         case .completeTask(let success):
             return .completeTask(success: success)
         case .postNotification(let notification):
+            core.observeRefreshPosts(i)
             return .postNotification(notification)
         case .store, .storeTime:
             core.keyValueWritten(d)
@@ -212,6 +213,10 @@ extension RefreshVariants {
             case "refresh.preferredIntervalMinutes": insert(.preferredIntervalMinutes)
             case "refresh.minimumIntervalMinutes": insert(.minimumIntervalMinutes)
             case "refresh.hardStopIgnored": insert(.hardStopIgnored)
+            case "refresh.ignoresSignOut": insert(.ignoresSignOut)
+            case "refresh.ignoresOffline": insert(.ignoresOffline)
+            case "refresh.fullHistory": insert(.fullHistory)
+            case "refresh.ignoresPermission": insert(.ignoresPermission)
             default: break
             }
         }
