@@ -13,10 +13,13 @@ public enum Catalog {
         ("stepSync.insertNotUpsert", true),
         ("stepSync.advanceCursorOnFailure", true),
         ("stepSync.ignoresLowBattery", true),
+        ("stepSync.retryDelaysSeconds", true),
+        ("stepSync.staleNoticeMinutes", true),
         ("push.retryOn4xx", true),
         ("push.ignore410", true),
         ("push.ignoreQuietHours", true),
         ("continuation.inMemoryResult", true),
+        ("continuation.deadlineIgnored", true),
     ]
 
     /// Features a device can run in this build; the default of `features` (all four,

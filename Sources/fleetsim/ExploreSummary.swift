@@ -26,10 +26,13 @@ struct ExploreSummary {
         "stepSync.insertNotUpsert": "duplicateStepRows",
         "stepSync.advanceCursorOnFailure": "stepsNeverSynced",
         "stepSync.ignoresLowBattery": "syncedOnLowBattery",
+        "stepSync.retryDelaysSeconds": "stepRetryScheduleWrong",
+        "stepSync.staleNoticeMinutes": "staleNoticeWrong",
         "push.retryOn4xx": "pushClientErrorRetried",
         "push.ignore410": "pushSentToUnregisteredToken",
         "push.ignoreQuietHours": "pushDisplayedInQuietHours",
         "continuation.inMemoryResult": "continuationResultLost",
+        "continuation.deadlineIgnored": "continuationPastDeadline",
     ]
 
     struct KindSummary {

@@ -41,6 +41,8 @@ import Platform
         // oracle's entry (24 -> 16 bytes) to the host's ``RefreshSlot``: the oracle only watches.
         #expect(RefreshHost.bytesPerDevice <= 124, "the refresh host's entries grew: see docs/speed.md, Sessions 11 and 13")
         #expect(MemoryLayout<RefreshChecker.Entry>.stride <= 16, "the refresh oracle's entry grew")
+        // The step sync's retry chain and last success (seed 003's retry and stale-notice judges).
+        #expect(MemoryLayout<StepsChecker.SyncTruth>.stride <= 16, "the step-sync oracle's entry grew")
     }
 
     /// The next event's prefetch asks for parts of a device by offset (Core/Prefetch,
