@@ -48,7 +48,7 @@ public struct ContinuationLogic: Sendable {
             state.work = ContinuationState.Work(request: id, mode: mode, notifications: notifications, phase: .waiting, offerArmed: true)
             effects.append(.httpRequest(id, .analysis(mode)))
             effects.append(.startTimer(.offer, after: config.offerAfter))
-            effects.append(.startTimer(.deadline, after: config.timeout(mode)))
+            if !variants.contains(.deadlineIgnored) { effects.append(.startTimer(.deadline, after: config.timeout(mode))) }
 
         case .timerFired(.offer):
             guard var work = state.work, work.phase == .waiting, work.offerArmed else { return }

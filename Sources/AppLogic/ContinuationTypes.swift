@@ -29,6 +29,9 @@ public struct ContinuationVariants: OptionSet, Hashable, Sendable {
     /// Seed `004`, "Known Limitations" 2: the result of a request continued in the
     /// background lives only in memory; a termination before the user opens the app loses it.
     public static let inMemoryResult = ContinuationVariants(rawValue: 1 << 0)
+    /// The mode's timeout timer is never started: an analysis the server does not answer
+    /// waits for ever ("a deadline ignored").
+    public static let deadlineIgnored = ContinuationVariants(rawValue: 1 << 1)
 }
 
 /// The three buttons of the "This might take a while..." alert (seed `004`).

@@ -124,7 +124,8 @@ public struct StepSyncLogic: Sendable {
         state.stored = StepSyncStored(lastSyncAt: sync.readTo, lastStatus: .success, failedAttempts: 0)
         effects.append(.store(state.stored))
         effects.append(.synchronize)
-        effects.append(.scheduleNotification(LocalNotification(kind: .stepSyncStale, badge: nil), after: config.staleNotificationAge))
+        let stale = variants.contains(.staleNoticeMinutes) ? Interval(microseconds: config.staleNotificationAge.microseconds / 60) : config.staleNotificationAge
+        effects.append(.scheduleNotification(LocalNotification(kind: .stepSyncStale, badge: nil), after: stale))
         finishWork(sync.trigger, success: true, into: &effects)
     }
 
@@ -140,7 +141,8 @@ public struct StepSyncLogic: Sendable {
         let attempts = Int(state.stored.failedAttempts)
         if retry, attempts <= config.retryDelays.count {
             state.retryArmed = true
-            effects.append(.startRetryTimer(after: config.retryDelays[attempts - 1]))
+            let delay = config.retryDelays[attempts - 1]
+            effects.append(.startRetryTimer(after: variants.contains(.retryDelaysSeconds) ? Interval(microseconds: delay.microseconds / 60) : delay))
         }
         finishWork(sync.trigger, success: false, into: &effects)
     }

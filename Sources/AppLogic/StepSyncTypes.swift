@@ -29,6 +29,10 @@ public struct StepSyncVariants: OptionSet, Hashable, Sendable {
     public static let advanceCursorOnFailure = StepSyncVariants(rawValue: 1 << 1)
     /// Syncs while the battery is low.
     public static let ignoresLowBattery = StepSyncVariants(rawValue: 1 << 2)
+    /// The retry delays' minutes are read as seconds: retries come after 5, 10 and 15 s.
+    public static let retryDelaysSeconds = StepSyncVariants(rawValue: 1 << 3)
+    /// The stale-sync notice's hours are read as minutes: it is set for 24 min after a sync.
+    public static let staleNoticeMinutes = StepSyncVariants(rawValue: 1 << 4)
 }
 
 /// The health API the steps come from: the `source` of a step row.

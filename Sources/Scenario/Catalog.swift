@@ -20,6 +20,8 @@ public enum Catalog {
         ("stepSync.insertNotUpsert", true),
         ("stepSync.advanceCursorOnFailure", true),
         ("stepSync.ignoresLowBattery", true),
+        ("stepSync.retryDelaysSeconds", true),
+        ("stepSync.staleNoticeMinutes", true),
         ("push.retryOn4xx", true),
         ("push.ignore410", true),
         ("push.ignoreQuietHours", true),
@@ -31,6 +33,7 @@ public enum Catalog {
         ("push.ttlNormalHours", true),
         ("push.noHighEmailFallback", true),
         ("continuation.inMemoryResult", true),
+        ("continuation.deadlineIgnored", true),
     ]
 
     /// Features a device can run in this build; the default of `features` (all four,

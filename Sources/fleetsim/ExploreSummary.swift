@@ -33,6 +33,8 @@ struct ExploreSummary {
         "stepSync.insertNotUpsert": "duplicateStepRows",
         "stepSync.advanceCursorOnFailure": "stepsNeverSynced",
         "stepSync.ignoresLowBattery": "syncedOnLowBattery",
+        "stepSync.retryDelaysSeconds": "stepRetryScheduleWrong",
+        "stepSync.staleNoticeMinutes": "staleNoticeWrong",
         "push.retryOn4xx": "pushClientErrorRetried",
         "push.ignore410": "pushSentToUnregisteredToken",
         "push.ignoreQuietHours": "pushDisplayedInQuietHours",
@@ -44,6 +46,7 @@ struct ExploreSummary {
         "push.ttlNormalHours": "pushExpirationWrong",
         "push.noHighEmailFallback": "highEmailFallbackWrong",
         "continuation.inMemoryResult": "continuationResultLost",
+        "continuation.deadlineIgnored": "continuationPastDeadline",
     ]
 
     struct KindSummary {

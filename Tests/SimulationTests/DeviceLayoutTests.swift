@@ -44,6 +44,8 @@ import Platform
         // running task's flags, packed in one byte beside the window's count.
         #expect(MemoryLayout<RefreshChecker.TaskFlags>.size == 1)
         #expect(MemoryLayout<RefreshChecker.Entry>.stride <= 24, "the refresh oracle's entry grew")
+        // The step sync's retry chain and last success (seed 003's retry and stale-notice judges).
+        #expect(MemoryLayout<StepsChecker.SyncTruth>.stride <= 16, "the step-sync oracle's entry grew")
     }
 
     /// The next event's prefetch asks for parts of a device by offset (Core/Prefetch,

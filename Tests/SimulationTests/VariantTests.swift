@@ -40,6 +40,9 @@ import Scenario
         Case(file: "scenarios/races/insert-not-upsert.json", kind: .duplicateStepRows),
         Case(file: "scenarios/races/advance-cursor-on-failure.json", kind: .stepsNeverSynced),
         Case(file: "scenarios/races/ignores-low-battery.json", kind: .syncedOnLowBattery),
+        Case(file: "scenarios/races/retry-delays-seconds.json", kind: .stepRetryScheduleWrong),
+        Case(file: "scenarios/races/stale-notice-minutes.json", kind: .staleNoticeWrong),
+        Case(file: "scenarios/races/deadline-ignored.json", kind: .continuationPastDeadline),
     ]
 
     static func violations(_ scenario: Scenario) -> (total: UInt64, of: (ViolationKind) -> UInt64) {

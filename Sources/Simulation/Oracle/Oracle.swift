@@ -54,6 +54,12 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     case continuationResultLost
     /// An analysis-complete notification without a result in the app (seed `004`).
     case continuationNotifiedWithoutResult
+    /// An analysis not ended at its mode's timeout (seed `004`, "Integration with Parsing
+    /// Modes": hierarchical 300 s, baseline 180 s, from the request's send, in elapsed
+    /// time): its answer reached the app, or the app cancelled it, after the timeout; it
+    /// was still running at a kill, a new start or the run's end past it; or the timeout
+    /// timer ended it at another instant than the timeout.
+    case continuationPastDeadline
     /// A request the provider refused with a client error (400, 403, 405, 413) was sent
     /// again (seed `001`: "no retry on 4xx").
     case pushClientErrorRetried
@@ -98,6 +104,16 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     case stepsNeverSynced
     /// A step upload while the battery was truly low (seed `003`: "mandatory"; `docs/platform-facts.md` E).
     case syncedOnLowBattery
+    /// A step-sync retry timer set against the schedule (seed `003`, "Retry Strategy",
+    /// "Error Handling"): after the k-th failed attempt of a chain (k ≤ 3) the delay must
+    /// be the k-th of `logic.stepSync.retryDelays` (5, 10, 15 min, elapsed time); no timer
+    /// after the 4th attempt, after a 401 or another 4xx, or outside a failure's answer.
+    case stepRetryScheduleWrong
+    /// The "not synced for 24 h" notice against its rule (seed `003`, "Notification on
+    /// Long Gap"): it fired although a sync succeeded less than
+    /// `logic.stepSync.staleNotificationAge` before (elapsed time), or a success did not
+    /// set it for exactly that long after, or it was set without a success.
+    case staleNoticeWrong
 }
 
 public struct Violation: Sendable, Equatable {
@@ -136,11 +152,13 @@ struct Oracle {
     var steps: StepsChecker
     /// The oracle's own wall clock of each of the run's zones (`WorldCore.timeZones` order).
     var zones: [OracleZone]
+    var continuation: ContinuationChecker
 
     init(devices: Int, timeZones: [String] = []) {
         refresh = RefreshChecker(devices: devices)
         steps = StepsChecker(devices: devices)
         zones = (timeZones.isEmpty ? ["UTC"] : timeZones).map(OracleZone.init(identifier:))
+        continuation = ContinuationChecker(devices: devices)
     }
 
     var violations: UInt64 { counts.reduce(0, +) }

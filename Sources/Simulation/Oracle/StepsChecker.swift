@@ -14,6 +14,23 @@ struct StepsChecker {
     /// The dates moved since the last judged read: judging starts again at the new
     /// calendar's date of the move (the old dates now name other true days).
     var restartPending: [Bool]
+    /// The retry chain and the last success, from what the app truly heard (``SyncTruth``).
+    var sync: [SyncTruth]
+
+    /// One device's truth for the retry schedule and the stale notice (seed `003`), 16 bytes.
+    struct SyncTruth {
+        /// What the input being delivered is (``Delivering``).
+        enum Delivering: UInt8 { case other, retryTimer, retryableFailure, finalFailure }
+        /// When the app last heard a sync succeed (an upload answered OK, or a read with
+        /// nothing to upload); at first the drawn sync before the run.
+        var lastSuccessAt = World.never
+        /// Failed attempts of the current chain: a sync the retry timer did not start
+        /// begins a new one, a success ends it.
+        var failures: UInt8 = 0
+        var delivering = Delivering.other
+        /// A success was heard and has not yet set the stale notice.
+        var noticeDue = false
+    }
 
     /// Starts loading device `i`'s entries, which a step upload's arrival reads.
     @inline(__always) func prefetch(_ i: Int) {
@@ -21,6 +38,24 @@ struct StepsChecker {
         judgedThrough.prefetch(i)
         calendarMovedAt.prefetch(i)
         restartPending.prefetch(i)
+        sync.prefetch(i)
+    }
+
+    /// What is wrong with a retry timer set for `after` (nil: nothing) while the world
+    /// delivers `delivering`, after `failures` failed attempts of the chain: it belongs
+    /// only in the answer of a failure the seed retries, at most after the 3rd failed
+    /// attempt, and for that attempt's delay of `delays` (`logic.stepSync.retryDelays`).
+    static func retryTimerProblem(after: SimDuration, failures: UInt8, delivering: SyncTruth.Delivering, delays: [SimDuration]) -> String? {
+        let k = Int(failures), set = "retry timer set for \(after.exactSeconds)"
+        switch delivering {
+        case .finalFailure: return "\(set) after a client error (4xx), which is not retried"
+        case .other, .retryTimer: return "\(set) outside a failure's answer"
+        case .retryableFailure where k < 1 || k > delays.count:
+            return "\(set) after failed attempt \(k); the seed stops after attempt \(delays.count + 1)"
+        case .retryableFailure where after != delays[k - 1]:
+            return "\(set) after failed attempt \(k); the schedule says \(delays[k - 1].exactSeconds)"
+        case .retryableFailure: return nil
+        }
     }
 
     init(devices n: Int) {
@@ -28,6 +63,7 @@ struct StepsChecker {
         judgedThrough = Array(hugePagesRepeating: 0, count: n)
         calendarMovedAt = Array(hugePagesRepeating: World.never, count: n)
         restartPending = Array(hugePagesRepeating: false, count: n)
+        sync = Array(hugePagesRepeating: SyncTruth(), count: n)
     }
 }
 
@@ -57,10 +93,98 @@ extension WorldCore {
 extension StepSyncHost {
     /// Set-up: the sync before the run brought local day `day` (in part) to the server;
     /// judging starts there.
-    func observeStepSyncStarted(_ i: Int, firstDay day: Int32, core: inout WorldCore) {
+    func observeStepSyncStarted(_ i: Int, firstDay day: Int32, lastSync: SimTime, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         core.oracle.steps.firstJudgedDay[i] = day
         core.oracle.steps.judgedThrough[i] = day - 1
+        core.oracle.steps.sync[i].lastSuccessAt = lastSync
+    }
+
+    /// The world delivers `input` to the device's step sync: what it is (a retry timer, a
+    /// failure's answer and whether the seed retries it: 5xx, 429 and no answer), and a
+    /// success (an upload answered OK, or a read with no day to upload).
+    func observeStepSyncInput(_ i: Int, _ input: StepSyncInput, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        var truth = core.oracle.steps.sync[i]
+        truth.delivering = .other
+        switch input {
+        case .retryTimerFired:
+            truth.delivering = .retryTimer
+        case .httpResponse(_, .ok):
+            succeeded(i, &truth, core: &core)
+        case .httpResponse(_, .failed):
+            if truth.failures < .max { truth.failures += 1 }
+            truth.delivering = .retryableFailure
+        case .httpResponse(_, .status(let code)):
+            if truth.failures < .max { truth.failures += 1 }
+            truth.delivering = code == 429 || code >= 500 ? .retryableFailure : .finalFailure
+        case .healthDataRead(let days) where days.isEmpty:
+            succeeded(i, &truth, core: &core)
+        case .appOpened, .periodicWorkRan, .refreshTaskLaunched, .healthDataDelivered, .healthDataRead:
+            break
+        }
+        core.oracle.steps.sync[i] = truth
+    }
+
+    /// A success: the stale notice of the one before must have been set (``observeStaleNoticeSet(_:after:core:)``).
+    private func succeeded(_ i: Int, _ truth: inout StepsChecker.SyncTruth, core: inout WorldCore) {
+        if truth.noticeDue { staleNoticeNotSet(i, truth, core: &core) }
+        truth.lastSuccessAt = core.now
+        truth.failures = 0
+        truth.noticeDue = true
+    }
+
+    private func staleNoticeNotSet(_ i: Int, _ truth: StepsChecker.SyncTruth, core: inout WorldCore) {
+        core.verify(false, .staleNoticeWrong, device: i, time: truth.lastSuccessAt,
+                    detail: "the sync that succeeded at \(core.format(truth.lastSuccessAt)) did not set the stale-sync notice")
+    }
+
+    /// A sync starts (its health-data read): one the retry timer did not start begins a new chain.
+    func observeSyncStarts(_ i: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        if core.oracle.steps.sync[i].delivering != .retryTimer { core.oracle.steps.sync[i].failures = 0 }
+    }
+
+    /// `stepRetryScheduleWrong`: the app sets its retry timer for `after` (elapsed time).
+    func observeRetryArmed(_ i: Int, after: SimDuration, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let truth = core.oracle.steps.sync[i]
+        let problem = StepsChecker.retryTimerProblem(after: after, failures: truth.failures, delivering: truth.delivering,
+                                                     delays: core.scenario.logic.stepSync.retryDelays)
+        core.verify(problem == nil, .stepRetryScheduleWrong, device: i, time: core.now, detail: problem)
+    }
+
+    /// `staleNoticeWrong`: the app sets the stale notice `after` from now (elapsed time):
+    /// only at a success, for `logic.stepSync.staleNotificationAge`.
+    func observeStaleNoticeSet(_ i: Int, after: SimDuration, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let age = core.scenario.logic.stepSync.staleNotificationAge
+        let atSuccess = core.oracle.steps.sync[i].noticeDue && core.oracle.steps.sync[i].lastSuccessAt == core.now
+        core.oracle.steps.sync[i].noticeDue = false
+        let holds = atSuccess && after == age
+        core.verify(holds, .staleNoticeWrong, device: i, time: core.now,
+                    detail: holds ? nil : atSuccess ? "a sync succeeded and set the stale-sync notice for \(core.human(after)) later; the rule says \(core.human(age))"
+                                                    : "the stale-sync notice was set (for \(core.human(after)) later) without a sync succeeding")
+    }
+
+    /// `staleNoticeWrong`: the stale notice fires (shown or not, by the permission) only
+    /// when no sync succeeded for `logic.stepSync.staleNotificationAge`.
+    func observeStaleNoticeFires(_ i: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let truth = core.oracle.steps.sync[i], age = core.scenario.logic.stepSync.staleNotificationAge
+        if truth.noticeDue { staleNoticeNotSet(i, truth, core: &core) }
+        core.oracle.steps.sync[i].noticeDue = false
+        let holds = core.now - truth.lastSuccessAt >= age
+        core.verify(holds, .staleNoticeWrong, device: i, time: core.now,
+                    detail: holds ? nil : "stale-sync notice fired \(core.human(core.now - truth.lastSuccessAt)) after a sync succeeded (at \(core.format(truth.lastSuccessAt))); the rule says \(core.human(age))")
+    }
+
+    /// The run's end: the last success of each device set its notice.
+    func observeStepSyncRunEnded(core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        for i in core.oracle.steps.sync.indices where core.oracle.steps.sync[i].noticeDue {
+            staleNoticeNotSet(i, core.oracle.steps.sync[i], core: &core)
+        }
     }
 
     /// The app sends a step upload: never while the battery is truly low (seed `003`:
@@ -118,4 +242,10 @@ extension StepSyncHost {
         }
         if end - 1 > core.oracle.steps.judgedThrough[user] { core.oracle.steps.judgedThrough[user] = end - 1 }
     }
+}
+
+fileprivate extension SimDuration {
+    /// `300.0 s`, `300.000001 s`: to the microsecond, so a judge's detail shows a
+    /// difference of one.
+    var exactSeconds: String { "\(Double(microseconds) / 1_000_000) s" }
 }

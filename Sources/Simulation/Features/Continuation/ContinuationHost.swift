@@ -108,12 +108,14 @@ struct ContinuationHost: FeatureHost {
         switch effect {
         case .httpRequest(let id, let endpoint):
             metrics.started += 1
+            if case .analysis(let mode) = endpoint { observeAnalysisSent(i, mode: mode, core: &core) }
             // The user waits on the screen (the app stays in the foreground) until the
             // result, a failure, or a choice at the alert that leaves.
             let timeouts = core.scenario.logic.continuation
             core.keepForeground(d, until: core.now + max(timeouts.hierarchicalTimeout, timeouts.baselineTimeout) + Self.foregroundMargin)
             return .send(id, endpoint, .continuation)
         case .cancelRequest:
+            analysisEnds(i, "was cancelled by the app", core: &core)
             core.cancelRequest(slots[i].job)
         case .startTimer(let timer, let after):
             core.armTimer(d, timer == .offer ? .continuationOffer : .continuationDeadline, after: SimDuration(microseconds: after.microseconds))
@@ -303,6 +305,7 @@ struct ContinuationHost: FeatureHost {
             observeTerminatedHoldingResult(i, unseen: unseen, core: &core)
             if !resultOnDisk(i, unseen: unseen) { slots[i].unseenRequest = 0 }
         }
+        analysisEnds(i, "was still running when the app was terminated", core: &core)
         let job = slots[i].job
         if job >= 0 {
             metrics.interruptedByTermination += 1
@@ -365,7 +368,13 @@ extension ContinuationVariants {
     /// The `continuation.*` names of a scenario's `logic.variants`.
     init(names: [String]) {
         self = []
-        for name in names where name == "continuation.inMemoryResult" { insert(.inMemoryResult) }
+        for name in names {
+            switch name {
+            case "continuation.inMemoryResult": insert(.inMemoryResult)
+            case "continuation.deadlineIgnored": insert(.deadlineIgnored)
+            default: break
+            }
+        }
     }
 }
 

@@ -41,6 +41,7 @@ extension World {
     /// The offer or deadline timer fires (``DeviceTimer``): a running app's logic hears it.
     mutating func continuationTimerFires(_ d: UInt32, _ timer: ContinuationTimer) {
         guard core.devices[Int(d)].process == .running else { return }
+        if timer == .deadline { features.continuation.observeDeadlineTimerFires(Int(d), core: &core) }
         deliverContinuation(d, .timerFired(timer))
     }
 
@@ -69,6 +70,7 @@ extension World {
         if case .ok(.analysis) = result {
             features.continuation.resultArrived(Int(d), request: core.jobs[j].request, answeredAt: core.jobs[j].answeredAt)
         }
+        if !core.jobs[j].cancelled { features.continuation.analysisEnds(Int(d), "reached the app", core: &core) }
         deliverContinuation(d, .httpResponse(core.jobs[j].request, result))
     }
 }

@@ -102,7 +102,7 @@ struct StepSyncHost: FeatureHost {
         states[i] = StepSyncState(persisted: stored)
         slots[i].syncedThrough = lastSync
         let synced = core.localTime(i, at: lastSync)
-        observeStepSyncStarted(i, firstDay: synced.day, core: &core)
+        observeStepSyncStarted(i, firstDay: synced.day, lastSync: lastSync, core: &core)
         _ = store.upsert(user: i, day: synced.day,
                          steps: health.steps(user: Int(core.globalID(i)), day: synced.day, before: synced.day, secondOfDay: synced.secondOfDay))
         let notification = setStaleNotification(d, at: lastSync + core.scenario.logic.stepSync.staleNotificationAge, core: &core)
@@ -115,6 +115,7 @@ struct StepSyncHost: FeatureHost {
     mutating func handle(_ d: UInt32, _ input: StepSyncInput, core: inout WorldCore) {
         let i = Int(d)
         let before = states[i].stored
+        observeStepSyncInput(i, input, core: &core)
         logic.handle(input, state: &states[i], now: core.deviceTime(i, at: core.now), into: &effects)
         durable.changed(i, from: before, to: states[i].stored)
     }
@@ -127,6 +128,7 @@ struct StepSyncHost: FeatureHost {
         case .schedulePeriodicWork(let interval, let constraints):
             return .enqueuePeriodicWork(.stepSync, interval: interval, constraints: constraints)
         case .readHealthData(let from, let to):
+            observeSyncStarts(i, core: &core)
             let clock = core.devices[i].clock
             slots[i].readFrom = clock.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
             slots[i].readTo = clock.trueTime(ofWall: to.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
@@ -138,7 +140,9 @@ struct StepSyncHost: FeatureHost {
             observeStepUploadSent(i, core: &core)
             return .send(id, endpoint, .stepSync)
         case .startRetryTimer(let after):
-            core.armTimer(d, .stepRetry, after: SimDuration(microseconds: after.microseconds))
+            let delay = SimDuration(microseconds: after.microseconds)
+            observeRetryArmed(i, after: delay, core: &core)
+            core.armTimer(d, .stepRetry, after: delay)
         case .cancelRetryTimer:
             core.cancelTimer(d, .stepRetry)
         case .store:
@@ -148,7 +152,9 @@ struct StepSyncHost: FeatureHost {
         case .scheduleNotification(_, let after):
             // A time-interval trigger (Android: an elapsed-time alarm): true elapsed time,
             // whatever the wall clock does.
-            return setStaleNotification(d, at: core.now + SimDuration(microseconds: after.microseconds), core: &core)
+            let delay = SimDuration(microseconds: after.microseconds)
+            observeStaleNoticeSet(i, after: delay, core: &core)
+            return setStaleNotification(d, at: core.now + delay, core: &core)
         case .finishWork(let success):
             return .finishWork(.stepSync, success: success)
         }
@@ -197,6 +203,7 @@ struct StepSyncHost: FeatureHost {
     /// permission suppresses it.
     mutating func postStaleNotification(_ d: UInt32, core: inout WorldCore) {
         let i = Int(d)
+        observeStaleNoticeFires(i, core: &core)
         guard core.devices[i].permission.allowsPosting else {
             core.metrics.notificationsSuppressed += 1
             core.note(d, "OS: stale-sync notification not shown (permission \(core.devices[i].permission))")
@@ -321,6 +328,8 @@ extension StepSyncVariants {
             case "stepSync.insertNotUpsert": insert(.insertNotUpsert)
             case "stepSync.advanceCursorOnFailure": insert(.advanceCursorOnFailure)
             case "stepSync.ignoresLowBattery": insert(.ignoresLowBattery)
+            case "stepSync.retryDelaysSeconds": insert(.retryDelaysSeconds)
+            case "stepSync.staleNoticeMinutes": insert(.staleNoticeMinutes)
             default: break
             }
         }
