@@ -23,6 +23,7 @@ public enum Catalog {
         ("push.retryDelayNotAdvanced", true),
         ("push.ttlNormalHours", true),
         ("push.noHighEmailFallback", true),
+        ("push.emailIgnoresSetting", true),
         ("continuation.inMemoryResult", true),
     ]
 
