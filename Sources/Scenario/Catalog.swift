@@ -32,6 +32,7 @@ public enum Catalog {
         ("push.retryDelayNotAdvanced", true),
         ("push.ttlNormalHours", true),
         ("push.noHighEmailFallback", true),
+        ("push.emailIgnoresSetting", true),
         ("continuation.inMemoryResult", true),
         ("continuation.deadlineIgnored", true),
     ]

@@ -45,6 +45,7 @@ struct ExploreSummary {
         "push.retryDelayNotAdvanced": "pushRetryScheduleWrong",
         "push.ttlNormalHours": "pushExpirationWrong",
         "push.noHighEmailFallback": "highEmailFallbackWrong",
+        "push.emailIgnoresSetting": "emailWithoutConsent",
         "continuation.inMemoryResult": "continuationResultLost",
         "continuation.deadlineIgnored": "continuationPastDeadline",
     ]

@@ -37,6 +37,7 @@ import Scenario
         Case(file: "scenarios/races/retry-delay-not-advanced.json", kind: .pushRetryScheduleWrong),
         Case(file: "scenarios/races/ttl-normal-hours.json", kind: .pushExpirationWrong),
         Case(file: "scenarios/races/no-high-email-fallback.json", kind: .highEmailFallbackWrong),
+        Case(file: "scenarios/races/email-ignores-setting.json", kind: .emailWithoutConsent),
         Case(file: "scenarios/races/insert-not-upsert.json", kind: .duplicateStepRows),
         Case(file: "scenarios/races/advance-cursor-on-failure.json", kind: .stepsNeverSynced),
         Case(file: "scenarios/races/ignores-low-battery.json", kind: .syncedOnLowBattery),

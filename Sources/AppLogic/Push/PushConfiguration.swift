@@ -84,6 +84,8 @@ public struct PushVariants: OptionSet, Hashable, Sendable {
     /// `push.noHighEmailFallback`: the 15-minute check of a high push is never started, so
     /// an undelivered one never falls back to email.
     public static let noHighEmailFallback = PushVariants(rawValue: 1 << 9)
+    /// `push.emailIgnoresSetting`: the fallback emails whether or not the user enabled email.
+    public static let emailIgnoresSetting = PushVariants(rawValue: 1 << 10)
 
     /// Every variant with its scenario name, in a fixed order.
     public static let named: [(name: String, variant: PushVariants)] = [
@@ -97,6 +99,7 @@ public struct PushVariants: OptionSet, Hashable, Sendable {
         ("push.retryDelayNotAdvanced", .retryDelayNotAdvanced),
         ("push.ttlNormalHours", .ttlNormalHours),
         ("push.noHighEmailFallback", .noHighEmailFallback),
+        ("push.emailIgnoresSetting", .emailIgnoresSetting),
     ]
 
     /// The `push.*` names among a scenario's `logic.variants`; other features' names are skipped.

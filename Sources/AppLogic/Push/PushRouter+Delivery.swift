@@ -152,7 +152,7 @@ extension PushRouter {
     }
 
     private func email(_ id: NotificationID, _ reason: EmailFallbackReason, state: PushUserState, into effects: inout [PushEffect]) {
-        guard state.settings.emailEnabled else { return }
+        guard state.settings.emailEnabled || variants.contains(.emailIgnoresSetting) else { return }
         effects.append(.sendEmail(id, reason: reason))
     }
 }

@@ -92,6 +92,9 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// email at 15 min + 1 µs, or one delivered or failed in time, or of a user without
     /// email, got that email (seed `001`, "Fallback Mechanism": `logic.push.highEmailDelay`).
     case highEmailFallbackWrong
+    /// An email fallback to a user who has not enabled email (seed `001`, "Fallback
+    /// Mechanism": "if user has email enabled"), by the settings the scenario drew.
+    case emailWithoutConsent
     /// A push displayed again on a device where its collapse id is still shown.
     case pushCollapseIdShownTwice
     /// A created notification neither delivered, emailed, expired by its TTL, suppressed

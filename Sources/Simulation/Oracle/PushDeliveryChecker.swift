@@ -140,6 +140,14 @@ extension PushHost {
         }
     }
 
+    /// The router emails user `u` about notification `n`: only with email enabled.
+    func observeEmailFallback(user u: Int, notification n: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let enabled = settingsTruth[u].emailEnabled
+        core.verify(enabled, .emailWithoutConsent, device: Int(truth[u].device), time: core.now,
+                    detail: enabled ? nil : "email about n\(n) to a user who has not enabled email")
+    }
+
     /// The router gave send `id` up: its chain ends.
     mutating func observePushGivenUp(user u: Int, _ id: PushSendID, core: inout WorldCore) {
         guard core.oracle.watching else { return }

@@ -37,6 +37,7 @@ extension PushHost {
         case .sendEmail(let id, let reason):
             metrics.emailFallbacks[reason == .allDevicesFailed ? 0 : 1] += 1
             observeHighEnded(Int64(id.rawValue), email: reason, core: &core)
+            observeEmailFallback(user: u, notification: Int(id.rawValue), core: &core)
             let n = Int(id.rawValue)
             if ledger[n].outcome == .pending { ledger[n].outcome = .emailed }
         case .markToken(let token, let status):
