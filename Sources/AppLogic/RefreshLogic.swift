@@ -228,6 +228,6 @@ public struct RefreshLogic: Sendable {
         task.completed = true
         state.task = task
         effects.append(.completeTask(success: success))
-        effects.append(.analytics(.refreshCompleted(success: success, duration: now.elapsed(since: task.startedAt))))
+        effects.append(.analytics(.refreshCompleted(success: success, duration: now.elapsed(since: variants.contains(.durationSinceLastRefresh) ? state.stored.lastRefreshAt ?? task.startedAt : task.startedAt))))
     }
 }

@@ -48,6 +48,9 @@ public struct RefreshVariants: OptionSet, Hashable, Sendable {
     /// The permission check before notifying is dropped: the app asks the OS to post
     /// (and marks the window notified) although notifications are not allowed.
     public static let ignoresPermission = RefreshVariants(rawValue: 1 << 12)
+    /// `background_refresh_completed` reports the time since the last refresh instead of
+    /// since the task's start (0 after a refresh that just finished).
+    public static let durationSinceLastRefresh = RefreshVariants(rawValue: 1 << 13)
 }
 
 /// What the host knows when the system launches the task.

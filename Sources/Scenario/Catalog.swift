@@ -17,6 +17,7 @@ public enum Catalog {
         ("refresh.ignoresOffline", true),
         ("refresh.fullHistory", true),
         ("refresh.ignoresPermission", true),
+        ("refresh.durationSinceLastRefresh", true),
         ("stepSync.insertNotUpsert", true),
         ("stepSync.advanceCursorOnFailure", true),
         ("stepSync.ignoresLowBattery", true),

@@ -30,6 +30,7 @@ struct ExploreSummary {
         "refresh.ignoresOffline": "refreshRequestWhileOffline",
         "refresh.fullHistory": "historyNotLimitOne",
         "refresh.ignoresPermission": "postedWithoutPermission",
+        "refresh.durationSinceLastRefresh": "refreshAnalyticsWrong",
         "stepSync.insertNotUpsert": "duplicateStepRows",
         "stepSync.advanceCursorOnFailure": "stepsNeverSynced",
         "stepSync.ignoresLowBattery": "syncedOnLowBattery",

@@ -391,4 +391,21 @@ import AppLogic
             .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
         ])
     }
+
+    // MARK: - durationSinceLastRefresh (seed 000, Decision 6)
+
+    /// A refresh whose answer came 1 s after its launch reports 0 s: the time since the
+    /// refresh it just stamped.
+    @Test func durationSinceLastRefreshReportsZeroForARefreshThatJustFinished() {
+        let answeredAt = serverTime + .seconds(3)
+        var store = RefreshStore(variants: .durationSinceLastRefresh)
+        #expect(historyAnswer(&store, latestCompletedAt: serverTime, serverTime: serverTime, answeredAt: answeredAt) == [
+            .analytics(.dataFetched(.testHistory)),
+            .cancelHardStopTimer,
+            .storeTime(.lastRefreshAt, steady(answeredAt)),
+            .synchronize,
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .zero)),
+        ])
+    }
 }

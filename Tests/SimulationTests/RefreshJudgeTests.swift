@@ -143,4 +143,15 @@ import Platform
         world.core.observeRefreshPosts(0)
         #expect(world.core.oracle.violations == 1)
     }
+
+    /// The completed event's duration is the task's true time from its launch, exactly.
+    @Test func theCompletedEventCarriesTheTasksOwnDuration() throws {
+        var world = try Self.world()
+        world.core.devices[0].task.launchedAt = world.core.now - .seconds(7)
+        world.core.observeRefreshCompletedEvent(0, duration: SimDuration.seconds(7).microseconds)
+        #expect(world.core.oracle.violations == 0)
+        world.core.observeRefreshCompletedEvent(0, duration: SimDuration.seconds(7).microseconds - 1)
+        world.core.observeRefreshCompletedEvent(0, duration: 0)
+        #expect(Self.count(world, .refreshAnalyticsWrong) == 2 && world.core.oracle.violations == 2)
+    }
 }

@@ -25,6 +25,7 @@ import Scenario
         Case(file: "scenarios/races/ignores-offline.json", kind: .refreshRequestWhileOffline),
         Case(file: "scenarios/races/full-history.json", kind: .historyNotLimitOne),
         Case(file: "scenarios/races/ignores-permission.json", kind: .postedWithoutPermission),
+        Case(file: "scenarios/races/duration-since-last-refresh.json", kind: .refreshAnalyticsWrong),
         Case(file: "scenarios/races/badge-overwrite.json", kind: .badgeDiffersFromUnread),
         Case(file: "scenarios/races/in-memory-result.json", kind: .continuationResultLost),
         Case(file: "scenarios/races/retry-on-4xx.json", kind: .pushClientErrorRetried),

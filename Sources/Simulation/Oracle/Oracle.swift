@@ -46,6 +46,9 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// none, at the task's launch and at the request (seed `000`, Phase 3.1: "guard
     /// status == .authorized"). The detail names the feature.
     case postedWithoutPermission
+    /// A `background_refresh_completed` event whose duration is not the task's true time
+    /// from its launch to now (seed `000`, Decision 6: "success/failure, duration").
+    case refreshAnalyticsWrong
     /// When the user opens the app, the badge differs from the number of unread
     /// notifications (seed `002`, issue 3).
     case badgeDiffersFromUnread

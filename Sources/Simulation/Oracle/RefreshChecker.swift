@@ -130,6 +130,16 @@ extension WorldCore {
                detail: permitted ? nil : "refresh: test notification posted with permission \(devices[i].permission) since the task's launch")
     }
 
+    /// The refresh reports `background_refresh_completed` with `duration` (µs):
+    /// `refreshAnalyticsWrong` unless it is the task's true time from its launch to now
+    /// (the OS's launch time; the event follows the task's completion in the same instant).
+    mutating func observeRefreshCompletedEvent(_ i: Int, duration: Int64) {
+        guard oracle.watching else { return }
+        let ran = (now - devices[i].task.launchedAt).microseconds
+        verify(duration == ran, .refreshAnalyticsWrong, device: i, time: now,
+               detail: duration == ran ? nil : "refresh completed event says \(human(SimDuration(microseconds: duration))), the task ran \(human(SimDuration(microseconds: ran)))")
+    }
+
     /// The app's background task ends for the OS (its first completion, the watchdog's or a
     /// termination's kill, JobScheduler's stop): on a device that runs the refresh, it
     /// must not have outlived the hard stop, in true time from its launch

@@ -94,6 +94,7 @@ struct RefreshHost: FeatureHost {
         case .signOut:
             core.devices[i].signedIn = false
         case .analytics(let event):
+            if case .refreshCompleted(_, let duration) = event { core.observeRefreshCompletedEvent(i, duration: duration.microseconds) }
             metrics.analytics[AnalyticsCounter.index(of: event)] += 1
         }
         return nil
@@ -217,6 +218,7 @@ extension RefreshVariants {
             case "refresh.ignoresOffline": insert(.ignoresOffline)
             case "refresh.fullHistory": insert(.fullHistory)
             case "refresh.ignoresPermission": insert(.ignoresPermission)
+            case "refresh.durationSinceLastRefresh": insert(.durationSinceLastRefresh)
             default: break
             }
         }
