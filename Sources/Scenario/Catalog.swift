@@ -15,6 +15,7 @@ public enum Catalog {
         ("stepSync.ignoresLowBattery", true),
         ("stepSync.retryDelaysSeconds", true),
         ("stepSync.staleNoticeMinutes", true),
+        ("stepSync.ignoresOffline", true),
         ("push.retryOn4xx", true),
         ("push.ignore410", true),
         ("push.ignoreQuietHours", true),

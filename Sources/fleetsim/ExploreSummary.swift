@@ -28,6 +28,7 @@ struct ExploreSummary {
         "stepSync.ignoresLowBattery": "syncedOnLowBattery",
         "stepSync.retryDelaysSeconds": "stepRetryScheduleWrong",
         "stepSync.staleNoticeMinutes": "staleNoticeWrong",
+        "stepSync.ignoresOffline": "stepSyncWhenForbidden",
         "push.retryOn4xx": "pushClientErrorRetried",
         "push.ignore410": "pushSentToUnregisteredToken",
         "push.ignoreQuietHours": "pushDisplayedInQuietHours",

@@ -28,6 +28,7 @@ import Scenario
         Case(file: "scenarios/races/ignores-low-battery.json", kind: .syncedOnLowBattery),
         Case(file: "scenarios/races/retry-delays-seconds.json", kind: .stepRetryScheduleWrong),
         Case(file: "scenarios/races/stale-notice-minutes.json", kind: .staleNoticeWrong),
+        Case(file: "scenarios/races/ignores-offline.json", kind: .stepSyncWhenForbidden),
         Case(file: "scenarios/races/deadline-ignored.json", kind: .continuationPastDeadline),
     ]
 

@@ -62,6 +62,10 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// `logic.stepSync.staleNotificationAge` before (elapsed time), or a success did not
     /// set it for exactly that long after, or it was set without a success.
     case staleNoticeWrong
+    /// A step sync started (its health-data read) while the device was truly signed out,
+    /// offline or in low-power mode (seed `003`, "Constraints Handling": network only;
+    /// "Background Sync Task": signed-in users; Non-Goals: no sync in low-power mode).
+    case stepSyncWhenForbidden
 }
 
 public struct Violation: Sendable, Equatable {
