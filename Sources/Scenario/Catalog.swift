@@ -21,6 +21,7 @@ public enum Catalog {
         ("push.ignoreQuietHours", true),
         ("continuation.inMemoryResult", true),
         ("continuation.deadlineIgnored", true),
+        ("continuation.secondAnalysis", true),
     ]
 
     /// Features a device can run in this build; the default of `features` (all four,

@@ -34,6 +34,7 @@ struct ExploreSummary {
         "push.ignoreQuietHours": "pushDisplayedInQuietHours",
         "continuation.inMemoryResult": "continuationResultLost",
         "continuation.deadlineIgnored": "continuationPastDeadline",
+        "continuation.secondAnalysis": "analysisStartedTwice",
     ]
 
     struct KindSummary {

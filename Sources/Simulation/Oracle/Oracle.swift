@@ -32,6 +32,9 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// was still running at a kill, a new start or the run's end past it; or the timeout
     /// timer ended it at another instant than the timeout.
     case continuationPastDeadline
+    /// An analysis request sent while the device's earlier one was still in flight
+    /// (seed `004`, "Known Limitations" 3: one analysis at a time).
+    case analysisStartedTwice
     /// A request the provider refused with a client error (400, 403, 405, 413) was sent
     /// again (seed `001`: "no retry on 4xx").
     case pushClientErrorRetried
