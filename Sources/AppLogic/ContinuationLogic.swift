@@ -42,7 +42,7 @@ public struct ContinuationLogic: Sendable {
     public func handle(_ input: ContinuationInput, state: inout ContinuationState, now: Instant, into effects: inout [ContinuationEffect]) {
         switch input {
         case .analysisRequested(let mode, let notifications):
-            guard state.work == nil else { return }
+            guard state.work == nil || variants.contains(.secondAnalysis) else { return }
             state.nextRequest &+= 1
             let id = RequestID(state.nextRequest)
             state.work = ContinuationState.Work(request: id, mode: mode, notifications: notifications, phase: .waiting, offerArmed: true)

@@ -32,6 +32,9 @@ public struct ContinuationVariants: OptionSet, Hashable, Sendable {
     /// The mode's timeout timer is never started: an analysis the server does not answer
     /// waits for ever ("a deadline ignored").
     public static let deadlineIgnored = ContinuationVariants(rawValue: 1 << 1)
+    /// A start while an analysis runs is not ignored: the new one replaces it, and the
+    /// running request's result is orphaned.
+    public static let secondAnalysis = ContinuationVariants(rawValue: 1 << 2)
 }
 
 /// The three buttons of the "This might take a while..." alert (seed `004`).

@@ -80,7 +80,7 @@ public struct StepSyncLogic: Sendable {
             return finishWork(trigger, success: true, into: &effects)
         }
         guard context.healthTrackingEnabled, context.signedIn, !context.lowPowerMode, !isBatteryLow(context),
-              context.networkReachable else {
+              context.networkReachable || variants.contains(.ignoresOffline) else {
             // "Skip sync, will retry on next scheduled run".
             return finishWork(trigger, success: true, into: &effects)
         }

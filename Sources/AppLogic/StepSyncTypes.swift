@@ -33,6 +33,8 @@ public struct StepSyncVariants: OptionSet, Hashable, Sendable {
     public static let retryDelaysSeconds = StepSyncVariants(rawValue: 1 << 3)
     /// The stale-sync notice's hours are read as minutes: it is set for 24 min after a sync.
     public static let staleNoticeMinutes = StepSyncVariants(rawValue: 1 << 4)
+    /// Starts a sync although the network is unreachable (the reachability guard dropped).
+    public static let ignoresOffline = StepSyncVariants(rawValue: 1 << 5)
 }
 
 /// The health API the steps come from: the `source` of a step row.

@@ -23,6 +23,7 @@ public enum Catalog {
         ("stepSync.ignoresLowBattery", true),
         ("stepSync.retryDelaysSeconds", true),
         ("stepSync.staleNoticeMinutes", true),
+        ("stepSync.ignoresOffline", true),
         ("push.retryOn4xx", true),
         ("push.ignore410", true),
         ("push.ignoreQuietHours", true),
@@ -36,6 +37,7 @@ public enum Catalog {
         ("push.emailIgnoresSetting", true),
         ("continuation.inMemoryResult", true),
         ("continuation.deadlineIgnored", true),
+        ("continuation.secondAnalysis", true),
     ]
 
     /// Features a device can run in this build; the default of `features` (all four,

@@ -36,6 +36,7 @@ struct ExploreSummary {
         "stepSync.ignoresLowBattery": "syncedOnLowBattery",
         "stepSync.retryDelaysSeconds": "stepRetryScheduleWrong",
         "stepSync.staleNoticeMinutes": "staleNoticeWrong",
+        "stepSync.ignoresOffline": "stepSyncWhenForbidden",
         "push.retryOn4xx": "pushClientErrorRetried",
         "push.ignore410": "pushSentToUnregisteredToken",
         "push.ignoreQuietHours": "pushDisplayedInQuietHours",
@@ -49,6 +50,7 @@ struct ExploreSummary {
         "push.emailIgnoresSetting": "emailWithoutConsent",
         "continuation.inMemoryResult": "continuationResultLost",
         "continuation.deadlineIgnored": "continuationPastDeadline",
+        "continuation.secondAnalysis": "analysisStartedTwice",
     ]
 
     struct KindSummary {

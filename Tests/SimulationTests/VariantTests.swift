@@ -44,7 +44,9 @@ import Scenario
         Case(file: "scenarios/races/ignores-low-battery.json", kind: .syncedOnLowBattery),
         Case(file: "scenarios/races/retry-delays-seconds.json", kind: .stepRetryScheduleWrong),
         Case(file: "scenarios/races/stale-notice-minutes.json", kind: .staleNoticeWrong),
+        Case(file: "scenarios/races/step-sync-ignores-offline.json", kind: .stepSyncWhenForbidden),
         Case(file: "scenarios/races/deadline-ignored.json", kind: .continuationPastDeadline),
+        Case(file: "scenarios/races/second-analysis.json", kind: .analysisStartedTwice),
     ]
 
     static func violations(_ scenario: Scenario) -> (total: UInt64, of: (ViolationKind) -> UInt64) {

@@ -41,6 +41,16 @@ extension ContinuationHost {
         core.oracle.continuation.deadline[i] = core.now + (mode == .hierarchical ? timeouts.hierarchicalTimeout : timeouts.baselineTimeout)
     }
 
+    /// `analysisStartedTwice`: an analysis request goes out while the world still has the
+    /// device's earlier one in flight (not answered, cancelled nor abandoned).
+    func observeAnalysisSendsAlone(_ i: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let job = slots[i].job
+        let alone = job < 0 || core.jobs[Int(job)].clientDone || core.jobs[Int(job)].cancelled
+        core.verify(alone, .analysisStartedTwice, device: i, time: core.now,
+                    detail: alone ? nil : "an analysis request sent while the one sent at \(core.format(core.jobs[Int(job)].sentAt)) was still in flight")
+    }
+
     /// The logic's timeout timer fires while the app runs: for an analysis in flight, at
     /// its timeout exactly.
     func observeDeadlineTimerFires(_ i: Int, core: inout WorldCore) {

@@ -63,6 +63,9 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// was still running at a kill, a new start or the run's end past it; or the timeout
     /// timer ended it at another instant than the timeout.
     case continuationPastDeadline
+    /// An analysis request sent while the device's earlier one was still in flight
+    /// (seed `004`, "Known Limitations" 3: one analysis at a time).
+    case analysisStartedTwice
     /// A request the provider refused with a client error (400, 403, 405, 413) was sent
     /// again (seed `001`: "no retry on 4xx").
     case pushClientErrorRetried
@@ -120,6 +123,10 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// `logic.stepSync.staleNotificationAge` before (elapsed time), or a success did not
     /// set it for exactly that long after, or it was set without a success.
     case staleNoticeWrong
+    /// A step sync started (its health-data read) while the device was truly signed out,
+    /// offline or in low-power mode (seed `003`, "Constraints Handling": network only;
+    /// "Background Sync Task": signed-in users; Non-Goals: no sync in low-power mode).
+    case stepSyncWhenForbidden
 }
 
 public struct Violation: Sendable, Equatable {

@@ -145,6 +145,16 @@ extension StepSyncHost {
         if core.oracle.steps.sync[i].delivering != .retryTimer { core.oracle.steps.sync[i].failures = 0 }
     }
 
+    /// `stepSyncWhenForbidden`: a sync starts only while the device is signed in, online
+    /// and not in low-power mode (the device's own state at this instant).
+    func observeSyncStartAllowed(_ i: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let signedIn = core.devices[i].signedIn, online = core.devices[i].online, lowPower = core.devices[i].lowPowerMode
+        let holds = signedIn && online && !lowPower
+        core.verify(holds, .stepSyncWhenForbidden, device: i, time: core.now,
+                    detail: holds ? nil : "step sync started while \(!signedIn ? "signed out" : !online ? "offline" : "in low-power mode")")
+    }
+
     /// `stepRetryScheduleWrong`: the app sets its retry timer for `after` (elapsed time).
     func observeRetryArmed(_ i: Int, after: SimDuration, core: inout WorldCore) {
         guard core.oracle.watching else { return }

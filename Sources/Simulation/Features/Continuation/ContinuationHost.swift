@@ -108,7 +108,10 @@ struct ContinuationHost: FeatureHost {
         switch effect {
         case .httpRequest(let id, let endpoint):
             metrics.started += 1
-            if case .analysis(let mode) = endpoint { observeAnalysisSent(i, mode: mode, core: &core) }
+            if case .analysis(let mode) = endpoint {
+                observeAnalysisSendsAlone(i, core: &core)
+                observeAnalysisSent(i, mode: mode, core: &core)
+            }
             // The user waits on the screen (the app stays in the foreground) until the
             // result, a failure, or a choice at the alert that leaves.
             let timeouts = core.scenario.logic.continuation
@@ -372,6 +375,7 @@ extension ContinuationVariants {
             switch name {
             case "continuation.inMemoryResult": insert(.inMemoryResult)
             case "continuation.deadlineIgnored": insert(.deadlineIgnored)
+            case "continuation.secondAnalysis": insert(.secondAnalysis)
             default: break
             }
         }

@@ -129,6 +129,7 @@ struct StepSyncHost: FeatureHost {
             return .enqueuePeriodicWork(.stepSync, interval: interval, constraints: constraints)
         case .readHealthData(let from, let to):
             observeSyncStarts(i, core: &core)
+            observeSyncStartAllowed(i, core: &core)
             let clock = core.devices[i].clock
             slots[i].readFrom = clock.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
             slots[i].readTo = clock.trueTime(ofWall: to.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
@@ -330,6 +331,7 @@ extension StepSyncVariants {
             case "stepSync.ignoresLowBattery": insert(.ignoresLowBattery)
             case "stepSync.retryDelaysSeconds": insert(.retryDelaysSeconds)
             case "stepSync.staleNoticeMinutes": insert(.staleNoticeMinutes)
+            case "stepSync.ignoresOffline": insert(.ignoresOffline)
             default: break
             }
         }
