@@ -23,7 +23,7 @@ import Platform
         func room<let n: Int, T, R>(_: KeyPath<R, InlineArray<n, T>>) -> Int { n }
         let works = WorkID.allCases.count
         #expect([room(\AndroidDevice.works), room(\AndroidDevice.requestIDs), room(\AndroidDevice.jobSerials)] == [works, works, works])
-        #expect(room(\World.android.jobStops[0]) == works)
+        #expect(room(\World.android.workEntries[0]) == works)
         // Each timer its own code in the event hashes, whatever the number of works.
         let timers: [AndroidTimer] = [.doze, .bucket, .oemKill, .batterySaverLevel, .alarmClock] + WorkID.allCases.map { .work($0) }
         #expect(Set(timers.map(\.hashCode)).count == timers.count)

@@ -220,6 +220,6 @@ extension World {
         features.stepSync.slots.prefetch(i)
         features.stepSync.streams.prefetch(i)
         core.staleTriggers.prefetch(i)
-        if a >= 0 { android.jobStops.prefetch(a) }
+        if a >= 0 { android.workEntries.prefetch(a) }
     }
 }

@@ -42,7 +42,8 @@ extension AndroidHost {
         let a = core.androidIndex(d)
         devices[a][work].enqueued = false
         devices[a][work].deferredSince = nil
-        devices[a].timers.cancel(.work(work))
+        let generation = devices[a].timers.arm(.work(work))
+        retractWorkCheck(d, a, work, generation: generation &- 1, core: &core)
         core.note(d, "WorkManager: periodic \(work.proseName) work cancelled")
     }
 
@@ -97,8 +98,30 @@ extension AndroidHost {
         guard slot(a, work).enqueued else { return }
         let m = core.androidModels(d)
         guard let request = request(m, a, work), let due = m.workManager.nextRunTime(request, slot(a, work).spec) else { return }
+        armWorkCheck(d, a, work, at: max(due, core.now), core: &core)
+    }
+
+    /// Arms WorkManager's look at `work` for `at`. The look armed before is moot: its entry
+    /// leaves the queue if it still can (``EventQueue/retract(_:if:)``) instead of popping
+    /// as a no-op, and the new entry's place is kept in the work's slot of ``workEntries``.
+    /// That slot is free for it: a look is armed only while no job of the work runs (at
+    /// the enqueue, a job's end, a quota recheck), and a job's start takes the slot for its
+    /// stop deadline (a look still pending then pops as before). Only `simulated.events`
+    /// moves: a stale look was dropped unheard (its generation), and the queue's other
+    /// entries keep their (time, order).
+    mutating func armWorkCheck(_ d: UInt32, _ a: Int, _ work: WorkID, at: SimTime, core: inout WorldCore) {
         let generation = devices[a].timers.arm(.work(work))
-        core.schedule(.android(.timer(device: d, generation: generation, timer: .work(work))), at: max(due, core.now))
+        retractWorkCheck(d, a, work, generation: generation &- 1, core: &core)
+        workEntries[a][Int(work.rawValue)] = core.scheduleRetractably(.android(.timer(device: d, generation: generation, timer: .work(work))), at: at)
+    }
+
+    /// Takes the entry of `work`'s look `generation` out of the queue if it is still where
+    /// it was put (the identity check refuses a job's stop deadline or a reused slot).
+    @inline(__always) mutating func retractWorkCheck(_ d: UInt32, _ a: Int, _ work: WorkID, generation: UInt32, core: inout WorldCore) {
+        _ = core.clock.queue.retract(workEntries[a][Int(work.rawValue)]) { event in
+            if case .android(.timer(d, generation, .work(work))) = event { return true }
+            return false
+        }
     }
 
     /// BatteryService's "battery low" now (``BatteryLowMonitor``: set at ≤ 15 % unplugged,
@@ -166,8 +189,7 @@ extension AndroidHost {
         // quota history.
         guard exempt || devices.withUnsafeBufferPointer({ m.quota.mayStart($0[a].quota, bucket: bucket, now: t, exempt: false) }) else {
             core.metrics.platform.quotaDeferrals += 1
-            let generation = devices[a].timers.arm(.work(work))
-            core.schedule(.android(.timer(device: d, generation: generation, timer: .work(work))), after: m.quotaRecheck)
+            armWorkCheck(d, a, work, at: t + m.quotaRecheck, core: &core)
             watchDoze(d, core: &core)
             core.note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(core.human(m.quotaRecheck))")
             return nil
@@ -213,7 +235,7 @@ extension AndroidHost {
             p[a].jobSerials[k] &+= 1
             return p[a].jobSerials[k]
         }
-        jobStops[a][k] = core.scheduleRetractably(.android(.jobStops(device: d, serial: serial, work: work)), at: job.stopsAt)
+        workEntries[a][k] = core.scheduleRetractably(.android(.jobStops(device: d, serial: serial, work: work)), at: job.stopsAt)
         return serial
     }
 
@@ -237,7 +259,7 @@ extension AndroidHost {
             return (end, p[a].jobSerials[k])
         }
         guard let (end, serial) = found else { return false }
-        _ = core.clock.queue.retract(jobStops[a][k]) { event in
+        _ = core.clock.queue.retract(workEntries[a][k]) { event in
             if case .android(.jobStops(d, serial, work)) = event { return true }
             return false
         }

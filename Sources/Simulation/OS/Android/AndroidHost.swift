@@ -14,8 +14,10 @@ struct AndroidHost {
     /// The distinct requests the app enqueued its works with; each Android device names
     /// its works' by index (``AndroidDevice/requestIDs``; AndroidHost+WorkManager).
     var workRequests: [WorkRequest] = []
-    /// Per Android device, where each work's job's stop deadline went in the queue (AndroidHost+WorkManager).
-    var jobStops: [PerWork<EventQueue<WorldEvent>.Placement>]
+    /// Per Android device, where each work's one retractable entry went in the queue: its
+    /// job's stop deadline while a job of the work runs, else its last check's timer entry
+    /// (AndroidHost+WorkManager, ``armWorkCheck(_:_:_:at:core:)``).
+    var workEntries: [PerWork<EventQueue<WorldEvent>.Placement>]
     /// Each cohort's Android models (nil for iOS cohorts), unretained, for the calls made
     /// at every Doze input and work check (``AndroidHost/borrowedModels(_:_:)``).
     let unretainedModels: [Unmanaged<AndroidModels>?]
@@ -32,7 +34,7 @@ struct AndroidHost {
     init(cohorts: [CohortModels], devices: [Device]) {
         let count = devices.count { cohorts[Int($0.cohort)].android != nil }
         self.devices = [AndroidDevice](hugePagesCapacity: count)
-        jobStops = [PerWork<EventQueue<WorldEvent>.Placement>](hugePagesCapacity: count)
+        workEntries = [PerWork<EventQueue<WorldEvent>.Placement>](hugePagesCapacity: count)
         unretainedModels = cohorts.map { $0.android.map(Unmanaged.passUnretained) }
     }
 }
@@ -76,7 +78,7 @@ extension AndroidHost {
         let screenOffSince = SimTime.zero - SimDuration(microseconds: max(0, m.screenOffBeforeStart.sampleDuration(&setup).microseconds))
         let bucket = StandbyBucketState(lastUsedAt: .zero - sinceUse, checkPhase: Self.bucketCheckPhase(d, m.buckets, core: core))
         precondition(core.devices[i].androidIndex == devices.count, "World: Android devices start in the order FleetBuilder numbered them")
-        jobStops.append(InlineArray(repeating: .near))
+        workEntries.append(InlineArray(repeating: .near))
         devices.append(AndroidDevice(
             doze: DozeState(), lastBucket: m.buckets.bucket(bucket, at: .zero), bucket: bucket,
             works: InlineArray(repeating: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false)),
