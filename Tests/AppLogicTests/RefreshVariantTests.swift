@@ -28,6 +28,22 @@ import AppLogic
         return store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: latestCompletedAt, serverTime: serverTime))), at: answeredAt)
     }
 
+    /// The effects that follow an active-session answer finding the test due, with the
+    /// writes flushed: the window stored, the notification posted, the task completed
+    /// `duration` after its launch.
+    private func notifiesAndCompletes(at decidedAt: Instant, badge: Int? = nil, after duration: Interval) -> [RefreshEffect] {
+        [.analytics(.dataFetched(.activeSession)),
+         .store(.notifiedWindow, completedAt),
+         .synchronize,
+         .postNotification(LocalNotification(kind: .testAvailable, badge: badge)),
+         .analytics(.notificationSent),
+         .cancelHardStopTimer,
+         .storeTime(.lastRefreshAt, steady(decidedAt)),
+         .synchronize,
+         .completeTask(success: true),
+         .analytics(.refreshCompleted(success: true, duration: duration))]
+    }
+
     // MARK: - unguardedCompletion (issue 1)
 
     /// The expiration handler completes the task; the awaiting request, answering
@@ -87,18 +103,7 @@ import AppLogic
             .httpRequest(RequestID(2), .activeSession),
         ])
         let decidedAt = launchedAt + .seconds(2)
-        #expect(store.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: false, serverTime: serverTime + .seconds(1)))), at: decidedAt) == [
-            .analytics(.dataFetched(.activeSession)),
-            .store(.notifiedWindow, completedAt),
-            .synchronize,
-            .postNotification(LocalNotification(kind: .testAvailable, badge: 1)),
-            .analytics(.notificationSent),
-            .cancelHardStopTimer,
-            .storeTime(.lastRefreshAt, steady(decidedAt)),
-            .synchronize,
-            .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
-        ])
+        #expect(store.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: false, serverTime: serverTime + .seconds(1)))), at: decidedAt) == notifiesAndCompletes(at: decidedAt, badge: 1, after: .seconds(2)))
     }
 
     // MARK: - cadenceOffByOne
@@ -237,18 +242,7 @@ import AppLogic
             .analytics(.dataFetched(.testHistory)),
             .httpRequest(RequestID(2), .activeSession),
         ])
-        #expect(store.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: false, serverTime: serverTime + .seconds(1)))), at: decidedAt) == [
-            .analytics(.dataFetched(.activeSession)),
-            .store(.notifiedWindow, completedAt),
-            .synchronize,
-            .postNotification(LocalNotification(kind: .testAvailable, badge: nil)),
-            .analytics(.notificationSent),
-            .cancelHardStopTimer,
-            .storeTime(.lastRefreshAt, steady(decidedAt)),
-            .synchronize,
-            .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
-        ])
+        #expect(store.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: false, serverTime: serverTime + .seconds(1)))), at: decidedAt) == notifiesAndCompletes(at: decidedAt, after: .seconds(2)))
     }
 
     // MARK: - preferredIntervalMinutes, minimumIntervalMinutes, hardStopIgnored (seed 000)
@@ -378,18 +372,7 @@ import AppLogic
             .httpRequest(RequestID(2), .activeSession),
         ])
         let decidedAt = launchedAt + .seconds(2)
-        #expect(buggy.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: false, serverTime: serverTime + .seconds(1)))), at: decidedAt) == [
-            .analytics(.dataFetched(.activeSession)),
-            .store(.notifiedWindow, completedAt),
-            .synchronize,
-            .postNotification(LocalNotification(kind: .testAvailable, badge: nil)),
-            .analytics(.notificationSent),
-            .cancelHardStopTimer,
-            .storeTime(.lastRefreshAt, steady(decidedAt)),
-            .synchronize,
-            .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
-        ])
+        #expect(buggy.send(.httpResponse(RequestID(2), .ok(.activeSession(inProgress: false, serverTime: serverTime + .seconds(1)))), at: decidedAt) == notifiesAndCompletes(at: decidedAt, after: .seconds(2)))
     }
 
     // MARK: - durationSinceLastRefresh (seed 000, Decision 6)
