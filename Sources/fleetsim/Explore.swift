@@ -172,7 +172,7 @@ struct Explore: Command {
         }
         if let out {
             do {
-                try ReportSet.write([("summary.json", Array(JSONWriter.encode(summary.document).utf8)),
+                try ReportSet.write([("summary.json", JSONWriter.utf8(summary.document)),
                                      ("junit.xml", Array(summary.junit(replay: { replayCommand($0, executable: context.executable) }).utf8))], to: out)
             } catch {
                 throw .input("cannot write the summary: \(error)")

@@ -99,7 +99,7 @@ struct Run: Command {
         do { outcome = try world.report() } catch { throw .input("\(error)") }
         let markdown = ReportDocuments.markdown(outcome, wallSeconds: wallSeconds, strict: strict)
         do {
-            try ReportSet.write([("report.json", Array(JSONWriter.encode(outcome.report).utf8)), ("report.md", Array(markdown.utf8)),
+            try ReportSet.write([("report.json", JSONWriter.utf8(outcome.report)), ("report.md", Array(markdown.utf8)),
                                  ("report.html", Array(ReportDocuments.html(outcome, markdown: markdown, strict: strict).utf8)),
                                  ("junit.xml", Array(ReportDocuments.junit(outcome, strict: strict).utf8))], to: outDir)
         } catch {

@@ -47,6 +47,7 @@ import Reports
 
             """#
         #expect(JSONWriter.encode(document) == expected)
+        #expect(JSONWriter.utf8(document) == Array(expected.utf8), "the bytes run and merge write")
     }
 
     /// Keys sort by Unicode scalar values, not by `String`'s `<` (which compares
