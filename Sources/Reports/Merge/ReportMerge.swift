@@ -57,6 +57,15 @@ public enum ReportMerge {
         case derived(Derived)
     }
 
+    /// What one key's rule gives before the derived figures: a value, a figure to derive
+    /// once every other key is merged, or nothing (a key written elsewhere: the shard
+    /// plan, the expectations).
+    enum Leaf: Sendable {
+        case value(ReportValue)
+        case derived(Derived)
+        case none
+    }
+
     /// The figures derived from other merged keys (``DerivedFigures`` holds the
     /// formulas the run uses too).
     public enum Derived: Equatable, Sendable {
@@ -210,8 +219,11 @@ public enum ReportMerge {
     /// merged parts, covering every shard `0..<N` once, or (with `partial`) some of them once.
     public static func merge(_ reports: [(name: String, report: ReportValue)], rules: Rules, partial: Bool = false) throws(Refusal) -> ReportValue {
         guard !reports.isEmpty else { throw Refusal(message: "merge needs at least one report") }
-        var inputs: [(name: String, report: ReportValue)] = []
-        for item in reports { inputs.append((item.name, try ReportInput.checked(item.report, name: item.name, rules: rules))) }
+        // Each input checked, and then each key combined, on the machine's cores
+        // (``Parallel``: in index order, the first failure as a loop finds it).
+        let inputs = try Parallel.map(reports.count) { k throws(Refusal) in
+            (name: reports[k].name, report: try ReportInput.checked(reports[k].report, name: reports[k].name, rules: rules))
+        }
         let (ordered, plan) = try shardOrder(inputs, partial: partial)
         let names = ordered.map(\.name)
         var paths = Set<[String]>()
@@ -220,18 +232,25 @@ public enum ReportMerge {
         let inner = Set(paths.flatMap { p in (0..<p.count).map { Array(p.prefix($0)) } })
         let leaves = paths.filter { !inner.contains($0) }
             .sorted { $0.lexicographicallyPrecedes($1) }
-        var merged: [String: ReportValue] = [:]
-        var derived: [([String], Derived)] = []
-        for path in leaves {
+        let combined = try Parallel.map(leaves.count) { k throws(Refusal) -> Leaf in
+            let path = leaves[k]
             guard let rule = rules.rule(for: path) else {
                 throw Refusal(message: "\(names[0]): key \(path.joined(separator: ".")) has no merge rule in this build")
             }
             let values = ordered.map { $0.report.at(path) }
-            if values.allSatisfy({ $0 == nil || $0 == .object([:]) }) { set(&merged, path, .object([:])); continue }
-            if case .derived(let how) = rule { derived.append((path, how)); continue }
-            if let value = try combine(rule, path: path, values: values, names: names, reports: ordered.map(\.report)) {
-                try ReportInput.checkLeaf(rule, path, value, "the merged report", buckets: Int64.max, seconds: Int64.max - 1)
-                set(&merged, path, value)
+            if values.allSatisfy({ $0 == nil || $0 == .object([:]) }) { return .value(.object([:])) }
+            if case .derived(let how) = rule { return .derived(how) }
+            guard let value = try combine(rule, path: path, values: values, names: names, reports: ordered.map(\.report)) else { return .none }
+            try ReportInput.checkLeaf(rule, path, value, "the merged report", buckets: Int64.max, seconds: Int64.max - 1)
+            return .value(value)
+        }
+        var merged: [String: ReportValue] = [:]
+        var derived: [([String], Derived)] = []
+        for (path, leaf) in zip(leaves, combined) {
+            switch leaf {
+            case .value(let value): set(&merged, path, value)
+            case .derived(let how): derived.append((path, how))
+            case .none: break
             }
         }
         let document = ReportValue.object(merged)
