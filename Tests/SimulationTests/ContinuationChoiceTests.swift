@@ -1,6 +1,7 @@
 import Testing
 import Scenario
 import SimKernel
+import Platform
 @testable import Simulation
 
 /// Seed `004`'s offer, "Move On & Notify" and open judges: the offer at exactly
@@ -63,5 +64,22 @@ import SimKernel
         let opened = try Self.run("scenarios/races/continuation-result-not-cleared.json")
         #expect(opened.features.continuation.metrics.shownAtOpen > 0)
         #expect(opened.core.oracle.violations == 0)
+    }
+
+    /// docs/known-bugs.md's bound on `continuation.secondAnalysis` in `hostile.json`: an
+    /// open within the 30 s of background time after a move-on, at the busiest cohort's
+    /// 1.5 opens a day at the day curve's peak (at most 1.85 times its mean), then a start
+    /// (0.1): at most about 10^-4 a move-on, 0.25 a seed for about 2,600 move-ons.
+    @Test func secondStartBoundOnHostile() throws {
+        let peak = (0..<24).map { DiurnalCurve.phoneUse.intensity(atHour: $0) }.max()!
+        #expect(peak > 1.84 && peak <= 1.85)
+        let usage = ContinuationUsage.defaults
+        #expect(usage.backgroundTime == .seconds(30) && usage.startProbability == 0.1)
+        let perMoveOn = 1.5 / 86_400 * 1.85 * usage.backgroundTime.seconds * usage.startProbability
+        #expect(perMoveOn > 0.9e-4 && perMoveOn < 1e-4)
+        #expect(perMoveOn * 2_630 < 0.26)
+        let hostile = try Fixtures.scenario("scenarios/hostile.json")
+        #expect(hostile.fleet.map(\.usage.appOpensPerDay).max() == 1.5)
+        #expect(hostile.fleet.allSatisfy { $0.continuation == .defaults })
     }
 }
