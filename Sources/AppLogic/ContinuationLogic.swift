@@ -47,7 +47,7 @@ public struct ContinuationLogic: Sendable {
             let id = RequestID(state.nextRequest)
             state.work = ContinuationState.Work(request: id, mode: mode, notifications: notifications, phase: .waiting, offerArmed: true)
             effects.append(.httpRequest(id, .analysis(mode)))
-            effects.append(.startTimer(.offer, after: config.offerAfter))
+            effects.append(.startTimer(.offer, after: variants.contains(.offerAfter10ms) ? Interval(microseconds: config.offerAfter.microseconds / 1_000) : config.offerAfter))
             if !variants.contains(.deadlineIgnored) { effects.append(.startTimer(.deadline, after: config.timeout(mode))) }
 
         case .timerFired(.offer):
@@ -77,8 +77,8 @@ public struct ContinuationLogic: Sendable {
             case .moveOn:
                 work.phase = .background
                 state.work = work
-                effects.append(.beginBackgroundTask)
-                if work.notifications == .notDetermined || work.notifications == .provisional {
+                if !variants.contains(.noBackgroundTask) { effects.append(.beginBackgroundTask) }
+                if !variants.contains(.neverAsksPermission), work.notifications == .notDetermined || work.notifications == .provisional {
                     effects.append(.requestNotificationAuthorization)
                 }
             case .cancel:
@@ -125,7 +125,7 @@ public struct ContinuationLogic: Sendable {
             state.work = nil
 
         case .notificationAuthorizationAnswered(let status):
-            guard var work = state.work else { return }
+            guard var work = state.work, !variants.contains(.permissionAnswerIgnored) else { return }
             work.notifications = status
             state.work = work
 
@@ -144,7 +144,7 @@ public struct ContinuationLogic: Sendable {
                 effects.append(.showResult(shown))
             }
             if let shown = state.stored.unseenResult {
-                state.stored.unseenResult = nil
+                if !variants.contains(.resultNotCleared) { state.stored.unseenResult = nil }
                 effects.append(.showResult(shown))
                 effects.append(.storeResult(nil))
                 effects.append(.synchronize)

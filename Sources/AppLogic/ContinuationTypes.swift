@@ -35,6 +35,19 @@ public struct ContinuationVariants: OptionSet, Hashable, Sendable {
     /// A start while an analysis runs is not ignored: the new one replaces it, and the
     /// running request's result is orphaned.
     public static let secondAnalysis = ContinuationVariants(rawValue: 1 << 2)
+    /// The offer timer is armed for milliseconds, not seconds (`Task.sleep(nanoseconds:
+    /// 10_000_000)`, one group of zeros short): the alert comes after 10 ms.
+    public static let offerAfter10ms = ContinuationVariants(rawValue: 1 << 3)
+    /// "Move On & Notify" asks the OS for no background time (the seed's `Task.detached`
+    /// alone): the analysis is suspended with the app.
+    public static let noBackgroundTask = ContinuationVariants(rawValue: 1 << 4)
+    /// "Move On & Notify" never asks for notification permission.
+    public static let neverAsksPermission = ContinuationVariants(rawValue: 1 << 5)
+    /// The answer to the permission prompt is not stored: the analysis keeps the status
+    /// it started with, so a user who just allowed notifications gets none.
+    public static let permissionAnswerIgnored = ContinuationVariants(rawValue: 1 << 6)
+    /// A stored result is shown at an open but not cleared: every later open shows it again.
+    public static let resultNotCleared = ContinuationVariants(rawValue: 1 << 7)
 }
 
 /// The three buttons of the "This might take a while..." alert (seed `004`).

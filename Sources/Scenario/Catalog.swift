@@ -38,6 +38,11 @@ public enum Catalog {
         ("continuation.inMemoryResult", true),
         ("continuation.deadlineIgnored", true),
         ("continuation.secondAnalysis", true),
+        ("continuation.offerAfter10ms", true),
+        ("continuation.noBackgroundTask", true),
+        ("continuation.neverAsksPermission", true),
+        ("continuation.permissionAnswerIgnored", true),
+        ("continuation.resultNotCleared", true),
     ]
 
     /// Features a device can run in this build; the default of `features` (all four,

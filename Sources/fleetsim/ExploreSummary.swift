@@ -51,6 +51,11 @@ struct ExploreSummary {
         "continuation.inMemoryResult": "continuationResultLost",
         "continuation.deadlineIgnored": "continuationPastDeadline",
         "continuation.secondAnalysis": "analysisStartedTwice",
+        "continuation.offerAfter10ms": "offerTimingWrong",
+        "continuation.noBackgroundTask": "moveOnWithoutBackgroundTask",
+        "continuation.neverAsksPermission": "permissionNotRequested",
+        "continuation.permissionAnswerIgnored": "continuationNotNotified",
+        "continuation.resultNotCleared": "continuationResultShownWrong",
     ]
 
     struct KindSummary {

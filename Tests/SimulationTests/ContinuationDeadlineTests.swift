@@ -24,7 +24,7 @@ import SimKernel
             let world = try Self.run([], kills: kills)
             #expect(world.features.continuation.metrics.timedOut > 0)
             #expect(world.core.oracle.violations == 0, "kills: \(kills)")
-            #expect(world.core.oracle.continuation.deadline.allSatisfy { $0 == World.never || $0 >= world.now })
+            #expect(world.core.oracle.continuation.entries.allSatisfy { $0.deadline == World.never || $0.deadline >= world.now })
         }
     }
 

@@ -47,6 +47,11 @@ import Scenario
         Case(file: "scenarios/races/step-sync-ignores-offline.json", kind: .stepSyncWhenForbidden),
         Case(file: "scenarios/races/deadline-ignored.json", kind: .continuationPastDeadline),
         Case(file: "scenarios/races/second-analysis.json", kind: .analysisStartedTwice),
+        Case(file: "scenarios/races/continuation-offer-after-10ms.json", kind: .offerTimingWrong),
+        Case(file: "scenarios/races/continuation-no-background-task.json", kind: .moveOnWithoutBackgroundTask),
+        Case(file: "scenarios/races/continuation-never-asks-permission.json", kind: .permissionNotRequested),
+        Case(file: "scenarios/races/continuation-permission-answer-ignored.json", kind: .continuationNotNotified),
+        Case(file: "scenarios/races/continuation-result-not-cleared.json", kind: .continuationResultShownWrong),
     ]
 
     static func violations(_ scenario: Scenario) -> (total: UInt64, of: (ViolationKind) -> UInt64) {

@@ -3,13 +3,21 @@ import AppLogic
 
 /// The continuation's judge-only ground truth (seed `004`), one entry per device.
 struct ContinuationChecker {
-    /// The instant the analysis in flight times out: its send plus its mode's timeout of
-    /// `logic.continuation` (elapsed time: a timer, whatever the wall clock does);
-    /// `World.never` when none is in flight.
-    var deadline: [SimTime]
+    struct Entry {
+        /// The instant the analysis in flight times out: its send plus its mode's timeout
+        /// of `logic.continuation` (elapsed time: a timer, whatever the wall clock does);
+        /// `World.never` when none is in flight.
+        var deadline = World.never
+        /// The instant the analysis in flight (or the last one) was sent.
+        var sentAt = World.never
+        /// The user chose "Move On & Notify" for the analysis in flight and has not
+        /// opened the app since.
+        var movedOn = false
+    }
+    var entries: [Entry]
 
     init(devices n: Int) {
-        deadline = Array(hugePagesRepeating: World.never, count: n)
+        entries = Array(hugePagesRepeating: Entry(), count: n)
     }
 }
 
@@ -38,7 +46,8 @@ extension ContinuationHost {
         guard core.oracle.watching else { return }
         analysisEnds(i, "was still running when the next one was sent", core: &core)
         let timeouts = core.scenario.logic.continuation
-        core.oracle.continuation.deadline[i] = core.now + (mode == .hierarchical ? timeouts.hierarchicalTimeout : timeouts.baselineTimeout)
+        let timeout = mode == .hierarchical ? timeouts.hierarchicalTimeout : timeouts.baselineTimeout
+        core.oracle.continuation.entries[i] = ContinuationChecker.Entry(deadline: core.now + timeout, sentAt: core.now, movedOn: false)
     }
 
     /// `analysisStartedTwice`: an analysis request goes out while the world still has the
@@ -55,7 +64,7 @@ extension ContinuationHost {
     /// its timeout exactly.
     func observeDeadlineTimerFires(_ i: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let deadline = core.oracle.continuation.deadline[i]
+        let deadline = core.oracle.continuation.entries[i].deadline
         guard deadline != World.never else { return }
         core.verify(core.now == deadline, .continuationPastDeadline, device: i, time: core.now,
                     detail: core.now == deadline ? nil : "the timeout timer of the analysis in flight fired at \(core.format(core.now)); its timeout is at \(core.format(deadline))")
@@ -65,9 +74,9 @@ extension ContinuationHost {
     /// it, the app was terminated): not after its timeout.
     func analysisEnds(_ i: Int, _ how: String, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let deadline = core.oracle.continuation.deadline[i]
+        let deadline = core.oracle.continuation.entries[i].deadline
         guard deadline != World.never else { return }
-        core.oracle.continuation.deadline[i] = World.never
+        core.oracle.continuation.entries[i].deadline = World.never
         let holds = core.now <= deadline
         core.verify(holds, .continuationPastDeadline, device: i, time: holds ? core.now : deadline,
                     detail: holds ? nil : "the analysis that timed out at \(core.format(deadline)) \(how) at \(core.format(core.now))")
@@ -76,11 +85,79 @@ extension ContinuationHost {
     /// The run's end: no analysis still in flight past its timeout.
     func observeContinuationRunEnded(core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        for i in core.oracle.continuation.deadline.indices {
-            let deadline = core.oracle.continuation.deadline[i]
+        for i in core.oracle.continuation.entries.indices {
+            let deadline = core.oracle.continuation.entries[i].deadline
             guard deadline != World.never, deadline < core.now else { continue }
             core.verify(false, .continuationPastDeadline, device: i, time: deadline,
                         detail: "the analysis that timed out at \(core.format(deadline)) was still running at the run's end")
         }
+    }
+}
+
+/// Seed `004`'s offer, "Move On & Notify" and open rules, judged from the world's records:
+/// the analysis's send (``ContinuationChecker/Entry``), the OS's background task and
+/// notification permission, the notifications shown, and the result that reached the app
+/// unseen (``ContinuationSlot/unseenRequest``).
+extension ContinuationHost {
+    /// `offerTimingWrong`: the alert is offered exactly `logic.continuation.offerAfter`
+    /// after the send of an analysis still in flight (its answer has not reached the app).
+    func observeOffered(_ i: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let entry = core.oracle.continuation.entries[i]
+        let due = entry.sentAt == World.never ? World.never : entry.sentAt + core.scenario.logic.continuation.offerAfter
+        let holds = entry.deadline != World.never && core.now == due
+        core.verify(holds, .offerTimingWrong, device: i, time: core.now, detail: holds ? nil
+            : entry.deadline == World.never ? "the background option offered with no analysis in flight"
+            : "the background option offered at \(core.format(core.now)), \(core.human(core.now - entry.sentAt)) after the send; due at \(core.format(due))")
+    }
+
+    /// The user chose "Move On & Notify" (the choice's input has been handled, with the
+    /// answer to any permission prompt) while the analysis was in flight:
+    /// `moveOnWithoutBackgroundTask` unless the app now holds a background task, and
+    /// `permissionNotRequested` if the permission was not determined or provisional at
+    /// the choice (`before`) and the OS has not asked the user (it is still so).
+    func observeMovedOn(_ i: Int, permissionBefore before: NotificationAuthorization, core: inout WorldCore) {
+        guard core.oracle.watching, core.oracle.continuation.entries[i].deadline != World.never else { return }
+        core.oracle.continuation.entries[i].movedOn = true
+        let holds = slots[i].holdsBackgroundTask
+        core.verify(holds, .moveOnWithoutBackgroundTask, device: i, time: core.now,
+                    detail: holds ? nil : "\"Move On & Notify\" chosen with the analysis sent at \(core.format(core.oracle.continuation.entries[i].sentAt)) in flight; the app holds no background task")
+        guard before == .notDetermined || before == .provisional else { return }
+        let asked = core.devices[i].permission == .authorized || core.devices[i].permission == .denied
+        core.verify(asked, .permissionNotRequested, device: i, time: core.now,
+                    detail: asked ? nil : "\"Move On & Notify\" chosen with the notification permission \(before); the user was not asked")
+    }
+
+    /// An analysis's answer reached the app and its input has been handled (`notifiedBefore`:
+    /// ``ContinuationMetrics/notified`` before): `continuationNotNotified` for a success
+    /// after "Move On & Notify" with no open since, while the permission allows the OS to
+    /// show notifications, and no completion notification was shown.
+    func observeAnswerHandled(_ i: Int, succeeded: Bool, notifiedBefore: UInt64, core: inout WorldCore) {
+        guard core.oracle.watching, core.oracle.continuation.entries[i].movedOn else { return }
+        core.oracle.continuation.entries[i].movedOn = false
+        guard succeeded, RefreshChecker.allowsPosting(core.devices[i].permission) else { return }
+        let notified = metrics.notified > notifiedBefore
+        core.verify(notified, .continuationNotNotified, device: i, time: core.now,
+                    detail: notified ? nil : "the result of the analysis sent at \(core.format(core.oracle.continuation.entries[i].sentAt)) reached the app after \"Move On & Notify\" with permission \(core.devices[i].permission); no notification was shown")
+    }
+
+    /// The app shows a result (`request`): it must be the one that reached the app and
+    /// the user has not seen (`continuationResultShownWrong`).
+    func observeResultShown(_ i: Int, request: UInt32, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let unseen = slots[i].unseenRequest == request
+        core.verify(unseen, .continuationResultShownWrong, device: i, time: core.now,
+                    detail: unseen ? nil : "result of analysis #\(request) shown, but it is not an unseen result the app holds (shown before, or never received)")
+    }
+
+    /// The user opened the app and its input has been handled: no result that reached
+    /// the app is left unseen (`continuationResultShownWrong`), and an analysis the user
+    /// moved on from is no longer judged as in the background.
+    func observeOpenHandled(_ i: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        core.oracle.continuation.entries[i].movedOn = false
+        let unseen = slots[i].unseenRequest
+        core.verify(unseen == 0, .continuationResultShownWrong, device: i, time: core.now,
+                    detail: unseen == 0 ? nil : "the app was opened holding the unseen result of analysis #\(unseen), finished at \(core.format(slots[i].completedAt)), and did not show it")
     }
 }

@@ -66,6 +66,26 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// An analysis request sent while the device's earlier one was still in flight
     /// (seed `004`, "Known Limitations" 3: one analysis at a time).
     case analysisStartedTwice
+    /// The background option offered at another time than `logic.continuation.offerAfter`
+    /// (10 s) after the analysis's send, or when no analysis was in flight (seed `004`,
+    /// "10-Second Detection": "if still processing").
+    case offerTimingWrong
+    /// "Move On & Notify" chosen while the analysis was in flight, and the app held no
+    /// background task from the OS afterwards (seed `004`, "Background Task Continuation":
+    /// the work must go on once the user leaves).
+    case moveOnWithoutBackgroundTask
+    /// "Move On & Notify" chosen while the notification permission was not determined
+    /// (or only provisional), and the user was not asked (seed `004`, "Permission
+    /// request: Shown on first use").
+    case permissionNotRequested
+    /// A successful result reached the app after the user moved on, before any open,
+    /// while the permission allowed notifications, and no "Homework Analysis Complete"
+    /// was shown (seed `004`, "Background completion: Notification appears").
+    case continuationNotNotified
+    /// At an open the app held a result the user had not seen and did not show it, or it
+    /// showed a result that was not an unseen one (seed `004`, Known Limitations 4:
+    /// "Results appear immediately on app open", once).
+    case continuationResultShownWrong
     /// A request the provider refused with a client error (400, 403, 405, 413) was sent
     /// again (seed `001`: "no retry on 4xx").
     case pushClientErrorRetried

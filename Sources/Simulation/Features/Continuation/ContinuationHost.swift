@@ -125,6 +125,7 @@ struct ContinuationHost: FeatureHost {
         case .cancelTimer(let timer):
             core.cancelTimer(d, timer == .offer ? .continuationOffer : .continuationDeadline)
         case .offerBackground:
+            observeOffered(i, core: &core)
             metrics.offered += 1
             core.schedule(.continuation(.choice(device: d, incarnation: core.devices[i].incarnation)), at: core.now)
         case .beginBackgroundTask:
@@ -139,6 +140,7 @@ struct ContinuationHost: FeatureHost {
             slots[i].holdsBackgroundTask = false
             core.scheduleSuspensionCheck(d, after: core.suspensionDelay(i))
         case .showResult(let result):
+            observeResultShown(i, request: result.request.rawValue, core: &core)
             if result.request.rawValue == slots[i].unseenRequest { slots[i].unseenRequest = 0 }
             userLooks(d, core: &core)
         case .showFailure:
@@ -376,6 +378,11 @@ extension ContinuationVariants {
             case "continuation.inMemoryResult": insert(.inMemoryResult)
             case "continuation.deadlineIgnored": insert(.deadlineIgnored)
             case "continuation.secondAnalysis": insert(.secondAnalysis)
+            case "continuation.offerAfter10ms": insert(.offerAfter10ms)
+            case "continuation.noBackgroundTask": insert(.noBackgroundTask)
+            case "continuation.neverAsksPermission": insert(.neverAsksPermission)
+            case "continuation.permissionAnswerIgnored": insert(.permissionAnswerIgnored)
+            case "continuation.resultNotCleared": insert(.resultNotCleared)
             default: break
             }
         }

@@ -14,6 +14,7 @@ extension World {
     mutating func continuationOnOpen(_ d: UInt32) {
         guard core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.continuation) else { return }
         deliverContinuation(d, .appOpened)
+        features.continuation.observeOpenHandled(Int(d), core: &core)
         guard let mode = features.continuation.userStartsAnalysis(d, core: &core) else { return }
         deliverContinuation(d, .analysisRequested(mode, notifications: core.devices[Int(d)].permission))
     }
@@ -28,7 +29,9 @@ extension World {
     /// The user answers the offer's alert.
     mutating func continuationChoice(_ d: UInt32, incarnation: UInt32) {
         guard let choice = features.continuation.userChooses(d, incarnation: incarnation, core: &core) else { return }
+        let permission = core.devices[Int(d)].permission
         deliverContinuation(d, .userChose(choice))
+        if choice == .moveOn { features.continuation.observeMovedOn(Int(d), permissionBefore: permission, core: &core) }
     }
 
     /// The foreground session ended: an analysis the user came back to (moved on, then
@@ -71,6 +74,8 @@ extension World {
             features.continuation.resultArrived(Int(d), request: core.jobs[j].request, answeredAt: core.jobs[j].answeredAt)
         }
         if !core.jobs[j].cancelled { features.continuation.analysisEnds(Int(d), "reached the app", core: &core) }
+        let notified = features.continuation.metrics.notified
         deliverContinuation(d, .httpResponse(core.jobs[j].request, result))
+        features.continuation.observeAnswerHandled(Int(d), succeeded: result == .ok(.analysis), notifiedBefore: notified, core: &core)
     }
 }

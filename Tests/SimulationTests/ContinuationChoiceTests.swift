@@ -1,0 +1,85 @@
+import Testing
+import Scenario
+import SimKernel
+import Platform
+@testable import Simulation
+
+/// Seed `004`'s offer, "Move On & Notify" and open judges: the offer at exactly
+/// `logic.continuation.offerAfter` after the send, and the correct logic exercising each
+/// judge (offers, background tasks, prompts, notifications, results shown at an open)
+/// with none violated.
+@Suite struct ContinuationChoiceTests {
+    static func count(_ world: World, _ kind: ViolationKind) -> UInt64 {
+        world.core.oracle.counts[ViolationKind.allCases.firstIndex(of: kind)!]
+    }
+
+    static func run(_ file: String, variants: [String] = [], _ edit: (inout Scenario) -> Void = { _ in }) throws -> World {
+        var s = try Fixtures.scenario(file)
+        s.logic.variants = variants
+        edit(&s)
+        var world = World(scenario: s)
+        world.runToEnd()
+        return world
+    }
+
+    /// The judge alone, on a device that starts nothing: an offer exactly 10 s after the
+    /// send holds; 1 µs later, or with no analysis in flight, it does not.
+    @Test func offerIsJudgedAtExactlyOfferAfter() throws {
+        var s = try Fixtures.scenario("scenarios/races/continuation-offer-after-10ms.json")
+        s.fleet[0].count = 1
+        s.fleet[0].continuation.startProbability = 0
+        var world = World(scenario: s)
+        let sent = SimTime.zero + .seconds(60)
+        world.core.oracle.continuation.entries[0] = ContinuationChecker.Entry(deadline: sent + .seconds(300), sentAt: sent, movedOn: false)
+        world.run(until: sent + .seconds(10))
+        world.features.continuation.observeOffered(0, core: &world.core)
+        #expect(Self.count(world, .offerTimingWrong) == 0)
+        world.run(until: sent + .seconds(10) + .microseconds(1))
+        world.features.continuation.observeOffered(0, core: &world.core)
+        #expect(Self.count(world, .offerTimingWrong) == 1)
+        world.core.oracle.continuation.entries[0].deadline = World.never
+        world.run(until: sent + .seconds(20))
+        world.features.continuation.observeOffered(0, core: &world.core)
+        #expect(Self.count(world, .offerTimingWrong) == 2)
+    }
+
+    /// The judge reads the scenario's `offerAfter`: a fleet that sets 7 s is offered at
+    /// 7 s with no violation, and the variant's 7 ms is caught.
+    @Test func offerAfterIsTheScenariosNumber() throws {
+        let seven: (inout Scenario) -> Void = { $0.logic.continuation.offerAfter = .seconds(7) }
+        let correct = try Self.run("scenarios/races/continuation-offer-after-10ms.json", seven)
+        #expect(correct.features.continuation.metrics.offered > 0)
+        #expect(correct.core.oracle.violations == 0)
+        let variant = try Self.run("scenarios/races/continuation-offer-after-10ms.json", variants: ["continuation.offerAfter10ms"], seven)
+        #expect(Self.count(variant, .offerTimingWrong) > 0)
+    }
+
+    /// On the race files the correct logic does what each judge watches (users move on,
+    /// are prompted, are notified, see results at an open) and violates nothing.
+    @Test func correctLogicExercisesEveryJudge() throws {
+        let prompted = try Self.run("scenarios/races/continuation-permission-answer-ignored.json")
+        let c = prompted.features.continuation.metrics
+        #expect(c.choices[1] > 0 && c.notified > 0 && c.completedInBackground > 0)
+        #expect(prompted.core.oracle.violations == 0)
+        let opened = try Self.run("scenarios/races/continuation-result-not-cleared.json")
+        #expect(opened.features.continuation.metrics.shownAtOpen > 0)
+        #expect(opened.core.oracle.violations == 0)
+    }
+
+    /// docs/known-bugs.md's bound on `continuation.secondAnalysis` in `hostile.json`: an
+    /// open within the 30 s of background time after a move-on, at the busiest cohort's
+    /// 1.5 opens a day at the day curve's peak (at most 1.85 times its mean), then a start
+    /// (0.1): at most about 10^-4 a move-on, 0.25 a seed for about 2,600 move-ons.
+    @Test func secondStartBoundOnHostile() throws {
+        let peak = (0..<24).map { DiurnalCurve.phoneUse.intensity(atHour: $0) }.max()!
+        #expect(peak > 1.84 && peak <= 1.85)
+        let usage = ContinuationUsage.defaults
+        #expect(usage.backgroundTime == .seconds(30) && usage.startProbability == 0.1)
+        let perMoveOn = 1.5 / 86_400 * 1.85 * usage.backgroundTime.seconds * usage.startProbability
+        #expect(perMoveOn > 0.9e-4 && perMoveOn < 1e-4)
+        #expect(perMoveOn * 2_630 < 0.26)
+        let hostile = try Fixtures.scenario("scenarios/hostile.json")
+        #expect(hostile.fleet.map(\.usage.appOpensPerDay).max() == 1.5)
+        #expect(hostile.fleet.allSatisfy { $0.continuation == .defaults })
+    }
+}
