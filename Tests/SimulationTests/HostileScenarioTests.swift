@@ -41,7 +41,7 @@ import SimKernel
         #expect(hostile.fleet.allSatisfy { Set($0.features) == Set(Feature.allCases) })
     }
 
-    /// At a fiftieth of the fleet (200 phones), the correct logic has no violation on
+    /// At a fiftieth of the fleet (about 200 phones), the correct logic has no violation on
     /// its first seeds (the file's own seed is the suites' shared run).
     @Test func correctLogicPassesTheFirstSeeds() throws {
         let shipped = try SharedRuns.hostileScenario()
