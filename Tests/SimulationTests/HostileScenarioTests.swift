@@ -11,12 +11,21 @@ import SimKernel
 @Suite struct HostileScenarioTests {
     static let file = "scenarios/hostile.json"
 
-    /// The same cohorts and counts as the default scenario, six days, the correct logic,
-    /// and the faults that make it hostile.
+    /// The same cohorts and counts as the default scenario, then one appended cohort of
+    /// power users (so every default phone keeps its id and draws) with all-high
+    /// assignment pushes and the one broadcast, blocking, to them only: six days, the
+    /// correct logic, and the faults that make it hostile.
     @Test func isTheDefaultFleetUnderEveryFault() throws {
         let hostile = try Fixtures.scenario(Self.file)
         let defaults = try Fixtures.scenario("scenarios/default.json")
-        #expect(hostile.fleet == defaults.fleet)
+        #expect(Array(hostile.fleet.prefix(defaults.fleet.count)) == defaults.fleet)
+        #expect(hostile.fleet.count == defaults.fleet.count + 1)
+        let power = try #require(hostile.fleet.last)
+        #expect(power.name == "ios-power" && power.count == 80)
+        let assignments = try #require(PushSourceName.allCases.firstIndex(of: .assignmentDue))
+        #expect(power.push.sources[assignments].perDay == 4)
+        #expect(hostile.broadcasts.count == 1)
+        #expect(hostile.broadcasts.allSatisfy { $0.priority == .blocking && $0.cohort == power.name })
         #expect(hostile.duration == .days(6))
         #expect(hostile.logic.variants.isEmpty)
         let skews = hostile.faults.compactMap { f -> SimDuration? in
@@ -32,7 +41,7 @@ import SimKernel
         #expect(hostile.fleet.allSatisfy { Set($0.features) == Set(Feature.allCases) })
     }
 
-    /// At a fiftieth of the fleet (200 phones), the correct logic has no violation on
+    /// At a fiftieth of the fleet (about 200 phones), the correct logic has no violation on
     /// its first seeds (the file's own seed is the suites' shared run).
     @Test func correctLogicPassesTheFirstSeeds() throws {
         let shipped = try SharedRuns.hostileScenario()

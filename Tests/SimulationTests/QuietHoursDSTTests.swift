@@ -6,7 +6,8 @@ import Scenario
 /// or end in, a skipped or a repeated hour (Berlin's 02:00-03:00, Lord Howe's 30-minute
 /// change at 02:00, Santiago's and Beirut's changes at midnight), both nights of each
 /// zone. The correct logic holds pushes through them (some are held) with no violation of
-/// `pushDisplayedInQuietHours` or `pushHeldOutsideQuietHours`.
+/// any kind: `pushDisplayedInQuietHours`, `pushHeldOutsideQuietHours` (the hold, and the
+/// release at exactly the end held until) and `normalNotBatched` among them.
 @Suite struct QuietHoursDSTTests {
     struct Night: Sendable, CustomTestStringConvertible {
         var zone: String

@@ -60,8 +60,8 @@ public struct PushConfiguration: Hashable, Sendable {
 /// Known bugs of the push pipeline (docs/scenario.md, "Variants"), switched by name. The
 /// empty set is the correct pipeline.
 public struct PushVariants: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// `push.retryOn4xx`: client errors (400, 403, 405, 413) are retried like 5xx.
     public static let retryOn4xx = PushVariants(rawValue: 1 << 0)
     /// `push.ignore410`: a 410 or 404 does not expire the token; it stays in the active list.
@@ -86,6 +86,19 @@ public struct PushVariants: OptionSet, Hashable, Sendable {
     public static let noHighEmailFallback = PushVariants(rawValue: 1 << 9)
     /// `push.emailIgnoresSetting`: the fallback emails whether or not the user enabled email.
     public static let emailIgnoresSetting = PushVariants(rawValue: 1 << 10)
+    /// `push.lowPriorityAlert`: the low-priority check compares with `<`, so a low
+    /// notification is routed like a normal one and sent as a visible alert.
+    public static let lowPriorityAlert = PushVariants(rawValue: 1 << 16)
+    /// `push.badgeOffByOne`: an alert's badge is the unread count plus one.
+    public static let badgeOffByOne = PushVariants(rawValue: 1 << 17)
+    /// `push.noBadgePushOnRead`: reading notifications lowers the unread count without a badge push.
+    public static let noBadgePushOnRead = PushVariants(rawValue: 1 << 18)
+    /// `push.releaseHeldIndividually`: normal pushes held through quiet hours are queued
+    /// like high ones and released one by one at their end, not batched into a summary.
+    public static let releaseHeldIndividually = PushVariants(rawValue: 1 << 19)
+    /// `push.quietHoursHoldBlocking`: the quiet-hours check compares with `<=`, so blocking
+    /// notifications are held too.
+    public static let quietHoursHoldBlocking = PushVariants(rawValue: 1 << 20)
 
     /// Every variant with its scenario name, in a fixed order.
     public static let named: [(name: String, variant: PushVariants)] = [
@@ -100,6 +113,11 @@ public struct PushVariants: OptionSet, Hashable, Sendable {
         ("push.ttlNormalHours", .ttlNormalHours),
         ("push.noHighEmailFallback", .noHighEmailFallback),
         ("push.emailIgnoresSetting", .emailIgnoresSetting),
+        ("push.lowPriorityAlert", .lowPriorityAlert),
+        ("push.badgeOffByOne", .badgeOffByOne),
+        ("push.noBadgePushOnRead", .noBadgePushOnRead),
+        ("push.releaseHeldIndividually", .releaseHeldIndividually),
+        ("push.quietHoursHoldBlocking", .quietHoursHoldBlocking),
     ]
 
     /// The `push.*` names among a scenario's `logic.variants`; other features' names are skipped.

@@ -51,7 +51,7 @@ public struct PushRouter: Sendable {
         case .notificationsRead(let count):
             let before = state.unread
             state.unread = max(0, state.unread - max(0, count))
-            if state.unread != before { pushBadge(state: &state, now: now, into: &effects) }
+            if state.unread != before, !variants.contains(.noBadgePushOnRead) { pushBadge(state: &state, now: now, into: &effects) }
         case .providerResponse(let id, let result):
             response(id, result, state: &state, now: now, into: &effects)
         case .deliveryReceipt(let id, _):
@@ -83,7 +83,7 @@ public struct PushRouter: Sendable {
             effects.append(.suppressed(request.id, .optedOut))
             return false
         }
-        if request.priority == .low {
+        if variants.contains(.lowPriorityAlert) ? request.priority < .low : request.priority == .low {
             effects.append(.suppressed(request.id, .lowPriority))
             return false
         }
@@ -95,11 +95,11 @@ public struct PushRouter: Sendable {
             effects.append(.suppressed(request.id, .activeInApp))
             return false
         }
-        if request.priority < .blocking, !variants.contains(.ignoreQuietHours),
+        if variants.contains(.quietHoursHoldBlocking) ? request.priority <= .blocking : request.priority < .blocking, !variants.contains(.ignoreQuietHours),
            let quiet = state.settings.quietHours, quiet.contains(now, in: state.settings.timeZone, variants: variants) {
             // Inside the same quiet period the pending release is its end: no calendar search.
             let until = state.quietReleaseAt ?? quiet.end(after: now, in: state.settings.timeZone)
-            if request.priority == .normal {
+            if request.priority == .normal, !variants.contains(.releaseHeldIndividually) {
                 state.heldNormal.append(request.id)
             } else {
                 state.queuedHigh.append(QueuedPush(request: request, createdAt: now))
@@ -125,7 +125,8 @@ public struct PushRouter: Sendable {
         var payloads: [PushPayload] = []
         payloads.reserveCapacity(targets.count)
         for t in targets {
-            guard let payload = composer.compose(request, badge: state.unread, provider: state.devices[t].token.provider) else {
+            guard let payload = composer.compose(request, badge: variants.contains(.badgeOffByOne) ? state.unread + 1 : state.unread,
+                                                 provider: state.devices[t].token.provider) else {
                 effects.append(.suppressed(request.id, .payloadTooLarge))
                 return false
             }

@@ -98,8 +98,9 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     case pushDisplayedInQuietHours
     /// A push held for quiet hours although they had not begun, or held until an instant
     /// that is not their end: the first instant after `now` at which the home zone's wall
-    /// clock leaves them, at most 25 h away (seed `001`, "Quiet Hours": "queue for after
-    /// quiet hours").
+    /// clock leaves them, at most 25 h away; or a held push (alone or in the summary that
+    /// carries it) first sent at another instant than that end (seed `001`, "Quiet Hours":
+    /// "queue for after quiet hours").
     case pushHeldOutsideQuietHours
     /// More normal pushes (first sends of alerts and summaries) in one of the user's local
     /// days than `logic.push.normalPerDay` (seed `001`, "Push Frequency Limits": 5 a day).
@@ -126,6 +127,25 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// A created notification neither delivered, emailed, expired by its TTL, suppressed
     /// by a rule, failed on every device, dropped by the provider's rules, nor in flight.
     case pushNotificationLost
+    /// A low-priority notification sent as a visible alert (seed `001`, "Priority-Based
+    /// Delivery": low is in-app only, with a badge-only silent push).
+    case lowPriorityAlerted
+    /// A push (other than a retry, which resends its first payload) whose badge is not the
+    /// user's unread count: the notifications created and not yet read at an open, counted
+    /// by the oracle (seed `001`, "Badge Management": the backend keeps the count per user).
+    case pushBadgeCountWrong
+    /// A notification created or read changed the user's unread count, no alert of that
+    /// input carried it, and the user's active token got no badge-only silent push (seed
+    /// `001`, "Badge Management": "push badge-only update when count changes").
+    case unreadChangeNotPushed
+    /// A normal notification created inside the user's quiet hours first sent as an alert
+    /// of its own, not in the summary at their end (seed `001`, "Delivery Batching": held
+    /// normal pushes go out as one "You have N updates").
+    case normalNotBatched
+    /// A blocking notification held for quiet hours, or first sent later than its creation
+    /// (seed `001`, "Priority-Based Delivery" and "Quiet Hours": blocking is sent at once
+    /// and bypasses quiet hours).
+    case blockingDelayed
     /// More than one step row for one (user, date, source) (seed `003`: upsert).
     case duplicateStepRows
     /// A local day that ended within the 30 days before a read the server then received,

@@ -197,3 +197,53 @@ extension PushHost {
                            : "emailed as delayed at \(core.format(entry.delayedEmailAt)), although " + (settingsTruth[u].emailEnabled ? "delivered or failed in time" : "email is off")))
     }
 }
+
+/// Quiet hours' release and blocking (seed `001`, "Quiet Hours": held normal and high
+/// pushes go out at their end; "Priority-Based Delivery": blocking at once, bypassing them).
+extension PushHost {
+    /// The router holds notification `n` until `until`: a blocking one must not be held;
+    /// any other is remembered (``heldUntil``) for the check of its release.
+    mutating func observeHeldRelease(user u: Int, notification n: Int, until: Instant, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let blocking = ledger[n].priority == .blocking
+        core.verify(!blocking, .blockingDelayed, device: Int(truth[u].device), time: core.now,
+                    detail: blocking ? "blocking notification n\(n) held for quiet hours until \(core.format(simTime(until)))" : nil)
+        heldUntil[UInt32(n)] = until.unixMicroseconds
+    }
+
+    /// The push service sends `payload` (send `id`) for user `u`, before the ledger records
+    /// it: a held notification's first send, or the summary's that carries it, comes at the
+    /// end it was held until; a blocking notification's first send at its creation.
+    mutating func observeReleaseSend(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        switch payload.content {
+        case .alert(let nid, _, _, _):
+            let n = Int(nid.rawValue)
+            judgeReleased(n, device: d, send: id, core: &core)
+            if ledger[n].priority == .blocking, ledger[n].firstSentAt == World.never {
+                let created = ledger[n].createdAt
+                core.verify(created == core.now, .blockingDelayed, device: d, time: core.now,
+                            detail: created == core.now ? nil : "blocking notification n\(n) created at \(core.format(created)) first sent at \(core.format(core.now))")
+            }
+        case .summary(let last, _):
+            for carried in summaries[UInt32(last.rawValue)] ?? [] { judgeReleased(Int(carried.rawValue), device: d, send: id, core: &core) }
+        case .badgeOnly, .validation:
+            break
+        }
+    }
+
+    /// Held notification `n` goes out now (send `id`): now must be the end it was held until.
+    private mutating func judgeReleased(_ n: Int, device d: Int, send id: PushSendID, core: inout WorldCore) {
+        guard !heldUntil.isEmpty, let until = heldUntil.removeValue(forKey: UInt32(n)) else { return }
+        let at = instant(core.now).unixMicroseconds
+        core.verify(at == until, .pushHeldOutsideQuietHours, device: d, time: core.now,
+                    detail: at == until ? nil : "notification n\(n) held until \(core.format(simTime(Instant(unixMicroseconds: until)))) first sent at \(core.format(core.now)) (send \(id))")
+    }
+
+    /// Notification `n` is suppressed (at a release: the activity window, a limit, no
+    /// active device): it leaves the held ones unsent.
+    mutating func observeSuppressedHeld(_ n: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        heldUntil.removeValue(forKey: UInt32(n))
+    }
+}

@@ -13,6 +13,8 @@ extension PushHost {
         let now = core.now
         observePushSend(user: u, device: d, id, token, expiration: expiration, priority: priority, core: &core)
         observePushSendRules(user: u, device: d, id, payload, expiration: expiration, core: &core)
+        observePushComposition(user: u, device: d, id, payload, core: &core)
+        observeReleaseSend(user: u, device: d, id, payload, core: &core)
 
         var notification: Int64 = -1
         switch payload.content {

@@ -15,6 +15,7 @@ extension PushHost {
         core.note(truth[u].device, "push <- \(input)")
         if case .timerFired(.retry(let old)) = input { judgedRetryOf = old } else { judgedRetryOf = nil }
         if case .deliveryReceipt(let id, _) = input { observeHighDeliveryKnown(Int64(id.rawValue), core: &core) }
+        observeUnreadInput(user: u, input, core: &core)
         var buffer: [PushEffect] = []
         swap(&buffer, &effects)
         // Emptied by popping, as in `World.deliver`: cheaper than `removeAll(keepingCapacity:)`.
@@ -51,10 +52,12 @@ extension PushHost {
         case .suppressed(let id, let reason):
             metrics.suppressedByReason[PushMetrics.index(reason)] += 1
             let n = Int(id.rawValue)
+            observeSuppressedHeld(n, core: &core)
             if ledger[n].outcome == .pending { ledger[n].outcome = .suppressed }
         case .held(let id, let until):
             metrics.held += 1
             observePushHeld(user: u, notification: Int(id.rawValue), until: until, core: &core)
+            observeHeldRelease(user: u, notification: Int(id.rawValue), until: until, core: &core)
         case .summarized(let ids, let last):
             metrics.summaries += 1
             for id in ids { ledger[Int(id.rawValue)].via = UInt32(last.rawValue) }

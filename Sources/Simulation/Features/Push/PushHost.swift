@@ -53,6 +53,13 @@ struct PushHost {
     var judgedRetryOf: PushSendID?
     /// The high pushes sent, by notification (looked up, never iterated), for the email fallback's judge.
     var highTruth: [UInt32: HighPushTruth] = [:]
+    /// Per push user, the notifications created and not yet read, by the oracle's own count
+    /// (4 bytes a push user), and what the router input now running did to it.
+    var unreadTruth: [Int32] = []
+    var unreadDelivery = PushUnreadDelivery()
+    /// The notifications held for quiet hours and not yet sent or suppressed, with the end
+    /// (Unix microseconds) they were held until (looked up, never iterated).
+    var heldUntil: [UInt32: Int64] = [:]
     /// Per push user: the workload, the providers' draws and the user's answers to pushes.
     var streams: [StreamPosition] = []
     /// The push user of each device, or -1 when its cohort does not run `push`.
@@ -136,6 +143,7 @@ struct PushHost {
         truth = [PushUserTruth](hugePagesCapacity: pushUsers)
         settingsTruth = [PushSettingsTruth](hugePagesCapacity: pushUsers)
         capTruth = Array(hugePagesRepeating: PushCapTruth(), count: pushUsers)
+        unreadTruth = Array(hugePagesRepeating: 0, count: pushUsers)
         streams = Array(hugePagesRepeating: .start, count: pushUsers)
         gatewayDevice = [UInt32](hugePagesCapacity: pushUsers)
         var gatewayDevices = (apns: UInt32(0), fcm: UInt32(0))

@@ -61,6 +61,7 @@ extension World {
             }
         }
         features.push.routed(u, context: delivery.context, finalFailure: finalFailure, effects: &effects)
+        features.push.judgeUnreadPushed(user: u, core: &core)
     }
 
     /// A queued send takes the stream an answer freed.
