@@ -60,8 +60,8 @@ public struct PushConfiguration: Hashable, Sendable {
 /// Known bugs of the push pipeline (docs/scenario.md, "Variants"), switched by name. The
 /// empty set is the correct pipeline.
 public struct PushVariants: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// `push.retryOn4xx`: client errors (400, 403, 405, 413) are retried like 5xx.
     public static let retryOn4xx = PushVariants(rawValue: 1 << 0)
     /// `push.ignore410`: a 410 or 404 does not expire the token; it stays in the active list.
@@ -86,6 +86,28 @@ public struct PushVariants: OptionSet, Hashable, Sendable {
     public static let noHighEmailFallback = PushVariants(rawValue: 1 << 9)
     /// `push.emailIgnoresSetting`: the fallback emails whether or not the user enabled email.
     public static let emailIgnoresSetting = PushVariants(rawValue: 1 << 10)
+    /// `push.ignoresOptOut`: the category opt-out check is dropped, so a category the user
+    /// turned off is pushed anyway.
+    public static let ignoresOptOut = PushVariants(rawValue: 1 << 16)
+    /// `push.activityWindowSeconds`: the 5-minute activity window is read as 5 seconds, so
+    /// a normal push goes out to a user who opened the app a minute ago.
+    public static let activityWindowSeconds = PushVariants(rawValue: 1 << 17)
+    /// `push.noEmailOnFailure`: a notification whose every device failed gets no email.
+    public static let noEmailOnFailure = PushVariants(rawValue: 1 << 18)
+    /// `push.expireOnServerError`: any send whose retries all failed softly (5xx, 429,
+    /// timeout) expires its token, not only the weekly validation push.
+    public static let expireOnServerError = PushVariants(rawValue: 1 << 19)
+    /// `push.ignoresTokenRefresh`: a rotated FCM token (`onTokenRefresh`) does not replace
+    /// the registered one, so pushes keep going to the old token.
+    public static let ignoresTokenRefresh = PushVariants(rawValue: 1 << 20)
+    /// `push.silentHighPriority`: silent pushes are sent at the high provider priority
+    /// (`apns-priority` 10), which iOS refuses for background pushes.
+    public static let silentHighPriority = PushVariants(rawValue: 1 << 21)
+    /// `push.validationUsesInactiveAfter`: the weekly validation compares a token's last
+    /// validation with the 90-day inactivity interval instead of 7 days.
+    public static let validationUsesInactiveAfter = PushVariants(rawValue: 1 << 22)
+    /// `push.purgeWithoutNotice`: a device expired for 180 days is purged without the email first.
+    public static let purgeWithoutNotice = PushVariants(rawValue: 1 << 23)
 
     /// Every variant with its scenario name, in a fixed order.
     public static let named: [(name: String, variant: PushVariants)] = [
@@ -100,6 +122,14 @@ public struct PushVariants: OptionSet, Hashable, Sendable {
         ("push.ttlNormalHours", .ttlNormalHours),
         ("push.noHighEmailFallback", .noHighEmailFallback),
         ("push.emailIgnoresSetting", .emailIgnoresSetting),
+        ("push.ignoresOptOut", .ignoresOptOut),
+        ("push.activityWindowSeconds", .activityWindowSeconds),
+        ("push.noEmailOnFailure", .noEmailOnFailure),
+        ("push.expireOnServerError", .expireOnServerError),
+        ("push.ignoresTokenRefresh", .ignoresTokenRefresh),
+        ("push.silentHighPriority", .silentHighPriority),
+        ("push.validationUsesInactiveAfter", .validationUsesInactiveAfter),
+        ("push.purgeWithoutNotice", .purgeWithoutNotice),
     ]
 
     /// The `push.*` names among a scenario's `logic.variants`; other features' names are skipped.
