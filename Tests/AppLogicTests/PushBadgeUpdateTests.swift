@@ -46,7 +46,7 @@ import AppLogic
         var store = oneUnread()
         let t = monday + .hours(2)
         #expect(store.send(dueSoon(2, .normal), at: t) == [
-            .send(PushSendID(2), to: apns(1), payload: dueSoonPayload(2, badge: 2), priority: .normal, collapseId: nil, expiration: t + .days(7)),
+            .send(PushSendID(2), to: apns(1), payload: dueSoonPayload(2, badge: 2), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: t + .days(7)),
         ])
     }
 

@@ -14,7 +14,7 @@ import AppLogic
     }
 
     func resend(_ id: UInt32, expiration: Instant) -> PushEffect {
-        .send(PushSendID(id), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .normal, collapseId: nil, expiration: expiration)
+        .send(PushSendID(id), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: expiration)
     }
 
     @Test func serverErrorsAreRetriedAfter1And5And25SecondsThenTheLastFailureFallsBackToEmail() {
@@ -142,7 +142,7 @@ import AppLogic
         ])
         let t = t0 + .hours(1)
         #expect(store.send(dueSoon(2, .normal), at: t) == [
-            .send(PushSendID(2), to: apns(1), payload: dueSoonPayload(2, badge: 2), priority: .normal, collapseId: nil, expiration: t + .days(7)),
+            .send(PushSendID(2), to: apns(1), payload: dueSoonPayload(2, badge: 2), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: t + .days(7)),
         ])
     }
 
@@ -155,7 +155,7 @@ import AppLogic
         _ = store.send(dueSoon(1, .high), at: t0)
         #expect(store.send(.providerResponse(PushSendID(1), .accepted), at: t0 + Interval(microseconds: 80_000)) == [])
         #expect(store.send(.timerFired(.escalate(NotificationID(1))), at: t0 + .minutes(5)) == [
-            .send(PushSendID(2), to: apns(2), payload: dueSoonPayload(1, badge: 1), priority: .high, collapseId: nil, expiration: t0 + .hours(24)),
+            .send(PushSendID(2), to: apns(2), payload: dueSoonPayload(1, badge: 1), priority: .high, platformPriority: .high, collapseId: nil, expiration: t0 + .hours(24)),
         ])
         // APNs accepting counts as delivered: the 15 min check sends no email.
         #expect(store.send(.providerResponse(PushSendID(2), .accepted), at: t0 + .minutes(5)) == [])
@@ -171,7 +171,7 @@ import AppLogic
             _ = store.send(.deviceRegistered(fcm(1)), at: monday)
             let t0 = monday + .hours(1)
             #expect(store.send(dueSoon(1, .high), at: t0) == [
-                .send(PushSendID(1), to: fcm(1), payload: dueSoonPayload(1, badge: 1, provider: .fcm), priority: .high, collapseId: nil, expiration: t0 + .hours(24)),
+                .send(PushSendID(1), to: fcm(1), payload: dueSoonPayload(1, badge: 1, provider: .fcm), priority: .high, platformPriority: .high, collapseId: nil, expiration: t0 + .hours(24)),
                 .startTimer(.escalate(NotificationID(1)), at: t0 + .minutes(5)),
                 .startTimer(.highDelayCheck(NotificationID(1)), at: t0 + .minutes(15) + Interval(microseconds: 1)),
             ])
@@ -198,7 +198,7 @@ import AppLogic
         _ = store.send(dueSoon(1, .high), at: t0)
         #expect(store.send(.providerResponse(PushSendID(1), .status(400, retryAfter: nil)), at: t0) == [
             .sendFailed(PushSendID(1), .clientError(400), willRetry: false),
-            .send(PushSendID(2), to: apns(2), payload: dueSoonPayload(1, badge: 1), priority: .high, collapseId: nil, expiration: t0 + .hours(24)),
+            .send(PushSendID(2), to: apns(2), payload: dueSoonPayload(1, badge: 1), priority: .high, platformPriority: .high, collapseId: nil, expiration: t0 + .hours(24)),
         ])
         #expect(store.send(.providerResponse(PushSendID(2), .status(400, retryAfter: nil)), at: t0) == [
             .sendFailed(PushSendID(2), .clientError(400), willRetry: false),
@@ -215,7 +215,7 @@ import AppLogic
         ])
         let t = monday + .days(3) + .hours(1)
         #expect(store.send(dueSoon(1, .normal), at: t) == [
-            .send(PushSendID(1), to: fcm(1, generation: 2), payload: dueSoonPayload(1, badge: 1, provider: .fcm), priority: .normal, collapseId: nil, expiration: t + .days(7)),
+            .send(PushSendID(1), to: fcm(1, generation: 2), payload: dueSoonPayload(1, badge: 1, provider: .fcm), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: t + .days(7)),
         ])
     }
 

@@ -49,7 +49,7 @@ import AppLogic
             .summarized([NotificationID(1), NotificationID(2)], into: NotificationID(2)),
             // {"aps":{"alert":{"title":"You have 2 updates","body":"Tap to view"},"badge":2,"thread-id":"summary"}}: 101 bytes.
             .send(PushSendID(3), to: apns(1), payload: PushPayload(content: .summary(NotificationID(2), count: 2), badge: 2, bytes: 101),
-                  priority: .normal, collapseId: nil, expiration: end + .days(7)),
+                  priority: .normal, platformPriority: .normal, collapseId: nil, expiration: end + .days(7)),
         ])
     }
 
@@ -64,7 +64,7 @@ import AppLogic
             badgeOnly(1, to: apns(1), badge: 1, bytes: 41, at: created),
         ])
         #expect(store.send(.timerFired(.quietHoursEnd), at: end) == [
-            .send(PushSendID(2), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .high, collapseId: nil, expiration: created + .hours(24)),
+            .send(PushSendID(2), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .high, platformPriority: .high, collapseId: nil, expiration: created + .hours(24)),
             .startTimer(.escalate(NotificationID(1)), at: end + .minutes(5)),
             .startTimer(.highDelayCheck(NotificationID(1)), at: end + .minutes(15) + Interval(microseconds: 1)),
         ])
@@ -75,7 +75,7 @@ import AppLogic
         _ = store.send(.deviceRegistered(apns(1)), at: sunday1900)
         let t = sunday1900 + .hours(5)
         #expect(store.send(dueSoon(1, .blocking), at: t) == [
-            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .blocking, collapseId: nil, expiration: t + .hours(24)),
+            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .blocking, platformPriority: .high, collapseId: nil, expiration: t + .hours(24)),
         ])
     }
 
@@ -89,7 +89,7 @@ import AppLogic
             badgeOnly(1, to: apns(1), badge: 1, bytes: 41, at: end - .seconds(1)),
         ])
         #expect(store.send(dueSoon(2, .normal), at: end) == [
-            .send(PushSendID(2), to: apns(1), payload: dueSoonPayload(2, badge: 2), priority: .normal, collapseId: nil, expiration: end + .days(7)),
+            .send(PushSendID(2), to: apns(1), payload: dueSoonPayload(2, badge: 2), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: end + .days(7)),
         ])
     }
 
@@ -98,7 +98,7 @@ import AppLogic
         _ = store.send(.deviceRegistered(apns(1)), at: sunday1900)
         let t = sunday1900 + .hours(5)
         #expect(store.send(dueSoon(1, .normal), at: t) == [
-            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .normal, collapseId: nil, expiration: t + .days(7)),
+            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: t + .days(7)),
         ])
     }
 }
@@ -143,7 +143,7 @@ import AppLogic
         for n in 1 ... 5 {
             let t = dayStart + .hours(Int64(n))
             #expect(store.send(dueSoon(UInt64(n), .normal), at: t) == [
-                .send(PushSendID(UInt32(n)), to: apns(1), payload: dueSoonPayload(UInt64(n), badge: n), priority: .normal, collapseId: nil, expiration: t + .days(7)),
+                .send(PushSendID(UInt32(n)), to: apns(1), payload: dueSoonPayload(UInt64(n), badge: n), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: t + .days(7)),
             ])
         }
         let lastSecond = dayStart + .hours(25) - .seconds(1)
@@ -153,7 +153,7 @@ import AppLogic
         ])
         let monday = dayStart + .hours(25)
         #expect(store.send(dueSoon(7, .normal), at: monday) == [
-            .send(PushSendID(7), to: apns(1), payload: dueSoonPayload(7, badge: 7), priority: .normal, collapseId: nil, expiration: monday + .days(7)),
+            .send(PushSendID(7), to: apns(1), payload: dueSoonPayload(7, badge: 7), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: monday + .days(7)),
         ])
     }
 }
@@ -169,7 +169,7 @@ import AppLogic
             let t = weekStart + .hours(Int64(n))
             #expect(store.send(dueSoon(UInt64(n), .high), at: t) == [
                 .send(PushSendID(UInt32(n)), to: apns(1), payload: dueSoonPayload(UInt64(n), badge: n).withBytes(n < 10 ? 101 : 102),
-                      priority: .high, collapseId: nil, expiration: t + .hours(24)),
+                      priority: .high, platformPriority: .high, collapseId: nil, expiration: t + .hours(24)),
                 .startTimer(.escalate(NotificationID(UInt64(n))), at: t + .minutes(5)),
                 .startTimer(.highDelayCheck(NotificationID(UInt64(n))), at: t + .minutes(15) + Interval(microseconds: 1)),
             ])
@@ -181,7 +181,7 @@ import AppLogic
             badgeOnly(11, to: apns(1), badge: 11, bytes: 42, at: lastSecond),
         ])
         #expect(store.send(dueSoon(12, .high), at: nextMonday) == [
-            .send(PushSendID(12), to: apns(1), payload: dueSoonPayload(12, badge: 12).withBytes(102), priority: .high, collapseId: nil, expiration: nextMonday + .hours(24)),
+            .send(PushSendID(12), to: apns(1), payload: dueSoonPayload(12, badge: 12).withBytes(102), priority: .high, platformPriority: .high, collapseId: nil, expiration: nextMonday + .hours(24)),
             .startTimer(.escalate(NotificationID(12)), at: nextMonday + .minutes(5)),
             .startTimer(.highDelayCheck(NotificationID(12)), at: nextMonday + .minutes(15) + Interval(microseconds: 1)),
         ])

@@ -22,7 +22,7 @@ import AppLogic
         _ = store.send(.userActivity(PushDeviceID(1)), at: monday + .hours(1))
         let t = monday + .hours(2)
         #expect(store.send(dueSoon(7, .normal), at: t) == [
-            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(7, badge: 1), priority: .normal, collapseId: nil, expiration: t + .days(7)),
+            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(7, badge: 1), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: t + .days(7)),
         ])
     }
 
@@ -39,7 +39,7 @@ import AppLogic
         #expect(store.send(.providerResponse(PushSendID(2), .accepted), at: t1 + .seconds(2)) == [])
         let t2 = monday + .hours(3)
         #expect(store.send(dueSoon(2, .normal), at: t2) == [
-            .send(PushSendID(3), to: apns(1), payload: dueSoonPayload(2, badge: 2), priority: .normal, collapseId: nil, expiration: t2 + .days(7)),
+            .send(PushSendID(3), to: apns(1), payload: dueSoonPayload(2, badge: 2), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: t2 + .days(7)),
         ])
     }
 
@@ -53,12 +53,12 @@ import AppLogic
         _ = store.send(.tokenRotated(fcm(2, generation: 2)), at: monday + .hours(2))
         let t1 = monday + .hours(3)
         #expect(store.send(dueSoon(1, .normal), at: t1) == [
-            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .normal, collapseId: nil, expiration: t1 + .days(7)),
+            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(1, badge: 1), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: t1 + .days(7)),
         ])
         _ = store.send(.deviceRegistered(fcm(2, generation: 2)), at: monday + .hours(4))
         let t2 = monday + .hours(5)
         #expect(store.send(dueSoon(2, .normal), at: t2) == [
-            .send(PushSendID(2), to: fcm(2, generation: 2), payload: dueSoonPayload(2, badge: 2, provider: .fcm), priority: .normal, collapseId: nil, expiration: t2 + .days(7)),
+            .send(PushSendID(2), to: fcm(2, generation: 2), payload: dueSoonPayload(2, badge: 2, provider: .fcm), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: t2 + .days(7)),
         ])
     }
 
@@ -68,8 +68,8 @@ import AppLogic
         _ = store.send(.deviceRegistered(fcm(2)), at: monday)
         let t = monday + .hours(2)
         #expect(store.send(dueSoon(7, .blocking), at: t) == [
-            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(7, badge: 1), priority: .blocking, collapseId: nil, expiration: t + .hours(24)),
-            .send(PushSendID(2), to: fcm(2), payload: dueSoonPayload(7, badge: 1, provider: .fcm), priority: .blocking, collapseId: nil, expiration: t + .hours(24)),
+            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(7, badge: 1), priority: .blocking, platformPriority: .high, collapseId: nil, expiration: t + .hours(24)),
+            .send(PushSendID(2), to: fcm(2), payload: dueSoonPayload(7, badge: 1, provider: .fcm), priority: .blocking, platformPriority: .high, collapseId: nil, expiration: t + .hours(24)),
         ])
     }
 
@@ -81,7 +81,7 @@ import AppLogic
         _ = store.send(.userActivity(PushDeviceID(1)), at: monday + .hours(1))
         let t = monday + .hours(1) + age
         let expected: [PushEffect] = pushed
-            ? [.send(PushSendID(1), to: apns(1), payload: dueSoonPayload(3, badge: 1), priority: .normal, collapseId: nil, expiration: t + .days(7))]
+            ? [.send(PushSendID(1), to: apns(1), payload: dueSoonPayload(3, badge: 1), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: t + .days(7))]
             : [.suppressed(NotificationID(3), .activeInApp), badgeOnly(1, to: apns(1), badge: 1, bytes: 41, at: t)]
         #expect(store.send(dueSoon(3, .normal), at: t) == expected)
     }
@@ -92,7 +92,7 @@ import AppLogic
         _ = store.send(.userActivity(PushDeviceID(1)), at: monday + .hours(1))
         let t = monday + .hours(1) + .seconds(10)
         #expect(store.send(dueSoon(3, .high), at: t) == [
-            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(3, badge: 1), priority: .high, collapseId: nil, expiration: t + .hours(24)),
+            .send(PushSendID(1), to: apns(1), payload: dueSoonPayload(3, badge: 1), priority: .high, platformPriority: .high, collapseId: nil, expiration: t + .hours(24)),
             .startTimer(.escalate(NotificationID(3)), at: t + .minutes(5)),
             .startTimer(.highDelayCheck(NotificationID(3)), at: t + .minutes(15) + Interval(microseconds: 1)),
         ])
@@ -117,7 +117,7 @@ import AppLogic
         #expect(store.send(dueSoon(3, .low), at: t) == [
             .suppressed(NotificationID(3), .lowPriority),
             // {"data":{"badge":"1"}} is 22 bytes.
-            .send(PushSendID(1), to: fcm(1), payload: PushPayload(content: .badgeOnly, badge: 1, bytes: 22), priority: .low, collapseId: "badge", expiration: t + .days(3)),
+            .send(PushSendID(1), to: fcm(1), payload: PushPayload(content: .badgeOnly, badge: 1, bytes: 22), priority: .low, platformPriority: .normal, collapseId: "badge", expiration: t + .days(3)),
         ])
     }
 
@@ -136,7 +136,7 @@ import AppLogic
         for n in 1 ... 5 {
             let t = dayStart + .hours(Int64(n))
             #expect(store.send(dueSoon(UInt64(n), .normal), at: t) == [
-                .send(PushSendID(UInt32(n)), to: apns(1), payload: dueSoonPayload(UInt64(n), badge: n), priority: .normal, collapseId: nil, expiration: t + .days(7)),
+                .send(PushSendID(UInt32(n)), to: apns(1), payload: dueSoonPayload(UInt64(n), badge: n), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: t + .days(7)),
             ])
         }
         let lastSecond = dayStart + .days(1) - .seconds(1)
@@ -146,7 +146,7 @@ import AppLogic
         ])
         let nextDay = dayStart + .days(1)
         #expect(store.send(dueSoon(7, .normal), at: nextDay) == [
-            .send(PushSendID(7), to: apns(1), payload: dueSoonPayload(7, badge: 7), priority: .normal, collapseId: nil, expiration: nextDay + .days(7)),
+            .send(PushSendID(7), to: apns(1), payload: dueSoonPayload(7, badge: 7), priority: .normal, platformPriority: .normal, collapseId: nil, expiration: nextDay + .days(7)),
         ])
     }
 
@@ -159,7 +159,7 @@ import AppLogic
             // The JSON of a two-digit badge is one byte longer: 101 bytes, then 102 from badge 10.
             #expect(store.send(dueSoon(UInt64(n), .high), at: t) == [
                 .send(PushSendID(UInt32(n)), to: apns(1), payload: dueSoonPayload(UInt64(n), badge: n).withBytes(n < 10 ? 101 : 102),
-                      priority: .high, collapseId: nil, expiration: t + .hours(24)),
+                      priority: .high, platformPriority: .high, collapseId: nil, expiration: t + .hours(24)),
                 .startTimer(.escalate(NotificationID(UInt64(n))), at: t + .minutes(5)),
                 .startTimer(.highDelayCheck(NotificationID(UInt64(n))), at: t + .minutes(15) + Interval(microseconds: 1)),
             ])
@@ -170,11 +170,11 @@ import AppLogic
             badgeOnly(11, to: apns(1), badge: 11, bytes: 42, at: sunday),
         ])
         #expect(store.send(dueSoon(12, .blocking), at: sunday) == [
-            .send(PushSendID(12), to: apns(1), payload: dueSoonPayload(12, badge: 12, provider: .apns).withBytes(102), priority: .blocking, collapseId: nil, expiration: sunday + .hours(24)),
+            .send(PushSendID(12), to: apns(1), payload: dueSoonPayload(12, badge: 12, provider: .apns).withBytes(102), priority: .blocking, platformPriority: .high, collapseId: nil, expiration: sunday + .hours(24)),
         ])
         let nextMonday = monday + .days(7)
         #expect(store.send(dueSoon(13, .high), at: nextMonday) == [
-            .send(PushSendID(13), to: apns(1), payload: dueSoonPayload(13, badge: 13).withBytes(102), priority: .high, collapseId: nil, expiration: nextMonday + .hours(24)),
+            .send(PushSendID(13), to: apns(1), payload: dueSoonPayload(13, badge: 13).withBytes(102), priority: .high, platformPriority: .high, collapseId: nil, expiration: nextMonday + .hours(24)),
             .startTimer(.escalate(NotificationID(13)), at: nextMonday + .minutes(5)),
             .startTimer(.highDelayCheck(NotificationID(13)), at: nextMonday + .minutes(15) + Interval(microseconds: 1)),
         ])

@@ -47,5 +47,5 @@ func dueSoonPayload(_ id: UInt64, badge: Int, provider: PushProvider = .apns) ->
 /// `{"aps":{"content-available":1,"badge":N}}` (41 bytes at a one-digit badge) for APNs
 /// and `{"data":{"badge":"N"}}` (22 bytes) for FCM; `bytes` is given by each test.
 func badgeOnly(_ id: UInt32, to token: PushToken, badge: Int, bytes: Int, at t: Instant) -> PushEffect {
-    .send(PushSendID(id), to: token, payload: PushPayload(content: .badgeOnly, badge: badge, bytes: bytes), priority: .low, collapseId: "badge", expiration: t + .days(3))
+    .send(PushSendID(id), to: token, payload: PushPayload(content: .badgeOnly, badge: badge, bytes: bytes), priority: .low, platformPriority: .normal, collapseId: "badge", expiration: t + .days(3))
 }

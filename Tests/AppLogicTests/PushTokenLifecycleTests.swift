@@ -10,7 +10,7 @@ import AppLogic
         _ = store.send(.deviceRegistered(apns(1)), at: monday)
         for day in stride(from: 1, through: days, by: 1) {
             for effect in store.send(.timerFired(.daily), at: monday + .days(Int64(day))) {
-                if case .send(let id, _, _, _, _, _) = effect {
+                if case .send(let id, _, _, _, _, _, _) = effect {
                     _ = store.send(.providerResponse(id, .accepted), at: monday + .days(Int64(day)))
                 }
             }
@@ -20,7 +20,7 @@ import AppLogic
 
     func validation(_ id: UInt32, at t: Instant) -> PushEffect {
         // {"aps":{"content-available":1,"badge":0}} is 41 bytes.
-        .send(PushSendID(id), to: apns(1), payload: PushPayload(content: .validation, badge: 0, bytes: 41), priority: .low, collapseId: nil, expiration: t + .days(3))
+        .send(PushSendID(id), to: apns(1), payload: PushPayload(content: .validation, badge: 0, bytes: 41), priority: .low, platformPriority: .normal, collapseId: nil, expiration: t + .days(3))
     }
 
     @Test func theWeeklyValidationPushGoesOutSevenDaysAfterRegistration() {

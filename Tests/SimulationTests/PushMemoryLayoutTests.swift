@@ -20,11 +20,12 @@ import SimKernel
         #expect(MemoryLayout<PushDeviceRecord>.size == 34 && MemoryLayout<PushDevices>.size == 34)
     }
 
-    /// The settings the oracle copies at set-up and its counts for the limits: 8 and 12
-    /// bytes a push user, each in its own array (PushUserTruth stays 56).
-    @Test func theJudgesPerUserTruthIs8And12Bytes() {
+    /// The settings the oracle copies at set-up, its counts for the limits and its token
+    /// truth: 8, 12 and 24 bytes a push user, each in its own array (PushUserTruth stays 56).
+    @Test func theJudgesPerUserTruthIs8And12And24Bytes() {
         #expect(MemoryLayout<PushSettingsTruth>.stride == 8)
         #expect(MemoryLayout<PushCapTruth>.stride == 12)
+        #expect(MemoryLayout<PushTokenTruth>.stride == 24)
     }
 
     @Test func perNotificationRecordsAre32And24Bytes() {

@@ -22,7 +22,7 @@ import SimKernel
         #expect(text.contains("server: /v1/test/history?limit=1 queued 0 s, served in 307 ms"))
         #expect(text.contains("logic -> startHardStopTimer(after: 20 s)"))
         #expect(text.contains("step sync -> scheduleNotification(stepSyncStale, after: 24.0 h)"))
-        #expect(text.contains("push -> send(s2 to apns-dev8-g1: badge only, badge 0, 41 bytes, priority low, collapse id \"badge\", expires "))
+        #expect(text.contains("push -> send(s2 to apns-dev8-g1: badge only, badge 0, 41 bytes, priority low (provider normal), collapse id \"badge\", expires "))
         #expect(text.contains("push <- providerResponse(s2, accepted)"))
         #expect(text.contains("push <- timerFired(daily reset)"))
         // Every request the server took says how long it waited and how long it took.

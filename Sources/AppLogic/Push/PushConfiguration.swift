@@ -88,17 +88,39 @@ public struct PushVariants: OptionSet, Hashable, Sendable {
     public static let emailIgnoresSetting = PushVariants(rawValue: 1 << 10)
     /// `push.lowPriorityAlert`: the low-priority check compares with `<`, so a low
     /// notification is routed like a normal one and sent as a visible alert.
-    public static let lowPriorityAlert = PushVariants(rawValue: 1 << 16)
+    public static let lowPriorityAlert = PushVariants(rawValue: 1 << 24)
     /// `push.badgeOffByOne`: an alert's badge is the unread count plus one.
-    public static let badgeOffByOne = PushVariants(rawValue: 1 << 17)
+    public static let badgeOffByOne = PushVariants(rawValue: 1 << 25)
     /// `push.noBadgePushOnRead`: reading notifications lowers the unread count without a badge push.
-    public static let noBadgePushOnRead = PushVariants(rawValue: 1 << 18)
+    public static let noBadgePushOnRead = PushVariants(rawValue: 1 << 26)
     /// `push.releaseHeldIndividually`: normal pushes held through quiet hours are queued
     /// like high ones and released one by one at their end, not batched into a summary.
-    public static let releaseHeldIndividually = PushVariants(rawValue: 1 << 19)
+    public static let releaseHeldIndividually = PushVariants(rawValue: 1 << 27)
     /// `push.quietHoursHoldBlocking`: the quiet-hours check compares with `<=`, so blocking
     /// notifications are held too.
-    public static let quietHoursHoldBlocking = PushVariants(rawValue: 1 << 20)
+    public static let quietHoursHoldBlocking = PushVariants(rawValue: 1 << 28)
+    /// `push.ignoresOptOut`: the category opt-out check is dropped, so a category the user
+    /// turned off is pushed anyway.
+    public static let ignoresOptOut = PushVariants(rawValue: 1 << 16)
+    /// `push.activityWindowSeconds`: the 5-minute activity window is read as 5 seconds, so
+    /// a normal push goes out to a user who opened the app a minute ago.
+    public static let activityWindowSeconds = PushVariants(rawValue: 1 << 17)
+    /// `push.noEmailOnFailure`: a notification whose every device failed gets no email.
+    public static let noEmailOnFailure = PushVariants(rawValue: 1 << 18)
+    /// `push.expireOnServerError`: any send whose retries all failed softly (5xx, 429,
+    /// timeout) expires its token, not only the weekly validation push.
+    public static let expireOnServerError = PushVariants(rawValue: 1 << 19)
+    /// `push.ignoresTokenRefresh`: a rotated FCM token (`onTokenRefresh`) does not replace
+    /// the registered one, so pushes keep going to the old token.
+    public static let ignoresTokenRefresh = PushVariants(rawValue: 1 << 20)
+    /// `push.silentHighPriority`: silent pushes are sent at the high provider priority
+    /// (`apns-priority` 10), which iOS refuses for background pushes.
+    public static let silentHighPriority = PushVariants(rawValue: 1 << 21)
+    /// `push.validationUsesInactiveAfter`: the weekly validation compares a token's last
+    /// validation with the 90-day inactivity interval instead of 7 days.
+    public static let validationUsesInactiveAfter = PushVariants(rawValue: 1 << 22)
+    /// `push.purgeWithoutNotice`: a device expired for 180 days is purged without the email first.
+    public static let purgeWithoutNotice = PushVariants(rawValue: 1 << 23)
 
     /// Every variant with its scenario name, in a fixed order.
     public static let named: [(name: String, variant: PushVariants)] = [
@@ -118,6 +140,14 @@ public struct PushVariants: OptionSet, Hashable, Sendable {
         ("push.noBadgePushOnRead", .noBadgePushOnRead),
         ("push.releaseHeldIndividually", .releaseHeldIndividually),
         ("push.quietHoursHoldBlocking", .quietHoursHoldBlocking),
+        ("push.ignoresOptOut", .ignoresOptOut),
+        ("push.activityWindowSeconds", .activityWindowSeconds),
+        ("push.noEmailOnFailure", .noEmailOnFailure),
+        ("push.expireOnServerError", .expireOnServerError),
+        ("push.ignoresTokenRefresh", .ignoresTokenRefresh),
+        ("push.silentHighPriority", .silentHighPriority),
+        ("push.validationUsesInactiveAfter", .validationUsesInactiveAfter),
+        ("push.purgeWithoutNotice", .purgeWithoutNotice),
     ]
 
     /// The `push.*` names among a scenario's `logic.variants`; other features' names are skipped.

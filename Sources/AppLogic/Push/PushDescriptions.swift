@@ -19,8 +19,8 @@ extension PushInput: CustomStringConvertible {
 extension PushEffect: CustomStringConvertible {
     public var description: String {
         switch self {
-        case .send(let id, let token, let payload, let priority, let collapseId, let expiration):
-            return "send(\(id) to \(token): \(payload), priority \(priority)\(collapseId.map { ", collapse id \"\($0)\"" } ?? ""), expires \(expiration))"
+        case .send(let id, let token, let payload, let priority, let platformPriority, let collapseId, let expiration):
+            return "send(\(id) to \(token): \(payload), priority \(priority) (provider \(platformPriority))\(collapseId.map { ", collapse id \"\($0)\"" } ?? ""), expires \(expiration))"
         case .startTimer(let timer, let at): return "startTimer(\(timer), at: \(at))"
         case .sendEmail(let n, let reason): return "sendEmail(\(n), reason: \(reason))"
         case .markToken(let token, let status): return "markToken(\(token) \(status))"

@@ -15,7 +15,8 @@ extension PushRouter {
         state.sends.append(PushSendRecord(id: id, purpose: purpose, token: token, payload: payload, priority: priority,
                                           collapseId: collapseId, expiration: expiration))
         state.lastBadgeSent = payload.badge
-        effects.append(.send(id, to: token, payload: payload, priority: priority, collapseId: collapseId, expiration: expiration))
+        effects.append(.send(id, to: token, payload: payload, priority: priority, platformPriority: platformPriority(priority, payload: payload),
+                             collapseId: collapseId, expiration: expiration))
     }
 
     /// A silent push (badge-only or validation) with the low TTL. Badge pushes share the
@@ -80,7 +81,7 @@ extension PushRouter {
         case .timedOut, .serverError, .rateLimited: soft = true
         case .unregistered, .clientError, .expired: soft = false
         }
-        if expireToken || (record.purpose == .validation && soft) {
+        if expireToken || ((record.purpose == .validation || variants.contains(.expireOnServerError)) && soft) {
             expire(record.token, state: &state, now: now, into: &effects)
         }
         guard case .notification(let nid) = record.purpose, let j = state.jobs.firstIndex(where: { $0.id == nid }) else { return }
@@ -101,6 +102,7 @@ extension PushRouter {
         state.sends[s].id = id
         state.sends[s].waitingRetry = false
         effects.append(.send(id, to: record.token, payload: record.payload, priority: record.priority,
+                             platformPriority: platformPriority(record.priority, payload: record.payload),
                              collapseId: record.collapseId, expiration: record.expiration))
     }
 
@@ -111,7 +113,7 @@ extension PushRouter {
         if !job.accepted {
             // Every device tried failed. A high push tries the other devices at once.
             if job.priority == .high && !job.escalated && sendToOthers(j, state: &state, now: now, into: &effects) { return }
-            if !job.emailed { email(job.id, .allDevicesFailed, state: state, into: &effects) }
+            if !job.emailed, !variants.contains(.noEmailOnFailure) { email(job.id, .allDevicesFailed, state: state, into: &effects) }
             state.removeJob(at: j)
             return
         }

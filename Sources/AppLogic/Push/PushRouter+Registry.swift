@@ -72,7 +72,7 @@ extension PushRouter {
                 effects.append(.markToken(record.token, .inactive))
             } else if record.status == .expired, let expired = record.expiredAt, now - expired >= config.purgeAfter {
                 state.devices.remove(at: d)
-                effects.append(.emailPurgeNotice(record.device))
+                if !variants.contains(.purgeWithoutNotice) { effects.append(.emailPurgeNotice(record.device)) }
                 effects.append(.purgeDevice(record.device))
                 continue
             }
@@ -83,7 +83,8 @@ extension PushRouter {
         for record in state.devices where record.status == .active {
             if badgeDrift {
                 sendSilent(.badgeOnly, to: record.token, state: &state, now: now, into: &effects)
-            } else if let validated = record.lastValidatedAt, now - validated >= config.validationInterval,
+            } else if let validated = record.lastValidatedAt,
+                      now - validated >= (variants.contains(.validationUsesInactiveAfter) ? config.inactiveAfter : config.validationInterval),
                       !state.sends.contains(where: { $0.token == record.token && $0.purpose == .validation }) {
                 sendSilent(.validation, to: record.token, state: &state, now: now, into: &effects)
             }

@@ -43,6 +43,7 @@ public struct PushRouter: Sendable {
         case .deviceRegistered(let token):
             register(token, use: true, state: &state, now: now, into: &effects)
         case .tokenRotated(let token):
+            guard !variants.contains(.ignoresTokenRefresh) else { return }
             register(token, use: false, state: &state, now: now, into: &effects)
         case .userActivity(let device):
             activity(on: device, state: &state, now: now, into: &effects)
@@ -63,15 +64,12 @@ public struct PushRouter: Sendable {
         }
     }
 
-    /// `apns-priority` for a send: 10 (immediate) for high and blocking alerts, 5 for
-    /// normal alerts and for every silent push (docs/platform-facts.md G: silent pushes need 5).
-    public static func apnsPriority(_ priority: PushPriority, silent: Bool) -> Int {
-        silent || priority < .high ? 5 : 10
-    }
-
-    /// FCM `priority`: high for high and blocking alerts, normal otherwise (docs/platform-facts.md H).
-    public static func fcmHighPriority(_ priority: PushPriority, silent: Bool) -> Bool {
-        !silent && priority >= .high
+    /// The provider's priority for a send: high (APNs 10, FCM high) for high and blocking
+    /// alerts, normal (APNs 5, FCM normal) for normal alerts and for every silent push
+    /// (docs/platform-facts.md G: silent pushes need 5; H).
+    func platformPriority(_ priority: PushPriority, payload: PushPayload) -> PushPlatformPriority {
+        if payload.isSilent { return variants.contains(.silentHighPriority) ? .high : .normal }
+        return priority < .high ? .normal : .high
     }
 
     // MARK: - Routing
@@ -79,7 +77,7 @@ public struct PushRouter: Sendable {
     /// Routes a created notification; true when an alert went out (it carries the new count).
     private func created(_ request: PushNotificationRequest, state: inout PushUserState, now: Instant, into effects: inout [PushEffect]) -> Bool {
         state.unread += 1
-        if state.settings.optedOut.contains(request.category) {
+        if !variants.contains(.ignoresOptOut), state.settings.optedOut.contains(request.category) {
             effects.append(.suppressed(request.id, .optedOut))
             return false
         }
@@ -91,7 +89,7 @@ public struct PushRouter: Sendable {
             effects.append(.suppressed(request.id, .noActiveDevice))
             return false
         }
-        if request.priority == .normal, let active = state.lastActiveAt, now - active <= config.activityWindow {
+        if request.priority == .normal, let active = state.lastActiveAt, now - active <= activityWindow {
             effects.append(.suppressed(request.id, .activeInApp))
             return false
         }
@@ -167,7 +165,7 @@ public struct PushRouter: Sendable {
         guard let last = held.last else { return }
         func suppressAll(_ reason: PushSuppression) { for id in held { effects.append(.suppressed(id, reason)) } }
         guard let target = mostRecentlyUsed(state) else { return suppressAll(.noActiveDevice) }
-        if let active = state.lastActiveAt, now - active <= config.activityWindow { return suppressAll(.activeInApp) }
+        if let active = state.lastActiveAt, now - active <= activityWindow { return suppressAll(.activeInApp) }
         if let reason = overLimit(.normal, state: &state, now: now) { return suppressAll(reason) }
         effects.append(.summarized(held, into: last))
         let token = state.devices[target].token
@@ -183,6 +181,12 @@ public struct PushRouter: Sendable {
     /// Expiration"); ``PushVariants/ttlNormalHours`` plants the normal TTL read in hours.
     func ttl(_ priority: PushPriority) -> Interval {
         priority == .normal && variants.contains(.ttlNormalHours) ? Interval(microseconds: config.ttlNormal.microseconds / 24) : config.ttl(priority)
+    }
+
+    /// How recent in-app activity skips a normal push (seed `001`, "Channel Selection
+    /// Logic"); ``PushVariants/activityWindowSeconds`` plants the minutes read as seconds.
+    var activityWindow: Interval {
+        variants.contains(.activityWindowSeconds) ? Interval(microseconds: config.activityWindow.microseconds / 60) : config.activityWindow
     }
 
     /// Counts a push against its limit; the reason when the limit is reached.

@@ -217,10 +217,20 @@ public struct PushPayload: Hashable, Sendable {
     }
 }
 
+/// The provider's delivery priority a send asks for (seed `001`, "Priority-Based
+/// Delivery": "high-priority platform flags (APNs priority 10, FCM high priority)").
+public enum PushPlatformPriority: UInt8, Hashable, Sendable {
+    /// `apns-priority` 5, FCM `normal`: normal alerts and every silent push (docs/platform-facts.md G: silent pushes need 5).
+    case normal
+    /// `apns-priority` 10, FCM `high`: high and blocking alerts.
+    case high
+}
+
 public enum PushEffect: Hashable, Sendable {
-    /// Send to a provider. `priority` maps to `apns-priority` / FCM priority with
-    /// ``PushPayload/isSilent`` (``PushRouter/apnsPriority(_:silent:)``).
-    case send(PushSendID, to: PushToken, payload: PushPayload, priority: PushPriority, collapseId: String?, expiration: Instant)
+    /// Send to a provider: `priority` is the notification's, `platformPriority` the
+    /// provider's flag the router chose for it (``PushRouter/platformPriority(_:payload:)``).
+    case send(PushSendID, to: PushToken, payload: PushPayload, priority: PushPriority, platformPriority: PushPlatformPriority,
+              collapseId: String?, expiration: Instant)
     case startTimer(PushTimer, at: Instant)
     case sendEmail(NotificationID, reason: EmailFallbackReason)
     /// A registry write: the token's status changed.

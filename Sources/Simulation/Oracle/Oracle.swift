@@ -146,6 +146,37 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// (seed `001`, "Priority-Based Delivery" and "Quiet Hours": blocking is sent at once
     /// and bypasses quiet hours).
     case blockingDelayed
+    /// An alert or summary pushed in a category the user turned off, by the settings the
+    /// scenario drew (seed `001`, "Granular Opt-In by Category": "Don't send push for that category").
+    case pushToOptedOutCategory
+    /// A normal push first sent less than `logic.push.activityWindow` (5 min) after the user
+    /// opened the app, by the opens the world delivered (seed `001`, "Channel Selection
+    /// Logic": "skip push if user active in last 5 minutes").
+    case normalPushWhileActive
+    /// A notification failed on every device and nothing carries it any more, and the
+    /// user, who enabled email, got no email (seed `001`, "Fallback Mechanism": "If push
+    /// fails to all devices: Send email notification (if enabled)"; "Disaster Recovery":
+    /// email at once when a provider is down).
+    case failedPushNotEmailed
+    /// A token marked expired although its provider never reported it gone (410, 404, a 400
+    /// naming it) and no validation push of it failed every retry softly (seed `001`,
+    /// "Validation Process": "Don't mark as expired unless all retries fail").
+    case tokenExpiredWithoutCause
+    /// A send to a token older than the one the server was last told of (seed `001`,
+    /// "Token Rotation": the new token replaces the old one, which is revoked).
+    case pushSentToReplacedToken
+    /// A send handed to its provider at a priority other than high (`apns-priority` 10, FCM
+    /// high) for a high or blocking alert and normal (5, FCM normal) for everything else,
+    /// silent pushes included (seed `001`, "Priority-Based Delivery"; docs/platform-facts.md G, H).
+    case providerPriorityWrong
+    /// A token registered active with no send for more than `logic.push.validationInterval`
+    /// + `maintenanceInterval` (7 d + the daily run) after its last validation (seed `001`,
+    /// "Validation Process": "validates tokens weekly by sending silent test push").
+    case tokenValidationLate
+    /// A token marked inactive before `logic.push.inactiveAfter` (90 d) without use, or a
+    /// device purged before `purgeAfter` (180 d) after its expiry or without the email
+    /// notice first (seed `001`, "Device Cleanup").
+    case registryCleanupWrong
     /// More than one step row for one (user, date, source) (seed `003`: upsert).
     case duplicateStepRows
     /// A local day that ended within the 30 days before a read the server then received,

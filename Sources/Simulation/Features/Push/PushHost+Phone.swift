@@ -81,7 +81,7 @@ extension PushHost {
             return false
         }
         if m.silent {
-            let decision = throttle.receive(priority: UInt8(PushRouter.apnsPriority(m.priority, silent: m.silent)), now: core.now,
+            let decision = throttle.receive(priority: UInt8(m.apnsPriority), now: core.now,
                                             conditions: Self.silentPushConditions(i, core), state: &truth[u].silent)
             switch decision {
             case .deliver: metrics.silent[0] += 1

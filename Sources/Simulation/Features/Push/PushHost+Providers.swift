@@ -8,13 +8,15 @@ extension PushHost {
     /// The push service takes a send of user `u`: it waits for a stream, is refused
     /// (the queue full), or starts at once (FCM's side of it is the world's).
     mutating func send(_ u: Int, _ id: PushSendID, _ token: PushToken, _ payload: PushPayload, _ priority: PushPriority,
-                       _ collapseId: String?, _ expiration: Instant, context: Int64, core: inout WorldCore) -> HostRequest? {
+                       _ platformPriority: PushPlatformPriority, _ collapseId: String?, _ expiration: Instant, context: Int64,
+                       core: inout WorldCore) -> HostRequest? {
         let d = Int(token.device.rawValue)
         let now = core.now
         observePushSend(user: u, device: d, id, token, expiration: expiration, priority: priority, core: &core)
         observePushSendRules(user: u, device: d, id, payload, expiration: expiration, core: &core)
         observePushComposition(user: u, device: d, id, payload, core: &core)
         observeReleaseSend(user: u, device: d, id, payload, core: &core)
+        observePushRouting(user: u, device: d, id, token, payload, core: &core)
 
         var notification: Int64 = -1
         switch payload.content {
@@ -27,7 +29,7 @@ extension PushHost {
             ledger[n].live += 1
         }
         let record = PushInflight(user: UInt32(u), send: id, token: token, payload: payload, priority: priority,
-                                  collapseId: collapseId, expiration: expiration, notification: notification)
+                                  platformPriority: platformPriority, collapseId: collapseId, expiration: expiration, notification: notification)
         let slot: UInt32
         if let free = freeInflight.popLast() {
             slot = free
@@ -76,14 +78,13 @@ extension PushHost {
         dispatchers[p].peakStreaming = max(dispatchers[p].peakStreaming, streaming)
         let b = load.index(now)
         load.streamingPeak[p].note(streaming, bucket: b)
-        guard inflight[s].token.provider == .apns else {
-            let highPriority = PushRouter.fcmHighPriority(inflight[s].priority, silent: inflight[s].payload.isSilent)
-            return .fcm(.routeFCM(slot: slot, highPriority: highPriority))
-        }
+        let urgent = inflight[s].platformPriority == .high
+        observeProviderPriority(slot, urgent: urgent, core: &core)
+        guard inflight[s].token.provider == .apns else { return .fcm(.routeFCM(slot: slot, highPriority: urgent)) }
         let record = inflight[s]
         let d = Int(record.token.device.rawValue)
         let u = Int(record.user)
-        let apnsPriority = PushRouter.apnsPriority(record.priority, silent: record.payload.isSilent)
+        let apnsPriority = urgent ? 10 : 5
         let request = APNsGatewayModel.Request(token: GatewayToken(device: gatewayDevice[u], generation: record.token.generation),
                                                message: UInt64(messages.count), priority: apnsPriority,
                                                expiration: simTime(record.expiration), collapseId: record.collapseId,
@@ -135,7 +136,7 @@ extension PushHost {
             let silent = record.payload.isSilent
             messages.append(PushMessage(notification: record.notification, heldSince: delivery == nil && route.held ? now : World.never,
                                         user: record.user, priority: record.priority, silent: silent,
-                                        collapsible: record.collapseId != nil, wakesApp: route.wakesApp))
+                                        collapsible: record.collapseId != nil, wakesApp: route.wakesApp, urgent: record.platformPriority == .high))
             if delivery == nil, route.held { core.metrics.platform.fcmDeferrals += 1 }
             if record.notification >= 0 { ledger[Int(record.notification)].live += 1 }
             if let delivery {
@@ -230,6 +231,7 @@ extension PushHost {
         }
         if record.notification >= 0 { ledger[Int(record.notification)].live -= 1 }
         observePushAnswered(user: u, record.send, record.result, core: &core)
+        observeTokenAnswer(user: u, record, core: &core)
         if record.result == .accepted, record.token.provider == .apns { observeHighDeliveryKnown(record.notification, core: &core) }
         return PushDelivery(user: u, input: .providerResponse(record.send, record.result), context: record.notification)
     }

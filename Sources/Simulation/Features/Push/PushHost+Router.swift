@@ -7,13 +7,14 @@ import Backend
 /// execute the effects it asks for (the loop is the world's `deliverPush`).
 extension PushHost {
     /// User `u`'s router handles `input`; its effects come back in the reused buffer,
-    /// moved out (not copied) while they run: hand it back with ``routed(_:context:finalFailure:effects:)``.
+    /// moved out (not copied) while they run: hand it back with ``routed(_:context:finalFailure:effects:core:)``.
     /// (The optimizer still copies `router`, 465 bytes, for the call while `users[u]` is
     /// borrowed inout, as it did when this was `World.deliverPush`: about 0.03 % of a
     /// push run's instructions.)
     mutating func route(_ u: Int, _ input: PushInput, core: inout WorldCore) -> [PushEffect] {
         core.note(truth[u].device, "push <- \(input)")
         if case .timerFired(.retry(let old)) = input { judgedRetryOf = old } else { judgedRetryOf = nil }
+        observeRouterInput(u, input, core: &core)
         if case .deliveryReceipt(let id, _) = input { observeHighDeliveryKnown(Int64(id.rawValue), core: &core) }
         observeUnreadInput(user: u, input, core: &core)
         var buffer: [PushEffect] = []
@@ -31,8 +32,8 @@ extension PushHost {
                           core: inout WorldCore) -> HostRequest? {
         core.note(truth[u].device, "push -> \(effect)")
         switch effect {
-        case .send(let id, let token, let payload, let priority, let collapseId, let expiration):
-            return send(u, id, token, payload, priority, collapseId, expiration, context: context, core: &core)
+        case .send(let id, let token, let payload, let priority, let platformPriority, let collapseId, let expiration):
+            return send(u, id, token, payload, priority, platformPriority, collapseId, expiration, context: context, core: &core)
         case .startTimer(let timer, let at):
             startTimer(u, timer, at: simTime(at), context: context, core: &core)
         case .sendEmail(let id, let reason):
@@ -43,11 +44,14 @@ extension PushHost {
             if ledger[n].outcome == .pending { ledger[n].outcome = .emailed }
         case .markToken(let token, let status):
             metrics.tokens[PushMetrics.index(status)] += 1
+            observeTokenMarked(user: u, token, status, core: &core)
             if token.generation == truth[u].generation { truth[u].registryStatus = status }
         case .emailPurgeNotice:
             metrics.purgeNotices += 1
+            observePurgeNotice(user: u, core: &core)
         case .purgeDevice:
             metrics.purged += 1
+            observePurge(user: u, core: &core)
             truth[u].registryStatus = nil
         case .suppressed(let id, let reason):
             metrics.suppressedByReason[PushMetrics.index(reason)] += 1
@@ -81,7 +85,7 @@ extension PushHost {
     /// nothing carries any more: every device failed for good, or its last message ended
     /// (e.g. APNs replaced it in storage, docs/platform-facts.md G) while the router still
     /// awaited that send's answer (found by `explore`, seed 6 of the default).
-    mutating func routed(_ u: Int, context: Int64, finalFailure: Bool, effects buffer: inout [PushEffect]) {
+    mutating func routed(_ u: Int, context: Int64, finalFailure: Bool, effects buffer: inout [PushEffect], core: inout WorldCore) {
         swap(&buffer, &effects)
         guard context >= 0 else { return }
         let n = Int(context)
@@ -89,6 +93,7 @@ extension PushHost {
         if entry.outcome == .pending, entry.live == 0, !users[u].holds(NotificationID(UInt64(n))) {
             if finalFailure {
                 ledger[n].outcome = .failed
+                observePushFailedEverywhere(user: u, notification: n, core: &core)
             } else if entry.lastEnd != .pending {
                 ledger[n].outcome = entry.lastEnd
             }

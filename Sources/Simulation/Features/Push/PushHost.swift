@@ -46,6 +46,11 @@ struct PushHost {
     var settingsTruth: [PushSettingsTruth] = []
     /// Per push user, the pushes sent by local day and week, for the frequency limits' judge.
     var capTruth: [PushCapTruth] = []
+    /// Per push user, what the server was told and saw of its token (``PushTokenTruth``).
+    var tokenTruth: [PushTokenTruth] = []
+    /// The token whose validation push the answer being routed gave up on, every retry
+    /// failed softly (user << 32 | generation; `.max`: none), for `tokenExpiredWithoutCause`.
+    var judgedValidationGaveUp = UInt64.max
     /// The retry chains still alive, by user and send id (looked up, never iterated).
     var retryTruth: [UInt64: PushRetryTruth] = [:]
     /// The send a router input retries (`.timerFired(.retry)`), nil for any other input:
@@ -144,6 +149,7 @@ struct PushHost {
         settingsTruth = [PushSettingsTruth](hugePagesCapacity: pushUsers)
         capTruth = Array(hugePagesRepeating: PushCapTruth(), count: pushUsers)
         unreadTruth = Array(hugePagesRepeating: 0, count: pushUsers)
+        tokenTruth = Array(hugePagesRepeating: PushTokenTruth(), count: pushUsers)
         streams = Array(hugePagesRepeating: .start, count: pushUsers)
         gatewayDevice = [UInt32](hugePagesCapacity: pushUsers)
         var gatewayDevices = (apns: UInt32(0), fcm: UInt32(0))
@@ -241,11 +247,12 @@ struct PushHost {
         let u = Int(userOf[Int(d)])
         let id = UInt32(ledger.count)
         let priority = PushPriority.allCases[PushPriorityName.allCases.firstIndex(of: name)!]
-        ledger.append(PushLedgerEntry(createdAt: core.now, user: UInt32(u), via: id, priority: priority))
+        let kind = PushCategory.allCases[PushCategoryName.allCases.firstIndex(of: category)!]
+        ledger.append(PushLedgerEntry(createdAt: core.now, user: UInt32(u), via: id, priority: priority, category: kind.rawValue))
         metrics.createdBySource[source] += 1
         metrics.createdByPriority[Int(priority.rawValue)] += 1
         let request = PushNotificationRequest(
-            id: NotificationID(UInt64(id)), category: PushCategory.allCases[PushCategoryName.allCases.firstIndex(of: category)!],
+            id: NotificationID(UInt64(id)), category: kind,
             priority: priority, title: PushHost.titles[source], body: PushHost.bodies[source], collapseId: collapseId, dataBytes: 64)
         core.note(d, "push: notification n\(id) created (\(PushMetrics.sourceNames[source]), \(name.rawValue))")
         return PushDelivery(user: u, input: .notificationCreated(request), context: Int64(id))
@@ -304,6 +311,7 @@ struct PushHost {
     mutating func closeLedger(core: inout WorldCore) {
         guard active, !closed else { return }
         closed = true
+        judgeTokenValidationAtEnd(core: &core)
         let config = self.config
         for n in ledger.indices {
             if ledger[n].priority == .high { judgeHighEmail(n, core: &core) }

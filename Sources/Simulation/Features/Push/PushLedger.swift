@@ -38,6 +38,8 @@ struct PushLedgerEntry {
     var live: Int32 = 0
     var priority: PushPriority
     var outcome = PushOutcome.pending
+    /// Its category (``PushCategory``'s raw value), for the opt-out's judge.
+    var category: UInt8
     /// How its last message ended, kept for when the router lets go of it afterwards
     /// (a message dropped while its send still awaited the provider's answer).
     var lastEnd = PushOutcome.pending
@@ -50,6 +52,8 @@ struct PushInflight {
     var token: PushToken
     var payload: PushPayload
     var priority: PushPriority
+    /// The provider's priority the router chose (APNs 10 or 5, FCM high or normal).
+    var platformPriority: PushPlatformPriority
     var collapseId: String?
     var expiration: Instant
     /// The notification it carries, or -1 (a silent push).
@@ -64,18 +68,44 @@ struct PushInflight {
 }
 
 /// A message a provider accepted, until it reaches the device (or is dropped or expires).
-/// Fields in size order (24 bytes, one per accepted message of the run). Its
-/// `apns-priority` is not kept: ``PushRouter/apnsPriority(_:silent:)`` derives it.
+/// Fields in size order (24 bytes, one per accepted message of the run): the flags in one byte.
 struct PushMessage {
     var notification: Int64
     /// FCM: held by Doze or a force-stop since then, or `never`.
     var heldSince = World.never
     var user: UInt32
     var priority: PushPriority
-    var silent: Bool
-    var collapsible: Bool
-    /// FCM: delivered as high priority, so it temp-allow-lists the app (AndroidHost+FCMDelivery).
-    var wakesApp = false
+    var flags: Flags
+
+    struct Flags: OptionSet {
+        let rawValue: UInt8
+        static let silent = Flags(rawValue: 1 << 0)
+        static let collapsible = Flags(rawValue: 1 << 1)
+        /// FCM: delivered as high priority, so it temp-allow-lists the app (AndroidHost+FCMDelivery).
+        static let wakesApp = Flags(rawValue: 1 << 2)
+        /// Sent at the provider's high priority (`apns-priority` 10): the iOS throttle
+        /// refuses a silent push sent so.
+        static let urgent = Flags(rawValue: 1 << 3)
+    }
+
+    init(notification: Int64, heldSince: SimTime, user: UInt32, priority: PushPriority, silent: Bool, collapsible: Bool,
+         wakesApp: Bool, urgent: Bool) {
+        self.notification = notification
+        self.heldSince = heldSince
+        self.user = user
+        self.priority = priority
+        flags = []
+        if silent { flags.insert(.silent) }
+        if collapsible { flags.insert(.collapsible) }
+        if wakesApp { flags.insert(.wakesApp) }
+        if urgent { flags.insert(.urgent) }
+    }
+
+    var silent: Bool { flags.contains(.silent) }
+    var collapsible: Bool { flags.contains(.collapsible) }
+    var wakesApp: Bool { flags.contains(.wakesApp) }
+    /// The `apns-priority` it was sent with.
+    var apnsPriority: Int { flags.contains(.urgent) ? 10 : 5 }
 }
 
 /// The push service's sending queue for one provider (`backend.push`).

@@ -60,7 +60,7 @@ extension World {
                 carryOut(request, device: features.push.truth[u].device)
             }
         }
-        features.push.routed(u, context: delivery.context, finalFailure: finalFailure, effects: &effects)
+        features.push.routed(u, context: delivery.context, finalFailure: finalFailure, effects: &effects, core: &core)
         features.push.judgeUnreadPushed(user: u, core: &core)
     }
 

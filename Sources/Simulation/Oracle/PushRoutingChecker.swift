@@ -1,0 +1,212 @@
+import SimKernel
+import AppLogic
+import Backend
+
+/// What the server was told and saw of one push user's token, for the registry's judges
+/// (``PushHost/tokenTruth``): the generation the world last delivered as a registration or
+/// rotation, the registry's status of that token (its last `markToken`), and the times the
+/// token rules count from. 24 bytes a push user, in its own array.
+struct PushTokenTruth {
+    /// While the token is not expired, its last validation: its registration, or a provider
+    /// accepting a send to it; once expired, the expiry (a token is never both).
+    var since = World.never
+    /// The last use of the app: a registration or rotation, an open (`userActivity`), or a
+    /// provider accepting a notification for the token (seed `001`, "Device Cleanup").
+    var usedAt = World.never
+    /// The generation of the last registration or rotation delivered to the server (0: none).
+    var registered: UInt32 = 0
+    /// ``PushTokenStatus``' raw value + 1 of the registered token (0: none, or purged).
+    var status: UInt8 = 0
+    var flags: Flags = []
+
+    struct Flags: OptionSet {
+        let rawValue: UInt8
+        /// A send went to the token since its last validation.
+        static let sentSinceValidated = Flags(rawValue: 1 << 0)
+        /// The router input being handled emailed the purge notice.
+        static let purgeNoticed = Flags(rawValue: 1 << 1)
+    }
+
+    func has(_ s: PushTokenStatus) -> Bool { status == s.rawValue + 1 }
+}
+
+/// The routing and registry checks of seed `001`: opt-outs, recent activity, the email
+/// when every device failed, the provider priority, and the token lifecycle (expiry,
+/// rotation, weekly validation, cleanup), computed from what the world delivered to the
+/// router, what the providers answered, the ledger, the settings the scenario drew and
+/// the scenario's `logic.push` numbers.
+extension PushHost {
+    /// Whether category `c` (``PushCategory``'s raw value) is among user `u`'s drawn opt-outs.
+    func optedOut(_ u: Int, category c: UInt8) -> Bool { settingsTruth[u].optedOut & (1 << c) != 0 }
+
+    /// The world delivers `input` to user `u`'s router: registrations, rotations and opens
+    /// are truth of the token's use; a new input starts with no purge notice and no
+    /// validation given up.
+    mutating func observeRouterInput(_ u: Int, _ input: PushInput, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        tokenTruth[u].flags.remove(.purgeNoticed)
+        if case .providerResponse = input {} else { judgedValidationGaveUp = .max }
+        switch input {
+        case .deviceRegistered(let token), .tokenRotated(let token):
+            tokenTruth[u].registered = token.generation
+            tokenTruth[u].since = core.now
+            tokenTruth[u].usedAt = core.now
+            tokenTruth[u].flags.remove(.sentSinceValidated)
+        case .userActivity:
+            tokenTruth[u].usedAt = core.now
+        default:
+            break
+        }
+    }
+
+    /// The push service sends `id` to `token` for user `u`, before the ledger records it:
+    /// - `pushSentToReplacedToken`: never to a token older than the one the server was told of;
+    /// - at the first send of an alert or summary, `pushToOptedOutCategory` (no category the
+    ///   user turned off) and, for a normal one, `normalPushWhileActive` (no open within
+    ///   `logic.push.activityWindow`);
+    /// - `tokenValidationLate`: the first send since the token's last validation comes within
+    ///   `validationInterval` + `maintenanceInterval` of it.
+    mutating func observePushRouting(user u: Int, device d: Int, _ id: PushSendID, _ token: PushToken, _ payload: PushPayload,
+                                     core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let registered = tokenTruth[u].registered
+        core.verify(token.generation >= registered, .pushSentToReplacedToken, device: d, time: core.now,
+                    detail: token.generation >= registered ? nil : "send \(id) to \(Self.named(token, core)), replaced by g\(registered) at the server")
+        if token.generation == registered, tokenTruth[u].has(.active), !tokenTruth[u].flags.contains(.sentSinceValidated) {
+            tokenTruth[u].flags.insert(.sentSinceValidated)
+            let logic = core.scenario.logic.push
+            let due = tokenTruth[u].since + logic.validationInterval + logic.maintenanceInterval
+            core.verify(core.now <= due, .tokenValidationLate, device: d, time: core.now,
+                        detail: core.now <= due ? nil : "first send to \(Self.named(token, core)) since its validation at "
+                            + "\(core.format(tokenTruth[u].since)), later than \(core.format(due))")
+        }
+        var n = -1, summary = false
+        switch payload.content {
+        case .alert(let id, _, _, _): n = Int(id.rawValue)
+        case .summary(let id, _): n = Int(id.rawValue); summary = true
+        case .badgeOnly, .validation: break
+        }
+        guard n >= 0, ledger[n].firstSentAt == World.never else { return }
+        var offCategory = optedOut(u, category: ledger[n].category)
+        if summary, let carried = summaries[UInt32(n)] {
+            for c in carried where optedOut(u, category: ledger[Int(c.rawValue)].category) { offCategory = true }
+        }
+        core.verify(!offCategory, .pushToOptedOutCategory, device: d, time: core.now,
+                    detail: offCategory ? "notification n\(n) pushed in a category the user turned off" : nil)
+        guard summary || ledger[n].priority == .normal else { return }
+        let opened = core.oracle.refresh.devices[d].lastTrueOpen
+        let window = core.scenario.logic.push.activityWindow
+        let quiet = opened == World.never || core.now - opened > window
+        core.verify(quiet, .normalPushWhileActive, device: d, time: core.now,
+                    detail: quiet ? nil : "normal push n\(n) sent \(core.human(core.now - opened)) after the user opened the app")
+    }
+
+    /// Send `slot` goes to its provider at the high (`apns-priority` 10, FCM high) or normal
+    /// priority: high exactly for a high or blocking alert, by the ledger's priority; a
+    /// summary (normal) and every silent push go at normal (`providerPriorityWrong`).
+    mutating func observeProviderPriority(_ slot: UInt32, urgent: Bool, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let record = inflight[Int(slot)]
+        var expected = false
+        if case .alert(let id, _, _, _) = record.payload.content { expected = ledger[Int(id.rawValue)].priority >= .high }
+        core.verify(urgent == expected, .providerPriorityWrong, device: Int(record.token.device.rawValue), time: core.now,
+                    detail: urgent == expected ? nil : "send \(record.send) (\(record.payload.content)) to \(record.token.provider) at "
+                        + (record.token.provider == .apns ? "apns-priority \(urgent ? 10 : 5)" : "FCM \(urgent ? "high" : "normal") priority"))
+    }
+
+    /// A provider answered `record` (a send of user `u`): an acceptance validates the
+    /// registered token (and, for a notification, is a use of it); a validation push whose
+    /// every retry failed softly (5xx, 429, timeout) may expire its token.
+    mutating func observeTokenAnswer(user u: Int, _ record: PushInflight, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        judgedValidationGaveUp = .max
+        switch record.result {
+        case .accepted:
+            guard record.token.generation == tokenTruth[u].registered, !tokenTruth[u].has(.expired) else { return }
+            tokenTruth[u].since = core.now
+            tokenTruth[u].flags.remove(.sentSinceValidated)
+            if record.notification >= 0 { tokenTruth[u].usedAt = core.now }
+        case .timedOut, .status:
+            if case .status(let code, _) = record.result, code != 429, code < 500 { return }
+            guard record.payload.content == .validation,
+                  (retryTruth[Self.retryKey(u, record.send)]?.attempt ?? 0) >= core.scenario.logic.push.retryDelays.count else { return }
+            judgedValidationGaveUp = UInt64(u) << 32 | UInt64(record.token.generation)
+        case .invalidToken:
+            break
+        }
+    }
+
+    /// The router writes `status` for `token` of user `u`:
+    /// - `tokenExpiredWithoutCause`: expired only after the provider reported it gone (410,
+    ///   404, BadDeviceToken) or after every retry of its validation push failed softly;
+    /// - `registryCleanupWrong`: inactive only when unused for `logic.push.inactiveAfter`.
+    mutating func observeTokenMarked(user u: Int, _ token: PushToken, _ status: PushTokenStatus, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let d = Int(truth[u].device)
+        switch status {
+        case .expired:
+            let caused = truth[u].gone.contains(token.generation) || judgedValidationGaveUp == UInt64(u) << 32 | UInt64(token.generation)
+            core.verify(caused, .tokenExpiredWithoutCause, device: d, time: core.now,
+                        detail: caused ? nil : "\(Self.named(token, core)) marked expired, although the provider never reported it gone "
+                            + "and no validation push of it failed every retry")
+        case .inactive:
+            let unused = core.now - tokenTruth[u].usedAt
+            let holds = unused >= core.scenario.logic.push.inactiveAfter
+            core.verify(holds, .registryCleanupWrong, device: d, time: core.now,
+                        detail: holds ? nil : "\(Self.named(token, core)) marked inactive after \(core.human(unused)) without use")
+        case .active, .revoked:
+            break
+        }
+        guard token.generation == tokenTruth[u].registered else { return }
+        if status == .expired { tokenTruth[u].since = core.now }
+        // An inactive token is not validated: back in use, its validation is due at the next
+        // daily run at the latest.
+        if status == .active, tokenTruth[u].has(.inactive) {
+            tokenTruth[u].since = max(tokenTruth[u].since, core.now - core.scenario.logic.push.validationInterval)
+        }
+        tokenTruth[u].status = status.rawValue + 1
+    }
+
+    /// The router emails user `u` that its device is about to be purged.
+    mutating func observePurgeNotice(user u: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        tokenTruth[u].flags.insert(.purgeNoticed)
+    }
+
+    /// The router purges user `u`'s device (`registryCleanupWrong`): only a token expired for
+    /// `logic.push.purgeAfter`, and only after the purge notice in the same router input.
+    mutating func observePurge(user u: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let expired = tokenTruth[u].has(.expired)
+        let age = core.now - tokenTruth[u].since
+        let noticed = tokenTruth[u].flags.contains(.purgeNoticed)
+        let holds = expired && age >= core.scenario.logic.push.purgeAfter && noticed
+        core.verify(holds, .registryCleanupWrong, device: Int(truth[u].device), time: core.now,
+                    detail: holds ? nil : !noticed ? "device purged without the email notice first"
+                        : "device purged \(expired ? "\(core.human(age)) after its token expired" : "although its token is not expired")")
+        tokenTruth[u].status = 0
+    }
+
+    /// Every device of user `u`'s notification `n` failed for good and nothing carries it
+    /// any more: an email must have gone out, if the user enabled email
+    /// (`failedPushNotEmailed`, seed `001`, "Fallback Mechanism" and "Disaster Recovery").
+    func observePushFailedEverywhere(user u: Int, notification n: Int, core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let enabled = settingsTruth[u].emailEnabled
+        core.verify(!enabled, .failedPushNotEmailed, device: Int(truth[u].device), time: core.now,
+                    detail: enabled ? "notification n\(n) failed on every device and the user, who enabled email, got none" : nil)
+    }
+
+    /// At the end of the run, `tokenValidationLate` for every token still registered active
+    /// with no send since a validation more than `validationInterval` + `maintenanceInterval` ago.
+    mutating func judgeTokenValidationAtEnd(core: inout WorldCore) {
+        guard core.oracle.watching else { return }
+        let logic = core.scenario.logic.push
+        for u in tokenTruth.indices where tokenTruth[u].has(.active) && !tokenTruth[u].flags.contains(.sentSinceValidated) {
+            let due = tokenTruth[u].since + logic.validationInterval + logic.maintenanceInterval
+            guard due < core.end else { continue }
+            core.verify(false, .tokenValidationLate, device: Int(truth[u].device), time: due,
+                        detail: "no send to the token validated at \(core.format(tokenTruth[u].since)) by \(core.format(due))")
+        }
+    }
+}
