@@ -49,6 +49,22 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// A `background_refresh_completed` event whose duration is not the task's true time
     /// from its launch to now (seed `000`, Decision 6: "success/failure, duration").
     case refreshAnalyticsWrong
+    /// A refresh task asked for the test history a second time: a failure ends the task
+    /// with `success: false` and waits for the next launch, no retry inside the task
+    /// (seed `000`, Decision 5).
+    case refreshRequestRetried
+    /// A refresh task got a 401 and completed with the user still signed in, or with a
+    /// request for its next run still pending (iOS's `BGAppRefreshTask` request, Android's
+    /// refresh work enqueued) (seed `000`, Phase 5.3: "log out user, clear refresh schedule").
+    case unauthorizedNotSignedOut
+    /// A refresh asked for the active session although its history answer showed no
+    /// available test: the window was not truly open when the server answered (seed
+    /// `000`, "Data to Fetch": "use active endpoint only if needed").
+    case activeSessionNotNeeded
+    /// A refresh posted its test notification although the active-session answer its task
+    /// got said a test was in progress (the server's truth when it answered) (seed `000`,
+    /// "Check active session": a test in progress means nothing is due).
+    case notifiedDuringTest
     /// When the user opens the app, the badge differs from the number of unread
     /// notifications (seed `002`, issue 3).
     case badgeDiffersFromUnread
