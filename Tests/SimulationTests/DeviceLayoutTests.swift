@@ -46,6 +46,8 @@ import Platform
         #expect(MemoryLayout<RefreshChecker.Entry>.stride <= 24, "the refresh oracle's entry grew")
         // The step sync's retry chain and last success (seed 003's retry and stale-notice judges).
         #expect(MemoryLayout<StepsChecker.SyncTruth>.stride <= 16, "the step-sync oracle's entry grew")
+        // When syncs started (seed 003's cadence and open-sync judges).
+        #expect(MemoryLayout<StepsChecker.CadenceTruth>.stride <= 16, "the step-sync cadence entry grew")
     }
 
     /// The next event's prefetch asks for parts of a device by offset (Core/Prefetch,

@@ -49,6 +49,9 @@ import Scenario
         Case(file: "scenarios/races/retry-delays-seconds.json", kind: .stepRetryScheduleWrong),
         Case(file: "scenarios/races/stale-notice-minutes.json", kind: .staleNoticeWrong),
         Case(file: "scenarios/races/step-sync-ignores-offline.json", kind: .stepSyncWhenForbidden),
+        Case(file: "scenarios/races/step-sync-interval-minutes.json", kind: .stepSyncTooSoon),
+        Case(file: "scenarios/races/step-sync-open-after-48h.json", kind: .openSyncMissed),
+        Case(file: "scenarios/races/step-sync-backfill-unlimited.json", kind: .stepsBackfilledTooFar),
         Case(file: "scenarios/races/deadline-ignored.json", kind: .continuationPastDeadline),
         Case(file: "scenarios/races/second-analysis.json", kind: .analysisStartedTwice),
     ]

@@ -143,6 +143,19 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// offline or in low-power mode (seed `003`, "Constraints Handling": network only;
     /// "Background Sync Task": signed-in users; Non-Goals: no sync in low-power mode).
     case stepSyncWhenForbidden
+    /// A step sync started sooner after the start of the last sync the app heard succeed
+    /// than its trigger allows (seed `003`, "Configuration", §6): a refresh launch or a
+    /// HealthKit delivery `logic.stepSync.syncInterval` (2 h), an open `openSyncAge`
+    /// (24 h), in elapsed time; or periodic work asked for at another interval than `syncInterval`.
+    case stepSyncTooSoon
+    /// An app open started no step sync although the last successful one started at least
+    /// `logic.stepSync.openSyncAge` (24 h) before, no upload of the device was in flight
+    /// and the device allowed a sync (signed in, online, not in low-power mode, battery
+    /// not low) (seed `003`, §6: "If > 24 hours ago, trigger immediate sync").
+    case openSyncMissed
+    /// A step upload holding a date before the device's own date `logic.stepSync.backfillLimit`
+    /// (30 d) before now, on its clock and zone (seed `003`, §6: "up to 30 days max").
+    case stepsBackfilledTooFar
 }
 
 public struct Violation: Sendable, Equatable {
