@@ -110,7 +110,7 @@ public struct RefreshLogic: Sendable {
         switch result {
         case .ok(.testHistory(let latest, let serverTime)):
             effects.append(.analytics(.dataFetched(.testHistory)))
-            guard !task.completed, isTestAvailable(latestCompletedAt: latest, serverTime: serverTime, deviceNow: now.wall, timeZone: task.context.timeZoneIdentifier),
+            guard !task.completed, variants.contains(.alwaysFetchActive) || isTestAvailable(latestCompletedAt: latest, serverTime: serverTime, deviceNow: now.wall, timeZone: task.context.timeZoneIdentifier),
                   !alreadyNotified(for: latest, state: state) else {
                 return finish(state: &state, now: now, into: &effects)
             }
@@ -123,12 +123,12 @@ public struct RefreshLogic: Sendable {
 
         case .ok(.activeSession(let inProgress, _)):
             effects.append(.analytics(.dataFetched(.activeSession)))
-            if !task.completed, !inProgress, mayPost(task), !openedRecently(state: state, now: now) {
+            if !task.completed, !inProgress || variants.contains(.ignoresActiveSession), mayPost(task), !openedRecently(state: state, now: now) {
                 notify(window: task.windowCompletedAt, state: &state, into: &effects)
             }
             finish(state: &state, now: now, into: &effects)
 
-        case .status(401):
+        case .status(401) where !variants.contains(.ignores401):
             disarmHardStop(state: &state, into: &effects)
             effects.append(.signOut)
             effects.append(.cancelScheduledRefresh)
@@ -136,6 +136,7 @@ public struct RefreshLogic: Sendable {
 
         case .status, .failed, .ok:
             // Another feature's body never answers a refresh request: a failure if it came.
+            if variants.contains(.retryOnce), !task.retried { state.task?.retried = true; return request(.testHistory(limit: 1), state: &state, into: &effects) }
             disarmHardStop(state: &state, into: &effects)
             complete(success: false, state: &state, now: now, into: &effects)
         }

@@ -51,6 +51,18 @@ public struct RefreshVariants: OptionSet, Hashable, Sendable {
     /// `background_refresh_completed` reports the time since the last refresh instead of
     /// since the task's start (0 after a refresh that just finished).
     public static let durationSinceLastRefresh = RefreshVariants(rawValue: 1 << 13)
+    /// After a failed request the task asks for the history once more (a client's retry)
+    /// instead of completing with `success: false`.
+    public static let retryOnce = RefreshVariants(rawValue: 1 << 14)
+    /// A 401 is handled like any other failure: the user stays signed in and the next
+    /// refresh stays scheduled.
+    public static let ignores401 = RefreshVariants(rawValue: 1 << 15)
+    /// The active session is fetched after every history answer, the availability check
+    /// skipped for it (a notification may follow for a test not yet due).
+    public static let alwaysFetchActive = RefreshVariants(rawValue: 1 << 16)
+    /// The active session's answer is not read: the notification goes out although a
+    /// test is in progress.
+    public static let ignoresActiveSession = RefreshVariants(rawValue: 1 << 17)
 }
 
 /// What the host knows when the system launches the task.
@@ -196,6 +208,8 @@ public struct RefreshState: Hashable, Sendable {
         var awaiting: RequestID?
         var completed = false
         var hardStopArmed = false
+        /// The ``RefreshVariants/retryOnce`` variant asked for the history again.
+        var retried = false
         private var signedIn: Bool
         private var networkReachable: Bool
         private var notificationAuthorization: NotificationAuthorization

@@ -38,14 +38,14 @@ public struct StepSyncLogic: Sendable {
     public func handle(_ input: StepSyncInput, state: inout StepSyncState, now: DeviceTime, into effects: inout [StepSyncEffect]) {
         switch input {
         case .appOpened(let context):
-            effects.append(.schedulePeriodicWork(interval: config.syncInterval, constraints: [.networkConnected, .batteryNotLow]))
-            trigger(.open, context, minimumAge: config.openSyncAge, state: &state, now: now, into: &effects)
+            effects.append(.schedulePeriodicWork(interval: syncInterval, constraints: [.networkConnected, .batteryNotLow]))
+            trigger(.open, context, minimumAge: variants.contains(.openSyncAfter48h) ? .hours(48) : config.openSyncAge, state: &state, now: now, into: &effects)
         case .periodicWorkRan(let context):
             trigger(.periodicWork, context, minimumAge: nil, state: &state, now: now, into: &effects)
         case .refreshTaskLaunched(let context):
-            trigger(.refresh, context, minimumAge: config.syncInterval, state: &state, now: now, into: &effects)
+            trigger(.refresh, context, minimumAge: syncInterval, state: &state, now: now, into: &effects)
         case .healthDataDelivered(let context):
-            trigger(.healthDelivery, context, minimumAge: config.syncInterval, state: &state, now: now, into: &effects)
+            trigger(.healthDelivery, context, minimumAge: syncInterval, state: &state, now: now, into: &effects)
         case .retryTimerFired(let context):
             guard state.retryArmed else { return }
             state.retryArmed = false
@@ -67,6 +67,12 @@ public struct StepSyncLogic: Sendable {
             case .failed: fail(retry: true, state: &state, into: &effects)
             }
         }
+    }
+
+    /// The periodic work's interval and the background syncs' spacing (rule 2); the
+    /// variant reads the hours as minutes.
+    private var syncInterval: Interval {
+        variants.contains(.intervalMinutes) ? .minutes(config.syncInterval.microseconds / 3_600_000_000) : config.syncInterval
     }
 
     // MARK: - Starting
@@ -94,8 +100,9 @@ public struct StepSyncLogic: Sendable {
         // sync sit on both sides of it: read from the earlier of the stamp's own wall time
         // and its moment named on today's wall clock (upsert makes the overlap harmless).
         var from = now.wall - config.backfillLimit
-        if let last = state.stored.lastSyncAt, now.elapsed(since: last) < config.backfillLimit {
-            from = max(from, min(last.wall, now.wallClockReading(of: last)))
+        if let last = state.stored.lastSyncAt, now.elapsed(since: last) < config.backfillLimit || variants.contains(.backfillUnlimited) {
+            let since = min(last.wall, now.wallClockReading(of: last))
+            from = variants.contains(.backfillUnlimited) ? since : max(from, since)
         }
         state.sync = StepSyncState.Sync(readTo: now, trigger: trigger, source: context.source)
         effects.append(.readHealthData(from: startOfLocalDay(from, zone: context.zone), to: now.wall))

@@ -21,8 +21,8 @@ public struct StepSyncConfiguration: Hashable, Sendable {
 
 /// Known bugs of a step sync (docs/scenario.md, "Variants"). The empty set is the correct logic.
 public struct StepSyncVariants: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
     /// Rows are inserted (`POST /api/v1/steps`) instead of upserted by (user, date, source).
     public static let insertNotUpsert = StepSyncVariants(rawValue: 1 << 0)
     /// The last-sync timestamp advances even when the upload failed.
@@ -35,6 +35,14 @@ public struct StepSyncVariants: OptionSet, Hashable, Sendable {
     public static let staleNoticeMinutes = StepSyncVariants(rawValue: 1 << 4)
     /// Starts a sync although the network is unreachable (the reachability guard dropped).
     public static let ignoresOffline = StepSyncVariants(rawValue: 1 << 5)
+    /// The sync interval's hours are read as minutes: periodic work every 2 min, and a
+    /// refresh launch or HealthKit delivery syncs 2 min after the last sync.
+    public static let intervalMinutes = StepSyncVariants(rawValue: 1 << 6)
+    /// An open syncs only when the last sync is more than 48 h old (the "very stale" mark)
+    /// instead of 24 h.
+    public static let openSyncAfter48h = StepSyncVariants(rawValue: 1 << 7)
+    /// The backfill cap is dropped: a read reaches back to the last sync however old.
+    public static let backfillUnlimited = StepSyncVariants(rawValue: 1 << 8)
 }
 
 /// The health API the steps come from: the `source` of a step row.

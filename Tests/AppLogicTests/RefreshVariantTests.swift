@@ -391,4 +391,104 @@ import AppLogic
             .analytics(.refreshCompleted(success: true, duration: .zero)),
         ])
     }
+
+    // MARK: - retryOnce (seed 000, Decision 5)
+
+    /// A failed history request: the fixed logic completes with `success: false`; the
+    /// variant asks once more, the hard stop still armed, and completes after the second failure.
+    @Test func retryOnceAsksForTheHistoryAgainAfterAFailure() {
+        let launchedAt = serverTime
+        let launch: [RefreshEffect] = [
+            .analytics(.refreshStarted),
+            .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
+            .startHardStopTimer(after: .seconds(20)),
+            .httpRequest(RequestID(1), .testHistory(limit: 1)),
+        ]
+        var fixed = RefreshStore()
+        #expect(fixed.send(.taskLaunched(.device()), at: launchedAt) == launch)
+        #expect(fixed.send(.httpResponse(RequestID(1), .failed(.connectionLost)), at: launchedAt + .seconds(1)) == [
+            .cancelHardStopTimer,
+            .completeTask(success: false),
+            .analytics(.refreshCompleted(success: false, duration: .seconds(1))),
+        ])
+        var buggy = RefreshStore(variants: .retryOnce)
+        #expect(buggy.send(.taskLaunched(.device()), at: launchedAt) == launch)
+        #expect(buggy.send(.httpResponse(RequestID(1), .status(503)), at: launchedAt + .seconds(1)) == [
+            .httpRequest(RequestID(2), .testHistory(limit: 1)),
+        ])
+        #expect(buggy.send(.httpResponse(RequestID(2), .status(503)), at: launchedAt + .seconds(2)) == [
+            .cancelHardStopTimer,
+            .completeTask(success: false),
+            .analytics(.refreshCompleted(success: false, duration: .seconds(2))),
+        ])
+    }
+
+    // MARK: - ignores401 (seed 000, Phase 5.3)
+
+    /// A 401: the fixed logic signs out and cancels the next refresh before completing;
+    /// the variant completes as after any other failure.
+    @Test func ignores401KeepsTheUserSignedInAndTheScheduleSet() {
+        let launchedAt = serverTime
+        var fixed = RefreshStore()
+        _ = fixed.send(.taskLaunched(.device()), at: launchedAt)
+        #expect(fixed.send(.httpResponse(RequestID(1), .status(401)), at: launchedAt + .seconds(1)) == [
+            .cancelHardStopTimer,
+            .signOut,
+            .cancelScheduledRefresh,
+            .completeTask(success: false),
+            .analytics(.refreshCompleted(success: false, duration: .seconds(1))),
+        ])
+        var buggy = RefreshStore(variants: .ignores401)
+        _ = buggy.send(.taskLaunched(.device()), at: launchedAt)
+        #expect(buggy.send(.httpResponse(RequestID(1), .status(401)), at: launchedAt + .seconds(1)) == [
+            .cancelHardStopTimer,
+            .completeTask(success: false),
+            .analytics(.refreshCompleted(success: false, duration: .seconds(1))),
+        ])
+    }
+
+    // MARK: - alwaysFetchActive (seed 000, "Data to Fetch")
+
+    /// A test not yet due (completed 89 days before the server's time): the fixed logic
+    /// finishes after the history; the variant asks for the active session.
+    @Test func alwaysFetchActiveAsksForTheActiveSessionOfATestNotDue() {
+        let launchedAt = serverTime
+        let notDue = serverTime - .days(89)
+        var fixed = RefreshStore()
+        #expect(historyAnswer(&fixed, latestCompletedAt: notDue, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == [
+            .analytics(.dataFetched(.testHistory)),
+            .cancelHardStopTimer,
+            .storeTime(.lastRefreshAt, steady(launchedAt + .seconds(1))),
+            .synchronize,
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
+        ])
+        var buggy = RefreshStore(variants: .alwaysFetchActive)
+        #expect(historyAnswer(&buggy, latestCompletedAt: notDue, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == [
+            .analytics(.dataFetched(.testHistory)),
+            .httpRequest(RequestID(2), .activeSession),
+        ])
+    }
+
+    // MARK: - ignoresActiveSession (seed 000, "Check active session")
+
+    /// A test in progress: the fixed logic finishes without notifying; the variant notifies.
+    @Test func ignoresActiveSessionNotifiesDuringATest() {
+        let launchedAt = serverTime
+        let inProgress = HTTPResult.ok(.activeSession(inProgress: true, serverTime: serverTime + .seconds(1)))
+        let decidedAt = launchedAt + .seconds(2)
+        var fixed = RefreshStore()
+        _ = historyAnswer(&fixed, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1))
+        #expect(fixed.send(.httpResponse(RequestID(2), inProgress), at: decidedAt) == [
+            .analytics(.dataFetched(.activeSession)),
+            .cancelHardStopTimer,
+            .storeTime(.lastRefreshAt, steady(decidedAt)),
+            .synchronize,
+            .completeTask(success: true),
+            .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
+        ])
+        var buggy = RefreshStore(variants: .ignoresActiveSession)
+        _ = historyAnswer(&buggy, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1))
+        #expect(buggy.send(.httpResponse(RequestID(2), inProgress), at: decidedAt) == notifiesAndCompletes(at: decidedAt, after: .seconds(2)))
+    }
 }

@@ -318,4 +318,33 @@ extension StepSyncContext {
         let later = now + .hours(2)
         #expect(restored.send(.healthDataDelivered(.phone()), at: later) == [.readHealthData(from: midnight, to: later)])
     }
+
+    // MARK: - Variants of seed 003's cadence and reach
+
+    /// The interval read as minutes: periodic work every 2 min, and a HealthKit delivery
+    /// 2 min after the last sync syncs.
+    @Test func theIntervalMinutesVariantSyncsTwoMinutesAfterTheLastSync() {
+        var store = StepSyncStore(variants: .intervalMinutes, lastSyncAt: now - .minutes(2))
+        #expect(store.send(.healthDataDelivered(.phone()), at: now) == [.readHealthData(from: midnight, to: now)])
+        var opened = StepSyncStore(variants: .intervalMinutes, lastSyncAt: now - .hours(1))
+        #expect(opened.send(.appOpened(.phone()), at: now) == [.schedulePeriodicWork(interval: .minutes(2), constraints: [.networkConnected, .batteryNotLow])])
+    }
+
+    /// An open 24 h after the last sync: the fixed logic syncs (``openAt24hSyncs()``); the
+    /// 48 h variant does not until 48 h.
+    @Test func theOpenSyncAfter48hVariantWaitsTwoDays() {
+        var store = StepSyncStore(variants: .openSyncAfter48h, lastSyncAt: now - .hours(24))
+        #expect(store.send(.appOpened(.phone()), at: now) == [periodic])
+        var due = StepSyncStore(variants: .openSyncAfter48h, lastSyncAt: now - .hours(48))
+        #expect(due.send(.appOpened(.phone()), at: now) == [periodic, .readHealthData(from: midnight - .days(2), to: now)])
+    }
+
+    /// A last sync 40 days ago: the fixed logic reads 30 days (``lastSync30DaysAnd1SecondAgoIsClampedTo30Days()``);
+    /// the unlimited variant reads all 40.
+    @Test func theBackfillUnlimitedVariantReadsBackToTheLastSync() {
+        var store = StepSyncStore(variants: .backfillUnlimited, lastSyncAt: now - .days(40))
+        #expect(store.send(.periodicWorkRan(.phone()), at: now) == [.readHealthData(from: midnight - .days(40), to: now)])
+        var recent = StepSyncStore(variants: .backfillUnlimited, lastSyncAt: now - .hours(3))
+        #expect(recent.send(.periodicWorkRan(.phone()), at: now) == [.readHealthData(from: midnight, to: now)])
+    }
 }

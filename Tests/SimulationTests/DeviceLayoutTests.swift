@@ -48,6 +48,8 @@ import Platform
         #expect(MemoryLayout<StepsChecker.SyncTruth>.stride <= 16, "the step-sync oracle's entry grew")
         // The analysis's timeout, its send and whether the user moved on (seed 004's judges).
         #expect(MemoryLayout<ContinuationChecker.Entry>.stride <= 24, "the continuation oracle's entry grew")
+        // When syncs started (seed 003's cadence and open-sync judges).
+        #expect(MemoryLayout<StepsChecker.CadenceTruth>.stride <= 16, "the step-sync cadence entry grew")
     }
 
     /// The next event's prefetch asks for parts of a device by offset (Core/Prefetch,

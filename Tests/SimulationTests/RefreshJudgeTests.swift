@@ -1,6 +1,8 @@
 import Testing
 import SimKernel
 import Platform
+import AppLogic
+import Backend
 @testable import Simulation
 
 /// The refresh's judges of seed `000` at their boundaries (Oracle/RefreshChecker): the
@@ -55,6 +57,7 @@ import Platform
         world.core.oracle.refresh.devices[0].lastRefreshAt = world.core.now - .hours(12)
         world.core.observeHistoryRequested(0, limit: 1)
         #expect(Self.count(world, .refreshedTooSoon) == 0)
+        Self.launched(&world)
         world.core.oracle.refresh.devices[0].lastRefreshAt = world.core.now - .hours(12) + SimDuration(microseconds: 1)
         world.core.observeHistoryRequested(0, limit: 1)
         #expect(Self.count(world, .refreshedTooSoon) == 1)
@@ -100,6 +103,7 @@ import Platform
         Self.launched(&world)
         world.core.observeHistoryRequested(0, limit: 1)
         #expect(world.core.oracle.violations == 0)
+        Self.launched(&world)
         world.core.observeHistoryRequested(0, limit: 2)
         #expect(Self.count(world, .historyNotLimitOne) == 1 && world.core.oracle.violations == 1)
     }
@@ -122,6 +126,7 @@ import Platform
         var world = try Self.world()
         Self.launched(&world)
         world.core.observeHistoryRequested(0, limit: 1)
+        Self.launched(&world)
         world.core.devices[0].offlineSpells = 1
         world.core.observeHistoryRequested(0, limit: 1)
         #expect(Self.count(world, .refreshRequestWhileOffline) == 1 && world.core.oracle.violations == 1)
@@ -153,5 +158,91 @@ import Platform
         world.core.observeRefreshCompletedEvent(0, duration: SimDuration.seconds(7).microseconds - 1)
         world.core.observeRefreshCompletedEvent(0, duration: 0)
         #expect(Self.count(world, .refreshAnalyticsWrong) == 2 && world.core.oracle.violations == 2)
+    }
+
+    /// One history request a task: the second in the same task is a retry; the next
+    /// task's first is not.
+    @Test func aSecondHistoryRequestInOneTaskIsARetry() throws {
+        var world = try Self.world()
+        Self.launched(&world)
+        world.core.observeHistoryRequested(0, limit: 1)
+        #expect(world.core.oracle.violations == 0)
+        world.core.observeHistoryRequested(0, limit: 1)
+        #expect(Self.count(world, .refreshRequestRetried) == 1 && world.core.oracle.violations == 1)
+        Self.launched(&world)
+        world.core.observeHistoryRequested(0, limit: 1)
+        #expect(world.core.oracle.violations == 1)
+    }
+
+    /// A task that got a 401 completes signed out with no next refresh pending; signed
+    /// in, or with the next refresh still pending, is caught; a task without a 401 is not judged.
+    @Test func aTaskThatGotA401EndsSignedOutAndUnscheduled() throws {
+        var world = try Self.world()
+        Self.launched(&world)
+        world.core.devices[0].task.completions = 1
+        world.features.refresh.observeTaskCompleted(0, success: false, requestPending: true, core: &world.core)
+        #expect(world.core.oracle.violations == 0)
+        world.core.observeRefreshUnauthorized(0)
+        world.core.devices[0].signedIn = false
+        world.features.refresh.observeTaskCompleted(0, success: false, requestPending: false, core: &world.core)
+        #expect(world.core.oracle.violations == 0)
+        world.features.refresh.observeTaskCompleted(0, success: false, requestPending: true, core: &world.core)
+        world.core.devices[0].signedIn = true
+        world.features.refresh.observeTaskCompleted(0, success: false, requestPending: false, core: &world.core)
+        #expect(Self.count(world, .unauthorizedNotSignedOut) == 2 && world.core.oracle.violations == 2)
+    }
+
+    /// The active session only in a task whose history answer saw a window truly open:
+    /// before any answer, or after one that saw none, it is caught.
+    @Test func theActiveSessionNeedsAWindowTheHistorySawOpen() throws {
+        var world = try Self.world()
+        Self.launched(&world)
+        world.core.observeActiveSessionRequested(0)
+        world.core.observeHistoryReceived(0, openWindow: RefreshSlot.noWindow)
+        world.core.observeActiveSessionRequested(0)
+        #expect(Self.count(world, .activeSessionNotNeeded) == 2)
+        world.core.observeHistoryReceived(0, openWindow: 0)
+        world.core.observeActiveSessionRequested(0)
+        #expect(Self.count(world, .activeSessionNotNeeded) == 2 && world.core.oracle.violations == 2)
+    }
+
+    /// `activeSessionNotNeeded`'s risk: the logic's availability (the server's time minus
+    /// the latest completion, at least the cadence) and the truth's at the server's answer
+    /// (what ``RefreshHost/serve(_:user:serverTime:core:)`` records) agree at the 90-day
+    /// boundary and 1 µs either side, the answer's instants built as the world builds them.
+    @Test func theHistorysAvailabilityIsTheTruthsAtTheBoundary() {
+        let startMicroseconds: Int64 = 1_772_409_600 * 1_000_000
+        let completed = SimTime(microseconds: -5_000_000)
+        let truth = TestAvailabilityTruth(cadence: .days(90), lastCompleted: [completed])
+        let logic = RefreshLogic()
+        for offset: Int64 in [-1, 0, 1] {
+            let t = truth.availableAt(0) + SimDuration(microseconds: offset)
+            let now = DeviceTime(wall: Instant(unixMicroseconds: startMicroseconds + t.microseconds), sinceBoot: .hours(1), boot: 1)
+            var state = RefreshState()
+            var effects: [RefreshEffect] = []
+            logic.handle(.taskLaunched(RefreshLaunchContext(signedIn: true, networkReachable: true, notificationAuthorization: .authorized, timeZoneIdentifier: "UTC")),
+                         state: &state, now: now, into: &effects)
+            effects.removeAll()
+            let answer = HTTPResult.ok(.testHistory(latestCompletedAt: Instant(unixMicroseconds: startMicroseconds + completed.microseconds),
+                                                    serverTime: Instant(unixMicroseconds: startMicroseconds + t.microseconds)))
+            logic.handle(.httpResponse(RequestID(1), answer), state: &state, now: now, into: &effects)
+            #expect(effects.contains(.httpRequest(RequestID(2), .activeSession)) == truth.isAvailable(0, at: t), "\(offset) µs from the boundary")
+        }
+    }
+
+    /// A post in a task whose active-session answer said a test was in progress is
+    /// caught; the next task, without that answer, posts freely.
+    @Test func aNotificationDuringATestIsCaught() throws {
+        var world = try Self.world()
+        world.core.devices[0].notificationCenter = NotificationCenterModel(authorization: .authorized)
+        Self.launched(&world)
+        world.core.observeRefreshPosts(0)
+        #expect(world.core.oracle.violations == 0)
+        world.core.observeTestInProgressAnswered(0)
+        world.core.observeRefreshPosts(0)
+        #expect(Self.count(world, .notifiedDuringTest) == 1)
+        Self.launched(&world)
+        world.core.observeRefreshPosts(0)
+        #expect(world.core.oracle.violations == 1)
     }
 }

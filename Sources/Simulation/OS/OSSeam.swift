@@ -65,6 +65,12 @@ extension World {
         if runsAndroid(i) { android.cancelWork(d, work, core: &core) }
     }
 
+    /// Whether a request for `work`'s next run is pending: iOS's `BGAppRefreshTask`
+    /// request, Android's WorkManager work enqueued (the oracle reads it after a 401).
+    func taskRequestPending(_ d: UInt32, _ work: WorkID) -> Bool {
+        runsAndroid(Int(d)) ? android.devices[androidIndex(d)][work].enqueued : core.devices[Int(d)].task.hasPending
+    }
+
     /// The running task's deadline (`work`'s, task `serial`): iOS's expiration (the
     /// expiration handler runs), Android JobScheduler's stop deadline.
     mutating func taskDeadline(_ d: UInt32, _ work: WorkID, serial: UInt32) {

@@ -49,6 +49,22 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// A `background_refresh_completed` event whose duration is not the task's true time
     /// from its launch to now (seed `000`, Decision 6: "success/failure, duration").
     case refreshAnalyticsWrong
+    /// A refresh task asked for the test history a second time: a failure ends the task
+    /// with `success: false` and waits for the next launch, no retry inside the task
+    /// (seed `000`, Decision 5).
+    case refreshRequestRetried
+    /// A refresh task got a 401 and completed with the user still signed in, or with a
+    /// request for its next run still pending (iOS's `BGAppRefreshTask` request, Android's
+    /// refresh work enqueued) (seed `000`, Phase 5.3: "log out user, clear refresh schedule").
+    case unauthorizedNotSignedOut
+    /// A refresh asked for the active session although its history answer showed no
+    /// available test: the window was not truly open when the server answered (seed
+    /// `000`, "Data to Fetch": "use active endpoint only if needed").
+    case activeSessionNotNeeded
+    /// A refresh posted its test notification although the active-session answer its task
+    /// got said a test was in progress (the server's truth when it answered) (seed `000`,
+    /// "Check active session": a test in progress means nothing is due).
+    case notifiedDuringTest
     /// When the user opens the app, the badge differs from the number of unread
     /// notifications (seed `002`, issue 3).
     case badgeDiffersFromUnread
@@ -198,6 +214,19 @@ public enum ViolationKind: String, CaseIterable, Sendable {
     /// offline or in low-power mode (seed `003`, "Constraints Handling": network only;
     /// "Background Sync Task": signed-in users; Non-Goals: no sync in low-power mode).
     case stepSyncWhenForbidden
+    /// A step sync started sooner after the start of the last sync the app heard succeed
+    /// than its trigger allows (seed `003`, "Configuration", §6): a refresh launch or a
+    /// HealthKit delivery `logic.stepSync.syncInterval` (2 h), an open `openSyncAge`
+    /// (24 h), in elapsed time; or periodic work asked for at another interval than `syncInterval`.
+    case stepSyncTooSoon
+    /// An app open started no step sync although the last successful one started at least
+    /// `logic.stepSync.openSyncAge` (24 h) before, no upload of the device was in flight
+    /// and the device allowed a sync (signed in, online, not in low-power mode, battery
+    /// not low) (seed `003`, §6: "If > 24 hours ago, trigger immediate sync").
+    case openSyncMissed
+    /// A step upload holding a date before the device's own date `logic.stepSync.backfillLimit`
+    /// (30 d) before now, on its clock and zone (seed `003`, §6: "up to 30 days max").
+    case stepsBackfilledTooFar
 }
 
 public struct Violation: Sendable, Equatable {

@@ -35,6 +35,12 @@ struct RefreshChecker {
         static let signedInAtLaunch = TaskFlags(rawValue: 1 << 2)
         /// The user's permission allowed notifications at its launch.
         static let permittedAtLaunch = TaskFlags(rawValue: 1 << 3)
+        /// It asked for the test history (`refreshRequestRetried`).
+        static let historySent = TaskFlags(rawValue: 1 << 4)
+        /// A 401 answer reached it (`unauthorizedNotSignedOut`).
+        static let unauthorized = TaskFlags(rawValue: 1 << 5)
+        /// An active-session answer saying a test is in progress reached it (`notifiedDuringTest`).
+        static let sawTestInProgress = TaskFlags(rawValue: 1 << 6)
     }
 
     /// Whether the OS shows an app's notification with permission `p`: authorized, or
@@ -80,6 +86,30 @@ extension WorldCore {
         oracle.refresh.devices[i].task.insert(.historyReceived)
     }
 
+    /// The refresh asks for the active session: `activeSessionNotNeeded` unless the
+    /// running task's history answer saw a window truly open (the server's truth when it
+    /// answered: ``RefreshHost/serve(_:user:serverTime:core:)``). Only availability is
+    /// judged here: the 24 h and once-per-window conditions have judges of their own.
+    mutating func observeActiveSessionRequested(_ i: Int) {
+        guard oracle.watching else { return }
+        let needed = oracle.refresh.devices[i].taskSawOpenWindow != RefreshSlot.noWindow
+        verify(needed, .activeSessionNotNeeded, device: i, time: now,
+               detail: needed ? nil : "active session asked for in task \(devices[i].task.serial), whose history answer showed no available test")
+    }
+
+    /// An active-session answer reached the running task saying a test is in progress
+    /// (the server's truth when it answered).
+    mutating func observeTestInProgressAnswered(_ i: Int) {
+        guard oracle.watching else { return }
+        oracle.refresh.devices[i].task.insert(.sawTestInProgress)
+    }
+
+    /// A 401 answered a request of the running task (the answer the world delivered).
+    mutating func observeRefreshUnauthorized(_ i: Int) {
+        guard oracle.watching else { return }
+        oracle.refresh.devices[i].task.insert(.unauthorized)
+    }
+
     /// The refresh asks the OS for its next run no earlier than `earliestWall` (µs on the
     /// device's wall clock, `earliestBeginDate`): `refreshRequestDateWrong` unless that is
     /// the scenario's preferred interval after the device's wall clock now (the world's
@@ -99,10 +129,16 @@ extension WorldCore {
     /// minimum interval old, in true time (`refreshedTooSoon`: "Skip if last refresh was <
     /// 12 hours ago"); the user signed in (at the launch or now: `refreshWhileSignedOut`),
     /// the device online now (`refreshRequestWhileOffline`), the latest test alone
-    /// (`historyNotLimitOne`) (seed `000`, "Conditional Execution", "Minimal Network Requests").
+    /// (`historyNotLimitOne`), and once in the task (`refreshRequestRetried`: no retry
+    /// inside the task) (seed `000`, "Conditional Execution", "Minimal Network Requests",
+    /// Decision 5).
     mutating func observeHistoryRequested(_ i: Int, limit: Int) {
         guard oracle.watching else { return }
         let entry = oracle.refresh.devices[i]
+        oracle.refresh.devices[i].task.insert(.historySent)
+        let again = entry.task.contains(.historySent)
+        verify(!again, .refreshRequestRetried, device: i, time: now,
+               detail: again ? "test history asked for again in task \(devices[i].task.serial)" : nil)
         let signedIn = devices[i].signedIn || entry.task.contains(.signedInAtLaunch)
         verify(signedIn, .refreshWhileSignedOut, device: i, time: now,
                detail: signedIn ? nil : "test history asked for while signed out since the task's launch")
@@ -122,9 +158,13 @@ extension WorldCore {
 
     /// The refresh asks the OS to post its test notification: `postedWithoutPermission`
     /// unless the permission allowed posting at the task's launch or now (seed `000`,
-    /// Phase 3.1), so a permission answered during the task is no violation.
+    /// Phase 3.1), so a permission answered during the task is no violation;
+    /// `notifiedDuringTest` if the task's active-session answer said a test was in progress.
     mutating func observeRefreshPosts(_ i: Int) {
         guard oracle.watching else { return }
+        let testInProgress = oracle.refresh.devices[i].task.contains(.sawTestInProgress)
+        verify(!testInProgress, .notifiedDuringTest, device: i, time: now,
+               detail: testInProgress ? "test notification posted in task \(devices[i].task.serial), whose active-session answer said a test was in progress" : nil)
         let permitted = RefreshChecker.allowsPosting(devices[i].permission) || oracle.refresh.devices[i].task.contains(.permittedAtLaunch)
         verify(permitted, .postedWithoutPermission, device: i, time: now,
                detail: permitted ? nil : "refresh: test notification posted with permission \(devices[i].permission) since the task's launch")
@@ -166,10 +206,18 @@ extension RefreshHost {
     /// The app called `setTaskCompleted(success:)`, already counted by the OS:
     /// `taskCompletedTwice` (seed `002`, issue 1), and at the first successful call of a
     /// running task `availableTestNotNotified`; a task that got a history answer then
-    /// is the last refresh (`refreshedTooSoon`).
-    func observeTaskCompleted(_ i: Int, success: Bool, core: inout WorldCore) {
+    /// is the last refresh (`refreshedTooSoon`). A running task that got a 401 must end
+    /// with the user signed out and no request for the next run pending
+    /// (`requestPending`, the OS's: `unauthorizedNotSignedOut`). Where the step sync owns
+    /// the task (iOS without the refresh) no refresh request is sent, so none applies.
+    func observeTaskCompleted(_ i: Int, success: Bool, requestPending: Bool, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let calls = core.devices[i].task.completions
+        if core.devices[i].task.running, calls == 1, core.oracle.refresh.devices[i].task.contains(.unauthorized) {
+            let signedIn = core.devices[i].signedIn
+            core.verify(!signedIn && !requestPending, .unauthorizedNotSignedOut, device: i, time: core.now,
+                   detail: signedIn || requestPending ? "task \(core.devices[i].task.serial) got a 401 and completed \(signedIn ? "signed in" : "signed out")\(requestPending ? ", its next refresh still scheduled" : "")" : nil)
+        }
         if success, core.devices[i].task.running, calls == 1 {
             judgeNotifiedIfDue(i, core: &core)
             if core.oracle.refresh.devices[i].task.contains(.historyReceived) { core.oracle.refresh.devices[i].lastRefreshAt = core.now }

@@ -16,11 +16,13 @@ struct StepsChecker {
     var restartPending: [Bool]
     /// The retry chain and the last success, from what the app truly heard (``SyncTruth``).
     var sync: [SyncTruth]
+    /// When syncs started (``CadenceTruth``: Oracle/StepSyncCadenceChecker).
+    var cadence: [CadenceTruth]
 
     /// One device's truth for the retry schedule and the stale notice (seed `003`), 16 bytes.
     struct SyncTruth {
         /// What the input being delivered is (``Delivering``).
-        enum Delivering: UInt8 { case other, retryTimer, retryableFailure, finalFailure }
+        enum Delivering: UInt8 { case other, retryTimer, retryableFailure, finalFailure, open, periodicWork, refreshLaunch, healthDelivery }
         /// When the app last heard a sync succeed (an upload answered OK, or a read with
         /// nothing to upload); at first the drawn sync before the run.
         var lastSuccessAt = World.never
@@ -30,6 +32,8 @@ struct StepsChecker {
         var delivering = Delivering.other
         /// A success was heard and has not yet set the stale notice.
         var noticeDue = false
+        /// The open being delivered must start a sync (`openSyncMissed`).
+        var openSyncDue = false
     }
 
     /// Starts loading device `i`'s entries, which a step upload's arrival reads.
@@ -39,6 +43,7 @@ struct StepsChecker {
         calendarMovedAt.prefetch(i)
         restartPending.prefetch(i)
         sync.prefetch(i)
+        cadence.prefetch(i)
     }
 
     /// What is wrong with a retry timer set for `after` (nil: nothing) while the world
@@ -49,7 +54,7 @@ struct StepsChecker {
         let k = Int(failures), set = "retry timer set for \(after.exactSeconds)"
         switch delivering {
         case .finalFailure: return "\(set) after a client error (4xx), which is not retried"
-        case .other, .retryTimer: return "\(set) outside a failure's answer"
+        case .other, .retryTimer, .open, .periodicWork, .refreshLaunch, .healthDelivery: return "\(set) outside a failure's answer"
         case .retryableFailure where k < 1 || k > delays.count:
             return "\(set) after failed attempt \(k); the seed stops after attempt \(delays.count + 1)"
         case .retryableFailure where after != delays[k - 1]:
@@ -64,6 +69,7 @@ struct StepsChecker {
         calendarMovedAt = Array(hugePagesRepeating: World.never, count: n)
         restartPending = Array(hugePagesRepeating: false, count: n)
         sync = Array(hugePagesRepeating: SyncTruth(), count: n)
+        cadence = Array(hugePagesRepeating: CadenceTruth(), count: n)
     }
 }
 
@@ -98,6 +104,7 @@ extension StepSyncHost {
         core.oracle.steps.firstJudgedDay[i] = day
         core.oracle.steps.judgedThrough[i] = day - 1
         core.oracle.steps.sync[i].lastSuccessAt = lastSync
+        core.oracle.steps.cadence[i].lastSuccessStartedAt = lastSync
     }
 
     /// The world delivers `input` to the device's step sync: what it is (a retry timer, a
@@ -120,7 +127,13 @@ extension StepSyncHost {
             truth.delivering = code == 429 || code >= 500 ? .retryableFailure : .finalFailure
         case .healthDataRead(let days) where days.isEmpty:
             succeeded(i, &truth, core: &core)
-        case .appOpened, .periodicWorkRan, .refreshTaskLaunched, .healthDataDelivered, .healthDataRead:
+        case .appOpened:
+            truth.delivering = .open
+            truth.openSyncDue = openSyncIsDue(i, core: core)
+        case .periodicWorkRan: truth.delivering = .periodicWork
+        case .refreshTaskLaunched: truth.delivering = .refreshLaunch
+        case .healthDataDelivered: truth.delivering = .healthDelivery
+        case .healthDataRead:
             break
         }
         core.oracle.steps.sync[i] = truth
@@ -130,6 +143,7 @@ extension StepSyncHost {
     private func succeeded(_ i: Int, _ truth: inout StepsChecker.SyncTruth, core: inout WorldCore) {
         if truth.noticeDue { staleNoticeNotSet(i, truth, core: &core) }
         truth.lastSuccessAt = core.now
+        core.oracle.steps.cadence[i].lastSuccessStartedAt = core.oracle.steps.cadence[i].syncStartedAt
         truth.failures = 0
         truth.noticeDue = true
     }

@@ -74,7 +74,11 @@ struct RefreshHost: FeatureHost {
         case .cancelScheduledRefresh:
             return .cancelTask(.refresh)
         case .httpRequest(let id, let endpoint):
-            if case .testHistory(let limit) = endpoint { core.observeHistoryRequested(i, limit: limit) }
+            switch endpoint {
+            case .testHistory(let limit): core.observeHistoryRequested(i, limit: limit)
+            case .activeSession: core.observeActiveSessionRequested(i)
+            default: break
+            }
             return .send(id, endpoint, .refresh)
         case .cancelRequests:
             core.cancelRequest(slots[i].job)
@@ -219,6 +223,10 @@ extension RefreshVariants {
             case "refresh.fullHistory": insert(.fullHistory)
             case "refresh.ignoresPermission": insert(.ignoresPermission)
             case "refresh.durationSinceLastRefresh": insert(.durationSinceLastRefresh)
+            case "refresh.retryOnce": insert(.retryOnce)
+            case "refresh.ignores401": insert(.ignores401)
+            case "refresh.alwaysFetchActive": insert(.alwaysFetchActive)
+            case "refresh.ignoresActiveSession": insert(.ignoresActiveSession)
             default: break
             }
         }

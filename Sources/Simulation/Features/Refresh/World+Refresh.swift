@@ -65,7 +65,7 @@ extension World {
     mutating func completeTask(_ d: UInt32, success: Bool) {
         let i = Int(d)
         core.devices[i].task.completions &+= 1
-        features.refresh.observeTaskCompleted(i, success: success, core: &core)
+        features.refresh.observeTaskCompleted(i, success: success, requestPending: taskRequestPending(d, .refresh), core: &core)
         guard core.devices[i].task.running else { return }
         endTask(d)
         core.schedule(.suspendAfterTask(device: d, serial: core.devices[i].task.serial), after: core.suspensionDelay(i))
@@ -132,7 +132,14 @@ extension World {
         let j = Int(job), d = core.jobs[j].device, i = Int(d)
         core.devices[i].ledger.chargeApp(joules: radioJoules)
         guard appHearsAnswer(job) else { return }
-        if case .ok(.testHistory) = result, core.devices[i].task.running { core.observeHistoryReceived(i, openWindow: core.jobs[j].openWindow) }
+        if core.devices[i].task.running {
+            switch result {
+            case .ok(.testHistory): core.observeHistoryReceived(i, openWindow: core.jobs[j].openWindow)
+            case .status(401): core.observeRefreshUnauthorized(i)
+            case .ok(.activeSession(inProgress: true, _)): core.observeTestInProgressAnswered(i)
+            default: break
+            }
+        }
         deliverRefresh(d, .httpResponse(core.jobs[j].request, result))
     }
 }

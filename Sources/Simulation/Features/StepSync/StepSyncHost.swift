@@ -126,9 +126,11 @@ struct StepSyncHost: FeatureHost {
         let i = Int(d)
         switch effect {
         case .schedulePeriodicWork(let interval, let constraints):
+            observePeriodicWorkInterval(i, SimDuration(microseconds: interval.microseconds), core: &core)
             return .enqueuePeriodicWork(.stepSync, interval: interval, constraints: constraints)
         case .readHealthData(let from, let to):
             observeSyncStarts(i, core: &core)
+            observeSyncCadence(i, core: &core)
             observeSyncStartAllowed(i, core: &core)
             let clock = core.devices[i].clock
             slots[i].readFrom = clock.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
@@ -139,6 +141,7 @@ struct StepSyncHost: FeatureHost {
         case .httpRequest(let id, let endpoint):
             metrics.uploads += 1
             observeStepUploadSent(i, core: &core)
+            if case .syncSteps(let upload) = endpoint { observeUploadReach(i, upload, core: &core) }
             return .send(id, endpoint, .stepSync)
         case .startRetryTimer(let after):
             let delay = SimDuration(microseconds: after.microseconds)
@@ -332,6 +335,9 @@ extension StepSyncVariants {
             case "stepSync.retryDelaysSeconds": insert(.retryDelaysSeconds)
             case "stepSync.staleNoticeMinutes": insert(.staleNoticeMinutes)
             case "stepSync.ignoresOffline": insert(.ignoresOffline)
+            case "stepSync.intervalMinutes": insert(.intervalMinutes)
+            case "stepSync.openSyncAfter48h": insert(.openSyncAfter48h)
+            case "stepSync.backfillUnlimited": insert(.backfillUnlimited)
             default: break
             }
         }
