@@ -24,7 +24,8 @@ import SimKernel
             let world = try Self.run([], kills: kills)
             #expect(world.features.continuation.metrics.timedOut > 0)
             #expect(world.core.oracle.violations == 0, "kills: \(kills)")
-            #expect(world.core.oracle.continuation.entries.allSatisfy { $0.deadline == World.never || $0.deadline >= world.now })
+            let timeouts = world.core.scenario.logic.continuation
+            #expect(world.core.oracle.continuation.entries.allSatisfy { $0.deadline(timeouts) == World.never || $0.deadline(timeouts) >= world.now })
         }
     }
 

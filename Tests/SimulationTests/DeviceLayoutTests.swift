@@ -46,8 +46,8 @@ import Platform
         #expect(MemoryLayout<RefreshChecker.Entry>.stride <= 24, "the refresh oracle's entry grew")
         // The step sync's retry chain and last success (seed 003's retry and stale-notice judges).
         #expect(MemoryLayout<StepsChecker.SyncTruth>.stride <= 16, "the step-sync oracle's entry grew")
-        // The analysis's timeout, its send and whether the user moved on (seed 004's judges).
-        #expect(MemoryLayout<ContinuationChecker.Entry>.stride <= 24, "the continuation oracle's entry grew")
+        // The analysis's send, mode and whether the user moved on (seed 004's judges), packed in 8 bytes.
+        #expect(MemoryLayout<ContinuationChecker.Entry>.stride == 8, "the continuation oracle's entry grew")
         // When syncs started (seed 003's cadence and open-sync judges).
         #expect(MemoryLayout<StepsChecker.CadenceTruth>.stride <= 16, "the step-sync cadence entry grew")
     }

@@ -1,18 +1,44 @@
 import SimKernel
 import AppLogic
+import Scenario
 
 /// The continuation's judge-only ground truth (seed `004`), one entry per device.
 struct ContinuationChecker {
+    /// One device's analysis, 8 bytes (the bench's memory target counts every byte a
+    /// device holds): bits 0-59 the send instant (µs), bit 60 in flight, bit 61 the
+    /// hierarchical mode, bit 62 "Move On & Notify" chosen for it with no open since.
     struct Entry {
+        private var bits: UInt64 = 0
+        private static let timeMask: UInt64 = (1 << 60) - 1
+        private static let inFlightBit: UInt64 = 1 << 60, hierarchicalBit: UInt64 = 1 << 61, movedOnBit: UInt64 = 1 << 62
+
+        init() {}
+
+        init(sentAt: SimTime, hierarchical: Bool) {
+            precondition(sentAt.microseconds >= 0 && UInt64(sentAt.microseconds) <= Self.timeMask)
+            bits = UInt64(sentAt.microseconds) | Self.inFlightBit | (hierarchical ? Self.hierarchicalBit : 0)
+        }
+
+        /// The instant the analysis in flight (or the last one) was sent.
+        var sentAt: SimTime { SimTime(microseconds: Int64(bits & Self.timeMask)) }
+        /// An analysis is in flight: sent, and not yet answered, cancelled or abandoned.
+        var inFlight: Bool { bits & Self.inFlightBit != 0 }
+        /// The user chose "Move On & Notify" for the analysis and has not opened the app since.
+        var movedOn: Bool {
+            get { bits & Self.movedOnBit != 0 }
+            set { bits = newValue ? bits | Self.movedOnBit : bits & ~Self.movedOnBit }
+        }
+
         /// The instant the analysis in flight times out: its send plus its mode's timeout
         /// of `logic.continuation` (elapsed time: a timer, whatever the wall clock does);
         /// `World.never` when none is in flight.
-        var deadline = World.never
-        /// The instant the analysis in flight (or the last one) was sent.
-        var sentAt = World.never
-        /// The user chose "Move On & Notify" for the analysis in flight and has not
-        /// opened the app since.
-        var movedOn = false
+        func deadline(_ timeouts: ContinuationConfig) -> SimTime {
+            guard inFlight else { return World.never }
+            return sentAt + (bits & Self.hierarchicalBit != 0 ? timeouts.hierarchicalTimeout : timeouts.baselineTimeout)
+        }
+
+        /// The analysis is no longer in flight.
+        mutating func end() { bits &= ~Self.inFlightBit }
     }
     var entries: [Entry]
 
@@ -45,9 +71,7 @@ extension ContinuationHost {
     func observeAnalysisSent(_ i: Int, mode: AnalysisMode, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         analysisEnds(i, "was still running when the next one was sent", core: &core)
-        let timeouts = core.scenario.logic.continuation
-        let timeout = mode == .hierarchical ? timeouts.hierarchicalTimeout : timeouts.baselineTimeout
-        core.oracle.continuation.entries[i] = ContinuationChecker.Entry(deadline: core.now + timeout, sentAt: core.now, movedOn: false)
+        core.oracle.continuation.entries[i] = ContinuationChecker.Entry(sentAt: core.now, hierarchical: mode == .hierarchical)
     }
 
     /// `analysisStartedTwice`: an analysis request goes out while the world still has the
@@ -64,7 +88,7 @@ extension ContinuationHost {
     /// its timeout exactly.
     func observeDeadlineTimerFires(_ i: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let deadline = core.oracle.continuation.entries[i].deadline
+        let deadline = core.oracle.continuation.entries[i].deadline(core.scenario.logic.continuation)
         guard deadline != World.never else { return }
         core.verify(core.now == deadline, .continuationPastDeadline, device: i, time: core.now,
                     detail: core.now == deadline ? nil : "the timeout timer of the analysis in flight fired at \(core.format(core.now)); its timeout is at \(core.format(deadline))")
@@ -74,9 +98,9 @@ extension ContinuationHost {
     /// it, the app was terminated): not after its timeout.
     func analysisEnds(_ i: Int, _ how: String, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let deadline = core.oracle.continuation.entries[i].deadline
+        let deadline = core.oracle.continuation.entries[i].deadline(core.scenario.logic.continuation)
         guard deadline != World.never else { return }
-        core.oracle.continuation.entries[i].deadline = World.never
+        core.oracle.continuation.entries[i].end()
         let holds = core.now <= deadline
         core.verify(holds, .continuationPastDeadline, device: i, time: holds ? core.now : deadline,
                     detail: holds ? nil : "the analysis that timed out at \(core.format(deadline)) \(how) at \(core.format(core.now))")
@@ -86,7 +110,7 @@ extension ContinuationHost {
     func observeContinuationRunEnded(core: inout WorldCore) {
         guard core.oracle.watching else { return }
         for i in core.oracle.continuation.entries.indices {
-            let deadline = core.oracle.continuation.entries[i].deadline
+            let deadline = core.oracle.continuation.entries[i].deadline(core.scenario.logic.continuation)
             guard deadline != World.never, deadline < core.now else { continue }
             core.verify(false, .continuationPastDeadline, device: i, time: deadline,
                         detail: "the analysis that timed out at \(core.format(deadline)) was still running at the run's end")
@@ -104,10 +128,10 @@ extension ContinuationHost {
     func observeOffered(_ i: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let entry = core.oracle.continuation.entries[i]
-        let due = entry.sentAt == World.never ? World.never : entry.sentAt + core.scenario.logic.continuation.offerAfter
-        let holds = entry.deadline != World.never && core.now == due
+        let due = entry.sentAt + core.scenario.logic.continuation.offerAfter
+        let holds = entry.inFlight && core.now == due
         core.verify(holds, .offerTimingWrong, device: i, time: core.now, detail: holds ? nil
-            : entry.deadline == World.never ? "the background option offered with no analysis in flight"
+            : !entry.inFlight ? "the background option offered with no analysis in flight"
             : "the background option offered at \(core.format(core.now)), \(core.human(core.now - entry.sentAt)) after the send; due at \(core.format(due))")
     }
 
@@ -117,7 +141,7 @@ extension ContinuationHost {
     /// `permissionNotRequested` if the permission was not determined or provisional at
     /// the choice (`before`) and the OS has not asked the user (it is still so).
     func observeMovedOn(_ i: Int, permissionBefore before: NotificationAuthorization, core: inout WorldCore) {
-        guard core.oracle.watching, core.oracle.continuation.entries[i].deadline != World.never else { return }
+        guard core.oracle.watching, core.oracle.continuation.entries[i].inFlight else { return }
         core.oracle.continuation.entries[i].movedOn = true
         let holds = slots[i].holdsBackgroundTask
         core.verify(holds, .moveOnWithoutBackgroundTask, device: i, time: core.now,
