@@ -28,6 +28,12 @@ import AppLogic
         return store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: latestCompletedAt, serverTime: serverTime))), at: answeredAt)
     }
 
+    /// A failure's end: no retry, the task completed unsuccessfully with its duration (seed
+    /// `000`, Decision 5).
+    private func failsAndCompletes(after duration: Interval) -> [RefreshEffect] {
+        [.cancelHardStopTimer, .completeTask(success: false), .analytics(.refreshCompleted(success: false, duration: duration))]
+    }
+
     /// The effects that follow an active-session answer finding the test due, with the
     /// writes flushed: the window stored, the notification posted, the task completed
     /// `duration` after its launch.
@@ -406,21 +412,13 @@ import AppLogic
         ]
         var fixed = RefreshStore()
         #expect(fixed.send(.taskLaunched(.device()), at: launchedAt) == launch)
-        #expect(fixed.send(.httpResponse(RequestID(1), .failed(.connectionLost)), at: launchedAt + .seconds(1)) == [
-            .cancelHardStopTimer,
-            .completeTask(success: false),
-            .analytics(.refreshCompleted(success: false, duration: .seconds(1))),
-        ])
+        #expect(fixed.send(.httpResponse(RequestID(1), .failed(.connectionLost)), at: launchedAt + .seconds(1)) == failsAndCompletes(after: .seconds(1)))
         var buggy = RefreshStore(variants: .retryOnce)
         #expect(buggy.send(.taskLaunched(.device()), at: launchedAt) == launch)
         #expect(buggy.send(.httpResponse(RequestID(1), .status(503)), at: launchedAt + .seconds(1)) == [
             .httpRequest(RequestID(2), .testHistory(limit: 1)),
         ])
-        #expect(buggy.send(.httpResponse(RequestID(2), .status(503)), at: launchedAt + .seconds(2)) == [
-            .cancelHardStopTimer,
-            .completeTask(success: false),
-            .analytics(.refreshCompleted(success: false, duration: .seconds(2))),
-        ])
+        #expect(buggy.send(.httpResponse(RequestID(2), .status(503)), at: launchedAt + .seconds(2)) == failsAndCompletes(after: .seconds(2)))
     }
 
     // MARK: - ignores401 (seed 000, Phase 5.3)
@@ -440,11 +438,7 @@ import AppLogic
         ])
         var buggy = RefreshStore(variants: .ignores401)
         _ = buggy.send(.taskLaunched(.device()), at: launchedAt)
-        #expect(buggy.send(.httpResponse(RequestID(1), .status(401)), at: launchedAt + .seconds(1)) == [
-            .cancelHardStopTimer,
-            .completeTask(success: false),
-            .analytics(.refreshCompleted(success: false, duration: .seconds(1))),
-        ])
+        #expect(buggy.send(.httpResponse(RequestID(1), .status(401)), at: launchedAt + .seconds(1)) == failsAndCompletes(after: .seconds(1)))
     }
 
     // MARK: - alwaysFetchActive (seed 000, "Data to Fetch")
