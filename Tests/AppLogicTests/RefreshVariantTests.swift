@@ -19,13 +19,17 @@ import AppLogic
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> [RefreshEffect] {
         let launchedAt = answeredAt - .seconds(1)
-        #expect(store.send(.taskLaunched(context), at: launchedAt) == [
-            .analytics(.refreshStarted),
-            .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
-            .startHardStopTimer(after: .seconds(20)),
-            .httpRequest(RequestID(1), .testHistory(limit: 1)),
-        ], sourceLocation: sourceLocation)
+        #expect(store.send(.taskLaunched(context), at: launchedAt) == asksForTheHistory(launchedAt: launchedAt), sourceLocation: sourceLocation)
         return store.send(.httpResponse(RequestID(1), .ok(.testHistory(latestCompletedAt: latestCompletedAt, serverTime: serverTime))), at: answeredAt)
+    }
+
+    /// A launch that may refresh: started, the next request submitted 4 h on, the 20 s
+    /// hard stop armed, the history asked for (seed `000`, Phase 1.5 and 5.1).
+    private func asksForTheHistory(launchedAt: Instant, request: UInt32 = 1, limit: Int = 1) -> [RefreshEffect] {
+        [.analytics(.refreshStarted),
+         .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
+         .startHardStopTimer(after: .seconds(20)),
+         .httpRequest(RequestID(request), .testHistory(limit: limit))]
     }
 
     /// A failure's end: no retry, the task completed unsuccessfully with its duration (seed
@@ -58,12 +62,7 @@ import AppLogic
     @Test func unguardedCompletionCompletesASecondTimeOnTheCancelledResponse() {
         let launchedAt = serverTime
         var store = RefreshStore(variants: .unguardedCompletion)
-        #expect(store.send(.taskLaunched(.device()), at: launchedAt) == [
-            .analytics(.refreshStarted),
-            .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
-            .startHardStopTimer(after: .seconds(20)),
-            .httpRequest(RequestID(1), .testHistory(limit: 1)),
-        ])
+        #expect(store.send(.taskLaunched(.device()), at: launchedAt) == asksForTheHistory(launchedAt: launchedAt))
         let expiredAt = launchedAt + .seconds(5)
         #expect(store.send(.taskExpired, at: expiredAt) == [
             .cancelRequests,
@@ -295,12 +294,7 @@ import AppLogic
                     .analytics(.refreshCompleted(success: true, duration: .zero)),
                 ])
             } else {
-                #expect(relaunch == [
-                    .analytics(.refreshStarted),
-                    .scheduleRefresh(earliestBegin: relaunchedAt + .hours(4)),
-                    .startHardStopTimer(after: .seconds(20)),
-                    .httpRequest(RequestID(2), .testHistory(limit: 1)),
-                ])
+                #expect(relaunch == asksForTheHistory(launchedAt: relaunchedAt, request: 2))
             }
         }
     }
@@ -328,12 +322,7 @@ import AppLogic
     /// Signed out or offline, the fixed logic completes at once; each variant sends.
     @Test func ignoresSignOutAndIgnoresOfflineSendTheRequest() {
         let launchedAt = serverTime
-        let sends: [RefreshEffect] = [
-            .analytics(.refreshStarted),
-            .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
-            .startHardStopTimer(after: .seconds(20)),
-            .httpRequest(RequestID(1), .testHistory(limit: 1)),
-        ]
+        let sends: [RefreshEffect] = asksForTheHistory(launchedAt: launchedAt)
         var signedOut = RefreshStore(variants: .ignoresSignOut)
         #expect(signedOut.send(.taskLaunched(.device(signedIn: false)), at: launchedAt) == sends)
         var offline = RefreshStore(variants: .ignoresOffline)
@@ -350,12 +339,7 @@ import AppLogic
     @Test func fullHistoryAsksForTwentyTests() {
         let launchedAt = serverTime
         var store = RefreshStore(variants: .fullHistory)
-        #expect(store.send(.taskLaunched(.device()), at: launchedAt) == [
-            .analytics(.refreshStarted),
-            .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
-            .startHardStopTimer(after: .seconds(20)),
-            .httpRequest(RequestID(1), .testHistory(limit: 20)),
-        ])
+        #expect(store.send(.taskLaunched(.device()), at: launchedAt) == asksForTheHistory(launchedAt: launchedAt, limit: 20))
     }
 
     /// Notifications denied: the fixed logic does not even ask for the active session;
@@ -404,12 +388,7 @@ import AppLogic
     /// variant asks once more, the hard stop still armed, and completes after the second failure.
     @Test func retryOnceAsksForTheHistoryAgainAfterAFailure() {
         let launchedAt = serverTime
-        let launch: [RefreshEffect] = [
-            .analytics(.refreshStarted),
-            .scheduleRefresh(earliestBegin: launchedAt + .hours(4)),
-            .startHardStopTimer(after: .seconds(20)),
-            .httpRequest(RequestID(1), .testHistory(limit: 1)),
-        ]
+        let launch: [RefreshEffect] = asksForTheHistory(launchedAt: launchedAt)
         var fixed = RefreshStore()
         #expect(fixed.send(.taskLaunched(.device()), at: launchedAt) == launch)
         #expect(fixed.send(.httpResponse(RequestID(1), .failed(.connectionLost)), at: launchedAt + .seconds(1)) == failsAndCompletes(after: .seconds(1)))
