@@ -50,7 +50,7 @@ import AppLogic
         world.runToEnd()
         #expect(world.core.oracle.violations == 0)
         #expect(world.features.stepSync.metrics.staleSyncNotifications > 0)
-        #expect(world.core.oracle.steps.sync.contains { $0.failures >= 1 })
+        #expect(world.core.oracle.steps.devices.contains { $0.sync.failures >= 1 })
     }
 
     // MARK: - The cadence, the open sync and the backfill's reach
@@ -75,8 +75,8 @@ import AppLogic
         var world = try Self.world()
         let µs = SimDuration(microseconds: 1), now = world.core.now
         func start(_ trigger: StepsChecker.SyncTruth.Delivering, lastSuccessAgo age: SimDuration) {
-            world.core.oracle.steps.cadence[0].lastSuccessStartedAt = now - age
-            world.core.oracle.steps.sync[0].delivering = trigger
+            world.core.oracle.steps.devices[0].cadence.lastSuccessStartedAt = now - age
+            world.core.oracle.steps.devices[0].sync.delivering = trigger
             world.features.stepSync.observeSyncCadence(0, core: &world.core)
         }
         start(.healthDelivery, lastSuccessAgo: .hours(2))
@@ -99,18 +99,18 @@ import AppLogic
     @Test func anOpenDueToSyncMustStartOne() throws {
         var world = try Self.world()
         let now = world.core.now
-        world.core.oracle.steps.cadence[0].lastSuccessStartedAt = now - .hours(24)
+        world.core.oracle.steps.devices[0].cadence.lastSuccessStartedAt = now - .hours(24)
         #expect(world.features.stepSync.openSyncIsDue(0, core: world.core))
-        world.core.oracle.steps.sync[0].openSyncDue = true
+        world.core.oracle.steps.devices[0].sync.openSyncDue = true
         world.features.stepSync.observeOpenDelivered(0, core: &world.core)
         #expect(Self.count(world, .openSyncMissed) == 1)
-        world.core.oracle.steps.sync[0].openSyncDue = true
+        world.core.oracle.steps.devices[0].sync.openSyncDue = true
         world.features.stepSync.observeSyncCadence(0, core: &world.core)
         world.features.stepSync.observeOpenDelivered(0, core: &world.core)
         #expect(world.core.oracle.violations == 1)
-        world.core.oracle.steps.cadence[0].lastSuccessStartedAt = now - .hours(24) + SimDuration(microseconds: 1)
+        world.core.oracle.steps.devices[0].cadence.lastSuccessStartedAt = now - .hours(24) + SimDuration(microseconds: 1)
         #expect(!world.features.stepSync.openSyncIsDue(0, core: world.core))
-        world.core.oracle.steps.cadence[0].lastSuccessStartedAt = now - .hours(30)
+        world.core.oracle.steps.devices[0].cadence.lastSuccessStartedAt = now - .hours(30)
         world.features.stepSync.slots[0].job = 0
         #expect(!world.features.stepSync.openSyncIsDue(0, core: world.core), "an upload in flight covers the open")
         world.features.stepSync.slots[0].job = -1

@@ -93,7 +93,6 @@ extension World {
         prefetchStepSync(i, android: a)
         features.continuation.states.prefetch(i)
         features.continuation.slots.prefetch(i)
-        features.continuation.streams.prefetch(i)
         features.push.prefetchUser(of: i)
     }
 

@@ -26,15 +26,15 @@ extension StepSyncHost {
         guard core.oracle.watching else { return }
         let config = core.scenario.logic.stepSync
         let minimum: SimDuration, trigger: String
-        switch core.oracle.steps.sync[i].delivering {
+        switch core.oracle.steps.devices[i].sync.delivering {
         case .refreshLaunch: (minimum, trigger) = (config.syncInterval, "a refresh launch")
         case .healthDelivery: (minimum, trigger) = (config.syncInterval, "a HealthKit delivery")
         case .open: (minimum, trigger) = (config.openSyncAge, "an open")
         case .other, .retryTimer, .retryableFailure, .finalFailure, .periodicWork: (minimum, trigger) = (.zero, "")
         }
-        let last = core.oracle.steps.cadence[i].lastSuccessStartedAt
-        core.oracle.steps.cadence[i].syncStartedAt = core.now
-        core.oracle.steps.sync[i].openSyncDue = false
+        let last = core.oracle.steps.devices[i].cadence.lastSuccessStartedAt
+        core.oracle.steps.devices[i].cadence.syncStartedAt = core.now
+        core.oracle.steps.devices[i].sync.openSyncDue = false
         guard minimum > .zero else { return }
         let age = core.now - last
         core.verify(age >= minimum, .stepSyncTooSoon, device: i, time: core.now,
@@ -57,7 +57,7 @@ extension StepSyncHost {
     /// the OS reports it to the app (whole percent, above `lowBatteryPercent`, or charging).
     func openSyncIsDue(_ i: Int, core: borrowing WorldCore) -> Bool {
         let config = core.scenario.logic.stepSync
-        guard core.now - core.oracle.steps.cadence[i].lastSuccessStartedAt >= config.openSyncAge, slots[i].job < 0 else { return false }
+        guard core.now - core.oracle.steps.devices[i].cadence.lastSuccessStartedAt >= config.openSyncAge, slots[i].job < 0 else { return false }
         let level = Int(core.cohorts[Int(core.devices[i].cohort)].battery.percent(core.devices[i].battery, at: core.now).rounded(.down))
         let batteryLow = !core.devices[i].battery.charging && level <= config.lowBatteryPercent
         return core.devices[i].signedIn && core.devices[i].online && !core.devices[i].lowPowerMode && !batteryLow
@@ -67,10 +67,10 @@ extension StepSyncHost {
     /// (``openSyncIsDue(_:core:)``) and none started.
     func observeOpenDelivered(_ i: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let missed = core.oracle.steps.sync[i].openSyncDue
-        core.oracle.steps.sync[i].openSyncDue = false
+        let missed = core.oracle.steps.devices[i].sync.openSyncDue
+        core.oracle.steps.devices[i].sync.openSyncDue = false
         core.verify(!missed, .openSyncMissed, device: i, time: core.now,
-                    detail: missed ? "app opened \(core.human(core.now - core.oracle.steps.cadence[i].lastSuccessStartedAt)) after the last successful step sync started, with nothing in flight, and no sync started" : nil)
+                    detail: missed ? "app opened \(core.human(core.now - core.oracle.steps.devices[i].cadence.lastSuccessStartedAt)) after the last successful step sync started, with nothing in flight, and no sync started" : nil)
     }
 
     /// The app sends a step upload: `stepsBackfilledTooFar` if one of its dates is before

@@ -3,23 +3,32 @@ import SimKernel
 import AppLogic
 import Backend
 
-/// The step sync's judge-only ground truth (seed `003`), one entry per device.
+/// The step sync's judge-only ground truth (seed `003`), one ``Entry`` per device.
 struct StepsChecker {
-    /// The device's dates from `firstJudgedDay` on are judged, each once, up to `judgedThrough`.
-    var firstJudgedDay: [Int32]
-    var judgedThrough: [Int32]
-    /// When a clock skew or time-zone change last moved the device's dates
-    /// (`World.never`: never).
-    var calendarMovedAt: [SimTime]
-    /// The dates moved since the last judged read: judging starts again at the new
-    /// calendar's date of the move (the old dates now name other true days).
-    var restartPending: [Bool]
-    /// The retry chain and the last success, from what the app truly heard (``SyncTruth``).
-    var sync: [SyncTruth]
-    /// When syncs started (``CadenceTruth``: Oracle/StepSyncCadenceChecker).
-    var cadence: [CadenceTruth]
+    /// Each device's truth, in one entry: a step upload's arrival, a sync's start and its
+    /// answer read several of its parts, which in arrays of their own took a cache line
+    /// each (docs/speed.md, "Session 24").
+    var devices: [Entry]
 
-    /// One device's truth for the retry schedule and the stale notice (seed `003`), 16 bytes.
+    /// One device's truth, 48 bytes: the parts that a step-sync event reads, together.
+    struct Entry {
+        /// The retry chain and the last success, from what the app truly heard (``SyncTruth``).
+        var sync = SyncTruth()
+        /// The dates moved since the last judged read: judging starts again at the new
+        /// calendar's date of the move (the old dates now name other true days).
+        var restartPending = false
+        /// The device's dates from `firstJudgedDay` on are judged, each once, up to `judgedThrough`.
+        var firstJudgedDay: Int32 = 0
+        var judgedThrough: Int32 = 0
+        /// When a clock skew or time-zone change last moved the device's dates
+        /// (`World.never`: never).
+        var calendarMovedAt = World.never
+        /// When syncs started (``CadenceTruth``: Oracle/StepSyncCadenceChecker).
+        var cadence = CadenceTruth()
+    }
+
+    /// One device's truth for the retry schedule and the stale notice (seed `003`), 12
+    /// bytes (the entry's next field sits in the rest of its 16).
     struct SyncTruth {
         /// What the input being delivered is (``Delivering``).
         enum Delivering: UInt8 { case other, retryTimer, retryableFailure, finalFailure, open, periodicWork, refreshLaunch, healthDelivery }
@@ -37,14 +46,7 @@ struct StepsChecker {
     }
 
     /// Starts loading device `i`'s entries, which a step upload's arrival reads.
-    @inline(__always) func prefetch(_ i: Int) {
-        firstJudgedDay.prefetch(i)
-        judgedThrough.prefetch(i)
-        calendarMovedAt.prefetch(i)
-        restartPending.prefetch(i)
-        sync.prefetch(i)
-        cadence.prefetch(i)
-    }
+    @inline(__always) func prefetch(_ i: Int) { devices.prefetch(i) }
 
     /// What is wrong with a retry timer set for `after` (nil: nothing) while the world
     /// delivers `delivering`, after `failures` failed attempts of the chain: it belongs
@@ -64,12 +66,7 @@ struct StepsChecker {
     }
 
     init(devices n: Int) {
-        firstJudgedDay = Array(hugePagesRepeating: 0, count: n)
-        judgedThrough = Array(hugePagesRepeating: 0, count: n)
-        calendarMovedAt = Array(hugePagesRepeating: World.never, count: n)
-        restartPending = Array(hugePagesRepeating: false, count: n)
-        sync = Array(hugePagesRepeating: SyncTruth(), count: n)
-        cadence = Array(hugePagesRepeating: CadenceTruth(), count: n)
+        devices = Array(hugePagesRepeating: Entry(), count: n)
     }
 }
 
@@ -91,8 +88,8 @@ extension WorldCore {
     /// A clock skew or time-zone change moved the device's dates.
     mutating func observeCalendarMoved(_ i: Int) {
         guard oracle.watching else { return }
-        oracle.steps.calendarMovedAt[i] = now
-        oracle.steps.restartPending[i] = true
+        oracle.steps.devices[i].calendarMovedAt = now
+        oracle.steps.devices[i].restartPending = true
     }
 }
 
@@ -101,10 +98,10 @@ extension StepSyncHost {
     /// judging starts there.
     func observeStepSyncStarted(_ i: Int, firstDay day: Int32, lastSync: SimTime, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        core.oracle.steps.firstJudgedDay[i] = day
-        core.oracle.steps.judgedThrough[i] = day - 1
-        core.oracle.steps.sync[i].lastSuccessAt = lastSync
-        core.oracle.steps.cadence[i].lastSuccessStartedAt = lastSync
+        core.oracle.steps.devices[i].firstJudgedDay = day
+        core.oracle.steps.devices[i].judgedThrough = day - 1
+        core.oracle.steps.devices[i].sync.lastSuccessAt = lastSync
+        core.oracle.steps.devices[i].cadence.lastSuccessStartedAt = lastSync
     }
 
     /// The world delivers `input` to the device's step sync: what it is (a retry timer, a
@@ -112,7 +109,7 @@ extension StepSyncHost {
     /// success (an upload answered OK, or a read with no day to upload).
     func observeStepSyncInput(_ i: Int, _ input: StepSyncInput, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        var truth = core.oracle.steps.sync[i]
+        var truth = core.oracle.steps.devices[i].sync
         truth.delivering = .other
         switch input {
         case .retryTimerFired:
@@ -136,14 +133,14 @@ extension StepSyncHost {
         case .healthDataRead:
             break
         }
-        core.oracle.steps.sync[i] = truth
+        core.oracle.steps.devices[i].sync = truth
     }
 
     /// A success: the stale notice of the one before must have been set (``observeStaleNoticeSet(_:after:core:)``).
     private func succeeded(_ i: Int, _ truth: inout StepsChecker.SyncTruth, core: inout WorldCore) {
         if truth.noticeDue { staleNoticeNotSet(i, truth, core: &core) }
         truth.lastSuccessAt = core.now
-        core.oracle.steps.cadence[i].lastSuccessStartedAt = core.oracle.steps.cadence[i].syncStartedAt
+        core.oracle.steps.devices[i].cadence.lastSuccessStartedAt = core.oracle.steps.devices[i].cadence.syncStartedAt
         truth.failures = 0
         truth.noticeDue = true
     }
@@ -156,7 +153,7 @@ extension StepSyncHost {
     /// A sync starts (its health-data read): one the retry timer did not start begins a new chain.
     func observeSyncStarts(_ i: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        if core.oracle.steps.sync[i].delivering != .retryTimer { core.oracle.steps.sync[i].failures = 0 }
+        if core.oracle.steps.devices[i].sync.delivering != .retryTimer { core.oracle.steps.devices[i].sync.failures = 0 }
     }
 
     /// `stepSyncWhenForbidden`: a sync starts only while the device is signed in, online
@@ -172,7 +169,7 @@ extension StepSyncHost {
     /// `stepRetryScheduleWrong`: the app sets its retry timer for `after` (elapsed time).
     func observeRetryArmed(_ i: Int, after: SimDuration, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let truth = core.oracle.steps.sync[i]
+        let truth = core.oracle.steps.devices[i].sync
         let problem = StepsChecker.retryTimerProblem(after: after, failures: truth.failures, delivering: truth.delivering,
                                                      delays: core.scenario.logic.stepSync.retryDelays)
         core.verify(problem == nil, .stepRetryScheduleWrong, device: i, time: core.now, detail: problem)
@@ -183,8 +180,8 @@ extension StepSyncHost {
     func observeStaleNoticeSet(_ i: Int, after: SimDuration, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let age = core.scenario.logic.stepSync.staleNotificationAge
-        let atSuccess = core.oracle.steps.sync[i].noticeDue && core.oracle.steps.sync[i].lastSuccessAt == core.now
-        core.oracle.steps.sync[i].noticeDue = false
+        let atSuccess = core.oracle.steps.devices[i].sync.noticeDue && core.oracle.steps.devices[i].sync.lastSuccessAt == core.now
+        core.oracle.steps.devices[i].sync.noticeDue = false
         let holds = atSuccess && after == age
         core.verify(holds, .staleNoticeWrong, device: i, time: core.now,
                     detail: holds ? nil : atSuccess ? "a sync succeeded and set the stale-sync notice for \(core.human(after)) later; the rule says \(core.human(age))"
@@ -195,9 +192,9 @@ extension StepSyncHost {
     /// when no sync succeeded for `logic.stepSync.staleNotificationAge`.
     func observeStaleNoticeFires(_ i: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let truth = core.oracle.steps.sync[i], age = core.scenario.logic.stepSync.staleNotificationAge
+        let truth = core.oracle.steps.devices[i].sync, age = core.scenario.logic.stepSync.staleNotificationAge
         if truth.noticeDue { staleNoticeNotSet(i, truth, core: &core) }
-        core.oracle.steps.sync[i].noticeDue = false
+        core.oracle.steps.devices[i].sync.noticeDue = false
         let holds = core.now - truth.lastSuccessAt >= age
         core.verify(holds, .staleNoticeWrong, device: i, time: core.now,
                     detail: holds ? nil : "stale-sync notice fired \(core.human(core.now - truth.lastSuccessAt)) after a sync succeeded (at \(core.format(truth.lastSuccessAt))); the rule says \(core.human(age))")
@@ -206,8 +203,8 @@ extension StepSyncHost {
     /// The run's end: the last success of each device set its notice.
     func observeStepSyncRunEnded(core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        for i in core.oracle.steps.sync.indices where core.oracle.steps.sync[i].noticeDue {
-            staleNoticeNotSet(i, core.oracle.steps.sync[i], core: &core)
+        for i in core.oracle.steps.devices.indices where core.oracle.steps.devices[i].sync.noticeDue {
+            staleNoticeNotSet(i, core.oracle.steps.devices[i].sync, core: &core)
         }
     }
 
@@ -243,17 +240,17 @@ extension StepSyncHost {
     /// its dates follow the old calendar.
     func observeStepsReceived(user: Int, readTo: SimTime, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        guard readTo > core.oracle.steps.calendarMovedAt[user] else { return }
-        if core.oracle.steps.restartPending[user] {
-            core.oracle.steps.restartPending[user] = false
-            let moved = core.oracleDeviceDay(user, at: core.oracle.steps.calendarMovedAt[user])
-            core.oracle.steps.firstJudgedDay[user] = moved
-            core.oracle.steps.judgedThrough[user] = moved - 1
+        guard readTo > core.oracle.steps.devices[user].calendarMovedAt else { return }
+        if core.oracle.steps.devices[user].restartPending {
+            core.oracle.steps.devices[user].restartPending = false
+            let moved = core.oracleDeviceDay(user, at: core.oracle.steps.devices[user].calendarMovedAt)
+            core.oracle.steps.devices[user].firstJudgedDay = moved
+            core.oracle.steps.devices[user].judgedThrough = moved - 1
         }
         let end = core.oracleDeviceDay(user, at: readTo)
         let windowStart = core.oracleDeviceDay(user, at: readTo - core.scenario.logic.stepSync.backfillLimit) + 1
         let home = core.calendars[Int(core.devices[user].homeTimeZone)]
-        var day = max(windowStart, core.oracle.steps.judgedThrough[user] + 1, core.oracle.steps.firstJudgedDay[user])
+        var day = max(windowStart, core.oracle.steps.devices[user].judgedThrough + 1, core.oracle.steps.devices[user].firstJudgedDay)
         while day < end {
             let from = core.oracleDeviceDayStart(user, day), to = core.oracleDeviceDayStart(user, day + 1)
             let truth = health.trueSteps(user: Int(core.globalID(user)), from: from, to: to,
@@ -264,7 +261,7 @@ extension StepSyncHost {
                         detail: holds ? nil : "\(LocalDate(daysSince1970: day)): \(truth) true steps, the server has \(stored.map(String.init) ?? "no row"), although a read up to \(core.format(readTo)) reached it")
             day += 1
         }
-        if end - 1 > core.oracle.steps.judgedThrough[user] { core.oracle.steps.judgedThrough[user] = end - 1 }
+        if end - 1 > core.oracle.steps.devices[user].judgedThrough { core.oracle.steps.devices[user].judgedThrough = end - 1 }
     }
 }
 

@@ -19,6 +19,10 @@ struct ContinuationSlot {
     /// The OS's answer to a permission request, delivered to the logic once the effects
     /// of the input that asked have run.
     var authorizationAnswer: NotificationAuthorization?
+    /// The user's draws for the analysis (start, mode, choice, permission, tap) and the
+    /// server's time, as a position (``StreamPosition``): in the slot's last 4 bytes,
+    /// which were padding (docs/speed.md, "Session 24").
+    var stream = StreamPosition.start
 }
 
 /// What the continuation runs measured (seed `004`'s outcomes; report.json's `continuation`).
@@ -54,9 +58,6 @@ struct ContinuationHost: FeatureHost {
     /// What of the state reached the disk (UserDefaults), where it differs from `states`' copy.
     var durable = OnDisk<ContinuationState.Stored>()
     var slots: [ContinuationSlot]
-    /// The user's draws for the analysis (start, mode, choice, permission, tap) and the
-    /// server's time (as positions: ``StreamPosition``).
-    var streams: [StreamPosition]
     var metrics: ContinuationMetrics
     /// **Assumption**: the foreground the user waits in outlasts the analysis's longest
     /// timeout by this much, so its failure is seen before the app leaves the foreground.
@@ -64,7 +65,7 @@ struct ContinuationHost: FeatureHost {
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
-        MemoryLayout<ContinuationState>.stride + MemoryLayout<ContinuationSlot>.stride + MemoryLayout<StreamPosition>.stride
+        MemoryLayout<ContinuationState>.stride + MemoryLayout<ContinuationSlot>.stride
     }
 
     init(scenario: Scenario, core: WorldCore) {
@@ -73,7 +74,6 @@ struct ContinuationHost: FeatureHost {
         let n = core.devices.count
         states = Array(hugePagesRepeating: ContinuationState(), count: n)
         slots = Array(hugePagesRepeating: ContinuationSlot(), count: n)
-        streams = Array(hugePagesRepeating: .start, count: n)
         metrics = ContinuationMetrics(completedToNotified: TimedLatency(durationMicroseconds: scenario.duration.microseconds))
         effects.reserveCapacity(8)
     }
@@ -184,7 +184,7 @@ struct ContinuationHost: FeatureHost {
     mutating func userStartsAnalysis(_ d: UInt32, core: inout WorldCore) -> AnalysisMode? {
         let i = Int(d)
         let usage = core.cohorts[Int(core.devices[i].cohort)].config.continuation
-        return core.streams(of: i).withStream(.continuation, at: &streams[i]) { rng -> AnalysisMode? in
+        return core.streams(of: i).withStream(.continuation, at: &slots[i].stream) { rng -> AnalysisMode? in
             guard rng.chance(usage.startProbability) else { return nil }
             return usage.modes.pick(&rng) == .hierarchical ? .hierarchical : .baseline
         }
@@ -196,7 +196,7 @@ struct ContinuationHost: FeatureHost {
         let i = Int(d)
         guard core.devices[i].incarnation == incarnation, core.devices[i].process == .running else { return nil }
         let choice = core.cohorts[Int(core.devices[i].cohort)].config.continuation.choice
-        let picked = core.streams(of: i).withStream(.continuation, at: &streams[i]) { choice.pick(&$0) }
+        let picked = core.streams(of: i).withStream(.continuation, at: &slots[i].stream) { choice.pick(&$0) }
         metrics.choices[ContinuationChoiceName.allCases.firstIndex(of: picked)!] += 1
         switch picked {
         case .continueHere:
@@ -236,7 +236,7 @@ struct ContinuationHost: FeatureHost {
                 case .notDetermined: break
                 }
             }
-            let allows = core.streams(of: i).withStream(.continuation, at: &streams[i]) { $0.chance(decided > 0 ? allow / decided : 0.5) }
+            let allows = core.streams(of: i).withStream(.continuation, at: &slots[i].stream) { $0.chance(decided > 0 ? allow / decided : 0.5) }
             core.devices[i].notificationCenter.requestAuthorization(.full, userAllows: allows)
             core.note(d, "OS: notification permission prompt; the user \(allows ? "allows" : "declines")")
         }
@@ -260,7 +260,7 @@ struct ContinuationHost: FeatureHost {
         metrics.notified += 1
         core.note(d, "OS: notification shown: analysis complete")
         let usage = core.cohorts[Int(core.devices[i].cohort)].usage
-        if let delay = core.streams(of: i).withStream(.continuation, at: &streams[i], {
+        if let delay = core.streams(of: i).withStream(.continuation, at: &slots[i].stream, {
             $0.chance(usage.notificationOpenProbability) ? usage.notificationOpenDelay.sampleDuration(&$0) : nil
         }) {
             core.schedule(.notificationTapped(device: d), after: delay)
@@ -346,7 +346,7 @@ struct ContinuationHost: FeatureHost {
         let usage = core.cohorts[Int(core.devices[d].cohort)].config.continuation
         let hierarchical: Bool
         if case .analysis(.hierarchical) = endpoint { hierarchical = true } else { hierarchical = false }
-        let base = core.streams(of: d).withStream(.continuation, at: &streams[d]) {
+        let base = core.streams(of: d).withStream(.continuation, at: &slots[d].stream) {
             (hierarchical ? usage.hierarchicalTime : usage.baselineTime).sampleDuration(&$0)
         }
         return slowdown.map { .fromSeconds(base.seconds * $0) } ?? base
@@ -390,7 +390,7 @@ extension ContinuationVariants {
 }
 
 /// The continuation's own stream purpose (FNV-1a of "continuation", as Core/DeviceStreams
-/// writes them out), kept per device in ``ContinuationHost/streams``.
+/// writes them out), kept per device in ``ContinuationSlot/stream``.
 extension StreamPurpose {
     static var continuation: StreamPurpose { StreamPurpose(key: 0xA0DB_2A42_F253_1912) }
 }
