@@ -85,7 +85,7 @@ struct Run: Command {
         }
         let steps: Int64 = 50
         for k in 1...steps {
-            world.run(until: SimTime(microseconds: world.end.microseconds / steps * k))
+            world.advance(until: SimTime(microseconds: world.end.microseconds / steps * k))
             if progress {
                 FileHandle.standardError.write(Data("\r\(scenario.name): \(k * 100 / steps)% simulated, \(HumanUnits.count(world.eventsProcessed)) events".utf8))
             }
