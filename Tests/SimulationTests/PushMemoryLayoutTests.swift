@@ -20,12 +20,14 @@ import SimKernel
         #expect(MemoryLayout<PushDeviceRecord>.size == 34 && MemoryLayout<PushDevices>.size == 34)
     }
 
-    /// The settings the oracle copies at set-up, its counts for the limits and its token
-    /// truth: 8, 12 and 24 bytes a push user, each in its own array (PushUserTruth stays 56).
-    @Test func theJudgesPerUserTruthIs8And12And24Bytes() {
+    /// The settings the oracle copies at set-up, its counts for the limits, its token
+    /// truth and its unread count: 8, 12, 22 and 4 bytes in one 48-byte entry a push user
+    /// (docs/speed.md, Session 24: four arrays until then; PushUserTruth stays 56).
+    @Test func theJudgesPerUserTruthIsOne48ByteEntry() {
         #expect(MemoryLayout<PushSettingsTruth>.stride == 8)
         #expect(MemoryLayout<PushCapTruth>.stride == 12)
-        #expect(MemoryLayout<PushTokenTruth>.stride == 24)
+        #expect(MemoryLayout<PushTokenTruth>.size == 22)
+        #expect(MemoryLayout<PushRulesTruth>.stride == 48)
     }
 
     @Test func perNotificationRecordsAre32And24Bytes() {

@@ -43,13 +43,13 @@ import AppLogic
     @Test func theFirstSendExactlyEightDaysAfterTheValidationIsInTime() throws {
         var world = try Self.world()
         let now = world.core.now
-        world.features.push.tokenTruth[0] = PushTokenTruth(since: now - .days(8), usedAt: now, registered: 1,
+        world.features.push.rules[0].token = PushTokenTruth(since: now - .days(8), usedAt: now, registered: 1,
                                                            status: PushTokenStatus.active.rawValue + 1)
         world.features.push.observePushRouting(user: 0, device: 0, PushSendID(1), Self.token,
                                                PushPayload(content: .validation, badge: 0, bytes: 41), core: &world.core)
         #expect(Self.count(world, .tokenValidationLate) == 0)
-        world.features.push.tokenTruth[0].since = now - .days(8) - SimDuration(microseconds: 1)
-        world.features.push.tokenTruth[0].flags = []
+        world.features.push.rules[0].token.since = now - .days(8) - SimDuration(microseconds: 1)
+        world.features.push.rules[0].token.flags = []
         world.features.push.observePushRouting(user: 0, device: 0, PushSendID(2), Self.token,
                                                PushPayload(content: .validation, badge: 0, bytes: 41), core: &world.core)
         #expect(Self.count(world, .tokenValidationLate) == 1)
@@ -58,11 +58,11 @@ import AppLogic
     @Test func aTokenGoesInactiveOnlyAfterNinetyDaysUnused() throws {
         var world = try Self.world()
         let now = world.core.now
-        world.features.push.tokenTruth[0] = PushTokenTruth(since: now, usedAt: now - .days(90), registered: 1,
+        world.features.push.rules[0].token = PushTokenTruth(since: now, usedAt: now - .days(90), registered: 1,
                                                            status: PushTokenStatus.active.rawValue + 1)
         world.features.push.observeTokenMarked(user: 0, Self.token, .inactive, core: &world.core)
         #expect(Self.count(world, .registryCleanupWrong) == 0)
-        world.features.push.tokenTruth[0].usedAt = now - .days(90) + SimDuration(microseconds: 1)
+        world.features.push.rules[0].token.usedAt = now - .days(90) + SimDuration(microseconds: 1)
         world.features.push.observeTokenMarked(user: 0, Self.token, .inactive, core: &world.core)
         #expect(Self.count(world, .registryCleanupWrong) == 1)
     }
@@ -72,18 +72,18 @@ import AppLogic
         let now = world.core.now
         let expired = PushTokenTruth(since: now - .days(180), usedAt: now - .days(181), registered: 1,
                                      status: PushTokenStatus.expired.rawValue + 1)
-        world.features.push.tokenTruth[0] = expired
+        world.features.push.rules[0].token = expired
         world.features.push.observeRouterInput(0, .timerFired(.daily), core: &world.core)
         world.features.push.observePurgeNotice(user: 0, core: &world.core)
         world.features.push.observePurge(user: 0, core: &world.core)
         #expect(Self.count(world, .registryCleanupWrong) == 0)
-        world.features.push.tokenTruth[0] = expired
+        world.features.push.rules[0].token = expired
         world.features.push.observePurgeNotice(user: 0, core: &world.core)
         world.features.push.observeRouterInput(0, .timerFired(.daily), core: &world.core)
         world.features.push.observePurge(user: 0, core: &world.core)
         #expect(Self.count(world, .registryCleanupWrong) == 1)
-        world.features.push.tokenTruth[0] = expired
-        world.features.push.tokenTruth[0].since = now - .days(180) + SimDuration(microseconds: 1)
+        world.features.push.rules[0].token = expired
+        world.features.push.rules[0].token.since = now - .days(180) + SimDuration(microseconds: 1)
         world.features.push.observeRouterInput(0, .timerFired(.daily), core: &world.core)
         world.features.push.observePurgeNotice(user: 0, core: &world.core)
         world.features.push.observePurge(user: 0, core: &world.core)

@@ -3,9 +3,22 @@ import SimKernel
 import AppLogic
 import Backend
 
+/// The oracle's own truth for one push user's rules (seed `001`), 48 bytes: what the
+/// server was told of the token, the settings drawn, the sends counted for the frequency
+/// limits and the unread count. A router input and a send read several of them; in
+/// arrays of their own they took a cache line each (docs/speed.md, "Session 24").
+struct PushRulesTruth {
+    var token = PushTokenTruth()
+    var settings: PushSettingsTruth
+    var cap = PushCapTruth()
+    /// The notifications created and not yet read, by the oracle's own count
+    /// (Oracle/PushCompositionChecker).
+    var unread: Int32 = 0
+}
+
 /// One push user's settings as the scenario drew them, copied at set-up
-/// (``PushHost/settingsTruth``) before the router's settings are built from them: the
-/// judges read these, never the router's state. 8 bytes a push user.
+/// (``PushRulesTruth/settings``) before the router's settings are built from them: the
+/// judges read these, never the router's state. 8 bytes.
 struct PushSettingsTruth {
     /// Quiet hours, minutes after local midnight; equal: none.
     var quietStart: Int16
@@ -53,7 +66,7 @@ extension PushHost {
     /// home zone's wall clock, across midnight when start > end, none when equal (seed
     /// `001`, "Quiet Hours"), by the oracle's own clock and code.
     func insideQuietHours(_ u: Int, unix: Int64, core: inout WorldCore) -> Bool {
-        let s = settingsTruth[u]
+        let s = rules[u].settings
         guard s.quietStart != s.quietEnd else { return false }
         let second = core.oracle.zones[Int(s.zone)].wall(unix).second
         let start = Int64(s.quietStart) * 60, end = Int64(s.quietEnd) * 60
@@ -79,12 +92,12 @@ extension PushHost {
         guard core.oracle.watching else { return }
         let now = OracleZone.unixSeconds(core.now, startUnixSeconds: core.startUnixSeconds)
         let end = OracleZone.floorDiv(until.unixMicroseconds, 1_000_000)
-        let zone = Int(settingsTruth[u].zone)
+        let zone = Int(rules[u].settings.zone)
         let holds = insideQuietHours(u, unix: now, core: &core) && !insideQuietHours(u, unix: end, core: &core)
             && (insideQuietHours(u, unix: end - 1, core: &core) || core.oracle.zones[zone].offset(end - 1) != core.oracle.zones[zone].offset(end))
             && end > now && end - now <= 25 * 3_600
         core.verify(holds, .pushHeldOutsideQuietHours, device: Int(truth[u].device), time: core.now,
-                    detail: holds ? nil : "notification n\(n) held until \(core.format(simTime(until))), but its quiet hours \(settingsTruth[u].quietHoursText) "
+                    detail: holds ? nil : "notification n\(n) held until \(core.format(simTime(until))), but its quiet hours \(rules[u].settings.quietHoursText) "
                         + "on \(core.timeZones.isEmpty ? "UTC" : core.timeZones[zone]) "
                         + (insideQuietHours(u, unix: now, core: &core) ? "do not end then" : "had not begun"))
     }

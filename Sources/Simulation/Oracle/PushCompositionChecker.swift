@@ -14,16 +14,16 @@ struct PushUnreadDelivery {
 /// The composition rules' checks (seed `001`): low priority gets no visible push, the
 /// badge carries the unread count and follows its changes, and normal pushes held through
 /// quiet hours go out as one summary. The unread count is the oracle's own
-/// (``PushHost/unreadTruth``): one more at each notification created, none after the
+/// (``PushRulesTruth/unread``): one more at each notification created, none after the
 /// user read them all at an open (docs/model.md: an open reads every notification).
 extension PushHost {
     /// A router input of user `u` begins: the oracle's unread count follows it.
     mutating func observeUnreadInput(user u: Int, _ input: PushInput, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        unreadDelivery = PushUnreadDelivery(unreadBefore: unreadTruth[u])
+        unreadDelivery = PushUnreadDelivery(unreadBefore: rules[u].unread)
         switch input {
-        case .notificationCreated: unreadTruth[u] &+= 1
-        case .notificationsRead: unreadTruth[u] = 0
+        case .notificationCreated: rules[u].unread &+= 1
+        case .notificationsRead: rules[u].unread = 0
         default: break
         }
     }
@@ -44,7 +44,7 @@ extension PushHost {
                 let inside = insideQuietHours(u, unix: OracleZone.unixSeconds(created, startUnixSeconds: core.startUnixSeconds), core: &core)
                 core.verify(!inside, .normalNotBatched, device: d, time: core.now,
                             detail: inside ? "normal notification n\(n) created at \(core.format(created)) inside quiet hours "
-                                + "\(settingsTruth[u].quietHoursText) sent as an alert of its own, not in a summary" : nil)
+                                + "\(rules[u].settings.quietHoursText) sent as an alert of its own, not in a summary" : nil)
             }
         case .summary:
             unreadDelivery.alertSent = true
@@ -55,7 +55,7 @@ extension PushHost {
         }
         // A retry resends the payload of its first attempt, with the count of then.
         guard judgedRetryOf == nil else { return }
-        let expected = Int(unreadTruth[u])
+        let expected = Int(rules[u].unread)
         core.verify(payload.badge == expected, .pushBadgeCountWrong, device: d, time: core.now,
                     detail: payload.badge == expected ? nil : "send \(id) carries badge \(payload.badge), the user has \(expected) unread")
     }
@@ -66,8 +66,8 @@ extension PushHost {
     func judgeUnreadPushed(user u: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let b = unreadDelivery
-        guard unreadTruth[u] != b.unreadBefore, !b.alertSent, truth[u].registryStatus == .active else { return }
+        guard rules[u].unread != b.unreadBefore, !b.alertSent, truth[u].registryStatus == .active else { return }
         core.verify(b.badgeSent, .unreadChangeNotPushed, device: Int(truth[u].device), time: core.now,
-                    detail: b.badgeSent ? nil : "unread count \(b.unreadBefore) -> \(unreadTruth[u]) with no alert and no badge-only push")
+                    detail: b.badgeSent ? nil : "unread count \(b.unreadBefore) -> \(rules[u].unread) with no alert and no badge-only push")
     }
 }

@@ -5,7 +5,7 @@ import Scenario
 
 /// One push user's counts of the pushes that went out, by the oracle's own local day and
 /// week of the home zone (``OracleZone``), for the frequency limits (seed `001`, "Push
-/// Frequency Limits"). 12 bytes a push user, in their own array (``PushHost/capTruth``).
+/// Frequency Limits"). 12 bytes a push user (``PushRulesTruth/cap``).
 struct PushCapTruth {
     var normalDay: Int32 = .min
     var highWeek: Int32 = .min
@@ -74,20 +74,20 @@ extension PushHost {
         let priority = summary ? PushPriority.normal : ledger[notification].priority
         guard priority == .normal || priority == .high else { return }
         if priority == .high, !summary { highTruth[UInt32(notification)] = HighPushTruth() }
-        let day = core.oracle.zones[Int(settingsTruth[u].zone)].wall(OracleZone.unixSeconds(core.now, startUnixSeconds: core.startUnixSeconds)).day
+        let day = core.oracle.zones[Int(rules[u].settings.zone)].wall(OracleZone.unixSeconds(core.now, startUnixSeconds: core.startUnixSeconds)).day
         if priority == .normal {
-            if capTruth[u].normalDay != Int32(day) { capTruth[u].normalDay = Int32(day); capTruth[u].normalSent = 0 }
-            capTruth[u].normalSent &+= 1
-            let holds = Int(capTruth[u].normalSent) <= logic.normalPerDay
+            if rules[u].cap.normalDay != Int32(day) { rules[u].cap.normalDay = Int32(day); rules[u].cap.normalSent = 0 }
+            rules[u].cap.normalSent &+= 1
+            let holds = Int(rules[u].cap.normalSent) <= logic.normalPerDay
             core.verify(holds, .normalDailyLimitExceeded, device: d, time: core.now,
-                        detail: holds ? nil : "normal push n\(notification) is the \(capTruth[u].normalSent)th of the user's local day (limit \(logic.normalPerDay))")
+                        detail: holds ? nil : "normal push n\(notification) is the \(rules[u].cap.normalSent)th of the user's local day (limit \(logic.normalPerDay))")
         } else {
             let week = Int32(OracleZone.floorDiv(day + 3, 7))
-            if capTruth[u].highWeek != week { capTruth[u].highWeek = week; capTruth[u].highSent = 0 }
-            capTruth[u].highSent &+= 1
-            let holds = Int(capTruth[u].highSent) <= logic.highPerWeek
+            if rules[u].cap.highWeek != week { rules[u].cap.highWeek = week; rules[u].cap.highSent = 0 }
+            rules[u].cap.highSent &+= 1
+            let holds = Int(rules[u].cap.highSent) <= logic.highPerWeek
             core.verify(holds, .highWeeklyLimitExceeded, device: d, time: core.now,
-                        detail: holds ? nil : "high push n\(notification) is the \(capTruth[u].highSent)th of the user's local week (limit \(logic.highPerWeek))")
+                        detail: holds ? nil : "high push n\(notification) is the \(rules[u].cap.highSent)th of the user's local week (limit \(logic.highPerWeek))")
         }
     }
 
@@ -143,7 +143,7 @@ extension PushHost {
     /// The router emails user `u` about notification `n`: only with email enabled.
     func observeEmailFallback(user u: Int, notification n: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let enabled = settingsTruth[u].emailEnabled
+        let enabled = rules[u].settings.emailEnabled
         core.verify(enabled, .emailWithoutConsent, device: Int(truth[u].device), time: core.now,
                     detail: enabled ? nil : "email about n\(n) to a user who has not enabled email")
     }
@@ -189,12 +189,12 @@ extension PushHost {
         // `World.never` is the earliest time: "not known" must not read as "known in time".
         let deliveredInTime = entry.deliveredKnownAt != World.never && entry.deliveredKnownAt <= deadline
         let failedInTime = entry.failedAt != World.never && entry.failedAt <= deadline
-        let due = settingsTruth[u].emailEnabled && !deliveredInTime && !failedInTime
+        let due = rules[u].settings.emailEnabled && !deliveredInTime && !failedInTime
         let holds = due ? entry.delayedEmailAt == check : entry.delayedEmailAt == World.never
         core.verify(holds, .highEmailFallbackWrong, device: Int(truth[u].device), time: deadline,
                     detail: holds ? nil : "high push n\(n) sent at \(core.format(ledger[n].firstSentAt)): "
                         + (due ? "undelivered 15 min later, no email at \(core.format(check))" + (entry.delayedEmailAt == World.never ? "" : " (at \(core.format(entry.delayedEmailAt)))")
-                           : "emailed as delayed at \(core.format(entry.delayedEmailAt)), although " + (settingsTruth[u].emailEnabled ? "delivered or failed in time" : "email is off")))
+                           : "emailed as delayed at \(core.format(entry.delayedEmailAt)), although " + (rules[u].settings.emailEnabled ? "delivered or failed in time" : "email is off")))
     }
 }
 

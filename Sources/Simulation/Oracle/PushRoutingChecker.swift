@@ -3,9 +3,9 @@ import AppLogic
 import Backend
 
 /// What the server was told and saw of one push user's token, for the registry's judges
-/// (``PushHost/tokenTruth``): the generation the world last delivered as a registration or
+/// (``PushRulesTruth/token``): the generation the world last delivered as a registration or
 /// rotation, the registry's status of that token (its last `markToken`), and the times the
-/// token rules count from. 24 bytes a push user, in its own array.
+/// token rules count from. 24 bytes a push user (22 used: the settings follow it).
 struct PushTokenTruth {
     /// While the token is not expired, its last validation: its registration, or a provider
     /// accepting a send to it; once expired, the expiry (a token is never both).
@@ -37,23 +37,23 @@ struct PushTokenTruth {
 /// the scenario's `logic.push` numbers.
 extension PushHost {
     /// Whether category `c` (``PushCategory``'s raw value) is among user `u`'s drawn opt-outs.
-    func optedOut(_ u: Int, category c: UInt8) -> Bool { settingsTruth[u].optedOut & (1 << c) != 0 }
+    func optedOut(_ u: Int, category c: UInt8) -> Bool { rules[u].settings.optedOut & (1 << c) != 0 }
 
     /// The world delivers `input` to user `u`'s router: registrations, rotations and opens
     /// are truth of the token's use; a new input starts with no purge notice and no
     /// validation given up.
     mutating func observeRouterInput(_ u: Int, _ input: PushInput, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        tokenTruth[u].flags.remove(.purgeNoticed)
+        rules[u].token.flags.remove(.purgeNoticed)
         if case .providerResponse = input {} else { judgedValidationGaveUp = .max }
         switch input {
         case .deviceRegistered(let token), .tokenRotated(let token):
-            tokenTruth[u].registered = token.generation
-            tokenTruth[u].since = core.now
-            tokenTruth[u].usedAt = core.now
-            tokenTruth[u].flags.remove(.sentSinceValidated)
+            rules[u].token.registered = token.generation
+            rules[u].token.since = core.now
+            rules[u].token.usedAt = core.now
+            rules[u].token.flags.remove(.sentSinceValidated)
         case .userActivity:
-            tokenTruth[u].usedAt = core.now
+            rules[u].token.usedAt = core.now
         default:
             break
         }
@@ -69,16 +69,16 @@ extension PushHost {
     mutating func observePushRouting(user u: Int, device d: Int, _ id: PushSendID, _ token: PushToken, _ payload: PushPayload,
                                      core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let registered = tokenTruth[u].registered
+        let registered = rules[u].token.registered
         core.verify(token.generation >= registered, .pushSentToReplacedToken, device: d, time: core.now,
                     detail: token.generation >= registered ? nil : "send \(id) to \(Self.named(token, core)), replaced by g\(registered) at the server")
-        if token.generation == registered, tokenTruth[u].has(.active), !tokenTruth[u].flags.contains(.sentSinceValidated) {
-            tokenTruth[u].flags.insert(.sentSinceValidated)
+        if token.generation == registered, rules[u].token.has(.active), !rules[u].token.flags.contains(.sentSinceValidated) {
+            rules[u].token.flags.insert(.sentSinceValidated)
             let logic = core.scenario.logic.push
-            let due = tokenTruth[u].since + logic.validationInterval + logic.maintenanceInterval
+            let due = rules[u].token.since + logic.validationInterval + logic.maintenanceInterval
             core.verify(core.now <= due, .tokenValidationLate, device: d, time: core.now,
                         detail: core.now <= due ? nil : "first send to \(Self.named(token, core)) since its validation at "
-                            + "\(core.format(tokenTruth[u].since)), later than \(core.format(due))")
+                            + "\(core.format(rules[u].token.since)), later than \(core.format(due))")
         }
         var n = -1, summary = false
         switch payload.content {
@@ -122,10 +122,10 @@ extension PushHost {
         judgedValidationGaveUp = .max
         switch record.result {
         case .accepted:
-            guard record.token.generation == tokenTruth[u].registered, !tokenTruth[u].has(.expired) else { return }
-            tokenTruth[u].since = core.now
-            tokenTruth[u].flags.remove(.sentSinceValidated)
-            if record.notification >= 0 { tokenTruth[u].usedAt = core.now }
+            guard record.token.generation == rules[u].token.registered, !rules[u].token.has(.expired) else { return }
+            rules[u].token.since = core.now
+            rules[u].token.flags.remove(.sentSinceValidated)
+            if record.notification >= 0 { rules[u].token.usedAt = core.now }
         case .timedOut, .status:
             if case .status(let code, _) = record.result, code != 429, code < 500 { return }
             guard record.payload.content == .validation,
@@ -150,41 +150,41 @@ extension PushHost {
                         detail: caused ? nil : "\(Self.named(token, core)) marked expired, although the provider never reported it gone "
                             + "and no validation push of it failed every retry")
         case .inactive:
-            let unused = core.now - tokenTruth[u].usedAt
+            let unused = core.now - rules[u].token.usedAt
             let holds = unused >= core.scenario.logic.push.inactiveAfter
             core.verify(holds, .registryCleanupWrong, device: d, time: core.now,
                         detail: holds ? nil : "\(Self.named(token, core)) marked inactive after \(core.human(unused)) without use")
         case .active, .revoked:
             break
         }
-        guard token.generation == tokenTruth[u].registered else { return }
-        if status == .expired { tokenTruth[u].since = core.now }
+        guard token.generation == rules[u].token.registered else { return }
+        if status == .expired { rules[u].token.since = core.now }
         // An inactive token is not validated: back in use, its validation is due at the next
         // daily run at the latest.
-        if status == .active, tokenTruth[u].has(.inactive) {
-            tokenTruth[u].since = max(tokenTruth[u].since, core.now - core.scenario.logic.push.validationInterval)
+        if status == .active, rules[u].token.has(.inactive) {
+            rules[u].token.since = max(rules[u].token.since, core.now - core.scenario.logic.push.validationInterval)
         }
-        tokenTruth[u].status = status.rawValue + 1
+        rules[u].token.status = status.rawValue + 1
     }
 
     /// The router emails user `u` that its device is about to be purged.
     mutating func observePurgeNotice(user u: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        tokenTruth[u].flags.insert(.purgeNoticed)
+        rules[u].token.flags.insert(.purgeNoticed)
     }
 
     /// The router purges user `u`'s device (`registryCleanupWrong`): only a token expired for
     /// `logic.push.purgeAfter`, and only after the purge notice in the same router input.
     mutating func observePurge(user u: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let expired = tokenTruth[u].has(.expired)
-        let age = core.now - tokenTruth[u].since
-        let noticed = tokenTruth[u].flags.contains(.purgeNoticed)
+        let expired = rules[u].token.has(.expired)
+        let age = core.now - rules[u].token.since
+        let noticed = rules[u].token.flags.contains(.purgeNoticed)
         let holds = expired && age >= core.scenario.logic.push.purgeAfter && noticed
         core.verify(holds, .registryCleanupWrong, device: Int(truth[u].device), time: core.now,
                     detail: holds ? nil : !noticed ? "device purged without the email notice first"
                         : "device purged \(expired ? "\(core.human(age)) after its token expired" : "although its token is not expired")")
-        tokenTruth[u].status = 0
+        rules[u].token.status = 0
     }
 
     /// Every device of user `u`'s notification `n` failed for good and nothing carries it
@@ -192,7 +192,7 @@ extension PushHost {
     /// (`failedPushNotEmailed`, seed `001`, "Fallback Mechanism" and "Disaster Recovery").
     func observePushFailedEverywhere(user u: Int, notification n: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let enabled = settingsTruth[u].emailEnabled
+        let enabled = rules[u].settings.emailEnabled
         core.verify(!enabled, .failedPushNotEmailed, device: Int(truth[u].device), time: core.now,
                     detail: enabled ? "notification n\(n) failed on every device and the user, who enabled email, got none" : nil)
     }
@@ -202,11 +202,11 @@ extension PushHost {
     mutating func judgeTokenValidationAtEnd(core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let logic = core.scenario.logic.push
-        for u in tokenTruth.indices where tokenTruth[u].has(.active) && !tokenTruth[u].flags.contains(.sentSinceValidated) {
-            let due = tokenTruth[u].since + logic.validationInterval + logic.maintenanceInterval
+        for u in rules.indices where rules[u].token.has(.active) && !rules[u].token.flags.contains(.sentSinceValidated) {
+            let due = rules[u].token.since + logic.validationInterval + logic.maintenanceInterval
             guard due < core.end else { continue }
             core.verify(false, .tokenValidationLate, device: Int(truth[u].device), time: due,
-                        detail: "no send to the token validated at \(core.format(tokenTruth[u].since)) by \(core.format(due))")
+                        detail: "no send to the token validated at \(core.format(rules[u].token.since)) by \(core.format(due))")
         }
     }
 }

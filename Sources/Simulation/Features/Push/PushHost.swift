@@ -41,13 +41,10 @@ struct PushHost {
     let throttle = SilentPushThrottle()
     var users: [PushUserState] = []
     var truth: [PushUserTruth] = []
-    /// Per push user, the settings the scenario drew, copied at set-up for the oracle
-    /// (``PushSettingsTruth``): the judges never read the router's `settings`.
-    var settingsTruth: [PushSettingsTruth] = []
-    /// Per push user, the pushes sent by local day and week, for the frequency limits' judge.
-    var capTruth: [PushCapTruth] = []
-    /// Per push user, what the server was told and saw of its token (``PushTokenTruth``).
-    var tokenTruth: [PushTokenTruth] = []
+    /// Per push user, the oracle's own truth for seed 001's rules (``PushRulesTruth``):
+    /// the settings drawn, the sends counted for the limits, the token's story and the
+    /// unread count; the judges never read the router's state.
+    var rules: [PushRulesTruth] = []
     /// The token whose validation push the answer being routed gave up on, every retry
     /// failed softly (user << 32 | generation; `.max`: none), for `tokenExpiredWithoutCause`.
     var judgedValidationGaveUp = UInt64.max
@@ -58,9 +55,7 @@ struct PushHost {
     var judgedRetryOf: PushSendID?
     /// The high pushes sent, by notification (looked up, never iterated), for the email fallback's judge.
     var highTruth: [UInt32: HighPushTruth] = [:]
-    /// Per push user, the notifications created and not yet read, by the oracle's own count
-    /// (4 bytes a push user), and what the router input now running did to it.
-    var unreadTruth: [Int32] = []
+    /// What the router input now running did to the oracle's unread count (``PushRulesTruth/unread``).
     var unreadDelivery = PushUnreadDelivery()
     /// The notifications held for quiet hours and not yet sent or suppressed, with the end
     /// (Unix microseconds) they were held until (looked up, never iterated).
@@ -146,10 +141,7 @@ struct PushHost {
         let pushUsers = core.devices.count { core.cohorts[Int($0.cohort)].runs(.push) }
         users = [PushUserState](hugePagesCapacity: pushUsers)
         truth = [PushUserTruth](hugePagesCapacity: pushUsers)
-        settingsTruth = [PushSettingsTruth](hugePagesCapacity: pushUsers)
-        capTruth = Array(hugePagesRepeating: PushCapTruth(), count: pushUsers)
-        unreadTruth = Array(hugePagesRepeating: 0, count: pushUsers)
-        tokenTruth = Array(hugePagesRepeating: PushTokenTruth(), count: pushUsers)
+        rules = [PushRulesTruth](hugePagesCapacity: pushUsers)
         streams = Array(hugePagesRepeating: .start, count: pushUsers)
         gatewayDevice = [UInt32](hugePagesCapacity: pushUsers)
         var gatewayDevices = (apns: UInt32(0), fcm: UInt32(0))
@@ -175,8 +167,8 @@ struct PushHost {
                 gatewayDevices.apns += 1
             }
             users.append(PushUserState(settings: settings))
-            settingsTruth.append(PushSettingsTruth(quietStart: Int16(drawn?.startMinute ?? 0), quietEnd: Int16(drawn?.endMinute ?? 0),
-                                                   zone: core.devices[d].homeTimeZone, optedOut: optedOut.rawValue, emailEnabled: email))
+            rules.append(PushRulesTruth(settings: PushSettingsTruth(quietStart: Int16(drawn?.startMinute ?? 0), quietEnd: Int16(drawn?.endMinute ?? 0),
+                                                                    zone: core.devices[d].homeTimeZone, optedOut: optedOut.rawValue, emailEnabled: email)))
             silentWakeCounts.append(0)
             truth.append(PushUserTruth(device: UInt32(d),
                                        silent: SilentPushState(throttle: throttle, now: .zero),
