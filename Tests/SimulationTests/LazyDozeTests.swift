@@ -68,4 +68,37 @@ import Scenario
         #expect(try lazy.figuresWithoutEvents == Self.figures(eager))
         #expect(lazy.eventsProcessed < eager.eventsProcessed)
     }
+
+    /// `fleetsim run`'s 50 progress steps (``World/advance(until:)``) settle nothing owed
+    /// between them, so its events are those of a run in one go, generation for generation,
+    /// and so is its report. A settle at each step (``World/run(until:)``, as the steps did
+    /// until Session 24) leaves the report as it is; on this fleet it re-armed one phone's
+    /// bucket timer once more (the same events, one timer's generation apart).
+    @Test func progressStepsAreARunInOneGo() throws {
+        let scenario = try Fixtures.scenario("scenarios/clocks/dst-fall-new-york.json")
+        func events(observed: Bool = true, _ run: (inout World) -> Void) throws -> (events: [String], report: String) {
+            var world = World(scenario: scenario)
+            let log = EventLog()
+            if observed { world.eventObserver = { log.lines.append("\($0.time.microseconds) \($0.device ?? -1) \($0.hash) \($0.description)") } }
+            run(&world)
+            return (log.lines, JSONWriter.encode(try world.report().report))
+        }
+        let oneGo = try events { $0.runToEnd() }
+        let steps: Int64 = 50
+        let advanced = try events { world in
+            for k in 1...steps { world.advance(until: SimTime(microseconds: world.end.microseconds / steps * k)) }
+            world.runToEnd()
+        }
+        let settled = try events(observed: false) { world in
+            for k in 1...steps { world.run(until: SimTime(microseconds: world.end.microseconds / steps * k)) }
+            world.runToEnd()
+        }
+        #expect(oneGo.events.count > 50_000)
+        #expect(advanced.events == oneGo.events)
+        #expect(advanced.report == oneGo.report)
+        #expect(settled.report == oneGo.report)
+    }
+
+    /// The delivered events' lines, appended by the world's observer.
+    final class EventLog { var lines: [String] = [] }
 }
