@@ -143,5 +143,5 @@ extension AndroidDevice {
     /// All of it.
     static var wholeBytes: Range<Int> { 0 ..< MemoryLayout<AndroidDevice>.stride }
     /// `jobsRunning`: what the end of a wake or a task reads of the Android state.
-    static var stepJobBytes: Range<Int> { 97 ..< 98 }
+    static var stepJobBytes: Range<Int> { 165 ..< 166 }
 }

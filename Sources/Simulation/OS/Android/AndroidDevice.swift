@@ -28,46 +28,70 @@ struct AndroidWorkSlot {
 }
 
 /// The Android-only state of one device, kept out of ``Device`` so iOS devices stay small.
-/// Largest parts first, each followed by flags that fit its tail padding; the optional
-/// times are ``PackedTime``s (nil is `Int64.min` µs) behind accessors of their own names.
+/// The fields are grouped by the events that read them (docs/speed.md, "Session 24"):
+/// first the screen session's and the bucket's; then what every event that feeds or
+/// reads Doze reads (the owed work, the flags that say whether anything waits on Doze,
+/// the timers, Doze itself, and each work's due time, which ``AndroidHost/dozeWatched(_:_:core:)``
+/// looks at); then the jobs' and the quota's; the rarely read last. Each part is followed
+/// by the flags that fit its tail; the optional times are ``PackedTime``s (nil is
+/// `Int64.min` µs) behind accessors of their own names. A screen session reads the first
+/// 272 bytes and the works; a job's end the jobs' part (``stepJobBytes``).
 struct AndroidDevice {
-    var doze: DozeState
-    var lastBucket: StandbyBucket
-    /// The works whose job was stopped by JobScheduler at its deadline (WorkManager retries
-    /// them), one bit per ``WorkID``.
-    var jobsStopping: UInt8 = 0
-    /// The works whose JobScheduler job runs, one bit per ``WorkID`` (``runsJob(_:)``).
-    var jobsRunning: UInt8 = 0
-    /// BatteryService's "battery low" flag (``BatteryLowMonitor``, docs/platform-facts.md E).
-    var batteryLow = false
-    /// The app was force-stopped by the manufacturer's policy; nothing runs until the next open.
-    var forceStopped = false
-    /// Android's OS timers (``AndroidTimer``).
-    var timers = AndroidTimers()
-    /// Each work's last job's serial, which tells a stale stop deadline apart (``AndroidEvent/jobStops(device:serial:work:)``).
-    var jobSerials = PerWork<UInt32>(repeating: 0)
-    var screen = ScreenState()
-    /// FCM holds messages for this phone (Doze, a force-stop, or offline): look when that ends.
-    var fcmWaiting = false
-    /// The stale-sync alarm waits for Doze (the limiter or the next maintenance window).
-    var alarmHeld = false
-    /// The user turned on Battery Saver's automatic schedule (`android.batterySaverAuto`).
-    var batterySaverAuto = false
+    // The screen session's and the bucket's
     var bucket: StandbyBucketState
-    var quota = JobQuotaState()
+    var packedBucketCheckAt = PackedTime.none
+    var packedBucketEntryAt = PackedTime.none
+    /// The user's screen sessions and the phone's significant motion, as positions
+    /// (drawn through ``EntityStreams``). A session's start draws its length and the
+    /// next start with one rebuild (docs/speed.md, "Session 13").
+    var screenStream = StreamPosition.start
+    var motionStream = StreamPosition.start
+    var screen = ScreenState()
+    var lastBucket: StandbyBucket
+
+    // What every Doze input and look reads
     /// What the device's Android state owes, settled when it is next read
     /// (``AndroidHost/settleScreen(_:_:before:core:)``).
     var owed = AndroidOwed()
+    /// FCM holds messages for this phone (Doze, a force-stop, or offline): look when that ends.
+    var fcmWaiting = false
+    /// Android's OS timers (``AndroidTimer``).
+    var timers = AndroidTimers()
+    /// The app was force-stopped by the manufacturer's policy; nothing runs until the next open.
+    var forceStopped = false
+    /// The works whose JobScheduler job runs, one bit per ``WorkID`` (``runsJob(_:)``).
+    var jobsRunning: UInt8 = 0
     /// Each work's request as it was enqueued, by its index in
     /// ``AndroidHost/workRequests`` (`UInt8.max`: never enqueued): 1 byte a work where
     /// the request takes 48.
     var requestIDs = PerWork<UInt8>(repeating: .max)
+    var doze: DozeState
+    /// The stale-sync alarm waits for Doze (the limiter or the next maintenance window).
+    var alarmHeld = false
+    var packedDozeTimerAt = PackedTime.none
     /// Each declared work's WorkManager periodic work, by ``WorkID/index``.
     var works: PerWork<AndroidWorkSlot>
+
+    // The jobs' and the quota's
+    /// Each work's last job's serial, which tells a stale stop deadline apart (``AndroidEvent/jobStops(device:serial:work:)``).
+    var jobSerials = PerWork<UInt32>(repeating: 0)
+    var quota = JobQuotaState()
+    /// The works whose job was stopped by JobScheduler at its deadline (WorkManager retries
+    /// them), one bit per ``WorkID``.
+    var jobsStopping: UInt8 = 0
+    /// BatteryService's "battery low" flag (``BatteryLowMonitor``, docs/platform-facts.md E).
+    var batteryLow = false
+    /// The user turned on Battery Saver's automatic schedule (`android.batterySaverAuto`).
+    var batterySaverAuto = false
+    var packedAlarmDue = PackedTime.none
+
+    // Rarely read
+    var alarmClockTimeOfDay = SimDuration(microseconds: .min)
     /// Recent high-priority FCM messages, for the bucket's daily limit (``FCMDeliveryModel``).
     var fcmHighPriority: DeliveryLog
     /// The app's while-idle alarm deliveries (``WhileIdleAlarmLimiter``), created at the first.
     var whileIdleLog: DeliveryLog?
+
     /// The deadline the pending Doze timer event was scheduled for.
     var dozeTimerAt: SimTime? {
         get { packedDozeTimerAt.value }
@@ -94,16 +118,6 @@ struct AndroidDevice {
         get { alarmClockTimeOfDay.microseconds == .min ? nil : alarmClockTimeOfDay }
         set { alarmClockTimeOfDay = newValue ?? SimDuration(microseconds: .min) }
     }
-    var packedDozeTimerAt = PackedTime.none
-    var packedBucketCheckAt = PackedTime.none
-    var packedBucketEntryAt = PackedTime.none
-    var packedAlarmDue = PackedTime.none
-    var alarmClockTimeOfDay = SimDuration(microseconds: .min)
-    /// The user's screen sessions and the phone's significant motion, as positions
-    /// (drawn through ``EntityStreams``). A session's start draws its length and the
-    /// next start with one rebuild (docs/speed.md, "Session 13").
-    var screenStream = StreamPosition.start
-    var motionStream = StreamPosition.start
 
     /// One work's slot, borrowed in place (a plain getter would copy the whole device,
     /// retaining its arrays, at every look).

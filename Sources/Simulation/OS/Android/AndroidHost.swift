@@ -80,7 +80,7 @@ extension AndroidHost {
         precondition(core.devices[i].androidIndex == devices.count, "World: Android devices start in the order FleetBuilder numbered them")
         workEntries.append(InlineArray(repeating: .near))
         devices.append(AndroidDevice(
-            doze: DozeState(), lastBucket: m.buckets.bucket(bucket, at: .zero), bucket: bucket,
+            bucket: bucket, lastBucket: m.buckets.bucket(bucket, at: .zero), doze: DozeState(),
             works: InlineArray(repeating: AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: .zero), enqueued: false)),
             fcmHighPriority: m.fcm.makeLog()))
         let a = core.androidIndex(d)
