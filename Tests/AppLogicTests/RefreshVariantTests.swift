@@ -38,6 +38,18 @@ import AppLogic
         [.cancelHardStopTimer, .completeTask(success: false), .analytics(.refreshCompleted(success: false, duration: duration))]
     }
 
+    /// An answer that ends the refresh without a notification: `fetched` counted, the hard
+    /// stop cancelled, the refresh's time stored at `at` and flushed, the task completed
+    /// successfully `duration` after its launch (seed `000`, Decisions 2 and 5).
+    private func finishesWithoutNotifying(fetched: AnalyticsEvent.FetchedData, at: Instant, after duration: Interval) -> [RefreshEffect] {
+        [.analytics(.dataFetched(fetched)),
+         .cancelHardStopTimer,
+         .storeTime(.lastRefreshAt, steady(at)),
+         .synchronize,
+         .completeTask(success: true),
+         .analytics(.refreshCompleted(success: true, duration: duration))]
+    }
+
     /// The effects that follow an active-session answer finding the test due, with the
     /// writes flushed: the window stored, the notification posted, the task completed
     /// `duration` after its launch.
@@ -118,14 +130,7 @@ import AppLogic
         let answeredAt = serverTime
 
         var buggy = RefreshStore(variants: .cadenceOffByOne)
-        #expect(historyAnswer(&buggy, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: answeredAt) == [
-            .analytics(.dataFetched(.testHistory)),
-            .cancelHardStopTimer,
-            .storeTime(.lastRefreshAt, steady(answeredAt)),
-            .synchronize,
-            .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
-        ])
+        #expect(historyAnswer(&buggy, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: answeredAt) == finishesWithoutNotifying(fetched: .testHistory, at: answeredAt, after: .seconds(1)))
 
         var fixed = RefreshStore()
         #expect(historyAnswer(&fixed, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: answeredAt) == [
@@ -159,14 +164,7 @@ import AppLogic
         ])
 
         var fixed = RefreshStore()
-        #expect(historyAnswer(&fixed, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: deviceNow) == [
-            .analytics(.dataFetched(.testHistory)),
-            .cancelHardStopTimer,
-            .storeTime(.lastRefreshAt, steady(deviceNow)),
-            .synchronize,
-            .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
-        ])
+        #expect(historyAnswer(&fixed, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: deviceNow) == finishesWithoutNotifying(fetched: .testHistory, at: deviceNow, after: .seconds(1)))
     }
 
     /// New York springs forward on 2026-03-08 (02:00 EST becomes 03:00 EDT), so 90
@@ -187,14 +185,7 @@ import AppLogic
         // One second before 90 calendar days, both say not available.
         let justBefore = ninetyCalendarDays - .seconds(1)
         var buggyBefore = RefreshStore(variants: .localCalendarDays)
-        #expect(historyAnswer(&buggyBefore, context: newYork, latestCompletedAt: completedAt, serverTime: justBefore, answeredAt: justBefore) == [
-            .analytics(.dataFetched(.testHistory)),
-            .cancelHardStopTimer,
-            .storeTime(.lastRefreshAt, steady(justBefore)),
-            .synchronize,
-            .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
-        ])
+        #expect(historyAnswer(&buggyBefore, context: newYork, latestCompletedAt: completedAt, serverTime: justBefore, answeredAt: justBefore) == finishesWithoutNotifying(fetched: .testHistory, at: justBefore, after: .seconds(1)))
 
         // At 90 calendar days (89 d 23 h elapsed) they disagree.
         var buggy = RefreshStore(variants: .localCalendarDays)
@@ -203,27 +194,13 @@ import AppLogic
             .httpRequest(RequestID(2), .activeSession),
         ])
         var fixed = RefreshStore()
-        #expect(historyAnswer(&fixed, context: newYork, latestCompletedAt: completedAt, serverTime: ninetyCalendarDays, answeredAt: ninetyCalendarDays) == [
-            .analytics(.dataFetched(.testHistory)),
-            .cancelHardStopTimer,
-            .storeTime(.lastRefreshAt, steady(ninetyCalendarDays)),
-            .synchronize,
-            .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
-        ])
+        #expect(historyAnswer(&fixed, context: newYork, latestCompletedAt: completedAt, serverTime: ninetyCalendarDays, answeredAt: ninetyCalendarDays) == finishesWithoutNotifying(fetched: .testHistory, at: ninetyCalendarDays, after: .seconds(1)))
 
         // One second before 90 × 24 h the fixed logic still says not available; at
         // 90 × 24 h it says available.
         let fixedJustBefore = ninetyTimes24h - .seconds(1)
         var fixedBefore = RefreshStore()
-        #expect(historyAnswer(&fixedBefore, context: newYork, latestCompletedAt: completedAt, serverTime: fixedJustBefore, answeredAt: fixedJustBefore) == [
-            .analytics(.dataFetched(.testHistory)),
-            .cancelHardStopTimer,
-            .storeTime(.lastRefreshAt, steady(fixedJustBefore)),
-            .synchronize,
-            .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
-        ])
+        #expect(historyAnswer(&fixedBefore, context: newYork, latestCompletedAt: completedAt, serverTime: fixedJustBefore, answeredAt: fixedJustBefore) == finishesWithoutNotifying(fetched: .testHistory, at: fixedJustBefore, after: .seconds(1)))
         var fixedAt = RefreshStore()
         #expect(historyAnswer(&fixedAt, context: newYork, latestCompletedAt: completedAt, serverTime: ninetyTimes24h, answeredAt: ninetyTimes24h) == [
             .analytics(.dataFetched(.testHistory)),
@@ -277,14 +254,7 @@ import AppLogic
         let relaunchedAt = refreshedAt + .hours(4)
         for variants in [RefreshVariants.minimumIntervalMinutes, []] {
             var store = RefreshStore(variants: variants)
-            #expect(historyAnswer(&store, latestCompletedAt: serverTime, serverTime: serverTime, answeredAt: refreshedAt) == [
-                .analytics(.dataFetched(.testHistory)),
-                .cancelHardStopTimer,
-                .storeTime(.lastRefreshAt, steady(refreshedAt)),
-                .synchronize,
-                .completeTask(success: true),
-                .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
-            ])
+            #expect(historyAnswer(&store, latestCompletedAt: serverTime, serverTime: serverTime, answeredAt: refreshedAt) == finishesWithoutNotifying(fetched: .testHistory, at: refreshedAt, after: .seconds(1)))
             let relaunch = store.send(.taskLaunched(.device()), at: relaunchedAt)
             if variants.isEmpty {
                 #expect(relaunch == [
@@ -348,14 +318,7 @@ import AppLogic
         let launchedAt = serverTime
         let denied = RefreshLaunchContext.device(notifications: .denied)
         var fixed = RefreshStore()
-        #expect(historyAnswer(&fixed, context: denied, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == [
-            .analytics(.dataFetched(.testHistory)),
-            .cancelHardStopTimer,
-            .storeTime(.lastRefreshAt, steady(launchedAt + .seconds(1))),
-            .synchronize,
-            .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
-        ])
+        #expect(historyAnswer(&fixed, context: denied, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == finishesWithoutNotifying(fetched: .testHistory, at: launchedAt + .seconds(1), after: .seconds(1)))
         var buggy = RefreshStore(variants: .ignoresPermission)
         #expect(historyAnswer(&buggy, context: denied, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == [
             .analytics(.dataFetched(.testHistory)),
@@ -372,14 +335,7 @@ import AppLogic
     @Test func durationSinceLastRefreshReportsZeroForARefreshThatJustFinished() {
         let answeredAt = serverTime + .seconds(3)
         var store = RefreshStore(variants: .durationSinceLastRefresh)
-        #expect(historyAnswer(&store, latestCompletedAt: serverTime, serverTime: serverTime, answeredAt: answeredAt) == [
-            .analytics(.dataFetched(.testHistory)),
-            .cancelHardStopTimer,
-            .storeTime(.lastRefreshAt, steady(answeredAt)),
-            .synchronize,
-            .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .zero)),
-        ])
+        #expect(historyAnswer(&store, latestCompletedAt: serverTime, serverTime: serverTime, answeredAt: answeredAt) == finishesWithoutNotifying(fetched: .testHistory, at: answeredAt, after: .zero))
     }
 
     // MARK: - retryOnce (seed 000, Decision 5)
@@ -428,14 +384,7 @@ import AppLogic
         let launchedAt = serverTime
         let notDue = serverTime - .days(89)
         var fixed = RefreshStore()
-        #expect(historyAnswer(&fixed, latestCompletedAt: notDue, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == [
-            .analytics(.dataFetched(.testHistory)),
-            .cancelHardStopTimer,
-            .storeTime(.lastRefreshAt, steady(launchedAt + .seconds(1))),
-            .synchronize,
-            .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(1))),
-        ])
+        #expect(historyAnswer(&fixed, latestCompletedAt: notDue, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == finishesWithoutNotifying(fetched: .testHistory, at: launchedAt + .seconds(1), after: .seconds(1)))
         var buggy = RefreshStore(variants: .alwaysFetchActive)
         #expect(historyAnswer(&buggy, latestCompletedAt: notDue, serverTime: serverTime, answeredAt: launchedAt + .seconds(1)) == [
             .analytics(.dataFetched(.testHistory)),
@@ -452,14 +401,7 @@ import AppLogic
         let decidedAt = launchedAt + .seconds(2)
         var fixed = RefreshStore()
         _ = historyAnswer(&fixed, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1))
-        #expect(fixed.send(.httpResponse(RequestID(2), inProgress), at: decidedAt) == [
-            .analytics(.dataFetched(.activeSession)),
-            .cancelHardStopTimer,
-            .storeTime(.lastRefreshAt, steady(decidedAt)),
-            .synchronize,
-            .completeTask(success: true),
-            .analytics(.refreshCompleted(success: true, duration: .seconds(2))),
-        ])
+        #expect(fixed.send(.httpResponse(RequestID(2), inProgress), at: decidedAt) == finishesWithoutNotifying(fetched: .activeSession, at: decidedAt, after: .seconds(2)))
         var buggy = RefreshStore(variants: .ignoresActiveSession)
         _ = historyAnswer(&buggy, latestCompletedAt: completedAt, serverTime: serverTime, answeredAt: launchedAt + .seconds(1))
         #expect(buggy.send(.httpResponse(RequestID(2), inProgress), at: decidedAt) == notifiesAndCompletes(at: decidedAt, after: .seconds(2)))
