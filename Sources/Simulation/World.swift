@@ -227,7 +227,7 @@ extension World {
         let i = Int(d)
         guard core.devices[i].permission.allowsPosting else {
             core.metrics.notificationsSuppressed += 1
-            core.note(d, "OS: notification not shown (permission \(core.devices[i].permission))")
+            core.note(d) { c in "OS: notification not shown (permission \(c.devices[i].permission))" }
             return
         }
         featuresHearNotificationShown(notification, d)

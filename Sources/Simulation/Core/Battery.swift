@@ -38,7 +38,7 @@ extension WorldCore {
         let i = Int(d)
         let battery = cohorts[Int(devices[i].cohort)].battery
         battery.toggle(&devices[i].battery, at: now)
-        note(d, "battery: \(devices[i].battery.charging ? "plugged in" : "unplugged") at \(Int(devices[i].battery.percent)) %")
+        note(d) { c in "battery: \(c.devices[i].battery.charging ? "plugged in" : "unplugged") at \(Int(c.devices[i].battery.percent)) %" }
         schedule(.batterySwitch(device: d),
                        at: battery.nextSwitch(devices[i].battery, now: now, user: Int(globalID(i)),
                                               local: localTime(i, at: now), rhythm: rhythm))

@@ -80,7 +80,7 @@ extension World {
         case .clockSkew(let offset):
             core.devices[i].clock.skew = starting ? core.devices[i].clock.skew + offset : core.devices[i].clock.skew - offset
             core.observeCalendarMoved(i)
-            core.note(d, "fault: device clock now off by \(core.human(core.devices[i].clock.skew))")
+            core.note(d) { c in "fault: device clock now off by \(c.human(c.devices[i].clock.skew))" }
         case .timeZoneChange(let to):
             let target = core.faults.timeZoneIndex[index]
             core.observeCalendarMoved(i)
@@ -90,7 +90,7 @@ extension World {
             } else if core.devices[i].clock.location == target {
                 // Back home, unless a later trip has moved the user on.
                 core.devices[i].clock.travel(to: core.devices[i].homeTimeZone)
-                core.note(d, "fault: user returns to \(core.timeZones[Int(core.devices[i].homeTimeZone)])")
+                core.note(d) { c in "fault: user returns to \(c.timeZones[Int(c.devices[i].homeTimeZone)])" }
             }
         case .appTermination(let rate):
             guard starting, rate > 0 else { return }

@@ -93,16 +93,16 @@ extension World {
             core.jobs[Int(job)].timeout = core.scheduleRetractably(.requestTimesOut(job: job, generation: generation), at: now + requestTimeout)
         }
         if promotion > .zero {
-            core.note(d, "network: \(endpoint.path) sent, radio promotion \(core.human(promotion)), round trip \(core.human(roundTrip))")
+            core.note(d) { c in "network: \(endpoint.path) sent, radio promotion \(c.human(promotion)), round trip \(c.human(roundTrip))" }
         } else {
-            core.note(d, "network: \(endpoint.path) sent, round trip \(core.human(roundTrip))")
+            core.note(d) { c in "network: \(endpoint.path) sent, round trip \(c.human(roundTrip))" }
         }
         return job
     }
 
     /// The cause of a request sent now: the trigger of the event being handled, or for an
     /// answer (or a timeout) the answered request's cause, a retry when it failed.
-    func causeOfSend() -> LoadCause {
+    @inline(__always) func causeOfSend() -> LoadCause {
         guard let event = handling else { return .appTimer }
         if let cause = LoadCause.of(event) { return cause }
         switch event {
@@ -134,7 +134,7 @@ extension World {
             load.apiRejected[b] &+= 1
             core.jobs[j].serverDone = true
             core.jobs[j].result = .status(503)
-            core.note(core.jobs[j].device, "server: \(core.jobs[j].endpoint.path) answered 503 (all \(server.workers) workers busy, queue full)")
+            core.note(core.jobs[j].device) { c in "server: \(c.jobs[j].endpoint.path) answered 503 (all \(server.workers) workers busy, queue full)" }
             returnResponse(job)
         case .unanswered:
             core.metrics.unanswered += 1
@@ -158,7 +158,7 @@ extension World {
         }
         core.schedule(.serviceCompletes(job: job, generation: core.jobs[Int(job)].generation), after: service)
         load.addBusy(from: now, for: service, endpoint: Int(core.jobs[Int(job)].endpointRow), end: end)
-        core.note(UInt32(d), "server: \(core.jobs[Int(job)].endpoint.path) queued \(core.human(queued)), served in \(core.human(service))")
+        core.note(UInt32(d)) { c in "server: \(c.jobs[Int(job)].endpoint.path) queued \(c.human(queued)), served in \(c.human(service))" }
     }
 
     mutating func serviceCompletes(_ job: UInt32, generation: UInt32) {
@@ -247,7 +247,7 @@ extension World {
         let spell = core.cohorts[Int(core.devices[i].cohort)].network.offlineSpellDuration
         let length = core.withStream(.network, of: i) { spell.sampleDuration(&$0) }
         core.schedule(.offlineSpellEnds(device: d), after: length)
-        core.note(d, "network: offline for \(core.human(length))")
+        core.note(d) { c in "network: offline for \(c.human(length))" }
         connectivityChanged(d)
     }
 

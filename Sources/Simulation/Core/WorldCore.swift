@@ -72,6 +72,16 @@ struct WorldCore {
                              timeZone: timeZones[Int(devices[Int(d)].clock.timeZone)], startUnixSeconds: startUnixSeconds, text())
     }
 
+    /// ``note(_:_:)`` for a line that reads the core (a time, a span, a device's field):
+    /// the core is handed to `text`, not captured. An autoclosure that captures `core`,
+    /// or a non-mutating method that hands `self` on, makes the caller copy the whole
+    /// core (about 1.5 KB) before the call, traced device or not; `mutating` takes the
+    /// core by address, and only a traced device's line reads it.
+    @inline(__always) mutating func note(_ d: UInt32, reading text: (borrowing WorldCore) -> String) {
+        guard let traceRecorder, traceRecorder.device == Int(d) else { return }
+        note(d, text(self))
+    }
+
     func format(_ t: SimTime) -> String { Trace.utc(startUnixSeconds * 1_000_000 + t.microseconds) }
 
     /// A span as a person reads it in a replay: `254 ms`, `30 s`, `4.0 h`.

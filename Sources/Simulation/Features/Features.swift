@@ -199,7 +199,7 @@ extension World {
     @inline(__always) mutating func featureServiceTime(_ job: UInt32, slowdown: Double?) -> SimDuration? {
         let j = Int(job)
         switch core.jobs[j].owner {
-        case .continuation: return features.continuation.serviceTime(core.jobs[j].endpoint, device: Int(core.jobs[j].device), slowdown: slowdown, core: core)
+        case .continuation: return features.continuation.serviceTime(core.jobs[j].endpoint, device: Int(core.jobs[j].device), slowdown: slowdown, core: &core)
         case .refresh, .stepSync: return nil
         }
     }
@@ -275,7 +275,7 @@ extension World {
     /// (seed `003`: "Background App Refresh + HealthKit Background Delivery"). Its adapter
     /// submits the next request for the sync interval when the task starts and completes
     /// the task once no upload is in flight.
-    func stepSyncOwnsTask(_ i: Int) -> Bool {
+    @inline(__always) func stepSyncOwnsTask(_ i: Int) -> Bool {
         let cohort = core.cohorts[Int(core.devices[i].cohort)]
         return cohort.runs(.stepSync) && !cohort.runs(.refresh) && !runsPeriodicWork(i)
     }

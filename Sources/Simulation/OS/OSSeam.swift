@@ -67,7 +67,7 @@ extension World {
 
     /// Whether a request for `work`'s next run is pending: iOS's `BGAppRefreshTask`
     /// request, Android's WorkManager work enqueued (the oracle reads it after a 401).
-    func taskRequestPending(_ d: UInt32, _ work: WorkID) -> Bool {
+    @inline(__always) func taskRequestPending(_ d: UInt32, _ work: WorkID) -> Bool {
         runsAndroid(Int(d)) ? android.devices[androidIndex(d)][work].enqueued : core.devices[Int(d)].task.hasPending
     }
 

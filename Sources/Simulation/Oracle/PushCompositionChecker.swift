@@ -63,7 +63,7 @@ extension PushHost {
     /// The effects of user `u`'s router input have run: when the input changed the unread
     /// count and no alert carried it, a user whose token the registry holds active got a
     /// badge-only push.
-    func judgeUnreadPushed(user u: Int, core: inout WorldCore) {
+    mutating func judgeUnreadPushed(user u: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let b = unreadDelivery
         guard rules[u].unread != b.unreadBefore, !b.alertSent, truth[u].registryStatus == .active else { return }

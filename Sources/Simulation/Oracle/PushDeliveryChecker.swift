@@ -141,7 +141,7 @@ extension PushHost {
     }
 
     /// The router emails user `u` about notification `n`: only with email enabled.
-    func observeEmailFallback(user u: Int, notification n: Int, core: inout WorldCore) {
+    mutating func observeEmailFallback(user u: Int, notification n: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let enabled = rules[u].settings.emailEnabled
         core.verify(enabled, .emailWithoutConsent, device: Int(truth[u].device), time: core.now,

@@ -37,7 +37,7 @@ struct PushTokenTruth {
 /// the scenario's `logic.push` numbers.
 extension PushHost {
     /// Whether category `c` (``PushCategory``'s raw value) is among user `u`'s drawn opt-outs.
-    func optedOut(_ u: Int, category c: UInt8) -> Bool { rules[u].settings.optedOut & (1 << c) != 0 }
+    @inline(__always) func optedOut(_ u: Int, category c: UInt8) -> Bool { rules[u].settings.optedOut & (1 << c) != 0 }
 
     /// The world delivers `input` to user `u`'s router: registrations, rotations and opens
     /// are truth of the token's use; a new input starts with no purge notice and no
@@ -190,7 +190,7 @@ extension PushHost {
     /// Every device of user `u`'s notification `n` failed for good and nothing carries it
     /// any more: an email must have gone out, if the user enabled email
     /// (`failedPushNotEmailed`, seed `001`, "Fallback Mechanism" and "Disaster Recovery").
-    func observePushFailedEverywhere(user u: Int, notification n: Int, core: inout WorldCore) {
+    mutating func observePushFailedEverywhere(user u: Int, notification n: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let enabled = rules[u].settings.emailEnabled
         core.verify(!enabled, .failedPushNotEmailed, device: Int(truth[u].device), time: core.now,

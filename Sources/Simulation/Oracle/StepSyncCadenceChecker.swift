@@ -22,7 +22,7 @@ extension StepSyncHost {
     /// `openSyncAge` after; periodic work and the retry timer sync whatever the age (seed
     /// `003`, "Configuration", §6). Elapsed time: no reboots are modelled, so it is the
     /// logic's boot clock too.
-    func observeSyncCadence(_ i: Int, core: inout WorldCore) {
+    mutating func observeSyncCadence(_ i: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let config = core.scenario.logic.stepSync
         let minimum: SimDuration, trigger: String
@@ -43,7 +43,7 @@ extension StepSyncHost {
 
     /// The app asks for its periodic work every `interval`: `stepSyncTooSoon` unless it is
     /// `logic.stepSync.syncInterval` (seed `003`, "Configuration": 120 minutes).
-    func observePeriodicWorkInterval(_ i: Int, _ interval: SimDuration, core: inout WorldCore) {
+    mutating func observePeriodicWorkInterval(_ i: Int, _ interval: SimDuration, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let expected = core.scenario.logic.stepSync.syncInterval
         core.verify(interval == expected, .stepSyncTooSoon, device: i, time: core.now,
@@ -55,7 +55,7 @@ extension StepSyncHost {
     /// (the world's job slot: a sync under way covers the open), and the device allows a
     /// sync: signed in, online, not in low-power mode, and the battery not low, read as
     /// the OS reports it to the app (whole percent, above `lowBatteryPercent`, or charging).
-    func openSyncIsDue(_ i: Int, core: borrowing WorldCore) -> Bool {
+    @inline(__always) func openSyncIsDue(_ i: Int, core: borrowing WorldCore) -> Bool {
         let config = core.scenario.logic.stepSync
         guard core.now - core.oracle.steps.devices[i].cadence.lastSuccessStartedAt >= config.openSyncAge, slots[i].job < 0 else { return false }
         let level = Int(core.cohorts[Int(core.devices[i].cohort)].battery.percent(core.devices[i].battery, at: core.now).rounded(.down))
@@ -65,7 +65,7 @@ extension StepSyncHost {
 
     /// The open's delivery is over: `openSyncMissed` if it was due to start a sync
     /// (``openSyncIsDue(_:core:)``) and none started.
-    func observeOpenDelivered(_ i: Int, core: inout WorldCore) {
+    mutating func observeOpenDelivered(_ i: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let missed = core.oracle.steps.devices[i].sync.openSyncDue
         core.oracle.steps.devices[i].sync.openSyncDue = false
@@ -77,7 +77,7 @@ extension StepSyncHost {
     /// the device's date at its wall clock now less `logic.stepSync.backfillLimit` (its zone
     /// and skew, read with the oracle's own ``OracleZone``: the calendar the health store
     /// buckets by). The upload leaves in its read's instant.
-    func observeUploadReach(_ i: Int, _ upload: StepUpload, core: inout WorldCore) {
+    mutating func observeUploadReach(_ i: Int, _ upload: StepUpload, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let limit = core.scenario.logic.stepSync.backfillLimit
         let first = core.oracleDeviceDay(i, at: core.now - limit)

@@ -132,7 +132,7 @@ struct ContinuationHost: FeatureHost {
             slots[i].holdsBackgroundTask = true
             let granted = core.cohorts[Int(core.devices[i].cohort)].config.continuation.backgroundTime
             core.armTimer(d, .backgroundTask, after: granted)
-            core.note(d, "OS: background task granted for \(core.human(granted))")
+            core.note(d) { c in "OS: background task granted for \(c.human(granted))" }
         case .requestNotificationAuthorization:
             requestNotificationAuthorization(d, core: &core)
         case .endBackgroundTask:
@@ -214,7 +214,7 @@ struct ContinuationHost: FeatureHost {
 
     /// A result or failure on screen: the user looks at it for a foreground session
     /// (**Assumption**: `World.foregroundSession`), then leaves.
-    private func userLooks(_ d: UInt32, core: inout WorldCore) {
+    private mutating func userLooks(_ d: UInt32, core: inout WorldCore) {
         core.keepForeground(d, until: core.now + World.foregroundSession)
     }
 
@@ -251,7 +251,7 @@ struct ContinuationHost: FeatureHost {
         let i = Int(d)
         guard core.devices[i].permission.allowsPosting else {
             core.metrics.notificationsSuppressed += 1
-            core.note(d, "OS: notification not shown (permission \(core.devices[i].permission))")
+            core.note(d) { c in "OS: notification not shown (permission \(c.devices[i].permission))" }
             return nil
         }
         observeAnalysisNotificationShown(i, core: &core)
@@ -297,7 +297,7 @@ struct ContinuationHost: FeatureHost {
 
     /// Whether the result of analysis `unseen` is in what reached the disk (a terminated
     /// app gets it back from there; otherwise it is lost).
-    func resultOnDisk(_ i: Int, unseen: UInt32) -> Bool {
+    @inline(__always) func resultOnDisk(_ i: Int, unseen: UInt32) -> Bool {
         durable.onDisk(i, current: states[i].stored).unseenResult?.request.rawValue == unseen
     }
 
@@ -342,7 +342,7 @@ struct ContinuationHost: FeatureHost {
     /// The server's time for an analysis (its `endpoint`): the cohort's per-mode
     /// distribution, drawn from the device's stream, times `slowdown` while a
     /// `backendSlowdown` is in force.
-    mutating func serviceTime(_ endpoint: Endpoint, device d: Int, slowdown: Double?, core: borrowing WorldCore) -> SimDuration {
+    mutating func serviceTime(_ endpoint: Endpoint, device d: Int, slowdown: Double?, core: inout WorldCore) -> SimDuration {
         let usage = core.cohorts[Int(core.devices[d].cohort)].config.continuation
         let hierarchical: Bool
         if case .analysis(.hierarchical) = endpoint { hierarchical = true } else { hierarchical = false }

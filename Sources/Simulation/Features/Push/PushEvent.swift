@@ -48,12 +48,12 @@ extension PushHost {
     /// Schedules a push event: with keyed ties (Core/TieKeys) at the key of its identity,
     /// which only this host's tables tell (a timer's, an answer's or a message's device),
     /// so the state it names must be in place first.
-    @inline(__always) func schedule(_ event: PushEvent, at time: SimTime, core: inout WorldCore) {
+    @inline(__always) mutating func schedule(_ event: PushEvent, at time: SimTime, core: inout WorldCore) {
         guard core.ties.isKeyed else { core.clock.schedule(.push(event), at: time); return }
         core.schedule(.push(event), at: time, identity: eventIdentity(event))
     }
 
-    @inline(__always) func schedule(_ event: PushEvent, after delay: SimDuration, core: inout WorldCore) {
+    @inline(__always) mutating func schedule(_ event: PushEvent, after delay: SimDuration, core: inout WorldCore) {
         schedule(event, at: core.now + delay, core: &core)
     }
 

@@ -93,7 +93,7 @@ extension PushHost {
                 }
             case .dropped: metrics.silent[2] += 1
             }
-            core.note(d, "OS: silent push \(Self.words(decision, core))")
+            core.note(d) { c in "OS: silent push \(Self.words(decision, c))" }
             return false
         }
         let n = Int(m.notification)
@@ -174,7 +174,7 @@ extension PushHost {
         case .dropped: metrics.silent[4] += 1
         case .coalesced: return
         }
-        core.note(d, "OS: held silent push (\(merged) merged) \(Self.words(decision, core))")
+        core.note(d) { c in "OS: held silent push (\(merged) merged) \(Self.words(decision, c))" }
     }
 
     /// The user launches the app: the push the throttle holds is delivered now, before
@@ -196,14 +196,14 @@ extension PushHost {
     }
 
     /// Device `i`'s settings and the user's force-quit, as the throttle reads them.
-    static func silentPushConditions(_ i: Int, _ core: WorldCore) -> SilentPushThrottle.Conditions {
+    @inline(__always) static func silentPushConditions(_ i: Int, _ core: borrowing WorldCore) -> SilentPushThrottle.Conditions {
         SilentPushThrottle.Conditions(backgroundAppRefresh: core.devices[i].backgroundAppRefresh,
                                       lowPowerMode: core.devices[i].lowPowerMode, forceQuit: core.userForceQuitApp(i))
     }
 
     /// A throttle decision as a replay reads it: its times in human units, not as the
     /// enum prints them (`deliver(runtime: 30s)`).
-    static func words(_ decision: SilentPushThrottle.Decision, _ core: WorldCore) -> String {
+    static func words(_ decision: SilentPushThrottle.Decision, _ core: borrowing WorldCore) -> String {
         switch decision {
         case .deliver(let runtime): return "delivered; the handler may run \(core.human(runtime))"
         case .coalesced(let at, let newlyScheduled):

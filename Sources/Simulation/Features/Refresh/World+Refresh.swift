@@ -121,7 +121,7 @@ extension World {
     /// The user finishes the test: the next window's clock starts.
     private mutating func userCompletesTest(_ d: UInt32) {
         features.refresh.truth.complete(Int(d), at: now)
-        core.note(d, "user completes the test; next window opens at \(core.format(features.refresh.truth.availableAt(Int(d))))")
+        core.note(d) { c in "user completes the test; next window opens at \(c.format(features.refresh.truth.availableAt(Int(d))))" }
     }
 
     // MARK: - Its requests (Features/Features.swift)
@@ -182,7 +182,7 @@ extension World {
         core.metrics.platform.androidLaunchesByBucket[job.bucket.rawValue] += 1
         beginAppTask(d)
         core.devices[i].timerEntries.expiry = core.scheduleRetractably(.taskExpires(device: d, serial: core.devices[i].task.serial), at: job.stopsAt)
-        core.note(d, "WorkManager: refresh runs as job \(core.devices[i].task.serial) (bucket \(job.bucket), \(core.human(now - job.due)) after due); JobScheduler stops it at \(core.format(job.stopsAt))")
+        core.note(d) { c in "WorkManager: refresh runs as job \(c.devices[i].task.serial) (bucket \(job.bucket), \(c.human(c.now - job.due)) after due); JobScheduler stops it at \(c.format(job.stopsAt))" }
         featuresHearTaskLaunched(d)
     }
 

@@ -210,7 +210,7 @@ struct StepSyncHost: FeatureHost {
         observeStaleNoticeFires(i, core: &core)
         guard core.devices[i].permission.allowsPosting else {
             core.metrics.notificationsSuppressed += 1
-            core.note(d, "OS: stale-sync notification not shown (permission \(core.devices[i].permission))")
+            core.note(d) { c in "OS: stale-sync notification not shown (permission \(c.devices[i].permission))" }
             return
         }
         metrics.staleSyncNotifications += 1

@@ -186,7 +186,7 @@ extension World {
     mutating func stepSyncRunsAsJob(_ d: UInt32, _ job: AndroidJobStart) {
         features.stepSync.metrics.jobs += 1
         let serial = runWorker(d, .stepSync, job)
-        core.note(d, "WorkManager: step sync runs as job \(serial) (bucket \(job.bucket), \(core.human(now - job.due)) after due); JobScheduler stops it at \(core.format(job.stopsAt))")
+        core.note(d) { c in "WorkManager: step sync runs as job \(serial) (bucket \(job.bucket), \(c.human(c.now - job.due)) after due); JobScheduler stops it at \(c.format(job.stopsAt))" }
         backgroundLaunch(d)
         let context = stepContext(Int(d))
         deliverStepSync(d, .periodicWorkRan(context))

@@ -47,7 +47,7 @@ extension AndroidHost {
                     core.metrics.platform.alarmsDelayedByDoze += 1
                     watchDoze(d, core: &core)
                 }
-                core.note(d, "AlarmManager: while-idle alarm due; held by Doze until \(core.format(at))")
+                core.note(d) { c in "AlarmManager: while-idle alarm due; held by Doze until \(c.format(at))" }
                 core.armTimer(d, .staleNotification, at: at)
                 return false
             }
@@ -56,7 +56,7 @@ extension AndroidHost {
         devices[a].whileIdleLog!.record(now)
         core.metrics.platform.alarmsFired += 1
         if devices[a].alarmHeld { core.metrics.platform.alarmDozeDelay.record((now - due).microseconds) }
-        core.note(d, "AlarmManager: while-idle alarm fires (\(core.human(now - due)) after its time)")
+        core.note(d) { c in "AlarmManager: while-idle alarm fires (\(c.human(now - due)) after its time)" }
         devices[a].alarmDue = nil
         devices[a].alarmHeld = false
         return true

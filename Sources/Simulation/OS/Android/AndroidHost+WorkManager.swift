@@ -22,7 +22,7 @@ extension AndroidHost {
         let from = max(earliestBegin ?? core.now, core.now)
         devices[a].requestIDs[Int(work.rawValue)] = requestID(Self.workRequest(core.androidModels(d), request))
         devices[a][work] = AndroidWorkSlot(spec: WorkSpecState(enqueuedAt: from), enqueued: true)
-        core.note(d, "WorkManager: periodic \(work.proseName) work enqueued" + (earliestBegin == nil ? "" : ", first run from \(core.format(from))"))
+        core.note(d) { c in "WorkManager: periodic \(work.proseName) work enqueued" + (earliestBegin == nil ? "" : ", first run from \(c.format(from))") }
         scheduleWorkCheck(d, work, core: &core)
     }
 
@@ -191,7 +191,7 @@ extension AndroidHost {
             core.metrics.platform.quotaDeferrals += 1
             armWorkCheck(d, a, work, at: t + m.quotaRecheck, core: &core)
             watchDoze(d, core: &core)
-            core.note(d, "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(core.human(m.quotaRecheck))")
+            core.note(d) { c in "JobScheduler: \(work) due; the \(bucket) bucket's quota is used up; looks again in \(c.human(m.quotaRecheck))" }
             return nil
         }
         if let since = slot(a, work).deferredSince {
@@ -221,7 +221,7 @@ extension AndroidHost {
     /// next plug-in, which resets it (so a sample in between changes no later answer).
     /// The eager world (``lazyDoze`` off) and the traced device, whose story reads every
     /// attempt, go through the gates (LazyDozeTests).
-    @inline(__always) func batterySaverHoldsWork(_ d: UInt32, core: inout WorldCore) -> Bool {
+    @inline(__always) mutating func batterySaverHoldsWork(_ d: UInt32, core: inout WorldCore) -> Bool {
         core.devices.withUnsafeBufferPointer { $0[Int(d)].lowPowerMode } && lazyDoze && core.traceRecorder?.device != Int(d)
     }
 
@@ -276,7 +276,7 @@ extension AndroidHost {
                 m.workManager.runFinished(request, &devices[a][work].spec, result: .retry, now: core.now)
             }
             if let next = m.workManager.nextRunTime(request, slot(a, work).spec) {
-                core.note(d, "WorkManager: \(work) run ended (\(end.traceName)); next run due \(core.format(next))")
+                core.note(d) { c in "WorkManager: \(work) run ended (\(end.traceName)); next run due \(c.format(next))" }
             }
         }
         scheduleWorkCheck(d, work, core: &core)

@@ -111,7 +111,7 @@ extension AndroidHost {
 
     /// JobScheduler's stop deadline `serial` of `work`'s job on device `d`: whether that
     /// job still runs.
-    @inline(__always) func jobStopIsCurrent(_ d: UInt32, serial: UInt32, work: WorkID, core: inout WorldCore) -> Bool {
+    @inline(__always) mutating func jobStopIsCurrent(_ d: UInt32, serial: UInt32, work: WorkID, core: inout WorldCore) -> Bool {
         let a = core.androidIndex(d)
         return devices.withUnsafeBufferPointer { $0[a].runsJob(work) && $0[a].jobSerials[Int(work.rawValue)] == serial }
     }

@@ -130,7 +130,7 @@ extension World {
     mutating func setNextAlarmClockRing(_ d: UInt32) {
         guard let ring = android.setNextAlarmClockRing(d, core: &core) else { return }
         applyDoze(d, .nextWakeFromIdleAlarm(ring))
-        core.note(d, "AlarmManager: alarm clock set for \(core.format(ring))")
+        core.note(d) { c in "AlarmManager: alarm clock set for \(c.format(ring))" }
     }
 
     /// The alarm clock rings: the next day's is set (Doze then sees that one), and the

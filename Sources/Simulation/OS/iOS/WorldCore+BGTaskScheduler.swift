@@ -51,7 +51,7 @@ extension WorldCore {
     mutating func scheduleTaskExpiry(_ d: UInt32, after runTime: SimDuration) {
         let i = Int(d)
         devices[i].timerEntries.expiry = scheduleRetractably(.taskExpires(device: d, serial: devices[i].task.serial), at: now + runTime)
-        note(d, "OS: BGAppRefreshTask \(devices[i].task.serial) launched, expires in \(human(runTime))")
+        note(d) { c in "OS: BGAppRefreshTask \(c.devices[i].task.serial) launched, expires in \(c.human(runTime))" }
     }
 
     /// The task's expiration (the OS seam's `taskDeadline` checked it still runs),

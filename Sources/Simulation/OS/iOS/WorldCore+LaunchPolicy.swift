@@ -15,7 +15,7 @@ extension WorldCore {
         let now = self.now
         let look = withStream(.os, of: i) { policy.firstLook(earliestBegin: earliestBegin, now: now, rng: &$0) }
         schedule(.taskLaunch(device: d, generation: generation), at: look)
-        note(d, "OS: BGAppRefreshTask request pending, earliest \(format(earliestBegin)); the system first looks at \(format(look))")
+        note(d) { c in "OS: BGAppRefreshTask request pending, earliest \(c.format(earliestBegin)); the system first looks at \(c.format(look))" }
     }
 
     /// A request the policy blocked gets a new look after a condition ended (an open
@@ -43,15 +43,15 @@ extension WorldCore {
         switch decision {
         case .launch:
             metrics.platform.launchGrants += 1
-            note(d, "OS: launch policy grants a launch (\(launchPolicies[launchPolicySlot(i)].launchesInDay) of \(budget(i)) today; \(conditionText(conditions)), local hour ahead \(hourAhead))")
+            note(d) { c in "OS: launch policy grants a launch (\(c.launchPolicies[c.launchPolicySlot(i)].launchesInDay) of \(c.budget(i)) today; \(c.conditionText(conditions)), local hour ahead \(hourAhead))" }
             return true
         case .lookAgain(let at):
             schedule(.taskLaunch(device: d, generation: generation), at: at)
             if Double(launchPolicies[launchPolicySlot(i)].launchesInDay) >= policy.dailyBudget(launchPolicies[launchPolicySlot(i)]) {
                 metrics.platform.budgetExhausted += 1
-                note(d, "OS: launch policy: daily budget of \(budget(i)) launches used; next look \(format(at))")
+                note(d) { c in "OS: launch policy: daily budget of \(c.budget(i)) launches used; next look \(c.format(at))" }
             } else {
-                note(d, "OS: launch policy looks: not now (\(conditionText(conditions)), local hour ahead \(hourAhead)); next look \(format(at))")
+                note(d) { c in "OS: launch policy looks: not now (\(c.conditionText(conditions)), local hour ahead \(hourAhead)); next look \(c.format(at))" }
             }
             return false
         case .blocked(let reason):
