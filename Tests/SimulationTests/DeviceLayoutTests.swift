@@ -90,6 +90,6 @@ import Platform
                       range(\AndroidDevice.packedDozeTimerAt), range(\AndroidDevice.works)] {
             #expect(field.upperBound <= jobs, "\(field)")
         }
-        #expect(jobs <= 5 * 64 + 16)
+        #expect(jobs == AndroidDevice.screenAndDozeBytes.upperBound)
     }
 }

@@ -40,7 +40,9 @@ extension WorldEvent {
     /// (measured per kind: docs/speed.md, "Session 11: fewer lines per event"). Most
     /// kinds read only the `Device`'s hot part (``Device/hotBytes``); a request on the
     /// server reads one stream of it, or its clock and time zone, and no Android state;
-    /// the end of a wake or a task reads one flag of the Android state. Every line
+    /// the end of a wake or a task reads one flag of the Android state, and a screen
+    /// session, motion, a screen-off or a Doze or bucket timer the Android state's first
+    /// two parts (``AndroidDevice/screenAndDozeBytes``). Every line
     /// asked for and not read takes a place among the misses the core tracks at once,
     /// which the lines the next events need wait for; so the features' per-device
     /// entries are asked for only by the kinds that read them: a background launch's,
@@ -72,6 +74,10 @@ extension WorldEvent {
         case .android(.timer(let d, _, .work(let work))):
             let indices = Prefetch.device(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes, in: &world)
             world.prefetchWorkRun(work, Int(d), android: indices.android)
+        case .android(.timer(let d, _, .doze)), .android(.timer(let d, _, .bucket)):
+            Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.screenAndDozeBytes, in: &world)
+        case .android(.screenSessionStarts(let d)), .android(.motion(let d)), .android(.screenOff(let d, _)):
+            Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.screenAndDozeBytes, in: &world)
         case .android(.timer(let d, _, _)):
             Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes, in: &world)
         case .taskLaunch(let d, _):
@@ -144,4 +150,8 @@ extension AndroidDevice {
     static var wholeBytes: Range<Int> { 0 ..< MemoryLayout<AndroidDevice>.stride }
     /// `jobsRunning`: what the end of a wake or a task reads of the Android state.
     static var stepJobBytes: Range<Int> { 165 ..< 166 }
+    /// Everything before the jobs' part: what a screen session, a screen-off, motion and
+    /// a Doze or bucket timer read (the session's and bucket's fields, then what every
+    /// Doze input reads), 5.25 of the 6.75 lines.
+    static var screenAndDozeBytes: Range<Int> { 0 ..< 336 }
 }

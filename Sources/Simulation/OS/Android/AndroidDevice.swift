@@ -34,8 +34,10 @@ struct AndroidWorkSlot {
 /// the timers, Doze itself, and each work's due time, which ``AndroidHost/dozeWatched(_:_:core:)``
 /// looks at); then the jobs' and the quota's; the rarely read last. Each part is followed
 /// by the flags that fit its tail; the optional times are ``PackedTime``s (nil is
-/// `Int64.min` µs) behind accessors of their own names. A screen session reads the first
-/// 272 bytes and the works; a job's end the jobs' part (``stepJobBytes``).
+/// `Int64.min` µs) behind accessors of their own names. A screen session, motion, a
+/// screen-off and a Doze or bucket timer read only the first two parts, and only those are
+/// prefetched for them (``screenAndDozeBytes``); the end of a wake or a task reads
+/// `jobsRunning` (``stepJobBytes``).
 struct AndroidDevice {
     // The screen session's and the bucket's
     var bucket: StandbyBucketState
