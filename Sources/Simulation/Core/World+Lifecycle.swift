@@ -84,6 +84,8 @@ extension World {
         case .timeZoneChange(let to):
             let target = core.faults.timeZoneIndex[index]
             core.observeCalendarMoved(i)
+            // Owed screen sessions before now draw the next one where the user was.
+            if core.devices[i].isAndroid { android.settleDoze(d, before: now, core: &core) }
             if starting {
                 core.devices[i].clock.travel(to: target)
                 core.note(d, "fault: user travels to \(to)")

@@ -43,6 +43,8 @@ struct AndroidDevice {
     var bucket: StandbyBucketState
     var packedBucketCheckAt = PackedTime.none
     var packedBucketEntryAt = PackedTime.none
+    /// The next screen session's start while it is owed (``AndroidOwed/session``).
+    var packedNextSessionAt = PackedTime.none
     /// The user's screen sessions and the phone's significant motion, as positions
     /// (drawn through ``EntityStreams``). A session's start draws its length and the
     /// next start with one rebuild (docs/speed.md, "Session 13").
@@ -109,6 +111,11 @@ struct AndroidDevice {
         get { packedBucketEntryAt.value }
         set { packedBucketEntryAt.value = newValue }
     }
+    /// The next screen session's start, kept while the session is owed instead of an event.
+    var nextSessionAt: SimTime? {
+        get { packedNextSessionAt.value }
+        set { packedNextSessionAt.value = newValue }
+    }
     /// The stale-sync alarm's requested time while one is pending (AndroidHost+WhileIdleAlarm).
     var alarmDue: SimTime? {
         get { packedAlarmDue.value }
@@ -137,8 +144,9 @@ extension WorkID {
     @inline(__always) var bit: UInt8 { 1 << rawValue }
 }
 
-/// What one Android device owes: a screen-off nothing waited on, and the bucket checks
-/// that follow it (AndroidHost+Screen, "Lazy screen-offs").
+/// What one Android device owes: the user's screen sessions and a screen-off nothing
+/// waited on, and the bucket checks that follow it (AndroidHost+Screen, "Lazy screen
+/// sessions and screen-offs").
 struct AndroidOwed: OptionSet {
     let rawValue: UInt8
     /// The screen's end at `screen.onUntil` has no event.
@@ -147,6 +155,9 @@ struct AndroidOwed: OptionSet {
     /// moved it, and settling never schedules, so that a run's events do not depend on
     /// when its reads fall (`run(until:)` in steps or in one go).
     static let bucketCheck = AndroidOwed(rawValue: 1 << 1)
+    /// The user's next screen session, at `nextSessionAt`, has no event (and nor do the
+    /// ones it draws after it, while nothing waits on Doze).
+    static let session = AndroidOwed(rawValue: 1 << 2)
 }
 
 /// Android's OS timers: Doze's, the bucket's, the manufacturer's kill, Battery Saver's

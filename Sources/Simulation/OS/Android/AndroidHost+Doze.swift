@@ -30,9 +30,9 @@ extension AndroidHost {
         if changed { countDozeTransitions(d, from: first, core: &core) }
         // Whether anything waits is asked last: the timer is usually where it should be
         // already, and the question reads fields far into the device's Android state.
-        // An owed screen-off asks too: a change (the network back with FCM messages
-        // held) may have given Doze something to release.
-        if dozeTimerAt(a) != dozeDeadline(a) || devices.withUnsafeBufferPointer({ $0[a].owed.contains(.screenOff) }), dozeWatched(d, a, core: &core) {
+        // An owed screen-off or session asks too: a change (the network back with FCM
+        // messages held) may have given Doze something to release.
+        if dozeTimerAt(a) != dozeDeadline(a) || devices.withUnsafeBufferPointer({ !$0[a].owed.isDisjoint(with: [.screenOff, .session]) }), dozeWatched(d, a, core: &core) {
             armDozeTimer(d, a, core: &core)
             watchScreen(d, a, core: &core)
         }

@@ -28,6 +28,9 @@ struct AndroidHost {
     /// Android screen-offs that nothing waits on are settled when the device's Android
     /// state is next read (AndroidHost+Screen); false: one event each.
     var lazyScreenOffs = true
+    /// The user's screen sessions on an Android phone that nothing waits on are settled
+    /// when its Android state is next read (AndroidHost+Screen); false: one event each.
+    var lazyScreenSessions = true
 
     /// Room for exactly the fleet's Android devices (not a doubled capacity reached by
     /// copying); each is added at set-up, in the order FleetBuilder numbered them.

@@ -29,9 +29,9 @@ extension World {
     mutating func androidEvent(_ event: AndroidEvent) {
         switch event {
         case .screenSessionStarts(let d):
-            let (length, next) = android.drawScreenSession(d, length: true, core: &core)
+            let (length, next) = android.drawScreenSession(d, length: true, at: now, core: &core)
             screenSession(d, length: length)
-            if let next { core.schedule(.android(.screenSessionStarts(device: d)), at: next) }
+            if let next { android.scheduleNextSession(d, at: next, core: &core) }
         case .screenOff(let d, let generation):
             guard android.screenOff(d, generation: generation, core: &core) else { return }
             applyDoze(d, .screen(on: false))
