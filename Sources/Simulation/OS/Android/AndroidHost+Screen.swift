@@ -87,8 +87,9 @@ extension AndroidHost {
         }
     }
 
-    /// Something now waits on Doze: an owed screen-off (in the future, as every look
-    /// settles the past ones) becomes an event again, since Doze's change may release it.
+    /// Something now waits on Doze: an owed screen-off or session (in the future, as
+    /// every look settles the past ones) becomes an event again, since Doze's change may
+    /// release it.
     @inline(__always) mutating func watchScreen(_ d: UInt32, _ a: Int, core: inout WorldCore) {
         let owed = devices.withUnsafeBufferPointer { $0[a].owed }
         guard !owed.isDisjoint(with: [.screenOff, .session]) else { return }
@@ -107,9 +108,10 @@ extension AndroidHost {
         core.schedule(.android(.screenSessionStarts(device: d)), at: at)
     }
 
-    /// Settles what device `d` owes before `t`: its screen-off, then the bucket checks
-    /// after it. One due at `t` itself is left to the next look, as an event scheduled
-    /// earlier at that instant goes first (and the screen-off's was scheduled when the
+    /// Settles what device `d` owes before `t`: its sessions, each after what was owed
+    /// before it, then its screen-off and the bucket checks after it. One due at `t`
+    /// itself is left to the next look, as an event scheduled earlier at that instant
+    /// goes first (and the screen-off's and the next session's were scheduled when the
     /// session started).
     @inline(__always) mutating func settleScreen(_ d: UInt32, _ a: Int, before t: SimTime, core: inout WorldCore) {
         guard devices.withUnsafeBufferPointer({ $0[a].owed.rawValue != 0 }) else { return }
