@@ -102,6 +102,29 @@ import Testing
         #expect(extending.count <= Self.worldExtensionsCeiling, "\(extending.count) files extend World (ceiling \(Self.worldExtensionsCeiling)): \(extending)")
     }
 
+    /// Every method under Sources/Simulation that takes the core `inout` is `mutating` or
+    /// `static`: called on a host or the world its caller holds `inout`, a non-mutating
+    /// one makes Swift copy the whole struct (a host 350-1,400 bytes, the world 4,768)
+    /// and retain its arrays first, at every call (docs/speed.md, "Session 25").
+    @Test func methodsThatTakeTheCoreInoutAreMutating() throws {
+        let files = try Self.sources()
+        #expect(files.count > 50, "Sources/Simulation not found at \(Self.simulation.path)")
+        let offending = files.flatMap { file in Self.nonMutatingTakersOfTheCore(file.text).map { "\(file.path): \($0)" } }
+        #expect(offending.isEmpty, "non-mutating methods taking `core: inout WorldCore`: \(offending)")
+    }
+
+    /// The names of the functions declared in `text` (lowercased) that take
+    /// `core: inout worldcore` with neither `mutating` nor `static` before `func`.
+    static func nonMutatingTakersOfTheCore(_ text: String) -> [String] {
+        let declaration = try! NSRegularExpression(pattern: #"(?m)^([^\n]*?)\bfunc\s+(\w+)(?:<[^>]*>)?\(([^{]*?)\)[^{()]*\{"#)
+        let ns = text as NSString
+        return declaration.matches(in: text, range: NSRange(location: 0, length: ns.length)).compactMap { m in
+            let modifiers = ns.substring(with: m.range(at: 1)), parameters = ns.substring(with: m.range(at: 3))
+            guard parameters.contains("core: inout worldcore"), !modifiers.contains("mutating"), !modifiers.contains("static") else { return nil }
+            return ns.substring(with: m.range(at: 2))
+        }
+    }
+
     /// The measure itself: a file counts once however often it names a feature, in any
     /// case, and only outside the feature's folder and Oracle/; an OS's API name alone
     /// does not count, the feature's word beside it does.
@@ -127,5 +150,17 @@ import Testing
         #expect(Self.extendsWorld("extension world {") && Self.extendsWorld("extension world: sendable {"))
         #expect(!Self.extendsWorld("extension worldcore {") && !Self.extendsWorld("extension worldevent {"))
         #expect(Self.extendsWorld("extension worldcore {}\nextension world {"))
+        // Declarations on one line or several, generic or returning; a closure's `inout`
+        // parameter is not the core's.
+        let declarations = """
+            func observe(_ i: Int, core: inout WorldCore) {
+            @inline(__always) mutating func arm(_ d: UInt32, core: inout WorldCore) -> Bool {
+            static func words(_ decision: Decision, _ core: inout WorldCore) -> String {
+            private func send(user u: Int, _ id: PushSendID,
+                              expiration: Instant, core: inout WorldCore) {
+            func lend<R>(_ world: inout World, _ body: (inout Self, inout WorldCore) -> R) -> R {
+            func read(_ i: Int, core: borrowing WorldCore) -> Bool {
+            """.lowercased()
+        #expect(Self.nonMutatingTakersOfTheCore(declarations) == ["observe", "send"])
     }
 }

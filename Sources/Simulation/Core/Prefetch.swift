@@ -74,9 +74,8 @@ extension WorldEvent {
         case .android(.timer(let d, _, .work(let work))):
             let indices = Prefetch.device(d, device: Device.wholeBytes, android: AndroidDevice.wholeBytes, in: &world)
             world.prefetchWorkRun(work, Int(d), android: indices.android)
-        case .android(.timer(let d, _, .doze)), .android(.timer(let d, _, .bucket)):
-            Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.screenAndDozeBytes, in: &world)
-        case .android(.screenSessionStarts(let d)), .android(.motion(let d)), .android(.screenOff(let d, _)):
+        case .android(.timer(let d, _, .doze)), .android(.timer(let d, _, .bucket)),
+             .android(.screenSessionStarts(let d)), .android(.motion(let d)), .android(.screenOff(let d, _)):
             Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.screenAndDozeBytes, in: &world)
         case .android(.timer(let d, _, _)):
             Prefetch.device(d, device: Device.hotBytes, android: AndroidDevice.wholeBytes, in: &world)

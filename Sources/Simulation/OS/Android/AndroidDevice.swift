@@ -158,6 +158,9 @@ struct AndroidOwed: OptionSet {
     /// The user's next screen session, at `nextSessionAt`, has no event (and nor do the
     /// ones it draws after it, while nothing waits on Doze).
     static let session = AndroidOwed(rawValue: 1 << 2)
+    /// What owes an event: whatever starts waiting on Doze takes these back as events
+    /// (``AndroidHost/watchScreen(_:_:core:)``), and a Doze input asks whether it must.
+    static let events: AndroidOwed = [.screenOff, .session]
 }
 
 /// Android's OS timers: Doze's, the bucket's, the manufacturer's kill, Battery Saver's

@@ -32,7 +32,7 @@ extension AndroidHost {
         // already, and the question reads fields far into the device's Android state.
         // An owed screen-off or session asks too: a change (the network back with FCM
         // messages held) may have given Doze something to release.
-        if dozeTimerAt(a) != dozeDeadline(a) || devices.withUnsafeBufferPointer({ !$0[a].owed.isDisjoint(with: [.screenOff, .session]) }), dozeWatched(d, a, core: &core) {
+        if dozeTimerAt(a) != dozeDeadline(a) || devices.withUnsafeBufferPointer({ !$0[a].owed.isDisjoint(with: .events) }), dozeWatched(d, a, core: &core) {
             armDozeTimer(d, a, core: &core)
             watchScreen(d, a, core: &core)
         }

@@ -92,12 +92,12 @@ extension AndroidHost {
     /// release it.
     @inline(__always) mutating func watchScreen(_ d: UInt32, _ a: Int, core: inout WorldCore) {
         let owed = devices.withUnsafeBufferPointer { $0[a].owed }
-        guard !owed.isDisjoint(with: [.screenOff, .session]) else { return }
+        guard !owed.isDisjoint(with: .events) else { return }
         if owed.contains(.screenOff) {
             devices[a].owed.remove(.screenOff)
             core.schedule(.android(.screenOff(device: d, generation: devices[a].screen.offTimer.current)), at: devices[a].screen.onUntil)
         }
-        if owed.contains(.session) { giveBackSession(d, a, core: &core) }
+        giveBackSession(d, a, core: &core)
     }
 
     /// An owed session becomes an event again.
