@@ -108,10 +108,11 @@ public struct World {
         if stop == end { featuresRunEnded() }
     }
 
-    /// Processes every event before `limit`, as ``run(until:)`` does, but leaves the Doze
-    /// steps nothing waits on owed: for progress steps that read only ``eventsProcessed``.
-    /// The run's last ``run(until:)`` settles them at their own instants, and no event
-    /// depends on when owed steps are settled (AndroidHost+Screen, "Lazy screen-offs"), so
+    /// Processes every event before `limit`, as ``run(until:)`` does, but leaves what
+    /// nothing waits on owed (Doze steps, screen sessions and screen-offs): for progress
+    /// steps that read only ``eventsProcessed``. The run's last ``run(until:)`` settles
+    /// them at their own instants, and no event depends on when they are settled
+    /// (AndroidHost+Screen, "Lazy screen sessions and screen-offs"), so
     /// the report is the same; the sweep over every Android phone at each of `fleetsim
     /// run`'s 50 progress steps was a tenth of a day's cache misses (docs/speed.md,
     /// "Session 24").
