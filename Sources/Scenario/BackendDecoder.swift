@@ -2,10 +2,13 @@ import SimKernel
 
 /// `backend`: `workers` an integer ≥ 1, `serviceTime` a distribution of durations,
 /// `queueLimit` an integer ≥ 0, `requestTimeout` and `authTokenLifetime` > 0, `push`
-/// the push service's capacity (``PushDecoder/backend(_:)``).
+/// the push service's capacity (``PushDecoder/backend(_:)``), `stepStore` the step
+/// table's retention (``stepStore(_:into:)``).
 /// Defaults: ``BackendConfig/defaults``.
 enum BackendDecoder {
-    static let keys = ["workers", "serviceTime", "queueLimit", "requestTimeout", "authTokenLifetime", "push"]
+    static let keys = ["workers", "serviceTime", "queueLimit", "requestTimeout", "authTokenLifetime", "push", "stepStore"]
+    static let stepStoreKeys = ["retentionDays"]
+    static let maximumRetentionDays: Int64 = 36_600
     static let maximumWorkers: Int64 = 1_000_000
     static let maximumQueueLimit: Int64 = 1_000_000_000
 
@@ -22,9 +25,23 @@ enum BackendDecoder {
             case "requestTimeout": backend.requestTimeout = try child.duration(.positive)
             case "authTokenLifetime": backend.authTokenLifetime = try child.duration(.positive)
             case "push": backend.push = try PushDecoder.backend(child)
+            case "stepStore": try stepStore(child, into: &backend)
             default: throw member.unknownKey(among: keys)
             }
         }
         return backend
+    }
+
+    /// `backend.stepStore`: `retentionDays` a whole number of days from 1 to 36,600 (a
+    /// century); absent, every date is kept (seed `003` names no retention).
+    static func stepStore(_ node: ScenarioNode, into backend: inout BackendConfig) throws(ScenarioError) {
+        for member in try node.members("a step store object, e.g. {\"retentionDays\": 400}") {
+            switch member.key {
+            case "retentionDays":
+                backend.stepRetentionDays = Int(try member.node.integer(
+                    in: 1...maximumRetentionDays, "a retention in whole days: an integer from 1 to \(maximumRetentionDays)"))
+            default: throw member.unknownKey(among: stepStoreKeys)
+            }
+        }
     }
 }

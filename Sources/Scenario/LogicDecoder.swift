@@ -45,7 +45,7 @@ enum LogicDecoder {
 
     static let stepSyncKeys = ["syncInterval", "backfillLimit", "retryDelays", "openSyncAge", "staleNotificationAge", "lowBatteryPercent"]
 
-    /// `logic.stepSync`: intervals > 0, `backfillLimit` at most 31 d; `retryDelays` an array of at most 10 positive
+    /// `logic.stepSync`: intervals > 0, `backfillLimit` at most 366 d; `retryDelays` an array of at most 10 positive
     /// durations (empty: no retries); `lowBatteryPercent` an integer in 0...100.
     static func stepSync(_ node: ScenarioNode) throws(ScenarioError) -> StepSyncConfig {
         var sync = StepSyncConfig.defaults
@@ -55,9 +55,10 @@ enum LogicDecoder {
             case "syncInterval": sync.syncInterval = try child.duration(.positive)
             case "backfillLimit":
                 sync.backfillLimit = try child.duration(.positive)
-                // The step store keeps 32 days a user (StepStore.daysKept).
-                guard sync.backfillLimit <= .days(31) else {
-                    throw child.error(expected: "a backfill of at most 31 days (the step store keeps 32 days a user)", found: "\(sync.backfillLimit)")
+                // A read answers a row a day, and the step store keeps each (docs/scenario.md):
+                // at most a year, as the push durations.
+                guard sync.backfillLimit <= .days(366) else {
+                    throw child.error(expected: "a backfill of at most 366 days", found: "\(sync.backfillLimit)")
                 }
             case "retryDelays":
                 let elements = try child.elements("an array of retry delays, e.g. [\"5m\", \"10m\", \"15m\"]")

@@ -308,6 +308,10 @@ public struct BackendConfig: Sendable, Equatable {
     public var authTokenLifetime: SimDuration
     /// The push service's sending capacity (``PushBackendConfig``).
     public var push: PushBackendConfig = .defaults
+    /// `backend.stepStore.retentionDays`: the step table keeps dates this many days
+    /// before the server's (UTC) date; nil (the default: seed `003` names none) keeps
+    /// every date.
+    public var stepRetentionDays: Int? = nil
 }
 
 public struct Fault: Sendable, Equatable {

@@ -198,11 +198,28 @@ import Testing
                         path: "$.fleet[0].platform", found: ["did you mean `ios`?"])
     }
 
+    /// `backend.stepStore.retentionDays`: whole days from 1 to 36,600, and no other key;
+    /// absent, every date is kept.
+    @Test func stepStoreRetentionIsValidated() throws {
+        let kept = try Fixtures.decode(Fixtures.scenario(top: #""backend": {"stepStore": {"retentionDays": 36600}}"#))
+        #expect(kept.backend.stepRetentionDays == 36_600)
+        #expect(try Fixtures.decode(Fixtures.scenario()).backend.stepRetentionDays == nil)
+        #expect(try Fixtures.decode(Fixtures.scenario(top: #""backend": {"stepStore": {"retentionDays": 1}}"#)).backend.stepRetentionDays == 1)
+        for bad in ["0", "36601", "-5", "2.5", #""400d""#] {
+            expectRejection(Fixtures.scenario(top: #""backend": {"stepStore": {"retentionDays": \#(bad)}}"#),
+                            path: "$.backend.stepStore.retentionDays", expected: ["a retention in whole days: an integer from 1 to 36600"])
+        }
+        expectRejection(Fixtures.scenario(top: #""backend": {"stepStore": {"retentionDay": 30}}"#),
+                        path: "$.backend.stepStore.retentionDay", found: ["did you mean `retentionDays`?"])
+        expectRejection(Fixtures.scenario(top: #""backend": {"stepStore": 30}"#),
+                        path: "$.backend.stepStore", expected: ["a step store object"])
+    }
+
     @Test func stepSyncKeysAreStrict() {
         expectRejection(Fixtures.scenario(top: #""logic": {"stepSync": {"syncIntervall": "2h"}}"#),
                         path: "$.logic.stepSync.syncIntervall", found: ["did you mean `syncInterval`?"])
-        expectRejection(Fixtures.scenario(top: #""logic": {"stepSync": {"backfillLimit": "32d"}}"#),
-                        path: "$.logic.stepSync.backfillLimit", expected: ["at most 31 days"])
+        expectRejection(Fixtures.scenario(top: #""logic": {"stepSync": {"backfillLimit": "367d"}}"#),
+                        path: "$.logic.stepSync.backfillLimit", expected: ["at most 366 days"])
         expectRejection(Fixtures.scenario(top: #""logic": {"stepSync": {"retryDelays": ["5m", "0s"]}}"#),
                         path: "$.logic.stepSync.retryDelays[1]", expected: ["a positive duration"])
         expectRejection(Fixtures.scenario(top: #""logic": {"stepSync": {"retryDelays": "5m"}}"#),

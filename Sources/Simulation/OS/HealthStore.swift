@@ -52,7 +52,9 @@ extension HealthDataGenerator {
     func healthData(user: Int, from: SimTime, to: SimTime, days: DeviceDays, home: LocalCalendar, startUnixSeconds: Int64) -> [DailySteps] {
         guard from < to else { return [] }
         let first = days.day(at: from), last = days.day(at: to)
-        guard first <= last, last - first <= Int32(StepStore.daysKept) else { return [] }
+        // Any range: the store answers every date it holds (the user's steps before the
+        // run included), as HealthKit and Health Connect do.
+        guard first <= last else { return [] }
         var out: [DailySteps] = []
         out.reserveCapacity(Int(last - first) + 1)
         for day in first...last {

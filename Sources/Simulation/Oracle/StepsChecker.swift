@@ -250,7 +250,11 @@ extension StepSyncHost {
         let end = core.oracleDeviceDay(user, at: readTo)
         let windowStart = core.oracleDeviceDay(user, at: readTo - core.scenario.logic.stepSync.backfillLimit) + 1
         let home = core.calendars[Int(core.devices[user].homeTimeZone)]
-        var day = max(windowStart, core.oracle.steps.devices[user].judgedThrough + 1, core.oracle.steps.devices[user].firstJudgedDay)
+        // A declared retention (`backend.stepStore.retentionDays`) removes the dates more
+        // than that many days before the server's UTC date: those are not judged.
+        let today = Int32(OracleZone.floorDiv(OracleZone.unixSeconds(core.now, startUnixSeconds: core.startUnixSeconds), 86_400))
+        let kept = core.scenario.backend.stepRetentionDays.map { today - Int32($0) } ?? .min
+        var day = max(windowStart, core.oracle.steps.devices[user].judgedThrough + 1, core.oracle.steps.devices[user].firstJudgedDay, kept)
         while day < end {
             let from = core.oracleDeviceDayStart(user, day), to = core.oracleDeviceDayStart(user, day + 1)
             let truth = health.trueSteps(user: Int(core.globalID(user)), from: from, to: to,

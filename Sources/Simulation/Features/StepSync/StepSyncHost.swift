@@ -11,6 +11,9 @@ struct StepSyncSlot {
     var job: Int32 = -1
     /// HealthKit deliveries that woke the app (report.json's wake-ups per device-day).
     var healthWakes: UInt32 = 0
+    /// A HealthKit wake is under way: its completion handler not yet called, its budget
+    /// not yet spent (it holds the process: ``World/featuresHoldProcess(_:)``).
+    var wakeHolds = false
     /// True times of the last health-data read (the upload's range).
     var readFrom = World.never
     var readTo = World.never
@@ -75,7 +78,8 @@ struct StepSyncHost: FeatureHost {
         states = Array(hugePagesRepeating: StepSyncState(), count: n)
         slots = Array(hugePagesRepeating: StepSyncSlot(), count: n)
         streams = Array(hugePagesRepeating: .start, count: n)
-        store = StepStore(users: core.cohorts.contains { $0.runs(.stepSync) } ? n : 0)
+        store = StepStore(users: core.cohorts.contains { $0.runs(.stepSync) } ? n : 0, window: StepSyncHost.runDates(scenario, core: core),
+                          retentionDays: scenario.backend.stepRetentionDays.map { Int32($0) })
         health = HealthDataGenerator(seed: scenario.seed, rhythm: core.rhythm)
         metrics = StepSyncMetrics(recordedToSynced: TimedLatency(durationMicroseconds: scenario.duration.microseconds),
                                   uploadEnergy: core.cohorts.map { EventEnergy(capacityMah: $0.capacityMah) })
@@ -83,6 +87,21 @@ struct StepSyncHost: FeatureHost {
     }
 
     static let traceName = "step sync"
+
+    /// The dates the run's devices write whatever their zone, unless a fault moves their
+    /// clock: the UTC dates of the run, two more each side (zones reach 14 h from UTC, and
+    /// the sync before the run up to 2 h before it). The step store keeps these in
+    /// columns (``StepStore``).
+    static func runDates(_ scenario: Scenario, core: borrowing WorldCore) -> ClosedRange<Int32> {
+        let first = core.startUnixSeconds.floorDivided(by: 86_400)
+        let last = (core.startUnixSeconds + scenario.duration.microseconds / 1_000_000).floorDivided(by: 86_400)
+        return Int32(first - 2)...Int32(last + 2)
+    }
+
+    /// The server's date (UTC) at true time `t`.
+    static func serverDay(_ t: SimTime, startUnixSeconds: Int64) -> Int32 {
+        Int32((startUnixSeconds + t.microseconds.floorDivided(by: 1_000_000)).floorDivided(by: 86_400))
+    }
 
     @inline(__always) static func lend<R>(_ world: inout World, _ body: (inout StepSyncHost, inout WorldCore) -> R) -> R {
         body(&world.features.stepSync, &world.core)
@@ -196,10 +215,11 @@ struct StepSyncHost: FeatureHost {
         core.schedule(.stepSync(.healthDelivery(device: d)), at: at)
     }
 
-    /// A HealthKit delivery wakes the app: counted, and in its story.
+    /// A HealthKit delivery wakes the app: counted, in its story, and holding the process.
     mutating func healthDeliveryWakes(_ d: UInt32, core: inout WorldCore) {
         metrics.healthDeliveries += 1
         slots[Int(d)].healthWakes &+= 1
+        slots[Int(d)].wakeHolds = true
         core.note(d, "OS: HealthKit background delivery wakes the app")
     }
 
@@ -231,7 +251,14 @@ struct StepSyncHost: FeatureHost {
         durable.persisted(i)
         core.cancelTimer(d, .stepRetry)
         core.cancelTimer(d, .stepWake)
+        slots[i].wakeHolds = false
     }
+
+    /// Whether a HealthKit wake under way holds the process.
+    @inline(__always) func wakeHolds(_ i: Int) -> Bool { slots[i].wakeHolds }
+
+    /// The HealthKit wake is over (its completion handler called, or its budget spent).
+    mutating func wakeEnded(_ i: Int) { slots[i].wakeHolds = false }
 
     /// Nobody waits for the upload in flight any more (the app was suspended or
     /// terminated); returns its request, or nil when none is waiting.
@@ -278,6 +305,7 @@ struct StepSyncHost: FeatureHost {
         let j = Int(job)
         let user = Int(core.jobs[j].device)
         var created = 0, updated = 0
+        store.retain(today: StepSyncHost.serverDay(core.now, startUnixSeconds: core.startUnixSeconds))
         for entry in upload.days {
             let day = entry.date.daysSince1970
             switch upload.method {
@@ -367,4 +395,9 @@ extension StepSyncHost {
 
 extension StreamPurpose {
     static var stepSync: StreamPurpose { StreamPurpose(key: 0x943C_E2AE_9CD3_6368) }
+}
+
+fileprivate extension Int64 {
+    /// The quotient rounded down (toward minus infinity, as calendar days count).
+    func floorDivided(by b: Int64) -> Int64 { self >= 0 ? self / b : -((-self + b - 1) / b) }
 }
