@@ -132,7 +132,18 @@ extension World {
         resume(d)
     }
 
+    /// The one rule for whether the OS may suspend the app now (docs/model.md,
+    /// "Suspension"): it runs, out of the foreground, with no background task of its
+    /// own running (a `BGTask`) and no feature's work holding it (``featuresHoldProcess(_:)``).
+    @inline(__always) func mayBeSuspended(_ i: Int) -> Bool {
+        core.devices[i].process == .running && now >= core.devices[i].foregroundUntil
+            && !core.devices[i].task.running && !featuresHoldProcess(i)
+    }
+
+    /// The OS suspends the app, if the one rule (``mayBeSuspended(_:)``) allows: every
+    /// suspension path ends here, so none can skip a hold.
     mutating func suspend(_ d: UInt32) {
+        guard mayBeSuspended(Int(d)) else { return }
         featuresHearSuspended(d)
         core.devices[Int(d)].process = .suspended
         core.note(d, "app suspended")
@@ -181,16 +192,15 @@ extension World {
         guard core.devices[i].incarnation == incarnation, core.devices[i].process == .running,
               now >= core.devices[i].foregroundUntil else { return }
         featuresHearLeftForeground(d)
-        guard !core.devices[i].task.running, !featuresHoldProcess(i) else { return }
+        // The user may swipe away only an app the OS would suspend.
+        guard mayBeSuspended(i) else { return }
         if userMayForceQuit(d) { return }
         suspend(d)
     }
 
     /// Shortly after a task completed, the OS suspends an app nothing else holds.
     mutating func suspendAfterTask(_ d: UInt32, serial: UInt32) {
-        let i = Int(d)
-        guard core.devices[i].task.serial == serial, !core.devices[i].task.running, core.devices[i].process == .running,
-              now >= core.devices[i].foregroundUntil, !featuresHoldProcess(i) else { return }
+        guard core.devices[Int(d)].task.serial == serial else { return }
         suspend(d)
     }
 

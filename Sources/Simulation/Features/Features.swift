@@ -402,9 +402,11 @@ extension World {
         features.stepSync.persist(i)
     }
 
-    /// Whether a feature's background work keeps the app's process from being suspended.
+    /// Whether a feature's background work keeps the app's process from being suspended:
+    /// the continuation's `beginBackgroundTask`, a HealthKit wake under way, an Android
+    /// job (``World/mayBeSuspended(_:)`` asks it on every suspension path).
     @inline(__always) func featuresHoldProcess(_ i: Int) -> Bool {
-        features.continuation.holdsBackgroundTask(i) || workHoldsProcess(i)
+        features.continuation.holdsBackgroundTask(i) || features.stepSync.wakeHolds(i) || workHoldsProcess(i)
     }
 
     /// Memory of one device's entries in the hosts' arrays (``World/bytesPerDevice``).

@@ -62,11 +62,10 @@ extension World {
     }
 
     /// A HealthKit wake's background time is over (work finished, or its budget spent;
-    /// ``DeviceTimer/stepWake``).
+    /// ``DeviceTimer/stepWake``): it holds the process no longer, which is suspended if
+    /// nothing else holds it (``World/mayBeSuspended(_:)``).
     mutating func stepWakeEnds(_ d: UInt32) {
-        let i = Int(d)
-        guard core.devices[i].process == .running, core.now >= core.devices[i].foregroundUntil,
-              !core.devices[i].task.running, !workHoldsProcess(i) else { return }
+        features.stepSync.wakeEnded(Int(d))
         suspend(d)
     }
 
@@ -202,6 +201,7 @@ extension World {
     /// ended on Android, HealthKit's completion handler was called on iOS): the process
     /// is cached or suspended after ``WorldCore/suspensionDelay(_:)`` unless something else holds it.
     mutating func stepWorkFinished(_ d: UInt32) {
+        features.stepSync.wakeEnded(Int(d))
         core.armTimer(d, .stepWake, after: core.suspensionDelay(Int(d)))
     }
 }
