@@ -64,18 +64,19 @@ import SimKernel
         #expect(retained.core.oracle.violations == 0, "\(retained.core.oracle.violations) violation(s)")
     }
 
-    /// The memory guard's estimate counts the rows outside the run's dates from the
+    /// The memory guard's estimate (``MemoryEstimate``, through
+    /// ``World/featuresBytesOffTheRunsDays(_:held:total:)``) counts the rows outside the run's dates from the
     /// scenario's `clockSkew` faults: never fewer than a run writes, the unlimited
     /// backfill's whole skew included, and none without such a fault.
     @Test(arguments: ["94d", "-944d"]) func theEstimateBoundsTheRowsOutsideTheRunsDates(_ offset: String) throws {
         for variants in [[], ["stepSync.backfillUnlimited"]] {
             let s = try Self.scenario(offset: offset, variants: variants)
             let rows = Self.run(s).features.stepSync.store.farRows
-            let estimate = MemoryEstimate.stepRowsOffTheRunsDates(s, held: 40, total: 40)
+            let estimate = StepSyncHost.rowsOffTheRunsDates(s, held: 40, total: 40)
             #expect(rows > 0 && rows <= estimate, "\(offset) \(variants): \(rows) rows, estimated \(estimate)")
         }
         var still = try Self.scenario(offset: offset)
         still.faults = []
-        #expect(MemoryEstimate.stepRowsOffTheRunsDates(still, held: 40, total: 40) == 0)
+        #expect(StepSyncHost.rowsOffTheRunsDates(still, held: 40, total: 40) == 0)
     }
 }

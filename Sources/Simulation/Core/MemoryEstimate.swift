@@ -43,30 +43,6 @@ public enum MemoryEstimate {
         let held = (total - shard.index + shard.count - 1) / shard.count
         let share = total == 0 ? 0 : Double(android) / Double(total)
         return held * bytesPerDevice(androidShare: share, days: scenario.duration.seconds / 86_400) + baseBytes
-            + stepRowsOffTheRunsDates(scenario, held: held, total: total) * bytesPerFarStepRow
-    }
-
-    /// A step-table row outside the run's dates (``StepStore``'s open-addressed table:
-    /// 16 bytes, at least 3/8 full after it doubles, and the old table beside the new
-    /// one while it does).
-    static let bytesPerFarStepRow = 64
-
-    /// At most how many step rows a shard of `held` of `total` devices writes outside the
-    /// run's dates: a device a `clockSkew` moves writes at most one a day of the run and
-    /// its backfill after each move (`logic.stepSync.backfillLimit`, or the whole skew for
-    /// `stepSync.backfillUnlimited`), three more for the edges.
-    static func stepRowsOffTheRunsDates(_ scenario: Scenario, held: Int, total: Int) -> Int {
-        guard total > 0 else { return 0 }
-        let days = Int((scenario.duration.seconds / 86_400).rounded(.up))
-        let backfill = Int((scenario.logic.stepSync.backfillLimit.seconds / 86_400).rounded(.up))
-        let unlimited = scenario.logic.variants.contains("stepSync.backfillUnlimited")
-        var rows = 0.0
-        for fault in scenario.faults {
-            guard case .clockSkew(let offset) = fault.kind else { continue }
-            let cohort = fault.cohort.map { name in scenario.fleet.filter { $0.name == name }.reduce(0) { $0 + $1.count } } ?? total
-            let perDevice = days + 3 + (unlimited ? Int((abs(offset.seconds) / 86_400).rounded(.up)) + backfill : backfill)
-            rows += (fault.fraction * Double(cohort) * Double(held) / Double(total)).rounded(.up) * Double(perDevice)
-        }
-        return Int(rows)
+            + World.featuresBytesOffTheRunsDays(scenario, held: held, total: total)
     }
 }

@@ -409,6 +409,13 @@ extension World {
         features.continuation.holdsBackgroundTask(i) || features.stepSync.wakeHolds(i) || workHoldsProcess(i)
     }
 
+    /// Memory of the features' server-side state that the faults make grow beyond the
+    /// per-device and per-day figures, for a shard of `held` of `total` devices
+    /// (``MemoryEstimate``): the step rows of moved clocks' dates.
+    static func featuresBytesOffTheRunsDays(_ scenario: Scenario, held: Int, total: Int) -> Int {
+        StepSyncHost.rowsOffTheRunsDates(scenario, held: held, total: total) * StepSyncHost.bytesPerFarRow
+    }
+
     /// Memory of one device's entries in the hosts' arrays (``World/bytesPerDevice``).
     static var featuresBytesPerDevice: Int {
         RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice

@@ -98,6 +98,31 @@ struct StepSyncHost: FeatureHost {
         return Int32(first - 2)...Int32(last + 2)
     }
 
+    /// A step-table row outside the run's dates (``StepStore``'s open-addressed table:
+    /// 16 bytes, at least 3/8 full after it doubles, and the old table beside the new
+    /// one while it does).
+    static let bytesPerFarRow = 64
+
+    /// At most how many step rows a shard of `held` of `total` devices writes outside the
+    /// run's dates (``runDates(_:core:)``), for the memory estimate: a device a
+    /// `clockSkew` moves writes at most one a day of the run and its backfill after each
+    /// move (`logic.stepSync.backfillLimit`, or the whole skew for
+    /// `stepSync.backfillUnlimited`), three more for the edges.
+    static func rowsOffTheRunsDates(_ scenario: Scenario, held: Int, total: Int) -> Int {
+        guard total > 0 else { return 0 }
+        let days = Int((scenario.duration.seconds / 86_400).rounded(.up))
+        let backfill = Int((scenario.logic.stepSync.backfillLimit.seconds / 86_400).rounded(.up))
+        let unlimited = scenario.logic.variants.contains("stepSync.backfillUnlimited")
+        var rows = 0.0
+        for fault in scenario.faults {
+            guard case .clockSkew(let offset) = fault.kind else { continue }
+            let cohort = fault.cohort.map { name in scenario.fleet.filter { $0.name == name }.reduce(0) { $0 + $1.count } } ?? total
+            let perDevice = days + 3 + (unlimited ? Int((abs(offset.seconds) / 86_400).rounded(.up)) + backfill : backfill)
+            rows += (fault.fraction * Double(cohort) * Double(held) / Double(total)).rounded(.up) * Double(perDevice)
+        }
+        return Int(rows)
+    }
+
     /// The server's date (UTC) at true time `t`.
     static func serverDay(_ t: SimTime, startUnixSeconds: Int64) -> Int32 {
         Int32((startUnixSeconds + t.microseconds.floorDivided(by: 1_000_000)).floorDivided(by: 86_400))
