@@ -32,7 +32,7 @@ import SimKernel
         case .none: break
         case .appTask: world.core.devices[i].task.running = true
         case .continuationTask: world.features.continuation.slots[i].holdsBackgroundTask = true
-        case .healthKitWake: world.features.stepSync.slots[i].wakeHolds = true
+        case .healthKitWake: world.features.stepSync.waking[i] = true
         case .androidJob: world.android.devices[Int(world.core.devices[i].androidIndex)].jobsRunning = WorkID.stepSync.bit
         }
         switch path {

@@ -11,9 +11,6 @@ struct StepSyncSlot {
     var job: Int32 = -1
     /// HealthKit deliveries that woke the app (report.json's wake-ups per device-day).
     var healthWakes: UInt32 = 0
-    /// A HealthKit wake is under way: its completion handler not yet called, its budget
-    /// not yet spent (it holds the process: ``World/featuresHoldProcess(_:)``).
-    var wakeHolds = false
     /// True times of the last health-data read (the upload's range).
     var readFrom = World.never
     var readTo = World.never
@@ -58,6 +55,9 @@ struct StepSyncHost: FeatureHost {
     /// What of the state reached the disk (UserDefaults), where it differs from `states`' copy.
     var durable = OnDisk<StepSyncStored>()
     var slots: [StepSyncSlot]
+    /// Per device, a HealthKit wake is under way: its completion handler not yet called,
+    /// its budget not yet spent (it holds the process: ``World/featuresHoldProcess(_:)``).
+    var waking: DeviceBits
     /// The step sync's draws (the last sync before the run, HealthKit's delivery gaps), as
     /// positions (``StreamPosition``, docs/speed.md "Session 12: random streams as positions").
     var streams: [StreamPosition]
@@ -77,6 +77,7 @@ struct StepSyncHost: FeatureHost {
         let n = core.devices.count
         states = Array(hugePagesRepeating: StepSyncState(), count: n)
         slots = Array(hugePagesRepeating: StepSyncSlot(), count: n)
+        waking = DeviceBits(count: n)
         streams = Array(hugePagesRepeating: .start, count: n)
         store = StepStore(users: core.cohorts.contains { $0.runs(.stepSync) } ? n : 0, window: StepSyncHost.runDates(scenario, core: core),
                           retentionDays: scenario.backend.stepRetentionDays.map { Int32($0) })
@@ -244,7 +245,7 @@ struct StepSyncHost: FeatureHost {
     mutating func healthDeliveryWakes(_ d: UInt32, core: inout WorldCore) {
         metrics.healthDeliveries += 1
         slots[Int(d)].healthWakes &+= 1
-        slots[Int(d)].wakeHolds = true
+        waking[Int(d)] = true
         core.note(d, "OS: HealthKit background delivery wakes the app")
     }
 
@@ -276,14 +277,14 @@ struct StepSyncHost: FeatureHost {
         durable.persisted(i)
         core.cancelTimer(d, .stepRetry)
         core.cancelTimer(d, .stepWake)
-        slots[i].wakeHolds = false
+        waking[i] = false
     }
 
     /// Whether a HealthKit wake under way holds the process.
-    @inline(__always) func wakeHolds(_ i: Int) -> Bool { slots[i].wakeHolds }
+    @inline(__always) func wakeHolds(_ i: Int) -> Bool { waking[i] }
 
     /// The HealthKit wake is over (its completion handler called, or its budget spent).
-    mutating func wakeEnded(_ i: Int) { slots[i].wakeHolds = false }
+    mutating func wakeEnded(_ i: Int) { waking[i] = false }
 
     /// Nobody waits for the upload in flight any more (the app was suspended or
     /// terminated); returns its request, or nil when none is waiting.
