@@ -668,7 +668,10 @@ public enum ReportMerge {
             let waits = document.at(source).flatMap(LatencyHistogram.init(exactEncoding:)) ?? LatencyHistogram()
             return how == .meanWait ? DerivedFigures.meanWait(waits) : DerivedFigures.pWait(waits)
         case .saturated(let rejected):
-            let source = rejected.contains(".") ? rejected.split(separator: ".").map(String.init) : Array(path.dropLast()) + [rejected]
+            // A `*` in the count's path stands for the saturated key's own component there
+            // (`backend.pushes.*.rejectedByQueue` for `backend.pushes.apns.saturated`).
+            var source = rejected.contains(".") ? rejected.split(separator: ".").map(String.init) : Array(path.dropLast()) + [rejected]
+            for i in source.indices where source[i] == "*" && i < path.count { source[i] = path[i] }
             return .bool((document.at(source)?.intValue ?? 0) > 0)
         case .peaksAre:
             return .string("sharded: bound")
