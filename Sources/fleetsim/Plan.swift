@@ -92,7 +92,7 @@ struct Plan: Command {
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
         guard var scenario else { preconditionFailure("run() before validate()") }
-        var searches: [(knob: Knob, outcome: PlanSearch.Outcome, probes: [PlanProbe])] = []
+        var searches: [Search] = []
         var knobs: [Knob] = [.workers]
         let ownPushConcurrency = scenario.backend.push.concurrency
         if push {
@@ -110,7 +110,11 @@ struct Plan: Command {
             say("\n\(knob.rawValue):")
             say(PlanProbe.header)
             let base = scenario
-            let outcome = search.run { round in
+            var stopReason: String?
+            let outcome = search.run(stop: {
+                stopReason = Self.unmoved(probes)
+                return stopReason != nil
+            }) { round in
                 let results = PlanProbe.run(round.map { c in var s = base; knob.set(c, in: &s); return s }, jobs: jobs)
                 for (c, r) in zip(round, results) {
                     var probe = r
@@ -123,7 +127,7 @@ struct Plan: Command {
             if outcome.nonMonotone {
                 say("note: a larger \(knob.rawValue) failed where a smaller one held (the run changed, not only its queue); the answer is the smallest that held with one less failing")
             }
-            searches.append((knob, outcome, probes))
+            searches.append((knob, outcome, probes, stopReason))
             guard let answer = outcome.answer else { break }
             say("\(knob.rawValue) = \(answer)")
             knob.set(answer, in: &scenario)
@@ -136,11 +140,51 @@ struct Plan: Command {
             let atLowest = searches.contains { $0.outcome.answer == 1 }
             say("\nAnswer: " + searches.map { "\($0.knob.rawValue) = \($0.outcome.answer!)" }.joined(separator: ", ")
                   + (atLowest ? " (every expectation holds; at 1 no expectation depends on this capacity)" : " (every expectation holds; one less fails)"))
+            if let fleet = fleetText(scenario, searches) { say(fleet) }
+        } else if let last = searches.last, let reason = last.stopReason {
+            say("\nNo answer: stopped after \(last.probes.count) probe(s): \(reason); more \(last.knob.rawValue) cannot make it hold.")
         } else if let last = searches.last {
             say("\nNo answer: no \(last.knob.rawValue) up to \(maximum ?? last.knob.ceiling) makes every expectation hold.")
         }
         say("Plan: \(path)")
         return answered ? 0 : 1
+    }
+
+    /// One search's probes and outcome; `stopReason` when it stopped without an answer.
+    typealias Search = (knob: Knob, outcome: PlanSearch.Outcome, probes: [PlanProbe], stopReason: String?)
+
+    /// Why searching on is pointless, or nil: two failing probes, the larger at least
+    /// twice the smaller, where what fails is the same (an expectation's value and verdict,
+    /// or the invariant violations): it does not depend on the capacity searched.
+    static func unmoved(_ probes: [PlanProbe]) -> String? {
+        let failed = probes.filter { !$0.held && $0.failures.count > 0 }
+        guard let low = failed.min(by: { $0.capacity < $1.capacity }), let high = failed.max(by: { $0.capacity < $1.capacity }),
+              high.capacity >= 2 * low.capacity else { return nil }
+        if high.violations > 0 && high.violations == low.violations {
+            return "\(HumanUnits.count(high.violations)) invariant violation(s) at both \(low.capacity) and \(high.capacity)"
+        }
+        for e in high.expectations where !e.passed {
+            guard let same = low.expectations.first(where: { $0.metric == e.metric }), same.verdict == e.verdict, same.value == e.value
+            else { continue }
+            let how = e.verdict == .inconclusive ? "inconclusive (\(e.evidenceText ?? "no samples"))" : "failing"
+            return "\(e.metric) is \(MetricText.format(e.value, path: e.metric)) at both \(low.capacity) and \(high.capacity), \(how)"
+        }
+        return nil
+    }
+
+    /// With `--scale`: the fleet the answer is for (`for the scaled fleet of 2,000 devices
+    /// (--scale 0.05 of 40,000), 41.3 requests per device`), and that the full fleet's
+    /// answer is not this times 1/scale (a larger pool queues less at the same load per
+    /// worker: Erlang C); nil without `--scale`.
+    func fleetText(_ scenario: Scenario, _ searches: [Search]) -> String? {
+        guard let scale = options.scale else { return nil }
+        let devices = scenario.fleet.reduce(0) { $0 + $1.count }
+        let answerProbe = searches.first.flatMap { s in s.probes.first { $0.capacity == s.outcome.answer } }
+        let perDevice = answerProbe.map { devices > 0 ? Double($0.requests) / Double(devices) : 0 }
+        let full = Double(devices) / scale.factor
+        return "For the scaled fleet of \(HumanUnits.count(devices)) devices (--scale \(scale.text); about \(HumanUnits.count(Int(full.rounded()))) unscaled)"
+            + (perDevice.map { ", \(FixedDecimal.format($0, digits: 1) ?? "?") API requests per device in the run" } ?? "")
+            + ". Not the full fleet's answer times 1/scale: a larger pool queues less at the same load per worker (Erlang C); plan the full fleet to know."
     }
 
     /// A line on stdout at once (unbuffered: a round can take minutes, and its rows should
@@ -149,7 +193,7 @@ struct Plan: Command {
 
     /// plan.json: the question, every probe, and the answer (null without one).
     static func document(scenario: Scenario, options: ScenarioOptions,
-                         searches: [(knob: Knob, outcome: PlanSearch.Outcome, probes: [PlanProbe])], answered: Bool) -> ReportValue {
+                         searches: [Search], answered: Bool) -> ReportValue {
         var answer: [String: ReportValue] = [:]
         for s in searches { if let a = s.outcome.answer { answer[s.knob.rawValue] = .count(a) } }
         return [
@@ -164,6 +208,7 @@ struct Plan: Command {
                     "knob": .string(s.knob.rawValue),
                     "answer": s.outcome.answer.map { .count($0) } ?? .null,
                     "nonMonotone": .bool(s.outcome.nonMonotone),
+                    "stopped": s.stopReason.map { .string($0) } ?? .null,
                     "probes": .array(s.probes.map(\.value)),
                 ]
             }),

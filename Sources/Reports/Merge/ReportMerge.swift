@@ -145,6 +145,7 @@ public enum ReportMerge {
         ("invariants.samples", .samples), ("invariants.**", .sum),
         ("latency.**", .latency),
         ("latencyOverTime.bucketSeconds", .identical), ("latencyOverTime.series", .latencySeries),
+        ("batches.bucketSeconds", .identical), ("batches.series", .latencySeries),
         ("backend.queueing", .latency),
         ("backend.load.bucketSeconds", .identical), ("backend.load.faults", .identical),
         ("backend.load.arrivalsBySecond", .bySecond), ("backend.load.peakSecondMixes", .secondMixes),
