@@ -252,7 +252,11 @@ public struct ExpectationJudgement: Sendable, Equatable {
         guard let samples else { return nil }
         let how = methodText.map { " (\($0))" } ?? ""
         guard let interval else { return "n = \(HumanUnits.count(samples))\(how)" }
-        return "n = \(HumanUnits.count(samples)); 95 % CI \(Self.rangeText(interval))\(how)"
+        // Across replications the figure may be any metric (a count): its own unit.
+        let range = method == .replications
+            ? "\(MetricText.format(interval.low, path: metric))-\(interval.high.map { MetricText.format($0, path: metric) } ?? "∞")"
+            : Self.rangeText(interval)
+        return "n = \(HumanUnits.count(samples)); 95 % CI \(range)\(how)"
     }
 
     /// The interval's method in words: `order statistics`, `batch means: 16 batches of

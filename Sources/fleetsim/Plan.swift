@@ -30,11 +30,20 @@ struct Plan: Command {
         With --push the workers are searched with push capacity to spare (--max sends),
         then the push concurrency from the scenario's own, with the workers' answer.
 
-        Prints each probe (capacity, API utilisation, queueing p99, 503s, verdict and
-        what failed) and the answer; writes DIR/plan.json with the same. Exit 0 with
-        an answer, 1 when nothing up to --max holds (the failing expectations say why;
-        an invariant violation or an expectation that capacity cannot fix never holds),
-        2 on bad input.
+        A probe's percentiles are judged by their 95 % intervals as run judges them
+        (the API's waits by batch means: docs/report.md, Intervals), so a capacity
+        whose interval straddles a limit is not an answer. While nothing holds, the
+        search stops when two failing probes, one at least twice the other, fail
+        alike (an expectation's value and verdict, or the invariant violations): that
+        does not move with the capacity searched, and the plan says which.
+
+        Prints each probe (capacity, API utilisation, queueing p99, 503s, verdict:
+        what failed, or each expectation's value and interval when it holds) and the
+        answer; with --scale, the scaled fleet it is for and its API requests per
+        device (a full fleet's answer is not the scaled one times 1/scale). Writes
+        DIR/plan.json with the same. Exit 0 with an answer, 1 when nothing up to
+        --max holds or the search stopped (the failing expectations say why), 2 on
+        bad input.
         """,
         examples: ["fleetsim plan scenarios/default.json --scale 0.1 --jobs 2",
                    "fleetsim plan scenarios/capacity.json --jobs 2 --push"]
