@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Reports
 @testable import fleetsim
 
 /// `fleetsim plan`: the search finds the smallest capacity that holds with one less
@@ -51,6 +52,29 @@ import Testing
             #expect(o.probes.contains { $0.capacity == a && $0.held })
             if a > 1 { #expect(o.probes.contains { $0.capacity == a - 1 && !$0.held }) }
         }
+    }
+
+    /// A failing probe at `capacity` whose one expectation reads `value` (inconclusive).
+    static func failing(_ capacity: Int, value: Double) -> PlanProbe {
+        var p = PlanProbe(error: "x")
+        p.capacity = capacity
+        p.expectations = [ExpectationJudgement(metric: "latency.stepsRecordedToSynced.p90", min: nil, max: 3_600, value: value,
+                                               samples: 80, interval: .init(low: 3_000, high: 4_000), verdict: .inconclusive)]
+        return p
+    }
+
+    /// What fails alike at a capacity and at twice it does not move with the capacity:
+    /// the search stops after that round, saying which expectation; what moved does not stop it.
+    @Test func anExpectationThatDoesNotMoveStopsTheSearch() {
+        #expect(Plan.unmoved([Self.failing(48, value: 3_500), Self.failing(96, value: 3_500)])?.contains("latency.stepsRecordedToSynced.p90") == true)
+        #expect(Plan.unmoved([Self.failing(48, value: 3_500), Self.failing(96, value: 3_400)]) == nil)
+        #expect(Plan.unmoved([Self.failing(48, value: 3_500), Self.failing(80, value: 3_500)]) == nil, "not yet twice the capacity")
+        var rounds = 0
+        let o = PlanSearch(lowest: 1, highest: 4_096, start: 96, parallel: 2).run(stop: { rounds >= 1 }) { round in
+            rounds += 1
+            return round.map { _ in false }
+        }
+        #expect(o.stopped && o.answer == nil && o.probes.map(\.capacity) == [48, 96])
     }
 
     static let scenario = """
