@@ -33,9 +33,10 @@ struct Plan: Command {
         A probe's percentiles are judged by their 95 % intervals as run judges them
         (the API's waits by batch means: docs/report.md, Intervals), so a capacity
         whose interval straddles a limit is not an answer. While nothing holds, the
-        search stops when two failing probes, one at least twice the other, fail
-        alike (an expectation's value and verdict, or the invariant violations): that
-        does not move with the capacity searched, and the plan says which.
+        search stops when two failing probes, one at least twice the other, show
+        no improvement (an expectation's interval no nearer its limit, or the same
+        invariant violations): that does not move with the capacity searched, and
+        the plan says which.
 
         Prints each probe (capacity, API utilisation, queueing p99, 503s, verdict:
         what failed, or each expectation's value and interval when it holds) and the
@@ -163,8 +164,9 @@ struct Plan: Command {
     typealias Search = (knob: Knob, outcome: PlanSearch.Outcome, probes: [PlanProbe], stopReason: String?)
 
     /// Why searching on is pointless, or nil: two failing probes, the larger at least
-    /// twice the smaller, where what fails is the same (an expectation's value and verdict,
-    /// or the invariant violations): it does not depend on the capacity searched.
+    /// twice the smaller, where what fails did not improve (an expectation's interval,
+    /// or its value without one, no nearer its limits at the larger, or the same invariant violations): it does not
+    /// depend on the capacity searched (a queue's figure improves with more capacity).
     static func unmoved(_ probes: [PlanProbe]) -> String? {
         let failed = probes.filter { !$0.held && $0.failures.count > 0 }
         guard let low = failed.min(by: { $0.capacity < $1.capacity }), let high = failed.max(by: { $0.capacity < $1.capacity }),
@@ -173,12 +175,21 @@ struct Plan: Command {
             return "\(HumanUnits.count(high.violations)) invariant violation(s) at both \(low.capacity) and \(high.capacity)"
         }
         for e in high.expectations where !e.passed {
-            guard let same = low.expectations.first(where: { $0.metric == e.metric }), same.verdict == e.verdict, same.value == e.value
-            else { continue }
+            guard let before = low.expectations.first(where: { $0.metric == e.metric }), !before.passed,
+                  let a = before.value, let b = e.value, distance(e) >= distance(before) else { continue }
             let how = e.verdict == .inconclusive ? "inconclusive (\(e.evidenceText ?? "no samples"))" : "failing"
-            return "\(e.metric) is \(MetricText.format(e.value, path: e.metric)) at both \(low.capacity) and \(high.capacity), \(how)"
+            return "\(e.metric) is \(MetricText.format(a, path: e.metric)) at \(low.capacity) and \(MetricText.format(b, path: e.metric)) at "
+                + "\(high.capacity), no nearer its limit, \(how)"
         }
         return nil
+    }
+
+    /// How far `e` is from passing: how far its interval's far end (its value without an
+    /// interval; an open end is infinitely far) lies beyond its limits, 0 within them.
+    static func distance(_ e: ExpectationJudgement) -> Double {
+        let low = e.interval.map(\.low) ?? e.value ?? .infinity
+        let high = e.interval.map { $0.high ?? .infinity } ?? e.value ?? .infinity
+        return Swift.max(e.min.map { $0 - low } ?? 0, e.max.map { high - $0 } ?? 0, 0)
     }
 
     /// With `--scale`: the fleet the answer is for (`for the scaled fleet of 2,000 devices
