@@ -247,10 +247,11 @@ public struct ExpectationJudgement: Sendable, Equatable {
     public var valueText: String { MetricText.format(value, path: metric) }
 
     /// `n = 83; 95 % CI 51.0-91.0 h`, `n = 12` (a `max`), or nil (no samples behind it);
-    /// a batch-means interval adds its method (``methodText``).
+    /// an interval of batch means or replications adds its method (``methodText``): the
+    /// order statistics' is the default, named in report.md's table.
     public var evidenceText: String? {
         guard let samples else { return nil }
-        let how = methodText.map { " (\($0))" } ?? ""
+        let how = method == .orderStatistics ? "" : methodText.map { " (\($0))" } ?? ""
         guard let interval else { return "n = \(HumanUnits.count(samples))\(how)" }
         // Across replications the figure may be any metric (a count): its own unit.
         let range = method == .replications
