@@ -3,9 +3,16 @@
 /// Rules (docs/report.md, "Expectations"):
 /// - A percentile of a latency summary (`….p50`, `p90`, `p95`, `p99`: a key beside a
 ///   `histogram`) is an estimate from `n` samples: it is judged by its 95 % confidence
-///   interval (``LatencyHistogram/quantileInterval(_:)``): pass when the whole interval is
-///   within the limits, fail when none of it is, inconclusive when it contains a limit.
-///   An interval open above (too few samples) can pass no `max`.
+///   interval: pass when the whole interval is within the limits, fail when none of it
+///   is, inconclusive when it contains a limit. An interval open above (too few samples)
+///   can pass no `max`. The interval's ``Method``: batch means over simulated time
+///   (``BatchMeans``) when the report keeps the summary's spans in `batches` (the API's
+///   waits, which depend on each other), else the order statistics of independent
+///   samples (``LatencyHistogram/quantileInterval(_:)``).
+/// - `backend.queue.overall.meanWait` and a summary's `mean` with spans in `batches` are
+///   judged by their batch-means interval likewise.
+/// - Batch means that cannot give an interval (``BatchMeans/Outcome/Status``: the batches
+///   stay correlated, or too few samples) make the verdict inconclusive, saying why.
 /// - Every other metric (counts, rates, a latency's `max`, which is the sample's exact
 ///   largest value) is judged on its value alone: pass or fail.
 /// - A percentile of an empty histogram is inconclusive (n = 0: nothing to judge by);
@@ -43,6 +50,20 @@ public struct ExpectationJudgement: Sendable, Equatable {
     /// The percentile's 95 % confidence interval; nil for other metrics and without data.
     public var interval: Interval?
     public var verdict: Verdict
+    /// How the interval was found; nil for a metric judged on its value alone.
+    public var method: Method?
+    /// The batches behind a batch-means interval (their figures in seconds).
+    public var batches: BatchMeans.Outcome?
+
+    /// How an interval is found (report.json's `ciMethod`).
+    public enum Method: String, Sendable, Equatable {
+        /// Distribution-free, from the order statistics: samples taken as independent.
+        case orderStatistics = "order statistics"
+        /// Non-overlapping batches of simulated time (``BatchMeans``).
+        case batchMeans = "batch means"
+        /// Student's t over independent replications (one estimate per seed).
+        case replications
+    }
 
     public init(metric: String, min: Double?, max: Double?, minText: String? = nil, maxText: String? = nil,
                 value: Double?, samples: UInt64? = nil, interval: Interval? = nil, verdict: Verdict) {
@@ -72,11 +93,26 @@ public struct ExpectationJudgement: Sendable, Equatable {
                              in document: ReportValue) -> ExpectationJudgement {
         var result = ExpectationJudgement(metric: metric, min: min, max: max, minText: minText, maxText: maxText,
                                           value: document.lookup(metric)?.doubleValue, verdict: .fail)
-        if let (histogram, quantile) = latencyFigure(metric, in: document) {
+        if let (summary, statistic) = batchedFigure(metric, in: document) {
+            let outcome = BatchMeans.interval(statistic, spans: summary.spans, spanSeconds: summary.spanSeconds)
+            result.samples = summary.spans.reduce(0) { $0 + $1.count }
+            result.method = .batchMeans
+            var seconds = outcome
+            seconds.centre = outcome.centre.map { $0 / 1_000_000 }
+            seconds.halfWidth = outcome.halfWidth.map { $0 / 1_000_000 }
+            seconds.batchValues = outcome.batchValues.map { $0 / 1_000_000 }
+            result.batches = seconds
+            if let low = seconds.low, let high = seconds.high { result.interval = Interval(low: Swift.max(0, low), high: high) }
+        } else if let (histogram, quantile) = latencyFigure(metric, in: document) {
             result.samples = histogram.count
             if let q = quantile, let bounds = histogram.quantileInterval(q) {
+                result.method = .orderStatistics
                 result.interval = Interval(low: Double(bounds.low ?? 0) / 1_000_000, high: bounds.high.map { Double($0) / 1_000_000 })
             }
+        }
+        if let batches = result.batches, batches.status != .ok {
+            result.verdict = .inconclusive  // the batches cannot give an interval (status says why)
+            return result
         }
         guard let value = result.value else {
             // A percentile of no samples at all: its interval is the whole line, so the
@@ -113,6 +149,33 @@ public struct ExpectationJudgement: Sendable, Equatable {
         return (histogram, quantile)
     }
 
+    /// The spans of simulated time behind `metric` (`batches.series`) and what to estimate
+    /// from them: a percentile or `mean` of a summary with spans, or
+    /// `backend.queue.overall.meanWait` (the mean of `backend.queueing`); nil otherwise.
+    static func batchedFigure(_ metric: String, in document: ReportValue)
+        -> (summary: (spans: [LatencyHistogram], spanSeconds: Int64), statistic: BatchMeans.Statistic)? {
+        guard let dot = metric.lastIndex(of: ".") else { return nil }
+        let key = metric[metric.index(after: dot)...]
+        var of = String(metric[..<dot])
+        let statistic: BatchMeans.Statistic
+        if metric == "backend.queue.overall.meanWait" {
+            of = "backend.queueing"
+            statistic = .mean
+        } else if key == "mean" {
+            statistic = .mean
+        } else if let q = percentile(key) {
+            statistic = .quantile(q)
+        } else {
+            return nil
+        }
+        guard let width = document.lookup("batches.bucketSeconds")?.intValue, width > 0,
+              let entry = document.lookup("batches.series")?.arrayValue?.first(where: { $0.lookup("of")?.stringValue == of }),
+              let encodings = entry.lookup("histograms")?.arrayValue else { return nil }
+        let spans = encodings.compactMap(LatencyHistogram.init(exactEncoding:))
+        guard spans.count == encodings.count else { return nil }
+        return ((spans, Int64(width)), statistic)
+    }
+
     /// `p95` → 0.95: `p` and a whole number from 1 to 99.
     static func percentile(_ key: Substring) -> Double? {
         guard key.first == "p", let n = Int(key.dropFirst()), n >= 1, n <= 99, key.count <= 3 else { return nil }
@@ -140,6 +203,12 @@ public struct ExpectationJudgement: Sendable, Equatable {
             "n": samples.map { .count($0) } ?? .null,
             "ciLow": interval.map { .fixed($0.low, 6) } ?? .null,
             "ciHigh": interval?.high.map { .fixed($0, 6) } ?? .null,
+            "ciMethod": method.map { .string($0.rawValue) } ?? .null,
+            "batches": batches.map { b in
+                .object(["status": .string(b.status.rawValue), "count": .count(UInt64(b.batchValues.count)),
+                         "seconds": .int(b.batchSeconds), "lag1": b.lag1.map { .fixed($0, 4) } ?? .null,
+                         "warmUpSeconds": .int(b.warmUpSeconds), "values": .array(b.batchValues.map { .fixed($0, 6) })])
+            } ?? .null,
         ])
     }
 
@@ -153,6 +222,13 @@ public struct ExpectationJudgement: Sendable, Equatable {
                   minText: e.lookup("minAsWritten")?.stringValue, maxText: e.lookup("maxAsWritten")?.stringValue,
                   value: e.lookup("value")?.doubleValue, samples: e.lookup("n")?.intValue.map { UInt64(Swift.max(0, $0)) },
                   interval: low.map { Interval(low: $0, high: e.lookup("ciHigh")?.doubleValue) }, verdict: verdict)
+        method = e.lookup("ciMethod")?.stringValue.flatMap(Method.init(rawValue:))
+        if let b = e.lookup("batches"), let status = b.lookup("status")?.stringValue.flatMap(BatchMeans.Outcome.Status.init(rawValue:)) {
+            batches = BatchMeans.Outcome(status: status, centre: nil, halfWidth: nil,
+                                         batchValues: (b.lookup("values")?.arrayValue ?? []).compactMap(\.doubleValue),
+                                         batchSeconds: Int64(b.lookup("seconds")?.intValue ?? 0), lag1: b.lookup("lag1")?.doubleValue,
+                                         warmUpSeconds: Int64(b.lookup("warmUpSeconds")?.intValue ?? 0))
+        }
     }
 
     // MARK: Text
@@ -170,11 +246,33 @@ public struct ExpectationJudgement: Sendable, Equatable {
 
     public var valueText: String { MetricText.format(value, path: metric) }
 
-    /// `n = 83; 95 % CI 51.0-91.0 h`, `n = 12` (a `max`), or nil (no samples behind it).
+    /// `n = 83; 95 % CI 51.0-91.0 h`, `n = 12` (a `max`), or nil (no samples behind it);
+    /// an interval of batch means or replications adds its method (``methodText``): the
+    /// order statistics' is the default, named in report.md's table.
     public var evidenceText: String? {
         guard let samples else { return nil }
-        guard let interval else { return "n = \(HumanUnits.count(samples))" }
-        return "n = \(HumanUnits.count(samples)); 95 % CI \(Self.rangeText(interval))"
+        let how = method == .orderStatistics ? "" : methodText.map { " (\($0))" } ?? ""
+        guard let interval else { return "n = \(HumanUnits.count(samples))\(how)" }
+        // Across replications the figure may be any metric (a count): its own unit.
+        let range = method == .replications
+            ? "\(MetricText.format(interval.low, path: metric))-\(interval.high.map { MetricText.format($0, path: metric) } ?? "∞")"
+            : Self.rangeText(interval)
+        return "n = \(HumanUnits.count(samples)); 95 % CI \(range)\(how)"
+    }
+
+    /// The interval's method in words: `order statistics`, `batch means: 16 batches of
+    /// 15 min, warm-up 4 min cut`, `correlated: 10 batches of 2.0 h, lag-1 0.61`,
+    /// `insufficient: too few samples for 10 batches`; nil without an interval's method.
+    public var methodText: String? {
+        guard let method else { return nil }
+        guard method == .batchMeans, let b = batches else { return method.rawValue }
+        let warm = b.warmUpSeconds > 0 ? ", warm-up \(HumanUnits.duration(seconds: Double(b.warmUpSeconds))) cut" : ""
+        let of = "\(b.batchValues.count) batches of \(HumanUnits.duration(seconds: Double(b.batchSeconds)))"
+        switch b.status {
+        case .ok: return "batch means: \(of)\(warm)"
+        case .correlated: return "correlated: \(of), lag-1 \(FixedDecimal.format(b.lag1 ?? 0, digits: 2) ?? "?")"
+        case .insufficient: return "insufficient: too few samples for \(BatchMeans.minimumBatches) batches"
+        }
     }
 
     /// `pass`, `FAIL`, or `inconclusive (n = 83; 95 % CI 51.0-91.0 h straddles 72.0 h)`.

@@ -64,7 +64,7 @@ public struct World {
                          localZones: fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! },
                          faults: FaultState(scenario.faults, zones: fleet.timeZones),
                          staleTriggers: Array(hugePagesRepeating: DeferredTimer(), count: devices.count),
-                         metrics: Metrics(keepsSeconds: !shard.isWhole), oracle: Oracle(devices: devices.count, timeZones: fleet.timeZones),
+                         metrics: Metrics(keepsSeconds: !shard.isWhole, durationMicroseconds: scenario.duration.microseconds), oracle: Oracle(devices: devices.count, timeZones: fleet.timeZones),
                          traceRecorder: traceDevice.flatMap(shard.local).flatMap { $0 < devices.count ? Trace(device: $0) : nil },
                          end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds,
                          rhythm: DailyRhythm(seed: scenario.seed))

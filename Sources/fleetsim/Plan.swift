@@ -30,11 +30,21 @@ struct Plan: Command {
         With --push the workers are searched with push capacity to spare (--max sends),
         then the push concurrency from the scenario's own, with the workers' answer.
 
-        Prints each probe (capacity, API utilisation, queueing p99, 503s, verdict and
-        what failed) and the answer; writes DIR/plan.json with the same. Exit 0 with
-        an answer, 1 when nothing up to --max holds (the failing expectations say why;
-        an invariant violation or an expectation that capacity cannot fix never holds),
-        2 on bad input.
+        A probe's percentiles are judged by their 95 % intervals as run judges them
+        (the API's waits by batch means: docs/report.md, Intervals), so a capacity
+        whose interval straddles a limit is not an answer. While nothing holds, the
+        search stops when two failing probes, one at least twice the other, show
+        no improvement (an expectation's interval no nearer its limit, or the same
+        invariant violations): that does not move with the capacity searched, and
+        the plan says which.
+
+        Prints each probe (capacity, API utilisation, queueing p99, 503s, verdict:
+        what failed, or each expectation's value and interval when it holds) and the
+        answer; with --scale, the scaled fleet it is for and its API requests per
+        device (a full fleet's answer is not the scaled one times 1/scale). Writes
+        DIR/plan.json with the same. Exit 0 with an answer, 1 when nothing up to
+        --max holds or the search stopped (the failing expectations say why), 2 on
+        bad input.
         """,
         examples: ["fleetsim plan scenarios/default.json --scale 0.1 --jobs 2",
                    "fleetsim plan scenarios/capacity.json --jobs 2 --push"]
@@ -92,7 +102,7 @@ struct Plan: Command {
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
         guard var scenario else { preconditionFailure("run() before validate()") }
-        var searches: [(knob: Knob, outcome: PlanSearch.Outcome, probes: [PlanProbe])] = []
+        var searches: [Search] = []
         var knobs: [Knob] = [.workers]
         let ownPushConcurrency = scenario.backend.push.concurrency
         if push {
@@ -110,7 +120,11 @@ struct Plan: Command {
             say("\n\(knob.rawValue):")
             say(PlanProbe.header)
             let base = scenario
-            let outcome = search.run { round in
+            var stopReason: String?
+            let outcome = search.run(stop: {
+                stopReason = Self.unmoved(probes)
+                return stopReason != nil
+            }) { round in
                 let results = PlanProbe.run(round.map { c in var s = base; knob.set(c, in: &s); return s }, jobs: jobs)
                 for (c, r) in zip(round, results) {
                     var probe = r
@@ -123,7 +137,7 @@ struct Plan: Command {
             if outcome.nonMonotone {
                 say("note: a larger \(knob.rawValue) failed where a smaller one held (the run changed, not only its queue); the answer is the smallest that held with one less failing")
             }
-            searches.append((knob, outcome, probes))
+            searches.append((knob, outcome, probes, stopReason))
             guard let answer = outcome.answer else { break }
             say("\(knob.rawValue) = \(answer)")
             knob.set(answer, in: &scenario)
@@ -136,11 +150,61 @@ struct Plan: Command {
             let atLowest = searches.contains { $0.outcome.answer == 1 }
             say("\nAnswer: " + searches.map { "\($0.knob.rawValue) = \($0.outcome.answer!)" }.joined(separator: ", ")
                   + (atLowest ? " (every expectation holds; at 1 no expectation depends on this capacity)" : " (every expectation holds; one less fails)"))
+            if let fleet = fleetText(scenario, searches) { say(fleet) }
+        } else if let last = searches.last, let reason = last.stopReason {
+            say("\nNo answer: stopped after \(last.probes.count) probe(s): \(reason); more \(last.knob.rawValue) cannot make it hold.")
         } else if let last = searches.last {
             say("\nNo answer: no \(last.knob.rawValue) up to \(maximum ?? last.knob.ceiling) makes every expectation hold.")
         }
         say("Plan: \(path)")
         return answered ? 0 : 1
+    }
+
+    /// One search's probes and outcome; `stopReason` when it stopped without an answer.
+    typealias Search = (knob: Knob, outcome: PlanSearch.Outcome, probes: [PlanProbe], stopReason: String?)
+
+    /// Why searching on is pointless, or nil: two failing probes, the larger at least
+    /// twice the smaller, where what fails did not improve (an expectation's interval,
+    /// or its value without one, no nearer its limits at the larger, or the same invariant violations): it does not
+    /// depend on the capacity searched (a queue's figure improves with more capacity).
+    static func unmoved(_ probes: [PlanProbe]) -> String? {
+        let failed = probes.filter { !$0.held && $0.failures.count > 0 }
+        guard let low = failed.min(by: { $0.capacity < $1.capacity }), let high = failed.max(by: { $0.capacity < $1.capacity }),
+              high.capacity >= 2 * low.capacity else { return nil }
+        if high.violations > 0 && high.violations == low.violations {
+            return "\(HumanUnits.count(high.violations)) invariant violation(s) at both \(low.capacity) and \(high.capacity)"
+        }
+        for e in high.expectations where !e.passed {
+            guard let before = low.expectations.first(where: { $0.metric == e.metric }), !before.passed,
+                  let a = before.value, let b = e.value, distance(e) >= distance(before) else { continue }
+            let how = e.verdict == .inconclusive ? "inconclusive (\(e.evidenceText ?? "no samples"))" : "failing"
+            return "\(e.metric) is \(MetricText.format(a, path: e.metric)) at \(low.capacity) and \(MetricText.format(b, path: e.metric)) at "
+                + "\(high.capacity), no nearer its limit, \(how)"
+        }
+        return nil
+    }
+
+    /// How far `e` is from passing: how far its interval's far end (its value without an
+    /// interval; an open end is infinitely far) lies beyond its limits, 0 within them.
+    static func distance(_ e: ExpectationJudgement) -> Double {
+        let low = e.interval.map(\.low) ?? e.value ?? .infinity
+        let high = e.interval.map { $0.high ?? .infinity } ?? e.value ?? .infinity
+        return Swift.max(e.min.map { $0 - low } ?? 0, e.max.map { high - $0 } ?? 0, 0)
+    }
+
+    /// With `--scale`: the fleet the answer is for (`for the scaled fleet of 2,000 devices
+    /// (--scale 0.05 of 40,000), 41.3 requests per device`), and that the full fleet's
+    /// answer is not this times 1/scale (a larger pool queues less at the same load per
+    /// worker: Erlang C); nil without `--scale`.
+    func fleetText(_ scenario: Scenario, _ searches: [Search]) -> String? {
+        guard let scale = options.scale else { return nil }
+        let devices = scenario.fleet.reduce(0) { $0 + $1.count }
+        let answerProbe = searches.first.flatMap { s in s.probes.first { $0.capacity == s.outcome.answer } }
+        let perDevice = answerProbe.map { devices > 0 ? Double($0.requests) / Double(devices) : 0 }
+        let full = Double(devices) / scale.factor
+        return "For the scaled fleet of \(HumanUnits.count(devices)) devices (--scale \(scale.text); about \(HumanUnits.count(Int(full.rounded()))) unscaled)"
+            + (perDevice.map { ", \(FixedDecimal.format($0, digits: 1) ?? "?") API requests per device in the run" } ?? "")
+            + ". Not the full fleet's answer times 1/scale: a larger pool queues less at the same load per worker (Erlang C); plan the full fleet to know."
     }
 
     /// A line on stdout at once (unbuffered: a round can take minutes, and its rows should
@@ -149,7 +213,7 @@ struct Plan: Command {
 
     /// plan.json: the question, every probe, and the answer (null without one).
     static func document(scenario: Scenario, options: ScenarioOptions,
-                         searches: [(knob: Knob, outcome: PlanSearch.Outcome, probes: [PlanProbe])], answered: Bool) -> ReportValue {
+                         searches: [Search], answered: Bool) -> ReportValue {
         var answer: [String: ReportValue] = [:]
         for s in searches { if let a = s.outcome.answer { answer[s.knob.rawValue] = .count(a) } }
         return [
@@ -164,6 +228,7 @@ struct Plan: Command {
                     "knob": .string(s.knob.rawValue),
                     "answer": s.outcome.answer.map { .count($0) } ?? .null,
                     "nonMonotone": .bool(s.outcome.nonMonotone),
+                    "stopped": s.stopReason.map { .string($0) } ?? .null,
                     "probes": .array(s.probes.map(\.value)),
                 ]
             }),

@@ -17,6 +17,10 @@ struct PlanProbe: Sendable {
     var violations: UInt64
     /// What failed: `invariants (3)`, `latency.x.p95 = 80.1 h > 72h`.
     var failures: [String]
+    /// Every expectation as judged at this capacity (value, interval, verdict).
+    var expectations: [ExpectationJudgement] = []
+    /// `backend.load.requests.total`: the requests the fleet sent.
+    var requests: Int64 = 0
 
     init(outcome: RunOutcome) {
         let r = outcome.report
@@ -26,6 +30,8 @@ struct PlanProbe: Sendable {
         queueingP99 = r.lookup("backend.queueing.p99")?.doubleValue
         rejected = r.lookup("backend.rejected")?.intValue ?? 0
         violations = outcome.violations
+        expectations = outcome.expectations
+        requests = r.lookup("backend.load.requests.total")?.intValue ?? 0
         failures = (outcome.violations > 0 ? ["invariants (\(outcome.violations))"] : [])
             + outcome.expectations.filter { !$0.passed }.map { e in
                 let limit = e.maxShown.map { "> \($0)" } ?? e.minShown.map { "< \($0)" } ?? ""
@@ -48,8 +54,17 @@ struct PlanProbe: Sendable {
         func pad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
         let u = utilisation.map { HumanUnits.percent(fraction: $0) } ?? "-"
         let q = queueingP99.map { HumanUnits.duration(seconds: $0) } ?? "-"
-        let verdict = held ? "holds" : "fails: " + failures.joined(separator: "; ")
+        let verdict = held ? "holds" + (evidence.isEmpty ? "" : ": " + evidence.joined(separator: "; ")) : "fails: " + failures.joined(separator: "; ")
         return "  " + pad(HumanUnits.count(capacity), 8) + "  " + pad(u, 11) + "  " + pad(q, 12) + "  " + pad(HumanUnits.count(rejected), 9) + "  " + verdict
+    }
+
+    /// Each expectation with an interval that passed: `backend.queueing.p95 = 912 ms (95 % CI
+    /// 870-950 ms, batch means: 20 batches of 6 min)`, what a holding probe shows.
+    var evidence: [String] {
+        expectations.filter { $0.passed && $0.interval != nil }.map { e in
+            "\(e.metric) = \(MetricText.format(e.value, path: e.metric)) (95 % CI \(ExpectationJudgement.rangeText(e.interval!))"
+                + (e.methodText.map { ", \($0)" } ?? "") + ")"
+        }
     }
 
     /// The probe in plan.json.
@@ -62,6 +77,8 @@ struct PlanProbe: Sendable {
             "rejected": .count(rejected),
             "violations": .count(violations),
             "failures": .array(failures.map { .string($0) }),
+            "requests": .count(requests),
+            "expect": .array(expectations.map(\.reportValue)),
         ]
     }
 

@@ -31,6 +31,8 @@ struct PlanSearch {
         var probes: [(capacity: Int, held: Bool)]
         /// A capacity that held while a larger one failed (the assumption broken).
         var nonMonotone: Bool
+        /// The search stopped before an answer because `stop` said so after a round.
+        var stopped = false
 
         static func == (a: Outcome, b: Outcome) -> Bool {
             a.answer == b.answer && a.nonMonotone == b.nonMonotone
@@ -39,8 +41,10 @@ struct PlanSearch {
     }
 
     /// Runs the search; `probe` is called with each round's capacities (ascending, never
-    /// one already probed) and answers, in the same order, whether each held.
-    func run(_ probe: ([Int]) -> [Bool]) -> Outcome {
+    /// one already probed) and answers, in the same order, whether each held. While
+    /// nothing has held, `stop` is asked after each round whether searching on is
+    /// pointless (the caller knows why: what fails does not move with the capacity).
+    func run(stop: () -> Bool = { false }, _ probe: ([Int]) -> [Bool]) -> Outcome {
         var held: [Int: Bool] = [:]
         var order: [(capacity: Int, held: Bool)] = []
         var failedBelow = lowest - 1      // largest capacity known to fail (lowest - 1: none)
@@ -75,6 +79,7 @@ struct PlanSearch {
         record(round.sorted())
         var next = first
         while heldAt == nil {
+            if stop() { return Outcome(answer: nil, probes: order, nonMonotone: nonMonotone, stopped: true) }
             round = []
             while round.count < parallel, next < highest {
                 next = min(highest, next * 2)

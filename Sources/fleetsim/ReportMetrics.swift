@@ -11,11 +11,11 @@ enum ReportMetrics {
     /// Whether `path` (dotted) is a metric. Not metrics: the identity fields, every
     /// `simulated.*` key, and the configuration a report repeats (backend capacity,
     /// the provider concurrency limits, battery capacity and budget, the load series' and
-    /// the latencies' bucket widths), when the load peaked (`backend.load.peak.at`: a time, not a size),
+    /// the latencies' and the batches' bucket widths), when the load peaked (`backend.load.peak.at`: a time, not a size),
     /// and the numbers inside a `histogram` or `distribution`.
     static func isMetric(_ path: String) -> Bool {
         if identity.contains(path) || path.hasPrefix("simulated.") || path.hasPrefix("backend.capacity.") || path == "backend.load.bucketSeconds"
-            || path == "latencyOverTime.bucketSeconds" {
+            || path == "latencyOverTime.bucketSeconds" || path == "batches.bucketSeconds" {
             return false
         }
         if path.hasPrefix("backend.load."), path.hasSuffix(".at") { return false }

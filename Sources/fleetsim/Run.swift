@@ -15,6 +15,7 @@ struct Run: Command {
             .valued("shard", "K/N", "simulate only the devices whose id mod N is K, against 1/N of the\nbackend's capacity; combine the shards' reports with 'fleetsim merge'", default: "0/1 (the whole fleet)"),
             .valued("record-events", "FILE", "write every delivered event as a line 'MICROSECONDS DEVICE HASH DESCRIPTION'\n(DEVICE '-' for a fleet-wide event) to FILE, or to stdout for '-' (the summary\nthen goes to stderr); what 'fleetsim diverge --traces' compares"),
             .flag("quiet", "no progress line and no wall-time line on stderr (there is no progress line\nanyway when stderr is not a terminal)"),
+            .valued("replications", "R", "run seeds S..S+R-1 (S the scenario's seed or --seed): each seed's reports in\nDIR/seed-<s>/, and DIR/replications.json and .md judging each expectation by\nits 95 % interval across the seeds (Student's t)", default: "1"),
             Self.strictOption,
         ],
         discussion: """
@@ -23,7 +24,12 @@ struct Run: Command {
         violation with a replay command for this binary. An expectation on a latency
         percentile is judged by the percentile's 95 % confidence interval from its n
         samples: pass, FAIL, or INCONCLUSIVE when the interval straddles the limit,
-        printed with the interval but exit 1 only with --strict (docs/report.md). A
+        printed with the interval but exit 1 only with --strict (docs/report.md). The
+        interval's method is named beside it: the API's waits (backend.queueing, mean
+        wait) depend on each other and get batch means over simulated time, with the
+        queue's empty start cut as warm-up (INCONCLUSIVE, correlated or insufficient,
+        when the run is too short for them); percentiles of one sample per device's
+        event or per push get order statistics. A
         run whose estimated memory exceeds what the process may use (Linux: the
         smallest of MemAvailable, RLIMIT_AS and the cgroup's memory.max) is refused up
         front (exit 2) with a hint to shard. A bad --out (empty, a dangling or looping
@@ -39,6 +45,7 @@ struct Run: Command {
     var strict: Bool
     var shard: ShardPlan
     var recordEvents: String?
+    var replications: Int
     var scenario: Scenario?
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
@@ -48,6 +55,11 @@ struct Run: Command {
         quiet = parsed.flags.contains("quiet")
         strict = parsed.flags.contains("strict")
         recordEvents = parsed.options["record-events"]
+        replications = try parsed.int("replications") ?? 1
+        guard replications >= 1 else { throw .usage("--replications must be at least 1, found \(replications)", command: "run") }
+        if replications > 1, parsed.options["record-events"] != nil {
+            throw .usage("--replications and --record-events do not go together (one event stream is one seed)", command: "run")
+        }
         shard = .whole
         if let text = parsed.options["shard"] {
             guard let plan = ShardPlan(parsing: text) else {
@@ -70,7 +82,34 @@ struct Run: Command {
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
         guard let scenario else { preconditionFailure("run() before validate()") }
-        let outDir = outputDirectory(scenario)
+        guard replications > 1 else { return try runOne(scenario, outDir: outputDirectory(scenario), context).status }
+        let root = outputDirectory(scenario)
+        var outcomes: [RunOutcome] = []
+        let seeds = (0..<UInt64(replications)).map { scenario.seed &+ $0 }
+        for seed in seeds {
+            var s = scenario
+            s.seed = seed
+            outcomes.append(try runOne(s, outDir: "\(root)/seed-\(seed)", context).outcome)
+        }
+        let judged = Replications.judge(outcomes)
+        do {
+            try ReportSet.write([("replications.json", JSONWriter.utf8(Replications.document(scenario: scenario, seeds: seeds, outcomes: outcomes, judged: judged))),
+                                 ("replications.md", Array(Replications.markdown(scenario: scenario, seeds: seeds, outcomes: outcomes, judged: judged).utf8))],
+                                to: root)
+        } catch {
+            throw .input("cannot write the replications' report: \(error)")
+        }
+        let judgements = judged.map(\.judgement)
+        let violations = outcomes.reduce(UInt64(0)) { $0 + $1.violations }
+        print("\(scenario.name): \(replications) replications (seeds \(seeds[0])-\(seeds[seeds.count - 1])); \(violations) invariant violation(s); across the seeds: "
+              + Self.expectationCounts(judgements, strict: strict))
+        for e in judgements where e.verdict != .pass { print(Self.verdictLine(e, file: scenario.sourcePath)) }
+        print("Replications: \(root)/replications.md (and replications.json; each seed's reports in seed-<seed>/)")
+        return violations == 0 && !judgements.contains { $0.isFailure(strict: strict) } ? 0 : 1
+    }
+
+    /// One world at `scenario`'s seed, its report set in `outDir`, its console lines.
+    func runOne(_ scenario: Scenario, outDir: String, _ context: Context) throws(CLIError) -> (status: Int32, outcome: RunOutcome) {
         let progress = !quiet && context.stderrIsTerminal
 
         let started = ContinuousClock.now
@@ -123,7 +162,7 @@ struct Run: Command {
         }
         print("Report: \(outDir)/report.md (and report.json, report.html, junit.xml)")
         if !quiet { eprint("wall time \(HumanUnits.duration(seconds: wallSeconds)); memory estimated before the run \(MemoryGuard.megabytes(MemoryEstimate.bytes(scenario, shard: shard))) MB") }
-        return outcome.passed(strict: strict) ? 0 : 1
+        return (outcome.passed(strict: strict) ? 0 : 1, outcome)
     }
 
     /// `--strict`, shared by run, explore and merge.
@@ -147,7 +186,7 @@ struct Run: Command {
     /// and the file (when known: a merged report has only the scenario's name).
     static func verdictLine(_ e: ExpectationResult, file: String?) -> String {
         let limits = [e.minShown.map { "min \($0)" }, e.maxShown.map { "max \($0)" }].compactMap { $0 }
-        let evidence = e.interval == nil ? "" : "; " + (e.evidenceText ?? "") + (e.straddled.map { " straddles \($0)" } ?? "")
+        let evidence = e.interval == nil && e.batches == nil ? "" : "; " + (e.evidenceText ?? "") + (e.straddled.map { " straddles \($0)" } ?? "")
         return "\(e.verdict == .inconclusive ? "INCONCLUSIVE" : "FAIL") expectation \(e.metric) = \(MetricText.format(e.value, path: e.metric)), "
             + "limit \(limits.joined(separator: ", "))\(evidence)\(file.map { " (\($0))" } ?? "")"
     }

@@ -60,7 +60,7 @@ import Testing
         let markdown = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(markdown.contains("**INCONCLUSIVE**: 0 invariant violation(s), 0 of 2 expectation(s) failed, 1 inconclusive"))
         // The Expectations table right under the verdict: n and the interval in their columns, then the result.
-        let row = #"\| +"# + String(n) + #" \| [0-9.]+(-[0-9.]+)? (ms|s)(-[0-9.]+ (ms|s))? \| \? inconclusive \(straddles "# + NSRegularExpression.escapedPattern(for: shown) + #"\) \|"#
+        let row = #"\| +"# + String(n) + #" \| [0-9.]+(-[0-9.]+)? (ms|s)(-[0-9.]+ (ms|s))? \(order statistics\) \| \? inconclusive \(straddles "# + NSRegularExpression.escapedPattern(for: shown) + #"\) \|"#
         #expect(markdown.range(of: row, options: .regularExpression) != nil, "\(markdown.prefix(1_200))")
 
         let strict = try CLI.run(["run", atValue, "--out", out.path, "--strict"], in: dir)

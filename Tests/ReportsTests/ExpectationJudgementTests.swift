@@ -72,13 +72,14 @@ import Testing
     }
 
     /// report.json's entry keeps the old keys (`pass` true only for a pass) and adds
-    /// `verdict`, `limit`, `n`, `ciLow`, `ciHigh`; it reads back to the same judgement,
+    /// `verdict`, `limit`, `n`, `ciLow`, `ciHigh`, `ciMethod`, `batches`; it reads back to the same judgement,
     /// and an old entry without `verdict` reads as its `pass`.
     @Test func theReportEntryRoundTripsAndKeepsTheOldKeys() throws {
         let e = Self.judge("latency.x.p95", max: 78 * 3_600, maxText: "78h", on: Self.report(hours: 80))
         let entry = e.reportValue
         let keys = try #require(entry.objectValue).keys.sorted()
-        #expect(keys == ["ciHigh", "ciLow", "limit", "max", "maxAsWritten", "metric", "min", "minAsWritten", "n", "pass", "value", "verdict"])
+        #expect(keys == ["batches", "ciHigh", "ciLow", "ciMethod", "limit", "max", "maxAsWritten", "metric", "min", "minAsWritten", "n", "pass", "value", "verdict"])
+        #expect(entry.lookup("ciMethod") == .string("order statistics") && entry.lookup("batches") == .null)
         #expect(entry.lookup("pass") == .bool(false) && entry.lookup("verdict") == .string("inconclusive"))
         #expect(entry.lookup("limit")?.doubleValue == 280_800 && entry.lookup("n")?.intValue == 80)
         #expect(entry.lookup("ciLow")?.doubleValue == 258_771.779584 && entry.lookup("ciHigh")?.doubleValue == 288_000)
@@ -100,7 +101,7 @@ import Testing
         let md = MarkdownReport.render(r)
         #expect(md.contains("**INCONCLUSIVE**: 0 invariant violation(s), 0 of 1 expectation(s) failed, 1 inconclusive"))
         // The Expectations table, right under the verdict: n and the interval in their columns, then the result.
-        #expect(md.range(of: #"\| +80 \| 71\.9-80\.0 h \| \? inconclusive \(straddles 78\.0 h\) \|"#, options: .regularExpression) != nil)
+        #expect(md.range(of: #"\| +80 \| 71\.9-80\.0 h \(order statistics\) \| \? inconclusive \(straddles 78\.0 h\) \|"#, options: .regularExpression) != nil)
         #expect(MarkdownReport.render(r, strict: true).contains("**FAIL**: 0 invariant violation(s), 0 of 1 expectation(s) failed, 1 inconclusive"))
         #expect(HTMLReport.render(r).contains("class=\"banner inconclusive\""))
         #expect(HTMLReport.render(r).contains("<tr class=\"inconclusive\">"))

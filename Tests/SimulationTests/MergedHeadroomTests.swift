@@ -67,4 +67,26 @@ import Reports
         let md = MarkdownReport.render(merged)
         #expect(md.contains("**Saturated:** the API saturated:"), "\(md.prefix(2_000))")
     }
+
+    /// A broadcast to 200 push users against 2 streams and 2 queue places (1 each a shard):
+    /// every shard's providers refuse sends, and so does the merged report, with the sum
+    /// of the shards' refusals.
+    @Test func mergedPushSaturationIsTheShardsAny() throws {
+        let json = """
+        {"name": "push-saturation", "duration": "2h", "seed": 3,
+         "fleet": [{"cohort": "i", "count": 100, "platform": "ios", "signedIn": 1, "push": {"quietHours": {"none": 1}}},
+                   {"cohort": "a", "count": 100, "platform": "android", "signedIn": 1, "push": {"quietHours": {"none": 1}}}],
+         "broadcasts": [{"at": "1h", "priority": "high", "category": "announcements", "fraction": 1}],
+         "backend": {"push": {"concurrency": 2, "queueLimit": 2}}}
+        """
+        let shards = try (0..<2).map { k in try Self.run(json, shard: ShardPlan(index: k, count: 2)) }
+        let merged = try ReportMerge.merge(shards.enumerated().map { ("s\($0.offset)", $0.element) }, rules: World.mergeRules)
+        for provider in ["apns", "fcm"] {
+            let refused = shards.map { $0.lookup("backend.pushes.\(provider).rejectedByQueue")?.intValue ?? 0 }
+            #expect(refused.allSatisfy { $0 > 0 }, "\(provider): every shard refused sends \(refused)")
+            #expect(shards.allSatisfy { $0.lookup("backend.pushes.\(provider).saturated") == .bool(true) })
+            #expect(merged.lookup("backend.pushes.\(provider).saturated") == .bool(true), "\(provider)")
+            #expect(merged.lookup("backend.pushes.\(provider).rejectedByQueue")?.intValue == refused.reduce(0, +))
+        }
+    }
 }

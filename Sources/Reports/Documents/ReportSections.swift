@@ -495,12 +495,14 @@ public enum ReportSections {
         guard !all.isEmpty else { return ReportSection(id: "expectations", title: "Expectations", blocks: [.paragraph("The scenario sets no expectation.")]) }
         return ReportSection(id: "expectations", title: "Expectations", blocks: [
             .table(header: ["metric", "value", "limit", "n", "95 % CI", "result"], rows: all.map { e in
-                [e.metric, e.valueText, e.limitText, e.samples.map { HumanUnits.count($0) } ?? "", e.interval.map(ExpectationJudgement.rangeText) ?? "",
+                [e.metric, e.valueText, e.limitText, e.samples.map { HumanUnits.count($0) } ?? "", (e.interval.map(ExpectationJudgement.rangeText) ?? "") + (e.methodText.map { e.interval == nil ? $0 : " (\($0))" } ?? ""),
                  resultMark(e)]
             }),
-            .paragraph("A percentile is judged by its 95 % confidence interval (distribution-free, from the order statistics "
-                       + "over the histogram's buckets, widened to bucket edges): pass when all of it is within the limit, "
-                       + "FAIL when none of it is, inconclusive when it straddles the limit."),
+            .paragraph("A percentile is judged by its 95 % confidence interval: pass when all of it is within the limit, "
+                       + "FAIL when none of it is, inconclusive when it straddles the limit or its method cannot give one. "
+                       + "The API's waits depend on each other: their interval is from batch means over simulated time "
+                       + "(a start that is not yet steady cut as warm-up); other percentiles' samples are taken as independent "
+                       + "(one per device's event or per push): distribution-free, from the order statistics."),
         ])
     }
 
@@ -512,6 +514,7 @@ public enum ReportSections {
         case .fail: return "✗ FAIL"
         case .inconclusive:
             if let limit = e.straddled { return "? inconclusive (straddles \(limit))" }
+            if let b = e.batches, b.status != .ok { return "? inconclusive (\(b.status.rawValue))" }
             return e.samples == nil ? "? inconclusive (no samples)" : "? inconclusive"
         }
     }

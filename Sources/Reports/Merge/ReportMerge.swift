@@ -145,6 +145,7 @@ public enum ReportMerge {
         ("invariants.samples", .samples), ("invariants.**", .sum),
         ("latency.**", .latency),
         ("latencyOverTime.bucketSeconds", .identical), ("latencyOverTime.series", .latencySeries),
+        ("batches.bucketSeconds", .identical), ("batches.series", .latencySeries),
         ("backend.queueing", .latency),
         ("backend.load.bucketSeconds", .identical), ("backend.load.faults", .identical),
         ("backend.load.arrivalsBySecond", .bySecond), ("backend.load.peakSecondMixes", .secondMixes),
@@ -668,7 +669,10 @@ public enum ReportMerge {
             let waits = document.at(source).flatMap(LatencyHistogram.init(exactEncoding:)) ?? LatencyHistogram()
             return how == .meanWait ? DerivedFigures.meanWait(waits) : DerivedFigures.pWait(waits)
         case .saturated(let rejected):
-            let source = rejected.contains(".") ? rejected.split(separator: ".").map(String.init) : Array(path.dropLast()) + [rejected]
+            // A `*` in the count's path stands for the saturated key's own component there
+            // (`backend.pushes.*.rejectedByQueue` for `backend.pushes.apns.saturated`).
+            var source = rejected.contains(".") ? rejected.split(separator: ".").map(String.init) : Array(path.dropLast()) + [rejected]
+            for i in source.indices where source[i] == "*" && i < path.count { source[i] = path[i] }
             return .bool((document.at(source)?.intValue ?? 0) > 0)
         case .peaksAre:
             return .string("sharded: bound")

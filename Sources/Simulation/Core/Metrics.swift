@@ -17,6 +17,10 @@ struct Metrics {
     /// The API's wait for a worker per endpoint (``LoadSeries/endpointNames``): what
     /// `backend.queue.byEndpoint` derives mean wait, P(wait > 0) and percentiles from.
     var queueingByEndpoint = Array(repeating: LatencyHistogram(), count: LoadSeries.endpointNames.count)
+    /// The same waits by the span of simulated time in which they ended (``BatchMeans``):
+    /// report.json's `batches`, what the interval of a queueing percentile or mean wait
+    /// rests on (waits depend on each other: docs/report.md, "Intervals").
+    var queueingBatches = LatencyTimeline(bucketSeconds: 1, durationMicroseconds: 0)
 
     var launches: UInt64 = 0
     var submitUnavailable: UInt64 = 0
@@ -31,8 +35,10 @@ struct Metrics {
     var platform = PlatformMetrics()
 
     /// `keepsSeconds`: a shard keeps every busy second (``PerSecondArrivals/keepsSeconds``).
-    init(keepsSeconds: Bool = false) {
+    init(keepsSeconds: Bool = false, durationMicroseconds: Int64 = 0) {
         arrivalsPerSecond.keepsSeconds = keepsSeconds
+        queueingBatches = LatencyTimeline(bucketSeconds: BatchMeans.spanSeconds(durationMicroseconds: durationMicroseconds),
+                                          durationMicroseconds: durationMicroseconds)
     }
 
     /// A request of `cause` to `endpoint` (``Job/endpointRow``) arrives.
@@ -41,8 +47,9 @@ struct Metrics {
     }
 
     /// A worker takes a request to `endpoint` after it waited `wait` (0: at once).
-    mutating func recordWait(_ wait: SimDuration, endpoint: Int) {
+    mutating func recordWait(_ wait: SimDuration, endpoint: Int, at now: SimTime) {
         queueingLatency.record(wait.microseconds)
+        queueingBatches.record(wait.microseconds, at: now.microseconds)
         queueingByEndpoint[endpoint].record(wait.microseconds)
     }
 }

@@ -125,7 +125,7 @@ extension World {
         defer { load.apiBusyPeak.note(server.busy, bucket: b) }
         switch server.arrive(job: job, now: now) {
         case .serve:
-            core.metrics.recordWait(.zero, endpoint: endpoint)
+            core.metrics.recordWait(.zero, endpoint: endpoint, at: now)
             startService(job, queued: .zero)
         case .queued:
             break
@@ -181,7 +181,7 @@ extension World {
         load.apiBusyPeak.note(server.busy, bucket: b)
         defer { load.apiBusyPeak.note(server.busy, bucket: b) }
         if let next = server.finish() {
-            core.metrics.recordWait(now - next.since, endpoint: Int(core.jobs[Int(next.job)].endpointRow))
+            core.metrics.recordWait(now - next.since, endpoint: Int(core.jobs[Int(next.job)].endpointRow), at: now)
             startService(next.job, queued: now - next.since)
         }
     }

@@ -55,6 +55,9 @@ struct RunReport {
             "events": ["hash": eventHashSection()],
             "latency": .object(parts.latency),
             "latencyOverTime": LatencyTimeline.section(parts.latencyOverTime, bucketSeconds: TimedLatency.bucketSeconds),
+            // The API's waits by span of simulated time: what their intervals rest on (BatchMeans).
+            "batches": LatencyTimeline.section([("backend.queueing", core.metrics.queueingBatches)],
+                                               bucketSeconds: core.metrics.queueingBatches.bucketSeconds),
             "battery": batterySection(parts.battery),
             "backend": backendSection(parts),
             "scheduling": schedulingSection(parts.scheduling),

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import fleetsim
+
+/// `run --replications R`: seeds S..S+R−1, each seed's report set, and each expectation
+/// judged by its Student's t interval across the seeds (docs/report.md, "Intervals").
+@Suite struct ReplicationsTests {
+    static let scenario = """
+    {"name": "reps", "seed": 11, "start": "2026-03-02T00:00:00Z", "duration": "2h",
+     "fleet": [{"cohort": "phones", "count": 30, "platform": "ios", "usage": {"appOpensPerDay": 24}, "signedIn": 1}],
+     "expect": [{"metric": "users.appOpens", "min": 1}, {"metric": "users.appOpens", "max": 1}]}
+    """
+
+    @Test func threeSeedsTheirReportsAndOneJudgementAcrossThem() throws {
+        let dir = try CLI.temporaryDirectory()
+        let file = try CLI.write(Self.scenario, to: "reps.json", in: dir)
+        let out = dir.appendingPathComponent("reps").path
+        let result = try CLI.run(["run", file, "--replications", "3", "--quiet", "--out", out])
+        // The second expectation (at most one app open) fails across the seeds: exit 1.
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("3 replications (seeds 11-13)"), "\(result.stdout)")
+        var totals: [Double] = []
+        for seed in 11...13 {
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(out)/seed-\(seed)/report.json"))) as? [String: Any]
+            #expect(report?["seed"] as? Int == seed)
+            totals.append(Double((report?["users"] as? [String: Any])?["appOpens"] as? Int ?? -1))
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(out)/replications.json"))) as? [String: Any]
+        let expect = try #require(json?["expect"] as? [[String: Any]])
+        #expect(expect.count == 2)
+        #expect(expect[0]["values"] as? [Double] == totals)
+        #expect(expect[0]["ciMethod"] as? String == "replications")
+        // The interval is the mean ± t(2) × s / √3.
+        let mean = totals.reduce(0, +) / 3
+        let sd = (totals.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / 2).squareRoot()
+        #expect(abs((expect[0]["ciHigh"] as? Double ?? 0) - (mean + 4.303 * sd / 3.0.squareRoot())) < 1e-3)
+        #expect(expect[0]["verdict"] as? String == "pass" && expect[1]["verdict"] as? String == "fail")
+        #expect(FileManager.default.fileExists(atPath: "\(out)/replications.md"))
+    }
+}

@@ -1,0 +1,61 @@
+import Testing
+import SimKernel
+@testable import Reports
+
+/// Batch means at the edges (docs/report.md, "Intervals"): independent spans give an
+/// interval around the whole's figure; a series that drifts in one direction across the
+/// whole run stays correlated however it is batched; too few samples are insufficient;
+/// a start far from the rest is cut as warm-up.
+@Suite struct BatchMeansTests {
+    /// 128 spans of `perSpan` samples each, the span's samples from `value(span, i)` (µs).
+    static func spans(_ count: Int = 128, perSpan: Int, _ value: (Int, Int) -> Int64) -> [LatencyHistogram] {
+        (0..<count).map { s in
+            var h = LatencyHistogram()
+            for i in 0..<perSpan { h.record(value(s, i)) }
+            return h
+        }
+    }
+
+    @Test func independentSpansGiveAnIntervalAroundTheWhole() {
+        var rng = RandomStream(seed: 5, entity: 0, purpose: "batch")
+        let spans = Self.spans(perSpan: 200) { _, _ in Int64(rng.exponential(mean: 1_000_000)) }
+        let o = BatchMeans.interval(.quantile(0.9), spans: spans, spanSeconds: 60)
+        #expect(o.status == .ok)
+        let truth = 1_000_000 * 2.302_585  // exponential p90: ln 10 × mean
+        #expect(o.low! <= truth && truth <= o.high!, "\(o.low!)-\(o.high!)")
+        #expect(o.batchValues.count >= BatchMeans.minimumBatches && o.batchValues.count <= 2 * BatchMeans.intervalBatches)
+        var all = LatencyHistogram()
+        for h in spans { all.merge(h) }
+        #expect(o.warmUpSeconds > 0 || o.centre == all.percentile(90).map(Double.init))
+        let mean = BatchMeans.interval(.mean, spans: spans, spanSeconds: 60)
+        #expect(mean.status == .ok && mean.low! <= 1_000_000 && 1_000_000 <= mean.high!)
+    }
+
+    @Test func aDriftAcrossTheRunIsCorrelated() {
+        // The spans' waits grow steadily: every batching's neighbours resemble each other.
+        let o = BatchMeans.interval(.mean, spans: Self.spans(perSpan: 50) { s, i in Int64(s * 10_000 + i) }, spanSeconds: 60)
+        #expect(o.status == .correlated && o.low == nil && o.lag1! > 0.5)
+    }
+
+    @Test func tooFewSamplesAreInsufficient() {
+        // One sample a span: no batch of 10 spans or more holds the 200 a p99 needs.
+        let o = BatchMeans.interval(.quantile(0.99), spans: Self.spans(perSpan: 1) { _, _ in 5 }, spanSeconds: 60)
+        #expect(o.status == .insufficient && o.low == nil)
+        #expect(BatchMeans.interval(.mean, spans: [LatencyHistogram()], spanSeconds: 60).status == .insufficient)
+    }
+
+    @Test func aTransientStartIsCutAsWarmUp() {
+        var rng = RandomStream(seed: 9, entity: 0, purpose: "batch")
+        // The first 8 spans wait 100 times longer, then the steady state.
+        let spans = Self.spans(perSpan: 100) { s, _ in Int64(rng.exponential(mean: s < 8 ? 100_000_000 : 1_000_000)) }
+        let o = BatchMeans.interval(.mean, spans: spans, spanSeconds: 60)
+        #expect(o.warmUpSeconds >= 8 * 60)
+        #expect(o.status == .ok && o.low! <= 1_000_000 && 1_000_000 <= o.high!)
+    }
+
+    @Test func studentsTAgainstTheTables() {
+        for (nu, t) in [(9, 2.262), (19, 2.093), (30, 2.042), (120, 1.980)] {
+            #expect(abs(BatchMeans.tQuantile975(degreesOfFreedom: nu) - t) < 0.002, "\(nu)")
+        }
+    }
+}
