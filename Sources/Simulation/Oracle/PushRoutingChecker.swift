@@ -25,6 +25,12 @@ struct PushTokenTruth {
         static let sentSinceValidated = Flags(rawValue: 1 << 0)
         /// The router input being handled emailed the purge notice.
         static let purgeNoticed = Flags(rawValue: 1 << 1)
+        /// Every retry of a validation push to the registered token failed softly (5xx,
+        /// 429, timeout): the seed expires it.
+        static let validationGaveUp = Flags(rawValue: 1 << 2)
+        /// The registry deactivated the registered token for disuse, rightly by this
+        /// truth's last use, and no use has come since.
+        static let dormant = Flags(rawValue: 1 << 3)
     }
 
     func has(_ s: PushTokenStatus) -> Bool { status == s.rawValue + 1 }
@@ -51,9 +57,10 @@ extension PushHost {
             rules[u].token.registered = token.generation
             rules[u].token.since = core.now
             rules[u].token.usedAt = core.now
-            rules[u].token.flags.remove(.sentSinceValidated)
+            rules[u].token.flags.remove([.sentSinceValidated, .validationGaveUp, .dormant])
         case .userActivity:
             rules[u].token.usedAt = core.now
+            rules[u].token.flags.remove(.dormant)
         default:
             break
         }
@@ -131,6 +138,7 @@ extension PushHost {
             guard record.payload.content == .validation,
                   (retryTruth[Self.retryKey(u, record.send)]?.attempt ?? 0) >= core.scenario.logic.push.retryDelays.count else { return }
             judgedValidationGaveUp = UInt64(u) << 32 | UInt64(record.token.generation)
+            if record.token.generation == rules[u].token.registered { rules[u].token.flags.insert(.validationGaveUp) }
         case .invalidToken:
             break
         }
@@ -154,6 +162,7 @@ extension PushHost {
             let holds = unused >= core.scenario.logic.push.inactiveAfter
             core.verify(holds, .registryCleanupWrong, device: d, time: core.now,
                         detail: holds ? nil : "\(Self.named(token, core)) marked inactive after \(core.human(unused)) without use")
+            if holds, token.generation == rules[u].token.registered { rules[u].token.flags.insert(.dormant) }
         case .active, .revoked:
             break
         }
@@ -165,6 +174,19 @@ extension PushHost {
             rules[u].token.since = max(rules[u].token.since, core.now - core.scenario.logic.push.validationInterval)
         }
         rules[u].token.status = status.rawValue + 1
+    }
+
+    /// Whether the server must hold user `u`'s token active now (seed `001`, "Token Refresh
+    /// and Validation" and "Device Cleanup"), by the judge's own truth, never the status
+    /// the registry wrote: a token was registered, its provider has not answered it gone
+    /// (410, 404, BadDeviceToken) nor failed every retry of its validation push, and it
+    /// was used within `logic.push.inactiveAfter` with no deactivation for disuse since.
+    /// A wrong expiry by the logic leaves this true, so the checks that read it go on.
+    mutating func tokenMustBeActive(_ u: Int, core: inout WorldCore) -> Bool {
+        let token = rules[u].token
+        return token.registered > 0 && !token.flags.contains(.validationGaveUp) && !token.flags.contains(.dormant)
+            && core.now - token.usedAt < core.scenario.logic.push.inactiveAfter
+            && !truth[u].gone.contains(token.registered)
     }
 
     /// The router emails user `u` that its device is about to be purged.
