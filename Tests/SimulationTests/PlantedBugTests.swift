@@ -57,6 +57,26 @@ import Scenario
         #expect(Self.run(scenario, variants: []).core.oracle.violations == 0)
     }
 
+    /// The logic expires a token whose badge push failed softly (`push.expireOnServerError`)
+    /// and sends nothing to it until the app's next launch (0.02 opens a day): the weekly
+    /// validation judge, whose token truth comes from what APNs answered (no 410), not from
+    /// the registry the logic wrote, sees each such token go unvalidated past 8 days.
+    @Test func aTokenWronglyExpiredStaysJudgedForItsWeeklyValidation() throws {
+        let scenario = try Fixtures.decode("""
+        {"name": "planted-expiry-validation", "seed": 1, "duration": "10d",
+         "fleet": [{"cohort": "c", "count": 20, "platform": "ios", "features": ["push"],
+                    "timeZones": {"America/New_York": 1}, "usage": {"appOpensPerDay": 0.02},
+                    "settings": {"notificationPermission": {"authorized": 1}},
+                    "push": {"quietHours": {"none": 1},
+                             "sources": {"assignmentDue": {"perDay": 2, "priority": {"normal": 0.5, "low": 0.5}}}}}],
+         "faults": [{"kind": "pushProviderErrors", "at": "0s", "duration": "1d", "provider": "apns", "status": 503, "rate": 0.6}]}
+        """)
+        let buggy = Self.run(scenario, variants: ["push.expireOnServerError"])
+        #expect(Self.count(buggy, .tokenExpiredWithoutCause) > 0)
+        #expect(Self.count(buggy, .tokenValidationLate) > 0)
+        #expect(Self.run(scenario, variants: []).core.oracle.violations == 0)
+    }
+
     /// The judge's own true steps (the home zone read through ``OracleZone``) are the
     /// model's on the correct calendar, across a spring-forward day (23 h), a fall-back day
     /// (25 h), a half-hour zone and a 45-minute one: two codes, one answer.
