@@ -47,6 +47,12 @@ public final class LocalCalendar: Sendable, Hashable {
         return Int64(transitions[entry(atOrBefore: unixSeconds)].offset)
     }
 
+    /// Seconds east of UTC at `unixSeconds` without daylight saving time: the zone's
+    /// standard offset (``StepSyncVariants/localDayIgnoresDST`` reads it).
+    public func standardOffset(atUnix unixSeconds: Int64) -> Int64 {
+        offset(atUnix: unixSeconds) - Int64(zone.daylightSavingTimeOffset(for: Date(timeIntervalSince1970: Double(unixSeconds))))
+    }
+
     /// The last table entry whose `from` is at or before `unixSeconds` (in the table's
     /// span; entry 0 is at 0).
     private func entry(atOrBefore unixSeconds: Int64) -> Int {

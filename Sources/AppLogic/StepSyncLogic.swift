@@ -119,6 +119,11 @@ public struct StepSyncLogic: Sendable {
     private func startOfLocalDay(_ instant: Instant, zone: LocalCalendar) -> Instant {
         let us = instant.unixMicroseconds
         let seconds = us >= 0 ? us / 1_000_000 : -((-us + 999_999) / 1_000_000)
+        if variants.contains(.localDayIgnoresDST) {
+            let standard = zone.standardOffset(atUnix: seconds), local = seconds + standard
+            let day = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+            return Instant(unixSeconds: day * 86_400 - standard)
+        }
         return Instant(unixSeconds: zone.startOfDay(containing: seconds))
     }
 

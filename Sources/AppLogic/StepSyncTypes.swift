@@ -43,6 +43,11 @@ public struct StepSyncVariants: OptionSet, Hashable, Sendable {
     public static let openSyncAfter48h = StepSyncVariants(rawValue: 1 << 7)
     /// The backfill cap is dropped: a read reaches back to the last sync however old.
     public static let backfillUnlimited = StepSyncVariants(rawValue: 1 << 8)
+    /// The local midnight a read starts at is computed with the zone's standard UTC offset,
+    /// daylight saving time ignored: while DST is in force the read starts an hour late
+    /// (01:00), and the first date it uploads lacks that hour's steps (seed `002`'s class
+    /// of time-zone and DST date errors).
+    public static let localDayIgnoresDST = StepSyncVariants(rawValue: 1 << 9)
 }
 
 /// The health API the steps come from: the `source` of a step row.

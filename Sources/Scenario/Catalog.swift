@@ -31,6 +31,7 @@ public enum Catalog {
         ("stepSync.intervalMinutes", true),
         ("stepSync.openSyncAfter48h", true),
         ("stepSync.backfillUnlimited", true),
+        ("stepSync.localDayIgnoresDST", true),
         ("push.retryOn4xx", true),
         ("push.ignore410", true),
         ("push.ignoreQuietHours", true),

@@ -44,6 +44,7 @@ struct ExploreSummary {
         "stepSync.intervalMinutes": "stepSyncTooSoon",
         "stepSync.openSyncAfter48h": "openSyncMissed",
         "stepSync.backfillUnlimited": "stepsBackfilledTooFar",
+        "stepSync.localDayIgnoresDST": "stepsNeverSynced",
         "push.retryOn4xx": "pushClientErrorRetried",
         "push.ignore410": "pushSentToUnregisteredToken",
         "push.ignoreQuietHours": "pushDisplayedInQuietHours",

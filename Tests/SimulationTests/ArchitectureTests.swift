@@ -54,14 +54,7 @@ import Testing
 
     /// Every Swift file under Sources/Simulation: its path from there and its text, lowercased.
     static func sources() throws -> [(path: String, text: String)] {
-        let root = simulation.standardizedFileURL.path + "/"
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
-        var files: [(path: String, text: String)] = []
-        while let relative = walker.nextObject() as? String {
-            guard relative.hasSuffix(".swift") else { continue }
-            files.append((relative, try String(contentsOfFile: root + relative, encoding: .utf8).lowercased()))
-        }
-        return files.sorted { $0.path < $1.path }
+        try originalSources().map { (path: $0.path, text: $0.text.lowercased()) }
     }
 
     /// The files outside `feature`'s folder and Oracle/ that name it.
@@ -123,6 +116,55 @@ import Testing
             guard parameters.contains("core: inout worldcore"), !modifiers.contains("mutating"), !modifiers.contains("static") else { return nil }
             return ns.substring(with: m.range(at: 2))
         }
+    }
+
+    /// The judges compute local days and clock readings with the oracle's own code
+    /// (``OracleZone``), never with the calendars the app and the model share:
+    /// AppLogic's `LocalCalendar` and `LocalTime`, and the world's helpers built on them
+    /// (docs/architecture.md, "Which data flows where": the oracle). A bug there would move the truth with the
+    /// logic and hide from the judge.
+    @Test func theOracleReadsNoCalendarOfTheLogic() throws {
+        let oracle = try Self.originalSources().filter { $0.path.hasPrefix("Oracle/") }
+        #expect(oracle.count >= 10, "Sources/Simulation/Oracle not found at \(Self.simulation.path)")
+        let offending = oracle.flatMap { file in Self.logicCalendarUses(file.text).map { "\(file.path): \($0)" } }
+        #expect(offending.isEmpty, "Oracle/ reads the logic's calendar: \(offending)")
+    }
+
+    /// The names of the logic's calendar, and of the world's helpers that read it, that
+    /// `text` (Swift, as written) uses outside its comments.
+    static let logicCalendarNames = ["LocalCalendar", "LocalTime", "localTime", "userLocalTime", "localZones", "calendars",
+                                     "deviceDays", "DeviceDays", "trueSteps", "healthData"]
+
+    static func logicCalendarUses(_ text: String) -> [String] {
+        let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line)
+        }.joined(separator: "\n")
+        return logicCalendarNames.filter { name in
+            code.range(of: "\\b\(name)\\b", options: .regularExpression) != nil
+        }
+    }
+
+    /// Every Swift file under Sources/Simulation: its path from there and its text as written.
+    static func originalSources() throws -> [(path: String, text: String)] {
+        let root = simulation.standardizedFileURL.path + "/"
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        var files: [(path: String, text: String)] = []
+        while let relative = walker.nextObject() as? String {
+            guard relative.hasSuffix(".swift") else { continue }
+            files.append((relative, try String(contentsOfFile: root + relative, encoding: .utf8)))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// The calendar scan's matcher: a use in code counts, whole words only, a comment's
+    /// mention does not, and the oracle's own zones pass.
+    @Test func theCalendarScanFindsUsesInCodeOnly() {
+        #expect(Self.logicCalendarUses("let home = core.calendars[Int(zone)]") == ["calendars"])
+        #expect(Self.logicCalendarUses("let t = WorldCore.localTime(now, calendar: c, startUnixSeconds: s)") == ["localTime"])
+        #expect(Self.logicCalendarUses("let truth = health.trueSteps(user: u, from: a, to: b, home: h, startUnixSeconds: s)") == ["trueSteps"])
+        #expect(Self.logicCalendarUses("let zone: LocalCalendar = x; let l = LocalTime(unix: 0)") == ["LocalCalendar", "LocalTime"])
+        #expect(Self.logicCalendarUses("/// never the logic's `LocalCalendar`\nlet d = core.oracle.zones[z].wall(unix).day // not localTime") == [])
+        #expect(Self.logicCalendarUses("let d = oracleDeviceDay(i, at: t); let cal = calendarMovedAt; let n = localTimeZoneCount") == [])
     }
 
     /// The measure itself: a file counts once however often it names a feature, in any

@@ -70,8 +70,10 @@ import AppLogic
     @Test func aPurgeNeedsTheNoticeInTheSameInput() throws {
         var world = try Self.world()
         let now = world.core.now
+        // Expired by the judge's own truth (its validation push failed every retry), not
+        // only by the status the registry wrote.
         let expired = PushTokenTruth(since: now - .days(180), usedAt: now - .days(181), registered: 1,
-                                     status: PushTokenStatus.expired.rawValue + 1)
+                                     status: PushTokenStatus.expired.rawValue + 1, flags: .validationGaveUp)
         world.features.push.rules[0].token = expired
         world.features.push.observeRouterInput(0, .timerFired(.daily), core: &world.core)
         world.features.push.observePurgeNotice(user: 0, core: &world.core)
@@ -88,5 +90,12 @@ import AppLogic
         world.features.push.observePurgeNotice(user: 0, core: &world.core)
         world.features.push.observePurge(user: 0, core: &world.core)
         #expect(Self.count(world, .registryCleanupWrong) == 2)
+        // Expired by the registry only (no 410, no failed validation): a wrong purge.
+        world.features.push.rules[0].token = expired
+        world.features.push.rules[0].token.flags = []
+        world.features.push.observeRouterInput(0, .timerFired(.daily), core: &world.core)
+        world.features.push.observePurgeNotice(user: 0, core: &world.core)
+        world.features.push.observePurge(user: 0, core: &world.core)
+        #expect(Self.count(world, .registryCleanupWrong) == 3)
     }
 }

@@ -65,6 +65,7 @@ import Scenario
         Case(file: "scenarios/races/step-sync-interval-minutes.json", kind: .stepSyncTooSoon),
         Case(file: "scenarios/races/step-sync-open-after-48h.json", kind: .openSyncMissed),
         Case(file: "scenarios/races/step-sync-backfill-unlimited.json", kind: .stepsBackfilledTooFar),
+        Case(file: "scenarios/races/local-day-ignores-dst.json", kind: .stepsNeverSynced),
         Case(file: "scenarios/races/deadline-ignored.json", kind: .continuationPastDeadline),
         Case(file: "scenarios/races/second-analysis.json", kind: .analysisStartedTwice),
         Case(file: "scenarios/races/continuation-offer-after-10ms.json", kind: .offerTimingWrong),

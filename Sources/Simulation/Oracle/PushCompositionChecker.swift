@@ -61,12 +61,12 @@ extension PushHost {
     }
 
     /// The effects of user `u`'s router input have run: when the input changed the unread
-    /// count and no alert carried it, a user whose token the registry holds active got a
-    /// badge-only push.
+    /// count and no alert carried it, a user whose token must be active, by the judge's
+    /// own token truth (``tokenMustBeActive(_:core:)``), got a badge-only push.
     mutating func judgeUnreadPushed(user u: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let b = unreadDelivery
-        guard rules[u].unread != b.unreadBefore, !b.alertSent, truth[u].registryStatus == .active else { return }
+        guard rules[u].unread != b.unreadBefore, !b.alertSent, tokenMustBeActive(u, core: &core) else { return }
         core.verify(b.badgeSent, .unreadChangeNotPushed, device: Int(truth[u].device), time: core.now,
                     detail: b.badgeSent ? nil : "unread count \(b.unreadBefore) -> \(rules[u].unread) with no alert and no badge-only push")
     }

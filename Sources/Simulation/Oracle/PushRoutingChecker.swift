@@ -25,6 +25,12 @@ struct PushTokenTruth {
         static let sentSinceValidated = Flags(rawValue: 1 << 0)
         /// The router input being handled emailed the purge notice.
         static let purgeNoticed = Flags(rawValue: 1 << 1)
+        /// Every retry of a validation push to the registered token failed softly (5xx,
+        /// 429, timeout): the seed expires it.
+        static let validationGaveUp = Flags(rawValue: 1 << 2)
+        /// The registry deactivated the registered token for disuse, rightly by this
+        /// truth's last use, and no use has come since.
+        static let dormant = Flags(rawValue: 1 << 3)
     }
 
     func has(_ s: PushTokenStatus) -> Bool { status == s.rawValue + 1 }
@@ -51,9 +57,15 @@ extension PushHost {
             rules[u].token.registered = token.generation
             rules[u].token.since = core.now
             rules[u].token.usedAt = core.now
-            rules[u].token.flags.remove(.sentSinceValidated)
+            rules[u].token.flags.remove([.sentSinceValidated, .validationGaveUp, .dormant])
         case .userActivity:
             rules[u].token.usedAt = core.now
+            // A token deactivated for disuse is not validated: back in use, its validation
+            // is due at the next daily run at the latest.
+            if rules[u].token.flags.contains(.dormant) {
+                rules[u].token.since = max(rules[u].token.since, core.now - core.scenario.logic.push.validationInterval)
+            }
+            rules[u].token.flags.remove(.dormant)
         default:
             break
         }
@@ -64,7 +76,8 @@ extension PushHost {
     /// - at the first send of an alert or summary, `pushToOptedOutCategory` (no category the
     ///   user turned off) and, for a normal one, `normalPushWhileActive` (no open within
     ///   `logic.push.activityWindow`);
-    /// - `tokenValidationLate`: the first send since the token's last validation comes within
+    /// - `tokenValidationLate`: the first send to a token that must be active, by the judge's
+    ///   own truth (``tokenMustBeActive(_:at:core:)``), since its last validation comes within
     ///   `validationInterval` + `maintenanceInterval` of it.
     mutating func observePushRouting(user u: Int, device d: Int, _ id: PushSendID, _ token: PushToken, _ payload: PushPayload,
                                      core: inout WorldCore) {
@@ -72,7 +85,7 @@ extension PushHost {
         let registered = rules[u].token.registered
         core.verify(token.generation >= registered, .pushSentToReplacedToken, device: d, time: core.now,
                     detail: token.generation >= registered ? nil : "send \(id) to \(Self.named(token, core)), replaced by g\(registered) at the server")
-        if token.generation == registered, rules[u].token.has(.active), !rules[u].token.flags.contains(.sentSinceValidated) {
+        if token.generation == registered, !rules[u].token.flags.contains(.sentSinceValidated), tokenMustBeActive(u, core: &core) {
             rules[u].token.flags.insert(.sentSinceValidated)
             let logic = core.scenario.logic.push
             let due = rules[u].token.since + logic.validationInterval + logic.maintenanceInterval
@@ -116,21 +129,29 @@ extension PushHost {
 
     /// A provider answered `record` (a send of user `u`): an acceptance validates the
     /// registered token (and, for a notification, is a use of it); a validation push whose
-    /// every retry failed softly (5xx, 429, timeout) may expire its token.
+    /// every retry failed softly (5xx, 429, timeout) may expire its token; any other send
+    /// that failed so leaves its token to be validated again.
     mutating func observeTokenAnswer(user u: Int, _ record: PushInflight, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         judgedValidationGaveUp = .max
         switch record.result {
         case .accepted:
-            guard record.token.generation == rules[u].token.registered, !rules[u].token.has(.expired) else { return }
+            guard record.token.generation == rules[u].token.registered, !tokenGone(u) else { return }
             rules[u].token.since = core.now
             rules[u].token.flags.remove(.sentSinceValidated)
             if record.notification >= 0 { rules[u].token.usedAt = core.now }
         case .timedOut, .status:
             if case .status(let code, _) = record.result, code != 429, code < 500 { return }
-            guard record.payload.content == .validation,
-                  (retryTruth[Self.retryKey(u, record.send)]?.attempt ?? 0) >= core.scenario.logic.push.retryDelays.count else { return }
-            judgedValidationGaveUp = UInt64(u) << 32 | UInt64(record.token.generation)
+            guard (retryTruth[Self.retryKey(u, record.send)]?.attempt ?? 0) >= core.scenario.logic.push.retryDelays.count else { return }
+            if record.payload.content == .validation {
+                judgedValidationGaveUp = UInt64(u) << 32 | UInt64(record.token.generation)
+                if record.token.generation == rules[u].token.registered { rules[u].token.flags.insert(.validationGaveUp) }
+            } else if record.token.generation == rules[u].token.registered {
+                // Any other send that failed every retry validated nothing: the token's
+                // validation is due again, at the next daily run at the latest.
+                rules[u].token.since = max(rules[u].token.since, core.now - core.scenario.logic.push.validationInterval)
+                rules[u].token.flags.remove(.sentSinceValidated)
+            }
         case .invalidToken:
             break
         }
@@ -143,9 +164,9 @@ extension PushHost {
     mutating func observeTokenMarked(user u: Int, _ token: PushToken, _ status: PushTokenStatus, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let d = Int(truth[u].device)
+        let caused = truth[u].gone.contains(token.generation) || judgedValidationGaveUp == UInt64(u) << 32 | UInt64(token.generation)
         switch status {
         case .expired:
-            let caused = truth[u].gone.contains(token.generation) || judgedValidationGaveUp == UInt64(u) << 32 | UInt64(token.generation)
             core.verify(caused, .tokenExpiredWithoutCause, device: d, time: core.now,
                         detail: caused ? nil : "\(Self.named(token, core)) marked expired, although the provider never reported it gone "
                             + "and no validation push of it failed every retry")
@@ -154,17 +175,36 @@ extension PushHost {
             let holds = unused >= core.scenario.logic.push.inactiveAfter
             core.verify(holds, .registryCleanupWrong, device: d, time: core.now,
                         detail: holds ? nil : "\(Self.named(token, core)) marked inactive after \(core.human(unused)) without use")
+            if holds, token.generation == rules[u].token.registered { rules[u].token.flags.insert(.dormant) }
         case .active, .revoked:
             break
         }
         guard token.generation == rules[u].token.registered else { return }
-        if status == .expired { rules[u].token.since = core.now }
-        // An inactive token is not validated: back in use, its validation is due at the next
-        // daily run at the latest.
-        if status == .active, rules[u].token.has(.inactive) {
-            rules[u].token.since = max(rules[u].token.since, core.now - core.scenario.logic.push.validationInterval)
-        }
+        // A wrong expiry leaves the token's truth as it was: still validated at `since`.
+        if status == .expired, caused { rules[u].token.since = core.now }
         rules[u].token.status = status.rawValue + 1
+    }
+
+    /// Whether the server must hold user `u`'s token active now (seed `001`, "Token Refresh
+    /// and Validation" and "Device Cleanup"), by the judge's own truth, never the status
+    /// the registry wrote: a token was registered, its provider has not answered it gone
+    /// (410, 404, BadDeviceToken) nor failed every retry of its validation push, and it
+    /// was used within `logic.push.inactiveAfter` with no deactivation for disuse since.
+    /// A wrong expiry by the logic leaves this true, so the checks that read it go on.
+    mutating func tokenMustBeActive(_ u: Int, core: inout WorldCore) -> Bool { tokenMustBeActive(u, at: core.now, core: &core) }
+
+    /// ``tokenMustBeActive(_:core:)`` with its disuse counted at `t` (`t` >= the last use).
+    mutating func tokenMustBeActive(_ u: Int, at t: SimTime, core: inout WorldCore) -> Bool {
+        let token = rules[u].token
+        return token.registered > 0 && !token.flags.contains(.dormant) && t - token.usedAt < core.scenario.logic.push.inactiveAfter
+            && !tokenGone(u)
+    }
+
+    /// Whether user `u`'s registered token is expired by the judge's own truth: its provider
+    /// answered it gone (410, 404, BadDeviceToken), or every retry of its validation push
+    /// failed softly (seed `001`, "Token Refresh and Validation").
+    func tokenGone(_ u: Int) -> Bool {
+        rules[u].token.flags.contains(.validationGaveUp) || truth[u].gone.contains(rules[u].token.registered)
     }
 
     /// The router emails user `u` that its device is about to be purged.
@@ -173,11 +213,12 @@ extension PushHost {
         rules[u].token.flags.insert(.purgeNoticed)
     }
 
-    /// The router purges user `u`'s device (`registryCleanupWrong`): only a token expired for
-    /// `logic.push.purgeAfter`, and only after the purge notice in the same router input.
+    /// The router purges user `u`'s device (`registryCleanupWrong`): only a token expired,
+    /// by the judge's own truth (``tokenGone(_:)``), for `logic.push.purgeAfter`, and only
+    /// after the purge notice in the same router input.
     mutating func observePurge(user u: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let expired = rules[u].token.has(.expired)
+        let expired = tokenGone(u)
         let age = core.now - rules[u].token.since
         let noticed = rules[u].token.flags.contains(.purgeNoticed)
         let holds = expired && age >= core.scenario.logic.push.purgeAfter && noticed
@@ -197,14 +238,15 @@ extension PushHost {
                     detail: enabled ? "notification n\(n) failed on every device and the user, who enabled email, got none" : nil)
     }
 
-    /// At the end of the run, `tokenValidationLate` for every token still registered active
-    /// with no send since a validation more than `validationInterval` + `maintenanceInterval` ago.
+    /// At the end of the run, `tokenValidationLate` for every token that must still be
+    /// active by the judge's own truth, with no send since a validation more than
+    /// `validationInterval` + `maintenanceInterval` ago, and in use when that validation fell due.
     mutating func judgeTokenValidationAtEnd(core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let logic = core.scenario.logic.push
-        for u in rules.indices where rules[u].token.has(.active) && !rules[u].token.flags.contains(.sentSinceValidated) {
+        for u in rules.indices where !rules[u].token.flags.contains(.sentSinceValidated) {
             let due = rules[u].token.since + logic.validationInterval + logic.maintenanceInterval
-            guard due < core.end else { continue }
+            guard due < core.end, tokenMustBeActive(u, at: max(due, rules[u].token.usedAt), core: &core) else { continue }
             core.verify(false, .tokenValidationLate, device: Int(truth[u].device), time: due,
                         detail: "no send to the token validated at \(core.format(rules[u].token.since)) by \(core.format(due))")
         }

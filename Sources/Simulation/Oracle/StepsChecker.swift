@@ -2,6 +2,7 @@ import Foundation
 import SimKernel
 import AppLogic
 import Backend
+import Platform
 
 /// The step sync's judge-only ground truth (seed `003`), one ``Entry`` per device.
 struct StepsChecker {
@@ -83,6 +84,21 @@ extension WorldCore {
     mutating func oracleDeviceDayStart(_ i: Int, _ day: Int32) -> SimTime {
         let unix = oracle.zones[Int(devices[i].clock.timeZone)].dayStart(Int64(day))
         return SimTime(microseconds: (unix - startUnixSeconds) * 1_000_000) - devices[i].clock.skew
+    }
+
+    /// The steps user `i` truly recorded in `[from, to)` (true times): the health data
+    /// follows the user's home-zone wall clock (``HealthDataGenerator``: a day's steps
+    /// recorded before a local clock reading), read with the oracle's own ``OracleZone``,
+    /// so a bug in the calendars the app and the health store use cannot move the truth.
+    mutating func oracleTrueSteps(_ i: Int, _ health: HealthDataGenerator, from: SimTime, to: SimTime) -> Int32 {
+        guard from < to else { return 0 }
+        let zone = Int(devices[i].homeTimeZone), user = Int(globalID(i))
+        let start = oracle.zones[zone].wall(OracleZone.unixSeconds(from, startUnixSeconds: startUnixSeconds))
+        let end = oracle.zones[zone].wall(OracleZone.unixSeconds(to, startUnixSeconds: startUnixSeconds))
+        let endDay = Int32(end.day), startDay = Int32(start.day)
+        var total: Int32 = 0
+        for day in startDay...endDay { total += health.steps(user: user, day: day, before: endDay, secondOfDay: Int(end.second)) }
+        return total - health.steps(user: user, day: startDay, before: startDay, secondOfDay: Int(start.second))
     }
 
     /// A clock skew or time-zone change moved the device's dates.
@@ -249,7 +265,6 @@ extension StepSyncHost {
         }
         let end = core.oracleDeviceDay(user, at: readTo)
         let windowStart = core.oracleDeviceDay(user, at: readTo - core.scenario.logic.stepSync.backfillLimit) + 1
-        let home = core.calendars[Int(core.devices[user].homeTimeZone)]
         // A declared retention (`backend.stepStore.retentionDays`) removes the dates more
         // than that many days before the server's UTC date: those are not judged.
         let today = Int32(OracleZone.floorDiv(OracleZone.unixSeconds(core.now, startUnixSeconds: core.startUnixSeconds), 86_400))
@@ -257,8 +272,7 @@ extension StepSyncHost {
         var day = max(windowStart, core.oracle.steps.devices[user].judgedThrough + 1, core.oracle.steps.devices[user].firstJudgedDay, kept)
         while day < end {
             let from = core.oracleDeviceDayStart(user, day), to = core.oracleDeviceDayStart(user, day + 1)
-            let truth = health.trueSteps(user: Int(core.globalID(user)), from: from, to: to,
-                                  home: home, startUnixSeconds: core.startUnixSeconds)
+            let truth = core.oracleTrueSteps(user, health, from: from, to: to)
             let stored = store.steps(user: user, day: day)
             let holds = stored.map { $0 >= truth } ?? false
             core.verify(holds, .stepsNeverSynced, device: user, time: core.now,

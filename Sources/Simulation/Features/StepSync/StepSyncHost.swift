@@ -392,6 +392,7 @@ extension StepSyncVariants {
             case "stepSync.intervalMinutes": insert(.intervalMinutes)
             case "stepSync.openSyncAfter48h": insert(.openSyncAfter48h)
             case "stepSync.backfillUnlimited": insert(.backfillUnlimited)
+            case "stepSync.localDayIgnoresDST": insert(.localDayIgnoresDST)
             default: break
             }
         }
