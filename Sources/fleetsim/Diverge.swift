@@ -31,9 +31,9 @@ struct Diverge: Command {
         expectations' verdicts differ (the logic acted differently within the same
         events), says so and lists them.
         Exit 0 when the runs are identical, 1 when they diverge (in events or in
-        outcome), 2 on bad input. --against names another build, such as
-        ../old/.build/release/fleetsim of a checkout of main; the examples' events
-        files are written by the two runs before them.
+        outcome), 2 on bad input. --against names another build (say, a checkout
+        of main built in ../old); the examples' events files are written by the
+        two runs before them.
         """,
         examples: [
             "fleetsim diverge scenarios/default.json --seed 1 --scale 0.1 --against .build/release/fleetsim",

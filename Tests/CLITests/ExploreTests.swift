@@ -103,6 +103,9 @@ import Simulation
         #expect(junit.components(separatedBy: "<testcase ").count - 1 == 3)
         #expect(junit.components(separatedBy: "<failure ").count - 1 == 3)
         #expect(junit.contains("name=\"seed 6\""))
+        // Wall time: the suite's is the seeds' sum, from the explore's wall-clock start, as its property says.
+        #expect(junit.contains("<property name=\"wallTime\" value=\"the sum of the wall times of the 3 seeds&apos; runs\"/>"))
+        #expect(junit.contains("<property name=\"simulated.duration\" value=\"172800.000\"/>") && junit.contains(" timestamp=\"20"))
         #expect(junit.contains("replay: \(CLI.executable.path) replay scenarios/races/unguarded-completion.json --seed 6 --device "))
         #expect(junit.contains("FAIL expectation invariants.violations = "))
     }
