@@ -293,12 +293,13 @@ public struct ExpectationJudgement: Sendable, Equatable {
         return limits.isEmpty ? nil : limits.joined(separator: " and ")
     }
 
-    /// `51.0-91.0 h`, `45 min-2.1 h`, or `51.0 h-∞` for an interval open above; when
+    /// `51.0-91.0 h`, `45 min-2.1 h`, or `51.0 h to ∞` for an interval open above (in
+    /// words: `51.0 h-∞` read as a negative infinity); when
     /// both ends read alike in ``HumanUnits`` (`20 s`), as many more decimals of the upper
     /// end's unit as tell them apart (`19.92-20.00 s`).
     public static func rangeText(_ interval: Interval) -> String {
         let low = HumanUnits.duration(seconds: interval.low)
-        guard let highSeconds = interval.high else { return "\(low)-∞" }
+        guard let highSeconds = interval.high else { return "\(low) to ∞" }
         let high = HumanUnits.duration(seconds: highSeconds)
         if low == high, interval.low != highSeconds, let space = high.lastIndex(of: " ") {
             let unit = high[high.index(after: space)...]

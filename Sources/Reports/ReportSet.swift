@@ -8,35 +8,47 @@ import Darwin
 
 /// Writes the files of one run (report.json, report.md, report.html, junit.xml; or an
 /// explore summary) as one set: a reader of the directory sees the old set or the new
-/// one, never a mix, and a failure part-way leaves the old set as it was.
+/// one, never a mix, and a failure part-way leaves the old set as it was. The
+/// directory itself stays: its inode, owner, group and mode (a shell inside it stays in
+/// a directory that exists).
 ///
 /// Rules (docs/report.md, "Written as one set"):
 /// - Every file is written (and `fsync`ed) into a fresh temporary directory beside the
 ///   target, `.<name>.fleetsim-set-<pid>-XXXXXX`, so nothing crosses a file system.
 /// - A target that does not exist yet is the temporary directory renamed. An existing
-///   one is swapped with it in one step (Linux `renameat2(RENAME_EXCHANGE)`), after
-///   the target's other files (not of the set) are hard-linked into the new directory,
-///   so they stay in place; the old set is then removed with the temporary directory.
-/// - Where no swap is possible (the target holds a subdirectory, is a mount point,
-///   the current directory or one above it, or the system has no exchange), each file is renamed into
-///   place one by one: each file is whole, the set is not.
+///   one keeps its directory and gets the new set in three steps, each leaving a whole
+///   set at the target's path:
+///   1. the target's other files (not of the set) are hard-linked into the new directory,
+///      which is then swapped with the target in one step (Linux
+///      `renameat2(RENAME_EXCHANGE)`): the path shows the new directory, new set;
+///   2. the old directory, now at the temporary name where no reader looks, gets the
+///      new set's files as hard links in place of the old ones;
+///   3. it is swapped back: the path shows the old directory again, with the new set.
+///   The new directory, at the temporary name, is then removed (its links only). If
+///   step 2 or 3 fails, the new directory stays at the path, with the whole new set.
+/// - Where no swap is possible (the target holds a subdirectory, is a mount point, or
+///   the system has no exchange), each file is renamed into place one by one: each
+///   file is whole, the set is not.
 /// - On any failure the temporary directory is removed and the error thrown.
 /// - Temporary directories of earlier processes that no longer run, and the
 ///   `.<file>.tmp-XXXXXX` files of interrupted single-file writes of the set's names,
 ///   are removed first.
+/// - The parent directory must take a new directory: ``parentProblem(_:)`` says why it
+///   cannot, for a check before any work starts.
 public enum ReportSet {
     /// Writes `files` (name, bytes) as one set into `directory`. `writeFile` writes
-    /// one file (a test injects failures through it).
+    /// one file (a test injects failures through it); `between` is called between the
+    /// steps of a swap, where a kill could stop it (a test looks at the directory there).
     public static func write(_ files: [(name: String, bytes: [UInt8])], to directory: String,
-                             writeFile: (_ bytes: [UInt8], _ path: String) throws -> Void = { try AtomicFile.write(bytes: $0, to: $1) }) throws {
+                             writeFile: (_ bytes: [UInt8], _ path: String) throws -> Void = { try AtomicFile.write(bytes: $0, to: $1) },
+                             between: () -> Void = {}) throws {
         let target = resolved(directory)
         let (parent, base) = AtomicFile.split(target)
         guard !base.isEmpty, base != ".", base != "..", base != "/" else {
             throw AtomicFile.Error(operation: "invalidPath", path: directory, code: 0)
         }
         try AtomicFile.makeDirectories(parent, for: target)
-        let stem = base.utf8.count <= 100 ? base : "fleetsim"
-        let prefix = ".\(stem).fleetsim-set-"
+        let prefix = temporaryPrefix(base)
         removeStale(in: parent, prefix: prefix)
         let names = Set(files.map(\.name))
 
@@ -68,11 +80,32 @@ public enum ReportSet {
         let stale = entries.filter { e in names.contains { e.hasPrefix(".\($0).tmp-") } }
         for e in stale { _ = unlink("\(target)/\(e)") }
         let others = entries.filter { !names.contains($0) && !stale.contains($0) }
-        // Never swap the current directory or one above it: the shell that ran us would be
-        // left in a removed directory.
-        if !holds(target, resolved(".")), let exchange = Exchange.function, others.allSatisfy({ carry($0, from: target, to: temporary) }),
+        if let exchange = Exchange.function, others.allSatisfy({ carry($0, from: target, to: temporary) }),
            exchange(AT_FDCWD, temporary, AT_FDCWD, target, Exchange.flag) == 0 {
-            removeFlat(temporary)
+            // The target's path now shows the new directory; the old one is at `temporary`.
+            syncDirectory(parent)
+            between()
+            let old = temporary, new = target
+            let refilled = files.allSatisfy { file in
+                let staged = "\(old)/.\(file.name).fleetsim-link"
+                _ = unlink(staged)
+                defer { between() }
+                return link("\(new)/\(file.name)", staged) == 0 && rename(staged, "\(old)/\(file.name)") == 0
+            }
+            if refilled {
+                syncDirectory(old)
+                if exchange(AT_FDCWD, old, AT_FDCWD, target, Exchange.flag) == 0 {
+                    // The old directory is back at the path, with the new set; `temporary`
+                    // now names the new directory, whose files are all linked there too.
+                    between()
+                    removeFlat(temporary)
+                    syncDirectory(parent)
+                    return
+                }
+            }
+            // The new directory stays at the path with the whole new set; the old one's
+            // other files are linked into it, so removing the old directory loses nothing.
+            removeFlat(old)
             syncDirectory(parent)
             return
         }
@@ -84,6 +117,32 @@ public enum ReportSet {
         syncDirectory(target)
     }
 
+    /// `.<name>.fleetsim-set-`: the temporary directories' names beside the target.
+    static func temporaryPrefix(_ base: String) -> String {
+        ".\(base.utf8.count <= 100 ? base : "fleetsim").fleetsim-set-"
+    }
+
+    /// Why a set cannot be written to `directory` because of where it is, or nil: the
+    /// directory that holds it must take the temporary directory (tried: one is made and
+    /// removed), and the root has no such directory. A parent that does not exist yet is
+    /// nil here: it is created with the target, which a check of the target tries.
+    public static func parentProblem(_ directory: String) -> String? {
+        let target = resolved(directory)
+        let (parent, base) = AtomicFile.split(target)
+        guard !base.isEmpty, base != ".", base != "..", base != "/" else {
+            return "the root directory cannot be swapped for a new set; give a directory under it"
+        }
+        var status = stat()
+        guard stat(parent, &status) == 0 else { return nil }
+        var template = Array("\(parent)/\(temporaryPrefix(base))\(getpid())-XXXXXX".utf8CString)
+        guard mkdtemp(&template) != nil else {
+            return "the directory that holds it, '\(parent)', cannot take a new directory (\(String(cString: strerror(errno)))), "
+                + "and the reports are written there first, to replace the old ones as one set"
+        }
+        template.withUnsafeBufferPointer { _ = rmdir($0.baseAddress!) }
+        return nil
+    }
+
     /// `path` without trailing slashes, and through a symbolic link at its end (so the
     /// directory it points to is replaced, not the link).
     static func resolved(_ path: String) -> String {
@@ -92,11 +151,6 @@ public enum ReportSet {
         guard let real = realpath(String(p), nil) else { return String(p) }
         defer { free(real) }
         return String(cString: real)
-    }
-
-    /// Whether `directory` is `path` or one of its ancestors (both resolved).
-    static func holds(_ directory: String, _ path: String) -> Bool {
-        path == directory || path.hasPrefix(directory == "/" ? "/" : directory + "/")
     }
 
     /// Puts `name` of the old directory into the new one without copying: a hard link

@@ -83,6 +83,7 @@ public enum ScenarioDecoder {
         guard let duration else { throw root.missing("duration", expected: "how long to simulate: " + DurationRule.positive.expected) }
         guard let fleet else { throw root.missing("fleet", expected: FleetDecoder.expected) }
         try checkLocalDates(start: start, fleet: fleet, file: file)
+        try checkSkewedLocalDates(start: start, duration: duration, fleet: fleet, faults: faults.map(\.fault), file: file)
         try FaultDecoder.checkCohortReferences(faults, fleet: fleet)
         try PushDecoder.checkCohortReferences(broadcasts, fleet: fleet)
 

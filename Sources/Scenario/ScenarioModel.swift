@@ -22,7 +22,8 @@ public struct Scenario: Sendable, Equatable {
     public var sourcePath: String
 
     /// Command-line options that changed this scenario after it was read
-    /// (`--scale 0.05 --variants none --swarm`); every replay command repeats them.
+    /// (`--scale 0.05 --variants none --swarm`), quoted for the shell; every replay
+    /// command repeats them.
     public var replayOptions: String = ""
 
     /// The file's content without its layout: FNV-1a 64 of its JSON re-written with

@@ -98,6 +98,8 @@ enum FleetSimCommand {
         case "help", "--help", "-h":
             guard let topic = rest.first else { return .help(overview) }
             guard rest.count == 1 else { throw .usage("help takes one command, found '\(rest.joined(separator: " "))'", command: nil) }
+            // `help` is a command too: its help is the overview, which describes it.
+            if topic == "help" { return .help(overview) }
             return .help(try command(named: topic).help.text)
         case "version", "--version":
             return .version

@@ -39,8 +39,8 @@ struct Compare: Command {
         Exit 0 no regression, 1 a regression, 2 bad usage or incomparable inputs.
         """,
         examples: [
-            "fleetsim compare reports/baselines/default.json reports/default/report.json --tolerance 10",
-            "fleetsim compare --seeds explore/main explore/branch",
+            "fleetsim compare reports/baselines/default.json reports/quick/report.json --tolerance 10",
+            "fleetsim compare --seeds explore/clean explore/buggy",
         ]
     )
 

@@ -31,11 +31,15 @@ struct Diverge: Command {
         expectations' verdicts differ (the logic acted differently within the same
         events), says so and lists them.
         Exit 0 when the runs are identical, 1 when they diverge (in events or in
-        outcome), 2 on bad input.
+        outcome), 2 on bad input. --against names another build (say, a checkout
+        of main built in ../old); the examples' events files are written by the
+        two runs before them.
         """,
         examples: [
-            "fleetsim diverge scenarios/default.json --seed 1 --scale 0.1 --against ../old/.build/release/fleetsim",
+            "fleetsim diverge scenarios/default.json --seed 1 --scale 0.1 --against .build/release/fleetsim",
             "fleetsim diverge scenarios/default.json --seed 1 --against-variants refresh.ignoresRecentOpen",
+            "fleetsim run scenarios/races/unguarded-completion.json --record-events old-events.txt --out reports/old",
+            "fleetsim run scenarios/races/unguarded-completion.json --variants none --record-events new-events.txt --out reports/new",
             "fleetsim diverge --traces old-events.txt new-events.txt",
         ]
     )

@@ -23,8 +23,9 @@ struct Explore: Command {
         the exact replay command, then a table per violation kind (seeds that caught
         it, the first, and the wall time one job spends up to it) and one per
         known-bug variant run (the kind that names its bug, how many seeds caught it,
-        the first, and the wall time up to it). A progress line
-        (seeds done, failing so far, ETA) goes to stderr when it is a terminal.
+        the first, and the wall time up to it). A progress line (seeds done, failing
+        so far, ETA: estimated when a seed is done, from the pace so far, and counting
+        down until the next) goes to stderr when it is a terminal.
 
         summary.json (keys sorted, the same bytes for the same seeds): per-seed
         verdicts; per violation kind and per variant how many seeds caught it and the
@@ -32,12 +33,14 @@ struct Explore: Command {
         percentiles, rates, counters) its per-seed values, mean and 95 % confidence
         interval across seeds: the Student t interval mean ± t(0.975, n-1)·s/√n, s the
         sample standard deviation over the n seeds with data. junit.xml has one
-        testcase per seed; a failure carries its replay command.
+        testcase per seed, its time the seed's wall time (the suite's: their sum);
+        a failure carries its replay command.
         A seed whose only problem is an inconclusive expectation (a percentile whose
         confidence interval straddles its limit) is printed as INCONCLUSIVE and
         passes, unless --strict. Exit 1 if any seed failed. --swarm ranges are in docs/cli.md (Swarm testing).
         """,
-        examples: ["fleetsim explore scenarios/races/no-synchronize.json --seeds 50 --variants none --out explore/clean"]
+        examples: ["fleetsim explore scenarios/races/no-synchronize.json --seeds 20 --variants none --out explore/clean",
+                   "fleetsim explore scenarios/races/no-synchronize.json --seeds 20 --out explore/buggy"]
     )
 
     var options: ScenarioOptions
@@ -63,7 +66,10 @@ struct Explore: Command {
 
     mutating func validate() throws(CLIError) {
         scenario = try options.load()
-        if let out { try OutputDirectory.check(out) }
+        if let out {
+            try OutputDirectory.check(out)
+            try InputGuard.check(inputs: [(path: options.path, role: "the scenario")], outputs: InputGuard.set(out, ["summary.json", "junit.xml"]))
+        }
     }
 
     /// One seed's verdict and figures.
@@ -92,23 +98,30 @@ struct Explore: Command {
         private(set) var slots: [SeedResult?]
         private(set) var done = 0
         private(set) var failing = 0
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
+        /// When the last seed was done (the ETA is estimated then).
+        private var lastDone: ContinuousClock.Instant
+        init(count: Int, started: ContinuousClock.Instant) {
+            slots = Array(repeating: nil, count: count)
+            lastDone = started
+        }
         func take() -> Int? { lock.withLock { defer { next += 1 }; return next < slots.count ? next : nil } }
         func store(_ r: SeedResult, at i: Int) {
             lock.withLock {
                 slots[i] = r
                 done += 1
                 if !r.passed { failing += 1 }
+                lastDone = .now
             }
         }
-        func progress() -> (done: Int, failing: Int) { lock.withLock { (done, failing) } }
+        func progress() -> (done: Int, failing: Int, lastDone: ContinuousClock.Instant) { lock.withLock { (done, failing, lastDone) } }
     }
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
         guard let scenario else { preconditionFailure("run() before validate()") }
         let (first, swarm, count, strict) = (self.first, options.swarm, self.count, self.strict)
         let started = ContinuousClock.now
-        let results = Results(count: count)
+        let startedAt = Date().timeIntervalSince1970
+        let results = Results(count: count, started: started)
         let done = DispatchGroup()
         for _ in 0..<min(jobs, count) {
             done.enter()
@@ -123,10 +136,15 @@ struct Explore: Command {
             }.start()
         }
         if context.stderrIsTerminal {
-            while done.wait(timeout: .now() + 0.5) == .timedOut {
-                FileHandle.standardError.write(Data(("\r" + Self.progressLine(results.progress(), total: count, elapsed: Run.seconds(started.duration(to: .now)))).utf8))
+            func line() -> String {
+                let p = results.progress()
+                return Self.progressLine((p.done, p.failing), total: count, estimatedAt: Run.seconds(started.duration(to: p.lastDone)),
+                                         elapsed: Run.seconds(started.duration(to: .now)))
             }
-            FileHandle.standardError.write(Data(("\r" + Self.progressLine(results.progress(), total: count, elapsed: Run.seconds(started.duration(to: .now))) + "\n").utf8))
+            while done.wait(timeout: .now() + 0.5) == .timedOut {
+                FileHandle.standardError.write(Data(("\r" + line()).utf8))
+            }
+            FileHandle.standardError.write(Data(("\r" + line() + "\n").utf8))
         } else {
             done.wait()
         }
@@ -173,7 +191,7 @@ struct Explore: Command {
         if let out {
             do {
                 try ReportSet.write([("summary.json", JSONWriter.utf8(summary.document)),
-                                     ("junit.xml", Array(summary.junit(replay: { replayCommand($0, executable: context.executable) }).utf8))], to: out)
+                                     ("junit.xml", Array(summary.junit(startedAt: Run.utc(startedAt), replay: { replayCommand($0, executable: context.executable) }).utf8))], to: out)
             } catch {
                 throw .input("cannot write the summary: \(error)")
             }
@@ -190,9 +208,19 @@ struct Explore: Command {
     }
 
     /// `explore: 37/200 seeds, 2 failing, ETA 3.2 min`
-    static func progressLine(_ p: (done: Int, failing: Int), total: Int, elapsed: Double) -> String {
-        let eta = p.done == 0 ? "ETA unknown" : "ETA " + HumanUnits.duration(seconds: elapsed / Double(p.done) * Double(total - p.done))
-        return "explore: \(p.done)/\(total) seeds, \(p.failing) failing, \(eta)   "
+    static func progressLine(_ p: (done: Int, failing: Int), total: Int, estimatedAt: Double, elapsed: Double) -> String {
+        let eta = remaining(done: p.done, total: total, estimatedAt: estimatedAt, elapsed: elapsed)
+        return "explore: \(p.done)/\(total) seeds, \(p.failing) failing, " + (eta.map { "ETA " + HumanUnits.duration(seconds: $0) } ?? "ETA unknown") + "   "
+    }
+
+    /// Seconds left, estimated from completed work only: at `estimatedAt` (seconds from
+    /// the start to the last seed done) the seeds left at the pace so far, less the time
+    /// since, never below 0. Between completions it counts down with the clock (it grew
+    /// while a seed ran, when the elapsed time was divided by a count that had not
+    /// moved). Nil before the first seed is done.
+    static func remaining(done: Int, total: Int, estimatedAt: Double, elapsed: Double) -> Double? {
+        guard done > 0 else { return nil }
+        return Swift.max(0, estimatedAt / Double(done) * Double(total - done) - (elapsed - estimatedAt))
     }
 
     static func evaluate(_ scenario: Scenario, strict: Bool) -> SeedResult {

@@ -206,15 +206,22 @@ struct ExploreSummary {
         return out
     }
 
-    /// One testcase per seed; a failing seed's failure names its kinds and failed
-    /// expectations (value and limit) and carries the replay command; a passing seed
-    /// with inconclusive expectations lists them in its `system-out`.
-    func junit(replay command: (Explore.SeedResult) -> String?) -> String {
+    /// One testcase per seed, its time the seed's wall time; a failing seed's failure
+    /// names its kinds and failed expectations (value and limit) and carries the replay
+    /// command; a passing seed with inconclusive expectations lists them in its
+    /// `system-out`. The suite's time is the sum of the seeds' (as one job would spend
+    /// it), from `startedAt` (UTC, the explore's wall-clock start), and its properties say
+    /// so and give the simulated start and duration (as run's junit.xml).
+    func junit(startedAt: String, replay command: (Explore.SeedResult) -> String?) -> String {
         let failed = seeds.filter { !$0.passed }.count
         let total = seeds.reduce(0) { $0 + $1.wallSeconds }
+        let properties = [("wallTime", "the sum of the wall times of the \(seeds.count) seeds' runs"),
+                          ("simulated.start", UTCTimestamp.format(scenario.startUnixSeconds)),
+                          ("simulated.duration", Self.time(Double(scenario.duration.microseconds) / 1e6))]
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"fleetsim explore\" tests=\"\(seeds.count)\" failures=\"\(failed)\" time=\"\(Self.time(total))\">\n"
-        out += "  <testsuite name=\"\(Self.xml("explore \(scenario.name)"))\" tests=\"\(seeds.count)\" failures=\"\(failed)\" time=\"\(Self.time(total))\">\n"
+        out += "  <testsuite name=\"\(Self.xml("explore \(scenario.name)"))\" tests=\"\(seeds.count)\" failures=\"\(failed)\" timestamp=\"\(Self.xml(startedAt))\" time=\"\(Self.time(total))\">\n"
+        out += "    <properties>" + properties.map { "<property name=\"\($0.0)\" value=\"\(Self.xml($0.1))\"/>" }.joined() + "</properties>\n"
         for r in seeds {
             out += "    <testcase classname=\"\(Self.xml("explore.\(scenario.name)"))\" name=\"seed \(r.seed)\" time=\"\(Self.time(r.wallSeconds))\""
             if r.passed, !r.inconclusiveExpectations.isEmpty {

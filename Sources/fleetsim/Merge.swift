@@ -50,6 +50,7 @@ struct Merge: Command {
 
     mutating func validate() throws(CLIError) {
         try OutputDirectory.check(out)
+        try InputGuard.check(inputs: paths.map { (path: $0, role: "a report to merge") }, outputs: InputGuard.set(out, Run.files))
     }
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
@@ -58,9 +59,10 @@ struct Merge: Command {
         let merged: ReportValue
         do { merged = try ReportMerge.merge(reports, rules: World.mergeRules, partial: partial) } catch { throw .input(error.message) }
         let strict = strict
+        let wall = Self.wallTime(of: paths)
         let documents: [(name: String, render: @Sendable (ReportValue) -> [UInt8])] = [
             ("report.json", JSONWriter.utf8), ("report.md", { Array(MarkdownReport.render($0, strict: strict).utf8) }),
-            ("report.html", { Array(HTMLReport.render($0, strict: strict).utf8) }), ("junit.xml", { Array(JUnitReport.render($0, strict: strict).utf8) })]
+            ("report.html", { Array(HTMLReport.render($0, strict: strict).utf8) }), ("junit.xml", { Array(JUnitReport.render($0, strict: strict, wall: wall).utf8) })]
         let rendered = try Parallel.map(documents.count) { k throws(CLIError) in (documents[k].name, documents[k].render(merged)) }
         // The parsed reports and the merged one are left to the process's exit, as a
         // compiler leaves its syntax trees: freeing their millions of small objects one by
@@ -85,6 +87,32 @@ struct Merge: Command {
         for e in judged where e.verdict != .pass { print(Run.verdictLine(e, file: nil)) }
         print("Report: \(out)/report.md (and report.json, report.html, junit.xml)")
         return violations == 0 && !judged.contains { $0.isFailure(strict: strict) } ? 0 : 1
+    }
+
+    /// The wall time of the merged runs for junit.xml: the sum of the suite `time` of the
+    /// junit.xml beside each report (a run's or a part's, itself a sum), from the
+    /// earliest `timestamp`; report.json has no wall time. The `wallTime` property says
+    /// how many of the runs it counts.
+    static func wallTime(of paths: [String]) -> JUnitReport.WallTime {
+        var seconds = 0.0, found = 0
+        var starts: [String] = []
+        for path in paths {
+            guard let text = try? String(contentsOfFile: OutputDirectory.parent(of: path) + "/junit.xml", encoding: .utf8),
+                  let open = text.range(of: "<testsuite ") else { continue }
+            let suite = text[open.lowerBound...].prefix { $0 != ">" }
+            func attribute(_ name: String) -> String? {
+                guard let r = suite.range(of: " \(name)=\"") else { return nil }
+                return String(suite[r.upperBound...].prefix { $0 != "\"" })
+            }
+            guard let time = attribute("time").flatMap(Double.init) else { continue }
+            seconds += time
+            found += 1
+            if let start = attribute("timestamp") { starts.append(start) }
+        }
+        let means = found == paths.count
+            ? "the sum of the wall times of the \(paths.count) merged runs (the junit.xml beside each report)"
+            : "the sum of the wall times of \(found) of the \(paths.count) merged runs (the others have no junit.xml with a time beside their report)"
+        return .init(seconds: seconds, start: starts.min(), means: means)
     }
 
     /// A report.json as the writer's model: read in one pass (``ReportJSONReader``), or,

@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 /// Checks an output directory before any work starts, so a bad `--out` costs a
 /// second, not a whole simulation.
@@ -76,9 +77,11 @@ enum OutputDirectory {
         return String(p[..<slash])
     }
 
-    /// Throws the problem as an input error naming the path.
+    /// Throws the problem as an input error naming the path: the path's own
+    /// (``problem(with:)``) or its parent's, which must take the temporary directory of
+    /// the set (``ReportSet/parentProblem(_:)``).
     static func check(_ path: String) throws(CLIError) {
-        if let problem = problem(with: path) { throw .input("--out \(Shell.quote(String(path.prefix(300)))): cannot write there: \(problem)") }
+        if let problem = problem(with: path) ?? ReportSet.parentProblem(path) { throw .input("--out \(Shell.quote(String(path.prefix(300)))): cannot write there: \(problem)") }
     }
 
     /// The same checks for an output file (`shrink --out`): its directory, its name's
@@ -97,33 +100,41 @@ enum OutputDirectory {
     }
 }
 
-/// POSIX shell quoting, so a printed command can be pasted into any shell.
-enum Shell {
-    /// Characters that never need quoting in a POSIX shell word.
-    static let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_".unicodeScalars)
-
-    /// `arg` unchanged when every character is safe, else in single quotes, each `'`
-    /// written as `'\''` (POSIX.1-2017, Shell Command Language, 2.2.2 Single-Quotes:
-    /// nothing inside single quotes is special).
-    static func quote(_ arg: String) -> String {
-        if !arg.isEmpty, arg.unicodeScalars.allSatisfy(safe.contains) { return arg }
-        return "'" + arg.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-    }
-
-    static func command(_ args: [String]) -> String {
-        args.map(quote).joined(separator: " ")
-    }
-}
-
 /// The replay command printed on the console: the window of report.json's `replay`
 /// strings (5 min before the violation to 1 min after, in whole seconds), with the
 /// binary as invoked and every argument shell-quoted, so it can be pasted as is.
-/// (report.json's own strings say `fleetsim` and are not quoted: they must not
-/// depend on the machine.)
+/// (report.json's own strings say `fleetsim`, quoted by the same ``Shell``: they must
+/// not depend on the machine.)
 enum ReplayCommand {
     static func text(executable: String, scenario path: String, seed: UInt64, device: Int64, timeSeconds: Double, options: [String]) -> String {
         let second = Int64((timeSeconds * 1_000_000).rounded()) / 1_000_000
         return Shell.command([executable, "replay", path, "--seed", String(seed), "--device", String(device),
                               "--from", "\(max(0, second - 300))s", "--to", "\(second + 60)s"] + options)
+    }
+}
+
+/// Outputs never overwrite inputs (`run s.json --record-events s.json` wrote the event
+/// log over the scenario): every output file that exists already is compared with every
+/// input by file identity (device and inode), so another spelling of the path, a
+/// symbolic link or a hard link is caught too. Checked before any work starts.
+enum InputGuard {
+    /// `role` names the input (`the scenario`, `a shard's report`); `outputs` are the
+    /// files a command would write, each with the option that named it.
+    static func check(inputs: [(path: String, role: String)], outputs: [(option: String, file: String)]) throws(CLIError) {
+        for output in outputs {
+            var written = stat()
+            guard stat(output.file, &written) == 0 else { continue }
+            for input in inputs {
+                var read = stat()
+                guard stat(input.path, &read) == 0, read.st_dev == written.st_dev, read.st_ino == written.st_ino else { continue }
+                throw .input("\(output.option) would overwrite \(Shell.quote(output.file)), which is \(input.role) \(Shell.quote(input.path)); "
+                             + "an output never replaces an input: give another path")
+            }
+        }
+    }
+
+    /// The files of a report set under `directory`, each named by `--out DIR`.
+    static func set(_ directory: String, _ names: [String]) -> [(option: String, file: String)] {
+        names.map { (option: "--out \(Shell.quote(directory))", file: "\(directory)/\($0)") }
     }
 }

@@ -36,7 +36,8 @@ struct Run: Command {
         link, a name over 255 bytes, a path too long) is refused before simulating.
         """,
         examples: ["fleetsim run scenarios/default.json --scale 0.1 --out reports/quick",
-                   "fleetsim run scenarios/default.json --shard 2/4 --out shards/2"]
+                   "fleetsim run scenarios/default.json --scale 0.1 --shard 0/2 --out shards/0",
+                   "fleetsim run scenarios/default.json --scale 0.1 --shard 1/2 --out shards/1"]
     )
 
     var options: ScenarioOptions
@@ -72,9 +73,15 @@ struct Run: Command {
     mutating func validate() throws(CLIError) {
         let s = options.withSwarm(try options.load())
         try OutputDirectory.check(outputDirectory(s))
+        var outputs = InputGuard.set(outputDirectory(s), Self.files)
+        if let recordEvents, recordEvents != "-" { outputs.append((option: "--record-events", file: recordEvents)) }
+        try InputGuard.check(inputs: [(path: options.path, role: "the scenario")], outputs: outputs)
         try MemoryGuard.check(s, shard: shard)
         scenario = s
     }
+
+    /// The files of the set `run` writes.
+    static let files = ["report.json", "report.md", "report.html", "junit.xml"]
 
     func outputDirectory(_ s: Scenario) -> String {
         out ?? "reports/\(Self.safeName(s.name))"
@@ -113,6 +120,7 @@ struct Run: Command {
         let progress = !quiet && context.stderrIsTerminal
 
         let started = ContinuousClock.now
+        let startedAt = Date().timeIntervalSince1970
         var world = World(scenario: scenario, shard: shard)
         let recorder: EventLineWriter?
         if let recordEvents {
@@ -140,7 +148,9 @@ struct Run: Command {
         do {
             try ReportSet.write([("report.json", JSONWriter.utf8(outcome.report)), ("report.md", Array(markdown.utf8)),
                                  ("report.html", Array(ReportDocuments.html(outcome, markdown: markdown, strict: strict).utf8)),
-                                 ("junit.xml", Array(ReportDocuments.junit(outcome, strict: strict).utf8))], to: outDir)
+                                 ("junit.xml", Array(ReportDocuments.junit(outcome, strict: strict,
+                                                                           wall: .init(seconds: wallSeconds, start: Self.utc(startedAt), means: "this run's wall time")).utf8))],
+                                to: outDir)
         } catch {
             throw .input("cannot write the report: \(error)")
         }
@@ -189,6 +199,11 @@ struct Run: Command {
         let evidence = e.interval == nil && e.batches == nil ? "" : "; " + (e.evidenceText ?? "") + (e.straddled.map { " straddles \($0)" } ?? "")
         return "\(e.verdict == .inconclusive ? "INCONCLUSIVE" : "FAIL") expectation \(e.metric) = \(MetricText.format(e.value, path: e.metric)), "
             + "limit \(limits.joined(separator: ", "))\(evidence)\(file.map { " (\($0))" } ?? "")"
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` (UTC) of unix seconds: junit.xml's timestamp.
+    static func utc(_ unixSeconds: Double) -> String {
+        String(UTCTimestamp.format(Int64(unixSeconds.rounded(.down))).dropLast())
     }
 
     static func seconds(_ d: Duration) -> Double {

@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 import Scenario
 import Simulation
 
@@ -66,8 +67,8 @@ struct ScenarioOptions {
             }
         }
         if let variants { s.logic.variants = variants.names }
-        // report.json's replay strings are machine-independent: plain words, no quoting.
-        s.replayOptions = replayArguments.joined(separator: " ")
+        // report.json's replay strings are machine-independent, and quoted for the shell.
+        s.replayOptions = Shell.command(replayArguments)
         return s
     }
 

@@ -87,6 +87,7 @@ struct Shrink: Command {
 
     mutating func validate() throws(CLIError) {
         try OutputDirectory.checkFile(out)
+        try InputGuard.check(inputs: [(path: path, role: "the scenario")], outputs: [(option: "--out", file: out)])
         loaded = try ScenarioOptions.load(path)
     }
 
@@ -160,8 +161,10 @@ struct Shrink: Command {
         }
         // The written file, read back like any scenario, must decode and fail the same way.
         let confirmed: Sample
+        let end: Int64
         do {
             let scenario = try ScenarioDecoder.load(path: out)
+            end = scenario.duration.microseconds / 1_000_000
             guard let sample = Self.simulate(scenario)?.sample(of: kind) else {
                 eprint("error: \(out) was written but no longer violates \(kind) when read back")
                 return 2
@@ -187,8 +190,10 @@ struct Shrink: Command {
         print("Wrote \(out)")
         let t = confirmed.time / 1_000_000
         print("Device \(confirmed.device) violates \(kind) at \(t) s: \(confirmed.detail)")
+        // The window of run's replay commands, cut at the shrunk run's end (a --to past
+        // it replays to the end with a note).
         let command = [context.executable, "replay", out, "--seed", "\(finalSeed)", "--device", "\(confirmed.device)",
-                       "--from", "\(max(0, t - 300))s", "--to", "\(t + 60)s"]
+                       "--from", "\(max(0, t - 300))s", "--to", "\(min(t + 60, end))s"]
         print("Replay: " + Shell.command(command))
         return 0
     }

@@ -166,4 +166,101 @@ import Testing
         #expect(pasted.status == 1, "\(pasted.stderr)")
         #expect(pasted.stdout.split(separator: "\n").last?.hasPrefix("VIOLATION taskCompletedTwice at ") == true, "\(pasted.stdout.suffix(300))")
     }
+
+    /// A scenario file whose name holds shell syntax: the replay command of every report
+    /// (report.json, report.md, report.html, junit.xml) quotes it, so pasting it runs the
+    /// replay and nothing else (here through `bash -c`, with `fleetsim` on PATH).
+    @Test func replayCommandsInEveryReportAreQuotedForTheShell() throws {
+        let dir = try CLI.temporaryDirectory()
+        let name = "y$(touch PWNED2).json"
+        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent(Self.race), to: dir.appendingPathComponent(name))
+        let run = try CLI.run(["run", name, "--scale", "0.5", "--out", "out", "--quiet"], in: dir)
+        #expect(run.status == 1, "\(run.stderr)")
+        let out = dir.appendingPathComponent("out")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any])
+        let samples = try #require((report["invariants"] as? [String: Any])?["samples"] as? [[String: Any]])
+        let replay = try #require(samples.first?["replay"] as? String)
+        #expect(replay.hasPrefix("fleetsim replay 'y$(touch PWNED2).json' --seed "), "\(replay)")
+        func unescaped(_ text: String) -> String {
+            text.replacingOccurrences(of: #"<span class="arg">"#, with: "").replacingOccurrences(of: "</span>", with: "")
+                .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        }
+        var pasted: [String] = []
+        for file in ["report.md", "report.html", "junit.xml"] {
+            let text = unescaped(try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8))
+            let line = try #require(text.split(separator: "\n").first { $0.contains("fleetsim replay ") }, "\(file)")
+            let command = String(line[line.range(of: "fleetsim replay ")!.lowerBound...]).components(separatedBy: "<")[0]
+            #expect(command == replay, "\(file): \(command)")
+            pasted.append(command)
+        }
+        let bin = dir.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("fleetsim"), withDestinationURL: CLI.executable)
+        let r = try CLI.run(["-c", "PATH=\"$0:$PATH\"; " + pasted[0], bin.path], in: dir, executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stdout.contains("VIOLATION "), "\(r.stdout.suffix(300))")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("PWNED2").path))
+        #expect(!FileManager.default.fileExists(atPath: CLI.packageRoot.appendingPathComponent("PWNED2").path))
+    }
+
+    /// An existing --out whose parent cannot take a new directory (where the set is
+    /// written first) is refused before simulating, not after (the results were lost);
+    /// so is the root directory. As root the parent is made immutable (`chattr +i`),
+    /// which root's writes also obey; otherwise read-only (mode 0555).
+    @Test func anOutWhoseParentCannotTakeTheSetIsRefusedBeforeSimulating() throws {
+        let dir = try CLI.temporaryDirectory()
+        let parent = dir.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: parent.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let chattr = URL(fileURLWithPath: "/usr/bin/chattr")
+        if getuid() == 0 {
+            #expect(try CLI.run(["+i", parent.path], executable: chattr).status == 0, "chattr +i (root ignores mode 0555)")
+        } else {
+            #expect(chmod(parent.path, 0o555) == 0)
+        }
+        defer {
+            if getuid() == 0 { _ = try? CLI.run(["-i", parent.path], executable: chattr) } else { chmod(parent.path, 0o755) }
+        }
+        for out in [parent.appendingPathComponent("out").path, "/"] {
+            let r = try CLI.run(["run", Self.race, "--out", out])
+            #expect(r.status == 2)
+            #expect(r.stdout.isEmpty, "nothing simulated: \(r.stdout)")
+            #expect(r.stderr.hasPrefix("error: --out \(out): cannot write there: "), "\(r.stderr)")
+            let why = out == "/" ? (getuid() == 0 ? "the root directory cannot be swapped" : "cannot create a file in it")
+                : "'\(parent.path)', cannot take a new directory"
+            #expect(r.stderr.contains(why), "\(r.stderr)")
+        }
+    }
+
+    /// An output never replaces an input (`run s.json --record-events s.json` wrote the
+    /// event log over the scenario, exit 0): refused before running (exit 2), by file
+    /// identity, so a link or another spelling of the path is caught, and the input
+    /// is left as it was.
+    @Test func anOutputThatIsAnInputIsRefused() throws {
+        let dir = try CLI.temporaryDirectory()
+        let scenario = try String(contentsOf: CLI.packageRoot.appendingPathComponent(Self.race), encoding: .utf8)
+        _ = try CLI.write(scenario, to: "s.json", in: dir)
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("link.json"), withDestinationURL: dir.appendingPathComponent("s.json"))
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("out"), withIntermediateDirectories: true)
+        _ = try CLI.write(scenario, to: "out/report.json", in: dir)
+        let cases: [([String], String)] = [
+            (["run", "s.json", "--record-events", "s.json", "--out", "r"], "--record-events would overwrite s.json, which is the scenario s.json;"),
+            (["run", "s.json", "--record-events", "./link.json", "--out", "r"], "--record-events would overwrite ./link.json, which is the scenario s.json;"),
+            (["run", "out/report.json", "--out", "out"], "--out out would overwrite out/report.json, which is the scenario out/report.json;"),
+            (["explore", "link.json", "--seeds", "1", "--out", "."], "--out . would overwrite ./summary.json, which is the scenario link.json;"),
+            (["merge", "out/report.json", "--out", "./out/"], "would overwrite ./out//report.json, which is a report to merge out/report.json;"),
+            (["shrink", "s.json", "--out", "link.json"], "--out would overwrite link.json, which is the scenario s.json;"),
+        ]
+        // A hard link to the scenario where explore writes its summary.
+        try FileManager.default.linkItem(at: dir.appendingPathComponent("s.json"), to: dir.appendingPathComponent("summary.json"))
+        for (arguments, message) in cases {
+            let r = try CLI.run(arguments, in: dir)
+            #expect(r.status == 2, "\(arguments): \(r.stderr)")
+            #expect(r.stdout.isEmpty, "\(arguments): nothing ran")
+            #expect(r.stderr.hasPrefix("error: ") && r.stderr.contains(message), "\(arguments): \(r.stderr)")
+        }
+        #expect(try String(contentsOf: dir.appendingPathComponent("s.json"), encoding: .utf8) == scenario)
+        #expect(try String(contentsOf: dir.appendingPathComponent("out/report.json"), encoding: .utf8) == scenario)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("r").path))
+    }
 }

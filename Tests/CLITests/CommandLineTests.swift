@@ -43,6 +43,9 @@ import Testing
         for type in FleetSimCommand.commands { #expect(overview.contains(type.help.usage)) }
         guard case .help(let same) = try FleetSimCommand.parse(["--help"]) else { Issue.record("--help"); return }
         #expect(same == overview)
+        // `help help` is the overview too (it answered "unknown command 'help'; did you mean 'help'?").
+        guard case .help(let helpHelp) = try FleetSimCommand.parse(["help", "help"]) else { Issue.record("help help"); return }
+        #expect(helpHelp == overview)
         guard case .missingCommand = try FleetSimCommand.parse([]) else { Issue.record("bare fleetsim"); return }
     }
 

@@ -142,6 +142,43 @@ import Testing
         #expect(checked > 30, "found \(checked) command lines")
     }
 
+    /// Every example of every command's help runs as shown (`fleetsim compare
+    /// reports/baselines/default.json reports/default/report.json`, from compare's help,
+    /// exited 2 after `make run`: the baseline is at --scale 0.1). In a directory laid
+    /// out as the repository after the README's steps (scenarios/, scripts/,
+    /// reports/baselines/, the binary as .build/release/fleetsim and as fleetsim on
+    /// PATH), in the overview's order, each after the ones before it (run's and
+    /// explore's write what compare, merge and diverge read): none exits 2 (bad usage or
+    /// bad input). Run and explore examples run to their end; any other still running
+    /// after ``patience`` seconds has passed every check of its input (each command
+    /// checks its inputs before it works) and is stopped: bench and plan take minutes.
+    /// With the release binary only (FLEETSIM_DOCS_FULL, as `make test`): in a debug
+    /// build the runs alone take minutes.
+    @Test(.enabled(if: full)) func everyHelpExampleRunsAsShown() throws {
+        let directory = try Self.workspace()
+        for dir in ["scripts", "reports/baselines"] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(dir).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent(dir), to: directory.appendingPathComponent(dir))
+        }
+        let path = directory.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        var ran = 0
+        for type in FleetSimCommand.commands {
+            for example in type.help.examples {
+                let finishes = example.hasPrefix("fleetsim run ") || example.hasPrefix("fleetsim explore ")
+                let limit = finishes ? "" : "timeout \(Self.patience) "
+                let r = try CLI.run(["-c", "PATH=\(Self.shellQuoted(path)); export PATH; \(limit)\(example) > /dev/null"], in: directory,
+                                    executable: URL(fileURLWithPath: "/bin/sh"))
+                let stopped = !finishes && r.status == 124
+                #expect(r.status == 0 || r.status == 1 || stopped, "fleetsim \(type.help.name)'s example '\(example)' exited \(r.status): \(r.stderr.suffix(600))")
+                ran += 1
+            }
+        }
+        #expect(ran >= 20)
+    }
+
+    /// Seconds an example that is not a run or an explore may take before it is stopped.
+    static let patience = 10
+
     /// The line with its first digit changed (`8` -> `9`, `9` -> `8`).
     static func changedFigure(_ line: String) -> String {
         guard let i = line.firstIndex(where: \.isNumber) else { return line }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import fleetsim
+import Reports
 import Scenario
 import Simulation
 
@@ -102,6 +103,9 @@ import Simulation
         #expect(junit.components(separatedBy: "<testcase ").count - 1 == 3)
         #expect(junit.components(separatedBy: "<failure ").count - 1 == 3)
         #expect(junit.contains("name=\"seed 6\""))
+        // Wall time: the suite's is the seeds' sum, from the explore's wall-clock start, as its property says.
+        #expect(junit.contains("<property name=\"wallTime\" value=\"the sum of the wall times of the 3 seeds&apos; runs\"/>"))
+        #expect(junit.contains("<property name=\"simulated.duration\" value=\"172800.000\"/>") && junit.contains(" timestamp=\"20"))
         #expect(junit.contains("replay: \(CLI.executable.path) replay scenarios/races/unguarded-completion.json --seed 6 --device "))
         #expect(junit.contains("FAIL expectation invariants.violations = "))
     }
@@ -110,9 +114,26 @@ import Simulation
 /// The progress line: on a terminal only (seeds done/total, failing so far, ETA).
 @Suite struct ExploreProgressTests {
     @Test func progressLineFormat() {
-        #expect(Explore.progressLine((done: 0, failing: 0), total: 4, elapsed: 1) == "explore: 0/4 seeds, 0 failing, ETA unknown   ")
-        #expect(Explore.progressLine((done: 1, failing: 1), total: 4, elapsed: 20) == "explore: 1/4 seeds, 1 failing, ETA 1.0 min   ")
-        #expect(Explore.progressLine((done: 4, failing: 2), total: 4, elapsed: 20) == "explore: 4/4 seeds, 2 failing, ETA 0 s   ")
+        #expect(Explore.progressLine((done: 0, failing: 0), total: 4, estimatedAt: 0, elapsed: 1) == "explore: 0/4 seeds, 0 failing, ETA unknown   ")
+        #expect(Explore.progressLine((done: 1, failing: 1), total: 4, estimatedAt: 20, elapsed: 20) == "explore: 1/4 seeds, 1 failing, ETA 1.0 min   ")
+        #expect(Explore.progressLine((done: 4, failing: 2), total: 4, estimatedAt: 20, elapsed: 20) == "explore: 4/4 seeds, 2 failing, ETA 0 s   ")
+    }
+
+    /// The estimate is steady while the next seed runs: it counts down with the clock,
+    /// never up (it grew while it waited), and moves only when a seed is done.
+    @Test func theTimeEstimateNeverGrowsWhileWaiting() throws {
+        // 10 of 40 seeds done at 100 s: 300 s left at that pace.
+        var previous = try #require(Explore.remaining(done: 10, total: 40, estimatedAt: 100, elapsed: 100))
+        #expect(previous == 300)
+        for elapsed in stride(from: 101.0, through: 500, by: 7) {
+            let now = try #require(Explore.remaining(done: 10, total: 40, estimatedAt: 100, elapsed: elapsed))
+            #expect(now <= previous && now >= 0, "at \(elapsed) s: \(now) after \(previous)")
+            #expect(elapsed > 400 || abs(now - (300 - (elapsed - 100))) < 1e-9)
+            previous = now
+        }
+        // The next seed done re-estimates from the work done: 11 seeds in 140 s.
+        #expect(try #require(Explore.remaining(done: 11, total: 40, estimatedAt: 140, elapsed: 140)) == 140.0 / 11 * 29)
+        #expect(Explore.remaining(done: 0, total: 40, estimatedAt: 0, elapsed: 50) == nil)
     }
 
     @Test func noProgressWhenStderrIsNotATerminal() throws {

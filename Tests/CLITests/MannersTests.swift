@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import fleetsim
+import Reports
 
 /// The CLI as a user meets it: exit codes, where text goes, and checks that happen
 /// before any simulation.
@@ -153,9 +154,11 @@ import Testing
         shell.waitUntilExit()
         #expect(shell.terminationStatus == 1, "the story shows the violation")
         #expect(story.contains("ORACLE: violation taskCompletedTwice"))
-        // report.json keeps the machine-independent spelling.
-        let report = try String(contentsOf: dir.appendingPathComponent("out/report.json"), encoding: .utf8)
-        #expect(report.contains("\"fleetsim replay \(file) --seed 1 --device "))
+        // report.json keeps the machine-independent spelling (a bare fleetsim), quoted
+        // by the same rule.
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("out/report.json"))) as? [String: Any])
+        let replay = try #require(((report["invariants"] as? [String: Any])?["samples"] as? [[String: Any]])?.first?["replay"] as? String)
+        #expect(replay.hasPrefix("fleetsim replay \(Shell.quote(file)) --seed 1 --device ") && replay.contains(#"'\''quotes'\''"#), "\(replay)")
     }
 
     /// A failed expectation says its value and its limit in the metric's unit ("1ms" in

@@ -91,6 +91,34 @@ import Simulation
         for name in ["report.md", "report.html", "junit.xml"] { #expect(FileManager.default.fileExists(atPath: out + "/" + name)) }
     }
 
+    /// junit.xml's time is wall time (the simulated 7 days read as a 7-day test): a
+    /// shard's its own run's, the merge's the sum of the shards' (read from the
+    /// junit.xml beside each report), said in a property, with the simulated start and
+    /// duration as properties.
+    @Test func junitTimeIsWallTimeAndAMergesIsTheSumOfItsRuns() throws {
+        let dir = try Self.runs.get()
+        func suite(_ path: String) throws -> (time: Double, timestamp: String?, text: String) {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let head = String(try #require(text.components(separatedBy: "<testsuite ").dropFirst().first?.prefix { $0 != ">" }))
+            func attribute(_ name: String) -> String? { head.components(separatedBy: " \(name)=\"").dropFirst().first?.components(separatedBy: "\"").first }
+            return (try #require(attribute("time").flatMap(Double.init)), attribute("timestamp"), text)
+        }
+        let shards = try (0..<4).map { try suite(dir.appendingPathComponent("s\($0)/junit.xml").path) }
+        for s in shards {
+            #expect(s.time > 0 && s.time < 600, "wall seconds, not the simulated 604,800: \(s.time)")
+            #expect(s.timestamp?.count == 19 && s.timestamp! > "2026-01-01", "\(s.timestamp ?? "none")")
+            #expect(s.text.contains("<property name=\"wallTime\" value=\"this run&apos;s wall time\"/>"))
+            #expect(s.text.contains("<property name=\"simulated.duration\" value=\"604800.000\"/>"))
+        }
+        let merged = try suite(try Self.mergedInOrder.get() + "/junit.xml")
+        #expect(abs(merged.time - shards.reduce(0) { $0 + (($1.time * 1000).rounded() / 1000) }) < 0.0015, "\(merged.time)")
+        #expect(merged.timestamp == shards.compactMap(\.timestamp).min())
+        #expect(merged.text.contains("<property name=\"wallTime\" value=\"the sum of the wall times of the 4 merged runs (the junit.xml beside each report)\"/>"))
+        // report.json has no wall time: the shard's report is the same bytes run again.
+        let report = try String(contentsOfFile: dir.appendingPathComponent("s0/report.json").path, encoding: .utf8)
+        #expect(!report.contains("wallTime") && !report.contains("\"timestamp\""))
+    }
+
     /// `"tieBreak": "shuffle"`: ties keyed per event (Core/TieKeys) order a shard's devices'
     /// events as the plain run does, so two shards merged have the plain run's devices,
     /// events, invariants and event hashes, as with fifo (the same unsaturated fleet).

@@ -44,6 +44,10 @@ import Testing
         let replay = try CLI.run(Array(words.dropFirst()))
         #expect(replay.status == 1, "a story that shows the violation exits 1, as run")
         #expect(replay.stdout.contains("VIOLATION \(kind) "), "\(line)")
+        // Its window ends inside the shrunk run (it printed runs past the end).
+        let to = try #require(words.firstIndex(of: "--to").map { words[$0 + 1] })
+        #expect(Self.seconds(to) <= Self.seconds(shrunk.duration), "\(line): the run is \(shrunk.duration)")
+        #expect(!replay.stderr.contains("after the end of the run"), "\(replay.stderr)")
     }
 
     /// Same inputs, same file, byte for byte; the file has sorted keys, two-space

@@ -48,7 +48,7 @@ import Testing
         let r = Self.report(hours: 40)
         let e = Self.judge("latency.x.p95", max: 72 * 3_600, maxText: "72h", on: r)
         #expect(e.interval?.high == nil && e.verdict == .inconclusive)
-        #expect(e.verdictText.hasPrefix("inconclusive (n = 40; 95 % CI ") && e.verdictText.hasSuffix(" h-∞ straddles 72.0 h)"))
+        #expect(e.verdictText.hasPrefix("inconclusive (n = 40; 95 % CI ") && e.verdictText.hasSuffix(" h to ∞ straddles 72.0 h)"))
         #expect(Self.judge("latency.x.p95", max: 10 * 3_600, on: r).verdict == .fail)
         // One sample: the median is unbounded on both sides (lower bound written as 0).
         let one = Self.judge("latency.x.p50", max: 1, on: Self.report(hours: 1))
@@ -134,6 +134,6 @@ extension ExpectationJudgementTests {
         #expect(ExpectationJudgement.rangeText(I(low: 19.922944, high: 20)) == "19.9-20.0 s")
         #expect(ExpectationJudgement.rangeText(I(low: 20, high: 20)) == "20-20 s")
         #expect(ExpectationJudgement.rangeText(I(low: 0, high: 2)) == "0 s-2.0 s")
-        #expect(ExpectationJudgement.rangeText(I(low: 37 * 3_600, high: nil)) == "37.0 h-∞")
+        #expect(ExpectationJudgement.rangeText(I(low: 37 * 3_600, high: nil)) == "37.0 h to ∞")
     }
 }

@@ -163,6 +163,22 @@ enum SampleReport {
         #expect(svg.contains(",44.0 "))  // the top of the plot: 50 on an axis to 50
     }
 
+    /// Every series of a chart has a colour of its own, up to the palette's 18 (the
+    /// "Requests by cause" chart has a line per load cause; nine colours gave four pairs
+    /// of causes, Doze maintenance window and WorkManager window among them, one colour).
+    @Test func everySeriesOfAChartHasItsOwnColour() throws {
+        let names = (0..<ReportSVG.palette.count).map { ReportSections.causeWords("cause\($0)") }
+        let svg = ReportSVG.render(.timeSeries(title: "Requests by cause", unit: "req/s", bucketSeconds: 60,
+                                               series: names.enumerated().map { ($1, [1, Double($0 + 2)]) }, total: true, capacity: nil, faults: []))
+        let strokes = svg.components(separatedBy: "<polyline").dropFirst().compactMap { $0.components(separatedBy: "stroke=\"").dropFirst().first?.prefix(7) }
+        #expect(strokes.count == names.count + 1)
+        #expect(Set(strokes).count == strokes.count, "\(strokes)")
+        let legend = svg.components(separatedBy: "<li><span style=\"background:").dropFirst().map { $0.prefix(7) }
+        #expect(Set(legend).count == names.count + 1)
+        // The palette's colours differ from each other, and from the total's and the limits'.
+        #expect(Set(ReportSVG.palette + ["#222222", "#c0392b"]).count == ReportSVG.palette.count + 2)
+    }
+
     @Test func aGivenTotalSeriesIsTheDarkLineAndNotSummedAgain() {
         let svg = ReportSVG.render(.timeSeries(title: "t", unit: "req/s", bucketSeconds: 60,
                                                series: [("/a", [1, 2, 1]), ("/b", [1, 1, 1]), ("total", [2, 3, 2])],
@@ -189,8 +205,14 @@ enum SampleReport {
     }
 
     @Test func junitHasACaseForEachInvariantAndExpectationWithLimitsAndReplays() {
-        let xml = JUnitReport.render(SampleReport.document())
-        #expect(xml.contains("<testsuite name=\"race\" tests=\"4\" failures=\"3\" errors=\"0\" skipped=\"0\" timestamp=\"2026-03-02T00:00:00\" time=\"172800.000\">"))
+        // The suite's time is wall time (a 2-day run is not a 2-day test), its timestamp
+        // the wall-clock start; the simulated start and duration are properties.
+        let wall = JUnitReport.WallTime(seconds: 12.3456, start: "2026-11-29T06:00:00", means: "this run's wall time")
+        let xml = JUnitReport.render(SampleReport.document(), wall: wall)
+        #expect(xml.contains("<testsuite name=\"race\" tests=\"4\" failures=\"3\" errors=\"0\" skipped=\"0\" timestamp=\"2026-11-29T06:00:00\" time=\"12.346\">\n"
+                             + "  <properties><property name=\"wallTime\" value=\"this run&apos;s wall time\"/><property name=\"simulated.start\" value=\"2026-03-02T00:00:00.000Z\"/>"
+                             + "<property name=\"simulated.duration\" value=\"172800.000\"/></properties>\n"), "\(xml.prefix(600))")
+        #expect(!JUnitReport.render(SampleReport.document()).contains("timestamp="))
         #expect(xml.contains("<testcase classname=\"race.invariants\" name=\"stepsNeverSynced\" time=\"0\"></testcase>"))
         #expect(xml.contains("message=\"latency.testAvailableToNotified.p95 = 75.9 h, limit ≤ 72.0 h\""))
         #expect(xml.contains("message=\"taskCompletedTwice: 2 violation(s), limit 0\""))

@@ -50,10 +50,8 @@ import Testing
         }
         let inode = try FileManager.default.attributesOfItem(atPath: out)[.systemFileNumber] as? NSNumber
         try ReportSet.write(Self.set("new"), to: out)
-        #if os(Linux)
-        // Swapped in one step: a new directory in its place, not files renamed into the old one.
-        #expect(try FileManager.default.attributesOfItem(atPath: out)[.systemFileNumber] as? NSNumber != inode)
-        #endif
+        // The directory itself stays (its contents are swapped, not it).
+        #expect(try FileManager.default.attributesOfItem(atPath: out)[.systemFileNumber] as? NSNumber == inode)
         var after = before
         for name in Self.names { after[name] = "new \(name)\n" }
         #expect(try Self.contents(out) == after)
@@ -107,11 +105,42 @@ import Testing
         #expect(try Self.contents(out).keys.sorted() == Self.names.sorted())
     }
 
-    /// The current directory and those above it are never swapped (the caller would be
-    /// left in a removed directory).
-    @Test func theCurrentDirectoryAndItsAncestorsAreNotSwapped() {
-        #expect(ReportSet.holds("/a/b", "/a/b") && ReportSet.holds("/a", "/a/b") && ReportSet.holds("/", "/a"))
-        #expect(!ReportSet.holds("/a/b", "/a") && !ReportSet.holds("/a/b", "/a/bc"))
+    /// The output directory keeps its inode, mode, owner and group (a shell inside it is
+    /// still in it), and at every step of the swap, where a kill could stop it, the
+    /// directory's path shows one whole set, old or new, beside the other files.
+    @Test func theDirectoryStaysAndEveryStepShowsOneWholeSet() throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let out = root + "/run"
+        try ReportSet.write(Self.set("old"), to: out)
+        try "mine\n".write(toFile: out + "/notes.txt", atomically: false, encoding: .utf8)
+        #expect(chmod(out, 0o2750) == 0)
+        #expect(chown(out, getuid(), 4_321) == 0 || getuid() != 0)
+        var before = stat()
+        #expect(stat(out, &before) == 0)
+        // A process whose current directory is the output directory (as a shell's).
+        let shell = open(out, O_RDONLY | O_DIRECTORY)
+        defer { close(shell) }
+
+        var steps = 0
+        try ReportSet.write(Self.set("new"), to: out, between: {
+            steps += 1
+            guard let now = try? Self.contents(out) else { Issue.record("step \(steps): unreadable"); return }
+            let tags = Set(Self.names.map { now[$0]?.split(separator: " ").first.map(String.init) ?? "missing" })
+            #expect(tags.count == 1 && tags.first != "missing", "step \(steps): \(now)")
+            #expect(now["notes.txt"] == "mine\n", "step \(steps)")
+            #expect(now.keys.sorted() == (Self.names + ["notes.txt"]).sorted(), "step \(steps): \(now.keys.sorted())")
+        })
+        #if os(Linux)
+        #expect(steps == Self.names.count + 2)
+        #endif
+        var after = stat()
+        #expect(stat(out, &after) == 0)
+        #expect(after.st_ino == before.st_ino && after.st_mode == before.st_mode && after.st_uid == before.st_uid && after.st_gid == before.st_gid)
+        var held = stat()
+        #expect(fstat(shell, &held) == 0 && held.st_ino == after.st_ino && held.st_nlink > 0)
+        #expect(try Self.contents(out) == Dictionary(uniqueKeysWithValues: Self.names.map { ($0, "new \($0)\n") } + [("notes.txt", "mine\n")]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["run"])
     }
 
     /// A directory with a subdirectory cannot be swapped: the files are replaced one by

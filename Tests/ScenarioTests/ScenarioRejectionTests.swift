@@ -49,6 +49,29 @@ import Testing
         #expect(Fixtures.rejection(Fixtures.scenario(top: #""start": "1970-01-01T00:00:00Z""#)) == nil)
     }
 
+    /// The same refusal for a device clock set back by `clockSkew` (a start at
+    /// 1970-01-01T12:00Z with a -3 d skew gave 40 false violations): at the skew's
+    /// start, with the skews then in force added up, in the cohorts it reaches.
+    @Test func aClockSkewBeforeLocal1970IsRefused() throws {
+        let start = #""start": "1970-01-01T12:00:00Z""#
+        let e = expectRejection(Fixtures.scenario(top: start + #", "faults": [{"kind": "clockSkew", "at": "0s", "offset": "-3d"}]"#),
+                                path: "$.faults[0].offset", found: ["-3d", "cohort 'a' in UTC read 1969-12-29T12:00:00 local"],
+                                expected: ["1970-01-01 or later", "1970-01-01T12:00:00Z"])
+        #expect(e?.description.contains("bad.json: $.faults[0].offset") == true)
+        // Two skews that overlap add up: -8 h and -7 h at 2 h is 1969-12-31T23:00 local.
+        let two = #", "faults": [{"kind": "clockSkew", "at": "1h", "offset": "-8h"}, {"kind": "clockSkew", "at": "2h", "duration": "1h", "offset": "-7h"}]"#
+        expectRejection(Fixtures.scenario(top: start + two), path: "$.faults[1].offset", found: ["-15h", "1969-12-31T23:00:00"])
+        // Each alone stays in 1970.
+        #expect(Fixtures.rejection(Fixtures.scenario(top: start + #", "faults": [{"kind": "clockSkew", "at": "1h", "offset": "-8h"}]"#)) == nil)
+        #expect(Fixtures.rejection(Fixtures.scenario(top: start + #", "faults": [{"kind": "clockSkew", "at": "2h", "duration": "1h", "offset": "-7h"}]"#)) == nil)
+        // A skew for another cohort, or of fraction 0, moves no clock of this one.
+        #expect(Fixtures.rejection(Fixtures.scenario(top: start + #", "faults": [{"kind": "clockSkew", "at": "0s", "offset": "-3d", "fraction": 0}]"#)) == nil)
+        // A zone behind UTC reaches 1969 first.
+        expectRejection(Fixtures.scenario(top: #""start": "1970-01-02T10:00:00Z", "faults": [{"kind": "clockSkew", "at": "0s", "offset": "-1d"}]"#,
+                                          cohort: #""timeZones": {"UTC": 1, "Etc/GMT+12": 1}"#),
+                        path: "$.faults[0].offset", found: ["Etc/GMT+12", "1969-12-31T22:00:00"])
+    }
+
     /// A huge value echoed in a message is cut, with its length.
     @Test func aHugeFoundValueIsCutInTheMessage() {
         let e = ScenarioError(file: "x.json", path: "$.expect[0].metric", expected: "a metric", found: String(repeating: "m", count: 1_000_000))

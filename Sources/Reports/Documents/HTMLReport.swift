@@ -93,9 +93,10 @@ public enum HTMLReport {
     /// A command as HTML that wraps between arguments, never inside an option and its
     /// value (`--seed 1` stays whole; a line break after `--` would read as two words):
     /// each option and its value is a `nowrap` span, the other words may break anywhere.
-    /// The text (what a copy takes) is the command unchanged.
+    /// The text (what a copy takes) is the command unchanged, its words split as the
+    /// shell splits them (``Shell/words(_:)``: a quoted file name with a space is one word).
     static func command(_ text: String) -> String {
-        let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        let words = Shell.words(text)
         var parts: [String] = []
         var i = 0
         while i < words.count {

@@ -7,11 +7,30 @@
 ///   limit, n and the confidence interval (CI dashboards show skipped cases with their
 ///   message, unlike a passing case's output); with `strict` (`--strict`) a `failure`
 ///   of type `inconclusive`.
-/// - `timestamp` is the scenario's simulated start and `time` the simulated duration (on
-///   the suite; each case takes no time of its own), never the wall clock, so the bytes
-///   are the same for the same scenario and seed.
+/// - The suite's `time` is wall time, as a CI dashboard reads it (a 7-day run is not a
+///   7-day test): the run's, or a merge's the sum of its runs' (``WallTime``); its
+///   `timestamp` the wall-clock start where known (UTC, no zone, no fraction). Its
+///   `properties` say which (`wallTime`) and give the simulated start and duration
+///   (`simulated.start`, `simulated.duration` in seconds). Wall time lives here and in
+///   report.md, never in report.json, whose bytes stay the same for the same scenario
+///   and seed. Each case takes no time of its own.
 public enum JUnitReport {
-    public static func render(_ r: ReportValue, strict: Bool = false) -> String {
+    /// The wall time a junit.xml reports.
+    public struct WallTime: Sendable, Equatable {
+        public var seconds: Double
+        /// `YYYY-MM-DDTHH:MM:SS` (UTC), or nil when unknown.
+        public var start: String?
+        /// What `seconds` is, for the `wallTime` property.
+        public var means: String
+
+        public init(seconds: Double, start: String?, means: String) {
+            self.seconds = seconds; self.start = start; self.means = means
+        }
+    }
+
+    /// The suite's time and timestamp come from `wall`; without it (a document rendered
+    /// on its own) the time is 0 and there is no timestamp.
+    public static func render(_ r: ReportValue, strict: Bool = false, wall: WallTime? = nil) -> String {
         let name = xml(r.lookup("scenario")?.stringValue ?? "fleetsim")
         let samples = r.lookup("invariants.samples")?.arrayValue ?? []
         var cases = ""
@@ -52,13 +71,15 @@ public enum JUnitReport {
             }
             cases += "</testcase>\n"
         }
-        let start = r.lookup("simulated.start")?.stringValue ?? ""
-        // JUnit's timestamp has no zone and no fraction: the simulated start's first 19 characters (UTC).
-        let timestamp = String(start.prefix(19))
-        let time = FixedDecimal.format(r.lookup("simulated.duration")?.doubleValue ?? 0, digits: 3) ?? "0"
+        let time = FixedDecimal.format(wall?.seconds ?? 0, digits: 3) ?? "0"
+        let timestamp = wall?.start.map { " timestamp=\"\(xml($0))\"" } ?? ""
+        let properties = [("wallTime", wall?.means ?? "not measured"),
+                          ("simulated.start", r.lookup("simulated.start")?.stringValue ?? ""),
+                          ("simulated.duration", FixedDecimal.format(r.lookup("simulated.duration")?.doubleValue ?? 0, digits: 3) ?? "0")]
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuite name=\"\(name)\" tests=\"\(kinds.count + expectations.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" "
-            + "timestamp=\"\(xml(timestamp))\" time=\"\(time)\">\n\(cases)</testsuite>\n"
+            + "<testsuite name=\"\(name)\" tests=\"\(kinds.count + expectations.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\"\(timestamp) time=\"\(time)\">\n"
+            + "  <properties>" + properties.map { "<property name=\"\($0.0)\" value=\"\(xml($0.1))\"/>" }.joined() + "</properties>\n"
+            + "\(cases)</testsuite>\n"
     }
 
     private static func xml(_ text: String) -> String { SVGChart.escape(text) }

@@ -17,8 +17,9 @@ public enum ReportDocuments {
         HTMLReport.render(outcome.report, strict: strict)
     }
 
-    /// `junit.xml`: one test case per invariant kind and per expectation.
-    public static func junit(_ outcome: RunOutcome, strict: Bool = false) -> String {
-        JUnitReport.render(outcome.report, strict: strict)
+    /// `junit.xml`: one test case per invariant kind and per expectation; its time is
+    /// `wall`, the run's wall time (machine-dependent, like report.md's).
+    public static func junit(_ outcome: RunOutcome, strict: Bool = false, wall: JUnitReport.WallTime? = nil) -> String {
+        JUnitReport.render(outcome.report, strict: strict, wall: wall)
     }
 }

@@ -243,10 +243,13 @@ struct RunReport {
         ]
     }
 
-    /// The command that shows the story of `device` around `time`.
+    /// The command that shows the story of `device` around `time`, every word quoted for
+    /// the shell (a scenario file named `y$(touch x).json` must not run `touch` when the
+    /// command is pasted; docs/report.md, "report.json").
     func replayCommand(device: Int, at time: SimTime) -> String {
         let from = max(0, time.microseconds / 1_000_000 - 300)
         let options = scenario.replayOptions.isEmpty ? "" : " \(scenario.replayOptions)"
-        return "fleetsim replay \(scenario.sourcePath) --seed \(scenario.seed) --device \(device) --from \(from)s --to \(time.microseconds / 1_000_000 + 60)s\(options)"
+        return Shell.command(["fleetsim", "replay", scenario.sourcePath, "--seed", String(scenario.seed), "--device", String(device),
+                              "--from", "\(from)s", "--to", "\(time.microseconds / 1_000_000 + 60)s"]) + options
     }
 }
