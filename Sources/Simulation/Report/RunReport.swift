@@ -54,7 +54,7 @@ struct RunReport {
             ],
             "events": ["hash": eventHashSection()],
             "latency": .object(parts.latency),
-            "latencyOverTime": LatencyTimeline.section(parts.latencyOverTime, bucketSeconds: TimedLatency.bucketSeconds),
+            "latencyOverTime": LatencyTimeline.section(parts.latencyOverTime, bucketSeconds: TimedLatency.bucketSeconds(durationMicroseconds: scenario.duration.microseconds)),
             "battery": batterySection(parts.battery),
             "backend": backendSection(parts),
             "scheduling": schedulingSection(parts.scheduling),
@@ -159,7 +159,7 @@ struct RunReport {
             "requestsPerSecond": [
                 "mean": DerivedFigures.meanRate(Int64(total), durationSeconds: scenario.duration.seconds),
                 "p99": .fixed(perSecond.quantile, 1),
-                "peak": DerivedFigures.bucketRate(Int64(peak.requests), bucketSeconds: LoadSeries.bucket.seconds),
+                "peak": DerivedFigures.bucketRate(Int64(peak.requests), bucketSeconds: load.bucket.seconds),
                 "peakSecond": .fixed(Double(perSecond.peak), 1),
             ],
             "queueing": core.metrics.queueingLatency.latencySummary(),
