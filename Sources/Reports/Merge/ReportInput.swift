@@ -83,6 +83,7 @@ public enum ReportInput {
             guard let rule = rules.rule(for: path), let value = report.at(path) else { continue }
             try checkLeaf(rule, path, value, name, buckets: buckets, seconds: seconds)
         }
+        if let schema = rules.schema { try ReportConsistency.check(document, name: name, schema: schema) }
         return document
     }
 
