@@ -151,7 +151,7 @@ extension World {
         scheduling.launches
         scheduling.launchesByPlatform.*.devices
         scheduling.launchesByPlatform.*.launches
-        scheduling.launchesByPlatform.*.byBucket.*
+        scheduling.launchesByPlatform.*.byBucket.*?
         scheduling.launchesPerDeviceDay.*.*
         scheduling.expirations
         scheduling.earlyExpirations
