@@ -64,6 +64,8 @@ struct Compare: Command {
         if seeds {
             return try SeedComparison(basePath: baselinePath, newPath: currentPath, tolerance: tolerancePercent / 100, allowDifferent: allowDifferent).run()
         }
+        try MemoryGuard.checkInputs([baselinePath, currentPath], factor: MemoryGuard.compareFactor, command: "comparing \(baselinePath) with \(currentPath)",
+                                    hint: "compare on a machine with more memory, or free memory")
         let baseline = try Self.readReport(baselinePath)
         let current = try Self.readReport(currentPath)
         let differences = Self.identityDifferences(baseline, current)

@@ -1,13 +1,17 @@
 import Foundation
+import Reports
 import Scenario
 import Simulation
 
 /// Refuses, before anything is built, a run whose estimated memory
-/// (``MemoryEstimate``) exceeds what the process may use, with a hint to shard.
-/// What it may use is the smallest of three limits (Linux; elsewhere it never refuses):
+/// (``MemoryEstimate``) exceeds what the process may use, with a hint to shard; and a
+/// `merge`, `compare` or `validate` whose inputs would need more than that to read
+/// (``checkInputs(_:factor:command:hint:)``).
+/// What it may use is the smallest of four limits (Linux; elsewhere it never refuses):
 /// `MemAvailable` of /proc/meminfo, the address-space limit `RLIMIT_AS` (`ulimit -v`)
-/// less the address space already mapped, and the cgroup's `memory.max` less its
-/// `memory.current`, for the process's cgroup and every ancestor (cgroup v2).
+/// less the address space already mapped, the cgroup's `memory.max` less its
+/// `memory.current` (cgroup v2), and its `memory.limit_in_bytes` less its
+/// `memory.usage_in_bytes` (cgroup v1), for the process's cgroup and every ancestor.
 enum MemoryGuard {
     /// A limit in bytes and where it comes from, as the refusal names it.
     struct Limit: Equatable {
@@ -28,6 +32,46 @@ enum MemoryGuard {
 
     static func megabytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
 
+    /// Peak memory over the bytes of the JSON read, measured (docs/scale.md, "Memory"),
+    /// with some to spare: `merge` (its inputs read at once, the merged report and its
+    /// documents), `compare` (each report parsed, then checked as merge reads it) and a
+    /// scenario file (parsed; its report then has its own estimate).
+    static let mergeFactor = 12
+    static let compareFactor = 16
+    static let scenarioFactor = 16
+
+    /// Refuses a scenario whose report over its whole length (the series over time of an
+    /// empty fleet, ``MemoryEstimate/reportBytes(_:)``) does not fit: `validate` and `run`
+    /// build it to check the metric names of `expect`.
+    static func checkReport(_ scenario: Scenario, limit: Limit? = smallestLimit()) throws(CLIError) {
+        guard let limit else { return }
+        let estimate = MemoryEstimate.reportBytes(scenario) + MemoryEstimate.baseBytes
+        guard estimate > limit.bytes else { return }
+        throw .input("\(scenario.sourcePath): the report of this scenario's \(HumanUnits.duration(microseconds: scenario.duration.microseconds)) "
+                     + "needs about \(megabytes(estimate)) MB of memory (docs/scale.md), but only \(megabytes(limit.bytes)) MB is available "
+                     + "(\(limit.source)); free memory, or shorten the run")
+    }
+
+    /// The JSON files `paths` read at once (reports, or a scenario) need about `factor`
+    /// times their bytes, and ``MemoryEstimate/baseBytes``, of memory (docs/scale.md,
+    /// "Memory": measured peak RSS against the files' size); refused (exit 2) above the
+    /// smallest limit, before anything is read. `command` says what needs it, `hint`
+    /// what to do instead. A path that is no regular file is left to the reader's own error.
+    static func checkInputs(_ paths: [String], factor: Int, extra: Int = 0, command: String, hint: String,
+                            limit: Limit? = smallestLimit()) throws(CLIError) {
+        guard let limit else { return }
+        var bytes = 0
+        for path in paths {
+            var status = stat()
+            if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { bytes += Int(status.st_size) }
+        }
+        let (scaled, overflow) = bytes.multipliedReportingOverflow(by: factor)
+        let estimate = overflow ? Int.max : scaled + extra + MemoryEstimate.baseBytes
+        guard estimate > limit.bytes else { return }
+        throw .input("\(command) needs about \(megabytes(estimate)) MB of memory (about \(factor) times the \(megabytes(bytes)) MB of JSON it reads, "
+                     + "docs/scale.md), but only \(megabytes(limit.bytes)) MB is available (\(limit.source)); \(hint)")
+    }
+
     /// The smallest of the limits this machine has, or nil where there is none.
     static func smallestLimit() -> Limit? {
         var limits: [Limit] = []
@@ -40,19 +84,34 @@ enum MemoryGuard {
             let cap = rlimit.rlim_cur > UInt64(Int.max) ? Int.max : Int(rlimit.rlim_cur)
             limits.append(Limit(bytes: Swift.max(cap - mapped, 0), source: "the address-space limit RLIMIT_AS, ulimit -v"))
         }
-        if let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8), let path = parse(cgroup: text) {
-            var directory = "/sys/fs/cgroup" + (path == "/" ? "" : path)
-            while directory.hasPrefix("/sys/fs/cgroup") {
-                if let max = try? String(contentsOfFile: directory + "/memory.max", encoding: .utf8),
-                   let current = try? String(contentsOfFile: directory + "/memory.current", encoding: .utf8),
+        if let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) {
+            limits += cgroupLimits(text)
+        }
+        return limits.min { $0.bytes < $1.bytes }
+    }
+
+    /// The limits of the cgroups of /proc/self/cgroup's `text` and their ancestors under
+    /// `root`: v2's `memory.max` (the `0::` line, under `root`), v1's `memory.limit_in_bytes`
+    /// (the line whose controllers include `memory`, under `root`/memory). A process in
+    /// a container sees its own cgroup at the root, and a path the container does not
+    /// mount is walked up to it.
+    static func cgroupLimits(_ text: String, root: String = "/sys/fs/cgroup") -> [Limit] {
+        var limits: [Limit] = []
+        func walk(_ base: String, _ path: String, _ maxFile: String, _ currentFile: String) {
+            var directory = base + (path == "/" ? "" : path)
+            while directory.hasPrefix(base) {
+                if let max = try? String(contentsOfFile: directory + "/" + maxFile, encoding: .utf8),
+                   let current = try? String(contentsOfFile: directory + "/" + currentFile, encoding: .utf8),
                    let bytes = parse(cgroupMax: max, current: current) {
-                    limits.append(Limit(bytes: bytes, source: "the cgroup's memory.max less memory.current, \(directory)"))
+                    limits.append(Limit(bytes: bytes, source: "the cgroup's \(maxFile) less \(currentFile), \(directory)"))
                 }
-                guard directory != "/sys/fs/cgroup" else { break }
+                guard directory != base else { break }
                 directory = OutputDirectory.parent(of: directory)
             }
         }
-        return limits.min { $0.bytes < $1.bytes }
+        if let path = parse(cgroup: text) { walk(root, path, "memory.max", "memory.current") }
+        if let path = parse(cgroupV1: text) { walk(root + "/memory", path, "memory.limit_in_bytes", "memory.usage_in_bytes") }
+        return limits
     }
 
     /// The `MemAvailable:   123456 kB` line, in bytes.
@@ -70,9 +129,20 @@ enum MemoryGuard {
         text.split(separator: "\n").first { $0.hasPrefix("0::") }.map { String($0.dropFirst(3)) }
     }
 
-    /// `memory.max` less `memory.current` in bytes; nil for `max` (no limit).
+    /// The cgroup v1 memory controller's path of `N:...memory...:/path` in /proc/self/cgroup.
+    static func parse(cgroupV1 text: String) -> String? {
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            if fields.count == 3, fields[1].split(separator: ",").contains("memory") { return String(fields[2]) }
+        }
+        return nil
+    }
+
+    /// `memory.max` less `memory.current` in bytes (v1: `memory.limit_in_bytes` less
+    /// `memory.usage_in_bytes`); nil for `max` or v1's "unlimited" (2⁶³ rounded down to a
+    /// page, anything from 2⁶⁰ up).
     static func parse(cgroupMax max: String, current: String) -> Int? {
-        guard let limit = Int(max.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        guard let limit = Int(max.trimmingCharacters(in: .whitespacesAndNewlines)), limit < 1 << 60 else { return nil }
         let used = Int(current.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         return Swift.max(limit - used, 0)
     }

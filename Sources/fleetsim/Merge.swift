@@ -51,6 +51,8 @@ struct Merge: Command {
     mutating func validate() throws(CLIError) {
         try OutputDirectory.check(out)
         try InputGuard.check(inputs: paths.map { (path: $0, role: "a report to merge") }, outputs: InputGuard.set(out, Run.files))
+        try MemoryGuard.checkInputs(paths, factor: MemoryGuard.mergeFactor, command: "merging these \(paths.count) report(s)",
+                                    hint: "merge them a few at a time (merge --partial, then merge the parts), or free memory")
     }
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
@@ -86,6 +88,14 @@ struct Merge: Command {
               + (covered != nil ? "expectations judged when every shard is merged." : Run.expectationCounts(judged, strict: strict)))
         for e in judged where e.verdict != .pass { print(Run.verdictLine(e, file: nil)) }
         print("Report: \(out)/report.md (and report.json, report.html, junit.xml)")
+        return Self.exitStatus(merged, strict: strict)
+    }
+
+    /// 0 when the merged run (or part) has no violation and (for a whole run) no failed
+    /// expectation, else 1.
+    static func exitStatus(_ merged: ReportValue, strict: Bool) -> Int32 {
+        let violations = merged.lookup("invariants.violations")?.intValue ?? 0
+        let judged = merged.lookup("simulated.shards.covered") != nil ? [] : ReportSections.expectations(merged)
         return violations == 0 && !judged.contains { $0.isFailure(strict: strict) } ? 0 : 1
     }
 

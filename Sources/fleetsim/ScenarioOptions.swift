@@ -80,9 +80,19 @@ struct ScenarioOptions {
     /// Loads and fully checks a scenario, including the metric names of `expect`
     /// (resolved against the report of an empty fleet).
     static func load(_ path: String) throws(CLIError) -> Scenario {
+        try MemoryGuard.checkInputs([path], factor: MemoryGuard.scenarioFactor, command: "\(path): reading this scenario",
+                                    hint: "is it a scenario? (a scenario file is a few KB)")
+        var scenario: Scenario
         do {
-            var scenario = try ScenarioDecoder.load(path: path)
+            scenario = try ScenarioDecoder.load(path: path)
             scenario.sourcePath = canonicalPath(path)
+        } catch {
+            throw .input("\(error)")
+        }
+        // The metric names are resolved against the report of an empty fleet over the
+        // whole run, whose series over time grow with its length.
+        try MemoryGuard.checkReport(scenario)
+        do {
             _ = try World(scenario: scenario.scaled(by: 0)).report()
             return scenario
         } catch {

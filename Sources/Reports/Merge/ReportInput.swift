@@ -83,6 +83,7 @@ public enum ReportInput {
             guard let rule = rules.rule(for: path), let value = report.at(path) else { continue }
             try checkLeaf(rule, path, value, name, buckets: buckets, seconds: seconds)
         }
+        if let schema = rules.schema { try ReportConsistency.check(document, name: name, schema: schema) }
         return document
     }
 
@@ -226,9 +227,13 @@ public enum ReportInput {
         ReportMerge.Refusal(message: "\(name): \(jsonPath(path)): expected \(expected), found \(ReportMerge.describe(found))")
     }
 
-    /// `$.a.b[3]` (list indices are passed as `[3]`).
+    /// `$.a.b[3]` (list indices are passed as `[3]`); a key of more than 60 bytes is
+    /// cut, with its length, so that a message stays short whatever a file's keys.
     static func jsonPath(_ path: [String]) -> String {
-        path.reduce("$") { $1.hasPrefix("[") ? $0 + $1 : $0 + "." + $1 }
+        path.reduce("$") { path, key in
+            let shown = key.utf8.count <= 60 ? key : "\(key.prefix(60))…(\(key.utf8.count) bytes)"
+            return key.hasPrefix("[") ? path + shown : path + "." + shown
+        }
     }
 
     static func split(_ dotted: String) -> [String] {

@@ -122,9 +122,13 @@ public enum ReportMerge {
     public struct Rules: Sendable {
         /// Each pattern split into its components once.
         let compiled: [(pattern: [String], rule: Rule)]
+        /// What a report of this build holds and how its figures agree (``ReportConsistency``),
+        /// checked in every input once its counts are; nil checks only the counts.
+        let schema: ReportSchema?
 
-        public init(_ rules: [(pattern: String, rule: Rule)]) {
+        public init(_ rules: [(pattern: String, rule: Rule)], schema: ReportSchema? = nil) {
             compiled = rules.map { (pattern: $0.pattern.split(separator: ".").map(String.init), rule: $0.rule) }
+            self.schema = schema
         }
 
         /// The rule of a key path, or nil when no pattern matches.
@@ -401,8 +405,10 @@ public enum ReportMerge {
         let key = path.joined(separator: ".")
         switch rule {
         case .identical:
-            for (k, v) in values.enumerated() where v != values[0] {
-                throw Refusal(message: "\(names[0]) and \(names[k]) are not shards of one run: \(key) differs (\(describe(values[0])) vs \(describe(v)))")
+            for (k, v) in values.enumerated() {
+                guard let d = ValueDifference.first(values[0], v) else { continue }
+                throw Refusal(message: "\(names[0]) and \(names[k]) are not shards of one run: \(String(ReportInput.jsonPath(path + d.path).dropFirst(2))) differs "
+                              + "(\(describe(d.a)) vs \(describe(d.b)))")
             }
             return values[0]
         case .shardPlan, .expectations, .derived:

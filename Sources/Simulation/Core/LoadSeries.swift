@@ -1,17 +1,29 @@
 import SimKernel
 import AppLogic
 
-/// The backend's load over simulated time, for capacity planning: counts per minute
-/// (``bucket``) for the whole run, and the largest values seen in each minute.
+/// The backend's load over simulated time, for capacity planning: counts per bucket
+/// (``bucket``: a minute for a run of up to 7 days) for the whole run, and the largest
+/// values seen in each bucket.
 ///
-/// Memory is bounded by the run's length, allocated once: one `UInt32` per bucket and
-/// series, 1,440 buckets a day; 23 API series (5 endpoints today, 15 causes, 503s,
-/// no-answers, busy workers) and one `UInt64` series (busy-worker time) here, and the
-/// features' own series in their hosts (8 `UInt32` and 2 `UInt64` today). The default
-/// week is 10,080 buckets (1.5 MB with the features' series); the longest run the
-/// scenario format allows (366 days) is 527,040 buckets, at most 78 MB.
+/// Memory is bounded whatever the run's length, allocated once: at most
+/// ``maximumBuckets`` buckets (``bucket(for:)``), one `UInt32` per bucket and series; 23
+/// API series (5 endpoints today, 15 causes, 503s, no-answers, busy workers) and one
+/// `UInt64` series (busy-worker time) here, and the features' own series in their hosts
+/// (8 `UInt32` and 2 `UInt64` today): 1.5 MB with the features' series. report.json
+/// writes each series (docs/report.md, "backend.load"), so its size is bounded too.
 struct LoadSeries {
-    static let bucket = SimDuration.minutes(1)
+    /// The most buckets of a run: a week of minutes.
+    static let maximumBuckets: Int64 = 10_080
+
+    /// The bucket width of a run of `duration`: the first of a minute, 5 and 15 minutes,
+    /// an hour, 6 hours and a day that keeps the run within ``maximumBuckets`` buckets
+    /// (a minute up to 7 days; an hour for 366 days).
+    static func bucket(for duration: SimDuration) -> SimDuration {
+        let widths: [SimDuration] = [.minutes(1), .minutes(5), .minutes(15), .hours(1), .hours(6)]
+        return widths.first { (duration.microseconds + $0.microseconds - 1) / $0.microseconds <= maximumBuckets } ?? .hours(24)
+    }
+
+    let bucket: SimDuration
     /// The endpoints as `backend.requests.byEndpoint` names them, in the endpoint table's
     /// order (``RequestOwner/endpoints``: each feature declares its own).
     static let endpointNames = RequestOwner.endpoints.map(\.path)
@@ -36,6 +48,7 @@ struct LoadSeries {
     var apiBusyByEndpoint = [UInt64](repeating: 0, count: endpointNames.count)
 
     init(duration: SimDuration) {
+        bucket = Self.bucket(for: duration)
         buckets = Self.buckets(duration)
         let zeros = [UInt32](repeating: 0, count: buckets)
         requests = Array(repeating: zeros, count: Self.endpointNames.count)
@@ -53,14 +66,15 @@ struct LoadSeries {
         let stop = service.microseconds >= end.microseconds - start.microseconds ? end.microseconds : start.microseconds + service.microseconds
         guard stop > start.microseconds else { return }
         apiBusyByEndpoint[endpoint] &+= UInt64(stop - start.microseconds)
-        Self.spread(from: start.microseconds, to: stop, into: &apiBusy)
+        Self.spread(from: start.microseconds, to: stop, bucket: bucket, into: &apiBusy)
     }
 
-    /// Adds the interval `[from, to)` (microseconds) to the buckets it spans, each its part.
-    static func spread(from: Int64, to: Int64, into series: inout [UInt64]) {
+    /// Adds the interval `[from, to)` (microseconds) to the buckets (of width `bucket`) it
+    /// spans, each its part.
+    static func spread(from: Int64, to: Int64, bucket: SimDuration, into series: inout [UInt64]) {
         var t = from
         while t < to {
-            let b = index(SimTime(microseconds: t), buckets: series.count)
+            let b = index(SimTime(microseconds: t), bucket: bucket, buckets: series.count)
             let bucketEnd = b == series.count - 1 ? to : min(to, Int64(b + 1) * bucket.microseconds)
             series[b] &+= UInt64(bucketEnd - t)
             t = bucketEnd
@@ -69,12 +83,13 @@ struct LoadSeries {
 
     /// Buckets of a run of `duration` (at least one).
     static func buckets(_ duration: SimDuration) -> Int {
-        max(1, Int((duration.microseconds + bucket.microseconds - 1) / bucket.microseconds))
+        let bucket = bucket(for: duration)
+        return max(1, Int((duration.microseconds + bucket.microseconds - 1) / bucket.microseconds))
     }
 
-    @inline(__always) func index(_ now: SimTime) -> Int { Self.index(now, buckets: buckets) }
+    @inline(__always) func index(_ now: SimTime) -> Int { Self.index(now, bucket: bucket, buckets: buckets) }
 
-    @inline(__always) static func index(_ now: SimTime, buckets: Int) -> Int {
+    @inline(__always) static func index(_ now: SimTime, bucket: SimDuration, buckets: Int) -> Int {
         min(buckets - 1, max(0, Int(now.microseconds / bucket.microseconds)))
     }
 

@@ -1,4 +1,5 @@
 import SimKernel
+import Reports
 import Scenario
 
 /// What a world of a scenario (or one of its shards) will hold in memory, estimated
@@ -35,14 +36,33 @@ public enum MemoryEstimate {
     /// The binary, its libraries and the world's fixed tables.
     public static let baseBytes = 32 << 20
 
+    /// What the report holds per bucket of `backend.load` (``LoadSeries``): its counts in
+    /// the world, each series' values in the report's tree, its JSON and the charts of
+    /// report.html: about 1.7 KB measured (2 devices for 1 to 366 days, docs/scale.md),
+    /// with some to spare.
+    static let bytesPerLoadBucket = 2_560
+
+    /// What the report holds per bucket of `latencyOverTime` (``TimedLatency``): the
+    /// timelines' closed buckets and their encodings, with some to spare.
+    static let bytesPerLatencyBucket = 16_384
+
+    /// What grows with the run's length whatever its fleet: the report's series over
+    /// time, both bounded (``LoadSeries/maximumBuckets``, ``TimedLatency/maximumBuckets``),
+    /// so at most about 47 MB.
+    public static func reportBytes(_ scenario: Scenario) -> Int {
+        LoadSeries.buckets(scenario.duration) * bytesPerLoadBucket
+            + Int(TimedLatency.buckets(durationMicroseconds: scenario.duration.microseconds)) * bytesPerLatencyBucket
+    }
+
     /// The estimated peak bytes of `scenario`'s world (one shard of it): its devices times
-    /// ``bytesPerDevice(androidShare:days:)``, plus ``baseBytes``.
+    /// ``bytesPerDevice(androidShare:days:)``, plus its report's series over time
+    /// (``reportBytes(_:)``), plus ``baseBytes``.
     public static func bytes(_ scenario: Scenario, shard: ShardPlan = .whole) -> Int {
         let total = scenario.fleet.reduce(0) { $0 + $1.count }
         let android = scenario.fleet.filter { $0.platform == .android }.reduce(0) { $0 + $1.count }
         let held = (total - shard.index + shard.count - 1) / shard.count
         let share = total == 0 ? 0 : Double(android) / Double(total)
-        return held * bytesPerDevice(androidShare: share, days: scenario.duration.seconds / 86_400) + baseBytes
+        return held * bytesPerDevice(androidShare: share, days: scenario.duration.seconds / 86_400) + reportBytes(scenario) + baseBytes
             + World.featuresBytesOffTheRunsDays(scenario, held: held, total: total)
     }
 }

@@ -443,7 +443,8 @@ extension World {
     /// `fleetsim merge`'s rules: each feature's own (beside its report), checked before
     /// the core's (``ReportMerge/coreRules``).
     public static let mergeRules = ReportMerge.Rules(
-        RefreshHost.mergeRules + ContinuationHost.mergeRules + PushHost.mergeRules + StepSyncHost.mergeRules + ReportMerge.coreRules)
+        RefreshHost.mergeRules + ContinuationHost.mergeRules + PushHost.mergeRules + StepSyncHost.mergeRules + ReportMerge.coreRules,
+        schema: reportSchema)
 }
 
 extension FeatureEvent {

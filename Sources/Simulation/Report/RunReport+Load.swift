@@ -17,7 +17,7 @@ extension RunReport {
     /// scenario's fault windows; `features`: the features' series, added as they are.
     func loadSection(_ features: [String: ReportValue]) -> ReportValue {
         let l = load
-        let seconds = LoadSeries.bucket.seconds
+        let seconds = load.bucket.seconds
         func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { DerivedFigures.bucketRate(Int64($0), bucketSeconds: seconds) }) }
         func counts<T: BinaryInteger>(_ counts: [T]) -> ReportValue { .array(counts.map { .count($0) }) }
         func byEndpoint(_ f: ([UInt32]) -> ReportValue) -> ReportValue {
@@ -50,7 +50,7 @@ extension RunReport {
             "apiHeadroomOverTime": .array(DerivedFigures.headroomSeries(utilisation: utilisation, refused: l.apiRejected.map(Int64.init))),
             "peaksAre": "exact",
             "peak": [
-                "at": .seconds(Int64(peak.bucket) * LoadSeries.bucket.microseconds),
+                "at": .seconds(Int64(peak.bucket) * load.bucket.microseconds),
                 "requests": .count(peak.requests),
                 "requestsPerSecond": DerivedFigures.bucketRate(Int64(peak.requests), bucketSeconds: seconds),
                 "byEndpoint": Self.mix(LoadSeries.endpointNames, l.requests.map { $0[peak.bucket] }),
@@ -96,7 +96,7 @@ extension RunReport {
     /// Each bucket's API utilisation: busy-worker time over the workers × the bucket.
     func apiUtilisationSeries() -> [Double] {
         DerivedFigures.utilisationSeries(busy: load.apiBusy.map { Int64(clamping: $0) }, capacity: Int64(server.workers),
-                                         bucketSeconds: Int64(LoadSeries.bucket.seconds), durationMicroseconds: scenario.duration.microseconds)
+                                         bucketSeconds: Int64(load.bucket.seconds), durationMicroseconds: scenario.duration.microseconds)
     }
 
     /// `backend.queue`: the API as a queueing system, per endpoint and overall: requests

@@ -54,7 +54,7 @@ struct RunReport {
             ],
             "events": ["hash": eventHashSection()],
             "latency": .object(parts.latency),
-            "latencyOverTime": LatencyTimeline.section(parts.latencyOverTime, bucketSeconds: TimedLatency.bucketSeconds),
+            "latencyOverTime": LatencyTimeline.section(parts.latencyOverTime, bucketSeconds: TimedLatency.bucketSeconds(durationMicroseconds: scenario.duration.microseconds)),
             // The API's waits by span of simulated time: what their intervals rest on (BatchMeans).
             "batches": LatencyTimeline.section([("backend.queueing", core.metrics.queueingBatches)],
                                                bucketSeconds: core.metrics.queueingBatches.bucketSeconds),
@@ -162,7 +162,7 @@ struct RunReport {
             "requestsPerSecond": [
                 "mean": DerivedFigures.meanRate(Int64(total), durationSeconds: scenario.duration.seconds),
                 "p99": .fixed(perSecond.quantile, 1),
-                "peak": DerivedFigures.bucketRate(Int64(peak.requests), bucketSeconds: LoadSeries.bucket.seconds),
+                "peak": DerivedFigures.bucketRate(Int64(peak.requests), bucketSeconds: load.bucket.seconds),
                 "peakSecond": .fixed(Double(perSecond.peak), 1),
             ],
             "queueing": core.metrics.queueingLatency.latencySummary(),

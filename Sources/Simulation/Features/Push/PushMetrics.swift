@@ -103,6 +103,7 @@ struct PushMetrics {
 /// The push service's load over simulated time (``LoadSeries``'s buckets), per provider
 /// (APNs 0, FCM 1): `backend.load`'s push series. Empty without a push cohort.
 struct PushLoad {
+    let bucket: SimDuration
     let buckets: Int
     /// Sends handed to each provider.
     var sends: [[UInt32]]
@@ -118,6 +119,7 @@ struct PushLoad {
     var streamBusy: [[UInt64]]
 
     init(duration: SimDuration, active: Bool) {
+        bucket = LoadSeries.bucket(for: duration)
         buckets = LoadSeries.buckets(duration)
         let perProvider: [[UInt32]] = active ? Array(repeating: [UInt32](repeating: 0, count: buckets), count: 2) : [[], []]
         sends = perProvider
@@ -130,8 +132,8 @@ struct PushLoad {
     /// Provider `p`'s send holds a stream from `start` until its answer `answeredAt`
     /// (counted up to `end`, the run's).
     mutating func addStreamBusy(_ p: Int, from start: SimTime, to answeredAt: SimTime, end: SimTime) {
-        LoadSeries.spread(from: start.microseconds, to: min(answeredAt, end).microseconds, into: &streamBusy[p])
+        LoadSeries.spread(from: start.microseconds, to: min(answeredAt, end).microseconds, bucket: bucket, into: &streamBusy[p])
     }
 
-    @inline(__always) func index(_ now: SimTime) -> Int { LoadSeries.index(now, buckets: buckets) }
+    @inline(__always) func index(_ now: SimTime) -> Int { LoadSeries.index(now, bucket: bucket, buckets: buckets) }
 }

@@ -22,7 +22,7 @@ extension PushHost {
     /// cohort): sends and refused sends (per bucket and per second), the queue's and the
     /// streams' peaks and the streams' busy time.
     func loadSeries() -> [String: ReportValue] {
-        let seconds = LoadSeries.bucket.seconds
+        let seconds = load.bucket.seconds
         func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { DerivedFigures.bucketRate(Int64($0), bucketSeconds: seconds) }) }
         func counts<T: BinaryInteger>(_ counts: [T]) -> ReportValue { .array(counts.map { .count($0) }) }
         let p = load
@@ -54,7 +54,7 @@ extension PushHost {
             let dispatcher = active ? dispatchers[p] : PushDispatcher()
             let capacity = active ? concurrency : 0
             let busy = active ? load.streamBusy[p].map { Int64(clamping: $0) } : []
-            let utilisation = DerivedFigures.utilisationSeries(busy: busy, capacity: Int64(capacity), bucketSeconds: Int64(LoadSeries.bucket.seconds),
+            let utilisation = DerivedFigures.utilisationSeries(busy: busy, capacity: Int64(capacity), bucketSeconds: Int64(load.bucket.seconds),
                                                                durationMicroseconds: duration.microseconds)
             section[name] = [
                 "sends": .count(m.sends[p]),

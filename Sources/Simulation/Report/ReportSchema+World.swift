@@ -1,0 +1,267 @@
+import Reports
+
+/// What `fleetsim merge` and `compare` accept as a report of this build
+/// (``ReportConsistency``; docs/scale.md, "What merge refuses"): every key `report.json`
+/// may hold, the totals and their parts, and the bounds physics sets. A key a report
+/// of this build never writes is refused, not merged as an unknown count: every input of
+/// a merge or a compare comes from one build (`fleetsimVersion` is part of a run's identity).
+extension World {
+    /// Every leaf key of report.json (a latency or distribution object, a list or a
+    /// scalar), `*` one key (a cohort, endpoint, cause, provider, kind...); `?` marks a
+    /// key that not every report has (a shard's or a part's, a platform's, a feature's).
+    static let reportKeys = """
+        scenario
+        seed
+        fleetsimVersion
+        simulated.devices
+        simulated.duration
+        simulated.events
+        simulated.start
+        simulated.shard.index?
+        simulated.shard.count?
+        simulated.shard.fingerprint?
+        simulated.shard.identity.scenarioContent?
+        simulated.shard.identity.scale?
+        simulated.shard.identity.variants?
+        simulated.shard.identity.swarm?
+        simulated.shards.count?
+        simulated.shards.covered?
+        simulated.shards.fingerprint?
+        simulated.shards.identity.scenarioContent?
+        simulated.shards.identity.scale?
+        simulated.shards.identity.variants?
+        simulated.shards.identity.swarm?
+        expect
+        invariants.checked
+        invariants.violations
+        invariants.byKind.*
+        invariants.samples
+        events.hash.function
+        events.hash.delivered
+        events.hash.fleetDelivered
+        events.hash.total
+        events.hash.devices
+        events.hash.fleet
+        events.hash.byCohort
+        events.hash.byBucket
+        latency.*
+        latencyOverTime.bucketSeconds
+        latencyOverTime.series
+        notifications.posted
+        notifications.notShownWithoutPermission
+        users.appOpens
+        users.testsStarted
+        analytics.*
+        battery.*.capacityMah
+        battery.*.appEnergyPerDeviceDay.mAh
+        battery.*.appEnergyPerDeviceDay.percentOfCapacity
+        battery.*.wakeupsPerDeviceDay
+        battery.*.radioActiveSecondsPerDeviceDay
+        battery.*.budget.perRefreshPercent?
+        battery.*.devicesOverBudget?
+        battery.*.energyPerRefresh.count?
+        battery.*.energyPerRefresh.mAh?
+        battery.*.energyPerRefresh.percentOfCapacity?
+        battery.*.energyPerSync.count?
+        battery.*.energyPerSync.mAh?
+        battery.*.energyPerSync.percentOfCapacity?
+        backend.capacity.queueLimit
+        backend.capacity.workers
+        backend.clientTimeouts
+        backend.lostInTransit
+        backend.peakQueueDepth
+        backend.rejected
+        backend.unanswered
+        backend.unauthorized
+        backend.saturated
+        backend.requests.total
+        backend.requests.byEndpoint.*
+        backend.requestsPerSecond.mean
+        backend.requestsPerSecond.p99
+        backend.requestsPerSecond.peak
+        backend.requestsPerSecond.peakSecond
+        backend.queueing
+        backend.queue.overall.busyWorkerMicroseconds
+        backend.queue.overall.meanWait
+        backend.queue.overall.pWait
+        backend.queue.overall.served
+        backend.queue.overall.utilisation
+        backend.queue.byEndpoint.*.busyWorkerMicroseconds
+        backend.queue.byEndpoint.*.meanWait
+        backend.queue.byEndpoint.*.pWait
+        backend.queue.byEndpoint.*.served
+        backend.queue.byEndpoint.*.utilisation
+        backend.queue.byEndpoint.*.wait
+        backend.pushes.*.accepted
+        backend.pushes.*.concurrency
+        backend.pushes.*.headroom
+        backend.pushes.*.latency
+        backend.pushes.*.peakConcurrent
+        backend.pushes.*.peakConcurrentUpperBound
+        backend.pushes.*.peakQueueDepth
+        backend.pushes.*.rejectedByQueue
+        backend.pushes.*.rejectedByStatus.*
+        backend.pushes.*.saturated
+        backend.pushes.*.sends
+        backend.pushes.*.timedOut
+        backend.pushes.*.utilisation
+        backend.load.bucketSeconds
+        backend.load.faults
+        backend.load.peaksAre
+        backend.load.arrivalsBySecond?
+        backend.load.peakSecondMixes?
+        backend.load.apiBusyWorkerMicroseconds
+        backend.load.apiBusyWorkersPeak
+        backend.load.apiBusyWorkersPeakUpperBound
+        backend.load.apiHeadroom
+        backend.load.apiHeadroomOverTime
+        backend.load.apiRejected
+        backend.load.apiRejectedPerSecond
+        backend.load.apiUnanswered
+        backend.load.apiUnansweredPerSecond
+        backend.load.apiUtilisation
+        backend.load.apiUtilisationOverTime
+        backend.load.requests.*
+        backend.load.requestsByCause.*
+        backend.load.requestsPerSecond.*
+        backend.load.pushes.*
+        backend.load.pushesPerSecond.*
+        backend.load.pushRejected.*
+        backend.load.pushRejectedPerSecond.*
+        backend.load.pushQueueDepthPeak.*
+        backend.load.pushConcurrentPeak.*
+        backend.load.pushConcurrentPeakUpperBound.*
+        backend.load.pushStreamMicroseconds.*
+        backend.load.peak.at
+        backend.load.peak.busyWorkers
+        backend.load.peak.busyWorkersUpperBound
+        backend.load.peak.cause
+        backend.load.peak.headroom
+        backend.load.peak.requests
+        backend.load.peak.requestsPerSecond
+        backend.load.peak.utilisation
+        backend.load.peak.byCause.*
+        backend.load.peak.byEndpoint.*
+        backend.load.peakSecond.at
+        backend.load.peakSecond.cause
+        backend.load.peakSecond.mixOf
+        backend.load.peakSecond.requests
+        backend.load.peakSecond.byCause.*
+        backend.load.peakSecond.byEndpoint.*
+        scheduling.launches
+        scheduling.launchesByPlatform.*.devices
+        scheduling.launchesByPlatform.*.launches
+        scheduling.launchesByPlatform.*.byBucket.*?
+        scheduling.launchesPerDeviceDay.*.*
+        scheduling.expirations
+        scheduling.earlyExpirations
+        scheduling.watchdogKills
+        scheduling.submitUnavailable
+        scheduling.heldBackByLowPowerMode
+        scheduling.jetsamKills
+        scheduling.dozeDeferrals
+        scheduling.dozeDeferral
+        scheduling.alarms.delayedByDoze
+        scheduling.alarms.dozeDelay
+        scheduling.alarms.fired
+        scheduling.batterySaverActivations
+        scheduling.bucketChanges
+        scheduling.doze.deepIdleEntries
+        scheduling.doze.maintenanceWindows
+        scheduling.fcm.deferredByDoze
+        scheduling.fcm.dozeDelay
+        scheduling.fcm.highPriorityNow
+        scheduling.forceQuits
+        scheduling.jobsStopped
+        scheduling.launchPolicy.dailyBudgetUsedUp
+        scheduling.launchPolicy.grants
+        scheduling.launchPolicy.heldBackByForceQuit
+        scheduling.launchPolicy.looks
+        scheduling.oemForceStops
+        scheduling.quotaDeferrals
+        scheduling.stepSyncJobs
+        scheduling.workManagerDelay
+        continuation.started
+        continuation.notified
+        continuation.offeredBackground
+        continuation.shownAtOpen
+        continuation.choices.*
+        continuation.outcomes.*
+        stepSync.*
+        push.users
+        push.sends
+        push.retries
+        push.summaries
+        push.accounted
+        push.opened
+        push.dismissed
+        push.heldForQuietHours
+        push.deliveryRate
+        push.failureRate
+        push.openRate
+        push.timeToOpen
+        push.created.total
+        push.created.byPriority.*
+        push.created.bySource.*
+        push.outcomes.*
+        push.suppressedByReason.*
+        push.failuresByReason.*
+        push.display.*
+        push.display.silent.*
+        push.emailFallbacks.*
+        push.providerLatencyP95.*
+        push.tokens.*
+        push.tokens.marked.*
+        """
+
+    /// Totals and their parts (``ReportSchema/Relation``): each holds in every report a
+    /// run or a merge writes, shards and parts included.
+    static let reportRelations: [ReportSchema.Relation] = [
+        .init("invariants.violations", ["invariants.byKind.*"]),
+        .init("backend.requests.total", ["backend.requests.byEndpoint.*"]),
+        .init("backend.requests.byEndpoint.*", ["backend.load.requests.*"]),
+        .init("backend.load.requests.total", ["backend.load.requests.*"], perBucket: true),
+        .init("backend.load.requests.total", ["backend.load.requestsByCause.*"], perBucket: true),
+        .init("backend.queue.overall.served", ["backend.queue.byEndpoint.*.served"]),
+        .init("backend.queueing.count", ["backend.queue.overall.served"]),
+        .init("backend.queue.byEndpoint.*.wait.count", ["backend.queue.byEndpoint.*.served"]),
+        .init("backend.queue.overall.busyWorkerMicroseconds", ["backend.queue.byEndpoint.*.busyWorkerMicroseconds"]),
+        .init("backend.queue.overall.busyWorkerMicroseconds", ["backend.load.apiBusyWorkerMicroseconds"]),
+        .init("backend.rejected", ["backend.load.apiRejected"]),
+        .init("backend.unanswered", ["backend.load.apiUnanswered"]),
+        .init("backend.pushes.*.sends", ["backend.load.pushes.*"]),
+        .init("scheduling.launches", ["scheduling.launchesByPlatform.*.launches"]),
+        .init("scheduling.launchesByPlatform.android.launches", ["scheduling.launchesByPlatform.android.byBucket.*"]),
+        .init("simulated.devices", ["scheduling.launchesByPlatform.*.devices"]),
+        .init("push.created.total", ["push.created.byPriority.*"]),
+        .init("push.created.total", ["push.created.bySource.*"]),
+        .init("push.accounted", ["push.outcomes.*"]),
+        .init("push.created.total", ["push.accounted"]),
+        .init("push.sends", ["backend.pushes.*.sends"]),
+        .init("push.timeToOpen.count", ["push.opened"]),
+        .init("continuation.notified", ["latency.continuationCompletedToNotified.count"]),
+        .init("push.outcomes.suppressed", ["push.suppressedByReason.*"]),
+        .init("continuation.started", ["continuation.outcomes.*"]),
+        .init("continuation.offeredBackground", ["continuation.choices.*"]),
+    ]
+
+    /// Bounds physics sets on the counts, and the kinds a violation sample may name
+    /// (``ReportSchema/Bound``).
+    static let reportBounds: [ReportSchema.Bound] = [
+        .memberNames("invariants.samples", member: "kind", names: "invariants.byKind"),
+        .fullSeries("backend.load.*", bucketSeconds: "backend.load.bucketSeconds", except: ["arrivalsBySecond", "peakSecondMixes", "faults"]),
+        .fullSeries("backend.load.*.*", bucketSeconds: "backend.load.bucketSeconds", except: []),
+        .busyTime("backend.load.apiBusyWorkerMicroseconds", workers: "backend.capacity.workers"),
+        .busyTime("backend.load.pushStreamMicroseconds.*", workers: "backend.pushes.*.concurrency"),
+        .atMost("backend.load.apiBusyWorkersPeak", limit: "backend.capacity.workers"),
+        .atMost("backend.load.pushConcurrentPeak.*", limit: "backend.pushes.*.concurrency"),
+        .atMost("backend.pushes.*.peakConcurrent", limit: "backend.pushes.*.concurrency"),
+        .atMostValue("battery.*.radioActiveSecondsPerDeviceDay.max", 86_400),
+    ]
+
+    /// The schema of this build's reports (``reportKeys``, ``reportRelations``,
+    /// ``reportBounds``), violation kinds by name (``ViolationKind``).
+    public static let reportSchema = ReportSchema(
+        keys: reportKeys, names: ["invariants.byKind": Set(ViolationKind.allCases.map(\.rawValue))],
+        relations: reportRelations, bounds: reportBounds)
+}
