@@ -26,14 +26,21 @@ import Testing
         Rule(pattern: #"\b"# + "iss" + #"ues? [0-9]"#, unless: #"seed `?002"#),
     ]
 
+    /// The rules compiled once (a few thousand files' lines go through them).
+    nonisolated(unsafe) static let compiled: [(pattern: NSRegularExpression, unless: NSRegularExpression?)] = rules.map { rule in
+        (try! NSRegularExpression(pattern: rule.pattern, options: .caseInsensitive),
+         rule.unless.map { try! NSRegularExpression(pattern: $0, options: .caseInsensitive) })
+    }
+
+    static func found(_ re: NSRegularExpression, in line: String) -> Bool {
+        re.firstMatch(in: line, range: NSRange(location: 0, length: (line as NSString).length)) != nil
+    }
+
     /// The lines of `text` that narrate (1-based line numbers).
     static func narratingLines(_ text: String) -> [Int] {
         text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { n, line in
             let l = String(line)
-            let bad = rules.contains { rule in
-                l.range(of: rule.pattern, options: [.regularExpression, .caseInsensitive]) != nil
-                    && !(rule.unless.map { l.range(of: $0, options: [.regularExpression, .caseInsensitive]) != nil } ?? false)
-            }
+            let bad = compiled.contains { rule in found(rule.pattern, in: l) && !(rule.unless.map { found($0, in: l) } ?? false) }
             return bad ? n + 1 : nil
         }
     }
@@ -86,13 +93,26 @@ import Testing
         var inBlock = false
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { raw in
             if raw.hasPrefix("```") { inBlock.toggle(); return "" }
-            return inBlock ? "" : raw.replacingOccurrences(of: #"`[^`]*`"#, with: "", options: .regularExpression)
+            guard !inBlock else { return "" }
+            return raw.contains("`") ? raw.replacingOccurrences(of: #"`[^`]*`"#, with: "", options: .regularExpression) : String(raw)
         }
     }
 
     /// The anchors of a Markdown page: its headings' slugs (a repeated one numbered `-1`,
     /// `-2`, as GitHub does) and any `id="..."` or `name="..."`.
     static func anchors(_ text: String) -> Set<String> {
+        anchorsLock.lock()
+        defer { anchorsLock.unlock() }
+        if let known = anchorsOf[text] { return known }
+        let found = computedAnchors(text)
+        anchorsOf[text] = found
+        return found
+    }
+
+    nonisolated(unsafe) static var anchorsOf: [String: Set<String>] = [:]
+    static let anchorsLock = NSLock()
+
+    static func computedAnchors(_ text: String) -> Set<String> {
         var out: Set<String> = []
         var seen: [String: Int] = [:]
         var inBlock = false
@@ -100,19 +120,30 @@ import Testing
             if raw.hasPrefix("```") { inBlock.toggle(); continue }
             guard !inBlock else { continue }
             let line = String(raw)
-            if let m = line.range(of: #"^#{1,6} "#, options: .regularExpression) {
-                let base = slug(String(line[m.upperBound...]).trimmingCharacters(in: .whitespaces))
+            let hashes = line.prefix { $0 == "#" }.count
+            if (1...6).contains(hashes), line.dropFirst(hashes).first == " " {
+                let base = slug(String(line.dropFirst(hashes + 1)).trimmingCharacters(in: .whitespaces))
                 let k = seen[base, default: 0]
                 seen[base] = k + 1
                 out.insert(k == 0 ? base : "\(base)-\(k)")
             }
-            for m in matches(#"(id|name)="([^"]+)""#, in: line) { out.insert(m[2]) }
+            if line.contains("id=") || line.contains("name=") {
+                for m in matches(#"(id|name)="([^"]+)""#, in: line) { out.insert(m[2]) }
+            }
         }
         return out
     }
 
+    nonisolated(unsafe) static var patterns: [String: NSRegularExpression] = [:]
+    static let patternsLock = NSLock()
+
     static func matches(_ pattern: String, in line: String) -> [[String]] {
-        guard let re = try? NSRegularExpression(pattern: pattern) else { return [] }
+        patternsLock.lock()
+        let cached = patterns[pattern]
+        let re = cached ?? (try? NSRegularExpression(pattern: pattern))
+        if cached == nil { patterns[pattern] = re }
+        patternsLock.unlock()
+        guard let re else { return [] }
         let ns = line as NSString
         return re.matches(in: line, range: NSRange(location: 0, length: ns.length)).map { m in
             (0..<m.numberOfRanges).map { m.range(at: $0).location == NSNotFound ? "" : ns.substring(with: m.range(at: $0)) }
@@ -158,7 +189,7 @@ import Testing
     /// prose) that name no page or no heading of it.
     static func brokenCitations(in file: String, text: String, read: (String) -> String?) -> [String] {
         var broken: [String] = []
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains("docs/") {
             for m in matches(#"(?<![A-Za-z0-9_./-])docs/([A-Za-z0-9_-]+\.md)(#[A-Za-z0-9_-]+)?"#, in: String(line)) {
                 guard let page = read("docs/" + m[1]) else { broken.append("\(file):\(n + 1): \(m[0]): no such page"); continue }
                 if !m[2].isEmpty, !anchors(page).contains(String(m[2].dropFirst())) {
