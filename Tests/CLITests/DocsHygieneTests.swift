@@ -27,7 +27,7 @@ import Testing
     ]
 
     /// The rules compiled once (a few thousand files' lines go through them).
-    nonisolated(unsafe) static let compiled: [(pattern: NSRegularExpression, unless: NSRegularExpression?)] = rules.map { rule in
+    static let compiled: [(pattern: NSRegularExpression, unless: NSRegularExpression?)] = rules.map { rule in
         (try! NSRegularExpression(pattern: rule.pattern, options: .caseInsensitive),
          rule.unless.map { try! NSRegularExpression(pattern: $0, options: .caseInsensitive) })
     }
