@@ -3,7 +3,7 @@ SWIFT ?= swift
 SHELL := /bin/bash
 BIN := .build/release/fleetsim
 
-.PHONY: run install test docs docs-check bench explore baseline build clean report-screenshot
+.PHONY: run install test docs docs-check bench callgrind explore baseline build clean report-screenshot
 PREFIX ?= /usr/local
 
 ## Build (release) and run the default scenario; reports go to reports/default/.
@@ -62,6 +62,15 @@ docs-check:
 ## Kernel and whole-world throughput (release build): exact reference counts and events/s.
 bench: build
 	$(BIN) bench
+
+## The instructions the default scenario at --scale 0.1 executes (1,000 devices, 7 days,
+## report writing included), under valgrind's callgrind: the figure a shared machine's
+## load cannot move (docs/performance.md#instructions-make-callgrind). Prints the run's
+## summary, then the count. Needs valgrind; not part of `make test`.
+callgrind: build
+	@mkdir -p .build/callgrind
+	valgrind --tool=callgrind --callgrind-out-file=.build/callgrind/callgrind.out --log-file=.build/callgrind/valgrind.log $(BIN) run scenarios/default.json --scale 0.1 --out .build/callgrind --quiet
+	@awk '/Collected :/ { n = $$NF; s = ""; while (length(n) > 3) { s = "," substr(n, length(n) - 2) s; n = substr(n, 1, length(n) - 3) }; print "instructions: " n s }' .build/callgrind/valgrind.log
 
 ## 200 seeds of the default scenario in parallel: every seed must pass.
 explore: build

@@ -18,7 +18,7 @@ import Foundation
 ///    opened in the last 24 h, check the active session (only then: "use active
 ///    endpoint only if needed"); with no test in progress, notify once per window.
 /// 5. Persist what changed and synchronize before posting (seed `002`, issue 2), complete
-///    the task exactly once (issue 1), never set the badge (issue 3).
+///    the task exactly once (seed `002`, issue 1), never set the badge (seed `002`, issue 3).
 /// 6. A hard stop at 20 s inside the 30 s budget; 401 signs the user out and clears
 ///    the schedule; any other failure completes with `success: false`.
 ///
@@ -52,7 +52,7 @@ public struct RefreshLogic: Sendable {
         case .appOpened:
             // Remember the open (rule 4) and flush it: the 24 h rule depends on it, and
             // an app killed right after an open would otherwise lose it (seed `002`,
-            // issue 2; found by `fleetsim explore` on the default scenario, seed 34).
+            // seed `002` issue 2; found by `fleetsim explore` on the default scenario, seed 34).
             // Then submit the next refresh, as the app does when it enters the background.
             state.stored.lastAppOpenAt = now
             effects.append(.storeTime(.lastAppOpenAt, now))

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// `fleet[].push`, the top-level `broadcasts`, `backend.push` and `logic.push` (seed `001`, issue 5).
+/// `fleet[].push`, the top-level `broadcasts`, `backend.push` and `logic.push` (seed `001`; docs/scenario.md).
 ///
 /// Rules: `sources` has a key per ``PushSourceName`` (each optional), each with `perDay`
 /// (a number from 0 to 1440) and `priority` (weights of priority names); `quietHours`

@@ -6,7 +6,7 @@ public enum PushPriorityName: String, Sendable, Equatable, CaseIterable { case l
 /// Seed `001`'s preference categories, by name ("Push Notification Preferences").
 public enum PushCategoryName: String, Sendable, Equatable, CaseIterable { case assignments, challenges, messages, announcements }
 
-/// The notification sources of issue 5's workload, each with its seed `001` category
+/// The notification sources of the push workload, each with its seed `001` category
 /// ("Trigger Sources": assignment due soon, teacher feedback, challenges, announcements).
 public enum PushSourceName: String, Sendable, Equatable, CaseIterable {
     case assignmentDue, teacherFeedback, challenge, announcement

@@ -221,7 +221,7 @@ public struct EventQueue<Event> {
         /// instant: every phone of a zone unplugged at 07:00, a broadcast) is given back at
         /// the first slot that needs less than a quarter of it, rather than staying
         /// resident for the rest of the run: at a million devices a burst's doubled heap
-        /// was 50 MB (docs/speed.md, "Session 13"). Nothing is copied: the heap is empty.
+        /// was 50 MB (docs/performance.md#memory-per-device). Nothing is copied: the heap is empty.
         @inlinable @inline(never) mutating func sizeEmptyHeap(for entries: Int) {
             assert(heapCount == 0, "EventQueue: the heap is sized only while empty")
             let wanted = Swift.max(entries &+ entries >> 5, heapFloor)

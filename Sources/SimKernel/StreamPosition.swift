@@ -1,5 +1,5 @@
 /// A random stream kept as the number of draws it has made: 4 bytes where the stream is
-/// 16 (docs/speed.md, "Session 12: random streams as positions").
+/// 16 (docs/performance.md#streams-as-positions).
 ///
 /// The rule: a ``RandomStream``'s state after `n` draws is `seed₀ + n·gamma`, where
 /// `seed₀` and `gamma` are a pure function of (world seed, entity, purpose). So an

@@ -114,8 +114,8 @@ public struct World {
     /// them at their own instants, and no event depends on when they are settled
     /// (AndroidHost+Screen, "Lazy screen sessions and screen-offs"), so
     /// the report is the same; the sweep over every Android phone at each of `fleetsim
-    /// run`'s 50 progress steps was a tenth of a day's cache misses (docs/speed.md,
-    /// "Session 24").
+    /// run`'s 50 progress steps was a tenth of a day's cache misses
+    /// (docs/performance.md#lazy-doze-and-screen-sessions).
     public mutating func advance(until limit: SimTime) {
         let stop = limit < end ? limit : end
         if measuresQueue {

@@ -219,7 +219,7 @@ struct Bench: Command {
 
     /// Runs of the smallest size when larger sizes follow (their cost's yardstick).
     static let referenceRuns = 5
-    /// The whole world's targets on the project's 2-core VM (docs/speed.md): device-days
+    /// The whole world's targets on the project's 2-core VM (docs/performance.md#targets): device-days
     /// per second at 100,000 devices, the cost per device-day at every size within this
     /// factor of the smallest's, and the peak bytes per device at 1,000,000.
     static let targetDeviceDaysPerSecond = (devices: 100_000, rate: 15_000.0)
@@ -262,7 +262,7 @@ struct Bench: Command {
     /// queue from 100,000 devices on (23,389 requests answered 503), and at 1,000,000
     /// devices the 503s, their retries and 1.2 M client timeouts doubled the requests
     /// (20.4 M against 10.0 M) and the events per device-day (184 against 128): that run
-    /// measured an overloaded API, not the simulator's scaling (docs/speed.md).
+    /// measured an overloaded API, not the simulator's scaling (docs/performance.md#current-figures).
     static func worldScenario(devices n: Int, days: Int) -> String {
         let workers = (referenceWorkers * n + referenceFleet - 1) / referenceFleet
         let queueLimit = (referenceQueueLimit * n + referenceFleet - 1) / referenceFleet

@@ -1,11 +1,11 @@
 import Testing
 import AppLogic
 
-/// The time rules when the wall clock jumps (issue 12): every rule that compares two
+/// The time rules when the wall clock jumps (docs/clocks.md): every rule that compares two
 /// moments measures on the boot clock, so a clock set 2 days forward or 3 days back
 /// between the stamp and the decision changes nothing, at each rule's threshold.
 @Suite struct ClockJumpTests {
-    /// 2026-03-02T04:38:00Z: the app is opened (the replayed case of issue 12).
+    /// 2026-03-02T04:38:00Z: the app is opened (the replayed case of docs/clocks.md).
     let openedAt = Instant(unixSeconds: 1_772_426_280)
     /// 91 days before the open (server clock): the test is available all along.
     var completedAt: Instant { openedAt - .days(91) }

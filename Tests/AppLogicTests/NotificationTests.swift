@@ -2,8 +2,8 @@ import Testing
 import AppLogic
 
 /// When an available test is notified (seed `000` "Notification Strategy" and
-/// "Notification Throttling"), and in what order the notification's effects run (seed
-/// `002` issues 2 and 3).
+/// "Notification Throttling"), and in what order the notification's effects run
+/// (seed `002` issues 2 and 3).
 ///
 /// Every test uses a test completed on 2026-01-01T00:00:00Z (server clock) and a server
 /// time exactly 90 days later, on a device whose clock is right.

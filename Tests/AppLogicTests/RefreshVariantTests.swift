@@ -66,7 +66,7 @@ import AppLogic
          .analytics(.refreshCompleted(success: true, duration: duration))]
     }
 
-    // MARK: - unguardedCompletion (issue 1)
+    // MARK: - unguardedCompletion (seed `002`, issue 1)
 
     /// The expiration handler completes the task; the awaiting request, answering
     /// "cancelled", completes it a second time. (The fixed logic ignores that answer:
@@ -88,7 +88,7 @@ import AppLogic
         ])
     }
 
-    // MARK: - noSynchronize (issue 2)
+    // MARK: - noSynchronize (seed `002`, issue 2)
 
     @Test func noSynchronizeNeverFlushesTheWrites() {
         let launchedAt = serverTime
@@ -110,7 +110,7 @@ import AppLogic
         ])
     }
 
-    // MARK: - badgeOverwrite (issue 3)
+    // MARK: - badgeOverwrite (seed `002`, issue 3)
 
     @Test func badgeOverwriteSetsTheBadgeToOne() {
         let launchedAt = serverTime
@@ -148,7 +148,7 @@ import AppLogic
         ])
     }
 
-    // MARK: - localCalendarDays (issue 5)
+    // MARK: - localCalendarDays (seed `002`, issue 5)
 
     /// The device clock runs 3 days ahead; 87 true days have passed. The local-calendar
     /// count reads the device clock and says 90: available. The fixed logic reads the

@@ -288,7 +288,7 @@ struct Timed: Equatable, CustomStringConvertible {
         ])
     }
 
-    /// The state keeps Doze's growing delays as steps (docs/speed.md, Session 12): the
+    /// The state keeps Doze's growing delays as steps (docs/performance.md#memory-per-device): the
     /// progressions hold AOSP's values (`docs/platform-facts.md` A: IDLE 1, 2, 4, 6 h;
     /// maintenance 5, 10 min; light IDLE 5, 10, 15 min with windows of 1, 2, 4, 8, 15
     /// min), zero first; a step past the cap stays there, and a reset's zero steps to the

@@ -93,7 +93,7 @@ import SimKernel
         #expect(finished.runAttemptCount == 0)
     }
 
-    /// The attempt count stops at 65,535 (16 bits: docs/speed.md, Session 12), where the
+    /// The attempt count stops at 65,535 (16 bits: docs/performance.md#memory-per-device), where the
     /// backoff has long reached its 5 h cap: through 70,000 retries of a linear 10 s
     /// backoff (the slowest to reach it: attempt 1,800), each next run is due when the
     /// true count's backoff says.

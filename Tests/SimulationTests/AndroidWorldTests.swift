@@ -4,7 +4,7 @@ import Scenario
 @testable import Simulation
 
 /// Android's step sync, FCM under Doze and the manufacturer's policy in the world
-/// (issues 3, 4 and 5), judged on each device's own story.
+/// (docs/model-platforms.md), judged on each device's own story.
 @Suite struct AndroidWorldTests {
     static let stillAndroid = """
     "platform": "android", "signedIn": 1,
@@ -111,7 +111,7 @@ import Scenario
     }
 }
 
-/// Issue 3's key-value store in the world (iOS, ``KeyValueDurability``): a write not yet
+/// The key-value store in the world (iOS, ``KeyValueDurability``; seed `002`, issue 2): a write not yet
 /// persisted is lost on termination; a synchronized one, or one past the 10 s persist
 /// delay, is not.
 @Suite struct KeyValueDurabilityWorldTests {

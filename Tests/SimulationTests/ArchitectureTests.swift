@@ -98,7 +98,7 @@ import Testing
     /// Every method under Sources/Simulation that takes the core `inout` is `mutating` or
     /// `static`: called on a host or the world its caller holds `inout`, a non-mutating
     /// one makes Swift copy the whole struct (a host 350-1,400 bytes, the world 4,768)
-    /// and retain its arrays first, at every call (docs/speed.md, "Session 25").
+    /// and retain its arrays first, at every call (docs/performance.md#no-whole-world-copies).
     @Test func methodsThatTakeTheCoreInoutAreMutating() throws {
         let files = try Self.sources()
         #expect(files.count > 50, "Sources/Simulation not found at \(Self.simulation.path)")

@@ -2,23 +2,22 @@ import Testing
 @testable import Simulation
 import Platform
 
-/// Per-device state is most of a large fleet's memory (docs/speed.md, "Session 8: device
-/// state", "Session 9: a 16-byte random stream" and "Session 12: random streams as
-/// positions"): a field added in the wrong place, or
+/// Per-device state is most of a large fleet's memory (docs/performance.md#memory-per-device,
+/// docs/performance.md#streams-as-positions): a field added in the wrong place, or
 /// an optional time not packed, adds 8 bytes a device (8 MB a million). Upper bounds: shrinking is welcome, then lower them.
 @Suite struct DeviceLayoutTests {
     @Test func deviceStateStaysWithinItsBudget() {
-        // 280 bytes and the event hash's 8, which had an array of its own (Session 15); 280
-        // since the energy books lost their unused fourth kind (issue 31), the radios
+        // 280 bytes and the event hash's 8, which had an array of its own; 280
+        // since the energy books lost their unused fourth kind, the radios
         // keeping 16 bytes each with the transfers in flight (``RadioBurst``).
-        #expect(MemoryLayout<Device>.stride <= 280, "Device grew: see docs/speed.md, Sessions 8, 9, 10, 12, 13 and 15")
+        #expect(MemoryLayout<Device>.stride <= 280, "Device grew: see docs/performance.md#memory-per-device")
         // One radio's state machine with its transfers in flight (``RadioBurst``), two a device.
         #expect(MemoryLayout<RadioBurst>.stride <= 16, "RadioBurst grew: two in every Device")
         // 440 until each work's request became a 1-byte id in a table of the distinct ones
         // (the step sync's had taken 12 bytes; OS/BackgroundWork.swift); 440 again with the
-        // owed screen session's start (Session 25), which takes its queue entry's place.
-        #expect(MemoryLayout<AndroidDevice>.stride <= 440, "AndroidDevice grew: see docs/speed.md, Sessions 8, 9, 12, 13 and 25")
-        #expect(MemoryLayout<AndroidWorkSlot>.stride <= 32, "AndroidWorkSlot grew: see docs/speed.md, Session 12")
+        // owed screen session's start, which takes its queue entry's place.
+        #expect(MemoryLayout<AndroidDevice>.stride <= 440, "AndroidDevice grew: see docs/performance.md#memory-per-device")
+        #expect(MemoryLayout<AndroidWorkSlot>.stride <= 32, "AndroidWorkSlot grew: see docs/performance.md#memory-per-device")
         // One slot, one request id, one job serial, one stop placement and one WorkManager
         // timer per declared work (``PerWork``, OS/BackgroundWork.swift).
         func room<let n: Int, T, R>(_: KeyPath<R, InlineArray<n, T>>) -> Int { n }
@@ -29,35 +28,35 @@ import Platform
         let timers: [AndroidTimer] = [.doze, .bucket, .oemKill, .batterySaverLevel, .alarmClock] + WorkID.allCases.map { .work($0) }
         #expect(Set(timers.map(\.hashCode)).count == timers.count)
         #expect(MemoryLayout<AndroidTimer>.size == 1)
-        // Doze's delays as steps of their progressions (docs/speed.md, Session 12).
-        #expect(MemoryLayout<DozeState>.stride <= 96, "DozeState grew: see docs/speed.md, Session 12")
-        // iOS devices only, beside the fleet's `Device`s (docs/speed.md, Session 10).
-        #expect(MemoryLayout<LaunchPolicyState>.stride <= 48, "LaunchPolicyState grew: see docs/speed.md, Session 10")
-        // The refresh logic's state and what reached the disk (docs/speed.md, Sessions 11 and 13).
-        // A request in flight: about one for every four devices at a burst (docs/speed.md, Session 13).
+        // Doze's delays as steps of their progressions (docs/performance.md#memory-per-device).
+        #expect(MemoryLayout<DozeState>.stride <= 96, "DozeState grew: see docs/performance.md#memory-per-device")
+        // iOS devices only, beside the fleet's `Device`s (docs/performance.md#memory-per-device).
+        #expect(MemoryLayout<LaunchPolicyState>.stride <= 48, "LaunchPolicyState grew: see docs/performance.md#memory-per-device")
+        // The refresh logic's state and what reached the disk (docs/performance.md#memory-per-device).
+        // A request in flight: about one for every four devices at a burst (docs/performance.md#memory-per-device).
         // 112 until the request's cause (one byte for backend.load.requestsByCause) took 8:
         // about 2 bytes a device at a burst's peak.
-        #expect(MemoryLayout<Job>.stride <= 120, "Job grew: see docs/speed.md, Session 13")
+        #expect(MemoryLayout<Job>.stride <= 120, "Job grew: see docs/performance.md#memory-per-device")
         // 116 until the test windows the latencies count (seen, notified) moved from the
         // oracle's entry (24 -> 16 bytes) to the host's ``RefreshSlot``: the oracle only watches.
-        #expect(RefreshHost.bytesPerDevice <= 124, "the refresh host's entries grew: see docs/speed.md, Sessions 11 and 13")
-        // 16 until seed 000's timing judges (issue 32) added the last refresh's time and the
+        #expect(RefreshHost.bytesPerDevice <= 124, "the refresh host's entries grew: see docs/performance.md#memory-per-device")
+        // 16 until seed 000's timing judges added the last refresh's time and the
         // running task's flags, packed in one byte beside the window's count.
         #expect(MemoryLayout<RefreshChecker.TaskFlags>.size == 1)
         #expect(MemoryLayout<RefreshChecker.Entry>.stride <= 24, "the refresh oracle's entry grew")
         // The step sync's truth in one entry (seed 003's judges): 49 bytes in six arrays
-        // until Session 24 (docs/speed.md), the retry chain's flags and the restart flag
+        // before (docs/performance.md#state-grouped-by-event-kind), the retry chain's flags and the restart flag
         // now in the 16 bytes the retry chain's truth had to itself.
         #expect(MemoryLayout<StepsChecker.Entry>.stride <= 48, "the step-sync oracle's entry grew")
         // The continuation's slot with the user's stream position in what was its padding
-        // (Session 24: the position had an array of its own, 4 bytes a device).
-        #expect(MemoryLayout<ContinuationSlot>.stride <= 24, "ContinuationSlot grew: see docs/speed.md, Session 24")
+        // (the position had an array of its own, 4 bytes a device, before).
+        #expect(MemoryLayout<ContinuationSlot>.stride <= 24, "ContinuationSlot grew: see docs/performance.md#memory-per-device")
         // The analysis's send, mode and whether the user moved on (seed 004's judges), packed in 8 bytes.
         #expect(MemoryLayout<ContinuationChecker.Entry>.stride == 8, "the continuation oracle's entry grew")
     }
 
     /// The next event's prefetch asks for parts of a device by offset (Core/Prefetch,
-    /// docs/speed.md "Session 11: fewer lines per event"): a field moved out of its part
+    /// docs/performance.md#state-grouped-by-event-kind): a field moved out of its part
     /// would be read from memory without having been asked for (slower, never wrong).
     @Test func thePrefetchedPartsHoldTheirFields() {
         func range<T, V>(_ path: KeyPath<T, V>) -> Range<Int> {
@@ -81,7 +80,7 @@ import Platform
         #expect(range(\AndroidDevice.jobsRunning) == AndroidDevice.stepJobBytes)
         // What a screen session and every Doze input read comes before the jobs' part, so
         // that those events, the commonest on Android, read (and are prefetched) its first
-        // 344 bytes, not all 440 (docs/speed.md, "Sessions 24 and 25").
+        // 344 bytes, not all 440 (docs/performance.md#state-grouped-by-event-kind).
         let jobs = MemoryLayout<AndroidDevice>.offset(of: \AndroidDevice.jobSerials)!
         for field in [range(\AndroidDevice.bucket), range(\AndroidDevice.packedBucketCheckAt), range(\AndroidDevice.packedBucketEntryAt),
                       range(\AndroidDevice.packedNextSessionAt), range(\AndroidDevice.screenStream), range(\AndroidDevice.motionStream), range(\AndroidDevice.screen),

@@ -71,8 +71,8 @@ import Scenario
 
     /// `fleetsim run`'s 50 progress steps (``World/advance(until:)``) settle nothing owed
     /// between them, so its events are those of a run in one go, generation for generation,
-    /// and so is its report. A settle at each step (``World/run(until:)``, as the steps did
-    /// until Session 24) leaves the report as it is; on this fleet it re-armed one phone's
+    /// and so is its report. A settle at each step (``World/run(until:)``, as the steps
+    /// once did) leaves the report as it is; on this fleet it re-armed one phone's
     /// bucket timer once more (the same events, one timer's generation apart).
     @Test func progressStepsAreARunInOneGo() throws {
         let scenario = try Fixtures.scenario("scenarios/clocks/dst-fall-new-york.json")

@@ -3,7 +3,7 @@ import SimKernel
 import Scenario
 @testable import Simulation
 
-/// The platform models in the world: issue 3's "done when" rows, judged on whole runs.
+/// The platform models in the world (docs/model-platforms.md), judged on whole runs.
 @Suite struct PlatformWorldTests {
     /// iOS (`docs/platform-facts.md` F): Low Power Mode and Background App Refresh off give zero
     /// refresh launches; the same users with both on get launches.

@@ -5,13 +5,13 @@ import SimKernel
 @testable import Simulation
 
 /// The push pipeline's per-user and per-notification records, in size order: one of
-/// each per push user, notification and accepted message of a run (docs/speed.md,
-/// "the rest of the memory").
+/// each per push user, notification and accepted message of a run
+/// (docs/performance.md#memory-per-device).
 @Suite struct PushMemoryLayoutTests {
     @Test func perUserRecordsAre112And56BytesAndADevice40() {
-        // 112 with the first device record inline (docs/speed.md, Session 13).
+        // 112 with the first device record inline (docs/performance.md#memory-per-device).
         #expect(MemoryLayout<PushUserState>.stride == 112)
-        // 56 with its random stream as a position (docs/speed.md, Session 12).
+        // 56 with its random stream as a position (docs/performance.md#streams-as-positions).
         #expect(MemoryLayout<PushUserTruth>.stride == 56)
         #expect(MemoryLayout<StreamPosition>.stride == 4)
         #expect(MemoryLayout<PushDeviceRecord>.stride == 40)
@@ -22,7 +22,7 @@ import SimKernel
 
     /// The settings the oracle copies at set-up, its counts for the limits, its token
     /// truth and its unread count: 8, 12, 22 and 4 bytes in one 48-byte entry a push user
-    /// (docs/speed.md, Session 24: four arrays until then; PushUserTruth stays 56).
+    /// (docs/performance.md#state-grouped-by-event-kind: four arrays before; PushUserTruth stays 56).
     @Test func theJudgesPerUserTruthIsOne48ByteEntry() {
         #expect(MemoryLayout<PushSettingsTruth>.stride == 8)
         #expect(MemoryLayout<PushCapTruth>.stride == 12)

@@ -6,7 +6,7 @@ import AppLogic
 @testable import SimKernel
 @testable import Simulation
 
-/// The push pipeline in the world (issue 5): the broadcast scenario accounts for every
+/// The push pipeline in the world (seed `001`): the broadcast scenario accounts for every
 /// notification, runs are byte-identical, and the world's rules at their boundaries.
 @Suite struct PushWorldTests {
     static func run(_ scenario: Scenario) throws -> (world: World, report: ReportValue) {

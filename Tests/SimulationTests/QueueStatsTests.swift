@@ -4,7 +4,7 @@ import SimKernel
 import Scenario
 @testable import Simulation
 
-/// The event-queue measurement (docs/speed.md) only reads the world: the run
+/// The event-queue measurement (docs/performance.md#the-pending-event-set) only reads the world: the run
 /// and its report.json are the same with it on, and its counts add up.
 @Suite struct QueueStatsTests {
     @Test func measuringTheQueueLeavesTheReportUnchanged() throws {

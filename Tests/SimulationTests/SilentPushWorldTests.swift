@@ -121,8 +121,7 @@ import Reports
         #expect(Self.silent(world, "delivered") > 3, "a push after the kill woke the app")
     }
 
-    /// The 3-of-47 case of issue 31: a force-quit ten minutes before the due time discards
-    /// the held push, and the open five minutes later (which allows launches again) finds
+    /// A force-quit ten minutes before the due time discards the held push, and the open five minutes later (which allows launches again) finds
     /// nothing held (pushes in between were dropped); nothing is delivered at the due time
     /// (a push after the open that the throttle holds is discarded by the next force-quit,
     /// at the end of that open's session: every session ends in one here).
@@ -189,7 +188,7 @@ import Reports
         #expect(Self.silent(world, "deliveredAfterWait") + Self.silent(world, "droppedAfterWait") == 0)
     }
 
-    /// Issue 31: a cohort with Background App Refresh off got silent-push wakes. Off: none
+    /// A cohort with Background App Refresh off must get no silent-push wakes. Off: none
     /// at arrival, after a wait or at a launch, and every push dropped at arrival; on: wakes.
     @Test func aCohortWithBackgroundAppRefreshOffGetsNoSilentPushWakes() throws {
         let off = try PushLifecycleTests.run(try Self.scenario(count: 10, duration: "2d", opensPerDay: 4, refresh: 0))
@@ -201,7 +200,7 @@ import Reports
         #expect(PushLifecycleTests.count(on, "push.display.silent.delivered") > 100)
     }
 
-    /// The independent check of issue 31 over a fleet with opens, force-quits and jetsam
+    /// The independent check of silent-push holds over a fleet with opens, force-quits and jetsam
     /// kills: walking each device's story, every hold ends by the first of the user's open
     /// (delivered then), a force-quit or kill (discarded then) and its due time (delivered
     /// or dropped then); and the report's counts add up: each hold ended one way or is

@@ -6,7 +6,7 @@ import SimKernel
 /// that entry out of the queue (``AndroidHost/armWorkCheck(_:_:_:at:core:)``): it would
 /// only have popped as a no-op. Measured on the default scenario at `--scale 0.02` before
 /// the retraction: 3,273 of 10,454 step-sync looks and 2,718 of 6,277 refresh looks
-/// popped stale, a third of the 16,731 looks popped (docs/speed.md, "Session 22"); now
+/// popped stale, a third of the 16,731 looks popped (docs/performance.md#the-pending-event-set); now
 /// 1,980 of 12,720.
 @Suite struct WorkCheckEntriesTests {
     @Test func mootWorkChecksLeaveTheQueue() throws {

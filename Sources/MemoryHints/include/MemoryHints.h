@@ -4,7 +4,7 @@
 // Hints to the CPU and the kernel about memory the simulator is about to use. They
 // never fault and change no value, so a run's results do not depend on them; they are
 // here because Swift has neither a prefetch nor madvise's flags of its own
-// (docs/speed.md, "Session 7: the device state's cache and TLB misses").
+// (docs/performance.md#prefetch).
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 import SimKernel
 
-/// A manufacturer's extra background restrictions, as a cohort parameter (issue 3:
-/// "manufacturers that kill background work").
+/// A manufacturer's extra background restrictions, as a cohort parameter (manufacturers
+/// that kill background work; docs/platform-facts.md).
 ///
 /// **Assumption** (no published numbers; docs/platform-facts.md has none): an aggressive OEM
 /// force-stops the app once the screen has been off `killAfterScreenOff` with the app in

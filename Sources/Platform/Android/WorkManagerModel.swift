@@ -63,7 +63,7 @@ public enum WorkResult: UInt8, Sendable, Equatable { case success, retry, failur
 
 /// One work request's schedule state (`WorkSpec`'s `lastEnqueueTime`, `periodCount`,
 /// `runAttemptCount`), 15 bytes, so that a device's work slot with its flag and two
-/// times takes 32 (docs/speed.md, Session 12).
+/// times takes 32 (docs/performance.md#memory-per-device).
 public struct WorkSpecState: Sendable, Equatable {
     public internal(set) var lastEnqueueTime: SimTime
     public internal(set) var periodCount: UInt32 = 0

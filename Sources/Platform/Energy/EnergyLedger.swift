@@ -1,7 +1,7 @@
 import SimKernel
 
-/// The kinds of background work FleetSim attributes energy to (issue 3: "energy per
-/// operation (refresh, sync, push handling)").
+/// The kinds of background work FleetSim attributes energy to (the energy report's
+/// per-operation figures: refresh, sync, push handling; docs/report.md).
 public enum EnergyOperation: UInt8, Sendable, CaseIterable {
     case refresh, sync, pushHandling
 }
@@ -17,8 +17,8 @@ public enum EnergyOperation: UInt8, Sendable, CaseIterable {
 /// "energy per refresh". A radio tail left behind by an operation is part of that
 /// operation's cost (see ``RadioState``), even when it outlives the task.
 ///
-/// Fixed size, no allocation: 41 bytes, in every `Device` (docs/speed.md, "Session 12:
-/// the energy books": 49 bytes then, with a fourth kind that nothing used). The per-kind
+/// Fixed size, no allocation: 41 bytes, in every `Device` (docs/performance.md#memory-per-device;
+/// 49 bytes with a fourth kind that nothing used). The per-kind
 /// sums are kept apart, not folded into one total as they come, because ``appJoules``
 /// adds them in kind order: the same total to the bit.
 public struct EnergyLedger: Sendable {

@@ -10,7 +10,7 @@ struct Device {
     // battery's capacity is the cohort's (``CohortModels/capacityMah``) and the
     // notification permission the notification centre's.
     //
-    // Hot fields first (docs/speed.md, "Session 11: fewer lines per event"): the first
+    // Hot fields first (docs/performance.md#state-grouped-by-event-kind): the first
     // ``hotBytes`` hold what most event kinds read (the process, its clock and task, the
     // cohort, the battery and connectivity, the timers), so that the next event's
     // prefetch (Core/Prefetch) asks for 3 lines, not all 6; energy, the launch
@@ -18,7 +18,7 @@ struct Device {
 
     /// The chain of its delivered events' hashes (Core/EventHashes), written at every
     /// event: here, in a line the event reads anyway, rather than in an array of its own
-    /// whose line each event fetched and dirtied (docs/speed.md, "Session 15").
+    /// whose line each event fetched and dirtied (docs/performance.md#state-grouped-by-event-kind).
     var eventHash: UInt64 = 0
 
     // The app's process and its clock
@@ -41,7 +41,7 @@ struct Device {
     /// app's use (its slot in ``WorldCore/launchPolicies``, WorldCore+LaunchPolicy); on Android
     /// ``androidFlag`` and its index in `World.androids` (OS/Android). In the `Device`, whose
     /// line the event reads anyway, rather than an index array of its own: one line fewer
-    /// for the events that ask which platform a device runs (docs/speed.md, "Session 15").
+    /// for the events that ask which platform a device runs (docs/performance.md#prefetch).
     var platformSlot: UInt32
     /// The top bit of an Android device's ``platformSlot``.
     static var androidFlag: UInt32 { 1 << 31 }
@@ -90,6 +90,6 @@ struct Device {
     // Random streams, one per purpose, as positions (``DeviceStreams``; drawn through
     // ``WorldCore/withStream(_:of:_:)``), here, in the ledger's tail. A use rebuilds
     // its stream: draws that go together (a request's round trip and loss) share one
-    // rebuild (docs/speed.md, "Session 12: random streams as positions" and "Session 13").
+    // rebuild (docs/performance.md#streams-as-positions).
     var streams = DeviceStreams()
 }

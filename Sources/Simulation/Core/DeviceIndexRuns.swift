@@ -7,7 +7,7 @@
 /// For the prefetch only (Core/Prefetch): reading the slot there, from the `Device`
 /// being asked for, waited on memory before the Android state's or the launch policy's
 /// lines could be asked for, a second wait after the `Device`'s own at a million devices;
-/// a search of a few runs held in cache waits on nothing (docs/speed.md, "Session 15").
+/// a search of a few runs held in cache waits on nothing (docs/performance.md#prefetch).
 /// The events themselves read the slot: the `Device` is in the cache by then.
 struct DeviceIndexRuns {
     /// The first device of each run, ascending; the first is 0.

@@ -5,7 +5,7 @@ import AppLogic
 /// generation per timer in one small table per device, and one event case,
 /// `WorldEvent.deviceTimer`, for all of them. An event carries the generation its
 /// timer was armed with; re-arming or cancelling bumps it, so the older entry is a no-op
-/// when popped. docs/speed.md ("Timers and the event queue") describes the next step:
+/// when popped. docs/performance.md#the-pending-event-set describes the next step:
 /// one queue entry per device, for the earliest of its table. The timers themselves
 /// (``DeviceTimer``) are the features' list's (Features/Features.swift).
 

@@ -1,7 +1,7 @@
 import SimKernel
 
-/// Prefetching the next event's state (docs/speed.md, "Session 7: the device state's
-/// cache and TLB misses" and "Session 11: fewer lines per event"). A large fleet's per-device state is far bigger than the
+/// Prefetching the next event's state (docs/performance.md#prefetch and
+/// docs/performance.md#state-grouped-by-event-kind). A large fleet's per-device state is far bigger than the
 /// cache, and each event reads one device chosen by the clock, so nearly every event
 /// began with a wait on memory: its `Device`, its event hash, its `AndroidDevice`, the
 /// feature's arrays. While an event runs, the next one is already known (the top of the
@@ -37,7 +37,7 @@ extension WorldEvent {
 
     /// Starts loading the state this event will read first: the lines of its device's
     /// `Device` (the event hash first among them) and, on Android, `AndroidDevice` that its kind reads
-    /// (measured per kind: docs/speed.md, "Session 11: fewer lines per event"). Most
+    /// (measured per kind: docs/performance.md#state-grouped-by-event-kind). Most
     /// kinds read only the `Device`'s hot part (``Device/hotBytes``); a request on the
     /// server reads one stream of it, or its clock and time zone, and no Android state;
     /// the end of a wake or a task reads one flag of the Android state, and a screen
@@ -49,8 +49,8 @@ extension WorldEvent {
     /// a feature's timer and a work run's for their features; for a request, the token and
     /// what its owner's backend reads for the server's answer, and every host's request
     /// slot and the owner's state for the answer; every feature's for an open
-    /// (docs/speed.md, "Session 14: the features' entries prefetched"); and the
-    /// features' that hear a session's end (Session 15). Features/Features.swift lists
+    /// (docs/performance.md#prefetch); and the features' that hear a session's end.
+    /// Features/Features.swift lists
     /// what each feature reads (its `prefetch...` fan-outs).
     @inline(__always) func prefetchState(in world: inout World) {
         switch self {

@@ -5,7 +5,7 @@ import AppLogic
 /// pending entries at each pop (peak and mean) and how many popped entries were
 /// superseded, that is stale (a timer re-armed or cancelled, a task or job moved on, a
 /// process restarted) and so a no-op. It never touches the run: report.json is the
-/// same with or without it. The figures are in docs/speed.md ("Timers and the event queue").
+/// same with or without it. The figures are in docs/performance.md#the-pending-event-set.
 public struct QueueStats: Sendable, Equatable {
     public var pops: UInt64 = 0
     public var pendingSum: UInt64 = 0

@@ -2,7 +2,7 @@ import SimKernel
 import AppLogic
 import Platform
 
-// Background work by id (issue 30): a feature declares its work as a case of ``WorkID``
+// Background work by id (docs/architecture.md): a feature declares its work as a case of ``WorkID``
 // (Features/Features.swift) with its request (``PeriodicWork``) and its line in the work
 // fan-outs there (``World/featureWorkRuns(_:_:_:)``, ``World/featureWorkStopped(_:_:serial:)``).
 // The OS's mechanisms (WorkManager, Doze, charging, Battery Saver, a force-stop's end)

@@ -1,7 +1,7 @@
 import Foundation
 import SimKernel
 
-/// The oracle's own reading of a zone's wall clock (issue 32: a judge computes with code
+/// The oracle's own reading of a zone's wall clock (docs/architecture.md: a judge computes with code
 /// of its own): Foundation's tz data through arithmetic written here, never the logic's
 /// `LocalTime`/`LocalCalendar` nor the world's calendars, so a bug in those cannot hide
 /// from the judge that uses them.

@@ -6,7 +6,7 @@ import Backend
 /// The oracle's own truth for one push user's rules (seed `001`), 48 bytes: what the
 /// server was told of the token, the settings drawn, the sends counted for the frequency
 /// limits and the unread count. A router input and a send read several of them; in
-/// arrays of their own they took a cache line each (docs/speed.md, "Session 24").
+/// arrays of their own they took a cache line each (docs/performance.md#state-grouped-by-event-kind).
 struct PushRulesTruth {
     var token = PushTokenTruth()
     var settings: PushSettingsTruth

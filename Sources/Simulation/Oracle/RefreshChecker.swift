@@ -7,7 +7,7 @@ import AppLogic
 /// for none; the window last notified is the model's (``RefreshSlot/notifiedWindow``).
 struct RefreshChecker {
     /// One device's truth: one entry, so that an event reads one line of it rather than
-    /// one of each of several arrays (docs/speed.md, "Session 15").
+    /// one of each of several arrays (docs/performance.md#state-grouped-by-event-kind).
     /// 24 bytes: the two times, then the window and the small fields in one word
     /// (``DeviceLayoutTests``).
     struct Entry {

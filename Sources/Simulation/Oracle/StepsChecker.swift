@@ -8,7 +8,7 @@ import Platform
 struct StepsChecker {
     /// Each device's truth, in one entry: a step upload's arrival, a sync's start and its
     /// answer read several of its parts, which in arrays of their own took a cache line
-    /// each (docs/speed.md, "Session 24").
+    /// each (docs/performance.md#state-grouped-by-event-kind).
     var devices: [Entry]
 
     /// One device's truth, 48 bytes: the parts that a step-sync event reads, together.

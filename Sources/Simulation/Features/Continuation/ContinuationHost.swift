@@ -21,7 +21,7 @@ struct ContinuationSlot {
     var authorizationAnswer: NotificationAuthorization?
     /// The user's draws for the analysis (start, mode, choice, permission, tap) and the
     /// server's time, as a position (``StreamPosition``): in the slot's last 4 bytes,
-    /// which were padding (docs/speed.md, "Session 24").
+    /// which were padding (docs/performance.md#memory-per-device).
     var stream = StreamPosition.start
 }
 

@@ -2,7 +2,7 @@ import SimKernel
 import AppLogic
 import Scenario
 
-/// The token lifecycle as workload (seed `001`, "Token Refresh and Validation"; issue 5),
+/// The token lifecycle as workload (seed `001`, "Token Refresh and Validation"),
 /// so 410 / 404 answers and the registry's transitions happen in ordinary runs:
 /// - **Token change** (`fleet[].push.tokenRotationsPerMonth`, a Poisson process per
 ///   device): the provider issues a new token and the old one answers 410 (APNs) / 404

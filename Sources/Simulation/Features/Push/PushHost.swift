@@ -5,7 +5,7 @@ import Platform
 import Backend
 import Scenario
 
-/// Seed `001`'s pipeline, hosted (docs/architecture.md, issue 5):
+/// Seed `001`'s pipeline, hosted (docs/architecture.md):
 /// - **Workload**: each push user's sources (`fleet[].push.sources`) are Poisson processes;
 ///   a broadcast creates one notification for every push user it reaches at one instant.
 /// - **Registration**: a user whose permission allows notifications obtains a token and

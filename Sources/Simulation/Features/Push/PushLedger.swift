@@ -5,7 +5,7 @@ import Backend
 import Scenario
 
 /// Where a created notification ended, judged from what the world saw (the oracle's
-/// accounting, issue 5): every notification ends in one of these or is in flight at the end.
+/// accounting, docs/report.md): every notification ends in one of these or is in flight at the end.
 enum PushOutcome: UInt8, CaseIterable {
     case pending
     /// It reached a device of the user (or a summary carrying it did).
@@ -172,7 +172,7 @@ struct PushUserLists {
     /// empties them all frees it, and a change to a shared box copies it first. The
     /// same box as AppLogic's `PushPending.Storage`, written out for this type: one
     /// generic shared by both modules measured 0.25 % more instructions (its accessors'
-    /// cleanups not inlined; docs/speed.md, "Session 11: all of it together").
+    /// cleanups not inlined; docs/performance.md#no-whole-world-copies).
     struct Storage {
         private final class Box {
             @exclusivity(unchecked) var value: PushUserLists

@@ -59,7 +59,7 @@ struct StepSyncHost: FeatureHost {
     /// its budget not yet spent (it holds the process: ``World/featuresHoldProcess(_:)``).
     var waking: DeviceBits
     /// The step sync's draws (the last sync before the run, HealthKit's delivery gaps), as
-    /// positions (``StreamPosition``, docs/speed.md "Session 12: random streams as positions").
+    /// positions (``StreamPosition``, docs/performance.md#streams-as-positions).
     var streams: [StreamPosition]
     /// The server's step rows (the oracle reads them).
     var store: StepStore

@@ -155,7 +155,7 @@ extension World {
 
 // MARK: - Its background work (OS/BackgroundWork.swift)
 
-/// The step sync's background work (seed `003`, issue 4: "Android through WorkManager
+/// The step sync's background work (seed `003`: "Android through WorkManager
 /// periodic work (about 2 h, network and battery-not-low constraints)";
 /// iOS: "Background App Refresh + HealthKit Background Delivery"), ``WorkID/stepSync``. On Android the
 /// logic's `schedulePeriodicWork(interval:constraints:)` enqueues it as unique periodic

@@ -28,7 +28,7 @@ struct AndroidWorkSlot {
 }
 
 /// The Android-only state of one device, kept out of ``Device`` so iOS devices stay small.
-/// The fields are grouped by the events that read them (docs/speed.md, "Session 24"):
+/// The fields are grouped by the events that read them (docs/performance.md#state-grouped-by-event-kind):
 /// first the screen session's and the bucket's; then what every event that feeds or
 /// reads Doze reads (the owed work, the flags that say whether anything waits on Doze,
 /// the timers, Doze itself, and each work's due time, which ``AndroidHost/dozeWatched(_:_:core:)``
@@ -47,7 +47,7 @@ struct AndroidDevice {
     var packedNextSessionAt = PackedTime.none
     /// The user's screen sessions and the phone's significant motion, as positions
     /// (drawn through ``EntityStreams``). A session's start draws its length and the
-    /// next start with one rebuild (docs/speed.md, "Session 13").
+    /// next start with one rebuild (docs/performance.md#streams-as-positions).
     var screenStream = StreamPosition.start
     var motionStream = StreamPosition.start
     var screen = ScreenState()
