@@ -166,7 +166,11 @@ import Reports
         #expect(series.index(SimTime.zero + .seconds(59)) == 0)
         #expect(series.index(SimTime.zero + .seconds(60)) == 1)
         #expect(series.index(SimTime.zero + .seconds(61)) == 1)
-        #expect(LoadSeries(duration: .days(366)).buckets == 527_040)
+        // A week keeps a minute a bucket; a longer run wider buckets, at most 10,080
+        // (docs/report.md, "backend.load.bucketSeconds"): an hour for 366 days.
+        #expect(LoadSeries(duration: .days(7)).buckets == 10_080)
+        #expect(LoadSeries(duration: .days(7) + .seconds(1)).bucket == .minutes(5))
+        #expect(LoadSeries(duration: .days(366)).bucket == .hours(1) && LoadSeries(duration: .days(366)).buckets == 8_784)
         let push = PushLoad(duration: .seconds(61), active: true)
         #expect(push.sends.map(\.count) == [2, 2])
         #expect(push.index(SimTime.zero + .seconds(59)) == 0)

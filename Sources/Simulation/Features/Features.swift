@@ -445,6 +445,16 @@ extension World {
     public static let mergeRules = ReportMerge.Rules(
         RefreshHost.mergeRules + ContinuationHost.mergeRules + PushHost.mergeRules + StepSyncHost.mergeRules + ReportMerge.coreRules,
         schema: reportSchema)
+
+    /// What a report of this build holds (``ReportConsistency``): the core's keys,
+    /// totals and bounds (``CoreReportSchema``) and each feature's; violation kinds by
+    /// name (``ViolationKind``).
+    public static let reportSchema = ReportSchema(
+        keys: [CoreReportSchema.reportKeys, RefreshHost.reportKeys, ContinuationHost.reportKeys, PushHost.reportKeys, StepSyncHost.reportKeys]
+            .joined(separator: "\n"),
+        names: ["invariants.byKind": Set(ViolationKind.allCases.map(\.rawValue))],
+        relations: CoreReportSchema.reportRelations + ContinuationHost.reportRelations + PushHost.reportRelations,
+        bounds: CoreReportSchema.reportBounds + PushHost.reportBounds)
 }
 
 extension FeatureEvent {

@@ -41,3 +41,22 @@ extension ContinuationHost {
 extension ContinuationHost {
     static let mergeRules: [(pattern: String, rule: ReportMerge.Rule)] = [("continuation.**", .sum)]
 }
+
+/// Its part of what a report of this build holds, for `fleetsim merge` and `compare`
+/// (``CoreReportSchema`` has the rules; Features/Features.swift joins them).
+extension ContinuationHost {
+    static let reportKeys = """
+        continuation.started
+        continuation.notified
+        continuation.offeredBackground
+        continuation.shownAtOpen
+        continuation.choices.*
+        continuation.outcomes.*
+        """
+
+    static let reportRelations: [ReportSchema.Relation] = [
+        .init("continuation.notified", ["latency.continuationCompletedToNotified.count"]),
+        .init("continuation.started", ["continuation.outcomes.*"]),
+        .init("continuation.offeredBackground", ["continuation.choices.*"]),
+    ]
+}

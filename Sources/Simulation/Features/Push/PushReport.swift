@@ -181,3 +181,72 @@ extension PushHost {
         ("push.**", .sum),
     ]
 }
+
+/// Its part of what a report of this build holds, for `fleetsim merge` and `compare`
+/// (``CoreReportSchema`` has the rules; Features/Features.swift joins them).
+extension PushHost {
+    static let reportKeys = """
+        backend.pushes.*.accepted
+        backend.pushes.*.concurrency
+        backend.pushes.*.headroom
+        backend.pushes.*.latency
+        backend.pushes.*.peakConcurrent
+        backend.pushes.*.peakConcurrentUpperBound
+        backend.pushes.*.peakQueueDepth
+        backend.pushes.*.rejectedByQueue
+        backend.pushes.*.rejectedByStatus.*
+        backend.pushes.*.saturated
+        backend.pushes.*.sends
+        backend.pushes.*.timedOut
+        backend.pushes.*.utilisation
+        backend.load.pushes.*
+        backend.load.pushesPerSecond.*
+        backend.load.pushRejected.*
+        backend.load.pushRejectedPerSecond.*
+        backend.load.pushQueueDepthPeak.*
+        backend.load.pushConcurrentPeak.*
+        backend.load.pushConcurrentPeakUpperBound.*
+        backend.load.pushStreamMicroseconds.*
+        push.users
+        push.sends
+        push.retries
+        push.summaries
+        push.accounted
+        push.opened
+        push.dismissed
+        push.heldForQuietHours
+        push.deliveryRate
+        push.failureRate
+        push.openRate
+        push.timeToOpen
+        push.created.total
+        push.created.byPriority.*
+        push.created.bySource.*
+        push.outcomes.*
+        push.suppressedByReason.*
+        push.failuresByReason.*
+        push.display.*
+        push.display.silent.*
+        push.emailFallbacks.*
+        push.providerLatencyP95.*
+        push.tokens.*
+        push.tokens.marked.*
+        """
+
+    static let reportRelations: [ReportSchema.Relation] = [
+        .init("backend.pushes.*.sends", ["backend.load.pushes.*"]),
+        .init("push.created.total", ["push.created.byPriority.*"]),
+        .init("push.created.total", ["push.created.bySource.*"]),
+        .init("push.accounted", ["push.outcomes.*"]),
+        .init("push.created.total", ["push.accounted"]),
+        .init("push.sends", ["backend.pushes.*.sends"]),
+        .init("push.timeToOpen.count", ["push.opened"]),
+        .init("push.outcomes.suppressed", ["push.suppressedByReason.*"]),
+    ]
+
+    static let reportBounds: [ReportSchema.Bound] = [
+        .busyTime("backend.load.pushStreamMicroseconds.*", workers: "backend.pushes.*.concurrency"),
+        .atMost("backend.load.pushConcurrentPeak.*", limit: "backend.pushes.*.concurrency"),
+        .atMost("backend.pushes.*.peakConcurrent", limit: "backend.pushes.*.concurrency"),
+    ]
+}

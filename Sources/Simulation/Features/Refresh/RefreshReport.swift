@@ -30,3 +30,16 @@ extension RefreshHost {
         ("analytics.**", .sum),
     ]
 }
+
+/// Its part of what a report of this build holds, for `fleetsim merge` and `compare`
+/// (``CoreReportSchema`` has the rules; Features/Features.swift joins them).
+extension RefreshHost {
+    static let reportKeys = """
+        analytics.*
+        battery.*.budget.perRefreshPercent?
+        battery.*.devicesOverBudget?
+        battery.*.energyPerRefresh.count?
+        battery.*.energyPerRefresh.mAh?
+        battery.*.energyPerRefresh.percentOfCapacity?
+        """
+}

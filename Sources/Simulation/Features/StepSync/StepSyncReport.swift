@@ -31,3 +31,15 @@ extension StepSyncHost {
 extension StepSyncHost {
     static let mergeRules: [(pattern: String, rule: ReportMerge.Rule)] = [("stepSync.**", .sum)]
 }
+
+/// Its part of what a report of this build holds, for `fleetsim merge` and `compare`
+/// (``CoreReportSchema`` has the rules; Features/Features.swift joins them).
+extension StepSyncHost {
+    static let reportKeys = """
+        battery.*.energyPerSync.count?
+        battery.*.energyPerSync.mAh?
+        battery.*.energyPerSync.percentOfCapacity?
+        scheduling.stepSyncJobs
+        stepSync.*
+        """
+}

@@ -1,14 +1,16 @@
 import Reports
 
-/// What `fleetsim merge` and `compare` accept as a report of this build
-/// (``ReportConsistency``; docs/scale.md, "What merge refuses"): every key `report.json`
-/// may hold, the totals and their parts, and the bounds physics sets. A key a report
-/// of this build never writes is refused, not merged as an unknown count: every input of
-/// a merge or a compare comes from one build (`fleetsimVersion` is part of a run's identity).
-extension World {
+/// The core's part of what `fleetsim merge` and `compare` accept as a report of this
+/// build (``ReportConsistency``; docs/scale.md, "What merge refuses"): the keys of the
+/// core's sections, the totals and their parts, and the bounds physics sets. Each
+/// feature adds its own beside its report (Features/Features.swift joins them). A key a
+/// report of this build never writes is refused, not merged as an unknown count: every
+/// input of a merge or a compare comes from one build (`fleetsimVersion` is part of a
+/// run's identity).
+enum CoreReportSchema {
     /// Every leaf key of report.json (a latency or distribution object, a list or a
     /// scalar), `*` one key (a cohort, endpoint, cause, provider, kind...); `?` marks a
-    /// key that not every report has (a shard's or a part's, a platform's, a feature's).
+    /// key that not every report has (a shard's or a part's, a platform's).
     static let reportKeys = """
         scenario
         seed
@@ -51,20 +53,11 @@ extension World {
         notifications.notShownWithoutPermission
         users.appOpens
         users.testsStarted
-        analytics.*
         battery.*.capacityMah
         battery.*.appEnergyPerDeviceDay.mAh
         battery.*.appEnergyPerDeviceDay.percentOfCapacity
         battery.*.wakeupsPerDeviceDay
         battery.*.radioActiveSecondsPerDeviceDay
-        battery.*.budget.perRefreshPercent?
-        battery.*.devicesOverBudget?
-        battery.*.energyPerRefresh.count?
-        battery.*.energyPerRefresh.mAh?
-        battery.*.energyPerRefresh.percentOfCapacity?
-        battery.*.energyPerSync.count?
-        battery.*.energyPerSync.mAh?
-        battery.*.energyPerSync.percentOfCapacity?
         backend.capacity.queueLimit
         backend.capacity.workers
         backend.clientTimeouts
@@ -92,19 +85,6 @@ extension World {
         backend.queue.byEndpoint.*.served
         backend.queue.byEndpoint.*.utilisation
         backend.queue.byEndpoint.*.wait
-        backend.pushes.*.accepted
-        backend.pushes.*.concurrency
-        backend.pushes.*.headroom
-        backend.pushes.*.latency
-        backend.pushes.*.peakConcurrent
-        backend.pushes.*.peakConcurrentUpperBound
-        backend.pushes.*.peakQueueDepth
-        backend.pushes.*.rejectedByQueue
-        backend.pushes.*.rejectedByStatus.*
-        backend.pushes.*.saturated
-        backend.pushes.*.sends
-        backend.pushes.*.timedOut
-        backend.pushes.*.utilisation
         backend.load.bucketSeconds
         backend.load.faults
         backend.load.peaksAre
@@ -124,14 +104,6 @@ extension World {
         backend.load.requests.*
         backend.load.requestsByCause.*
         backend.load.requestsPerSecond.*
-        backend.load.pushes.*
-        backend.load.pushesPerSecond.*
-        backend.load.pushRejected.*
-        backend.load.pushRejectedPerSecond.*
-        backend.load.pushQueueDepthPeak.*
-        backend.load.pushConcurrentPeak.*
-        backend.load.pushConcurrentPeakUpperBound.*
-        backend.load.pushStreamMicroseconds.*
         backend.load.peak.at
         backend.load.peak.busyWorkers
         backend.load.peak.busyWorkersUpperBound
@@ -179,39 +151,7 @@ extension World {
         scheduling.launchPolicy.looks
         scheduling.oemForceStops
         scheduling.quotaDeferrals
-        scheduling.stepSyncJobs
         scheduling.workManagerDelay
-        continuation.started
-        continuation.notified
-        continuation.offeredBackground
-        continuation.shownAtOpen
-        continuation.choices.*
-        continuation.outcomes.*
-        stepSync.*
-        push.users
-        push.sends
-        push.retries
-        push.summaries
-        push.accounted
-        push.opened
-        push.dismissed
-        push.heldForQuietHours
-        push.deliveryRate
-        push.failureRate
-        push.openRate
-        push.timeToOpen
-        push.created.total
-        push.created.byPriority.*
-        push.created.bySource.*
-        push.outcomes.*
-        push.suppressedByReason.*
-        push.failuresByReason.*
-        push.display.*
-        push.display.silent.*
-        push.emailFallbacks.*
-        push.providerLatencyP95.*
-        push.tokens.*
-        push.tokens.marked.*
         """
 
     /// Totals and their parts (``ReportSchema/Relation``): each holds in every report a
@@ -229,20 +169,9 @@ extension World {
         .init("backend.queue.overall.busyWorkerMicroseconds", ["backend.load.apiBusyWorkerMicroseconds"]),
         .init("backend.rejected", ["backend.load.apiRejected"]),
         .init("backend.unanswered", ["backend.load.apiUnanswered"]),
-        .init("backend.pushes.*.sends", ["backend.load.pushes.*"]),
         .init("scheduling.launches", ["scheduling.launchesByPlatform.*.launches"]),
         .init("scheduling.launchesByPlatform.android.launches", ["scheduling.launchesByPlatform.android.byBucket.*"]),
         .init("simulated.devices", ["scheduling.launchesByPlatform.*.devices"]),
-        .init("push.created.total", ["push.created.byPriority.*"]),
-        .init("push.created.total", ["push.created.bySource.*"]),
-        .init("push.accounted", ["push.outcomes.*"]),
-        .init("push.created.total", ["push.accounted"]),
-        .init("push.sends", ["backend.pushes.*.sends"]),
-        .init("push.timeToOpen.count", ["push.opened"]),
-        .init("continuation.notified", ["latency.continuationCompletedToNotified.count"]),
-        .init("push.outcomes.suppressed", ["push.suppressedByReason.*"]),
-        .init("continuation.started", ["continuation.outcomes.*"]),
-        .init("continuation.offeredBackground", ["continuation.choices.*"]),
     ]
 
     /// Bounds physics sets on the counts, and the kinds a violation sample may name
@@ -252,16 +181,7 @@ extension World {
         .fullSeries("backend.load.*", bucketSeconds: "backend.load.bucketSeconds", except: ["arrivalsBySecond", "peakSecondMixes", "faults"]),
         .fullSeries("backend.load.*.*", bucketSeconds: "backend.load.bucketSeconds", except: []),
         .busyTime("backend.load.apiBusyWorkerMicroseconds", workers: "backend.capacity.workers"),
-        .busyTime("backend.load.pushStreamMicroseconds.*", workers: "backend.pushes.*.concurrency"),
         .atMost("backend.load.apiBusyWorkersPeak", limit: "backend.capacity.workers"),
-        .atMost("backend.load.pushConcurrentPeak.*", limit: "backend.pushes.*.concurrency"),
-        .atMost("backend.pushes.*.peakConcurrent", limit: "backend.pushes.*.concurrency"),
         .atMostValue("battery.*.radioActiveSecondsPerDeviceDay.max", 86_400),
     ]
-
-    /// The schema of this build's reports (``reportKeys``, ``reportRelations``,
-    /// ``reportBounds``), violation kinds by name (``ViolationKind``).
-    public static let reportSchema = ReportSchema(
-        keys: reportKeys, names: ["invariants.byKind": Set(ViolationKind.allCases.map(\.rawValue))],
-        relations: reportRelations, bounds: reportBounds)
 }
