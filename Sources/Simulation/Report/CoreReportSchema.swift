@@ -49,6 +49,8 @@ enum CoreReportSchema {
         latency.*
         latencyOverTime.bucketSeconds
         latencyOverTime.series
+        batches.bucketSeconds
+        batches.series
         notifications.posted
         notifications.notShownWithoutPermission
         users.appOpens
