@@ -227,6 +227,19 @@ import Testing
         }
     }
 
+    /// A page is read for one purpose: none is over 45 KB, performance.md not over 30 KB,
+    /// and each opens (after its title) with who it is for (docs/README.md).
+    @Test func everyPageIsSmallAndSaysWhoItIsFor() throws {
+        let pages = try Self.files().filter { $0.hasPrefix("docs/") && $0.hasSuffix(".md") && $0 != "docs/README.md" }
+        for page in pages {
+            let text = Self.read(page) ?? ""
+            let limit = page == "docs/performance.md" ? 30 * 1024 : 45 * 1024
+            #expect(text.utf8.count <= limit, "\(page) is \(text.utf8.count) bytes, over \(limit)")
+            let opening = text.split(separator: "\n", omittingEmptySubsequences: true).dropFirst().first ?? ""
+            #expect(opening.hasPrefix("For "), "\(page) does not open with who it is for: \(opening.prefix(60))")
+        }
+    }
+
     /// The matchers catch what they are for, and let a source's own words through. The
     /// planted pages are named from parts, so that the citation check passes this file.
     @Test func theMatchersCatchPlantedFaults() {
