@@ -24,8 +24,19 @@
 /// - At least ``minimumBatches`` batches must remain: fewer, because r₁ never passed,
 ///   is `correlated`; because the samples are too few, `insufficient`. Neither gives an
 ///   interval, and a verdict resting on it is inconclusive.
-/// - The interval (sectioning): centre the statistic of all samples after the warm-up,
+/// - The interval of a **mean**: centre the mean of all samples after the warm-up,
 ///   half-width t₀.₉₇₅,b−1 × s / √b, s the batches' standard deviation.
+/// - The interval of a **q-quantile**, centre ξ̂ the quantile of all samples after the
+///   warm-up: the share of samples at or below ξ̂ is a mean (of 0/1 indicators), so
+///   batch means give its half-width h = t₀.₉₇₅,b−1 × se, se² = Σᵢ (aᵢ − p̂ cᵢ)² /
+///   (b (b − 1) c̄²) (aᵢ of batch i's cᵢ samples at or below ξ̂, p̂ = Σaᵢ / Σcᵢ: the ratio
+///   estimator, batches of time holding unequal counts). Inverted through all the samples,
+///   the interval runs from the sample of rank ⌈(q − h) n⌉ to that of ⌈(q + h) n⌉, each
+///   located in its bucket as the order statistics' ranks are (up to the largest wait
+///   when q + h ≥ 1: a batch must hold 2 / (1 − q) samples, so the whole run's largest
+///   lies far above its q-quantile). The batch quantiles themselves (`batchValues`) are what the independence
+///   test reads: a tail quantile of a short batch is a poor linear estimate, and their
+///   spread over √b understated the whole run's (half of it at ρ 0.95 for the p99).
 public enum BatchMeans {
     /// The spans of simulated time a run records (`batches.series`).
     public static let baseBatches = 128
@@ -71,7 +82,9 @@ public enum BatchMeans {
         public var status: Status
         /// The statistic of the samples after the warm-up.
         public var centre: Double?
-        public var halfWidth: Double?
+        /// The interval's ends (only with `ok`).
+        public var low: Double?
+        public var high: Double?
         /// The batches judged (the last tried when none passed), their figure each.
         public var batchValues: [Double]
         public var batchSeconds: Int64
@@ -79,8 +92,8 @@ public enum BatchMeans {
         /// Simulated time cut at the start as warm-up (and spans that did not fill a batch).
         public var warmUpSeconds: Int64
 
-        public var low: Double? { status == .ok ? centre.flatMap { c in halfWidth.map { c - $0 } } : nil }
-        public var high: Double? { status == .ok ? centre.flatMap { c in halfWidth.map { c + $0 } } : nil }
+        /// Half the interval's width (a quantile's interval need not be symmetric about the centre).
+        public var halfWidth: Double? { low.flatMap { l in high.map { ($0 - l) / 2 } } }
     }
 
     /// The interval of `statistic` from `spans` (one histogram per span of `spanSeconds`, in time order).
@@ -124,15 +137,44 @@ public enum BatchMeans {
             guard b <= intervalBatches || m >= coarsest else { continue }
             var all = LatencyHistogram()
             for h in batches { all.merge(h) }
-            let mean = values.reduce(0, +) / Double(b)
-            let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(b - 1)
+            let centre = statistic.of(all) ?? 0
+            let t = tQuantile975(degreesOfFreedom: b - 1)
             last.status = .ok
-            last.centre = statistic.of(all)
-            last.halfWidth = tQuantile975(degreesOfFreedom: b - 1) * (variance / Double(b)).squareRoot()
+            last.centre = centre
+            switch statistic {
+            case .mean:
+                let mean = values.reduce(0, +) / Double(b)
+                let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(b - 1)
+                let half = t * (variance / Double(b)).squareRoot()
+                (last.low, last.high) = (centre - half, centre + half)
+            case .quantile(let q):
+                let h = t * shareStandardError(batches, atOrBelow: Int64(centre))
+                let n = Double(all.count)
+                // Ranks: 0 (from 0) when q − h ≤ 0; the largest wait when q + h ≥ 1.
+                let lower = q - h <= 0 ? 0 : Swift.min(all.count, UInt64(((q - h) * n).rounded(.up)))
+                let upper = Swift.min(all.count, UInt64((Swift.min(q + h, 1) * n).rounded(.up)))
+                let ends = all.rankInterval(lower: lower, upper: upper)
+                (last.low, last.high) = (Double(ends.low ?? 0), ends.high.map(Double.init))
+            }
             return last
         }
         if !everyBatchFilled { last.status = .insufficient }
         return last
+    }
+
+    /// The standard error of the share of samples at or below `value` from `batches` (the
+    /// ratio estimator's: residuals aᵢ − p̂ cᵢ over the mean count).
+    static func shareStandardError(_ batches: [LatencyHistogram], atOrBelow value: Int64) -> Double {
+        let b = Double(batches.count)
+        let below = batches.map { Double($0.samples(throughBucketOf: value)) }, counts = batches.map { Double($0.count) }
+        let total = counts.reduce(0, +)
+        guard b > 1, total > 0 else { return 0 }
+        let share = below.reduce(0, +) / total, meanCount = total / b
+        let squares = zip(below, counts).reduce(0.0) { sum, x in
+            let r = (x.0 - share * x.1) / meanCount
+            return sum + r * r
+        }
+        return (squares / (b * (b - 1))).squareRoot()
     }
 
     /// MSER's truncation: the number of leading spans to cut (at most half of them).

@@ -99,10 +99,11 @@ public struct ExpectationJudgement: Sendable, Equatable {
             result.method = .batchMeans
             var seconds = outcome
             seconds.centre = outcome.centre.map { $0 / 1_000_000 }
-            seconds.halfWidth = outcome.halfWidth.map { $0 / 1_000_000 }
+            seconds.low = outcome.low.map { $0 / 1_000_000 }
+            seconds.high = outcome.high.map { $0 / 1_000_000 }
             seconds.batchValues = outcome.batchValues.map { $0 / 1_000_000 }
             result.batches = seconds
-            if let low = seconds.low, let high = seconds.high { result.interval = Interval(low: Swift.max(0, low), high: high) }
+            if seconds.status == .ok, let low = seconds.low { result.interval = Interval(low: Swift.max(0, low), high: seconds.high) }
         } else if let (histogram, quantile) = latencyFigure(metric, in: document) {
             result.samples = histogram.count
             if let q = quantile, let bounds = histogram.quantileInterval(q) {
@@ -224,7 +225,7 @@ public struct ExpectationJudgement: Sendable, Equatable {
                   interval: low.map { Interval(low: $0, high: e.lookup("ciHigh")?.doubleValue) }, verdict: verdict)
         method = e.lookup("ciMethod")?.stringValue.flatMap(Method.init(rawValue:))
         if let b = e.lookup("batches"), let status = b.lookup("status")?.stringValue.flatMap(BatchMeans.Outcome.Status.init(rawValue:)) {
-            batches = BatchMeans.Outcome(status: status, centre: nil, halfWidth: nil,
+            batches = BatchMeans.Outcome(status: status, centre: nil,
                                          batchValues: (b.lookup("values")?.arrayValue ?? []).compactMap(\.doubleValue),
                                          batchSeconds: Int64(b.lookup("seconds")?.intValue ?? 0), lag1: b.lookup("lag1")?.doubleValue,
                                          warmUpSeconds: Int64(b.lookup("warmUpSeconds")?.intValue ?? 0))

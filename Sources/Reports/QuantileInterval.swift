@@ -101,6 +101,15 @@ extension LatencyHistogram {
     public func quantileInterval(_ q: Double) -> (low: Int64?, high: Int64?)? {
         guard count > 0 else { return nil }
         let (l, u) = QuantileInterval.ranks(count: count, quantile: q)
+        return rankInterval(lower: l, upper: u)
+    }
+
+    /// The samples of ranks `l` and `u` (1-based), located in their buckets as
+    /// ``quantileInterval(_:)`` says: the lower one's bucket's lower edge (at least
+    /// `min`), the upper one's bucket's upper edge (at most `max`); nil for a rank 0
+    /// (below) or above `count` (above).
+    func rankInterval(lower l: UInt64, upper u: UInt64) -> (low: Int64?, high: Int64?) {
+        guard count > 0 else { return (nil, nil) }
         var low: Int64?, high: Int64?
         var seen: UInt64 = 0
         for i in Self.bucketIndex(of: minValue)...Self.bucketIndex(of: maxValue) where counts[i] != 0 {
@@ -110,5 +119,16 @@ extension LatencyHistogram {
             if u <= count, before < u, seen >= u { high = Swift.min(Self.bucketBounds(i).upper, maxValue); break }
         }
         return (low, high)
+    }
+
+    /// The samples in the buckets up to `value`'s own (the samples at or below `value`,
+    /// as far as the buckets tell).
+    func samples(throughBucketOf value: Int64) -> UInt64 {
+        guard count > 0 else { return 0 }
+        let last = Self.bucketIndex(of: value)
+        guard last >= Self.bucketIndex(of: minValue) else { return 0 }
+        var seen: UInt64 = 0
+        for i in Self.bucketIndex(of: minValue)...Swift.min(last, Self.bucketIndex(of: maxValue)) { seen = Self.saturatingAdd(seen, counts[i]) }
+        return seen
     }
 }

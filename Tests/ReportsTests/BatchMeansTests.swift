@@ -31,6 +31,26 @@ import SimKernel
         #expect(mean.status == .ok && mean.low! <= 1_000_000 && 1_000_000 <= mean.high!)
     }
 
+    /// A percentile's interval comes from each batch's share of samples at or below the
+    /// whole run's percentile: spans alike give every batch the same share, so the
+    /// interval shrinks to that percentile's own bucket; a p99 whose share cannot be
+    /// bounded below 1 reaches up to the largest sample, never beyond.
+    @Test func aPercentilesIntervalRestsOnTheBatchesShares() {
+        let alike = Self.spans(perSpan: 100) { _, i in Int64(i + 1) * 10_000 }  // 10 ms to 1 s in every span
+        let o = BatchMeans.interval(.quantile(0.9), spans: alike, spanSeconds: 60)
+        #expect(o.status == .ok)
+        let centre = o.centre!
+        #expect(o.low! <= centre && centre <= o.high! && o.high! - o.low! <= centre / 64, "\(o.low!)-\(o.high!) around \(centre)")
+        // One span in eight holds the long waits: the batches' shares at or below the p99
+        // differ widely, and the upper end is the largest wait.
+        var rng = RandomStream(seed: 3, entity: 0, purpose: "batch")
+        let bursty = Self.spans(perSpan: 400) { s, _ in Int64(rng.exponential(mean: s % 8 == 0 ? 50_000_000 : 1_000_000)) }
+        let p99 = BatchMeans.interval(.quantile(0.99), spans: bursty, spanSeconds: 60)
+        var all = LatencyHistogram()
+        for h in bursty { all.merge(h) }
+        #expect(p99.status == .ok && p99.high! <= Double(all.max!) && p99.low! < p99.centre! && p99.centre! < p99.high!)
+    }
+
     @Test func aDriftAcrossTheRunIsCorrelated() {
         // The spans' waits grow steadily: every batching's neighbours resemble each other.
         let o = BatchMeans.interval(.mean, spans: Self.spans(perSpan: 50) { s, i in Int64(s * 10_000 + i) }, spanSeconds: 60)
