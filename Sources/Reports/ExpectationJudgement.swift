@@ -248,17 +248,26 @@ public struct ExpectationJudgement: Sendable, Equatable {
     public var valueText: String { MetricText.format(value, path: metric) }
 
     /// `n = 83; 95 % CI 51.0-91.0 h`, `n = 12` (a `max`), or nil (no samples behind it);
-    /// an interval of batch means or replications adds its method (``methodText``): the
-    /// order statistics' is the default, named in report.md's table.
-    public var evidenceText: String? {
+    /// an interval of batch means or replications adds its method (``methodText``) as a
+    /// last clause, `n = 1,307; insufficient: too few samples for 10 batches`: the order
+    /// statistics' is the default, named in report.md's table. Clauses are separated by
+    /// semicolons, never nested in parentheses, so a verdict can wrap them in one pair.
+    public var evidenceText: String? { evidence(straddling: false) }
+
+    /// ``evidenceText`` with, for an inconclusive verdict, `straddles <limit>` after the
+    /// interval: `n = 83; 95 % CI 51.0-91.0 h straddles 72.0 h; batch means: 20 batches of 1.2 h`.
+    public func evidence(straddling: Bool) -> String? {
         guard let samples else { return nil }
-        let how = method == .orderStatistics ? "" : methodText.map { " (\($0))" } ?? ""
-        guard let interval else { return "n = \(HumanUnits.count(samples))\(how)" }
-        // Across replications the figure may be any metric (a count): its own unit.
-        let range = method == .replications
-            ? "\(MetricText.format(interval.low, path: metric))-\(interval.high.map { MetricText.format($0, path: metric) } ?? "∞")"
-            : Self.rangeText(interval)
-        return "n = \(HumanUnits.count(samples)); 95 % CI \(range)\(how)"
+        var clauses = ["n = \(HumanUnits.count(samples))"]
+        if let interval {
+            // Across replications the figure may be any metric (a count): its own unit.
+            let range = method == .replications
+                ? "\(MetricText.format(interval.low, path: metric))-\(interval.high.map { MetricText.format($0, path: metric) } ?? "∞")"
+                : Self.rangeText(interval)
+            clauses.append("95 % CI \(range)" + (straddling ? straddled.map { " straddles \($0)" } ?? "" : ""))
+        }
+        if method != .orderStatistics, let how = methodText { clauses.append(how) }
+        return clauses.joined(separator: "; ")
     }
 
     /// The interval's method in words: `order statistics`, `batch means: 16 batches of
@@ -281,7 +290,7 @@ public struct ExpectationJudgement: Sendable, Equatable {
         switch verdict {
         case .pass: return "pass"
         case .fail: return "FAIL"
-        case .inconclusive: return "inconclusive (\(evidenceText ?? "no samples")\(straddled.map { " straddles \($0)" } ?? ""))"
+        case .inconclusive: return "inconclusive (\(evidence(straddling: true) ?? "no samples"))"
         }
     }
 

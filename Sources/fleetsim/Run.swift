@@ -196,7 +196,7 @@ struct Run: Command {
     /// and the file (when known: a merged report has only the scenario's name).
     static func verdictLine(_ e: ExpectationResult, file: String?) -> String {
         let limits = [e.minShown.map { "min \($0)" }, e.maxShown.map { "max \($0)" }].compactMap { $0 }
-        let evidence = e.interval == nil && e.batches == nil ? "" : "; " + (e.evidenceText ?? "") + (e.straddled.map { " straddles \($0)" } ?? "")
+        let evidence = e.interval == nil && e.batches == nil ? "" : "; " + (e.evidence(straddling: true) ?? "")
         return "\(e.verdict == .inconclusive ? "INCONCLUSIVE" : "FAIL") expectation \(e.metric) = \(MetricText.format(e.value, path: e.metric)), "
             + "limit \(limits.joined(separator: ", "))\(evidence)\(file.map { " (\($0))" } ?? "")"
     }

@@ -71,6 +71,34 @@ import Testing
         #expect(Self.judge("backend.nothing", max: 1, on: empty).verdict == .fail)
     }
 
+    /// A batch-means verdict's clauses (n, interval, what it straddles, the method) read
+    /// as one parenthesis, separated by semicolons: no `(n = 128 (insufficient: …))`.
+    @Test func aBatchMeansVerdictReadsAsOneParenthesis() {
+        func document(perSpan: Int, _ value: (Int, Int) -> Int64) -> ReportValue {
+            var timeline = LatencyTimeline(bucketSeconds: 60, durationMicroseconds: 128 * 60_000_000)
+            var all = LatencyHistogram()
+            for s in 0..<128 {
+                for i in 0..<perSpan {
+                    timeline.record(value(s, i), at: Int64(s) * 60_000_000)
+                    all.record(value(s, i))
+                }
+            }
+            return ["backend": ["queueing": all.latencySummary()],
+                    "batches": LatencyTimeline.section([("backend.queueing", timeline)], bucketSeconds: 60)]
+        }
+        // One wait a span: no 10 batches hold the 200 a p99 needs.
+        let few = Self.judge("backend.queueing.p99", max: 1, on: document(perSpan: 1) { _, _ in 500_000 })
+        #expect(few.verdict == .inconclusive)
+        #expect(few.verdictText == "inconclusive (n = 128; insufficient: too few samples for 10 batches)")
+        #expect(few.evidenceText == "n = 128; insufficient: too few samples for 10 batches")
+        // Waits of 0.1 s to 2 s, the same in every span: an interval that straddles 1 s.
+        let straddling = Self.judge("backend.queueing.p50", max: 1, on: document(perSpan: 20) { s, i in Int64((i * 100 + s % 2) * 1_000 + 100_000) })
+        #expect(straddling.verdict == .inconclusive, "\(straddling.verdictText)")
+        let text = straddling.verdictText
+        #expect(text.hasPrefix("inconclusive (n = 2,560; 95 % CI ") && text.contains(" straddles 1.0 s; batch means: "), "\(text)")
+        #expect(text.filter { $0 == "(" }.count == 1 && text.last == ")", "\(text)")
+    }
+
     /// report.json's entry keeps the old keys (`pass` true only for a pass) and adds
     /// `verdict`, `limit`, `n`, `ciLow`, `ciHigh`, `ciMethod`, `batches`; it reads back to the same judgement,
     /// and an old entry without `verdict` reads as its `pass`.
