@@ -11,7 +11,8 @@ struct Explore: Command {
         abstract: "run many seeds in parallel; print every failing seed with its replay command",
         arguments: [.init(name: "SCENARIO", text: "the scenario file (JSON)")],
         options: [
-            .valued("seeds", "N", "how many seeds to run", required: true),
+            .valued("seeds", "N", "how many seeds to run (or --replications)"),
+            .valued("replications", "R", "run R seeds as --seeds R does, and judge each expectation by its 95 %\ninterval across them (Student's t), as run --replications does"),
             .valued("first", "S", "the first seed; seeds S, S+1, ..., S+N-1 run", default: "1"),
             .valued("jobs", "J", "worker threads, one world each", default: "the number of cores"),
         ] + ScenarioOptions.options(seed: false) + [
@@ -37,7 +38,11 @@ struct Explore: Command {
         a failure carries its replay command.
         A seed whose only problem is an inconclusive expectation (a percentile whose
         confidence interval straddles its limit) is printed as INCONCLUSIVE and
-        passes, unless --strict. Exit 1 if any seed failed. --swarm ranges are in docs/cli.md (Swarm testing).
+        passes, unless --strict. With --replications R the seeds are also
+        replications: each expectation's figure, one per seed, is judged by its
+        interval across them (printed after the seeds, and summary.json's
+        `replications`), and a failure across the seeds (an inconclusive one with
+        --strict) exits 1 too. Exit 1 if any seed failed. --swarm ranges are in docs/cli.md (Swarm testing).
         """,
         examples: ["fleetsim explore scenarios/races/no-synchronize.json --seeds 20 --variants none --out explore/clean",
                    "fleetsim explore scenarios/races/no-synchronize.json --seeds 20 --out explore/buggy"]
@@ -45,6 +50,8 @@ struct Explore: Command {
 
     var options: ScenarioOptions
     var count: Int
+    /// `--replications`: judge each expectation across the seeds too.
+    var replications: Bool
     var first: UInt64
     var jobs: Int
     var out: String?
@@ -54,8 +61,15 @@ struct Explore: Command {
     init(_ parsed: ParsedArguments) throws(CLIError) {
         try parsed.noExtraPositionals(after: 1)
         options = try ScenarioOptions(parsed)
-        count = try parsed.int("seeds") ?? 0
-        guard count > 0 else { throw .usage("--seeds must be at least 1, found \(count)", command: "explore") }
+        let seeds = try parsed.int("seeds"), reps = try parsed.int("replications")
+        if let seeds, let reps, seeds != reps {
+            throw .usage("--seeds \(seeds) and --replications \(reps) disagree (give one: --replications R runs R seeds)", command: "explore")
+        }
+        guard let n = seeds ?? reps else { throw .usage("missing --seeds N (or --replications R)", command: "explore") }
+        count = n
+        replications = reps != nil
+        guard count > 0 else { throw .usage("--\(reps != nil ? "replications" : "seeds") must be at least 1, found \(count)", command: "explore") }
+        if replications, count < 2 { throw .usage("--replications must be at least 2 (an interval across seeds needs two), found \(count)", command: "explore") }
         first = try parsed.uint64("first") ?? 1
         guard first <= UInt64.max - UInt64(count - 1) else { throw .usage("--first \(first) with --seeds \(count) goes past the largest seed", command: "explore") }
         jobs = try parsed.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
@@ -81,6 +95,8 @@ struct Explore: Command {
         var failedExpectations: [ExpectationResult]
         /// Inconclusive expectations that are not failures (without `--strict`).
         var inconclusiveExpectations: [ExpectationResult] = []
+        /// Every expectation as judged on this seed (what `--replications` judges across seeds).
+        var expectations: [ExpectationResult] = []
         var firstDevice: Int64?
         var firstTime: Double?
         /// The report's metrics (``ReportMetrics/leaves(of:)``), sorted by path.
@@ -166,7 +182,17 @@ struct Explore: Command {
         }
         print("\nexplored \(count) seed(s) from \(first)\(swarm ? " with swarm parameters" : ""): \(count - failed) passed, \(failed) failed"
               + (inconclusive.isEmpty ? "" : " (\(inconclusive.count) passed with an inconclusive expectation: not a failure without --strict)"))
-        let summary = ExploreSummary(scenario: scenario, file: options.path, options: options.replayArguments, first: first, seeds: seeds)
+        // Across the seeds (--replications): each expectation's interval over the seeds
+        // that gave a report (a seed without one has no figures to judge).
+        var across: [ExpectationResult]?
+        if replications {
+            let judged = Replications.judge(expectations: seeds.filter { $0.reportError == nil }.map(\.expectations)).map(\.judgement)
+            print("\nacross the \(count) seeds (replications): " + Run.expectationCounts(judged, strict: strict))
+            for e in judged where e.verdict != .pass { print("  " + Run.verdictLine(e, file: options.path)) }
+            across = judged
+        }
+        var summary = ExploreSummary(scenario: scenario, file: options.path, options: options.replayArguments, first: first, seeds: seeds)
+        summary.replications = across
         // How fast a kind is caught: the wall time of the seeds up to its first one, as
         // one job would spend it (console only: summary.json holds no wall time).
         func spent(upTo seed: UInt64) -> String {
@@ -197,7 +223,7 @@ struct Explore: Command {
             }
             print("Summary: \(out)/summary.json (and junit.xml)")
         }
-        return failed == 0 ? 0 : 1
+        return failed == 0 && !(across ?? []).contains { $0.isFailure(strict: strict) } ? 0 : 1
     }
 
     /// The replay command of a seed's first violation, for this binary.
@@ -238,6 +264,7 @@ struct Explore: Command {
                           byKind: kinds.keys.sorted().map { (kind: $0, count: kinds[$0]?.intValue ?? 0) },
                           failedExpectations: outcome.expectations.filter { $0.isFailure(strict: strict) },
                           inconclusiveExpectations: outcome.expectations.filter { $0.verdict == .inconclusive && !$0.isFailure(strict: strict) },
+                          expectations: outcome.expectations,
                           firstDevice: sample?.lookup("device")?.intValue, firstTime: sample?.lookup("time")?.doubleValue,
                           metrics: ReportMetrics.leaves(of: outcome.report), wallSeconds: Run.seconds(started.duration(to: .now)))
     }

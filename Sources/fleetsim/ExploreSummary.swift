@@ -99,6 +99,9 @@ struct ExploreSummary {
     var options: [String]
     var first: UInt64
     var seeds: [Explore.SeedResult]
+    /// With `--replications`: each expectation judged across the seeds (report.json's
+    /// `expect` entries, `ciMethod` `replications`); summary.json's `replications`.
+    var replications: [ExpectationResult]? = nil
 
     /// Violation kinds that at least one seed hit, by name.
     var kinds: [KindSummary] {
@@ -136,7 +139,7 @@ struct ExploreSummary {
         for v in self.variants {
             variants[v.name] = ["kind": .string(v.kind), "seedsCaught": .count(v.caught.count), "firstSeed": v.caught.first.map { .count($0) } ?? .null]
         }
-        return [
+        var document: ReportValue = [
             "format": .string(Self.format),
             "scenario": .string(scenario.name),
             "file": .string(file),
@@ -155,6 +158,11 @@ struct ExploreSummary {
             "method": .string(Self.method),
             "metrics": .object(metrics),
         ]
+        if let replications, case .object(var members) = document {
+            members["replications"] = .array(replications.map(\.reportValue))
+            document = .object(members)
+        }
+        return document
     }
 
     private func perSeed(_ r: Explore.SeedResult) -> ReportValue {

@@ -16,6 +16,7 @@ struct Plan: Command {
             .valued("jobs", "J", "probes run at once, one world each (a round probes J capacities)", default: "the number of cores"),
             .flag("push", "after the workers, also find the smallest backend.push.concurrency (each\nprovider's concurrent sends), with the workers at their answer"),
             .valued("max", "N", "the largest capacity tried", default: "4096 workers, 1000000 sends"),
+            .valued("replications", "R", "probe each capacity at seeds S..S+R-1: it holds when every expectation's 95 %\ninterval across the seeds (Student's t) is within its limits", default: "1"),
             .valued("out", "DIR", "where plan.json goes; checked for writability before the first probe", default: "reports/plan-<scenario name>/"),
         ],
         discussion: """
@@ -27,6 +28,9 @@ struct Plan: Command {
         largest failing and the smallest holding capacity narrows, J probes a round,
         until they are neighbours: the answer held and one less failed, both as probed.
         More capacity is assumed never to hurt; a probe that contradicts it is reported.
+        With --replications R each probe is R runs (seeds S..S+R-1, J runs at once)
+        judged across the seeds as run --replications judges them: a probe whose
+        interval across the seeds straddles a limit does not hold either.
         With --push the workers are searched with push capacity to spare (--max sends),
         then the push concurrency from the scenario's own, with the workers' answer.
 
@@ -54,6 +58,7 @@ struct Plan: Command {
     var jobs: Int
     var push: Bool
     var maximum: Int?
+    var replications: Int
     var out: String?
     var scenario: Scenario?
 
@@ -65,6 +70,8 @@ struct Plan: Command {
         push = parsed.flags.contains("push")
         maximum = try parsed.int("max")
         if let maximum, maximum < 1 { throw .usage("--max must be at least 1, found \(maximum)", command: "plan") }
+        replications = try parsed.int("replications") ?? 1
+        guard replications >= 1 else { throw .usage("--replications must be at least 1, found \(replications)", command: "plan") }
         out = parsed.options["out"]
     }
 
@@ -111,7 +118,8 @@ struct Plan: Command {
             // expectation does not make every worker count fail.
             Knob.pushConcurrency.set(maximum ?? Knob.pushConcurrency.ceiling, in: &scenario)
         }
-        say("plan \(scenario.name): \(HumanUnits.count(scenario.fleet.reduce(0) { $0 + $1.count })) devices, seed \(scenario.seed), "
+        let seeds = replications > 1 ? "seeds \(scenario.seed)-\(scenario.seed &+ UInt64(replications - 1)) (replications)" : "seed \(scenario.seed)"
+        say("plan \(scenario.name): \(HumanUnits.count(scenario.fleet.reduce(0) { $0 + $1.count })) devices, \(seeds), "
               + "\(scenario.expect.count) expectation(s), \(jobs) probe(s) a round")
         for knob in knobs {
             let start = knob == .workers ? scenario.backend.workers : ownPushConcurrency
@@ -125,7 +133,7 @@ struct Plan: Command {
                 stopReason = Self.unmoved(probes)
                 return stopReason != nil
             }) { round in
-                let results = PlanProbe.run(round.map { c in var s = base; knob.set(c, in: &s); return s }, jobs: jobs)
+                let results = PlanProbe.run(round.map { c in var s = base; knob.set(c, in: &s); return s }, jobs: jobs, replications: replications)
                 for (c, r) in zip(round, results) {
                     var probe = r
                     probe.capacity = c
@@ -143,7 +151,7 @@ struct Plan: Command {
             knob.set(answer, in: &scenario)
         }
         let answered = searches.count == knobs.count && searches.allSatisfy { $0.outcome.answer != nil }
-        let document = Self.document(scenario: scenario, options: options, searches: searches, answered: answered)
+        let document = Self.document(scenario: scenario, options: options, replications: replications, searches: searches, answered: answered)
         let path = "\(outputDirectory(scenario))/plan.json"
         do { try AtomicFile.write(JSONWriter.encode(document), to: path) } catch { throw .input("cannot write \(path): \(error)") }
         if answered {
@@ -212,13 +220,14 @@ struct Plan: Command {
     private func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
     /// plan.json: the question, every probe, and the answer (null without one).
-    static func document(scenario: Scenario, options: ScenarioOptions,
+    static func document(scenario: Scenario, options: ScenarioOptions, replications: Int,
                          searches: [Search], answered: Bool) -> ReportValue {
         var answer: [String: ReportValue] = [:]
         for s in searches { if let a = s.outcome.answer { answer[s.knob.rawValue] = .count(a) } }
         return [
             "scenario": .string(scenario.name),
             "seed": .count(scenario.seed),
+            "replications": .count(replications),
             "fleetsimVersion": .string(fleetsimVersion),
             "devices": .count(scenario.fleet.reduce(0) { $0 + $1.count }),
             "options": .string(options.replayArguments.joined(separator: " ")),

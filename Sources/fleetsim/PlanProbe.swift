@@ -33,11 +33,35 @@ struct PlanProbe: Sendable {
         expectations = outcome.expectations
         requests = r.lookup("backend.load.requests.total")?.intValue ?? 0
         failures = (outcome.violations > 0 ? ["invariants (\(outcome.violations))"] : [])
-            + outcome.expectations.filter { !$0.passed }.map { e in
-                let limit = e.maxShown.map { "> \($0)" } ?? e.minShown.map { "< \($0)" } ?? ""
-                return e.verdict == .inconclusive ? "\(e.metric) = \(MetricText.format(e.value, path: e.metric)) \(e.verdictText)"
-                                                  : "\(e.metric) = \(MetricText.format(e.value, path: e.metric)) \(limit)"
-            }
+            + outcome.expectations.filter { !$0.passed }.map(Self.failure)
+    }
+
+    /// `latency.x.p95 = 80.1 h > 72h`, or the inconclusive verdict with its evidence.
+    static func failure(_ e: ExpectationJudgement) -> String {
+        let limit = e.maxShown.map { "> \($0)" } ?? e.minShown.map { "< \($0)" } ?? ""
+        return e.verdict == .inconclusive ? "\(e.metric) = \(MetricText.format(e.value, path: e.metric)) \(e.verdictText)"
+                                          : "\(e.metric) = \(MetricText.format(e.value, path: e.metric)) \(limit)"
+    }
+
+    /// A capacity probed at several seeds (`--replications`): it holds when no seed
+    /// violates an invariant and every expectation passes across the seeds
+    /// (``Replications/judge(expectations:)``); the backend's figures are the seeds' means
+    /// (503s and requests rounded), the violations their sum.
+    init(outcomes: [RunOutcome]) {
+        let judged = Replications.judge(outcomes).map(\.judgement)
+        let n = Double(outcomes.count)
+        func mean(_ path: String) -> Double? {
+            let values = outcomes.compactMap { $0.report.lookup(path)?.doubleValue }
+            return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+        }
+        violations = outcomes.reduce(0) { $0 + $1.violations }
+        held = violations == 0 && judged.allSatisfy { $0.verdict == .pass }
+        utilisation = mean("backend.load.apiUtilisation")
+        queueingP99 = mean("backend.queueing.p99")
+        rejected = Int64((Double(outcomes.reduce(Int64(0)) { $0 + ($1.report.lookup("backend.rejected")?.intValue ?? 0) }) / n).rounded())
+        requests = Int64((Double(outcomes.reduce(Int64(0)) { $0 + ($1.report.lookup("backend.load.requests.total")?.intValue ?? 0) }) / n).rounded())
+        expectations = judged
+        failures = (violations > 0 ? ["invariants (\(violations))"] : []) + judged.filter { !$0.passed }.map(Self.failure)
     }
 
     init(error: String) {
@@ -83,9 +107,29 @@ struct PlanProbe: Sendable {
     }
 
     /// Runs `scenarios` (one world each, at most `jobs` at once on their own threads),
-    /// answering in the same order.
-    static func run(_ scenarios: [Scenario], jobs: Int) -> [PlanProbe] {
-        let results = Slots(count: scenarios.count)
+    /// answering in the same order; with `replications` R, each at its seed and the R − 1
+    /// after it, one probe across them.
+    static func run(_ scenarios: [Scenario], jobs: Int, replications: Int = 1) -> [PlanProbe] {
+        let runs = scenarios.flatMap { s in (0..<UInt64(replications)).map { var r = s; r.seed = s.seed &+ $0; return r } }
+        let outcomes = Slots<Result<RunOutcome, ProbeError>>(count: runs.count)
+        runEach(runs, jobs: jobs, into: outcomes)
+        let all = outcomes.all
+        return scenarios.indices.map { i in
+            var seeds: [RunOutcome] = []
+            for result in all[i * replications..<(i + 1) * replications] {
+                switch result {
+                case .success(let outcome): seeds.append(outcome)
+                case .failure(let error): return PlanProbe(error: error.text)
+                }
+            }
+            return replications == 1 ? PlanProbe(outcome: seeds[0]) : PlanProbe(outcomes: seeds)
+        }
+    }
+
+    struct ProbeError: Error { var text: String }
+
+    /// Each scenario's world run to its end and reported, at most `jobs` at once.
+    static func runEach(_ scenarios: [Scenario], jobs: Int, into results: Slots<Result<RunOutcome, ProbeError>>) {
         let done = DispatchGroup()
         for _ in 0..<min(jobs, scenarios.count) {
             done.enter()
@@ -93,25 +137,22 @@ struct PlanProbe: Sendable {
                 while let i = results.take() {
                     var world = World(scenario: scenarios[i])
                     world.runToEnd()
-                    let probe: PlanProbe
-                    do { probe = PlanProbe(outcome: try world.report()) } catch { probe = PlanProbe(error: "\(error)") }
-                    results.store(probe, at: i)
+                    do { results.store(.success(try world.report()), at: i) } catch { results.store(.failure(ProbeError(text: "\(error)")), at: i) }
                 }
                 done.leave()
             }.start()
         }
         done.wait()
-        return results.all
     }
 
     /// Results by index, filled by the worker threads.
-    final class Slots: @unchecked Sendable {
+    final class Slots<T>: @unchecked Sendable {
         private let lock = NSLock()
         private var next = 0
-        private var slots: [PlanProbe?]
+        private var slots: [T?]
         init(count: Int) { slots = Array(repeating: nil, count: count) }
         func take() -> Int? { lock.withLock { defer { next += 1 }; return next < slots.count ? next : nil } }
-        func store(_ p: PlanProbe, at i: Int) { lock.withLock { slots[i] = p } }
-        var all: [PlanProbe] { lock.withLock { slots.map { $0! } } }
+        func store(_ p: T, at i: Int) { lock.withLock { slots[i] = p } }
+        var all: [T] { lock.withLock { slots.map { $0! } } }
     }
 }

@@ -27,15 +27,20 @@ enum Replications {
     /// Each expectation judged across the seeds' outcomes (in the scenario's order),
     /// with the seeds' values.
     static func judge(_ outcomes: [RunOutcome]) -> [(judgement: ExpectationJudgement, values: [Double?])] {
-        guard let first = outcomes.first else { return [] }
-        return first.expectations.indices.map { i in
-            let each = outcomes.map { $0.expectations[i] }
+        judge(expectations: outcomes.map(\.expectations))
+    }
+
+    /// The same from each seed's expectations (one list per seed, the scenario's order).
+    static func judge(expectations perSeed: [[ExpectationJudgement]]) -> [(judgement: ExpectationJudgement, values: [Double?])] {
+        guard let first = perSeed.first else { return [] }
+        return first.indices.map { i in
+            let each = perSeed.map { $0[i] }
             let values = each.map(\.value)
             let e = each[0]
             var result = ExpectationJudgement(metric: e.metric, min: e.min, max: e.max, minText: e.minText, maxText: e.maxText,
                                               value: nil, verdict: .fail)
             result.method = .replications
-            result.samples = UInt64(outcomes.count)
+            result.samples = UInt64(perSeed.count)
             let known = values.compactMap { $0 }
             guard known.count == values.count, known.count >= 2 else { return (result, values) }
             let n = Double(known.count), mean = known.reduce(0, +) / n

@@ -120,4 +120,30 @@ import Reports
         #expect(plan.status == 1)
         #expect(plan.stdout.contains("No answer: no backend.workers up to 1"))
     }
+
+    /// `--replications 2`: every probe is two runs (seeds 9 and 10) judged across them, and
+    /// it holds exactly when no seed violated an invariant and every expectation's
+    /// interval across the seeds passes (`ciMethod` `replications`); the answer held,
+    /// one worker fewer did not.
+    @Test func replicationsJudgeEachProbeAcrossTheSeeds() throws {
+        let dir = try CLI.temporaryDirectory()
+        let file = try CLI.write(Self.scenario.replacingOccurrences(of: "WORKERS", with: "8"), to: "capacity.json", in: dir)
+        let plan = try CLI.run(["plan", file, "--jobs", "2", "--replications", "2", "--out", dir.appendingPathComponent("plan").path])
+        #expect(plan.status == 0, "\(plan.stdout)\(plan.stderr)")
+        #expect(plan.stdout.contains("seeds 9-10 (replications)"), "\(plan.stdout)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("plan/plan.json"))) as? [String: Any])
+        #expect(json["replications"] as? Int == 2)
+        let answer = try #require((json["answer"] as? [String: Any])?["backend.workers"] as? Int)
+        let probes = try #require(((json["searches"] as? [[String: Any]])?.first)?["probes"] as? [[String: Any]])
+        for probe in probes {
+            let expect = try #require(probe["expect"] as? [[String: Any]])
+            #expect(expect.allSatisfy { $0["ciMethod"] as? String == "replications" && $0["n"] as? Int == 2 })
+            let everyPass = expect.allSatisfy { $0["verdict"] as? String == "pass" } && probe["violations"] as? Int == 0
+            #expect(probe["held"] as? Bool == everyPass, "\(probe)")
+        }
+        #expect(probes.contains { $0["capacity"] as? Int == answer && $0["held"] as? Bool == true })
+        #expect(probes.contains { $0["capacity"] as? Int == answer - 1 && $0["held"] as? Bool == false })
+        let bad = try CLI.run(["plan", file, "--replications", "0"])
+        #expect(bad.status == 2 && bad.stderr.contains("--replications must be at least 1"))
+    }
 }

@@ -37,4 +37,35 @@ import Testing
         #expect(expect[0]["verdict"] as? String == "pass" && expect[1]["verdict"] as? String == "fail")
         #expect(FileManager.default.fileExists(atPath: "\(out)/replications.md"))
     }
+
+    /// `explore --replications 3`: seeds 1-3 as `--seeds 3` runs them, and each
+    /// expectation judged across them too: printed after the seeds, in summary.json's
+    /// `replications` (the across-seed interval of the seeds' own values), a failure
+    /// across the seeds exiting 1. `--seeds` and `--replications` that disagree are bad usage.
+    @Test func exploreJudgesEachExpectationAcrossTheSeeds() throws {
+        let dir = try CLI.temporaryDirectory()
+        let file = try CLI.write(Self.scenario, to: "reps.json", in: dir)
+        let out = dir.appendingPathComponent("explore").path
+        let result = try CLI.run(["explore", file, "--replications", "3", "--jobs", "2", "--out", out])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("explored 3 seed(s) from 1"), "\(result.stdout)")
+        #expect(result.stdout.contains("across the 3 seeds (replications): 1 failed expectation(s)."), "\(result.stdout)")
+        #expect(result.stdout.contains("FAIL expectation users.appOpens = "), "\(result.stdout)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(out)/summary.json"))) as? [String: Any])
+        let across = try #require(summary["replications"] as? [[String: Any]])
+        #expect(across.map { $0["verdict"] as? String } == ["pass", "fail"])
+        #expect(across.allSatisfy { $0["ciMethod"] as? String == "replications" && $0["n"] as? Int == 3 })
+        // The interval is the seeds' mean ± t(2) × s / √3 of their own appOpens.
+        let values = try #require((((summary["metrics"] as? [String: Any])?["users.appOpens"]) as? [String: Any])?["values"] as? [Double])
+        let mean = values.reduce(0, +) / 3
+        let sd = (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / 2).squareRoot()
+        #expect(abs((across[0]["ciLow"] as? Double ?? 0) - (mean - 4.303 * sd / 3.0.squareRoot())) < 1e-3)
+        // Without --replications, summary.json has no such key.
+        let plain = try CLI.run(["explore", file, "--seeds", "2", "--jobs", "2", "--out", dir.appendingPathComponent("plain").path])
+        #expect(plain.status == 1)
+        let plainSummary = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("plain/summary.json"))) as? [String: Any]
+        #expect(plainSummary?["replications"] == nil && !plain.stdout.contains("across the"))
+        let clash = try CLI.run(["explore", file, "--seeds", "2", "--replications", "3"])
+        #expect(clash.status == 2 && clash.stderr.contains("--seeds 2 and --replications 3 disagree"), "\(clash.stderr)")
+    }
 }
