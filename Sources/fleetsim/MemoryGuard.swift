@@ -25,8 +25,14 @@ enum MemoryGuard {
         guard estimate > limit.bytes else { return }
         let available = Swift.max(limit.bytes, 1)
         let shards = (estimate + available - 1) / available * shard.count
-        throw .input("\(scenario.sourcePath): this run needs about \(megabytes(estimate)) MB of memory (its devices x bytes per device, "
-                     + "docs/scale.md), but only \(megabytes(limit.bytes)) MB is available (\(limit.source)); "
+        // The estimate's three parts, as docs/scale.md ("Memory") gives them: what grows
+        // with the devices this world holds, the report's series over time, the program.
+        let total = scenario.fleet.reduce(0) { $0 + $1.count }
+        let held = (total - shard.index + shard.count - 1) / shard.count
+        let report = MemoryEstimate.reportBytes(scenario), devices = estimate - report - MemoryEstimate.baseBytes
+        throw .input("\(scenario.sourcePath): this run needs about \(megabytes(estimate)) MB of memory (\(megabytes(devices)) MB for its "
+                     + "\(HumanUnits.count(UInt64(held))) devices, \(megabytes(report)) MB for the report's series over time, "
+                     + "\(megabytes(MemoryEstimate.baseBytes)) MB for the program; docs/scale.md), but only \(megabytes(limit.bytes)) MB is available (\(limit.source)); "
                      + "split it with --shard K/\(shards) and 'fleetsim merge' (scripts/run-sharded.sh \(shards) ...), or lower --scale")
     }
 

@@ -470,6 +470,12 @@ import Simulation
             guard case .input(let message) = error else { Issue.record("\(error)"); return }
             let docs = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/scale.md"), encoding: .utf8)
             #expect(docs.contains("$ fleetsim run scenarios/default.json --scale 100\nerror: \(message)\n"), "docs/scale.md should show: error: \(message)")
+            // The refusal names what the estimate counts: the devices' part, the report's
+            // series over time and the program, which add up to the total (each rounded up to a MB).
+            let figures = message.split { !$0.isNumber && $0 != "," }.compactMap { Int($0) }
+            #expect(message.contains(" MB for its 1,000,000 devices, ") && message.contains(" MB for the report's series over time, "), "\(message)")
+            #expect(figures.count >= 4 && figures[1] + figures[2] + figures[3] >= figures[0] && figures[1] + figures[2] + figures[3] <= figures[0] + 2, "\(message)")
+            #expect(figures[2] == MemoryGuard.megabytes(MemoryEstimate.reportBytes(tenfold)) && figures[3] == 32)
         }
         // A shard's devices need a quarter of the fleet's (device 0 of 4 holds the extra one);
         // every shard writes the report's series over the whole run.
