@@ -65,7 +65,7 @@ struct Explore: Command {
         if let seeds, let reps, seeds != reps {
             throw .usage("--seeds \(seeds) and --replications \(reps) disagree (give one: --replications R runs R seeds)", command: "explore")
         }
-        guard let n = seeds ?? reps else { throw .usage("missing --seeds N (or --replications R)", command: "explore") }
+        guard let n = seeds ?? reps else { throw .usage("explore needs --seeds N or --replications R", command: "explore") }
         count = n
         replications = reps != nil
         guard count > 0 else { throw .usage("--\(reps != nil ? "replications" : "seeds") must be at least 1, found \(count)", command: "explore") }

@@ -110,7 +110,7 @@ import Testing
         #expect(usageMessage(["run", "x.json", "--scale", "-1"]) == "--scale must be greater than 0 and at most 10000000 (one world simulates at most 10000000 devices; shard larger fleets), found -1")
         #expect(usageMessage(["run", "x.json", "--scale", "0"]) == "--scale must be greater than 0 and at most 10000000 (one world simulates at most 10000000 devices; shard larger fleets), found 0")
         #expect(usageMessage(["run", "x.json", "--scale", "1e15"]) == "--scale must be greater than 0 and at most 10000000 (one world simulates at most 10000000 devices; shard larger fleets), found 1e15")
-        #expect(usageMessage(["explore", "x.json"]) == "explore needs --seeds N")
+        #expect(usageMessage(["explore", "x.json"]) == "explore needs --seeds N or --replications R")
         #expect(usageMessage(["explore", "x.json", "--seeds", "0"]) == "--seeds must be at least 1, found 0")
         #expect(usageMessage(["run"]) == "missing SCENARIO file")
         #expect(usageMessage(["run", "a.json", "b.json"]) == "unexpected argument 'b.json'")
