@@ -3,7 +3,7 @@ SWIFT ?= swift
 SHELL := /bin/bash
 BIN := .build/release/fleetsim
 
-.PHONY: run install test docs docs-check bench callgrind explore baseline build clean report-screenshot
+.PHONY: run install test docs docs-check bench callgrind explore baseline model-version build clean report-screenshot
 PREFIX ?= /usr/local
 
 ## Build (release) and run the default scenario; reports go to reports/default/.
@@ -77,10 +77,24 @@ explore: build
 	$(BIN) explore scenarios/default.json --seeds 200
 
 ## Regenerate the golden report that GoldenReportTests compares byte for byte.
-## Do it when a change to the model or the logic is meant to change the numbers.
+## Do it when a change to the model or the logic is meant to change the numbers, after
+## raising modelVersion (Sources/Simulation/Report/RunReport.swift); then `make model-version`.
 baseline: build
 	$(BIN) run scenarios/default.json --scale 0.1 --out .build/baseline --quiet
 	cp .build/baseline/report.json reports/baselines/default.json
+
+## Record the model version with the golden report's SHA-256 (a line of
+## reports/baselines/model-versions.txt, which GoldenReportTests checks), once per
+## version: a version already recorded is refused, so the golden report cannot change
+## under a version that made other numbers (docs/harness.md, "The model version").
+MODEL_VERSIONS := reports/baselines/model-versions.txt
+model-version:
+	@version=$$(sed -n 's/^public let modelVersion = \([0-9]*\)$$/\1/p' Sources/Simulation/Report/RunReport.swift); \
+	if [ -z "$$version" ]; then echo "model-version: no 'public let modelVersion = N' in Sources/Simulation/Report/RunReport.swift" >&2; exit 2; fi; \
+	if grep -q "^$$version " $(MODEL_VERSIONS); then \
+		echo "model-version: model version $$version is already recorded in $(MODEL_VERSIONS); raise modelVersion first" >&2; exit 2; fi; \
+	digest=$$( (sha256sum reports/baselines/default.json 2>/dev/null || shasum -a 256 reports/baselines/default.json) | cut -d' ' -f1); \
+	echo "$$version $$digest" >> $(MODEL_VERSIONS); echo "recorded model version $$version: $$digest"
 
 ## Render the default scenario's report.html in headless Chromium (if installed), the whole
 ## page at 1200 and 800 px, to reports/screenshot/report-1200.png and report-800.png (0.1 scale),

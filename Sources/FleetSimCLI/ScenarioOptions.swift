@@ -21,9 +21,12 @@ struct ScenarioOptions {
     var scale: (text: String, factor: Double)?
     var variants: (text: String, names: [String])?
     var swarm: Bool
+    /// The runner the replay commands name (``Context/runner``).
+    var runner: String
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
         command = parsed.command
+        runner = parsed.runner
         path = try parsed.positional(0, "SCENARIO file")
         seed = try parsed.uint64("seed")
         if let text = parsed.options["scale"], let factor = try parsed.double("scale") {
@@ -69,6 +72,7 @@ struct ScenarioOptions {
         if let variants { s.logic.variants = variants.names }
         // report.json's replay strings are machine-independent, and quoted for the shell.
         s.replayOptions = Shell.command(replayArguments)
+        s.runner = runner
         return s
     }
 

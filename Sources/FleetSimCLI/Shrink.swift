@@ -122,7 +122,7 @@ struct Shrink: Command {
         print("\(described) violates \(failing.map { "\($0.kind) x\($0.count)" }.joined(separator: ", ")); shrinking while \(kind) still fails.")
 
         let annotated = start.setting("description", .string(
-            "Shrunk by fleetsim shrink from \(path), seed \(seed), keeping \(kind). \(tree["description"]?.stringText ?? "")"
+            "Shrunk by \(context.runner) shrink from \(path), seed \(seed), keeping \(kind). \(tree["description"]?.stringText ?? "")"
                 .trimmingCharacters(in: .whitespaces)))
         // Every candidate is run exactly as it will be written. Sorted keys reorder the
         // options of a categorical choice (drawn in file order), so the sorted input is

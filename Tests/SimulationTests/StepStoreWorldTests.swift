@@ -41,7 +41,7 @@ import SimKernel
             let store = world.features.stepSync.store
             #expect(store.droppedWrites == 0)
             #expect(store.farRows > 0, "no row outside the run's dates")
-            #expect(world.core.oracle.violations == 0, "\(offset), seed \(seed): \(world.core.oracle.violations) violation(s)")
+            ReadableFailures.expectNoViolation(world, "\(offset)")
         }
     }
 
@@ -61,7 +61,7 @@ import SimKernel
     @Test func aDeclaredRetentionDropsOldDatesAndTheJudgeKnowsIt() throws {
         let retained = Self.run(try Self.scenario(offset: "-944d", retention: 30))
         #expect(retained.features.stepSync.store.droppedWrites > 0)
-        #expect(retained.core.oracle.violations == 0, "\(retained.core.oracle.violations) violation(s)")
+        ReadableFailures.expectNoViolation(retained)
     }
 
     /// The memory guard's estimate (``MemoryEstimate``, through
