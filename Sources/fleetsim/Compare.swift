@@ -154,7 +154,7 @@ struct Compare: Command {
                 : "a JSON object without a report's keys (fleetsimVersion, simulated)"
             throw .input("\(path): expected a report.json (written by fleetsim run or merge), found \(what)")
         }
-        do { _ = try ReportInput.checked(Merge.reportValue(value), name: path, rules: World.mergeRules) } catch { throw .input(error.message) }
+        do { _ = try ReportInput.checked(Merge.reportValue(value), name: path, rules: ReferenceWorld.mergeRules) } catch { throw .input(error.message) }
         return value
     }
 

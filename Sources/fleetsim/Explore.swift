@@ -225,7 +225,7 @@ struct Explore: Command {
 
     static func evaluate(_ scenario: Scenario, strict: Bool) -> SeedResult {
         let started = ContinuousClock.now
-        var world = World(scenario: scenario)
+        var world = ReferenceWorld(scenario: scenario)
         world.runToEnd()
         let outcome: RunOutcome
         do { outcome = try world.report() } catch {

@@ -91,7 +91,7 @@ struct PlanProbe: Sendable {
             done.enter()
             Thread {
                 while let i = results.take() {
-                    var world = World(scenario: scenarios[i])
+                    var world = ReferenceWorld(scenario: scenarios[i])
                     world.runToEnd()
                     let probe: PlanProbe
                     do { probe = PlanProbe(outcome: try world.report()) } catch { probe = PlanProbe(error: "\(error)") }

@@ -93,7 +93,7 @@ struct ScenarioOptions {
         // whole run, whose series over time grow with its length.
         try MemoryGuard.checkReport(scenario)
         do {
-            _ = try World(scenario: scenario.scaled(by: 0)).report()
+            _ = try ReferenceWorld(scenario: scenario.scaled(by: 0)).report()
             return scenario
         } catch {
             throw .input("\(error)")

@@ -250,7 +250,7 @@ struct Shrink: Command {
     }
 
     static func simulate(_ scenario: Scenario) -> RunResult? {
-        var world = World(scenario: scenario)
+        var world = ReferenceWorld(scenario: scenario)
         world.runToEnd()
         guard let report = try? world.report().report else { return nil }
         let byKind = report.lookup("invariants.byKind")?.objectValue ?? [:]
