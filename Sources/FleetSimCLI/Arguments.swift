@@ -14,6 +14,8 @@ struct ParsedArguments {
     var flags: Set<String> = []
     /// The runner the arguments were given to (``Context/runner``).
     var runner = "fleetsim"
+    /// The logic set the runner simulates (``Context/engine``).
+    var engine = Engine.reference
 
     init(_ args: [String], for help: CommandHelp) throws(CLIError) {
         command = help.name

@@ -186,7 +186,7 @@ struct Compare: Command {
 
     /// The report's keys and counts checked as `merge` checks a shard's.
     static func check(_ value: JSONValue, _ path: String) throws(CLIError) {
-        do { _ = try ReportInput.checked(Merge.reportValue(value), name: path, rules: World.mergeRules) } catch { throw .input(error.message) }
+        do { _ = try ReportInput.checked(Merge.reportValue(value), name: path, rules: ReferenceWorld.mergeRules) } catch { throw .input(error.message) }
     }
 
     /// The largest report or summary read: 512 MiB (the default scenario's report is

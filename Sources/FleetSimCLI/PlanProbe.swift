@@ -84,14 +84,14 @@ struct PlanProbe: Sendable {
 
     /// Runs `scenarios` (one world each, at most `jobs` at once on their own threads),
     /// answering in the same order.
-    static func run(_ scenarios: [Scenario], jobs: Int) -> [PlanProbe] {
+    static func run(_ scenarios: [Scenario], jobs: Int, engine: Engine = .reference) -> [PlanProbe] {
         let results = Slots(count: scenarios.count)
         let done = DispatchGroup()
         for _ in 0..<min(jobs, scenarios.count) {
             done.enter()
             Thread {
                 while let i = results.take() {
-                    var world = World(scenario: scenarios[i])
+                    var world = engine.world(scenarios[i])
                     world.runToEnd()
                     let probe: PlanProbe
                     do { probe = PlanProbe(outcome: try world.report()) } catch { probe = PlanProbe(error: "\(error)") }

@@ -1,4 +1,5 @@
 import FleetSimCLI
+import Simulation
 
 // The reference runner: FleetSim's own logic, every command (docs/harness.md, "The runner").
-FleetSimCommandLine.main(runner: "fleetsim")
+FleetSimCommandLine.main(logics: ReferenceLogics.self, runner: "fleetsim")

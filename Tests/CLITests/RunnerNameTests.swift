@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FleetSimCLI
+import Simulation
 
 /// An app's runner calls the command-line library's entry point with its own name, and
 /// every replay command in the files it writes names it (docs/harness.md, "The runner"):
@@ -10,7 +11,7 @@ import FleetSimCLI
         let dir = try CLI.temporaryDirectory()
         let run = dir.appendingPathComponent("run"), explore = dir.appendingPathComponent("explore")
         let race = CLI.packageRoot.appendingPathComponent(SharedRuns.race).path
-        let status = FleetSimCommandLine.run(["appteam-sim", "run", race, "--out", run.path, "--quiet"], runner: "appteam-sim")
+        let status = FleetSimCommandLine.run(["appteam-sim", "run", race, "--out", run.path, "--quiet"], logics: ReferenceLogics.self, runner: "appteam-sim")
         #expect(status == 1, "the race scenario's variant is caught")
         let report = try String(contentsOf: run.appendingPathComponent("report.json"), encoding: .utf8)
         #expect(report.contains("\"replay\": \"appteam-sim replay "), "\(report.prefix(300))")
@@ -21,7 +22,7 @@ import FleetSimCLI
             #expect(text.contains("with appteam-sim on PATH"), "\(file) says which binary its commands mean")
         }
 
-        let explored = FleetSimCommandLine.run(["appteam-sim", "explore", race, "--seeds", "1", "--out", explore.path], runner: "appteam-sim")
+        let explored = FleetSimCommandLine.run(["appteam-sim", "explore", race, "--seeds", "1", "--out", explore.path], logics: ReferenceLogics.self, runner: "appteam-sim")
         #expect(explored == 1)
         let summary = try String(contentsOf: explore.appendingPathComponent("summary.json"), encoding: .utf8)
         #expect(summary.contains("\"replay\": \"appteam-sim replay "), "\(summary.prefix(600))")

@@ -25,7 +25,7 @@ import SimKernel
             #expect(world.features.continuation.metrics.timedOut > 0)
             ReadableFailures.expectNoViolation(world, "kills: \(kills)")
             let timeouts = world.core.scenario.logic.continuation
-            #expect(world.core.oracle.continuation.entries.allSatisfy { $0.deadline(timeouts) == World.never || $0.deadline(timeouts) >= world.now })
+            #expect(world.core.oracle.continuation.entries.allSatisfy { $0.deadline(timeouts) == SimTime.never || $0.deadline(timeouts) >= world.now })
         }
     }
 

@@ -72,11 +72,11 @@ import SimKernel
         for variants in [[], ["stepSync.backfillUnlimited"]] {
             let s = try Self.scenario(offset: offset, variants: variants)
             let rows = Self.run(s).features.stepSync.store.farRows
-            let estimate = StepSyncHost.rowsOffTheRunsDates(s, held: 40, total: 40)
+            let estimate = StepSyncFeature.rowsOffTheRunsDates(s, held: 40, total: 40)
             #expect(rows > 0 && rows <= estimate, "\(offset) \(variants): \(rows) rows, estimated \(estimate)")
         }
         var still = try Self.scenario(offset: offset)
         still.faults = []
-        #expect(StepSyncHost.rowsOffTheRunsDates(still, held: 40, total: 40) == 0)
+        #expect(StepSyncFeature.rowsOffTheRunsDates(still, held: 40, total: 40) == 0)
     }
 }

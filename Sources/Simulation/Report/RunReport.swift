@@ -34,8 +34,8 @@ public typealias ExpectationResult = ExpectationJudgement
 /// the core's sections from the core's metrics, and what the features add
 /// (``ReportParts``, gathered by the list of features). It holds the world and never
 /// changes it.
-struct RunReport {
-    let world: World
+struct RunReport<Logics: LogicSet> {
+    let world: World<Logics>
 
     var core: WorldCore { _read { yield world.core } }
     var scenario: Scenario { _read { yield world.scenario } }
