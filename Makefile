@@ -3,7 +3,7 @@ SWIFT ?= swift
 SHELL := /bin/bash
 BIN := .build/release/fleetsim
 
-.PHONY: run install test docs docs-check bench callgrind explore baseline model-version build clean report-screenshot
+.PHONY: run install test docs docs-check bench callgrind explore baseline model-version example build clean report-screenshot
 PREFIX ?= /usr/local
 
 ## Build (release) and run the default scenario; reports go to reports/default/.
@@ -102,6 +102,25 @@ model-version:
 report-screenshot: build
 	$(BIN) run scenarios/default.json --scale 0.1 --out reports/screenshot --quiet || true
 	scripts/report-screenshot.sh reports/screenshot/report.html reports/screenshot/report 1200 800
+
+## The example app package (Examples/AppTeam, docs/harness.md): builds its runner
+## (debug: a smoke run needs no optimised build) and runs the default scenario at
+## --scale 0.01 with its planted race, which must be caught as taskCompletedTwice, and
+## the first violation's replay. Not part of `make test` yet.
+EXAMPLE := Examples/AppTeam
+EXAMPLE_BIN := $(EXAMPLE)/.build/debug/appteam-sim
+example:
+	$(SWIFT) build --package-path $(EXAMPLE) --product appteam-sim
+	@rm -rf .build/example; status=0; \
+	$(EXAMPLE_BIN) run scenarios/default.json --scale 0.01 --variants appteam.completesTwice --out .build/example --quiet > .build/example.log || status=$$?; \
+	if [ $$status -ne 1 ] || ! grep -q '"taskCompletedTwice": [1-9]' .build/example/report.json; then \
+		echo "example: appteam.completesTwice was not caught (exit $$status; .build/example.log)" >&2; exit 1; fi; \
+	replay=$$(awk '/"kind": "taskCompletedTwice"/ {k=1} k && /"replay":/ {sub(/.*"replay": "/, ""); sub(/",?$$/, ""); print; exit}' .build/example/report.json); \
+	echo "caught: $$(grep -o '"taskCompletedTwice": [0-9]*' .build/example/report.json)"; \
+	status=0; $(EXAMPLE_BIN) $${replay#appteam-sim } > .build/example-replay.log || status=$$?; \
+	if [ $$status -ne 1 ] || ! grep -q taskCompletedTwice .build/example-replay.log; then \
+		echo "example: the replay ($$replay) did not show the violation (exit $$status)" >&2; exit 1; fi; \
+	echo "replayed: $$replay"
 
 build:
 	$(SWIFT) build -c release --product fleetsim
