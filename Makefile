@@ -46,6 +46,8 @@ test:
 			| awk -f scripts/test-progress.awk || status=1; \
 	done; \
 	exit $$status
+	@echo "== example (Examples/AppTeam)"
+	@$(MAKE) --no-print-directory example
 
 ## Rewrite every command output that README.md and docs/*.md show from real runs of
 ## the commands (the blocks DocTranscriptTests checks), after a change of the numbers;
@@ -106,7 +108,7 @@ report-screenshot: build
 ## The example app package (Examples/AppTeam, docs/harness.md): builds its runner
 ## (debug: a smoke run needs no optimised build) and runs the default scenario at
 ## --scale 0.01 with its planted race, which must be caught as taskCompletedTwice, and
-## the first violation's replay. Not part of `make test` yet.
+## the first violation's replay. The last step of `make test`.
 EXAMPLE := Examples/AppTeam
 EXAMPLE_BIN := $(EXAMPLE)/.build/debug/appteam-sim
 example:
