@@ -30,8 +30,11 @@ struct Engine: @unchecked Sendable {
 
     static let reference = Engine(logics: ReferenceLogics.self)
 
-    /// A world of this set for `scenario`.
+    /// A world of this set for `scenario`. The reference's is held by a concrete type, so
+    /// that each call reaches World<ReferenceLogics>'s prespecialised code, not the
+    /// generic one a witness of `World: SimulatedWorld` would call.
     func world(_ scenario: Scenario, traceDevice: Int? = nil, shard: ShardPlan = .whole) -> any SimulatedWorld {
+        if logics == ReferenceLogics.self { return ReferenceSimulatedWorld(world: ReferenceWorld(scenario: scenario, traceDevice: traceDevice, shard: shard)) }
         func make<L: LogicSet>(_: L.Type) -> any SimulatedWorld { World<L>(scenario: scenario, traceDevice: traceDevice, shard: shard) }
         return make(logics)
     }
@@ -48,4 +51,22 @@ struct Engine: @unchecked Sendable {
 
     /// What the scenario decoder accepts for this set.
     var vocabulary: ScenarioVocabulary { ScenarioVocabulary(variants: variantNames) }
+}
+
+/// World<ReferenceLogics> behind concrete calls (``Engine/world(_:traceDevice:shard:)``).
+struct ReferenceSimulatedWorld: SimulatedWorld {
+    var world: ReferenceWorld
+
+    var eventObserver: ((DeliveredEvent) -> Void)? {
+        get { world.eventObserver }
+        set { world.eventObserver = newValue }
+    }
+    var end: SimTime { world.end }
+    var eventsProcessed: UInt64 { world.eventsProcessed }
+    var deviceCount: Int { world.deviceCount }
+    var trace: [(time: SimTime, line: String)] { world.trace }
+    mutating func run(until limit: SimTime) { world.run(until: limit) }
+    mutating func advance(until limit: SimTime) { world.advance(until: limit) }
+    mutating func runToEnd() { world.runToEnd() }
+    func report() throws(ScenarioError) -> RunOutcome { try world.report() }
 }
