@@ -3,7 +3,7 @@ SWIFT ?= swift
 SHELL := /bin/bash
 BIN := .build/release/fleetsim
 
-.PHONY: run install test docs docs-check bench callgrind explore baseline build clean report-screenshot
+.PHONY: run install test docs docs-check bench callgrind explore baseline model-version example build clean report-screenshot
 PREFIX ?= /usr/local
 
 ## Build (release) and run the default scenario; reports go to reports/default/.
@@ -46,6 +46,8 @@ test:
 			| awk -f scripts/test-progress.awk || status=1; \
 	done; \
 	exit $$status
+	@echo "== example (Examples/AppTeam)"
+	@$(MAKE) --no-print-directory example
 
 ## Rewrite every command output that README.md and docs/*.md show from real runs of
 ## the commands (the blocks DocTranscriptTests checks), after a change of the numbers;
@@ -77,10 +79,24 @@ explore: build
 	$(BIN) explore scenarios/default.json --seeds 200
 
 ## Regenerate the golden report that GoldenReportTests compares byte for byte.
-## Do it when a change to the model or the logic is meant to change the numbers.
+## Do it when a change to the model or the logic is meant to change the numbers, after
+## raising modelVersion (Sources/Simulation/Report/RunReport.swift); then `make model-version`.
 baseline: build
 	$(BIN) run scenarios/default.json --scale 0.1 --out .build/baseline --quiet
 	cp .build/baseline/report.json reports/baselines/default.json
+
+## Record the model version with the golden report's SHA-256 (a line of
+## reports/baselines/model-versions.txt, which GoldenReportTests checks), once per
+## version: a version already recorded is refused, so the golden report cannot change
+## under a version that made other numbers (docs/harness.md, "The model version").
+MODEL_VERSIONS := reports/baselines/model-versions.txt
+model-version:
+	@version=$$(sed -n 's/^public let modelVersion = \([0-9]*\)$$/\1/p' Sources/Simulation/Report/RunReport.swift); \
+	if [ -z "$$version" ]; then echo "model-version: no 'public let modelVersion = N' in Sources/Simulation/Report/RunReport.swift" >&2; exit 2; fi; \
+	if grep -q "^$$version " $(MODEL_VERSIONS); then \
+		echo "model-version: model version $$version is already recorded in $(MODEL_VERSIONS); raise modelVersion first" >&2; exit 2; fi; \
+	digest=$$( (sha256sum reports/baselines/default.json 2>/dev/null || shasum -a 256 reports/baselines/default.json) | cut -d' ' -f1); \
+	echo "$$version $$digest" >> $(MODEL_VERSIONS); echo "recorded model version $$version: $$digest"
 
 ## Render the default scenario's report.html in headless Chromium (if installed), the whole
 ## page at 1200 and 800 px, to reports/screenshot/report-1200.png and report-800.png (0.1 scale),
@@ -88,6 +104,25 @@ baseline: build
 report-screenshot: build
 	$(BIN) run scenarios/default.json --scale 0.1 --out reports/screenshot --quiet || true
 	scripts/report-screenshot.sh reports/screenshot/report.html reports/screenshot/report 1200 800
+
+## The example app package (Examples/AppTeam, docs/harness.md): builds its runner
+## (debug: a smoke run needs no optimised build) and runs the default scenario at
+## --scale 0.01 with its planted race, which must be caught as taskCompletedTwice, and
+## the first violation's replay. The last step of `make test`.
+EXAMPLE := Examples/AppTeam
+EXAMPLE_BIN := $(EXAMPLE)/.build/debug/appteam-sim
+example:
+	$(SWIFT) build --package-path $(EXAMPLE) --product appteam-sim
+	@rm -rf .build/example; status=0; \
+	$(EXAMPLE_BIN) run scenarios/default.json --scale 0.01 --variants appteam.completesTwice --out .build/example --quiet > .build/example.log || status=$$?; \
+	if [ $$status -ne 1 ] || ! grep -q '"taskCompletedTwice": [1-9]' .build/example/report.json; then \
+		echo "example: appteam.completesTwice was not caught (exit $$status; .build/example.log)" >&2; exit 1; fi; \
+	replay=$$(awk '/"kind": "taskCompletedTwice"/ {k=1} k && /"replay":/ {sub(/.*"replay": "/, ""); sub(/",?$$/, ""); print; exit}' .build/example/report.json); \
+	echo "caught: $$(grep -o '"taskCompletedTwice": [0-9]*' .build/example/report.json)"; \
+	status=0; $(EXAMPLE_BIN) $${replay#appteam-sim } > .build/example-replay.log || status=$$?; \
+	if [ $$status -ne 1 ] || ! grep -q taskCompletedTwice .build/example-replay.log; then \
+		echo "example: the replay ($$replay) did not show the violation (exit $$status)" >&2; exit 1; fi; \
+	echo "replayed: $$replay"
 
 build:
 	$(SWIFT) build -c release --product fleetsim

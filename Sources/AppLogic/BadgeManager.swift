@@ -14,20 +14,8 @@
 public struct BadgeManager: Sendable {
     public init() {}
 
-    public enum Input: Hashable, Sendable {
-        /// The app posted a notification or the OS removed one; `unread` is the number
-        /// of the app's notifications now delivered and not yet read.
-        case deliveredNotificationsChanged(unread: Int)
-        /// The user brought the app to the foreground.
-        case appOpened
-    }
-
-    public enum Effect: Hashable, Sendable {
-        /// `UNUserNotificationCenter.setBadgeCount(_:)`.
-        case setBadge(Int)
-        /// `UNUserNotificationCenter.removeAllDeliveredNotifications()`.
-        case removeAllDeliveredNotifications
-    }
+    public typealias Input = BadgeInput
+    public typealias Effect = BadgeEffect
 
     public func handle(_ input: Input, into effects: inout [Effect]) {
         switch input {

@@ -8,7 +8,7 @@ import SimKernel
 enum LogicDecoder {
     static let keys = ["refresh", "stepSync", "continuation", "push", "variants"]
 
-    static func decode(_ node: ScenarioNode) throws(ScenarioError) -> LogicConfig {
+    static func decode(_ node: ScenarioNode, variants known: [String]) throws(ScenarioError) -> LogicConfig {
         var logic = LogicConfig.defaults
         for member in try node.members("a logic object, e.g. {\"refresh\": {}, \"variants\": []}") {
             switch member.key {
@@ -16,7 +16,7 @@ enum LogicDecoder {
             case "continuation": logic.continuation = try ContinuationDecoder.logic(member.node)
             case "stepSync": logic.stepSync = try stepSync(member.node)
             case "push": logic.push = try PushDecoder.logic(member.node)
-            case "variants": logic.variants = try variants(member.node)
+            case "variants": logic.variants = try variants(member.node, known: known)
             default: throw member.unknownKey(among: keys)
             }
         }
@@ -77,13 +77,15 @@ enum LogicDecoder {
         return sync
     }
 
-    static func variants(_ node: ScenarioNode) throws(ScenarioError) -> [String] {
-        let all = Catalog.variants.map(\.name)
-        let expectedOne = "a known-bug variant name such as \"refresh.noSynchronize\" (see docs/scenario.md, \"Variants\")"
+    /// The names of `known` (the logic in use's), each at most once; one the reference
+    /// catalogue lists as not built yet is refused as such.
+    static func variants(_ node: ScenarioNode, known: [String]) throws(ScenarioError) -> [String] {
+        let expectedOne = known.first.map { "a known-bug variant name such as \(JSONValue.quoteForMessage($0)) (see docs/scenario.md, \"Variants\")" }
+            ?? "no variant: the logic in use plants none"
         var names: [String] = []
         for element in try node.elements("an array of variant names, e.g. [\"refresh.noSynchronize\"]") {
-            let name = try element.name(among: all, expectedOne)
-            guard Catalog.variants.contains(where: { $0.name == name && $0.available }) else {
+            let name = try element.name(among: known, expectedOne)
+            guard !Catalog.variants.contains(where: { $0.name == name && !$0.available }) else {
                 let built = Catalog.variants.filter(\.available).map { "`\($0.name)`" }.joined(separator: ", ")
                 throw element.notAvailableYet(name, expected: "a variant available in this build: \(built)")
             }

@@ -23,12 +23,13 @@ public enum ScenarioDecoder {
     public static let maximumFileBytes = 16 << 20
 
     /// Reads and decodes the file at `path`; messages name the file as `path` is written.
-    public static func load(path: String) throws(ScenarioError) -> Scenario {
-        try decode(try readFile(path), file: path)
+    /// `vocabulary`: the names the logic in use knows (the reference logic's by default).
+    public static func load(path: String, vocabulary: ScenarioVocabulary = .reference) throws(ScenarioError) -> Scenario {
+        try decode(try readFile(path), file: path, vocabulary: vocabulary)
     }
 
     /// Decodes the bytes of a scenario file; `file` is how messages name it.
-    public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+    public static func decode(_ bytes: [UInt8], file: String, vocabulary: ScenarioVocabulary = .reference) throws(ScenarioError) -> Scenario {
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)
@@ -36,11 +37,11 @@ public enum ScenarioDecoder {
             throw ScenarioError(file: file, path: error.path, expected: "valid JSON: \(error.expected)",
                                 found: "\(error.found) at line \(error.line), column \(error.column)")
         }
-        return try decode(value, file: file)
+        return try decode(value, file: file, vocabulary: vocabulary)
     }
 
     /// Decodes an already parsed scenario document.
-    public static func decode(_ value: JSONValue, file: String) throws(ScenarioError) -> Scenario {
+    public static func decode(_ value: JSONValue, file: String, vocabulary: ScenarioVocabulary = .reference) throws(ScenarioError) -> Scenario {
         let root = ScenarioNode(value: value, path: .root, file: file)
         var name: String?
         var description = ScenarioDefaults.description
@@ -71,7 +72,7 @@ public enum ScenarioDecoder {
                 duration = d
             case "tieBreak": tieBreak = try decodeTieBreak(node)
             case "fleet": fleet = try FleetDecoder.decode(node)
-            case "logic": logic = try LogicDecoder.decode(node)
+            case "logic": logic = try LogicDecoder.decode(node, variants: vocabulary.variants)
             case "backend": backend = try BackendDecoder.decode(node)
             case "faults": faults = try FaultDecoder.decodeList(node)
             case "expect": expect = try ExpectationDecoder.decodeList(node)

@@ -25,6 +25,9 @@ public struct Scenario: Sendable, Equatable {
     /// (`--scale 0.05 --variants none --swarm`), quoted for the shell; every replay
     /// command repeats them.
     public var replayOptions: String = ""
+    /// The runner that every replay command starts with: `fleetsim`, or an app's own
+    /// runner built on FleetSim's command-line library (docs/harness.md, "The runner").
+    public var runner: String = "fleetsim"
 
     /// The file's content without its layout: FNV-1a 64 of its JSON re-written with
     /// members in file order (``JSONValue/text(sortingKeys:)``), in hex; set by the

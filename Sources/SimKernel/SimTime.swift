@@ -78,7 +78,7 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
 
 /// A `SimTime?` in 8 bytes: a plain optional takes 9, so 16 inside a struct, and per-device
 /// state holds dozens of optional deadlines (a million devices: 8 MB a field).
-/// nil is stored as `Int64.min` microseconds, the time `World.never` also uses: no
+/// nil is stored as `Int64.min` microseconds, the time `SimTime.never` (Simulation) also uses: no
 /// deadline is ever set there (asserted).
 public struct PackedTime: Hashable, Sendable {
     @usableFromInline var raw: Int64

@@ -9,24 +9,25 @@ import Reports
 /// device, the backend, and the oracle. A pure function of (scenario, seed): it has
 /// no wall clock, no Swift concurrency, and no hashed-collection order reaching events.
 ///
+/// Generic over the app logic it runs (``LogicSet``; ``ReferenceWorld`` runs FleetSim's
+/// own), and specialised for it: docs/architecture.md, "An app's own logic".
+///
 /// Drive it with ``run(until:)`` (bounded) and read ``report()`` at the end.
-public struct World {
+public struct World<Logics: LogicSet> {
     /// What every feature shares (Core/WorldCore.swift).
     var core: WorldCore
     /// The feature hosts (Features/Features.swift, ``FeatureHosts``): each owns its
     /// per-device state, its effect buffer and its metrics, and is handed `&core`.
-    var features: FeatureHosts
+    var features: FeatureHosts<Logics>
     var server: APIServerModel
     var tokens: AuthTokens
     let requestTimeout: SimDuration
-    /// "Never happened" for per-device times (compare with `==`, never subtract).
-    static let never = SimTime(microseconds: Int64.min)
     /// **Assumption**: the app that leaves the foreground with no background work left
     /// is suspended this long after (not `ios.suspensionDelay`, which follows a
     /// background task; Apple gives `applicationDidEnterBackground` up to five seconds).
-    static let suspensionAfterForeground = SimDuration.seconds(1)
+    static var suspensionAfterForeground: SimDuration { .seconds(1) }
     /// **Assumption**: how long the app stays in the foreground after an open.
-    static let foregroundSession = SimDuration.minutes(3)
+    static var foregroundSession: SimDuration { .minutes(3) }
     /// Android's OS state and models (OS/Android/AndroidHost.swift), lent beside the core.
     var android: AndroidHost
     /// The devices' Android indices and launch-policy slots as runs, for the prefetch
@@ -50,9 +51,14 @@ public struct World {
     /// `diverge`); nil (the default) costs one check per event.
     public var eventObserver: ((DeliveredEvent) -> Void)?
 
+    /// The public entry points are prespecialised for ``ReferenceLogics``, so that a
+    /// caller in another module (the `fleetsim` commands) runs the specialised event
+    /// loop (docs/architecture.md, "Specialisation across modules").
+    ///
     /// - Parameter traceDevice: record the event-by-event story of this device (a global id).
     /// - Parameter shard: simulate only this shard's devices, against its part of the
     ///   backend's capacity.
+    @_specialize(exported: true, where Logics == ReferenceLogics)
     public init(scenario unsharded: Scenario, traceDevice: Int? = nil, shard: ShardPlan = .whole) {
         let scenario = shard.apply(to: unsharded)
         let fleet = FleetBuilder.build(scenario, shard: shard)
@@ -71,7 +77,7 @@ public struct World {
         core.jobs = [Job](hugePagesCapacity: World.jobsReserved(devices: devices.count))
         if scenario.tieBreak == .shuffle { core.ties = TieKeys(seed: scenario.seed, devices: devices.count) }
         requestTimeout = scenario.backend.requestTimeout
-        features = FeatureHosts(scenario: scenario, core: core, fleet: fleet)
+        features = FeatureHosts(scenario: scenario, logics: Logics(scenario.logic), core: core, fleet: fleet)
         let b = scenario.backend
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
@@ -88,6 +94,10 @@ public struct World {
     /// it doubles as any array does.
     static func jobsReserved(devices: Int) -> Int { max(16, devices / 4) }
 
+    /// The names a scenario run by this world's logic may use (``LogicSet/variantNames``),
+    /// for ``ScenarioDecoder/load(path:vocabulary:)``.
+    public static var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary(variants: Logics.variantNames) }
+
     public var scenario: Scenario { _read { yield core.scenario } }
     /// Which devices of the fleet this world holds (``ShardPlan``); `.whole` unless sharded.
     public var shard: ShardPlan { _read { yield core.shard } }
@@ -101,6 +111,7 @@ public struct World {
     /// Processes every event before `limit` (and before the scenario's end). Bounded:
     /// time only moves forward and stops at the end. Then every Android phone's Doze steps
     /// owed before the stop are settled, so that what the world counts is whole when read.
+    @_specialize(exported: true, where Logics == ReferenceLogics)
     public mutating func run(until limit: SimTime) {
         advance(until: limit)
         let stop = limit < end ? limit : end
@@ -116,6 +127,7 @@ public struct World {
     /// the report is the same; the sweep over every Android phone at each of `fleetsim
     /// run`'s 50 progress steps was a tenth of a day's cache misses
     /// (docs/performance.md#lazy-doze-and-screen-sessions).
+    @_specialize(exported: true, where Logics == ReferenceLogics)
     public mutating func advance(until limit: SimTime) {
         let stop = limit < end ? limit : end
         if measuresQueue {
@@ -131,6 +143,7 @@ public struct World {
         }
     }
 
+    @_specialize(exported: true, where Logics == ReferenceLogics)
     public mutating func runToEnd() { run(until: end) }
 
     // MARK: - Set-up
@@ -247,7 +260,7 @@ extension World {
     /// the same host. Generic over the concrete host, so the compiler specialises it per
     /// host (no existential, no allocation).
     @inline(__always)
-    mutating func deliver<Host: FeatureHost>(_: Host.Type, _ d: UInt32, _ first: Host.Input) {
+    mutating func deliver<Host: FeatureHost>(_: Host.Type, _ d: UInt32, _ first: Host.Input) where Host.Logics == Logics {
         var next: Host.Input? = first
         while let input = next {
             let count = Host.lend(&self) { host, core in
@@ -276,6 +289,7 @@ extension World {
 extension World {
     /// Builds the report (Report/RunReport.swift). Fails (as a scenario error) only when an
     /// `expect` names a metric that `report.json` does not have.
+    @_specialize(exported: true, where Logics == ReferenceLogics)
     public func report() throws(ScenarioError) -> RunOutcome { try RunReport(world: self).outcome() }
 
     /// The traced device's story (empty unless the world was built with `traceDevice`).
@@ -297,4 +311,9 @@ extension World {
 
     /// Memory of one Android device's extra state (its quota history arrays not included).
     public static var bytesPerAndroidDevice: Int { MemoryLayout<AndroidDevice>.stride }
+}
+
+extension SimTime {
+    /// "Never happened" for per-device times (compare with `==`, never subtract).
+    static let never = SimTime(microseconds: Int64.min)
 }

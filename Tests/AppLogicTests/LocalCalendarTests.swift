@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppLogic
+@testable import AppLogicContract
 
 /// The calendar's offset table (read from Foundation once) gives Foundation's offset at
 /// every instant: around each DST transition to the second and hourly over a year.

@@ -1,6 +1,6 @@
 import Testing
 import Scenario
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// `fleetsim bench`'s whole world: its API grows with the fleet, so that each size's cost
 /// per device-day is measured on the same load per device.

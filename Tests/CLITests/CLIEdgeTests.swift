@@ -1,7 +1,7 @@
 import Foundation
 import Reports
 import Testing
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// The command line's edges as a new user meets them: each refused up front in the
 /// words of the command given, or reported for what it is.

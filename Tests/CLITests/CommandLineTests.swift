@@ -1,7 +1,7 @@
 import Foundation
 import Reports
 import Testing
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// The parser and the help, in process: `FleetSimCommand.parse` takes a plain
 /// `[String]` and reads no file.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Simulation
 
 @Suite struct CompareTests {
     /// The race scenario's shared runs (``SharedRuns``), with and without its variant.
@@ -62,6 +63,47 @@ import Testing
         // Values in units: durations never as raw seconds with six decimals.
         #expect(seeds.stdout.range(of: #"\d\.\d{6}"#, options: .regularExpression) == nil)
         #expect(seeds.stdout.contains(" ms ") || seeds.stdout.contains(" s ") || seeds.stdout.contains(" min "))
+    }
+}
+
+/// A baseline of another model version is refused, naming both versions, unless
+/// `--accept-model-version`: its numbers moved by design (docs/harness.md, "The model version").
+@Suite struct ModelVersionCompareTests {
+    @Test func aReportOfAnotherModelVersionIsRefusedUnlessAccepted() throws {
+        let dir = try CLI.temporaryDirectory()
+        let clean = try SharedRuns.clean.get().report.path
+        let text = try String(contentsOfFile: clean, encoding: .utf8)
+        #expect(text.contains("\"modelVersion\": \(modelVersion),"))
+        let older = try CLI.write(text.replacingOccurrences(of: "\"modelVersion\": \(modelVersion),", with: "\"modelVersion\": \(modelVersion + 7),"),
+                                  to: "older.json", in: dir)
+        let refused = try CLI.run(["compare", older, clean])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("\(older) is of model version \(modelVersion + 7) and \(clean) of model version \(modelVersion)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--accept-model-version") && refused.stdout.isEmpty)
+        // A report written before reports carried a model version.
+        let unversioned = try CLI.write(text.replacingOccurrences(of: "\"modelVersion\": \(modelVersion),", with: ""), to: "unversioned.json", in: dir)
+        let none = try CLI.run(["compare", unversioned, clean])
+        #expect(none.status == 2 && none.stderr.contains("of model version none (made before reports carried one)"), "\(none.stderr)")
+
+        let accepted = try CLI.run(["compare", older, clean, "--accept-model-version"])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(accepted.stdout.contains("warning: \(older) is of model version \(modelVersion + 7)") && accepted.stdout.contains("(compared anyway: --accept-model-version)"))
+    }
+
+    /// The same gate across seeds: summary.json carries the versions too.
+    @Test func anExploreSummaryOfAnotherModelVersionIsRefusedUnlessAccepted() throws {
+        let dir = try CLI.temporaryDirectory()
+        let a = dir.appendingPathComponent("a"), b = dir.appendingPathComponent("b")
+        _ = try CLI.run(["explore", SharedRuns.race, "--seeds", "2", "--variants", "none", "--scale", "0.1", "--out", a.path])
+        let summary = try String(contentsOf: a.appendingPathComponent("summary.json"), encoding: .utf8)
+        #expect(summary.contains("\"fleetsimVersion\": \"\(fleetsimVersion)\","))
+        try FileManager.default.createDirectory(at: b, withIntermediateDirectories: true)
+        _ = try CLI.write(summary.replacingOccurrences(of: "\"modelVersion\": \(modelVersion),", with: "\"modelVersion\": \(modelVersion + 1),"),
+                          to: "summary.json", in: b)
+        let refused = try CLI.run(["compare", "--seeds", b.path, a.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("\(b.path) is of model version \(modelVersion + 1) and \(a.path) of model version \(modelVersion)"), "\(refused.stderr)")
+        #expect(try CLI.run(["compare", "--seeds", b.path, a.path, "--accept-model-version"]).status == 0)
     }
 }
 

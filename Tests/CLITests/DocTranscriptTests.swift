@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// Every command output README.md and docs/*.md show is produced here by running the
 /// command (``DocTranscript`` has the rules), so no figure in them can go stale.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import fleetsim
+@testable import FleetSimCLI
 import Reports
 import Scenario
 import Simulation

@@ -4,7 +4,7 @@ import SimKernel
 import Backend
 import Reports
 @testable import Simulation
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// How often the interval of a queueing percentile or mean wait holds the true value:
 /// M/M/4 queues through the server model (``APIServerModel``), Poisson arrivals and

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import fleetsim
+@testable import FleetSimCLI
 import Reports
 
 /// The CLI as a user meets it: exit codes, where text goes, and checks that happen

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Scenario
 import Simulation
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// The memory guard (docs/scale.md, "Memory"): the limits it reads, the estimate of what
 /// grows with a run's length, and the commands that read reports or a scenario.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Reports
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// `fleetsim plan`: the search finds the smallest capacity that holds with one less
 /// failing, and the command's answer holds in a plain `run` while one worker fewer fails.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// `run --replications R`: seeds S..S+R−1, each seed's report set, and each expectation
 /// judged by its Student's t interval across the seeds (docs/report.md, "Intervals").

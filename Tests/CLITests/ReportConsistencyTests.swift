@@ -3,7 +3,7 @@ import Testing
 import Reports
 import Scenario
 import Simulation
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// A report that disagrees with itself is refused by `merge` and `compare`
 /// (``ReportConsistency``, docs/scale.md "What merge refuses"), naming the file, the JSON

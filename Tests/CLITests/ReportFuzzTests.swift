@@ -4,7 +4,7 @@ import Reports
 import Scenario
 import SimKernel
 import Simulation
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// Mutants of two small real shard reports (seeded, via `RandomStream`) through what
 /// `merge` and `compare` do with them: each is merged, rendered and compared, or refused

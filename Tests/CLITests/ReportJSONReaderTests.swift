@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Reports
 import Scenario
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// `merge` reads reports in one pass (``ReportJSONReader``): on what it accepts it gives
 /// the general route's value (parse, then ``Merge/reportValue(_:)``), and it leaves the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import fleetsim
+@testable import FleetSimCLI
 
 @Suite struct RunTests {
     /// The shipped race scenario: the variant is caught (exit 1, replay hint printed);

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// `fleetsim bench --shards N`: the arithmetic of its figures, and the shape of its
 /// output on a tiny world (nothing here is timed: the times are whatever the machine gives).

@@ -3,7 +3,7 @@ import Testing
 import Reports
 import Scenario
 import Simulation
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// `run --shard`, `merge` and `scripts/run-sharded.sh` against the plain run of the same
 /// build (never fixed event counts: the event queue may change). The default scenario
@@ -249,12 +249,17 @@ import Simulation
         var oldVersion = try String(contentsOfFile: s[3], encoding: .utf8)
         oldVersion = oldVersion.replacingOccurrences(of: "\"fleetsimVersion\": \"\(fleetsimVersion)\"", with: "\"fleetsimVersion\": \"0.1.0\"")
         let oldVersionPath = try CLI.write(oldVersion, to: "version010.json", in: dir)
+        // A shard of another model version simulated other numbers for its devices.
+        let otherModel = try String(contentsOfFile: s[3], encoding: .utf8)
+            .replacingOccurrences(of: "\"modelVersion\": \(modelVersion),", with: "\"modelVersion\": \(modelVersion + 1),")
+        let otherModelPath = try CLI.write(otherModel, to: "model-next.json", in: dir)
         let cases: [([String], String)] = [
             ([s[0], s[1], s[2]], "shard 3/4 missing"),
             ([s[0], s[1], s[2], s[2], s[3]], "are both shard 2/4"),
             ([s[0], s[1], s[2], otherSeedPath], "seed differs"),
             ([s[0], s[1], s[2], otherSeedPath], "fleetsim explore SCENARIO --seeds N --out DIR"),
             ([s[0], s[1], s[2], oldVersionPath], "fleetsimVersion differs (\"\(fleetsimVersion)\" vs \"0.1.0\")"),
+            ([s[0], s[1], s[2], otherModelPath], "modelVersion differs (\(modelVersion) vs \(modelVersion + 1))"),
             ([plain], "has no simulated.shard"),
         ]
         for (inputs, message) in cases {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Scenario
 @testable import Simulation
-@testable import fleetsim
+@testable import FleetSimCLI
 
 /// The pages that name the invariants and the variants agree with the build: every
 /// violation kind is named in docs/sources.md's "judged by" column and every name there

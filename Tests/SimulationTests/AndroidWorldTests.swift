@@ -37,7 +37,7 @@ import Scenario
         #expect(!uploads.isEmpty)
         #expect(uploads.allSatisfy { $0 >= plugged })
         #expect(charges.trace.contains { $0.line.contains("WorkManager: stepSync due; waiting for its constraints") && $0.time < plugged })
-        #expect(charges.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(charges)
     }
 
     /// FCM in Doze (`docs/platform-facts.md` H, A): on a phone in deep idle, a normal-priority
@@ -71,7 +71,7 @@ import Scenario
         #expect(world.core.metrics.platform.fcmDeferrals >= 1)
         let report = try world.report().report
         #expect((report.lookup("scheduling.fcm.dozeDelay.p50")?.doubleValue ?? 0) > 600)
-        #expect(world.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(world)
     }
 
     /// `android.oemPolicy` (**assumption**): after 10 min of screen off the app is

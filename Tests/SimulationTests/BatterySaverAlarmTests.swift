@@ -91,7 +91,7 @@ import Scenario
         #expect(limited.core.metrics.platform.alarmsDelayedByDoze == 1)
         let report = try limited.report().report
         #expect(report.lookup("scheduling.alarms.dozeDelay.max")?.doubleValue == 600)
-        #expect(limited.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(limited)
 
         // Plugged in 4 min into the hold: deep idle ends, and the held alarm fires then.
         var plugged = try Self.world(fleet, duration: "2d")

@@ -24,7 +24,7 @@ import Scenario
             s.seed = seed
             var world = World(scenario: s)
             world.runToEnd()
-            #expect(world.core.oracle.violations == 0, "\(file): seed \(seed) has \(world.core.oracle.violations) violation(s)")
+            ReadableFailures.expectNoViolation(world, file)
         }
     }
 }

@@ -49,7 +49,7 @@ import Platform
         let seven: (inout Scenario) -> Void = { $0.logic.continuation.offerAfter = .seconds(7) }
         let correct = try Self.run("scenarios/races/continuation-offer-after-10ms.json", seven)
         #expect(correct.features.continuation.metrics.offered > 0)
-        #expect(correct.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(correct)
         let variant = try Self.run("scenarios/races/continuation-offer-after-10ms.json", variants: ["continuation.offerAfter10ms"], seven)
         #expect(Self.count(variant, .offerTimingWrong) > 0)
     }
@@ -60,10 +60,10 @@ import Platform
         let prompted = try Self.run("scenarios/races/continuation-permission-answer-ignored.json")
         let c = prompted.features.continuation.metrics
         #expect(c.choices[1] > 0 && c.notified > 0 && c.completedInBackground > 0)
-        #expect(prompted.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(prompted)
         let opened = try Self.run("scenarios/races/continuation-result-not-cleared.json")
         #expect(opened.features.continuation.metrics.shownAtOpen > 0)
-        #expect(opened.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(opened)
     }
 
     /// docs/known-bugs.md's bound on `continuation.secondAnalysis` in `hostile.json`: an

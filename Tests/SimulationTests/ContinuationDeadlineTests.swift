@@ -23,9 +23,9 @@ import SimKernel
         for kills in [false, true] {
             let world = try Self.run([], kills: kills)
             #expect(world.features.continuation.metrics.timedOut > 0)
-            #expect(world.core.oracle.violations == 0, "kills: \(kills)")
+            ReadableFailures.expectNoViolation(world, "kills: \(kills)")
             let timeouts = world.core.scenario.logic.continuation
-            #expect(world.core.oracle.continuation.entries.allSatisfy { $0.deadline(timeouts) == World.never || $0.deadline(timeouts) >= world.now })
+            #expect(world.core.oracle.continuation.entries.allSatisfy { $0.deadline(timeouts) == SimTime.never || $0.deadline(timeouts) >= world.now })
         }
     }
 

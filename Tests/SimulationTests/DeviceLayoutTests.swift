@@ -39,7 +39,7 @@ import Platform
         #expect(MemoryLayout<Job>.stride <= 120, "Job grew: see docs/performance.md#memory-per-device")
         // 116 until the test windows the latencies count (seen, notified) moved from the
         // oracle's entry (24 -> 16 bytes) to the host's ``RefreshSlot``: the oracle only watches.
-        #expect(RefreshHost.bytesPerDevice <= 124, "the refresh host's entries grew: see docs/performance.md#memory-per-device")
+        #expect(RefreshHost<ReferenceLogics>.bytesPerDevice <= 124, "the refresh host's entries grew: see docs/performance.md#memory-per-device")
         // 16 until seed 000's timing judges added the last refresh's time and the
         // running task's flags, packed in one byte beside the window's count.
         #expect(MemoryLayout<RefreshChecker.TaskFlags>.size == 1)

@@ -13,7 +13,36 @@ import Reports
         world.runToEnd()
         let produced = JSONWriter.encode(try world.report().report)
         let baseline = try String(contentsOfFile: Fixtures.path("reports/baselines/default.json"), encoding: .utf8)
-        #expect(produced == baseline, "run `make baseline` if this change is meant to move the numbers")
+        // On a mismatch, the changed keys with both values, not two whole documents.
+        if produced != baseline {
+            Issue.record("""
+                the default scenario at --scale 0.1 no longer produces reports/baselines/default.json: \
+                \(ReadableFailures.changedKeys(expected: baseline, produced: produced))
+                If this change is meant to move the numbers: raise modelVersion (Sources/Simulation/Report/RunReport.swift), \
+                then `make baseline` and `make model-version` (docs/harness.md, "The model version").
+                """)
+        }
+    }
+
+    /// reports/baselines/model-versions.txt holds one line per model version, `VERSION
+    /// SHA256` of the golden report that version made; its last line must be this build's
+    /// ``modelVersion`` and the committed golden report's digest, so the golden report
+    /// cannot change while the model version stays (an app team's baselines would shift
+    /// silently; docs/harness.md, "The model version").
+    @Test func theGoldenReportChangesOnlyWithTheModelVersion() throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("reports/baselines/default.json"))))
+        let digest = SHA256.hex(bytes)
+        let record = try String(contentsOfFile: Fixtures.path("reports/baselines/model-versions.txt"), encoding: .utf8)
+        let lines = record.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.map { $0.split(separator: " ").map(String.init) }
+        let versions = lines.map { $0.first ?? "" }
+        #expect(Set(versions).count == versions.count, "model-versions.txt records a version twice: \(versions)")
+        let last = try #require(lines.last, "model-versions.txt records no version")
+        let fix = "raise modelVersion in Sources/Simulation/Report/RunReport.swift, run `make baseline`, then `make model-version` "
+            + "(which appends 'VERSION SHA256' to reports/baselines/model-versions.txt)"
+        #expect(last.first == String(modelVersion),
+                "model version \(modelVersion) is not recorded (the last line is \(last.joined(separator: " "))): after `make baseline`, run `make model-version`")
+        #expect(last.count == 2 && last[1] == digest,
+                "\("reports/baselines/default.json changed (SHA-256 \(digest)) but the model version is still \(modelVersion) (recorded digest \(last.dropFirst().joined())): ")\("a change that moves simulated numbers must \(fix)")")
     }
 
     /// The default scenario's backend is sized for its fleet at `--scale 100` (1,000,000

@@ -85,7 +85,7 @@ import SimKernel
             s.seed = seed
             var world = World(scenario: s)
             world.runToEnd()
-            #expect(world.core.oracle.violations == 0, "\(Self.file): seed \(seed) has \(world.core.oracle.violations) violation(s)")
+            ReadableFailures.expectNoViolation(world, Self.file)
         }
     }
 }

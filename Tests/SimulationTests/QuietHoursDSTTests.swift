@@ -44,7 +44,7 @@ import Scenario
             var world = World(scenario: try Self.scenario(night, seed: seed))
             world.runToEnd()
             #expect(world.features.push.metrics.held > 0, "no push was held")
-            #expect(world.core.oracle.violations == 0, "seed \(seed): \(world.core.oracle.sampleList.map(\.detail))")
+            ReadableFailures.expectNoViolation(world)
         }
     }
 }

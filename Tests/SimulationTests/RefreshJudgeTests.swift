@@ -85,7 +85,7 @@ import Backend
         var world = World(scenario: s)
         world.runToEnd()
         #expect(world.features.refresh.metrics.taskDuration.whole.max == SimDuration.seconds(20).microseconds)
-        #expect(world.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(world)
     }
 
     /// A task launched now, its next refresh asked for: the history request is judged
@@ -102,7 +102,7 @@ import Backend
         var world = try Self.world()
         Self.launched(&world)
         world.core.observeHistoryRequested(0, limit: 1)
-        #expect(world.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(world)
         Self.launched(&world)
         world.core.observeHistoryRequested(0, limit: 2)
         #expect(Self.count(world, .historyNotLimitOne) == 1 && world.core.oracle.violations == 1)
@@ -115,7 +115,7 @@ import Backend
         Self.launched(&world)
         world.core.devices[0].signedIn = false
         world.core.observeHistoryRequested(0, limit: 1)
-        #expect(world.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(world)
         Self.launched(&world)
         world.core.observeHistoryRequested(0, limit: 1)
         #expect(Self.count(world, .refreshWhileSignedOut) == 1 && world.core.oracle.violations == 1)
@@ -154,7 +154,7 @@ import Backend
         var world = try Self.world()
         world.core.devices[0].task.launchedAt = world.core.now - .seconds(7)
         world.core.observeRefreshCompletedEvent(0, duration: SimDuration.seconds(7).microseconds)
-        #expect(world.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(world)
         world.core.observeRefreshCompletedEvent(0, duration: SimDuration.seconds(7).microseconds - 1)
         world.core.observeRefreshCompletedEvent(0, duration: 0)
         #expect(Self.count(world, .refreshAnalyticsWrong) == 2 && world.core.oracle.violations == 2)
@@ -166,7 +166,7 @@ import Backend
         var world = try Self.world()
         Self.launched(&world)
         world.core.observeHistoryRequested(0, limit: 1)
-        #expect(world.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(world)
         world.core.observeHistoryRequested(0, limit: 1)
         #expect(Self.count(world, .refreshRequestRetried) == 1 && world.core.oracle.violations == 1)
         Self.launched(&world)
@@ -181,11 +181,11 @@ import Backend
         Self.launched(&world)
         world.core.devices[0].task.completions = 1
         world.features.refresh.observeTaskCompleted(0, success: false, requestPending: true, core: &world.core)
-        #expect(world.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(world)
         world.core.observeRefreshUnauthorized(0)
         world.core.devices[0].signedIn = false
         world.features.refresh.observeTaskCompleted(0, success: false, requestPending: false, core: &world.core)
-        #expect(world.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(world)
         world.features.refresh.observeTaskCompleted(0, success: false, requestPending: true, core: &world.core)
         world.core.devices[0].signedIn = true
         world.features.refresh.observeTaskCompleted(0, success: false, requestPending: false, core: &world.core)
@@ -237,7 +237,7 @@ import Backend
         world.core.devices[0].notificationCenter = NotificationCenterModel(authorization: .authorized)
         Self.launched(&world)
         world.core.observeRefreshPosts(0)
-        #expect(world.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(world)
         world.core.observeTestInProgressAnswered(0)
         world.core.observeRefreshPosts(0)
         #expect(Self.count(world, .notifiedDuringTest) == 1)

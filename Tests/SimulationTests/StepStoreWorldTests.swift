@@ -41,7 +41,7 @@ import SimKernel
             let store = world.features.stepSync.store
             #expect(store.droppedWrites == 0)
             #expect(store.farRows > 0, "no row outside the run's dates")
-            #expect(world.core.oracle.violations == 0, "\(offset), seed \(seed): \(world.core.oracle.violations) violation(s)")
+            ReadableFailures.expectNoViolation(world, "\(offset)")
         }
     }
 
@@ -61,7 +61,7 @@ import SimKernel
     @Test func aDeclaredRetentionDropsOldDatesAndTheJudgeKnowsIt() throws {
         let retained = Self.run(try Self.scenario(offset: "-944d", retention: 30))
         #expect(retained.features.stepSync.store.droppedWrites > 0)
-        #expect(retained.core.oracle.violations == 0, "\(retained.core.oracle.violations) violation(s)")
+        ReadableFailures.expectNoViolation(retained)
     }
 
     /// The memory guard's estimate (``MemoryEstimate``, through
@@ -72,11 +72,11 @@ import SimKernel
         for variants in [[], ["stepSync.backfillUnlimited"]] {
             let s = try Self.scenario(offset: offset, variants: variants)
             let rows = Self.run(s).features.stepSync.store.farRows
-            let estimate = StepSyncHost.rowsOffTheRunsDates(s, held: 40, total: 40)
+            let estimate = StepSyncFeature.rowsOffTheRunsDates(s, held: 40, total: 40)
             #expect(rows > 0 && rows <= estimate, "\(offset) \(variants): \(rows) rows, estimated \(estimate)")
         }
         var still = try Self.scenario(offset: offset)
         still.faults = []
-        #expect(StepSyncHost.rowsOffTheRunsDates(still, held: 40, total: 40) == 0)
+        #expect(StepSyncFeature.rowsOffTheRunsDates(still, held: 40, total: 40) == 0)
     }
 }

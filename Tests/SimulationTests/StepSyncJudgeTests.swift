@@ -48,7 +48,7 @@ import AppLogic
         s.faults = [Fault(kind: .backendOutage, at: .zero, duration: .days(2), cohort: nil, fraction: 1)]
         var world = World(scenario: s)
         world.runToEnd()
-        #expect(world.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(world)
         #expect(world.features.stepSync.metrics.staleSyncNotifications > 0)
         #expect(world.core.oracle.steps.devices.contains { $0.sync.failures >= 1 })
     }
@@ -84,7 +84,7 @@ import AppLogic
         start(.open, lastSuccessAgo: .hours(24))
         start(.periodicWork, lastSuccessAgo: .zero)
         start(.retryTimer, lastSuccessAgo: .zero)
-        #expect(world.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(world)
         start(.healthDelivery, lastSuccessAgo: .hours(2) - µs)
         start(.open, lastSuccessAgo: .hours(24) - µs)
         #expect(Self.count(world, .stepSyncTooSoon) == 2)
@@ -132,7 +132,7 @@ import AppLogic
         }
         var first = world.core.oracleDeviceDay(0, at: world.core.now - .days(30))
         send(from: first)
-        #expect(world.core.oracle.violations == 0)
+        ReadableFailures.expectNoViolation(world)
         send(from: first - 1)
         #expect(Self.count(world, .stepsBackfilledTooFar) == 1)
         world.core.devices[0].clock.skew = .days(-3)

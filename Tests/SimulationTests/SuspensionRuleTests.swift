@@ -70,7 +70,7 @@ import SimKernel
             var world = World(scenario: s)
             world.runToEnd()
             #expect(world.features.continuation.metrics.timedOut > 0, "seed \(seed): no deadline reached")
-            #expect(world.core.oracle.violations == 0, "seed \(seed): \(world.core.oracle.violations) violation(s)")
+            ReadableFailures.expectNoViolation(world)
         }
     }
 }

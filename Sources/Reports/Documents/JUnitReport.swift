@@ -46,7 +46,7 @@ public enum JUnitReport {
                     let time = s.lookup("time")?.doubleValue.map { HumanUnits.duration(seconds: $0) } ?? "?"
                     body += "device \(ReportSections.str(s, "device")) at \(time): \(ReportSections.str(s, "detail"))\n  replay: \(ReportSections.str(s, "replay"))\n"
                 }
-                body += ReportSections.replayNote + "\n"
+                body += ReportSections.replayNote(samples: samples) + "\n"
                 cases += "<failure message=\"\(xml("\(kind): \(HumanUnits.count(n)) violation(s), limit 0"))\" type=\"invariant\">\(xml(body))</failure>"
             }
             cases += "</testcase>\n"

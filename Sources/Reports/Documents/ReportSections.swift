@@ -123,6 +123,15 @@ public enum ReportSections {
     public static let replayNote = "Run them from the directory the run was started in, with fleetsim on PATH "
         + "(make install), or from the repository with .build/release/fleetsim in place of fleetsim."
 
+    /// The note for the runner that `samples`' replay commands start with: an app's own
+    /// runner (docs/harness.md, "The runner") is on PATH or run from its package's build.
+    public static func replayNote(samples: [ReportValue]) -> String {
+        let runner = samples.first?.lookup("replay")?.stringValue?.split(separator: " ").first.map(String.init) ?? "fleetsim"
+        guard runner != "fleetsim" else { return replayNote }
+        return "Run them from the directory the run was started in, with \(runner) on PATH, "
+            + "or with its build's path (such as .build/release/\(runner)) in place of \(runner)."
+    }
+
     /// The invariant violations with their replay commands (the expectations, failed or
     /// not, are the section above): report.json keeps up to ``ReportMerge/samplesPerKind``
     /// of every kind, shown grouped by kind, the kind violated first first.
@@ -130,7 +139,7 @@ public enum ReportSections {
         var blocks: [ReportSection.Block] = []
         let samples = r.lookup("invariants.samples")?.arrayValue ?? []
         if !samples.isEmpty {
-            blocks.append(.paragraph("Violations (up to \(ReportMerge.samplesPerKind) of each kind, the earliest, each with the command that replays it). \(replayNote)"))
+            blocks.append(.paragraph("Violations (up to \(ReportMerge.samplesPerKind) of each kind, the earliest, each with the command that replays it). \(replayNote(samples: samples))"))
             var kinds: [String] = []
             for s in samples where !kinds.contains(str(s, "kind")) { kinds.append(str(s, "kind")) }
             for kind in kinds {

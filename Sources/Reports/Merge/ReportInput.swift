@@ -53,6 +53,8 @@ public enum ReportInput {
             }
         }
         _ = try count(report, ["seed"], name, limit: Int64.max)
+        // Absent from the reports of builds before model versions; compare names it "none".
+        if report.at(["modelVersion"]) != nil { _ = try count(report, ["modelVersion"], name, limit: Int64(Int32.max)) }
         let durationPath = ["simulated", "duration"]
         guard let duration = report.at(durationPath)?.doubleValue, duration > 0,
               duration <= Double(maximumDurationSeconds) else {

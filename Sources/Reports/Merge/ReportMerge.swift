@@ -141,7 +141,7 @@ public enum ReportMerge {
     /// battery, scheduling, the event hashes, notifications and users. A feature's keys
     /// take the rules the feature supplies, checked before these.
     public static let coreRules: [(pattern: String, rule: Rule)] = [
-        ("scenario", .identical), ("seed", .identical), ("fleetsimVersion", .identical),
+        ("scenario", .identical), ("seed", .identical), ("fleetsimVersion", .identical), ("modelVersion", .identical),
         ("simulated.duration", .identical), ("simulated.start", .identical),
         ("simulated.shard.**", .shardPlan), ("simulated.shards.**", .shardPlan),
         ("simulated.devices", .sum), ("simulated.events", .sum),
@@ -301,7 +301,7 @@ public enum ReportMerge {
     static func shardOrder(_ reports: [(name: String, report: ReportValue)], partial: Bool) throws(Refusal)
         -> ([(name: String, report: ReportValue)], (count: Int64, covered: [Int64])) {
         let first = reports[0]
-        for key in ["scenario", "seed", "fleetsimVersion", "simulated.duration", "simulated.start"] {
+        for key in ["scenario", "seed", "fleetsimVersion", "modelVersion", "simulated.duration", "simulated.start"] {
             let path = key.split(separator: ".").map(String.init)
             for other in reports.dropFirst() where other.report.at(path) != first.report.at(path) {
                 let what = key == "seed"

@@ -22,7 +22,7 @@ struct Device {
     var eventHash: UInt64 = 0
 
     // The app's process and its clock
-    var foregroundUntil = World.never
+    var foregroundUntil = SimTime.never
     var clock: DeviceClock
     var process: AppProcessState = .terminated
     var lowPowerModeSetting: Bool

@@ -103,7 +103,7 @@ extension EventHashes {
     /// popped event, before its handler runs, since the stale check reads the state the
     /// handler changes), and shows it to the observer. A read of the world's state but
     /// for the hashes themselves: its own and the device's chain (``Device/eventHash``).
-    @inline(__always) static func hashDelivered(_ event: WorldEvent, in world: inout World) {
+    @inline(__always) static func hashDelivered<Logics: LogicSet>(_ event: WorldEvent, in world: inout World<Logics>) {
         if event.isSuperseded(in: world) { return }
         let (code, payload, device) = event.identity(in: world)
         let now = world.now
@@ -136,7 +136,7 @@ extension WorldEvent {
     /// The kind code, the small payload and the device of an event (nil: fleet-wide).
     /// The codes are fixed here (not the enum's layout), so adding a case moves no hash.
     /// Inlined for the reason ``isSuperseded(in:)`` is.
-    @inline(__always) func identity(in world: borrowing World) -> (UInt8, UInt32, UInt32?) {
+    @inline(__always) func identity<Logics: LogicSet>(in world: World<Logics>) -> (UInt8, UInt32, UInt32?) {
         if case .feature(let e) = self { return world.featureEventIdentity(e) }
         return identity(in: world.core)!
     }

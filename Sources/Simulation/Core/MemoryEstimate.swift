@@ -27,9 +27,13 @@ public enum MemoryEstimate {
 
     /// Bytes per device for a run of `days`: its `Device`, its share of an
     /// `AndroidDevice` or of an iOS launch policy, its queue entries, the rest of the world's per-device state, and
-    /// what grows per simulated day.
+    /// what grows per simulated day; with the reference logic's states, or `logics`'.
     public static func bytesPerDevice(androidShare: Double, days: Double) -> Int {
-        return World.bytesPerDevice + Int((androidShare * Double(World.bytesPerAndroidDevice) + (1 - androidShare) * Double(World.bytesPerIOSDevice)).rounded(.up))
+        bytesPerDevice(androidShare: androidShare, days: days, logics: ReferenceLogics.self)
+    }
+
+    public static func bytesPerDevice<Logics: LogicSet>(androidShare: Double, days: Double, logics: Logics.Type) -> Int {
+        return World<Logics>.bytesPerDevice + Int((androidShare * Double(World<Logics>.bytesPerAndroidDevice) + (1 - androidShare) * Double(World<Logics>.bytesPerIOSDevice)).rounded(.up))
             + queueEntriesPerDevice * EventQueue<WorldEvent>.entryStride + otherBytesPerDevice + Int((days * Double(bytesPerDeviceDay)).rounded(.up))
     }
 
@@ -58,11 +62,16 @@ public enum MemoryEstimate {
     /// ``bytesPerDevice(androidShare:days:)``, plus its report's series over time
     /// (``reportBytes(_:)``), plus ``baseBytes``.
     public static func bytes(_ scenario: Scenario, shard: ShardPlan = .whole) -> Int {
+        bytes(scenario, shard: shard, logics: ReferenceLogics.self)
+    }
+
+    /// The same for a world of `logics`, whose per-device states may differ in size.
+    public static func bytes<Logics: LogicSet>(_ scenario: Scenario, shard: ShardPlan = .whole, logics: Logics.Type) -> Int {
         let total = scenario.fleet.reduce(0) { $0 + $1.count }
         let android = scenario.fleet.filter { $0.platform == .android }.reduce(0) { $0 + $1.count }
         let held = (total - shard.index + shard.count - 1) / shard.count
         let share = total == 0 ? 0 : Double(android) / Double(total)
-        return held * bytesPerDevice(androidShare: share, days: scenario.duration.seconds / 86_400) + reportBytes(scenario) + baseBytes
-            + World.featuresBytesOffTheRunsDays(scenario, held: held, total: total)
+        return held * bytesPerDevice(androidShare: share, days: scenario.duration.seconds / 86_400, logics: logics) + reportBytes(scenario) + baseBytes
+            + FeatureList.bytesOffTheRunsDays(scenario, held: held, total: total)
     }
 }

@@ -11,7 +11,7 @@ import SimKernel
 extension WorldEvent {
     /// The local device this event will work on, or nil (fleet-wide events, and feature
     /// events that name a slot or message rather than a device).
-    @inline(__always) func prefetchDevice(in world: borrowing World) -> UInt32? {
+    @inline(__always) func prefetchDevice<Logics: LogicSet>(in world: World<Logics>) -> UInt32? {
         switch self {
         case .userOpensApp(let d), .notificationTapped(let d),
              .offlineSpellStarts(let d), .offlineSpellEnds(let d), .batterySwitch(let d):
@@ -52,7 +52,7 @@ extension WorldEvent {
     /// (docs/performance.md#prefetch); and the features' that hear a session's end.
     /// Features/Features.swift lists
     /// what each feature reads (its `prefetch...` fan-outs).
-    @inline(__always) func prefetchState(in world: inout World) {
+    @inline(__always) func prefetchState<Logics: LogicSet>(in world: inout World<Logics>) {
         switch self {
         case .requestReachesServer(let job, _):
             let i = Int(world.core.jobs[Int(job)].device)
@@ -111,7 +111,7 @@ extension WorldEvent {
 enum Prefetch {
     /// The launch-policy state at `slot` (none when -1), which a task launch and an
     /// open read on iOS; the slot from the runs, not from the `Device` being fetched.
-    @inline(__always) static func launchPolicy(_ slot: Int, in world: inout World) {
+    @inline(__always) static func launchPolicy<Logics: LogicSet>(_ slot: Int, in world: inout World<Logics>) {
         if slot >= 0 { world.core.launchPolicies.prefetch(slot) }
     }
 
@@ -120,7 +120,7 @@ enum Prefetch {
     /// own prefetches. The world `inout` though it only reads: passed by value from a
     /// mutating method, it copied the whole `World` (3.8 KB) at each call.
     @inline(__always) @discardableResult
-    static func device(_ d: UInt32, device: Range<Int>, android: Range<Int>, in world: inout World) -> (android: Int, launchPolicy: Int) {
+    static func device<Logics: LogicSet>(_ d: UInt32, device: Range<Int>, android: Range<Int>, in world: inout World<Logics>) -> (android: Int, launchPolicy: Int) {
         let i = Int(d)
         // The Android index from the runs, not from the `Device` being asked for: nothing
         // here waits on memory, so every line is asked for at once.

@@ -32,11 +32,11 @@ extension WorldEvent {
     /// Read for every popped event (the event hashes skip stale ones) and for ``QueueStats``.
     /// Inlined on purpose: not inlined, passing the world from a mutating method of
     /// `World` copies the whole `World` (3.7 KB), twice per event before.
-    @inline(__always) func isSuperseded(in world: borrowing World) -> Bool {
+    @inline(__always) func isSuperseded<Logics: LogicSet>(in world: World<Logics>) -> Bool {
         switch self {
         case .foregroundSessionEnds(let d, let incarnation):
             let i = Int(d)
-            return !(world.core.devices[i].incarnation == incarnation && world.core.devices[i].process == .running && world.now >= world.core.devices[i].foregroundUntil)
+            return !(world.core.devices[i].incarnation == incarnation && world.core.devices[i].process == .running && world.core.now >= world.core.devices[i].foregroundUntil)
         case .taskLaunch(let d, let generation):
             return !(world.core.devices[Int(d)].task.pending.isCurrent(generation) && world.core.devices[Int(d)].task.hasPending)
         case .taskExpires(let d, let serial), .taskWatchdog(let d, let serial):

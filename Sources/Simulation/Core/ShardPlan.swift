@@ -49,7 +49,7 @@ public struct ShardPlan: Sendable, Equatable {
         var s = scenario
         s.backend.workers = part(of: s.backend.workers)
         s.backend.queueLimit = part(of: s.backend.queueLimit)
-        World.featuresTakeShardPart(of: &s, self)
+        FeatureList.takeShardPart(of: &s, self)
         return s
     }
 }

@@ -37,9 +37,9 @@ struct Job {
     /// (an `extension Job` in the owner's folder); `UInt32.max` until set.
     var ownerWord = UInt32.max
     /// When the server finished it (`never` until then).
-    var answeredAt = World.never
+    var answeredAt = SimTime.never
     /// A span of true time its owner keeps with it, likewise the owner's; `never` until set.
-    var ownerSpan = (from: World.never, to: World.never)
+    var ownerSpan = (from: SimTime.never, to: SimTime.never)
 }
 
 extension World {

@@ -100,7 +100,7 @@ enum DeviceTimer: UInt8, CaseIterable {
 
 /// The features' own load causes, each declared beside its host, joined with the
 /// core's in ``LoadCause/names``.
-let featureLoadCauses = PushHost.loadCauses
+let featureLoadCauses = PushFeature.loadCauses
 
 /// The feature a request belongs to (``Job/owner``), set by the host that sends it: it
 /// serves the request through the backend model and hears the answer.
@@ -111,14 +111,14 @@ enum RequestOwner: UInt8 {
 
     /// The endpoint table: every feature's endpoints (each declared beside its host), in
     /// the order `backend.requests.byEndpoint` and the load series list them.
-    static let endpoints = RefreshHost.endpoints + ContinuationHost.endpoints + StepSyncHost.endpoints
+    static let endpoints = RefreshFeature.endpoints + ContinuationFeature.endpoints + StepSyncFeature.endpoints
 
     /// The row in ``endpoints`` of `endpoint`, one of this feature's.
     @inline(__always) func row(_ endpoint: Endpoint) -> Int {
         switch self {
-        case .refresh: return RefreshHost.endpointRow(endpoint)
-        case .continuation: return RefreshHost.endpoints.count
-        case .stepSync: return RefreshHost.endpoints.count + ContinuationHost.endpoints.count + StepSyncHost.endpointRow(endpoint)
+        case .refresh: return RefreshFeature.endpointRow(endpoint)
+        case .continuation: return RefreshFeature.endpoints.count
+        case .stepSync: return RefreshFeature.endpoints.count + ContinuationFeature.endpoints.count + StepSyncFeature.endpointRow(endpoint)
         }
     }
 }

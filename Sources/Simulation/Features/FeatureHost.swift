@@ -6,6 +6,8 @@ import AppLogic
 /// core `inout`. ``World/deliver(_:_:_:)`` is the one "deliver an input, execute its
 /// effects" loop every host shares; a host supplies only what differs.
 protocol FeatureHost {
+    /// The app logic of the world it lives in.
+    associatedtype Logics: LogicSet
     associatedtype Input
     associatedtype Effect
     /// The feature's name in the traced device's story (`<name> <- <input>`).
@@ -22,7 +24,7 @@ protocol FeatureHost {
     /// Runs `body` on this host, `world`'s stored property, beside the world's core: two
     /// distinct stored properties, which Swift lends at once with no copy. One line per
     /// host (`body(&world.features.<host>, &world.core)`), inlined into the loop.
-    static func lend<R>(_ world: inout World, _ body: (inout Self, inout WorldCore) -> R) -> R
+    static func lend<R>(_ world: inout World<Logics>, _ body: (inout Self, inout WorldCore) -> R) -> R
 }
 
 /// What a feature host asks the world to carry out because it belongs to another part:

@@ -7,24 +7,26 @@ import Scenario
 /// logic, per-device state, effect buffer and metrics (Features/<F>/<F>Host.swift) and is
 /// lent beside the world's core (``FeatureHost/lend(_:_:)``). The fan-outs below reach
 /// them in the order they hear of a thing; a new feature adds its host here.
-struct FeatureHosts {
-    /// Each host built for `scenario`'s fleet (``World/init(scenario:traceDevice:shard:)``).
-    init(scenario: Scenario, core: WorldCore, fleet: FleetBuilder.Fleet) {
-        continuation = ContinuationHost(scenario: scenario, core: core)
-        refresh = RefreshHost(scenario: scenario, lastCompleted: fleet.lastCompleted, capacities: fleet.cohorts.map(\.capacityMah))
-        stepSync = StepSyncHost(scenario: scenario, core: core)
-        push = PushHost(scenario: scenario, core: core)
+struct FeatureHosts<Logics: LogicSet> {
+    /// Each host built for `scenario`'s fleet with its logic of `logics`
+    /// (``World/init(scenario:traceDevice:shard:)``).
+    init(scenario: Scenario, logics: Logics, core: WorldCore, fleet: FleetBuilder.Fleet) {
+        badge = BadgeHost(manager: logics.badge)
+        continuation = ContinuationHost(scenario: scenario, logic: logics.continuation, core: core)
+        refresh = RefreshHost(scenario: scenario, logic: logics.refresh, lastCompleted: fleet.lastCompleted, capacities: fleet.cohorts.map(\.capacityMah))
+        stepSync = StepSyncHost(scenario: scenario, logic: logics.stepSync, core: core)
+        push = PushHost(scenario: scenario, router: logics.push, core: core)
     }
 
-    var badge = BadgeHost()
+    var badge: BadgeHost<Logics>
     /// Seed `004`'s background continuation.
-    var continuation: ContinuationHost
+    var continuation: ContinuationHost<Logics>
     /// Seed `000`'s background refresh.
-    var refresh: RefreshHost
+    var refresh: RefreshHost<Logics>
     /// Seed `003`'s step sync.
-    var stepSync: StepSyncHost
+    var stepSync: StepSyncHost<Logics>
     /// Seed `001`'s push pipeline; `push.active` when a cohort runs `push`.
-    var push: PushHost
+    var push: PushHost<Logics>
 }
 
 /// The list of features (docs/architecture.md, "Where each kind of change goes"): the one place
@@ -390,11 +392,6 @@ extension World {
         features.push.takesFault(kind, starting: starting)
     }
 
-    /// A shard's part of the features' backends' capacity (``ShardPlan/apply(to:)``).
-    static func featuresTakeShardPart(of scenario: inout Scenario, _ plan: ShardPlan) {
-        PushHost.takeShardPart(of: &scenario, plan)
-    }
-
     /// UserDefaults wrote every feature's state to disk.
     mutating func featuresPersist(_ i: Int) {
         features.refresh.persist(i)
@@ -409,16 +406,9 @@ extension World {
         features.continuation.holdsBackgroundTask(i) || features.stepSync.wakeHolds(i) || workHoldsProcess(i)
     }
 
-    /// Memory of the features' server-side state that the faults make grow beyond the
-    /// per-device and per-day figures, for a shard of `held` of `total` devices
-    /// (``MemoryEstimate``): the step rows of moved clocks' dates.
-    static func featuresBytesOffTheRunsDays(_ scenario: Scenario, held: Int, total: Int) -> Int {
-        StepSyncHost.rowsOffTheRunsDates(scenario, held: held, total: total) * StepSyncHost.bytesPerFarRow
-    }
-
     /// Memory of one device's entries in the hosts' arrays (``World/bytesPerDevice``).
     static var featuresBytesPerDevice: Int {
-        RefreshHost.bytesPerDevice + ContinuationHost.bytesPerDevice + StepSyncHost.bytesPerDevice
+        RefreshHost<Logics>.bytesPerDevice + ContinuationHost<Logics>.bytesPerDevice + StepSyncHost<Logics>.bytesPerDevice
     }
 
     // MARK: - The report
@@ -442,19 +432,40 @@ extension World {
 
     /// `fleetsim merge`'s rules: each feature's own (beside its report), checked before
     /// the core's (``ReportMerge/coreRules``).
-    public static let mergeRules = ReportMerge.Rules(
-        RefreshHost.mergeRules + ContinuationHost.mergeRules + PushHost.mergeRules + StepSyncHost.mergeRules + ReportMerge.coreRules,
+    public static var mergeRules: ReportMerge.Rules { FeatureList.mergeRules }
+
+    /// What a report of this build holds (``FeatureList/reportSchema``).
+    public static var reportSchema: ReportSchema { FeatureList.reportSchema }
+}
+
+/// The features' declarations that no logic changes: the report's merge rules and schema,
+/// a shard's part of their backends, the memory of their server-side rows.
+enum FeatureList {
+    /// A shard's part of the features' backends' capacity (``ShardPlan/apply(to:)``).
+    static func takeShardPart(of scenario: inout Scenario, _ plan: ShardPlan) {
+        PushFeature.takeShardPart(of: &scenario, plan)
+    }
+
+    /// Memory of the features' server-side state that the faults make grow beyond the
+    /// per-device and per-day figures, for a shard of `held` of `total` devices
+    /// (``MemoryEstimate``): the step rows of moved clocks' dates.
+    static func bytesOffTheRunsDays(_ scenario: Scenario, held: Int, total: Int) -> Int {
+        StepSyncFeature.rowsOffTheRunsDates(scenario, held: held, total: total) * StepSyncFeature.bytesPerFarRow
+    }
+
+    static let mergeRules = ReportMerge.Rules(
+        RefreshFeature.mergeRules + ContinuationFeature.mergeRules + PushFeature.mergeRules + StepSyncFeature.mergeRules + ReportMerge.coreRules,
         schema: reportSchema)
 
     /// What a report of this build holds (``ReportConsistency``): the core's keys,
     /// totals and bounds (``CoreReportSchema``) and each feature's; violation kinds by
     /// name (``ViolationKind``).
-    public static let reportSchema = ReportSchema(
-        keys: [CoreReportSchema.reportKeys, RefreshHost.reportKeys, ContinuationHost.reportKeys, PushHost.reportKeys, StepSyncHost.reportKeys]
+    static let reportSchema = ReportSchema(
+        keys: [CoreReportSchema.reportKeys, RefreshFeature.reportKeys, ContinuationFeature.reportKeys, PushFeature.reportKeys, StepSyncFeature.reportKeys]
             .joined(separator: "\n"),
         names: ["invariants.byKind": Set(ViolationKind.allCases.map(\.rawValue))],
-        relations: CoreReportSchema.reportRelations + ContinuationHost.reportRelations + PushHost.reportRelations,
-        bounds: CoreReportSchema.reportBounds + PushHost.reportBounds)
+        relations: CoreReportSchema.reportRelations + ContinuationFeature.reportRelations + PushFeature.reportRelations,
+        bounds: CoreReportSchema.reportBounds + PushFeature.reportBounds)
 }
 
 extension FeatureEvent {

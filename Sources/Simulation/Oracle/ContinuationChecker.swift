@@ -31,9 +31,9 @@ struct ContinuationChecker {
 
         /// The instant the analysis in flight times out: its send plus its mode's timeout
         /// of `logic.continuation` (elapsed time: a timer, whatever the wall clock does);
-        /// `World.never` when none is in flight.
+        /// `SimTime.never` when none is in flight.
         func deadline(_ timeouts: ContinuationConfig) -> SimTime {
-            guard inFlight else { return World.never }
+            guard inFlight else { return SimTime.never }
             return sentAt + (bits & Self.hierarchicalBit != 0 ? timeouts.hierarchicalTimeout : timeouts.baselineTimeout)
         }
 
@@ -89,7 +89,7 @@ extension ContinuationHost {
     mutating func observeDeadlineTimerFires(_ i: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let deadline = core.oracle.continuation.entries[i].deadline(core.scenario.logic.continuation)
-        guard deadline != World.never else { return }
+        guard deadline != SimTime.never else { return }
         core.verify(core.now == deadline, .continuationPastDeadline, device: i, time: core.now,
                     detail: core.now == deadline ? nil : "the timeout timer of the analysis in flight fired at \(core.format(core.now)); its timeout is at \(core.format(deadline))")
     }
@@ -99,7 +99,7 @@ extension ContinuationHost {
     mutating func analysisEnds(_ i: Int, _ how: String, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let deadline = core.oracle.continuation.entries[i].deadline(core.scenario.logic.continuation)
-        guard deadline != World.never else { return }
+        guard deadline != SimTime.never else { return }
         core.oracle.continuation.entries[i].end()
         let holds = core.now <= deadline
         core.verify(holds, .continuationPastDeadline, device: i, time: holds ? core.now : deadline,
@@ -111,7 +111,7 @@ extension ContinuationHost {
         guard core.oracle.watching else { return }
         for i in core.oracle.continuation.entries.indices {
             let deadline = core.oracle.continuation.entries[i].deadline(core.scenario.logic.continuation)
-            guard deadline != World.never, deadline < core.now else { continue }
+            guard deadline != SimTime.never, deadline < core.now else { continue }
             core.verify(false, .continuationPastDeadline, device: i, time: deadline,
                         detail: "the analysis that timed out at \(core.format(deadline)) was still running at the run's end")
         }

@@ -79,7 +79,7 @@ extension PushHost {
         guard core.oracle.watching else { return }
         let sent = ledger[n].firstSentAt
         let start = core.startUnixSeconds
-        let inside = sent != World.never && insideQuietHours(u, unix: OracleZone.unixSeconds(sent, startUnixSeconds: start), core: &core)
+        let inside = sent != SimTime.never && insideQuietHours(u, unix: OracleZone.unixSeconds(sent, startUnixSeconds: start), core: &core)
             && insideQuietHours(u, unix: OracleZone.unixSeconds(core.now, startUnixSeconds: start), core: &core)
         core.verify(!inside, .pushDisplayedInQuietHours, device: i, time: core.now,
                     detail: inside ? "\(ledger[n].priority) push n\(n) sent at \(core.format(sent)) and displayed inside quiet hours" : nil)

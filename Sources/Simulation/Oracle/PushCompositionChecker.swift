@@ -29,7 +29,7 @@ extension PushHost {
     }
 
     /// The push service sends `payload` (send `id`) for user `u`. Called before the ledger
-    /// records the send (`firstSentAt` still `World.never` for a first send).
+    /// records the send (`firstSentAt` still `SimTime.never` for a first send).
     mutating func observePushComposition(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         switch payload.content {
@@ -39,7 +39,7 @@ extension PushHost {
             let low = ledger[n].priority == .low
             core.verify(!low, .lowPriorityAlerted, device: d, time: core.now,
                         detail: low ? "low-priority notification n\(n) sent as a visible alert (send \(id))" : nil)
-            if ledger[n].priority == .normal, ledger[n].firstSentAt == World.never {
+            if ledger[n].priority == .normal, ledger[n].firstSentAt == SimTime.never {
                 let created = ledger[n].createdAt
                 let inside = insideQuietHours(u, unix: OracleZone.unixSeconds(created, startUnixSeconds: core.startUnixSeconds), core: &core)
                 core.verify(!inside, .normalNotBatched, device: d, time: core.now,

@@ -18,7 +18,7 @@ struct PushCapTruth {
 /// before this send, and this send's failed answer (`answeredAt` never until then).
 struct PushRetryTruth {
     var attempt: Int
-    var answeredAt = World.never
+    var answeredAt = SimTime.never
     var result = PushProviderResult.timedOut
 }
 
@@ -26,11 +26,11 @@ struct PushRetryTruth {
 /// (``PushHost/highTruth``, by notification; judged when the ledger closes): when a
 /// delivery became known (APNs accepted a send, the logic's documented assumption, or an
 /// FCM receipt reached the router), when its send failed for good, and when a delayed
-/// email went out. `World.never`: not (yet).
+/// email went out. `SimTime.never`: not (yet).
 struct HighPushTruth {
-    var deliveredKnownAt = World.never
-    var failedAt = World.never
-    var delayedEmailAt = World.never
+    var deliveredKnownAt = SimTime.never
+    var failedAt = SimTime.never
+    var delayedEmailAt = SimTime.never
 }
 
 /// The delivery rules' checks (seed `001`): the frequency limits, the retry schedule and
@@ -70,7 +70,7 @@ extension PushHost {
         if let old = retryOf { judgeRetry(user: u, device: d, old: old, new: id, logic: logic, core: &core) }
         // The limits (seed 001, "Push Frequency Limits"): the first send of a normal alert or
         // summary counts against the day, of a high alert against the (Monday) week.
-        guard notification >= 0, ledger[notification].firstSentAt == World.never else { return }
+        guard notification >= 0, ledger[notification].firstSentAt == SimTime.never else { return }
         let priority = summary ? PushPriority.normal : ledger[notification].priority
         guard priority == .normal || priority == .high else { return }
         if priority == .high, !summary { highTruth[UInt32(notification)] = HighPushTruth() }
@@ -108,7 +108,7 @@ extension PushHost {
         let key = Self.retryKey(u, old)
         let failed = retryTruth.removeValue(forKey: key)
         var expected: SimDuration?
-        if let f = failed, f.answeredAt != World.never, f.attempt < logic.retryDelays.count {
+        if let f = failed, f.answeredAt != SimTime.never, f.attempt < logic.retryDelays.count {
             switch f.result {
             case .timedOut: expected = logic.retryDelays[f.attempt]
             case .status(let code, let retryAfter) where code == 429 || code >= 500:
@@ -158,7 +158,7 @@ extension PushHost {
 extension PushHost {
     /// What the server learns of high push `n`: a delivery (APNs acceptance, FCM receipt).
     mutating func observeHighDeliveryKnown(_ n: Int64, core: inout WorldCore) {
-        guard core.oracle.watching, n >= 0, let entry = highTruth[UInt32(n)], entry.deliveredKnownAt == World.never else { return }
+        guard core.oracle.watching, n >= 0, let entry = highTruth[UInt32(n)], entry.deliveredKnownAt == SimTime.never else { return }
         highTruth[UInt32(n)]!.deliveredKnownAt = core.now
     }
 
@@ -166,8 +166,8 @@ extension PushHost {
     mutating func observeHighEnded(_ n: Int64, email: EmailFallbackReason?, core: inout WorldCore) {
         guard core.oracle.watching, n >= 0, highTruth[UInt32(n)] != nil else { return }
         if email == .highPriorityDelayed {
-            if highTruth[UInt32(n)]!.delayedEmailAt == World.never { highTruth[UInt32(n)]!.delayedEmailAt = core.now }
-        } else if email == nil, highTruth[UInt32(n)]!.failedAt == World.never {
+            if highTruth[UInt32(n)]!.delayedEmailAt == SimTime.never { highTruth[UInt32(n)]!.delayedEmailAt = core.now }
+        } else if email == nil, highTruth[UInt32(n)]!.failedAt == SimTime.never {
             highTruth[UInt32(n)]!.failedAt = core.now
         }
     }
@@ -186,14 +186,14 @@ extension PushHost {
         guard check < core.end else { return }
         let u = Int(ledger[n].user)
         if entry.deliveredKnownAt == check || entry.failedAt == check { return }
-        // `World.never` is the earliest time: "not known" must not read as "known in time".
-        let deliveredInTime = entry.deliveredKnownAt != World.never && entry.deliveredKnownAt <= deadline
-        let failedInTime = entry.failedAt != World.never && entry.failedAt <= deadline
+        // `SimTime.never` is the earliest time: "not known" must not read as "known in time".
+        let deliveredInTime = entry.deliveredKnownAt != SimTime.never && entry.deliveredKnownAt <= deadline
+        let failedInTime = entry.failedAt != SimTime.never && entry.failedAt <= deadline
         let due = rules[u].settings.emailEnabled && !deliveredInTime && !failedInTime
-        let holds = due ? entry.delayedEmailAt == check : entry.delayedEmailAt == World.never
+        let holds = due ? entry.delayedEmailAt == check : entry.delayedEmailAt == SimTime.never
         core.verify(holds, .highEmailFallbackWrong, device: Int(truth[u].device), time: deadline,
                     detail: holds ? nil : "high push n\(n) sent at \(core.format(ledger[n].firstSentAt)): "
-                        + (due ? "undelivered 15 min later, no email at \(core.format(check))" + (entry.delayedEmailAt == World.never ? "" : " (at \(core.format(entry.delayedEmailAt)))")
+                        + (due ? "undelivered 15 min later, no email at \(core.format(check))" + (entry.delayedEmailAt == SimTime.never ? "" : " (at \(core.format(entry.delayedEmailAt)))")
                            : "emailed as delayed at \(core.format(entry.delayedEmailAt)), although " + (rules[u].settings.emailEnabled ? "delivered or failed in time" : "email is off")))
     }
 }
@@ -220,7 +220,7 @@ extension PushHost {
         case .alert(let nid, _, _, _):
             let n = Int(nid.rawValue)
             judgeReleased(n, device: d, send: id, core: &core)
-            if ledger[n].priority == .blocking, ledger[n].firstSentAt == World.never {
+            if ledger[n].priority == .blocking, ledger[n].firstSentAt == SimTime.never {
                 let created = ledger[n].createdAt
                 core.verify(created == core.now, .blockingDelayed, device: d, time: core.now,
                             detail: created == core.now ? nil : "blocking notification n\(n) created at \(core.format(created)) first sent at \(core.format(core.now))")

@@ -9,10 +9,10 @@ import Backend
 struct PushTokenTruth {
     /// While the token is not expired, its last validation: its registration, or a provider
     /// accepting a send to it; once expired, the expiry (a token is never both).
-    var since = World.never
+    var since = SimTime.never
     /// The last use of the app: a registration or rotation, an open (`userActivity`), or a
     /// provider accepting a notification for the token (seed `001`, "Device Cleanup").
-    var usedAt = World.never
+    var usedAt = SimTime.never
     /// The generation of the last registration or rotation delivered to the server (0: none).
     var registered: UInt32 = 0
     /// ``PushTokenStatus``' raw value + 1 of the registered token (0: none, or purged).
@@ -99,7 +99,7 @@ extension PushHost {
         case .summary(let id, _): n = Int(id.rawValue); summary = true
         case .badgeOnly, .validation: break
         }
-        guard n >= 0, ledger[n].firstSentAt == World.never else { return }
+        guard n >= 0, ledger[n].firstSentAt == SimTime.never else { return }
         var offCategory = optedOut(u, category: ledger[n].category)
         if summary, let carried = summaries[UInt32(n)] {
             for c in carried where optedOut(u, category: ledger[Int(c.rawValue)].category) { offCategory = true }
@@ -109,7 +109,7 @@ extension PushHost {
         guard summary || ledger[n].priority == .normal else { return }
         let opened = core.oracle.refresh.devices[d].lastTrueOpen
         let window = core.scenario.logic.push.activityWindow
-        let quiet = opened == World.never || core.now - opened > window
+        let quiet = opened == SimTime.never || core.now - opened > window
         core.verify(quiet, .normalPushWhileActive, device: d, time: core.now,
                     detail: quiet ? nil : "normal push n\(n) sent \(core.human(core.now - opened)) after the user opened the app")
     }

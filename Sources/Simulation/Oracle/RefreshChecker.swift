@@ -11,10 +11,10 @@ struct RefreshChecker {
     /// 24 bytes: the two times, then the window and the small fields in one word
     /// (``DeviceLayoutTests``).
     struct Entry {
-        var lastTrueOpen = World.never
+        var lastTrueOpen = SimTime.never
         /// When the last refresh finished: a task that received a history answer
         /// completed successfully (`refreshedTooSoon`).
-        var lastRefreshAt = World.never
+        var lastRefreshAt = SimTime.never
         /// The window of a history response the running task received while that window
         /// was truly open, or ``RefreshSlot/noWindow``.
         var taskSawOpenWindow = RefreshSlot.noWindow
@@ -151,7 +151,7 @@ extension WorldCore {
         verify(submitted, .refreshRequestDateWrong, device: i, time: now,
                detail: submitted ? nil : "test history asked for before the next refresh was")
         let minimum = scenario.logic.refresh.minimumInterval
-        let recent = entry.lastRefreshAt != World.never && now - entry.lastRefreshAt < minimum
+        let recent = entry.lastRefreshAt != SimTime.never && now - entry.lastRefreshAt < minimum
         verify(!recent, .refreshedTooSoon, device: i, time: now,
                detail: recent ? "refresh \(human(now - entry.lastRefreshAt)) after the last one finished (minimum \(human(minimum)))" : nil)
     }
@@ -235,7 +235,7 @@ extension RefreshHost {
         guard window != RefreshSlot.noWindow, truth.window(i) == window, !truth.inProgress(i, at: now),
               core.devices[i].permission.allowsPosting else { return }
         let opened = core.oracle.refresh.devices[i].lastTrueOpen
-        guard opened == World.never || now - opened >= core.scenario.logic.refresh.recentOpenSuppression else { return }
+        guard opened == SimTime.never || now - opened >= core.scenario.logic.refresh.recentOpenSuppression else { return }
         let notified = slots[i].notifiedWindow == window
         core.verify(notified, .availableTestNotNotified, device: i, time: now,
                detail: notified ? nil : "test available since \(core.format(truth.availableAt(i))) and this refresh saw it, but no notification")
@@ -260,7 +260,7 @@ extension RefreshHost {
         core.verify(inWindow == 1, .notifiedTwiceInWindow, device: i, time: now,
                detail: inWindow == 1 ? nil : "notification \(inWindow) for the window opened at \(core.format(availableAt))")
         let opened = core.oracle.refresh.devices[i].lastTrueOpen
-        let openedRecently = opened != World.never && now - opened < core.scenario.logic.refresh.recentOpenSuppression
+        let openedRecently = opened != SimTime.never && now - opened < core.scenario.logic.refresh.recentOpenSuppression
         core.verify(!openedRecently, .notifiedDespiteRecentOpen, device: i, time: now,
                detail: openedRecently ? "app opened \(core.hours(now - opened)) before the notification" : nil)
     }

@@ -8,10 +8,10 @@ extension StepsChecker {
     /// One device's truth for the cadence, 16 bytes (``DeviceLayoutTests``).
     struct CadenceTruth {
         /// When the sync under way started: its health-data read, the trigger's instant.
-        var syncStartedAt = World.never
+        var syncStartedAt = SimTime.never
         /// When the last sync the app heard succeed started (the logic's last-sync stamp
         /// is that sync's trigger); at first the drawn sync before the run.
-        var lastSuccessStartedAt = World.never
+        var lastSuccessStartedAt = SimTime.never
     }
 }
 

@@ -22,8 +22,8 @@ struct StepsChecker {
         var firstJudgedDay: Int32 = 0
         var judgedThrough: Int32 = 0
         /// When a clock skew or time-zone change last moved the device's dates
-        /// (`World.never`: never).
-        var calendarMovedAt = World.never
+        /// (`SimTime.never`: never).
+        var calendarMovedAt = SimTime.never
         /// When syncs started (``CadenceTruth``: Oracle/StepSyncCadenceChecker).
         var cadence = CadenceTruth()
     }
@@ -35,7 +35,7 @@ struct StepsChecker {
         enum Delivering: UInt8 { case other, retryTimer, retryableFailure, finalFailure, open, periodicWork, refreshLaunch, healthDelivery }
         /// When the app last heard a sync succeed (an upload answered OK, or a read with
         /// nothing to upload); at first the drawn sync before the run.
-        var lastSuccessAt = World.never
+        var lastSuccessAt = SimTime.never
         /// Failed attempts of the current chain: a sync the retry timer did not start
         /// begins a new one, a success ends it.
         var failures: UInt8 = 0

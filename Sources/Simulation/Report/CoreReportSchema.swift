@@ -15,6 +15,7 @@ enum CoreReportSchema {
         scenario
         seed
         fleetsimVersion
+        modelVersion
         simulated.devices
         simulated.duration
         simulated.events

@@ -7,6 +7,15 @@ import Reports
 /// FleetSim's version, written into every report.
 public let fleetsimVersion = "0.2.0"
 
+/// The version of the model, written into every report beside ``fleetsimVersion``:
+/// raised by every change that moves simulated numbers (the OS, network, backend or
+/// user models, the reference logic, the draws), so a team's committed baseline says
+/// which model made it and `compare` refuses a baseline of another model
+/// (docs/harness.md, "The model version"). Tests/SimulationTests/GoldenModelVersion.txt
+/// records it with the golden report's digest; a golden report that changes without it
+/// fails GoldenReportTests.
+public let modelVersion = 1
+
 /// What a finished run produced: `report.json`'s document and the verdicts that set
 /// the exit code.
 public struct RunOutcome: Sendable {
@@ -25,8 +34,8 @@ public typealias ExpectationResult = ExpectationJudgement
 /// the core's sections from the core's metrics, and what the features add
 /// (``ReportParts``, gathered by the list of features). It holds the world and never
 /// changes it.
-struct RunReport {
-    let world: World
+struct RunReport<Logics: LogicSet> {
+    let world: World<Logics>
 
     var core: WorldCore { _read { yield world.core } }
     var scenario: Scenario { _read { yield world.scenario } }
@@ -46,6 +55,7 @@ struct RunReport {
             "scenario": .string(scenario.name),
             "seed": .count(scenario.seed),
             "fleetsimVersion": .string(fleetsimVersion),
+            "modelVersion": .count(modelVersion),
             "simulated": [
                 "devices": .count(core.devices.count),
                 "duration": .seconds(scenario.duration.microseconds),
@@ -249,7 +259,7 @@ struct RunReport {
     func replayCommand(device: Int, at time: SimTime) -> String {
         let from = max(0, time.microseconds / 1_000_000 - 300)
         let options = scenario.replayOptions.isEmpty ? "" : " \(scenario.replayOptions)"
-        return Shell.command(["fleetsim", "replay", scenario.sourcePath, "--seed", String(scenario.seed), "--device", String(device),
+        return Shell.command([scenario.runner, "replay", scenario.sourcePath, "--seed", String(scenario.seed), "--device", String(device),
                               "--from", "\(from)s", "--to", "\(time.microseconds / 1_000_000 + 60)s"]) + options
     }
 }

@@ -4,10 +4,12 @@ import Platform
 /// The app icon's badge (seed `002`, issue 3), hosted (docs/architecture.md): the
 /// ``BadgeManager`` and its effect buffer. Its per-device state is the notification
 /// centre, which every feature posts to, so it lives in the core's `Device`.
-struct BadgeHost {
-    let manager = BadgeManager()
+struct BadgeHost<Logics: LogicSet> {
+    let manager: Logics.Badge
     /// The reused buffer the manager writes its effects into.
-    private var effects: [BadgeManager.Effect] = []
+    private var effects: [BadgeEffect] = []
+
+    init(manager: Logics.Badge) { self.manager = manager }
 
     /// A notification reached the notification centre (permission allowed it). One
     /// without `content.badge` leaves the badge to ``BadgeManager``, as the app's
@@ -28,7 +30,7 @@ struct BadgeHost {
     }
 
     /// Deliver an input, execute its effects (on the notification centre only).
-    private mutating func deliver(_ d: UInt32, _ input: BadgeManager.Input, core: inout WorldCore) {
+    private mutating func deliver(_ d: UInt32, _ input: BadgeInput, core: inout WorldCore) {
         let i = Int(d)
         core.note(d, "badge <- \(input)")
         effects.removeAll(keepingCapacity: true)

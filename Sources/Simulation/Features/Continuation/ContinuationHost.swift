@@ -10,7 +10,7 @@ import Reports
 struct ContinuationSlot {
     /// Ground truth: the request whose successful result reached the app process and
     /// that the user has not seen yet (0: none), and when the server finished it.
-    var completedAt = World.never
+    var completedAt = SimTime.never
     var unseenRequest: UInt32 = 0
     /// The analysis job in flight, or -1.
     var job: Int32 = -1
@@ -49,38 +49,37 @@ struct ContinuationMetrics {
 /// the effect buffer, and the metrics of report.json's `continuation`. `World` hands an
 /// input to ``handle(_:_:core:)`` and each effect to ``execute(_:device:core:)``
 /// (``World/deliver(_:_:_:)``; the entry points are in World+Continuation).
-struct ContinuationHost: FeatureHost {
-    let logic: ContinuationLogic
+struct ContinuationHost<Logics: LogicSet>: FeatureHost {
+    let logic: Logics.Continuation
     /// The reused buffer the logic writes its effects into.
     var effects: [ContinuationEffect] = []
     /// Per device (indexed by the dense device id):
-    var states: [ContinuationState]
+    var states: [Logics.Continuation.State]
     /// What of the state reached the disk (UserDefaults), where it differs from `states`' copy.
-    var durable = OnDisk<ContinuationState.Stored>()
+    var durable = OnDisk<ContinuationStored>()
     var slots: [ContinuationSlot]
     var metrics: ContinuationMetrics
     /// **Assumption**: the foreground the user waits in outlasts the analysis's longest
     /// timeout by this much, so its failure is seen before the app leaves the foreground.
-    static let foregroundMargin = SimDuration.seconds(1)
+    static var foregroundMargin: SimDuration { .seconds(1) }
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
-        MemoryLayout<ContinuationState>.stride + MemoryLayout<ContinuationSlot>.stride
+        MemoryLayout<Logics.Continuation.State>.stride + MemoryLayout<ContinuationSlot>.stride
     }
 
-    init(scenario: Scenario, core: WorldCore) {
-        logic = ContinuationLogic(config: scenario.logic.continuation.configuration,
-                                  variants: ContinuationVariants(names: scenario.logic.variants))
+    init(scenario: Scenario, logic: Logics.Continuation, core: WorldCore) {
+        self.logic = logic
         let n = core.devices.count
-        states = Array(hugePagesRepeating: ContinuationState(), count: n)
+        states = Array(hugePagesRepeating: Logics.Continuation.State(), count: n)
         slots = Array(hugePagesRepeating: ContinuationSlot(), count: n)
         metrics = ContinuationMetrics(completedToNotified: TimedLatency(durationMicroseconds: scenario.duration.microseconds))
         effects.reserveCapacity(8)
     }
 
-    static let traceName = "continuation"
+    static var traceName: String { "continuation" }
 
-    @inline(__always) static func lend<R>(_ world: inout World, _ body: (inout ContinuationHost, inout WorldCore) -> R) -> R {
+    @inline(__always) static func lend<R>(_ world: inout World<Logics>, _ body: (inout ContinuationHost, inout WorldCore) -> R) -> R {
         body(&world.features.continuation, &world.core)
     }
 
@@ -204,7 +203,7 @@ struct ContinuationHost: FeatureHost {
         case .moveOn:
             core.devices[i].foregroundUntil = core.now
             core.note(d, "user moves on: the app leaves the foreground")
-            core.scheduleSuspensionCheck(d, after: World.suspensionAfterForeground)
+            core.scheduleSuspensionCheck(d, after: World<Logics>.suspensionAfterForeground)
             return .moveOn
         case .cancel:
             userLooks(d, core: &core)
@@ -215,7 +214,7 @@ struct ContinuationHost: FeatureHost {
     /// A result or failure on screen: the user looks at it for a foreground session
     /// (**Assumption**: `World.foregroundSession`), then leaves.
     private mutating func userLooks(_ d: UInt32, core: inout WorldCore) {
-        core.keepForeground(d, until: core.now + World.foregroundSession)
+        core.keepForeground(d, until: core.now + World<Logics>.foregroundSession)
     }
 
     /// `requestAuthorization` from "Move On & Notify" (seed `004`): a not-determined or
@@ -321,7 +320,7 @@ struct ContinuationHost: FeatureHost {
         core.cancelTimer(d, .continuationDeadline)
         core.cancelTimer(d, .backgroundTask)
         slots[i].holdsBackgroundTask = false
-        states[i] = ContinuationState(persisted: durable.onDisk(i, current: states[i].stored))
+        states[i] = Logics.Continuation.State(persisted: durable.onDisk(i, current: states[i].stored))
         durable.persisted(i)
     }
 
@@ -334,10 +333,6 @@ struct ContinuationHost: FeatureHost {
     mutating func requestEnded(_ i: Int, job: UInt32) {
         if slots[i].job == Int32(job) { slots[i].job = -1 }
     }
-
-    /// The analysis endpoint (seed `004`): the client sets no timeout, only the logic's
-    /// 180 s / 300 s deadline.
-    static let endpoints = [EndpointRow(path: "/v1/homework/analyze", hashCode: 3, timesOut: false)]
 
     /// The server's time for an analysis (its `endpoint`): the cohort's per-mode
     /// distribution, drawn from the device's stream, times `slowdown` while a
@@ -357,6 +352,14 @@ struct ContinuationHost: FeatureHost {
         slots[i].unseenRequest = request.rawValue
         slots[i].completedAt = answeredAt
     }
+}
+
+/// What the continuation declares whatever logic runs it: its endpoint (the table:
+/// Features/Features.swift) and its report's keys and merge rules (ContinuationReport).
+enum ContinuationFeature {
+    /// The analysis endpoint (seed `004`): the client sets no timeout, only the logic's
+    /// 180 s / 300 s deadline.
+    static let endpoints = [EndpointRow(path: "/v1/homework/analyze", hashCode: 3, timesOut: false)]
 }
 
 extension ContinuationConfig {

@@ -38,13 +38,13 @@ extension ContinuationHost {
 
 /// The continuation's merge rules for `fleetsim merge` (Features/Features.swift lists
 /// them): its counters add up.
-extension ContinuationHost {
+extension ContinuationFeature {
     static let mergeRules: [(pattern: String, rule: ReportMerge.Rule)] = [("continuation.**", .sum)]
 }
 
 /// Its part of what a report of this build holds, for `fleetsim merge` and `compare`
 /// (``CoreReportSchema`` has the rules; Features/Features.swift joins them).
-extension ContinuationHost {
+extension ContinuationFeature {
     static let reportKeys = """
         continuation.started
         continuation.notified

@@ -6,7 +6,7 @@ extension World {
     /// One input: the logic runs, then each effect in order (``deliver(_:_:_:)``); a
     /// permission request's answer is delivered once they have run.
     mutating func deliverContinuation(_ d: UInt32, _ input: ContinuationInput) {
-        deliver(ContinuationHost.self, d, input)
+        deliver(ContinuationHost<Logics>.self, d, input)
     }
 
     /// At every open (after the features before it in the list heard of it): the logic

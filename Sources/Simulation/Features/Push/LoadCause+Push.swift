@@ -3,7 +3,7 @@ extension LoadCause {
     static var pushWake: LoadCause { LoadCause(rawValue: 9) }
 }
 
-extension PushHost {
+extension PushFeature {
     /// The push's load causes as report.json names them (``LoadCause/names``).
     static let loadCauses: [(LoadCause, String)] = [(.pushWake, "pushWake")]
 }

@@ -19,7 +19,7 @@ import Scenario
 /// A device without a token (never registered) or already uninstalled has no event.
 extension PushHost {
     /// 30 days: the month of the per-device-month rates.
-    static let lifecycleMonth = 30.0 * 86_400
+    static var lifecycleMonth: Double { 30.0 * 86_400 }
 
     mutating func scheduleLifecycle(_ d: UInt32, reinstall: Bool, core: inout WorldCore) {
         let usage = core.scenario.fleet[Int(core.devices[Int(d)].cohort)].push

@@ -25,7 +25,7 @@ extension PushHost {
         }
         if notification >= 0 {
             let n = Int(notification)
-            if ledger[n].firstSentAt == World.never { ledger[n].firstSentAt = now }
+            if ledger[n].firstSentAt == SimTime.never { ledger[n].firstSentAt = now }
             ledger[n].live += 1
         }
         let record = PushInflight(user: UInt32(u), send: id, token: token, payload: payload, priority: priority,
@@ -134,7 +134,7 @@ extension PushHost {
             after = min(latency, timeout)
             inflight[s].result = latency < timeout ? .accepted : .timedOut
             let silent = record.payload.isSilent
-            messages.append(PushMessage(notification: record.notification, heldSince: delivery == nil && route.held ? now : World.never,
+            messages.append(PushMessage(notification: record.notification, heldSince: delivery == nil && route.held ? now : SimTime.never,
                                         user: record.user, priority: record.priority, silent: silent,
                                         collapsible: record.collapseId != nil, wakesApp: route.wakesApp, urgent: record.platformPriority == .high))
             if delivery == nil, route.held { core.metrics.platform.fcmDeferrals += 1 }

@@ -36,10 +36,10 @@ import Scenario
 /// (``device(ofMessage:)``, ``answerIsCurrent(_:generation:)``, ``eventIdentity(_:)``...) are
 /// `@inline(__always)`: called as plain non-mutating methods on `world.features.push`, each copied
 /// the whole host (1.2 kB) first.
-struct PushHost {
-    let router: PushRouter
+struct PushHost<Logics: LogicSet> {
+    let router: Logics.Push
     let throttle = SilentPushThrottle()
-    var users: [PushUserState] = []
+    var users: [Logics.Push.State] = []
     var truth: [PushUserTruth] = []
     /// Per push user, the oracle's own truth for seed 001's rules (``PushRulesTruth``):
     /// the settings drawn, the sends counted for the limits, the token's story and the
@@ -121,8 +121,8 @@ struct PushHost {
     let active: Bool
 
     /// Builds the push users of the cohorts that run `push` (none: an empty, idle host).
-    init(scenario: Scenario, core: WorldCore) {
-        router = PushRouter(config: scenario.logic.push.configuration, variants: PushVariants(names: scenario.logic.variants))
+    init(scenario: Scenario, router: Logics.Push, core: WorldCore) {
+        self.router = router
         active = core.cohorts.contains { $0.runs(.push) }
         let deviceCount = active ? core.devices.count : 0
         userOf = Array(hugePagesRepeating: -1, count: deviceCount)
@@ -139,7 +139,7 @@ struct PushHost {
         if zones.isEmpty { zones = [TimeZone(secondsFromGMT: 0)!] }
         // Exactly the push users' room, not a doubled capacity reached by copying.
         let pushUsers = core.devices.count { core.cohorts[Int($0.cohort)].runs(.push) }
-        users = [PushUserState](hugePagesCapacity: pushUsers)
+        users = [Logics.Push.State](hugePagesCapacity: pushUsers)
         truth = [PushUserTruth](hugePagesCapacity: pushUsers)
         rules = [PushRulesTruth](hugePagesCapacity: pushUsers)
         streams = Array(hugePagesRepeating: .start, count: pushUsers)
@@ -166,7 +166,7 @@ struct PushHost {
                 gatewayDevice.append(gatewayDevices.apns)
                 gatewayDevices.apns += 1
             }
-            users.append(PushUserState(settings: settings))
+            users.append(Logics.Push.State(settings: settings))
             rules.append(PushRulesTruth(settings: PushSettingsTruth(quietStart: Int16(drawn?.startMinute ?? 0), quietEnd: Int16(drawn?.endMinute ?? 0),
                                                                     zone: core.devices[d].homeTimeZone, optedOut: optedOut.rawValue, emailEnabled: email)))
             silentWakeCounts.append(0)
@@ -180,7 +180,7 @@ struct PushHost {
 
     static func provider(_ p: PushProvider) -> Int { p == .apns ? 0 : 1 }
 
-    var config: PushConfiguration { router.config }
+    var config: PushSpec { router.spec }
 
     func instant(_ t: SimTime) -> Instant { Instant(unixMicroseconds: startMicroseconds + t.microseconds) }
     func simTime(_ i: Instant) -> SimTime { SimTime(microseconds: i.unixMicroseconds - startMicroseconds) }
@@ -245,17 +245,10 @@ struct PushHost {
         metrics.createdByPriority[Int(priority.rawValue)] += 1
         let request = PushNotificationRequest(
             id: NotificationID(UInt64(id)), category: kind,
-            priority: priority, title: PushHost.titles[source], body: PushHost.bodies[source], collapseId: collapseId, dataBytes: 64)
+            priority: priority, title: PushFeature.titles[source], body: PushFeature.bodies[source], collapseId: collapseId, dataBytes: 64)
         core.note(d, "push: notification n\(id) created (\(PushMetrics.sourceNames[source]), \(name.rawValue))")
         return PushDelivery(user: u, input: .notificationCreated(request), context: Int64(id))
     }
-
-    /// **Assumption**: fixed texts per source (the fleet does not vary content; 64 bytes of `data`).
-    static let titles = ["Assignment due soon", "New feedback from your teacher", "A new challenge is waiting", "Announcement", "Announcement"]
-    static let bodies = ["Your assignment is due tomorrow at 9:00 AM. Tap to review it.",
-                         "Your teacher left feedback on your last submission.",
-                         "Beat your streak: today's challenge takes 5 minutes.",
-                         "News from your school.", "News for everyone."]
 
     // MARK: - Faults
 
@@ -285,13 +278,6 @@ struct PushHost {
             break
         }
         return true
-    }
-
-    /// A shard's part of the providers' capacity: each one's concurrency and queue limit
-    /// (``ShardPlan/part(of:)``), as the API's workers.
-    static func takeShardPart(of scenario: inout Scenario, _ plan: ShardPlan) {
-        scenario.backend.push.concurrency = plan.part(of: scenario.backend.push.concurrency)
-        scenario.backend.push.queueLimit = plan.part(of: scenario.backend.push.queueLimit)
     }
 
     // MARK: - The end of the run
@@ -338,4 +324,22 @@ struct PushHost {
 extension StreamPurpose {
     static var push: StreamPurpose { StreamPurpose(key: 0x6C80_030E_2762_459D) }
     static var pushLifecycle: StreamPurpose { StreamPurpose(key: 0xC1DA_CC9A_A9BE_1323) }  // "push.lifecycle"
+}
+
+/// What the push pipeline declares whatever logic runs it: the notifications' texts, its
+/// load causes and its report's keys and merge rules (PushReport).
+enum PushFeature {
+    /// **Assumption**: fixed texts per source (the fleet does not vary content; 64 bytes of `data`).
+    static let titles = ["Assignment due soon", "New feedback from your teacher", "A new challenge is waiting", "Announcement", "Announcement"]
+    static let bodies = ["Your assignment is due tomorrow at 9:00 AM. Tap to review it.",
+                         "Your teacher left feedback on your last submission.",
+                         "Beat your streak: today's challenge takes 5 minutes.",
+                         "News from your school.", "News for everyone."]
+
+    /// A shard's part of the providers' capacity: each one's concurrency and queue limit
+    /// (``ShardPlan/part(of:)``), as the API's workers.
+    static func takeShardPart(of scenario: inout Scenario, _ plan: ShardPlan) {
+        scenario.backend.push.concurrency = plan.part(of: scenario.backend.push.concurrency)
+        scenario.backend.push.queueLimit = plan.part(of: scenario.backend.push.queueLimit)
+    }
 }

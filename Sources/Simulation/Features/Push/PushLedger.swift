@@ -30,7 +30,7 @@ enum PushOutcome: UInt8, CaseIterable {
 struct PushLedgerEntry {
     var createdAt: SimTime
     /// The first time a send of it went to a provider.
-    var firstSentAt = World.never
+    var firstSentAt = SimTime.never
     var user: UInt32
     /// The summary that carried it; its own id when none.
     var via: UInt32
@@ -72,7 +72,7 @@ struct PushInflight {
 struct PushMessage {
     var notification: Int64
     /// FCM: held by Doze or a force-stop since then, or `never`.
-    var heldSince = World.never
+    var heldSince = SimTime.never
     var user: UInt32
     var priority: PushPriority
     var flags: Flags

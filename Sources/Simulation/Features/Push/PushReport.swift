@@ -155,7 +155,7 @@ extension PushHost {
 /// them): latencies by histogram, the streams' and the queue's peaks as maxima, rates,
 /// utilisation and headroom derived again from the merged counts and series, and its
 /// counters summed.
-extension PushHost {
+extension PushFeature {
     static let mergeRules: [(pattern: String, rule: ReportMerge.Rule)] = [
         ("backend.pushes.*.latency", .latency),
         ("backend.load.pushConcurrentPeak.*", .seriesMax), ("backend.load.pushQueueDepthPeak.*", .seriesMax),
@@ -184,7 +184,7 @@ extension PushHost {
 
 /// Its part of what a report of this build holds, for `fleetsim merge` and `compare`
 /// (``CoreReportSchema`` has the rules; Features/Features.swift joins them).
-extension PushHost {
+extension PushFeature {
     static let reportKeys = """
         backend.pushes.*.accepted
         backend.pushes.*.concurrency

@@ -9,14 +9,14 @@ import Scenario
 /// the effect buffer, and its backend: the tests' ground truth, which its endpoints
 /// answer from. The OS's side of the task (launch, completion, energy) is
 /// the world's (World+Refresh), reached through ``HostRequest``s.
-struct RefreshHost: FeatureHost {
-    let logic: RefreshLogic
+struct RefreshHost<Logics: LogicSet>: FeatureHost {
+    let logic: Logics.Refresh
     /// The reused buffer the logic writes its effects into.
     var effects: [RefreshEffect] = []
     /// Per device (indexed by the dense device id):
-    var states: [RefreshState]
+    var states: [Logics.Refresh.State]
     /// What reached the disk (UserDefaults), where it differs from `states`' copy.
-    var durable = OnDisk<RefreshState.Stored>()
+    var durable = OnDisk<Logics.Refresh.State.Stored>()
     /// The request in flight and the test windows the latencies counted.
     var slots: [RefreshSlot]
     /// What the refresh measures (Features/Refresh/RefreshReport.swift reports it).
@@ -31,26 +31,26 @@ struct RefreshHost: FeatureHost {
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
-        MemoryLayout<RefreshState>.stride + MemoryLayout<RefreshSlot>.stride
+        MemoryLayout<Logics.Refresh.State>.stride + MemoryLayout<RefreshSlot>.stride
     }
 
     /// - Parameters:
     ///   - lastCompleted: each user's last test before the run (the fleet's draw).
     ///   - capacities: each cohort's battery capacity (mAh).
-    init(scenario: Scenario, lastCompleted: [SimTime], capacities: [Double]) {
+    init(scenario: Scenario, logic: Logics.Refresh, lastCompleted: [SimTime], capacities: [Double]) {
         let n = lastCompleted.count
-        logic = RefreshLogic(config: scenario.logic.refresh.configuration, variants: RefreshVariants(names: scenario.logic.variants))
+        self.logic = logic
         truth = TestAvailabilityTruth(cadence: scenario.logic.refresh.testCadence, lastCompleted: lastCompleted)
-        states = Array(hugePagesRepeating: RefreshState(), count: n)
+        states = Array(hugePagesRepeating: Logics.Refresh.State(), count: n)
         slots = Array(hugePagesRepeating: RefreshSlot(), count: n)
         metrics = RefreshMetrics(capacities: capacities, duration: scenario.duration)
         overBudget = DeviceBits(count: n)
         effects.reserveCapacity(16)
     }
 
-    static let traceName = "logic"
+    static var traceName: String { "logic" }
 
-    @inline(__always) static func lend<R>(_ world: inout World, _ body: (inout RefreshHost, inout WorldCore) -> R) -> R {
+    @inline(__always) static func lend<R>(_ world: inout World<Logics>, _ body: (inout RefreshHost, inout WorldCore) -> R) -> R {
         body(&world.features.refresh, &world.core)
     }
 
@@ -114,7 +114,7 @@ struct RefreshHost: FeatureHost {
     /// app's outside any operation, never a later task's); the server side runs its course.
     mutating func terminate(_ d: UInt32, core: inout WorldCore) {
         let i = Int(d)
-        states[i] = RefreshState(persisted: durable.onDisk(i, current: states[i].stored))
+        states[i] = Logics.Refresh.State(persisted: durable.onDisk(i, current: states[i].stored))
         durable.persisted(i)
         core.cancelTimer(d, .hardStop)
         let job = slots[i].job
@@ -128,17 +128,6 @@ struct RefreshHost: FeatureHost {
     /// Request `job` of device `i` ended on the client side.
     mutating func requestEnded(_ i: Int, job: UInt32) {
         if slots[i].job == Int32(job) { slots[i].job = -1 }
-    }
-
-    // MARK: - Its endpoints (the table: Features/Features.swift)
-
-    /// The test history and the active session (seed `000`).
-    static let endpoints = [EndpointRow(path: "/v1/test/history", hashCode: 1), EndpointRow(path: "/v1/test/active", hashCode: 2)]
-
-    /// `endpoint`'s row in ``endpoints``.
-    @inline(__always) static func endpointRow(_ endpoint: Endpoint) -> Int {
-        if case .activeSession = endpoint { return 1 }
-        return 0
     }
 
     /// The server's answer to a test-history or active-session request of `user`, from
@@ -174,6 +163,19 @@ struct RefreshHost: FeatureHost {
         guard slots[i].notifiedWindow != window else { return false }
         slots[i].notifiedWindow = window
         return true
+    }
+}
+
+/// What the refresh declares whatever logic runs it: its endpoints (the table:
+/// Features/Features.swift) and its report's keys and merge rules (RefreshReport).
+enum RefreshFeature {
+    /// The test history and the active session (seed `000`).
+    static let endpoints = [EndpointRow(path: "/v1/test/history", hashCode: 1), EndpointRow(path: "/v1/test/active", hashCode: 2)]
+
+    /// `endpoint`'s row in ``endpoints``.
+    @inline(__always) static func endpointRow(_ endpoint: Endpoint) -> Int {
+        if case .activeSession = endpoint { return 1 }
+        return 0
     }
 }
 

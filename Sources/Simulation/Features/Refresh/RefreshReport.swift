@@ -24,7 +24,7 @@ extension RefreshHost {
 
 /// The refresh's merge rules for `fleetsim merge` (Features/Features.swift lists them):
 /// the budget is configuration, the devices over it and the analytics events add up.
-extension RefreshHost {
+extension RefreshFeature {
     static let mergeRules: [(pattern: String, rule: ReportMerge.Rule)] = [
         ("battery.*.budget.perRefreshPercent", .identical), ("battery.*.devicesOverBudget", .sum),
         ("analytics.**", .sum),
@@ -33,7 +33,7 @@ extension RefreshHost {
 
 /// Its part of what a report of this build holds, for `fleetsim merge` and `compare`
 /// (``CoreReportSchema`` has the rules; Features/Features.swift joins them).
-extension RefreshHost {
+extension RefreshFeature {
     static let reportKeys = """
         analytics.*
         battery.*.budget.perRefreshPercent?

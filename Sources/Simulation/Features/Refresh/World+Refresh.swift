@@ -58,7 +58,7 @@ extension World {
     /// A cohort without `refresh` has no refresh logic: it hears nothing.
     mutating func deliverRefresh(_ d: UInt32, _ input: RefreshInput) {
         guard core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.refresh) else { return }
-        deliver(RefreshHost.self, d, input)
+        deliver(RefreshHost<Logics>.self, d, input)
     }
 
     /// `setTaskCompleted`: the OS counts every call (the oracle's ground truth).

@@ -12,10 +12,10 @@ struct StepSyncSlot {
     /// HealthKit deliveries that woke the app (report.json's wake-ups per device-day).
     var healthWakes: UInt32 = 0
     /// True times of the last health-data read (the upload's range).
-    var readFrom = World.never
-    var readTo = World.never
+    var readFrom = SimTime.never
+    var readTo = SimTime.never
     /// Ground truth: steps recorded before this true time have reached the server.
-    var syncedThrough = World.never
+    var syncedThrough = SimTime.never
 }
 
 /// What the step sync measured (report.json's `stepSync`, its latency and energy).
@@ -40,18 +40,18 @@ struct StepSyncMetrics {
 /// ground truth), the server's ``StepStore``, the effect buffer and the metrics. The
 /// world's side (World+StepSync) delivers its inputs; what belongs to the OS seam, the
 /// process or the network comes back as a ``HostRequest``.
-struct StepSyncHost: FeatureHost {
+struct StepSyncHost<Logics: LogicSet>: FeatureHost {
     /// **Assumption**: the app synced sometime in the last 2 h (the seed's interval) before the run.
-    static let initialSyncAge = SimDuration.hours(2)
+    static var initialSyncAge: SimDuration { .hours(2) }
 
-    let logic: StepSyncLogic
+    let logic: Logics.StepSync
     /// The reused buffer the logic writes its effects into.
     var effects: [StepSyncEffect] = []
     /// The answer to a health-data read the last effects asked for (a local query),
     /// delivered to the logic once they have run.
     private var readAnswer: StepSyncInput?
     /// Per device (indexed by the dense device id):
-    var states: [StepSyncState]
+    var states: [Logics.StepSync.State]
     /// What of the state reached the disk (UserDefaults), where it differs from `states`' copy.
     var durable = OnDisk<StepSyncStored>()
     var slots: [StepSyncSlot]
@@ -69,17 +69,17 @@ struct StepSyncHost: FeatureHost {
 
     /// Memory of one device's entries in the arrays above.
     static var bytesPerDevice: Int {
-        MemoryLayout<StepSyncState>.stride + MemoryLayout<StepSyncSlot>.stride + MemoryLayout<StreamPosition>.stride
+        MemoryLayout<Logics.StepSync.State>.stride + MemoryLayout<StepSyncSlot>.stride + MemoryLayout<StreamPosition>.stride
     }
 
-    init(scenario: Scenario, core: WorldCore) {
-        logic = StepSyncLogic(config: scenario.logic.stepSync.configuration, variants: StepSyncVariants(names: scenario.logic.variants))
+    init(scenario: Scenario, logic: Logics.StepSync, core: WorldCore) {
+        self.logic = logic
         let n = core.devices.count
-        states = Array(hugePagesRepeating: StepSyncState(), count: n)
+        states = Array(hugePagesRepeating: Logics.StepSync.State(), count: n)
         slots = Array(hugePagesRepeating: StepSyncSlot(), count: n)
         waking = DeviceBits(count: n)
         streams = Array(hugePagesRepeating: .start, count: n)
-        store = StepStore(users: core.cohorts.contains { $0.runs(.stepSync) } ? n : 0, window: StepSyncHost.runDates(scenario, core: core),
+        store = StepStore(users: core.cohorts.contains { $0.runs(.stepSync) } ? n : 0, window: StepSyncFeature.runDates(scenario, core: core),
                           retentionDays: scenario.backend.stepRetentionDays.map { Int32($0) })
         health = HealthDataGenerator(seed: scenario.seed, rhythm: core.rhythm)
         metrics = StepSyncMetrics(recordedToSynced: TimedLatency(durationMicroseconds: scenario.duration.microseconds),
@@ -87,49 +87,9 @@ struct StepSyncHost: FeatureHost {
         effects.reserveCapacity(16)
     }
 
-    static let traceName = "step sync"
+    static var traceName: String { "step sync" }
 
-    /// The dates the run's devices write whatever their zone, unless a fault moves their
-    /// clock: the UTC dates of the run, two more each side (zones reach 14 h from UTC, and
-    /// the sync before the run up to 2 h before it). The step store keeps these in
-    /// columns (``StepStore``).
-    static func runDates(_ scenario: Scenario, core: borrowing WorldCore) -> ClosedRange<Int32> {
-        let first = core.startUnixSeconds.floorDivided(by: 86_400)
-        let last = (core.startUnixSeconds + scenario.duration.microseconds / 1_000_000).floorDivided(by: 86_400)
-        return Int32(first - 2)...Int32(last + 2)
-    }
-
-    /// A step-table row outside the run's dates (``StepStore``'s open-addressed table:
-    /// 16 bytes, at least 3/8 full after it doubles, and the old table beside the new
-    /// one while it does).
-    static let bytesPerFarRow = 64
-
-    /// At most how many step rows a shard of `held` of `total` devices writes outside the
-    /// run's dates (``runDates(_:core:)``), for the memory estimate: a device a
-    /// `clockSkew` moves writes at most one a day of the run and its backfill after each
-    /// move (`logic.stepSync.backfillLimit`, or the whole skew for
-    /// `stepSync.backfillUnlimited`), three more for the edges.
-    static func rowsOffTheRunsDates(_ scenario: Scenario, held: Int, total: Int) -> Int {
-        guard total > 0 else { return 0 }
-        let days = Int((scenario.duration.seconds / 86_400).rounded(.up))
-        let backfill = Int((scenario.logic.stepSync.backfillLimit.seconds / 86_400).rounded(.up))
-        let unlimited = scenario.logic.variants.contains("stepSync.backfillUnlimited")
-        var rows = 0.0
-        for fault in scenario.faults {
-            guard case .clockSkew(let offset) = fault.kind else { continue }
-            let cohort = fault.cohort.map { name in scenario.fleet.filter { $0.name == name }.reduce(0) { $0 + $1.count } } ?? total
-            let perDevice = days + 3 + (unlimited ? Int((abs(offset.seconds) / 86_400).rounded(.up)) + backfill : backfill)
-            rows += (fault.fraction * Double(cohort) * Double(held) / Double(total)).rounded(.up) * Double(perDevice)
-        }
-        return Int(rows)
-    }
-
-    /// The server's date (UTC) at true time `t`.
-    static func serverDay(_ t: SimTime, startUnixSeconds: Int64) -> Int32 {
-        Int32((startUnixSeconds + t.microseconds.floorDivided(by: 1_000_000)).floorDivided(by: 86_400))
-    }
-
-    @inline(__always) static func lend<R>(_ world: inout World, _ body: (inout StepSyncHost, inout WorldCore) -> R) -> R {
+    @inline(__always) static func lend<R>(_ world: inout World<Logics>, _ body: (inout StepSyncHost, inout WorldCore) -> R) -> R {
         body(&world.features.stepSync, &world.core)
     }
 
@@ -144,7 +104,7 @@ struct StepSyncHost: FeatureHost {
         let age = core.streams(of: i).withStream(.stepSync, at: &streams[i]) { $0.int(in: 1...StepSyncHost.initialSyncAge.microseconds) }
         let lastSync = SimTime.zero - SimDuration(microseconds: age)
         let stored = StepSyncStored(lastSyncAt: core.deviceTime(i, at: lastSync), lastStatus: .success, failedAttempts: 0)
-        states[i] = StepSyncState(persisted: stored)
+        states[i] = Logics.StepSync.State(persisted: stored)
         slots[i].syncedThrough = lastSync
         let synced = core.localTime(i, at: lastSync)
         observeStepSyncStarted(i, firstDay: synced.day, lastSync: lastSync, core: &core)
@@ -273,7 +233,7 @@ struct StepSyncHost: FeatureHost {
     /// abandons the upload: ``abandonUpload(_:core:)``).
     mutating func terminate(_ d: UInt32, core: inout WorldCore) {
         let i = Int(d)
-        states[i] = StepSyncState(persisted: durable.onDisk(i, current: states[i].stored))
+        states[i] = Logics.StepSync.State(persisted: durable.onDisk(i, current: states[i].stored))
         durable.persisted(i)
         core.cancelTimer(d, .stepRetry)
         core.cancelTimer(d, .stepWake)
@@ -331,7 +291,7 @@ struct StepSyncHost: FeatureHost {
         let j = Int(job)
         let user = Int(core.jobs[j].device)
         var created = 0, updated = 0
-        store.retain(today: StepSyncHost.serverDay(core.now, startUnixSeconds: core.startUnixSeconds))
+        store.retain(today: StepSyncFeature.serverDay(core.now, startUnixSeconds: core.startUnixSeconds))
         for entry in upload.days {
             let day = entry.date.daysSince1970
             switch upload.method {
@@ -399,9 +359,9 @@ extension StepSyncVariants {
     }
 }
 
-/// The step sync's own stream purpose (FNV-1a of "stepSync", as Core/DeviceStreams
-/// writes them out), kept per device in ``StepSyncHost/streams``.
-extension StepSyncHost {
+/// What the step sync declares whatever logic runs it: its endpoints (the table:
+/// Features/Features.swift), the server's dates and the memory its far rows take.
+enum StepSyncFeature {
     /// The steps' upload (an upsert) and the fetch of the server's copy (seed `003`);
     /// both are one kind in the event hashes.
     static let endpoints = [EndpointRow(path: "/api/v1/steps/sync", hashCode: 4), EndpointRow(path: "/api/v1/steps", hashCode: 4)]
@@ -412,6 +372,48 @@ extension StepSyncHost {
         return 0
     }
 
+    /// The dates the run's devices write whatever their zone, unless a fault moves their
+    /// clock: the UTC dates of the run, two more each side (zones reach 14 h from UTC, and
+    /// the sync before the run up to 2 h before it). The step store keeps these in
+    /// columns (``StepStore``).
+    static func runDates(_ scenario: Scenario, core: borrowing WorldCore) -> ClosedRange<Int32> {
+        let first = core.startUnixSeconds.floorDivided(by: 86_400)
+        let last = (core.startUnixSeconds + scenario.duration.microseconds / 1_000_000).floorDivided(by: 86_400)
+        return Int32(first - 2)...Int32(last + 2)
+    }
+
+    /// A step-table row outside the run's dates (``StepStore``'s open-addressed table:
+    /// 16 bytes, at least 3/8 full after it doubles, and the old table beside the new
+    /// one while it does).
+    static let bytesPerFarRow = 64
+
+    /// At most how many step rows a shard of `held` of `total` devices writes outside the
+    /// run's dates (``runDates(_:core:)``), for the memory estimate: a device a
+    /// `clockSkew` moves writes at most one a day of the run and its backfill after each
+    /// move (`logic.stepSync.backfillLimit`, or the whole skew for
+    /// `stepSync.backfillUnlimited`), three more for the edges.
+    static func rowsOffTheRunsDates(_ scenario: Scenario, held: Int, total: Int) -> Int {
+        guard total > 0 else { return 0 }
+        let days = Int((scenario.duration.seconds / 86_400).rounded(.up))
+        let backfill = Int((scenario.logic.stepSync.backfillLimit.seconds / 86_400).rounded(.up))
+        let unlimited = scenario.logic.variants.contains("stepSync.backfillUnlimited")
+        var rows = 0.0
+        for fault in scenario.faults {
+            guard case .clockSkew(let offset) = fault.kind else { continue }
+            let cohort = fault.cohort.map { name in scenario.fleet.filter { $0.name == name }.reduce(0) { $0 + $1.count } } ?? total
+            let perDevice = days + 3 + (unlimited ? Int((abs(offset.seconds) / 86_400).rounded(.up)) + backfill : backfill)
+            rows += (fault.fraction * Double(cohort) * Double(held) / Double(total)).rounded(.up) * Double(perDevice)
+        }
+        return Int(rows)
+    }
+
+    /// The server's date (UTC) at true time `t`.
+    static func serverDay(_ t: SimTime, startUnixSeconds: Int64) -> Int32 {
+        Int32((startUnixSeconds + t.microseconds.floorDivided(by: 1_000_000)).floorDivided(by: 86_400))
+    }
+}
+
+extension StepSyncHost {
     /// Starts loading what the server's answer to an upload (`endpoint`) of `user` reads:
     /// the user's bookkeeping and the store's row of the upload's last day (a hint).
     @inline(__always) func prefetchServing(_ endpoint: Endpoint, user i: Int) {
@@ -420,6 +422,8 @@ extension StepSyncHost {
     }
 }
 
+/// The step sync's own stream purpose (FNV-1a of "stepSync", as Core/DeviceStreams
+/// writes them out), kept per device in ``StepSyncHost/streams``.
 extension StreamPurpose {
     static var stepSync: StreamPurpose { StreamPurpose(key: 0x943C_E2AE_9CD3_6368) }
 }

@@ -28,13 +28,13 @@ extension StepSyncHost {
 
 /// The step sync's merge rules for `fleetsim merge` (Features/Features.swift lists them):
 /// its counters add up.
-extension StepSyncHost {
+extension StepSyncFeature {
     static let mergeRules: [(pattern: String, rule: ReportMerge.Rule)] = [("stepSync.**", .sum)]
 }
 
 /// Its part of what a report of this build holds, for `fleetsim merge` and `compare`
 /// (``CoreReportSchema`` has the rules; Features/Features.swift joins them).
-extension StepSyncHost {
+extension StepSyncFeature {
     static let reportKeys = """
         battery.*.energyPerSync.count?
         battery.*.energyPerSync.mAh?

@@ -89,7 +89,7 @@ extension World {
     /// Hands one input to the device's step sync and carries out its effects in order
     /// (``deliver(_:_:_:)``); a health-data read is answered at once, as the next input.
     mutating func deliverStepSync(_ d: UInt32, _ input: StepSyncInput) {
-        deliver(StepSyncHost.self, d, input)
+        deliver(StepSyncHost<Logics>.self, d, input)
         if stepSyncOwnsTask(Int(d)) { completeStepSyncTaskIfDone(d) }
     }
 
@@ -169,7 +169,7 @@ extension World {
     /// The work the app enqueued before the run: the logic's sync interval, network and
     /// battery-not-low.
     var stepSyncWork: PeriodicWork {
-        PeriodicWork(interval: SimDuration(microseconds: features.stepSync.logic.config.syncInterval.microseconds),
+        PeriodicWork(interval: SimDuration(microseconds: features.stepSync.logic.spec.syncInterval.microseconds),
                      constraints: [.networkConnected, .batteryNotLow])
     }
 

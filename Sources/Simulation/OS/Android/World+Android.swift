@@ -211,6 +211,6 @@ extension World {
             core.note(d, "FCM: high-priority message; the app is temp-allow-listed")
             applyDoze(d, .highPriorityMessage)
         }
-        if heldSince != World.never { core.metrics.platform.fcmDeferral.record((now - heldSince).microseconds) }
+        if heldSince != SimTime.never { core.metrics.platform.fcmDeferral.record((now - heldSince).microseconds) }
     }
 }

@@ -21,9 +21,15 @@ struct ScenarioOptions {
     var scale: (text: String, factor: Double)?
     var variants: (text: String, names: [String])?
     var swarm: Bool
+    /// The runner the replay commands name (``Context/runner``).
+    var runner: String
+    /// The logic set the scenario runs with (its variant names).
+    var engine: Engine
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
         command = parsed.command
+        runner = parsed.runner
+        engine = parsed.engine
         path = try parsed.positional(0, "SCENARIO file")
         seed = try parsed.uint64("seed")
         if let text = parsed.options["scale"], let factor = try parsed.double("scale") {
@@ -35,7 +41,7 @@ struct ScenarioOptions {
             scale = (text, factor)
         }
         if let list = parsed.options["variants"] {
-            variants = (list, try Self.variants(list, command: parsed.command))
+            variants = (list, try Self.variants(list, command: parsed.command, engine: parsed.engine))
         }
         swarm = parsed.flags.contains("swarm")
     }
@@ -54,7 +60,7 @@ struct ScenarioOptions {
     /// applies `--seed`, `--scale` and `--variants`. The swarm is not applied: it is
     /// drawn per seed (``withSwarm(_:)``).
     func load() throws(CLIError) -> Scenario {
-        var s = try Self.load(path)
+        var s = try Self.load(path, engine: engine)
         if let seed { s.seed = seed }
         if let scale {
             let emptied = s.cohortsEmptied(by: scale.factor)
@@ -69,6 +75,7 @@ struct ScenarioOptions {
         if let variants { s.logic.variants = variants.names }
         // report.json's replay strings are machine-independent, and quoted for the shell.
         s.replayOptions = Shell.command(replayArguments)
+        s.runner = runner
         return s
     }
 
@@ -79,12 +86,12 @@ struct ScenarioOptions {
 
     /// Loads and fully checks a scenario, including the metric names of `expect`
     /// (resolved against the report of an empty fleet).
-    static func load(_ path: String) throws(CLIError) -> Scenario {
+    static func load(_ path: String, engine: Engine = .reference) throws(CLIError) -> Scenario {
         try MemoryGuard.checkInputs([path], factor: MemoryGuard.scenarioFactor, command: "\(path): reading this scenario",
                                     hint: "is it a scenario? (a scenario file is a few KB)")
         var scenario: Scenario
         do {
-            scenario = try ScenarioDecoder.load(path: path)
+            scenario = try ScenarioDecoder.load(path: path, vocabulary: engine.vocabulary)
             scenario.sourcePath = canonicalPath(path)
         } catch {
             throw .input("\(error)")
@@ -93,7 +100,7 @@ struct ScenarioOptions {
         // whole run, whose series over time grow with its length.
         try MemoryGuard.checkReport(scenario)
         do {
-            _ = try World(scenario: scenario.scaled(by: 0)).report()
+            _ = try ReferenceWorld(scenario: scenario.scaled(by: 0)).report()
             return scenario
         } catch {
             throw .input("\(error)")
@@ -120,10 +127,18 @@ struct ScenarioOptions {
 
     /// `--variants a,b` or `--variants none`, checked against the catalog; an error names
     /// `option` (`--against-variants` for diverge's other side).
-    static func variants(_ list: String, command: String, option: String = "variants") throws(CLIError) -> [String] {
+    static func variants(_ list: String, command: String, option: String = "variants", engine: Engine = .reference) throws(CLIError) -> [String] {
         if list == "none" || list.isEmpty { return [] }
         let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let known = Catalog.variants.map(\.name)
+        let known = engine.variantNames
+        // An app's logic set plants its own variants (docs/harness.md, "The runner").
+        if engine.logics != ReferenceLogics.self {
+            for name in names where !known.contains(name) {
+                let hint = KeySuggestion.closest(to: name, among: known).map { "did you mean '\($0)'? " } ?? ""
+                throw .usage("--\(option): unknown variant '\(name)'; \(hint)known: \(known.isEmpty ? "none" : known.joined(separator: ", "))", command: command)
+            }
+            return names
+        }
         for name in names {
             guard let entry = Catalog.variants.first(where: { $0.name == name }) else {
                 let hint = KeySuggestion.closest(to: name, among: known).map { "did you mean '\($0)'? " } ?? ""

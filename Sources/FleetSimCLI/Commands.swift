@@ -7,8 +7,9 @@ import Simulation
 /// work starts, and ``run(_:)``.
 protocol Command: SendableMetatype {
     static var help: CommandHelp { get }
-    /// Parses the arguments after the command word against ``help``'s options.
-    static func make(_ arguments: [String]) throws(CLIError) -> Self
+    /// Parses the arguments after the command word against ``help``'s options, for the
+    /// runner named `runner` (the name its replay commands start with).
+    static func make(_ arguments: [String], runner: String, engine: Engine) throws(CLIError) -> Self
     /// Types the arguments; no file is read here.
     init(_ arguments: ParsedArguments) throws(CLIError)
     /// Reads and checks inputs (scenario, `--scale`, `--out`) before anything is simulated.
@@ -18,8 +19,11 @@ protocol Command: SendableMetatype {
 }
 
 extension Command {
-    static func make(_ arguments: [String]) throws(CLIError) -> Self {
-        try Self(ParsedArguments(arguments, for: help))
+    static func make(_ arguments: [String], runner: String, engine: Engine) throws(CLIError) -> Self {
+        var parsed = try ParsedArguments(arguments, for: help)
+        parsed.runner = runner
+        parsed.engine = engine
+        return try Self(parsed)
     }
 
     mutating func validate() throws(CLIError) {}
@@ -27,8 +31,14 @@ extension Command {
 
 /// What a command may need to know about how it was started.
 struct Context: Sendable {
-    /// The binary as invoked (`CommandLine.arguments[0]`), for the commands it prints.
+    /// The binary as invoked (`CommandLine.arguments[0]`), for the commands it prints
+    /// on the console, which paste as they are.
     var executable: String
+    /// The runner's name (`fleetsim`, or an app's own runner): what the replay commands
+    /// of the files it writes start with, the same bytes on every machine.
+    var runner: String
+    /// The logic set the runner simulates.
+    var engine: Engine
     /// Progress lines go to stderr only when it is a terminal.
     var stderrIsTerminal: Bool
 }
@@ -61,11 +71,12 @@ enum FleetSimCommand {
         case command(any Command)
     }
 
-    static func main(_ argv: [String]) -> Int32 {
-        let context = Context(executable: argv.first ?? "fleetsim", stderrIsTerminal: isatty(2) == 1)
+    static func main(_ argv: [String], runner: String, engine: Engine) -> Int32 {
+        let context = Context(executable: argv.first ?? runner, runner: runner, engine: engine, stderrIsTerminal: isatty(2) == 1)
         do throws(CLIError) {
-            switch try parse(Array(argv.dropFirst())) {
-            case .help(let text):
+            switch try parse(Array(argv.dropFirst()), runner: runner, engine: engine) {
+            case .help(let fleetsimText):
+                let text = named(fleetsimText, runner: runner)
                 print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
                 return 0
             case .version:
@@ -81,8 +92,8 @@ enum FleetSimCommand {
         } catch {
             switch error {
             case .usage(let message, let command):
-                eprint("fleetsim: \(message)")
-                eprint("Run 'fleetsim help\(command.map { " \($0)" } ?? "")' for usage.")
+                eprint("\(runner): \(message)")
+                eprint("Run '\(runner) help\(command.map { " \($0)" } ?? "")' for usage.")
             case .input(let message):
                 eprint("error: \(message)")
             }
@@ -90,8 +101,15 @@ enum FleetSimCommand {
         }
     }
 
+    /// A help text as `runner` prints it: its commands and examples name the runner
+    /// (`appteam-sim run ...`), as do its replay commands (docs/harness.md, "The runner").
+    static func named(_ text: String, runner: String) -> String {
+        guard runner != "fleetsim" else { return text }
+        return text.replacingOccurrences(of: #"(?<![\w-])fleetsim(?![\w-])"#, with: NSRegularExpression.escapedTemplate(for: runner), options: .regularExpression)
+    }
+
     /// Parses the arguments after the binary's name. Pure: reads no file.
-    static func parse(_ args: [String]) throws(CLIError) -> Invocation {
+    static func parse(_ args: [String], runner: String = "fleetsim", engine: Engine = .reference) throws(CLIError) -> Invocation {
         guard let word = args.first else { return .missingCommand }
         let rest = Array(args.dropFirst())
         switch word {
@@ -106,7 +124,7 @@ enum FleetSimCommand {
         default:
             let type = try command(named: word)
             if rest.contains("--help") || rest.contains("-h") { return .help(type.help.text) }
-            return .command(try type.make(rest))
+            return .command(try type.make(rest, runner: runner, engine: engine))
         }
     }
 
@@ -144,6 +162,32 @@ enum FleetSimCommand {
         regression or diverge a difference; 2 bad usage or bad input (nothing is written).
         """
         return out
+    }
+}
+
+/// The entry point of a runner: `fleetsim` itself, or an app's executable that runs
+/// the same commands with its own logic set (docs/harness.md, "The runner"). `runner`
+/// is the runner's name, which the replay commands in its reports (report.json,
+/// summary.json) start with.
+public enum FleetSimCommandLine {
+    /// Runs the command that the process's arguments name with the worlds of `logics`,
+    /// and exits with its code (0 success, 1 a violation, a failed expectation or a
+    /// regression, 2 bad input).
+    public static func main<Logics: LogicSet>(logics: Logics.Type, runner: String) -> Never {
+        // Arguments are read as UTF-8; one that is not (a non-UTF-8 file name) is refused, as
+        // Swift's String would replace its bytes and the runner would read or write another name.
+        for i in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[i], String(validatingCString: raw) == nil else { continue }
+            eprint("\(runner): argument \(i) ('\(String(cString: raw))') is not valid UTF-8; FleetSim takes file names and values as UTF-8 text")
+            exit(2)
+        }
+        exit(run(CommandLine.arguments, logics: logics, runner: runner))
+    }
+
+    /// Runs the command that `argv` names (`argv[0]` the binary as invoked) in this
+    /// process with the worlds of `logics`, and returns its exit code.
+    public static func run<Logics: LogicSet>(_ argv: [String], logics: Logics.Type, runner: String) -> Int32 {
+        FleetSimCommand.main(argv, runner: runner, engine: Engine(logics: logics))
     }
 }
 

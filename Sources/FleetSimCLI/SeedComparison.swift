@@ -23,9 +23,12 @@ struct SeedComparison {
     var newPath: String
     var tolerance: Double
     var allowDifferent: Bool
+    var acceptModelVersion: Bool
 
     struct Sample {
         var identity: [String: String]
+        /// summary.json's `modelVersion` (nil in a summary of a build before model versions).
+        var modelVersion: JSONValue?
         var metrics: [String: [Double]]
     }
 
@@ -47,6 +50,7 @@ struct SeedComparison {
 
     func run() throws(CLIError) -> Int32 {
         let base = try Self.read(basePath), new = try Self.read(newPath)
+        try Compare.checkModelVersions(basePath, base.modelVersion, newPath, new.modelVersion, accept: acceptModelVersion)
         let differences = ["scenario", "devices", "duration", "start"].compactMap { key -> String? in
             base.identity[key] == new.identity[key] ? nil : "\(key) \(base.identity[key] ?? "missing") vs \(new.identity[key] ?? "missing")"
         }
@@ -189,6 +193,6 @@ struct SeedComparison {
             }
             metrics[m.key] = list.compactMap { if case .number(let x, _) = $0 { return x } else { return nil } }
         }
-        return Sample(identity: identity, metrics: metrics)
+        return Sample(identity: identity, modelVersion: value["modelVersion"], metrics: metrics)
     }
 }

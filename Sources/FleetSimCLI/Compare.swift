@@ -17,15 +17,19 @@ struct Compare: Command {
             .valued("tolerance", "PCT", "practical significance: a lower-is-better metric must grow by more\nthan PCT percent of the baseline to count as a regression", default: "5"),
             .flag("seeds", "compare two explore --out directories with Welch's t-test per metric"),
             .flag("allow-different", "compare even if the scenarios, device counts, cohorts or durations differ"),
+            .flag("accept-model-version", "compare even if the two sides come from different model versions\n(a baseline made before a change of the model moved the numbers)"),
         ],
-        otherForms: ["fleetsim compare --seeds BASE_DIR NEW_DIR [--tolerance PCT] [--allow-different]"],
+        otherForms: ["fleetsim compare --seeds BASE_DIR NEW_DIR [--tolerance PCT] [--allow-different] [--accept-model-version]"],
         discussion: """
         Only metrics where lower is better are gated (latency percentiles, energy,
         wakeups, radio time, violations, rejected and unanswered requests, queueing,
         expirations, watchdog kills); other numbers that moved are listed, not gated.
-        Identity fields (scenario, seed, fleetsimVersion, simulated.*) and repeated
+        Identity fields (scenario, seed, fleetsimVersion, modelVersion, simulated.*) and repeated
         configuration are never compared. Reports of different scenarios, device
         counts, cohorts or durations are refused (exit 2) unless --allow-different.
+        Reports (or explore summaries) of different model versions (modelVersion: a
+        change of FleetSim that moves simulated numbers raises it) are refused (exit 2)
+        unless --accept-model-version: regenerate the baseline with this build instead.
 
         With --seeds, a metric regresses only when the new seeds' mean is larger by a
         statistically significant amount: Welch's t-test (one-sided, unequal variances)
@@ -49,6 +53,7 @@ struct Compare: Command {
     var tolerancePercent: Double
     var seeds: Bool
     var allowDifferent: Bool
+    var acceptModelVersion: Bool
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
         baselinePath = try parsed.positional(0, "BASELINE")
@@ -58,16 +63,23 @@ struct Compare: Command {
         guard tolerancePercent >= 0 else { throw .usage("--tolerance must be >= 0 (percent), found \(parsed.options["tolerance"] ?? "")", command: "compare") }
         seeds = parsed.flags.contains("seeds")
         allowDifferent = parsed.flags.contains("allow-different")
+        acceptModelVersion = parsed.flags.contains("accept-model-version")
     }
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
         if seeds {
-            return try SeedComparison(basePath: baselinePath, newPath: currentPath, tolerance: tolerancePercent / 100, allowDifferent: allowDifferent).run()
+            return try SeedComparison(basePath: baselinePath, newPath: currentPath, tolerance: tolerancePercent / 100, allowDifferent: allowDifferent,
+                                      acceptModelVersion: acceptModelVersion).run()
         }
         try MemoryGuard.checkInputs([baselinePath, currentPath], factor: MemoryGuard.compareFactor, command: "comparing \(baselinePath) with \(currentPath)",
                                     hint: "compare on a machine with more memory, or free memory")
-        let baseline = try Self.readReport(baselinePath)
-        let current = try Self.readReport(currentPath)
+        // The model versions first: a baseline of another model may lack keys this build
+        // writes, and its version is the reason to give.
+        let baseline = try Self.readReport(baselinePath, checked: false)
+        let current = try Self.readReport(currentPath, checked: false)
+        try Self.checkModelVersions(baselinePath, baseline["modelVersion"], currentPath, current["modelVersion"], accept: acceptModelVersion)
+        try Self.check(baseline, baselinePath)
+        try Self.check(current, currentPath)
         let differences = Self.identityDifferences(baseline, current)
         if !differences.isEmpty {
             let text = "\(baselinePath) and \(currentPath) are reports of different runs: " + differences.joined(separator: "; ")
@@ -118,6 +130,20 @@ struct Compare: Command {
         return out
     }
 
+    /// Refuses (exit 2) two sides of different model versions, naming both, unless
+    /// `accept`; then warns. A report without the key predates model versions.
+    static func checkModelVersions(_ basePath: String, _ base: JSONValue?, _ newPath: String, _ new: JSONValue?, accept: Bool) throws(CLIError) {
+        let versions = [base, new].map { $0.map(literal) ?? "none (made before reports carried one)" }
+        if case .number(let x, _)? = base, case .number(let y, _)? = new, x == y { return }
+        guard versions[0] != versions[1] else { return }
+        let text = "\(basePath) is of model version \(versions[0]) and \(newPath) of model version \(versions[1]): "
+            + "the simulated numbers of two models differ by design, not by regression"
+        if !accept {
+            throw .input(text + ". Regenerate the baseline with this build, or pass --accept-model-version to compare anyway.")
+        }
+        print("warning: " + text + " (compared anyway: --accept-model-version)")
+    }
+
     static func lookup(_ v: JSONValue, _ dotted: String) -> JSONValue? {
         var node: JSONValue? = v
         for key in dotted.split(separator: ".") { node = node?[String(key)] }
@@ -136,7 +162,7 @@ struct Compare: Command {
     /// Reads a report.json and checks it as `merge` does (``ReportInput``): its
     /// identity typed, every count a non-negative integer within the limits, every
     /// size bounded. A report out of range is an input error naming file and path.
-    static func readReport(_ path: String) throws(CLIError) -> JSONValue {
+    static func readReport(_ path: String, checked: Bool = true) throws(CLIError) -> JSONValue {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             let hint = FileManager.default.fileExists(atPath: path + "/summary.json")
@@ -154,8 +180,13 @@ struct Compare: Command {
                 : "a JSON object without a report's keys (fleetsimVersion, simulated)"
             throw .input("\(path): expected a report.json (written by fleetsim run or merge), found \(what)")
         }
-        do { _ = try ReportInput.checked(Merge.reportValue(value), name: path, rules: World.mergeRules) } catch { throw .input(error.message) }
+        if checked { try check(value, path) }
         return value
+    }
+
+    /// The report's keys and counts checked as `merge` checks a shard's.
+    static func check(_ value: JSONValue, _ path: String) throws(CLIError) {
+        do { _ = try ReportInput.checked(Merge.reportValue(value), name: path, rules: ReferenceWorld.mergeRules) } catch { throw .input(error.message) }
     }
 
     /// The largest report or summary read: 512 MiB (the default scenario's report is

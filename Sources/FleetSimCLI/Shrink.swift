@@ -62,6 +62,8 @@ struct Shrink: Command {
     var maxRuns: Int
     var keepSeed: Bool
     var loaded: Scenario?
+    /// The logic set the runs simulate.
+    var engine: Engine
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
         path = try parsed.positional(0, "SCENARIO file")
@@ -70,7 +72,8 @@ struct Shrink: Command {
         guard maxSeconds > 0 else { throw .usage("--max-seconds must be greater than 0, found \(parsed.options["max-seconds"] ?? "")", command: "shrink") }
         maxRuns = try parsed.int("max-runs") ?? Self.defaultMaxRuns
         guard maxRuns > 0 else { throw .usage("--max-runs must be greater than 0, found \(maxRuns)", command: "shrink") }
-        if let list = parsed.options["variants"] { variants = try ScenarioOptions.variants(list, command: "shrink") }
+        engine = parsed.engine
+        if let list = parsed.options["variants"] { variants = try ScenarioOptions.variants(list, command: "shrink", engine: parsed.engine) }
         let kinds = ViolationKind.allCases.map(\.rawValue)
         kindOption = parsed.options["kind"]
         if let kind = kindOption, !kinds.contains(kind) {
@@ -88,7 +91,7 @@ struct Shrink: Command {
     mutating func validate() throws(CLIError) {
         try OutputDirectory.checkFile(out)
         try InputGuard.check(inputs: [(path: path, role: "the scenario")], outputs: [(option: "--out", file: out)])
-        loaded = try ScenarioOptions.load(path)
+        loaded = try ScenarioOptions.load(path, engine: engine)
     }
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
@@ -105,7 +108,7 @@ struct Shrink: Command {
             let logic = start["logic"] ?? .object([])
             start = start.setting("logic", logic.setting("variants", .array(variants.map { .string($0) })))
         }
-        guard let first = Self.simulate(start, file: out) else {
+        guard let first = Self.simulate(start, file: out, engine: engine) else {
             throw .input("\(path): the scenario cannot be run")
         }
         let failing = first.counts.filter { $0.count > 0 }
@@ -122,7 +125,7 @@ struct Shrink: Command {
         print("\(described) violates \(failing.map { "\($0.kind) x\($0.count)" }.joined(separator: ", ")); shrinking while \(kind) still fails.")
 
         let annotated = start.setting("description", .string(
-            "Shrunk by fleetsim shrink from \(path), seed \(seed), keeping \(kind). \(tree["description"]?.stringText ?? "")"
+            "Shrunk by \(context.runner) shrink from \(path), seed \(seed), keeping \(kind). \(tree["description"]?.stringText ?? "")"
                 .trimmingCharacters(in: .whitespaces)))
         // Every candidate is run exactly as it will be written. Sorted keys reorder the
         // options of a categorical choice (drawn in file order), so the sorted input is
@@ -137,7 +140,7 @@ struct Shrink: Command {
             original = annotated
         } else if original != annotated {
             runs += 1
-            if let sample = Self.simulate(original, file: out)?.sample(of: kind) {
+            if let sample = Self.simulate(original, file: out, engine: engine)?.sample(of: kind) {
                 origin = sample
             } else {
                 sortKeys = false
@@ -146,7 +149,7 @@ struct Shrink: Command {
             }
         }
         let search = Search(tree: original, failure: origin, kind: kind, file: out, maxRuns: maxRuns - runs,
-                            deadline: started + .milliseconds(Int64(maxSeconds * 1000)))
+                            deadline: started + .milliseconds(Int64(maxSeconds * 1000)), engine: engine)
         search.sortKeys = sortKeys
         search.runsBefore = runs
         search.allowSeedChange = !keepSeed
@@ -163,9 +166,9 @@ struct Shrink: Command {
         let confirmed: Sample
         let end: Int64
         do {
-            let scenario = try ScenarioDecoder.load(path: out)
+            let scenario = try ScenarioDecoder.load(path: out, vocabulary: engine.vocabulary)
             end = scenario.duration.microseconds / 1_000_000
-            guard let sample = Self.simulate(scenario)?.sample(of: kind) else {
+            guard let sample = Self.simulate(scenario, engine: engine)?.sample(of: kind) else {
                 eprint("error: \(out) was written but no longer violates \(kind) when read back")
                 return 2
             }
@@ -244,13 +247,13 @@ struct Shrink: Command {
 
     /// Runs a scenario tree to its end; nil when it does not decode (a candidate the
     /// file format does not allow).
-    static func simulate(_ tree: JSONValue, file: String) -> RunResult? {
-        guard let scenario = try? ScenarioDecoder.decode(tree, file: file) else { return nil }
-        return simulate(scenario)
+    static func simulate(_ tree: JSONValue, file: String, engine: Engine) -> RunResult? {
+        guard let scenario = try? ScenarioDecoder.decode(tree, file: file, vocabulary: engine.vocabulary) else { return nil }
+        return simulate(scenario, engine: engine)
     }
 
-    static func simulate(_ scenario: Scenario) -> RunResult? {
-        var world = World(scenario: scenario)
+    static func simulate(_ scenario: Scenario, engine: Engine) -> RunResult? {
+        var world = engine.world(scenario)
         world.runToEnd()
         guard let report = try? world.report().report else { return nil }
         let byKind = report.lookup("invariants.byKind")?.objectValue ?? [:]

@@ -29,7 +29,11 @@ extension Shrink {
         private(set) var accepted = 0
         private(set) var stoppedBy: Stop?
 
-        init(tree: JSONValue, failure: Sample, kind: String, file: String, maxRuns: Int, deadline: ContinuousClock.Instant) {
+        /// The logic set the candidates run with.
+        let engine: Engine
+
+        init(tree: JSONValue, failure: Sample, kind: String, file: String, maxRuns: Int, deadline: ContinuousClock.Instant, engine: Engine) {
+            self.engine = engine
             self.tree = tree
             self.failure = failure
             origin = tree
@@ -53,9 +57,9 @@ extension Shrink {
         func attempt(_ proposed: JSONValue, _ what: String) -> Bool {
             let candidate = sortKeys ? proposed.withSortedKeys : proposed
             guard candidate != tree, !exhausted else { return false }
-            guard let scenario = try? ScenarioDecoder.decode(candidate, file: file) else { return false }
+            guard let scenario = try? ScenarioDecoder.decode(candidate, file: file, vocabulary: engine.vocabulary) else { return false }
             runs += 1
-            guard let sample = Shrink.simulate(scenario)?.sample(of: kind) else { return false }
+            guard let sample = Shrink.simulate(scenario, engine: engine)?.sample(of: kind) else { return false }
             tree = candidate
             failure = sample
             accepted += 1

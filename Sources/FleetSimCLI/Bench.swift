@@ -161,7 +161,7 @@ struct Bench: Command {
 
         print("Whole world (60 % iOS, 40 % Android, every feature, \(days) day\(days == 1 ? "" : "s"), set-up included\(repeats > 1 ? ", best of \(repeats) runs" : "")):")
         print("  the API grows with the fleet: \(referenceWorkers) workers and \(referenceQueueLimit) queue places per \(referenceFleet) devices")
-        print("  \(World.bytesPerDevice) bytes of state per device, plus \(World.bytesPerAndroidDevice) per Android device and \(World.bytesPerIOSDevice) per iOS device; \(hugePagesSetting())")
+        print("  \(ReferenceWorld.bytesPerDevice) bytes of state per device, plus \(ReferenceWorld.bytesPerAndroidDevice) per Android device and \(ReferenceWorld.bytesPerIOSDevice) per iOS device; \(hugePagesSetting())")
         var firstCost: Double?
         var results: [SizeResult] = []
         for n in worldDevices {
@@ -174,7 +174,7 @@ struct Bench: Command {
                 // One run: its CPU seconds, events, and memory split (taken before the world is let go).
                 func measuredRun() -> (seconds: Double, events: Double, peak: Int?, split: String) {
                     let started = threadCPUSeconds()
-                    var world = World(scenario: scenario)
+                    var world = ReferenceWorld(scenario: scenario)
                     world.runToEnd()
                     let seconds = threadCPUSeconds() - started
                     let peak = memoryStatus("VmHWM")
@@ -278,11 +278,11 @@ struct Bench: Command {
     /// times their counts), the pending-event set (its arrays' capacities at the end of
     /// the run, when the fleet's timers are all armed) and the rest of the peak RSS
     /// growth (metrics, oracle, logic, allocator slack).
-    static func memorySplit(world: World, devices n: Int, android: Int, allIn: Int?) -> String {
-        let state = (n * World.bytesPerDevice + android * World.bytesPerAndroidDevice + (n - android) * World.bytesPerIOSDevice) / n
+    static func memorySplit(world: ReferenceWorld, devices n: Int, android: Int, allIn: Int?) -> String {
+        let state = (n * ReferenceWorld.bytesPerDevice + android * ReferenceWorld.bytesPerAndroidDevice + (n - android) * ReferenceWorld.bytesPerIOSDevice) / n
         let queue = world.pendingSetBytes / n
         let rest = allIn.map { "\(max(0, $0 / n - state - queue)) rest (peak RSS growth less both)" } ?? "rest not available"
-        return "bytes/device: \(state) device state (\(World.bytesPerDevice) x \(n) + \(World.bytesPerAndroidDevice) x \(android) + \(World.bytesPerIOSDevice) x \(n - android)), "
+        return "bytes/device: \(state) device state (\(ReferenceWorld.bytesPerDevice) x \(n) + \(ReferenceWorld.bytesPerAndroidDevice) x \(android) + \(ReferenceWorld.bytesPerIOSDevice) x \(n - android)), "
             + "\(queue) queue (\(world.pendingEntryStride)-byte entries, arrays' capacity at the end), \(rest)"
     }
 

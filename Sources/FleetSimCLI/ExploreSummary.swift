@@ -126,10 +126,11 @@ struct ExploreSummary {
         }
     }
 
-    /// The machine-independent replay command of a seed (as in report.json: `fleetsim`, not a path).
+    /// The machine-independent replay command of a seed (as in report.json: the runner's
+    /// name, `fleetsim`, not a path).
     func replay(_ r: Explore.SeedResult) -> String? {
         guard let device = r.firstDevice, let time = r.firstTime else { return nil }
-        return ReplayCommand.text(executable: "fleetsim", scenario: file, seed: r.seed, device: device, timeSeconds: time, options: options)
+        return ReplayCommand.text(executable: scenario.runner, scenario: file, seed: r.seed, device: device, timeSeconds: time, options: options)
     }
 
     var document: ReportValue {
@@ -141,6 +142,8 @@ struct ExploreSummary {
         }
         var document: ReportValue = [
             "format": .string(Self.format),
+            "fleetsimVersion": .string(fleetsimVersion),
+            "modelVersion": .count(modelVersion),
             "scenario": .string(scenario.name),
             "file": .string(file),
             "options": .array(options.map { .string($0) }),

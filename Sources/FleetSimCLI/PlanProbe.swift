@@ -109,10 +109,10 @@ struct PlanProbe: Sendable {
     /// Runs `scenarios` (one world each, at most `jobs` at once on their own threads),
     /// answering in the same order; with `replications` R, each at its seed and the R − 1
     /// after it, one probe across them.
-    static func run(_ scenarios: [Scenario], jobs: Int, replications: Int = 1) -> [PlanProbe] {
+    static func run(_ scenarios: [Scenario], jobs: Int, replications: Int = 1, engine: Engine = .reference) -> [PlanProbe] {
         let runs = scenarios.flatMap { s in (0..<UInt64(replications)).map { var r = s; r.seed = s.seed &+ $0; return r } }
         let outcomes = Slots<Result<RunOutcome, ProbeError>>(count: runs.count)
-        runEach(runs, jobs: jobs, into: outcomes)
+        runEach(runs, jobs: jobs, engine: engine, into: outcomes)
         let all = outcomes.all
         return scenarios.indices.map { i in
             var seeds: [RunOutcome] = []
@@ -129,13 +129,13 @@ struct PlanProbe: Sendable {
     struct ProbeError: Error { var text: String }
 
     /// Each scenario's world run to its end and reported, at most `jobs` at once.
-    static func runEach(_ scenarios: [Scenario], jobs: Int, into results: Slots<Result<RunOutcome, ProbeError>>) {
+    static func runEach(_ scenarios: [Scenario], jobs: Int, engine: Engine, into results: Slots<Result<RunOutcome, ProbeError>>) {
         let done = DispatchGroup()
         for _ in 0..<min(jobs, scenarios.count) {
             done.enter()
             Thread {
                 while let i = results.take() {
-                    var world = World(scenario: scenarios[i])
+                    var world = engine.world(scenarios[i])
                     world.runToEnd()
                     do { results.store(.success(try world.report()), at: i) } catch { results.store(.failure(ProbeError(text: "\(error)")), at: i) }
                 }

@@ -134,7 +134,7 @@ struct Explore: Command {
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
         guard let scenario else { preconditionFailure("run() before validate()") }
-        let (first, swarm, count, strict) = (self.first, options.swarm, self.count, self.strict)
+        let (first, swarm, count, strict, engine) = (self.first, options.swarm, self.count, self.strict, options.engine)
         let started = ContinuousClock.now
         let startedAt = Date().timeIntervalSince1970
         let results = Results(count: count, started: started)
@@ -146,7 +146,7 @@ struct Explore: Command {
                     var s = scenario
                     s.seed = first &+ UInt64(i)
                     if swarm { s = Swarm.apply(to: s) }
-                    results.store(Self.evaluate(s, strict: strict), at: i)
+                    results.store(Self.evaluate(s, strict: strict, engine: engine), at: i)
                 }
                 done.leave()
             }.start()
@@ -249,9 +249,9 @@ struct Explore: Command {
         return Swift.max(0, estimatedAt / Double(done) * Double(total - done) - (elapsed - estimatedAt))
     }
 
-    static func evaluate(_ scenario: Scenario, strict: Bool) -> SeedResult {
+    static func evaluate(_ scenario: Scenario, strict: Bool, engine: Engine = .reference) -> SeedResult {
         let started = ContinuousClock.now
-        var world = World(scenario: scenario)
+        var world = engine.world(scenario)
         world.runToEnd()
         let outcome: RunOutcome
         do { outcome = try world.report() } catch {

@@ -133,7 +133,7 @@ struct Plan: Command {
                 stopReason = Self.unmoved(probes)
                 return stopReason != nil
             }) { round in
-                let results = PlanProbe.run(round.map { c in var s = base; knob.set(c, in: &s); return s }, jobs: jobs, replications: replications)
+                let results = PlanProbe.run(round.map { c in var s = base; knob.set(c, in: &s); return s }, jobs: jobs, replications: replications, engine: options.engine)
                 for (c, r) in zip(round, results) {
                     var probe = r
                     probe.capacity = c

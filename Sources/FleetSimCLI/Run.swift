@@ -121,7 +121,7 @@ struct Run: Command {
 
         let started = ContinuousClock.now
         let startedAt = Date().timeIntervalSince1970
-        var world = World(scenario: scenario, shard: shard)
+        var world = options.engine.world(scenario, shard: shard)
         let recorder: EventLineWriter?
         if let recordEvents {
             guard let writer = EventLineWriter(path: recordEvents) else { throw .input("--record-events: cannot write '\(recordEvents)'") }

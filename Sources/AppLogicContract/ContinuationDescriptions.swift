@@ -35,7 +35,7 @@ extension ContinuationEffect: CustomStringConvertible {
     }
 }
 
-extension BadgeManager.Input: CustomStringConvertible {
+extension BadgeInput: CustomStringConvertible {
     public var description: String {
         switch self {
         case .deliveredNotificationsChanged(let unread): return "deliveredNotificationsChanged(unread: \(unread))"
@@ -44,7 +44,7 @@ extension BadgeManager.Input: CustomStringConvertible {
     }
 }
 
-extension BadgeManager.Effect: CustomStringConvertible {
+extension BadgeEffect: CustomStringConvertible {
     public var description: String {
         switch self {
         case .setBadge(let n): return "setBadge(\(n))"

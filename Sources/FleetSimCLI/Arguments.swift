@@ -12,6 +12,10 @@ struct ParsedArguments {
     var positionals: [String] = []
     var options: [String: String] = [:]
     var flags: Set<String> = []
+    /// The runner the arguments were given to (``Context/runner``).
+    var runner = "fleetsim"
+    /// The logic set the runner simulates (``Context/engine``).
+    var engine = Engine.reference
 
     init(_ args: [String], for help: CommandHelp) throws(CLIError) {
         command = help.name

@@ -6,7 +6,7 @@ import Scenario
 enum ReportMetrics {
     /// A run's identity: never compared, but two reports must agree on the last three
     /// (and on their cohorts) to be comparable at all.
-    static let identity = ["scenario", "seed", "fleetsimVersion", "simulated.devices", "simulated.duration", "simulated.start"]
+    static let identity = ["scenario", "seed", "fleetsimVersion", "modelVersion", "simulated.devices", "simulated.duration", "simulated.start"]
 
     /// Whether `path` (dotted) is a metric. Not metrics: the identity fields, every
     /// `simulated.*` key, and the configuration a report repeats (backend capacity,

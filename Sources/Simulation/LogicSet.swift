@@ -1,0 +1,53 @@
+import AppLogicContract
+import AppLogic
+import Scenario
+
+/// The app logic a world runs: one implementation per feature of the contract
+/// (AppLogicContract; docs/architecture.md, "An app's own logic"). ``World`` is generic
+/// over it and specialised for it: the event loop calls each logic directly, through no
+/// existential and no witness table.
+public protocol LogicSet {
+    associatedtype Refresh: RefreshLogicProtocol
+    associatedtype StepSync: StepSyncLogicProtocol
+    associatedtype Continuation: ContinuationLogicProtocol
+    associatedtype Badge: BadgeLogicProtocol
+    associatedtype Push: PushLogicProtocol
+
+    /// The known-bug variant names a scenario's `logic.variants` may plant in this set
+    /// (``ScenarioDecoder/load(path:variants:)`` refuses any other); empty when it has none.
+    static var variantNames: [String] { get }
+
+    /// The five logics for a scenario's `logic` section: its numbers (the specs the
+    /// oracle then judges by: ``RefreshLogicProtocol/spec``...) and the known-bug
+    /// variants it names. A set with specs of its own may ignore the numbers.
+    init(_ logic: LogicConfig)
+
+    var refresh: Refresh { get }
+    var stepSync: StepSync { get }
+    var continuation: Continuation { get }
+    var badge: Badge { get }
+    var push: Push { get }
+}
+
+/// FleetSim's reference logic (AppLogic), the default: each spec is the scenario's
+/// `logic` section, and its known bugs are the 60 variants of docs/scenario.md.
+public struct ReferenceLogics: LogicSet {
+    public var refresh: RefreshLogic
+    public var stepSync: StepSyncLogic
+    public var continuation: ContinuationLogic
+    public var badge: BadgeManager
+    public var push: PushRouter
+
+    public static var variantNames: [String] { Catalog.variants.map(\.name) }
+
+    public init(_ logic: LogicConfig) {
+        refresh = RefreshLogic(config: logic.refresh.configuration, variants: RefreshVariants(names: logic.variants))
+        stepSync = StepSyncLogic(config: logic.stepSync.configuration, variants: StepSyncVariants(names: logic.variants))
+        continuation = ContinuationLogic(config: logic.continuation.configuration, variants: ContinuationVariants(names: logic.variants))
+        badge = BadgeManager()
+        push = PushRouter(config: logic.push.configuration, variants: PushVariants(names: logic.variants))
+    }
+}
+
+/// The world of the reference logic, which the `fleetsim` commands run.
+public typealias ReferenceWorld = World<ReferenceLogics>

@@ -1,0 +1,4 @@
+import Simulation
+
+/// The tests here read the reference logic's world: `World` is its world (``ReferenceWorld``).
+typealias World = ReferenceWorld
