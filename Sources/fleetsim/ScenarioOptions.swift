@@ -84,7 +84,7 @@ struct ScenarioOptions {
                                     hint: "is it a scenario? (a scenario file is a few KB)")
         var scenario: Scenario
         do {
-            scenario = try ScenarioDecoder.load(path: path)
+            scenario = try ScenarioDecoder.load(path: path, vocabulary: ReferenceWorld.scenarioVocabulary)
             scenario.sourcePath = canonicalPath(path)
         } catch {
             throw .input("\(error)")
