@@ -49,8 +49,12 @@ struct Engine: @unchecked Sendable {
     /// The known-bug variants this set plants (`logic.variants`, `--variants`).
     var variantNames: [String] { logics.variantNames }
 
-    /// What the scenario decoder accepts for this set.
-    var vocabulary: ScenarioVocabulary { ScenarioVocabulary(variants: variantNames) }
+    /// What the scenario decoder accepts for this set: its variants and the judges' rules
+    /// `judges.off` may name.
+    var vocabulary: ScenarioVocabulary {
+        func of<L: LogicSet>(_: L.Type) -> ScenarioVocabulary { World<L>.scenarioVocabulary }
+        return of(logics)
+    }
 }
 
 /// World<ReferenceLogics> behind concrete calls (``Engine/world(_:traceDevice:shard:)``).

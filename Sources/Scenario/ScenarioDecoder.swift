@@ -55,6 +55,7 @@ public enum ScenarioDecoder {
         var faults: [FaultDecoder.Decoded] = []
         var expect: [Expectation] = []
         var broadcasts: [PushDecoder.DecodedBroadcast] = []
+        var judgesOff: [JudgeOff] = []
 
         for member in try root.members("a JSON object with the scenario's keys (`name`, `duration`, `fleet`, ...)") {
             let node = member.node
@@ -77,6 +78,7 @@ public enum ScenarioDecoder {
             case "faults": faults = try FaultDecoder.decodeList(node)
             case "expect": expect = try ExpectationDecoder.decodeList(node)
             case "broadcasts": broadcasts = try PushDecoder.broadcasts(node)
+            case "judges": judgesOff = try JudgesDecoder.decode(node, rules: vocabulary.judgeRules)
             default: throw member.unknownKey(among: topLevelKeys)
             }
         }
@@ -92,13 +94,14 @@ public enum ScenarioDecoder {
                         duration: duration, tieBreak: tieBreak, fleet: fleet, logic: logic, backend: backend,
                         faults: faults.map(\.fault), expect: expect, sourcePath: file)
         scenario.broadcasts = broadcasts.map(\.broadcast)
+        scenario.judgesOff = judgesOff
         scenario.contentHash = HashText.fnv1a(value.text(sortingKeys: false))
         return scenario
     }
 
     /// The keys of the top level, in docs/scenario.md's order.
     static let topLevelKeys = ["name", "description", "seed", "start", "duration", "tieBreak",
-                               "fleet", "logic", "backend", "faults", "expect", "broadcasts"]
+                               "fleet", "logic", "backend", "faults", "expect", "broadcasts", "judges"]
 
     static let nameExpected = "the scenario's name: a non-empty string of at most 100 characters, without `/`, `\\` or control characters, not `.` or `..` (it names the report folder)"
 

@@ -17,6 +17,8 @@ public struct Scenario: Sendable, Equatable {
     public var expect: [Expectation]
     /// One notification to many users at one instant (seed `001`; ``Broadcast``).
     public var broadcasts: [Broadcast] = []
+    /// The judges switched off by name, with their reasons (`judges.off`, ``JudgeOff``).
+    public var judgesOff: [JudgeOff] = []
 
     /// The file the scenario came from, as given on the command line (for messages and replay hints).
     public var sourcePath: String

@@ -17,6 +17,11 @@ public protocol LogicSet {
     /// (``ScenarioDecoder/load(path:variants:)`` refuses any other); empty when it has none.
     static var variantNames: [String] { get }
 
+    /// The judges this set's specs have no rule for, switched off with the reason the
+    /// report prints (docs/architecture.md, "A judge switched off"); none by default.
+    /// A scenario's `judges.off` adds to them.
+    static var judgesOff: [JudgeOff] { get }
+
     /// The five logics for a scenario's `logic` section: its numbers (the specs the
     /// oracle then judges by: ``RefreshLogicProtocol/spec``...) and the known-bug
     /// variants it names. A set with specs of its own may ignore the numbers.
@@ -27,6 +32,10 @@ public protocol LogicSet {
     var continuation: Continuation { get }
     var badge: Badge { get }
     var push: Push { get }
+}
+
+extension LogicSet {
+    public static var judgesOff: [JudgeOff] { [] }
 }
 
 /// FleetSim's reference logic (AppLogic), the default: each spec is the scenario's

@@ -77,7 +77,10 @@ public struct World<Logics: LogicSet> {
         core.jobs = [Job](hugePagesCapacity: World.jobsReserved(devices: devices.count))
         if scenario.tieBreak == .shuffle { core.ties = TieKeys(seed: scenario.seed, devices: devices.count) }
         requestTimeout = scenario.backend.requestTimeout
-        features = FeatureHosts(scenario: scenario, logics: Logics(scenario.logic), core: core, fleet: fleet)
+        let logics = Logics(scenario.logic)
+        core.oracle.judged = JudgedSpecs(logics)
+        core.oracle.switchOff(scenario.judgesOff + Logics.judgesOff)
+        features = FeatureHosts(scenario: scenario, logics: logics, core: core, fleet: fleet)
         let b = scenario.backend
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
@@ -94,9 +97,12 @@ public struct World<Logics: LogicSet> {
     /// it doubles as any array does.
     static func jobsReserved(devices: Int) -> Int { max(16, devices / 4) }
 
-    /// The names a scenario run by this world's logic may use (``LogicSet/variantNames``),
-    /// for ``ScenarioDecoder/load(path:vocabulary:)``.
-    public static var scenarioVocabulary: ScenarioVocabulary { ScenarioVocabulary(variants: Logics.variantNames) }
+    /// The names a scenario run by this world's logic may use, for
+    /// ``ScenarioDecoder/load(path:vocabulary:)``: its known-bug variants (``LogicSet/variantNames``)
+    /// and the judges' rules (``ViolationKind``) a scenario's `judges.off` may name.
+    public static var scenarioVocabulary: ScenarioVocabulary {
+        ScenarioVocabulary(variants: Logics.variantNames, judgeRules: ViolationKind.allCases.map(\.rawValue))
+    }
 
     public var scenario: Scenario { _read { yield core.scenario } }
     /// Which devices of the fleet this world holds (``ShardPlan``); `.whole` unless sharded.

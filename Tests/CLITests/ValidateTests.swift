@@ -25,6 +25,8 @@ import Testing
         ("unknown variant", #"{"name": "x", "duration": "2d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}], "logic": {"variants": ["refresh.nope"]}}"#, "$.logic.variants[0]", "refresh.nope"),
         ("unknown fault", #"{"name": "x", "duration": "2d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}], "faults": [{"kind": "meteor", "at": "1h"}]}"#, "$.faults[0].kind", "meteor"),
         ("unknown metric", #"{"name": "x", "duration": "2d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}], "expect": [{"metric": "latency.nope.p95", "max": 1}]}"#, "$.expect[0].metric", "latency.nope.p95"),
+        ("unknown judge", #"{"name": "x", "duration": "2d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}], "judges": {"off": [{"rule": "refreshDateWrong", "reason": "jitter"}]}}"#, "$.judges.off[0].rule", "refreshDateWrong"),
+        ("judge without a reason", #"{"name": "x", "duration": "2d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}], "judges": {"off": [{"rule": "refreshRequestDateWrong", "reason": ""}]}}"#, "$.judges.off[0].reason", "reason"),
         ("truncated JSON", #"{"name": "x", "duration": "2d", "fleet": [{"cohort": "a", "#, "$", "line"),
     ]) func rejectsWithThePath(what: String, json: String, path: String, mentions: String) throws {
         let dir = try CLI.temporaryDirectory()

@@ -28,7 +28,7 @@ import Testing
     @Test func misspelledKeySuggestsTheKnownOne() {
         let e = expectRejection(#"{"name": "t", "durration": "7d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}]}"#,
                                 path: "$.durration", found: ["\"durration\"", "did you mean `duration`?"], expected: ["`duration`"])
-        #expect(e?.description == "bad.json: $.durration: expected one of the keys: `name`, `description`, `seed`, `start`, `duration`, `tieBreak`, `fleet`, `logic`, `backend`, `faults`, `expect`, `broadcasts`, found the unknown key \"durration\"; did you mean `duration`?")
+        #expect(e?.description == "bad.json: $.durration: expected one of the keys: `name`, `description`, `seed`, `start`, `duration`, `tieBreak`, `fleet`, `logic`, `backend`, `faults`, `expect`, `broadcasts`, `judges`, found the unknown key \"durration\"; did you mean `duration`?")
         expectRejection(Fixtures.scenario(cohort: #""battery": {"capacityMAh": 3000}"#),
                         path: "$.fleet[0].battery.capacityMAh", found: ["did you mean `capacityMah`?"])
         expectRejection(Fixtures.scenario(cohort: #""usage": {"appOpensPerDya": 3}"#),

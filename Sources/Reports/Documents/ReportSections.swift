@@ -493,10 +493,17 @@ public enum ReportSections {
 
     static func invariants(_ r: ReportValue) -> ReportSection {
         let kinds = members(r, "invariants.byKind")
-        return ReportSection(id: "invariants", title: "Invariants", blocks: [
+        var blocks: [ReportSection.Block] = [
             .paragraph("\(count(r, "invariants.checked")) checks, \(count(r, "invariants.violations")) violation(s)."),
             .table(header: ["invariant", "violations"], rows: kinds.map { [$0.key, $0.value] }),
-        ])
+        ]
+        // A judge switched off records nothing: the reader sees which, and why.
+        let off = (r.lookup("judges.off")?.objectValue ?? [:]).sorted { $0.key < $1.key }
+        if !off.isEmpty {
+            blocks.append(.paragraph("Judges switched off (their rules record no violation):"))
+            blocks.append(.table(header: ["judge", "reason"], rows: off.map { [$0.key, $0.value.stringValue ?? ""] }))
+        }
+        return ReportSection(id: "invariants", title: "Invariants", blocks: blocks)
     }
 
     static func expectationsSection(_ r: ReportValue) -> ReportSection {

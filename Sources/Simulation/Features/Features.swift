@@ -441,6 +441,10 @@ extension World {
 /// The features' declarations that no logic changes: the report's merge rules and schema,
 /// a shard's part of their backends, the memory of their server-side rows.
 enum FeatureList {
+    /// The judges switched off are the run's, the same on every shard: a shard that
+    /// differs (or lacks one) is of another run, and merge refuses it.
+    static let judgesMergeRules: [(pattern: String, rule: ReportMerge.Rule)] = [("judges.**", .identical)]
+
     /// A shard's part of the features' backends' capacity (``ShardPlan/apply(to:)``).
     static func takeShardPart(of scenario: inout Scenario, _ plan: ShardPlan) {
         PushFeature.takeShardPart(of: &scenario, plan)
@@ -454,7 +458,8 @@ enum FeatureList {
     }
 
     static let mergeRules = ReportMerge.Rules(
-        RefreshFeature.mergeRules + ContinuationFeature.mergeRules + PushFeature.mergeRules + StepSyncFeature.mergeRules + ReportMerge.coreRules,
+        RefreshFeature.mergeRules + ContinuationFeature.mergeRules + PushFeature.mergeRules + StepSyncFeature.mergeRules + judgesMergeRules
+            + ReportMerge.coreRules,
         schema: reportSchema)
 
     /// What a report of this build holds (``ReportConsistency``): the core's keys,
@@ -463,7 +468,7 @@ enum FeatureList {
     static let reportSchema = ReportSchema(
         keys: [CoreReportSchema.reportKeys, RefreshFeature.reportKeys, ContinuationFeature.reportKeys, PushFeature.reportKeys, StepSyncFeature.reportKeys]
             .joined(separator: "\n"),
-        names: ["invariants.byKind": Set(ViolationKind.allCases.map(\.rawValue))],
+        names: ["invariants.byKind": Set(ViolationKind.allCases.map(\.rawValue)), "judges.off": Set(ViolationKind.allCases.map(\.rawValue))],
         relations: CoreReportSchema.reportRelations + ContinuationFeature.reportRelations + PushFeature.reportRelations,
         bounds: CoreReportSchema.reportBounds + PushFeature.reportBounds)
 }

@@ -88,7 +88,7 @@ extension ContinuationHost {
     /// its timeout exactly.
     mutating func observeDeadlineTimerFires(_ i: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let deadline = core.oracle.continuation.entries[i].deadline(core.scenario.logic.continuation)
+        let deadline = core.oracle.continuation.entries[i].deadline(core.oracle.judged.logic.continuation)
         guard deadline != SimTime.never else { return }
         core.verify(core.now == deadline, .continuationPastDeadline, device: i, time: core.now,
                     detail: core.now == deadline ? nil : "the timeout timer of the analysis in flight fired at \(core.format(core.now)); its timeout is at \(core.format(deadline))")
@@ -98,7 +98,7 @@ extension ContinuationHost {
     /// it, the app was terminated): not after its timeout.
     mutating func analysisEnds(_ i: Int, _ how: String, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let deadline = core.oracle.continuation.entries[i].deadline(core.scenario.logic.continuation)
+        let deadline = core.oracle.continuation.entries[i].deadline(core.oracle.judged.logic.continuation)
         guard deadline != SimTime.never else { return }
         core.oracle.continuation.entries[i].end()
         let holds = core.now <= deadline
@@ -110,7 +110,7 @@ extension ContinuationHost {
     mutating func observeContinuationRunEnded(core: inout WorldCore) {
         guard core.oracle.watching else { return }
         for i in core.oracle.continuation.entries.indices {
-            let deadline = core.oracle.continuation.entries[i].deadline(core.scenario.logic.continuation)
+            let deadline = core.oracle.continuation.entries[i].deadline(core.oracle.judged.logic.continuation)
             guard deadline != SimTime.never, deadline < core.now else { continue }
             core.verify(false, .continuationPastDeadline, device: i, time: deadline,
                         detail: "the analysis that timed out at \(core.format(deadline)) was still running at the run's end")
@@ -128,7 +128,7 @@ extension ContinuationHost {
     mutating func observeOffered(_ i: Int, core: inout WorldCore) {
         guard core.oracle.watching else { return }
         let entry = core.oracle.continuation.entries[i]
-        let due = entry.sentAt + core.scenario.logic.continuation.offerAfter
+        let due = entry.sentAt + core.oracle.judged.logic.continuation.offerAfter
         let holds = entry.inFlight && core.now == due
         core.verify(holds, .offerTimingWrong, device: i, time: core.now, detail: holds ? nil
             : !entry.inFlight ? "the background option offered with no analysis in flight"

@@ -1,5 +1,6 @@
 import SimKernel
 import Reports
+import Scenario
 
 /// The invariants, judged from ground truth the world owns (what the OS saw, what
 /// the backend knows), never from what the logic believes.
@@ -266,6 +267,14 @@ struct Oracle {
     /// The oracle's own wall clock of each of the run's zones (`WorldCore.timeZones` order).
     var zones: [OracleZone]
     var continuation: ContinuationChecker
+    /// The specs the judges read (the logic set's; ``JudgedSpecs``).
+    var judged = JudgedSpecs()
+    /// Per kind (``ViolationKind`` order), whether its judge is switched off: its
+    /// failures are not recorded (docs/architecture.md, "A judge switched off").
+    var off = [Bool](repeating: false, count: ViolationKind.allCases.count)
+    /// The judges switched off, each with its reason, in ``ViolationKind`` order
+    /// (report.json's `judges.off`).
+    var offReasons: [(kind: ViolationKind, reason: String)] = []
 
     init(devices: Int, timeZones: [String] = []) {
         refresh = RefreshChecker(devices: devices)
@@ -276,6 +285,19 @@ struct Oracle {
 
     var violations: UInt64 { counts.reduce(0, +) }
 
+    /// Switches off the judges `switches` names, each with its reason; the first of a
+    /// rule named twice wins, and a name that is no ``ViolationKind`` switches nothing off.
+    mutating func switchOff(_ switches: [JudgeOff]) {
+        for judge in switches {
+            guard let kind = ViolationKind(rawValue: judge.rule) else { continue }
+            let k = ViolationKind.allCases.firstIndex(of: kind)!
+            guard !off[k] else { continue }
+            off[k] = true
+            offReasons.append((kind, judge.reason))
+        }
+        offReasons.sort { ViolationKind.allCases.firstIndex(of: $0.kind)! < ViolationKind.allCases.firstIndex(of: $1.kind)! }
+    }
+
     /// Records one check; `detail` (built by the caller only when the check fails) says
     /// what went wrong. Returns whether it held.
     @discardableResult
@@ -283,6 +305,7 @@ struct Oracle {
         checked &+= 1
         guard !holds else { return true }
         let k = ViolationKind.allCases.firstIndex(of: kind)!
+        guard !off[k] else { return true }
         counts[k] += 1
         let violation = Violation(kind: kind, device: device, time: time, detail: detail ?? kind.rawValue)
         if samples[k].count < Oracle.samplesPerKind || violation.precedes(samples[k][samples[k].count - 1]) {

@@ -44,7 +44,7 @@ extension PushHost {
     mutating func observePushSendRules(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload,
                                        expiration: Instant, core: inout WorldCore) {
         guard core.oracle.watching else { return }
-        let logic = core.scenario.logic.push
+        let logic = core.oracle.judged.logic.push
         let now = instant(core.now)
         let retryOf = judgedRetryOf
         var notification = -1, summary = false
@@ -181,7 +181,7 @@ extension PushHost {
     /// very instant of the check may come either side of it (same-instant order).
     mutating func judgeHighEmail(_ n: Int, core: inout WorldCore) {
         guard core.oracle.watching, let entry = highTruth[UInt32(n)] else { return }
-        let deadline = ledger[n].firstSentAt + core.scenario.logic.push.highEmailDelay
+        let deadline = ledger[n].firstSentAt + core.oracle.judged.logic.push.highEmailDelay
         let check = deadline + SimDuration(microseconds: 1)
         guard check < core.end else { return }
         let u = Int(ledger[n].user)

@@ -39,6 +39,7 @@ enum CoreReportSchema {
         invariants.violations
         invariants.byKind.*
         invariants.samples
+        judges.off.*?
         events.hash.function
         events.hash.delivered
         events.hash.fleetDelivered

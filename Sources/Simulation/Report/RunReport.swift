@@ -82,6 +82,10 @@ struct RunReport<Logics: LogicSet> {
             "invariants": invariantsSection(),
         ]
         for (key, section) in parts.sections { document[key] = section }
+        // Only a run with a judge switched off has the section, so the others' bytes stay.
+        if !core.oracle.offReasons.isEmpty {
+            document["judges"] = ["off": .object(Dictionary(uniqueKeysWithValues: core.oracle.offReasons.map { ($0.kind.rawValue, .string($0.reason)) }))]
+        }
         if !shard.isWhole, case .object(var simulated)? = document["simulated"] {
             simulated["shard"] = shardSection()
             document["simulated"] = .object(simulated)

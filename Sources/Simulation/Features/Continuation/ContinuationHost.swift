@@ -113,8 +113,8 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
             }
             // The user waits on the screen (the app stays in the foreground) until the
             // result, a failure, or a choice at the alert that leaves.
-            let timeouts = core.scenario.logic.continuation
-            core.keepForeground(d, until: core.now + max(timeouts.hierarchicalTimeout, timeouts.baselineTimeout) + Self.foregroundMargin)
+            let longest = max(logic.spec.hierarchicalTimeout, logic.spec.baselineTimeout).microseconds
+            core.keepForeground(d, until: core.now + SimDuration(microseconds: longest) + Self.foregroundMargin)
             return .send(id, endpoint, .continuation)
         case .cancelRequest:
             analysisEnds(i, "was cancelled by the app", core: &core)

@@ -158,15 +158,16 @@ extension World {
     /// (drawn for every device, `handled` or not: the OS stream's later draws follow it);
     /// `handled`: a feature handles the task on this device.
     mutating func startAppTask(_ d: UInt32, handled: Bool) {
-        let interval = scenario.logic.refresh.preferredInterval.microseconds
+        let interval = features.refresh.logic.spec.preferredInterval.microseconds
         let earliest = SimTime(microseconds: core.withStream(.os, of: Int(d)) { $0.int(in: 0...max(0, interval - 1)) })
         osStart(d, task: .refresh, refreshWork, firstDue: handled ? earliest : nil)
     }
 
-    /// The work's request: seed `000`'s preferred interval (4 h), no flex
-    /// (`PeriodicWorkRequest.Builder(interval)`), a network constraint.
+    /// The work's request: the preferred interval the logic declares (seed `000`'s 4 h
+    /// for the reference), no flex (`PeriodicWorkRequest.Builder(interval)`), a network
+    /// constraint.
     var refreshWork: PeriodicWork {
-        PeriodicWork(interval: scenario.logic.refresh.preferredInterval, constraints: [.networkConnected])
+        PeriodicWork(interval: SimDuration(microseconds: features.refresh.logic.spec.preferredInterval.microseconds), constraints: [.networkConnected])
     }
 
     /// The running task's deadline (``WorldEvent/taskExpires(device:serial:)``): the

@@ -110,7 +110,7 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
         observeStepSyncStarted(i, firstDay: synced.day, lastSync: lastSync, core: &core)
         _ = store.upsert(user: i, day: synced.day,
                          steps: health.steps(user: Int(core.globalID(i)), day: synced.day, before: synced.day, secondOfDay: synced.secondOfDay))
-        let notification = setStaleNotification(d, at: lastSync + core.scenario.logic.stepSync.staleNotificationAge, core: &core)
+        let notification = setStaleNotification(d, at: lastSync + SimDuration(microseconds: logic.spec.staleNotificationAge.microseconds), core: &core)
         return (lastSync, notification)
     }
 

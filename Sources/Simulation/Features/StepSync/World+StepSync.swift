@@ -97,7 +97,7 @@ extension World {
 
     /// The task launched: the next one is asked for a sync interval from now.
     mutating func stepSyncTaskLaunched(_ d: UInt32) {
-        submitTask(d, .stepSync, stepSyncWork, earliestBegin: now + scenario.logic.stepSync.syncInterval)
+        submitTask(d, .stepSync, stepSyncWork, earliestBegin: now + SimDuration(microseconds: features.stepSync.logic.spec.syncInterval.microseconds))
     }
 
     /// `setTaskCompleted(success: true)` once the sync has nothing in flight.
