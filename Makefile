@@ -113,7 +113,11 @@ EXAMPLE := Examples/AppTeam
 EXAMPLE_BIN := $(EXAMPLE)/.build/debug/appteam-sim
 example:
 	$(SWIFT) build --package-path $(EXAMPLE) --product appteam-sim
-	@rm -rf .build/example; status=0; \
+	@rm -rf .build/example .build/example-clean; status=0; \
+	$(EXAMPLE_BIN) run scenarios/default.json --scale 0.01 --variants none --out .build/example-clean --quiet > .build/example-clean.log || status=$$?; \
+	if [ $$status -ne 0 ] || ! grep -q '"violations": 0' .build/example-clean/report.json; then \
+		echo "example: its own logic, every judge on, was not clean (exit $$status; .build/example-clean.log)" >&2; exit 1; fi; \
+	echo "clean: its own logic, jittered refresh, 0 violations"; status=0; \
 	$(EXAMPLE_BIN) run scenarios/default.json --scale 0.01 --variants appteam.completesTwice --out .build/example --quiet > .build/example.log || status=$$?; \
 	if [ $$status -ne 1 ] || ! grep -q '"taskCompletedTwice": [1-9]' .build/example/report.json; then \
 		echo "example: appteam.completesTwice was not caught (exit $$status; .build/example.log)" >&2; exit 1; fi; \
