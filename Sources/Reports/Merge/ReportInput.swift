@@ -96,6 +96,8 @@ public enum ReportInput {
         case .sum, .max, .deliveredEvents:
             if value != .null && value != .object([:]) { _ = try count(value, [], name, at: path) }
         case .seriesSum, .seriesMax:
+            // A feature the fleet does not run writes its series per provider as `{}`.
+            if value == .object([:]) { return }
             guard let items = value.arrayValue, items.count <= buckets else {
                 throw refusal(name, path, "a series of at most \(buckets) counts (one per bucket of the run)", value)
             }
