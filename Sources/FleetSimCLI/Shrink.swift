@@ -47,6 +47,9 @@ struct Shrink: Command {
     static let defaultMaxRuns = 2000
     /// Counts up to this are each tried before halving.
     static let smallCounts = 10
+    /// The fleet a shrunk race aims at: two phones hold any race between two events
+    /// (docs/shrink.md); above it the small-world pass looks for a fleet of its own.
+    static let fewestDevices = 2
     /// Device-days above which the run is shortened before the fleet shrinks (the
     /// races have at most 1,200; the default scenario 70,000).
     static let largeDeviceDays = 10_000.0

@@ -177,20 +177,24 @@ extension Shrink {
 
         // MARK: Small worlds
 
-        /// When the greedy passes stop above ``smallCounts`` devices or a day: the
+        /// When the greedy passes stop above ``smallCounts`` devices or a day, or above
+        /// ``fewestDevices`` devices (then only with fewer devices than found): the
         /// original failing cohort alone with 1, 2, ... devices, each run at most a day
         /// long, starting at the original start and then each whole hour later. Devices
         /// keep their streams only by their ids, so a failing device with a high id
         /// cannot move into a small fleet; a small fleet needs a device of its own that
         /// fails, which a later start (a different story) may give.
         func smallWorld() {
-            guard !smallWorldTried, aboveTarget else { return }
+            let count = Tree.counts(tree).reduce(0, +)
+            guard !smallWorldTried, aboveTarget || count > fewestDevices else { return }
             smallWorldTried = true
             let day = SimDuration.days(1)
             let base = Tree.keepingCohorts(origin, [originCohort])
             let hour = SimDuration.hours(1)
             let length = Tree.duration(base)
-            for k in 1...smallCounts {
+            // Within the target, only fleets smaller than the one already found.
+            let most = aboveTarget ? smallCounts : count - 1
+            for k in 1...most {
                 var shift = SimDuration.zero
                 while shift < length, !exhausted {
                     var candidate = Tree.settingCount(shift > .zero ? Tree.startingLater(base, by: shift) : base, 0, k)
