@@ -9,7 +9,9 @@
 /// - **Warm-up** (MSER): a queue that starts empty is not yet in its steady state. With Zⱼ
 ///   the mean of span j, the first d spans are cut, d ≤ half of them, chosen to minimise
 ///   Σⱼ₌d+1..K (Zⱼ − Z̄_d)² / (K − d)² (White's MSER on the spans' means instead of on
-///   batches of 5 samples).
+///   batches of 5 samples), among the cuts whose every span lies below the mean Z̄_d of
+///   the spans kept: an empty start's transient lies below the steady state, so a span
+///   above it is a busy period, not warm-up, and cutting it would bias the estimate low.
 /// - **Batches**: the spans left are grouped into b batches of m consecutive spans (the
 ///   spans that do not fill a batch are cut from the start, with the warm-up). Each
 ///   batch's figure yᵢ is the statistic of its own samples: its percentile (a batch
@@ -177,22 +179,28 @@ public enum BatchMeans {
         return (squares / (b * (b - 1))).squareRoot()
     }
 
-    /// MSER's truncation: the number of leading spans to cut (at most half of them).
+    /// MSER's truncation: the number of leading spans to cut (at most half of them, every
+    /// one below the mean of the spans kept).
     static func warmUp(_ spans: [LatencyHistogram]) -> Int {
         let z = spans.map { $0.mean ?? 0 }
         let k = z.count
         guard k >= 4 else { return 0 }
         // Suffix sums give each d's mean and squared deviations in O(1).
         var sum = 0.0, squares = 0.0
-        var best = (d: 0, score: Double.infinity)
-        var scores = [Double](repeating: .infinity, count: k)
+        var scores = [Double](repeating: .infinity, count: k), means = [Double](repeating: 0, count: k)
         for j in stride(from: k - 1, through: 0, by: -1) {
             sum += z[j]
             squares += z[j] * z[j]
             let n = Double(k - j)
             scores[j] = (squares - sum * sum / n) / (n * n)
+            means[j] = sum / n
         }
-        for d in 0...(k / 2) where scores[d] < best.score { best = (d, scores[d]) }
+        var best = (d: 0, score: scores[0])
+        var highestCut = -Double.infinity  // the largest mean among the first d spans
+        for d in 1...(k / 2) {
+            highestCut = Swift.max(highestCut, z[d - 1])
+            if highestCut < means[d], scores[d] < best.score { best = (d, scores[d]) }
+        }
         return best.d
     }
 
