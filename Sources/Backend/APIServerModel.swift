@@ -9,6 +9,9 @@ public struct APIServerModel: Sendable {
     public let workers: Int
     public let queueLimit: Int
     public let serviceTime: Distribution
+    /// An endpoint's own service time by its row in the endpoint table (`backend.endpoints`),
+    /// nil for one that draws from ``serviceTime``; empty when no endpoint has its own.
+    public let endpointServiceTimes: [Distribution?]
     public private(set) var busy = 0
     /// Factors of the `backendSlowdown` faults in force, in start order.
     public private(set) var slowdowns: [Double] = []
@@ -34,10 +37,16 @@ public struct APIServerModel: Sendable {
         case unanswered
     }
 
-    public init(workers: Int, queueLimit: Int, serviceTime: Distribution) {
+    public init(workers: Int, queueLimit: Int, serviceTime: Distribution, endpointServiceTimes: [Distribution?] = []) {
         self.workers = workers
         self.queueLimit = queueLimit
         self.serviceTime = serviceTime
+        self.endpointServiceTimes = endpointServiceTimes.contains { $0 != nil } ? endpointServiceTimes : []
+    }
+
+    /// The service time the endpoint at `row` was given of its own, if any.
+    @inline(__always) public func ownServiceTime(row: Int) -> Distribution? {
+        row < endpointServiceTimes.count ? endpointServiceTimes[row] : nil
     }
 
     /// The most requests that waited at once.

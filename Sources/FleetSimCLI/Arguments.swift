@@ -17,8 +17,9 @@ struct ParsedArguments {
     /// The logic set the runner simulates (``Context/engine``).
     var engine = Engine.reference
 
-    init(_ args: [String], for help: CommandHelp) throws(CLIError) {
+    init(_ args: [String], for help: CommandHelp, runner: String = "fleetsim") throws(CLIError) {
         command = help.name
+        self.runner = runner
         var i = 0
         var optionsEnded = false
         while i < args.count {
@@ -36,7 +37,7 @@ struct ParsedArguments {
                 name = String(name[..<eq])
             }
             guard arg.hasPrefix("--"), let option = help.options.first(where: { $0.name == name }) else {
-                throw .usage(Self.unknownOption(arg, name: name, help: help), command: help.name)
+                throw .usage(Self.unknownOption(arg, name: name, help: help, runner: runner), command: help.name)
             }
             guard options[name] == nil, !flags.contains(name) else {
                 throw .usage("--\(name) is given twice", command: help.name)
@@ -66,8 +67,8 @@ struct ParsedArguments {
         return Double(arg) == nil
     }
 
-    private static func unknownOption(_ arg: String, name: String, help: CommandHelp) -> String {
-        var message = "unknown option '\(arg)' for 'fleetsim \(help.name)'"
+    private static func unknownOption(_ arg: String, name: String, help: CommandHelp, runner: String) -> String {
+        var message = "unknown option '\(arg)' for '\(runner) \(help.name)'"
         if let near = KeySuggestion.closest(to: name, among: help.options.map(\.name)) {
             message += "; did you mean '--\(near)'?"
         }

@@ -20,8 +20,7 @@ protocol Command: SendableMetatype {
 
 extension Command {
     static func make(_ arguments: [String], runner: String, engine: Engine) throws(CLIError) -> Self {
-        var parsed = try ParsedArguments(arguments, for: help)
-        parsed.runner = runner
+        var parsed = try ParsedArguments(arguments, for: help, runner: runner)
         parsed.engine = engine
         return try Self(parsed)
     }
@@ -83,7 +82,7 @@ enum FleetSimCommand {
                 print(fleetsimVersion)
                 return 0
             case .missingCommand:
-                eprint(overview)
+                eprint(named(overview, runner: runner))
                 return 2
             case .command(var command):
                 try command.validate()

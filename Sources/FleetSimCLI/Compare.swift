@@ -75,8 +75,8 @@ struct Compare: Command {
                                     hint: "compare on a machine with more memory, or free memory")
         // The model versions first: a baseline of another model may lack keys this build
         // writes, and its version is the reason to give.
-        let baseline = try Self.readReport(baselinePath, checked: false)
-        let current = try Self.readReport(currentPath, checked: false)
+        let baseline = try Self.readReport(baselinePath, checked: false, runner: context.runner)
+        let current = try Self.readReport(currentPath, checked: false, runner: context.runner)
         try Self.checkModelVersions(baselinePath, baseline["modelVersion"], currentPath, current["modelVersion"], accept: acceptModelVersion)
         try Self.check(baseline, baselinePath)
         try Self.check(current, currentPath)
@@ -162,7 +162,7 @@ struct Compare: Command {
     /// Reads a report.json and checks it as `merge` does (``ReportInput``): its
     /// identity typed, every count a non-negative integer within the limits, every
     /// size bounded. A report out of range is an input error naming file and path.
-    static func readReport(_ path: String, checked: Bool = true) throws(CLIError) -> JSONValue {
+    static func readReport(_ path: String, checked: Bool = true, runner: String = "fleetsim") throws(CLIError) -> JSONValue {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             let hint = FileManager.default.fileExists(atPath: path + "/summary.json")
@@ -178,7 +178,7 @@ struct Compare: Command {
             let what = value["fleet"] != nil ? "a scenario file (run it to get a report.json)"
                 : value["format"] != nil ? "an explore summary.json (compare two explore --out directories with --seeds)"
                 : "a JSON object without a report's keys (fleetsimVersion, simulated)"
-            throw .input("\(path): expected a report.json (written by fleetsim run or merge), found \(what)")
+            throw .input("\(path): expected a report.json (written by \(runner) run or merge), found \(what)")
         }
         if checked { try check(value, path) }
         return value

@@ -106,7 +106,7 @@ struct Diverge: Command {
             switch against {
             case .binary(let path):
                 guard FileManager.default.isExecutableFile(atPath: path) else {
-                    throw .input("--against \(path): expected an executable fleetsim build, found no executable file")
+                    throw .input("--against \(path): expected an executable \(options.runner) build, found no executable file")
                 }
             case .scenario(let path):
                 var other = options
@@ -140,7 +140,7 @@ struct Diverge: Command {
                     throw .input("\(side.label): '\(side.executable) \((side.arguments).joined(separator: " "))' exited \(status): \(text.trimmingCharacters(in: .whitespacesAndNewlines))")
                 }
                 guard FileManager.default.fileExists(atPath: out + "/report.json") else {
-                    throw .input("\(side.label): '\(side.executable) run ... --out DIR' exited \(status) but wrote no report; is \(side.executable) a fleetsim build?")
+                    throw .input("\(side.label): '\(side.executable) run ... --out DIR' exited \(status) but wrote no report; is \(side.executable) a \(context.runner) build?")
                 }
                 let report = try Compare.readJSON(out + "/report.json", "a report.json")
                 guard let hash = report["events"]?["hash"] else {

@@ -231,13 +231,13 @@ struct ExploreSummary {
                           ("simulated.duration", Self.time(Double(scenario.duration.microseconds) / 1e6))]
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"fleetsim explore\" tests=\"\(seeds.count)\" failures=\"\(failed)\" time=\"\(Self.time(total))\">\n"
-        out += "  <testsuite name=\"\(Self.xml("explore \(scenario.name)"))\" tests=\"\(seeds.count)\" failures=\"\(failed)\" timestamp=\"\(Self.xml(startedAt))\" time=\"\(Self.time(total))\">\n"
-        out += "    <properties>" + properties.map { "<property name=\"\($0.0)\" value=\"\(Self.xml($0.1))\"/>" }.joined() + "</properties>\n"
+        out += "  <testsuite name=\"\(XMLText.escape("explore \(scenario.name)"))\" tests=\"\(seeds.count)\" failures=\"\(failed)\" timestamp=\"\(XMLText.escape(startedAt))\" time=\"\(Self.time(total))\">\n"
+        out += "    <properties>" + properties.map { "<property name=\"\($0.0)\" value=\"\(XMLText.escape($0.1))\"/>" }.joined() + "</properties>\n"
         for r in seeds {
-            out += "    <testcase classname=\"\(Self.xml("explore.\(scenario.name)"))\" name=\"seed \(r.seed)\" time=\"\(Self.time(r.wallSeconds))\""
+            out += "    <testcase classname=\"\(XMLText.escape("explore.\(scenario.name)"))\" name=\"seed \(r.seed)\" time=\"\(Self.time(r.wallSeconds))\""
             if r.passed, !r.inconclusiveExpectations.isEmpty {
                 let lines = r.inconclusiveExpectations.map { Run.verdictLine($0, file: file) }.joined(separator: "\n")
-                out += ">\n      <system-out>\(Self.xml(lines + "\n(not a failure without --strict)"))</system-out>\n    </testcase>\n"
+                out += ">\n      <system-out>\(XMLText.escape(lines + "\n(not a failure without --strict)"))</system-out>\n    </testcase>\n"
                 continue
             }
             guard !r.passed else { out += "/>\n"; continue }
@@ -245,26 +245,11 @@ struct ExploreSummary {
             var body = kinds.joined(separator: "\n")
             for e in r.failedExpectations { body += "\n" + Run.verdictLine(e, file: file) }
             if let c = command(r) { body += "\nreplay: " + c }
-            out += ">\n      <failure message=\"\(Self.xml(kinds.joined(separator: ", ")))\" type=\"\(r.violations > 0 ? "invariant" : "expectation")\">\(Self.xml(body))</failure>\n    </testcase>\n"
+            out += ">\n      <failure message=\"\(XMLText.escape(kinds.joined(separator: ", ")))\" type=\"\(r.violations > 0 ? "invariant" : "expectation")\">\(XMLText.escape(body))</failure>\n    </testcase>\n"
         }
         out += "  </testsuite>\n</testsuites>\n"
         return out
     }
 
     static func time(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
-
-    static func xml(_ text: String) -> String {
-        var out = ""
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
 }

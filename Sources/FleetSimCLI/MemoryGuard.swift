@@ -33,7 +33,7 @@ enum MemoryGuard {
         throw .input("\(scenario.sourcePath): this run needs about \(megabytes(estimate)) MB of memory (\(megabytes(devices)) MB for its "
                      + "\(HumanUnits.count(UInt64(held))) devices, \(megabytes(report)) MB for the report's series over time, "
                      + "\(megabytes(MemoryEstimate.baseBytes)) MB for the program; docs/scale.md), but only \(megabytes(limit.bytes)) MB is available (\(limit.source)); "
-                     + "split it with --shard K/\(shards) and 'fleetsim merge' (scripts/run-sharded.sh \(shards) ...), or lower --scale")
+                     + "split it with --shard K/\(shards) and '\(scenario.runner) merge' (scripts/run-sharded.sh \(shards) ...), or lower --scale")
     }
 
     static func megabytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }

@@ -59,7 +59,7 @@ struct Merge: Command {
         // Each report is read on its own core (16 shards of a million-phone day: 58 MB).
         let reports = try Parallel.map(paths.count) { k throws(CLIError) in (name: paths[k], report: try Self.readReport(paths[k])) }
         let merged: ReportValue
-        do { merged = try ReportMerge.merge(reports, rules: ReferenceWorld.mergeRules, partial: partial) } catch { throw .input(error.message) }
+        do { merged = try ReportMerge.merge(reports, rules: ReferenceWorld.mergeRules, partial: partial, runner: context.runner) } catch { throw .input(error.message) }
         let strict = strict
         let wall = Self.wallTime(of: paths)
         let documents: [(name: String, render: @Sendable (ReportValue) -> [UInt8])] = [

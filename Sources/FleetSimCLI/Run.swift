@@ -98,6 +98,16 @@ struct Run: Command {
             s.seed = seed
             outcomes.append(try runOne(s, outDir: "\(root)/seed-\(seed)", context).outcome)
         }
+        if !shard.isWhole {
+            // A shard holds part of the fleet: its figures judge nothing across the seeds,
+            // as a merged part's judge nothing (docs/report.md, "Intervals"). Each seed's
+            // shard report merges with that seed's other shards.
+            let violations = outcomes.reduce(UInt64(0)) { $0 + $1.violations }
+            print("\(scenario.name) (shard \(shard.index)/\(shard.count)): \(replications) replications (seeds \(seeds[0])-\(seeds[seeds.count - 1])); "
+                  + "\(violations) invariant violation(s); no judgement across the seeds of one shard: merge each seed's shards "
+                  + "('\(context.runner) merge SHARD_DIR.../seed-<seed>/report.json --out DIR/seed-<seed>')")
+            return violations == 0 ? 0 : 1
+        }
         let judged = Replications.judge(outcomes)
         do {
             try ReportSet.write([("replications.json", JSONWriter.utf8(Replications.document(scenario: scenario, seeds: seeds, outcomes: outcomes, judged: judged))),

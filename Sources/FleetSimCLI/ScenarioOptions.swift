@@ -8,11 +8,15 @@ import Simulation
 struct ScenarioOptions {
     static func options(seed: Bool) -> [CommandHelp.Option] {
         (seed ? [CommandHelp.Option.valued("seed", "N", "the random seed; replaces the file's \"seed\"", default: "the file's seed")] : []) + [
-            .valued("scale", "F", "multiply every cohort's count by F, rounded half away from zero;\nan error if a cohort would be left with 0 devices", default: "1"),
+            scaleOption,
             .valued("variants", "LIST", "known-bug variants to run instead of the file's logic.variants:\ncomma-separated names, or \"none\" for the correct logic", default: "the file's list"),
             .flag("swarm", "draw OS-policy parameters and fault rates from the seed (swarm testing)"),
         ]
     }
+
+    /// `--scale F`, which `shrink` takes too.
+    static let scaleOption = CommandHelp.Option.valued(
+        "scale", "F", "multiply every cohort's count by F, rounded half away from zero;\nan error if a cohort would be left with 0 devices", default: "1")
 
     /// The command these options belong to (for the help hint of an error).
     var command: String
@@ -32,14 +36,7 @@ struct ScenarioOptions {
         engine = parsed.engine
         path = try parsed.positional(0, "SCENARIO file")
         seed = try parsed.uint64("seed")
-        if let text = parsed.options["scale"], let factor = try parsed.double("scale") {
-            // No cohort holds fewer than one device, so a larger factor never fits one world.
-            guard factor > 0, factor <= Double(FleetDecoder.maximumDevices) else {
-                throw .usage("--scale must be greater than 0 and at most \(FleetDecoder.maximumDevices) (one world simulates at most "
-                             + "\(FleetDecoder.maximumDevices) devices; shard larger fleets), found \(text.prefix(40))", command: parsed.command)
-            }
-            scale = (text, factor)
-        }
+        scale = try Self.scale(parsed)
         if let list = parsed.options["variants"] {
             variants = (list, try Self.variants(list, command: parsed.command, engine: parsed.engine))
         }
@@ -62,20 +59,36 @@ struct ScenarioOptions {
     func load() throws(CLIError) -> Scenario {
         var s = try Self.load(path, engine: engine)
         if let seed { s.seed = seed }
-        if let scale {
-            let emptied = s.cohortsEmptied(by: scale.factor)
-            if !emptied.isEmpty { throw .usage(Self.emptiedMessage(emptied, scale: scale.text), command: command) }
-            s = s.scaled(by: scale.factor)
-            // In Double: scaled counts (up to 2^62 each) may overflow an integer sum.
-            let total = s.fleet.reduce(0.0) { $0 + Double($1.count) }
-            guard total <= Double(FleetDecoder.maximumDevices) else {
-                throw .usage("--scale \(scale.text) gives \(String(format: "%.0f", total)) devices; one world simulates at most \(FleetDecoder.maximumDevices) (shard larger fleets)", command: command)
-            }
-        }
+        if let scale { s = try Self.scaled(s, by: scale, command: command) }
         if let variants { s.logic.variants = variants.names }
         // report.json's replay strings are machine-independent, and quoted for the shell.
         s.replayOptions = Shell.command(replayArguments)
         s.runner = runner
+        return s
+    }
+
+    /// `--scale`'s value, checked: a factor no world can hold is refused before any file is read.
+    static func scale(_ parsed: ParsedArguments) throws(CLIError) -> (text: String, factor: Double)? {
+        guard let text = parsed.options["scale"], let factor = try parsed.double("scale") else { return nil }
+        // No cohort holds fewer than one device, so a larger factor never fits one world.
+        guard factor > 0, factor <= Double(FleetDecoder.maximumDevices) else {
+            throw .usage("--scale must be greater than 0 and at most \(FleetDecoder.maximumDevices) (one world simulates at most "
+                         + "\(FleetDecoder.maximumDevices) devices; shard larger fleets), found \(text.prefix(40))", command: parsed.command)
+        }
+        return (text, factor)
+    }
+
+    /// `scenario` with every cohort's count scaled; refused when a cohort would be left
+    /// with no device or the fleet outgrows one world.
+    static func scaled(_ scenario: Scenario, by scale: (text: String, factor: Double), command: String) throws(CLIError) -> Scenario {
+        let emptied = scenario.cohortsEmptied(by: scale.factor)
+        if !emptied.isEmpty { throw .usage(emptiedMessage(emptied, scale: scale.text), command: command) }
+        let s = scenario.scaled(by: scale.factor)
+        // In Double: scaled counts (up to 2^62 each) may overflow an integer sum.
+        let total = s.fleet.reduce(0.0) { $0 + Double($1.count) }
+        guard total <= Double(FleetDecoder.maximumDevices) else {
+            throw .usage("--scale \(scale.text) gives \(String(format: "%.0f", total)) devices; one world simulates at most \(FleetDecoder.maximumDevices) (shard larger fleets)", command: command)
+        }
         return s
     }
 

@@ -24,6 +24,7 @@ struct Shrink: Command {
         arguments: [.init(name: "SCENARIO", text: "the scenario file (JSON) of a failing run")],
         options: [
             .valued("seed", "N", "the failing run's seed", default: "the file's seed"),
+            ScenarioOptions.scaleOption,
             .valued("variants", "LIST", "known-bug variants, as for run (\"none\" for the correct logic);\nwritten into the shrunk file's logic.variants", default: "the file's list"),
             .valued("kind", "K", "the violation kind to keep", default: "the kind of the run's first violation"),
             .valued("out", "FILE", "where to write the shrunk scenario", default: "next to the input, NAME.shrunk.json"),
@@ -58,6 +59,8 @@ struct Shrink: Command {
 
     var path: String
     var seedOption: UInt64?
+    /// `--scale`: the search starts from the scaled fleet, whose counts the shrunk file holds.
+    var scale: (text: String, factor: Double)?
     var variants: [String]?
     var kindOption: String?
     var out: String
@@ -87,6 +90,7 @@ struct Shrink: Command {
             throw .usage("--out must differ from the input scenario (\(path)): shrink never overwrites it", command: "shrink")
         }
         seedOption = try parsed.uint64("seed")
+        scale = try ScenarioOptions.scale(parsed)
         if let seed = seedOption, seed > 1 << 53 { throw .usage("--seed must be at most 2^53 (9007199254740992), found \(seed)", command: "shrink") }
         keepSeed = parsed.flags.contains("keep-seed")
     }
@@ -94,7 +98,8 @@ struct Shrink: Command {
     mutating func validate() throws(CLIError) {
         try OutputDirectory.checkFile(out)
         try InputGuard.check(inputs: [(path: path, role: "the scenario")], outputs: [(option: "--out", file: out)])
-        loaded = try ScenarioOptions.load(path, engine: engine)
+        let scenario = try ScenarioOptions.load(path, engine: engine)
+        loaded = try scale.map { scale throws(CLIError) in try ScenarioOptions.scaled(scenario, by: scale, command: "shrink") } ?? scenario
     }
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
@@ -107,6 +112,9 @@ struct Shrink: Command {
 
         let started = ContinuousClock.now
         var start = tree.setting("seed", .integer(Int64(seed)))
+        if scale != nil {
+            for (i, cohort) in loaded.fleet.enumerated() { start = Tree.settingCount(start, i, cohort.count) }
+        }
         if let variants {
             let logic = start["logic"] ?? .object([])
             start = start.setting("logic", logic.setting("variants", .array(variants.map { .string($0) })))
@@ -115,7 +123,7 @@ struct Shrink: Command {
             throw .input("\(path): the scenario cannot be run")
         }
         let failing = first.counts.filter { $0.count > 0 }
-        let described = "\(path) with seed \(seed)\(variants.map { $0.isEmpty ? " and the correct logic" : " and variants \($0.joined(separator: ","))" } ?? "")"
+        let described = "\(path)\(scale.map { " at --scale \($0.text)" } ?? "") with seed \(seed)\(variants.map { $0.isEmpty ? " and the correct logic" : " and variants \($0.joined(separator: ","))" } ?? "")"
         guard !failing.isEmpty else {
             print("\(described) violates no invariant: nothing to shrink.")
             return 1
@@ -128,7 +136,7 @@ struct Shrink: Command {
         print("\(described) violates \(failing.map { "\($0.kind) x\($0.count)" }.joined(separator: ", ")); shrinking while \(kind) still fails.")
 
         let annotated = start.setting("description", .string(
-            "Shrunk by \(context.runner) shrink from \(path), seed \(seed), keeping \(kind). \(tree["description"]?.stringText ?? "")"
+            "Shrunk by \(context.runner) shrink from \(path)\(scale.map { " at --scale \($0.text)" } ?? ""), seed \(seed), keeping \(kind). \(tree["description"]?.stringText ?? "")"
                 .trimmingCharacters(in: .whitespaces)))
         // Every candidate is run exactly as it will be written. Sorted keys reorder the
         // options of a categorical choice (drawn in file order), so the sorted input is

@@ -28,11 +28,11 @@ public enum SVGChart {
 
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(w, 0))\" height=\"\(n(h, 0))\""
             + " viewBox=\"0 0 \(n(w, 0)) \(n(h, 0))\" role=\"img\" font-family=\"sans-serif\" font-size=\"11\">\n"
-        out += "<title>\(escape(title))</title>\n"
+        out += "<title>\(XMLText.escape(title))</title>\n"
         out += "<rect x=\"0\" y=\"0\" width=\"\(n(w, 0))\" height=\"\(n(h, 0))\" fill=\"#ffffff\"/>\n"
-        out += "<text x=\"\(n(left, 1))\" y=\"20.0\" font-size=\"14\" font-weight=\"bold\">\(escape(title))</text>\n"
+        out += "<text x=\"\(n(left, 1))\" y=\"20.0\" font-size=\"14\" font-weight=\"bold\">\(XMLText.escape(title))</text>\n"
         if !unit.isEmpty {
-            out += "<text x=\"\(n(left - 6, 1))\" y=\"\(n(top - 6, 1))\" text-anchor=\"end\" fill=\"#555555\">\(escape(unit))</text>\n"
+            out += "<text x=\"\(n(left - 6, 1))\" y=\"\(n(top - 6, 1))\" text-anchor=\"end\" fill=\"#555555\">\(XMLText.escape(unit))</text>\n"
         }
         for tick in 0...4 {
             let y = top + plotHeight - plotHeight * Double(tick) / 4
@@ -55,28 +55,11 @@ public enum SVGChart {
             let center = left + slot * (Double(i) + 0.5)
             let tooltip = unit.isEmpty ? "\(label): \(valueText)" : "\(label): \(valueText) \(unit)"
             out += "<rect x=\"\(n(x, 1))\" y=\"\(n(y, 1))\" width=\"\(n(slot * 0.7, 1))\" height=\"\(n(barHeight, 1))\""
-                + " fill=\"#4e79a7\"><title>\(escape(tooltip))</title></rect>\n"
+                + " fill=\"#4e79a7\"><title>\(XMLText.escape(tooltip))</title></rect>\n"
             out += "<text x=\"\(n(center, 1))\" y=\"\(n(y - 4, 1))\" text-anchor=\"middle\">\(valueText)</text>\n"
-            out += "<text x=\"\(n(center, 1))\" y=\"\(n(top + plotHeight + 16, 1))\" text-anchor=\"middle\">\(escape(label))</text>\n"
+            out += "<text x=\"\(n(center, 1))\" y=\"\(n(top + plotHeight + 16, 1))\" text-anchor=\"middle\">\(XMLText.escape(label))</text>\n"
         }
         out += "</svg>\n"
-        return out
-    }
-
-    /// `text` with the five XML special characters escaped.
-    /// - Complexity: O(length).
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
         return out
     }
 

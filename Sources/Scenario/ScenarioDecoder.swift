@@ -74,7 +74,7 @@ public enum ScenarioDecoder {
             case "tieBreak": tieBreak = try decodeTieBreak(node)
             case "fleet": fleet = try FleetDecoder.decode(node)
             case "logic": logic = try LogicDecoder.decode(node, variants: vocabulary.variants)
-            case "backend": backend = try BackendDecoder.decode(node)
+            case "backend": backend = try BackendDecoder.decode(node, endpoints: vocabulary.endpoints)
             case "faults": faults = try FaultDecoder.decodeList(node)
             case "expect": expect = try ExpectationDecoder.decodeList(node)
             case "broadcasts": broadcasts = try PushDecoder.broadcasts(node)

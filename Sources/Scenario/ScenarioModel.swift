@@ -318,6 +318,21 @@ public struct BackendConfig: Sendable, Equatable {
     /// before the server's (UTC) date; nil (the default: seed `003` names none) keeps
     /// every date.
     public var stepRetentionDays: Int? = nil
+    /// `backend.endpoints`: the endpoints whose requests draw their service time from a
+    /// distribution of their own instead of ``serviceTime``, in file order.
+    public var endpointServiceTimes: [EndpointServiceTime] = []
+}
+
+/// One endpoint's own service time (`backend.endpoints.<path>.serviceTime`), keyed by
+/// its path as report.json names it.
+public struct EndpointServiceTime: Sendable, Equatable {
+    public var path: String
+    public var serviceTime: Distribution
+
+    public init(path: String, serviceTime: Distribution) {
+        self.path = path
+        self.serviceTime = serviceTime
+    }
 }
 
 public struct Fault: Sendable, Equatable {

@@ -82,7 +82,9 @@ public struct World<Logics: LogicSet> {
         core.oracle.switchOff(scenario.judgesOff + Logics.judgesOff)
         features = FeatureHosts(scenario: scenario, logics: logics, core: core, fleet: fleet)
         let b = scenario.backend
-        server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime)
+        // `backend.endpoints` by row of the endpoint table (docs/scenario.md, "backend").
+        let own = RequestOwner.endpoints.map { row in b.endpointServiceTimes.first { $0.path == row.path }?.serviceTime }
+        server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime, endpointServiceTimes: own)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
         eventHashes = EventHashes()
         load = LoadSeries(duration: scenario.duration)
@@ -99,9 +101,11 @@ public struct World<Logics: LogicSet> {
 
     /// The names a scenario run by this world's logic may use, for
     /// ``ScenarioDecoder/load(path:vocabulary:)``: its known-bug variants (``LogicSet/variantNames``)
-    /// and the judges' rules (``ViolationKind``) a scenario's `judges.off` may name.
+    /// the judges' rules (``ViolationKind``) a scenario's `judges.off` may name, and the
+    /// endpoint paths `backend.endpoints` may name.
     public static var scenarioVocabulary: ScenarioVocabulary {
-        ScenarioVocabulary(variants: Logics.variantNames, judgeRules: ViolationKind.allCases.map(\.rawValue))
+        ScenarioVocabulary(variants: Logics.variantNames, judgeRules: ViolationKind.allCases.map(\.rawValue),
+                           endpoints: RequestOwner.endpoints.map(\.path))
     }
 
     public var scenario: Scenario { _read { yield core.scenario } }

@@ -11,6 +11,32 @@ import Testing
      "expect": [{"metric": "users.appOpens", "min": 1}, {"metric": "users.appOpens", "max": 1}]}
     """
 
+    /// With `--shard`, each seed's shard report merges with the seed's other shards into
+    /// that seed's run; one shard's seeds are not judged across each other (a part of
+    /// the fleet), so no replications.json and no failed expectation decides the exit.
+    @Test func shardedReplicationsMergePerSeedAndJudgeNothingAcrossOneShard() throws {
+        let dir = try CLI.temporaryDirectory()
+        let file = try CLI.write(Self.scenario, to: "reps.json", in: dir)
+        let shards = (0..<2).map { dir.appendingPathComponent("shard-\($0)").path }
+        for (k, out) in shards.enumerated() {
+            let result = try CLI.run(["run", file, "--replications", "2", "--shard", "\(k)/2", "--quiet", "--out", out])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("reps (shard \(k)/2): 2 replications (seeds 11-12); 0 invariant violation(s); no judgement across the seeds of one shard"), "\(result.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: "\(out)/replications.json"))
+        }
+        for seed in 11...12 {
+            let merged = dir.appendingPathComponent("merged-\(seed)").path, whole = dir.appendingPathComponent("whole-\(seed)").path
+            _ = try CLI.run(["merge"] + shards.map { "\($0)/seed-\(seed)/report.json" } + ["--out", merged])
+            _ = try CLI.run(["run", file, "--seed", "\(seed)", "--quiet", "--out", whole])
+            func opens(_ path: String) throws -> Int? {
+                let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(path)/report.json"))) as? [String: Any]
+                return (report?["users"] as? [String: Any])?["appOpens"] as? Int
+            }
+            let plain = try opens(whole), combined = try opens(merged)
+            #expect(plain != nil && combined == plain, "seed \(seed)")
+        }
+    }
+
     @Test func threeSeedsTheirReportsAndOneJudgementAcrossThem() throws {
         let dir = try CLI.temporaryDirectory()
         let file = try CLI.write(Self.scenario, to: "reps.json", in: dir)

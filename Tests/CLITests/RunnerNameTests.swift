@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import FleetSimCLI
+@testable import FleetSimCLI
 import Simulation
 
 /// An app's runner calls the command-line library's entry point with its own name, and
@@ -26,5 +26,53 @@ import Simulation
         #expect(explored == 1)
         let summary = try String(contentsOf: explore.appendingPathComponent("summary.json"), encoding: .utf8)
         #expect(summary.contains("\"replay\": \"appteam-sim replay "), "\(summary.prefix(600))")
+    }
+
+    /// An argument error of every command names the runner it was given to, as its
+    /// second line ("Run 'appteam-sim help shrink' for usage.") does.
+    @Test func everyCommandsArgumentErrorNamesTheRunner() {
+        for type in FleetSimCommand.commands {
+            let name = type.help.name
+            var message: String?
+            do { _ = try FleetSimCommand.parse([name, "--no-such-option"], runner: "appteam-sim") } catch {
+                if case .usage(let text, let command) = error, command == name { message = text }
+            }
+            #expect(message?.hasPrefix("unknown option '--no-such-option' for 'appteam-sim \(name)'") == true, "\(name): \(message ?? "no usage error")")
+            #expect(message?.contains("fleetsim") == false, "\(name): \(message ?? "")")
+        }
+    }
+
+    /// The input errors that name a command to run instead name the runner's.
+    @Test func inputErrorsThatNameACommandNameTheRunner() throws {
+        let root = CLI.packageRoot.path
+        let baseline = root + "/reports/baselines/default.json", scenario = root + "/scenarios/default.json"
+        let dir = try CLI.temporaryDirectory()
+        let context = Context(executable: "appteam-sim", runner: "appteam-sim", engine: .reference, stderrIsTerminal: false)
+        func inputError(_ args: [String]) -> String {
+            do throws(CLIError) {
+                guard case .command(var command) = try FleetSimCommand.parse(args, runner: "appteam-sim") else { return "not a command" }
+                try command.validate()
+                _ = try command.run(context)
+                return "no error"
+            } catch {
+                if case .input(let text) = error { return text }
+                return "\(error)"
+            }
+        }
+        #expect(inputError(["compare", scenario, baseline]).contains("expected a report.json (written by appteam-sim run or merge)"))
+        #expect(inputError(["diverge", scenario, "--against", "/nonexistent/appteam-sim"]).contains("expected an executable appteam-sim build"))
+        let copy = dir.appendingPathComponent("copy.json")
+        try FileManager.default.copyItem(atPath: baseline, toPath: copy.path)
+        let merged = inputError(["merge", baseline, copy.path, "--out", dir.appendingPathComponent("merged").path])
+        #expect(merged.contains("it is not the report of a 'appteam-sim run --shard K/N' (nor of a 'appteam-sim merge --partial')"), "\(merged)")
+
+        var world = try ScenarioOptions.load(scenario)
+        world.runner = "appteam-sim"
+        #expect {
+            try MemoryGuard.check(world, shard: .whole, limit: .init(bytes: 1, source: "MemAvailable"))
+        } throws: { error in
+            guard case CLIError.input(let text) = error else { return false }
+            return text.contains("and 'appteam-sim merge'") && !text.contains("fleetsim")
+        }
     }
 }

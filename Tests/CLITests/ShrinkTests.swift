@@ -157,11 +157,33 @@ import Testing
         #expect(!hurried.stdout.contains("run budget"))
     }
 
+    /// `--scale` shrinks from the fleet `run --scale` simulates: the same violations at
+    /// the start, and the written file holds the scaled counts and names the scale.
+    @Test func scaleShrinksFromTheScaledFleet() throws {
+        let dir = try CLI.temporaryDirectory()
+        let out = dir.appendingPathComponent("scaled.json").path
+        let r = try CLI.run(["shrink", "scenarios/races/ignore-410.json", "--seed", "1", "--scale", "0.5", "--max-runs", "1", "--out", out])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        let run = try CLI.run(["run", "scenarios/races/ignore-410.json", "--seed", "1", "--scale", "0.5", "--out", dir.appendingPathComponent("run").path, "--quiet"])
+        #expect(run.status == 1)
+        let report = try String(contentsOf: dir.appendingPathComponent("run/report.json"), encoding: .utf8)
+        let count = try #require(report.components(separatedBy: "\"pushSentToUnregisteredToken\": ").dropFirst().first?.prefix { $0.isNumber })
+        #expect(r.stdout.hasPrefix("scenarios/races/ignore-410.json at --scale 0.5 with seed 1 violates pushSentToUnregisteredToken x\(count);"), "\(r.stdout)")
+        let shrunk = try Self.size(out)
+        #expect(shrunk.devices == 50)
+        #expect(shrunk.text.contains("from scenarios/races/ignore-410.json at --scale 0.5, seed 1"), "\(shrunk.text)")
+
+        let emptied = try CLI.run(["shrink", "scenarios/races/ignore-410.json", "--scale", "0.001", "--out", out])
+        #expect(emptied.status == 2)
+        #expect(emptied.stderr.contains("--scale 0.001 leaves cohort 'pushed' (100 devices; keeps one from --scale 0.005) with 0 devices"), "\(emptied.stderr)")
+    }
+
     @Test func badUsageExitsTwo() throws {
         let dir = try CLI.temporaryDirectory()
         let out = dir.appendingPathComponent("x.json").path
         for args in [["shrink"], ["shrink", "scenarios/races/ignore-410.json", "--kind", "nope", "--out", out],
                      ["shrink", "scenarios/races/ignore-410.json", "--max-runs", "0", "--out", out],
+                     ["shrink", "scenarios/races/ignore-410.json", "--scale", "0", "--out", out],
                      ["shrink", "scenarios/races/ignore-410.json", "--out", "scenarios/races/ignore-410.json"],
                      ["shrink", dir.appendingPathComponent("missing.json").path]] {
             let r = try CLI.run(args)

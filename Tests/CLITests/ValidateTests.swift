@@ -27,6 +27,7 @@ import Testing
         ("unknown metric", #"{"name": "x", "duration": "2d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}], "expect": [{"metric": "latency.nope.p95", "max": 1}]}"#, "$.expect[0].metric", "latency.nope.p95"),
         ("unknown judge", #"{"name": "x", "duration": "2d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}], "judges": {"off": [{"rule": "refreshDateWrong", "reason": "jitter"}]}}"#, "$.judges.off[0].rule", "refreshDateWrong"),
         ("judge without a reason", #"{"name": "x", "duration": "2d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}], "judges": {"off": [{"rule": "refreshRequestDateWrong", "reason": ""}]}}"#, "$.judges.off[0].reason", "reason"),
+        ("unknown endpoint", #"{"name": "x", "duration": "2d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}], "backend": {"endpoints": {"/v1/test/histroy": {"serviceTime": "1s"}}}}"#, "$.backend.endpoints", "`/v1/test/history`, `/v1/test/active`, `/v1/homework/analyze`, `/api/v1/steps/sync`, `/api/v1/steps`"),
         ("truncated JSON", #"{"name": "x", "duration": "2d", "fleet": [{"cohort": "a", "#, "$", "line"),
     ]) func rejectsWithThePath(what: String, json: String, path: String, mentions: String) throws {
         let dir = try CLI.temporaryDirectory()

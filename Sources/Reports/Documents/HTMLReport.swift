@@ -118,5 +118,5 @@ public enum HTMLReport {
                             "ios-scheduling": "iOS", "android-scheduling": "Android", "battery": "Battery",
                             "backend-load": "Backend load", "invariants": "Invariants"]
 
-    static func escape(_ text: String) -> String { SVGChart.escape(text) }
+    static func escape(_ text: String) -> String { XMLText.escape(text) }
 }

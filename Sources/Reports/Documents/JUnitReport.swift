@@ -82,5 +82,5 @@ public enum JUnitReport {
             + "\(cases)</testsuite>\n"
     }
 
-    private static func xml(_ text: String) -> String { SVGChart.escape(text) }
+    private static func xml(_ text: String) -> String { XMLText.escape(text) }
 }

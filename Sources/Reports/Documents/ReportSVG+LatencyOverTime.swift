@@ -27,7 +27,7 @@ extension ReportSVG {
                              + "in the bucket from \(elapsed(Double(worst.bucket) * l.bucketSeconds))")
         for f in faults {
             let x0 = x(f.start), x1 = Swift.max(x(f.end), x0 + 2)
-            out += "<rect x=\"\(n(x0))\" y=\"\(n(top))\" width=\"\(n(x1 - x0))\" height=\"\(n(plotH))\" fill=\"#f5b7b1\" fill-opacity=\"0.45\"><title>\(SVGChart.escape(f.name)): \(elapsed(f.start)) to \(elapsed(f.end))</title></rect>\n"
+            out += "<rect x=\"\(n(x0))\" y=\"\(n(top))\" width=\"\(n(x1 - x0))\" height=\"\(n(plotH))\" fill=\"#f5b7b1\" fill-opacity=\"0.45\"><title>\(XMLText.escape(f.name)): \(elapsed(f.start)) to \(elapsed(f.end))</title></rect>\n"
         }
         out += line(left, top + plotH, left + plotW, top + plotH, "#333333")
         var lastTick = Double.infinity

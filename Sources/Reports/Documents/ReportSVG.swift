@@ -150,7 +150,7 @@ public enum ReportSVG {
         var out = header(title: title + (unit.isEmpty ? "" : " (\(unit))"), subtitle: subtitle)
         for f in faults {
             let x0 = x(f.start), x1 = Swift.max(x(f.end), x0 + 2)
-            out += "<rect x=\"\(n(x0))\" y=\"\(n(top))\" width=\"\(n(x1 - x0))\" height=\"\(n(plotH))\" fill=\"#f5b7b1\" fill-opacity=\"0.45\"><title>\(SVGChart.escape(f.name)): \(elapsed(f.start)) to \(elapsed(f.end))</title></rect>\n"
+            out += "<rect x=\"\(n(x0))\" y=\"\(n(top))\" width=\"\(n(x1 - x0))\" height=\"\(n(plotH))\" fill=\"#f5b7b1\" fill-opacity=\"0.45\"><title>\(XMLText.escape(f.name)): \(elapsed(f.start)) to \(elapsed(f.end))</title></rect>\n"
         }
         for tick in 0...4 {
             let v = axisMax * Double(tick) / 4
@@ -173,7 +173,7 @@ public enum ReportSVG {
                 points.append("\(n(x((Double(i) + Double(end - i) / 2) * bucketSeconds))),\(n(y(peak)))")
                 i = end
             }
-            out += "<polyline points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"\(n(s.width))\" stroke-linejoin=\"round\"><title>\(SVGChart.escape(s.name))</title></polyline>\n"
+            out += "<polyline points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"\(n(s.width))\" stroke-linejoin=\"round\"><title>\(XMLText.escape(s.name))</title></polyline>\n"
         }
         out += busiestMinuteLine(busiestMinute, x: x, mark: mark?.at) + faultLabels(faults, x: x) + peakMark + "</svg>\n"
         out += legend(drawn.map { ($0.name, $0.color) }, zero: zero, capacity: capacity != nil, faults: !faults.isEmpty)
@@ -226,10 +226,10 @@ public enum ReportSVG {
     static func legend(_ drawn: [(name: String, color: String)], zero: [String], capacity: Bool, faults: Bool) -> String {
         guard drawn.count > 1 || !zero.isEmpty || capacity || faults else { return "" }
         var out = "<ul class=\"legend\">"
-        for s in drawn { out += "<li><span style=\"background:\(s.color)\"></span>\(SVGChart.escape(s.name))</li>" }
+        for s in drawn { out += "<li><span style=\"background:\(s.color)\"></span>\(XMLText.escape(s.name))</li>" }
         if capacity { out += "<li><span style=\"background:#c0392b;height:2px\"></span>capacity</li>" }
         if faults { out += "<li><span style=\"background:#f5b7b1\"></span>fault window</li>" }
-        if !zero.isEmpty { out += "<li class=\"zero\">zero all run (not drawn): \(SVGChart.escape(zero.joined(separator: ", ")))</li>" }
+        if !zero.isEmpty { out += "<li class=\"zero\">zero all run (not drawn): \(XMLText.escape(zero.joined(separator: ", ")))</li>" }
         return out + "</ul>\n"
     }
 
@@ -252,7 +252,7 @@ public enum ReportSVG {
 
     static func header(title: String, subtitle: String) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width, 0))\" height=\"\(n(height, 0))\" viewBox=\"0 0 \(n(width, 0)) \(n(height, 0))\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n"
-            + "<title>\(SVGChart.escape(title))</title>\n"
+            + "<title>\(XMLText.escape(title))</title>\n"
             + "<rect x=\"0\" y=\"0\" width=\"\(n(width, 0))\" height=\"\(n(height, 0))\" fill=\"#ffffff\"/>\n"
             + text(left, 18, title, anchor: "start", fill: "#111111", extra: " font-size=\"14\" font-weight=\"bold\"")
             + text(left, 34, subtitle, anchor: "start", fill: "#555555")
@@ -265,7 +265,7 @@ public enum ReportSVG {
     /// `halo`: a white outline under the glyphs, so a label stays legible over lines.
     static func text(_ x: Double, _ y: Double, _ content: String, anchor: String, fill: String, extra: String = "", halo: Bool = false) -> String {
         let outline = halo ? " stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\"" : ""
-        return "<text x=\"\(n(x))\" y=\"\(n(y))\" text-anchor=\"\(anchor)\" fill=\"\(fill)\"\(extra)\(outline)>\(SVGChart.escape(content))</text>\n"
+        return "<text x=\"\(n(x))\" y=\"\(n(y))\" text-anchor=\"\(anchor)\" fill=\"\(fill)\"\(extra)\(outline)>\(XMLText.escape(content))</text>\n"
     }
 
     static func n(_ x: Double, _ digits: Int = 1) -> String { FixedDecimal.format(x, digits: digits) ?? "0" }

@@ -222,14 +222,15 @@ public enum ReportMerge {
 
     /// Merges `reports` (name, document) by `rules`: shard reports (`run --shard K/N`) or
     /// merged parts, covering every shard `0..<N` once, or (with `partial`) some of them once.
-    public static func merge(_ reports: [(name: String, report: ReportValue)], rules: Rules, partial: Bool = false) throws(Refusal) -> ReportValue {
+    public static func merge(_ reports: [(name: String, report: ReportValue)], rules: Rules, partial: Bool = false,
+                             runner: String = "fleetsim") throws(Refusal) -> ReportValue {
         guard !reports.isEmpty else { throw Refusal(message: "merge needs at least one report") }
         // Each input checked, and then each key combined, on the machine's cores
         // (``Parallel``: in index order, the first failure as a loop finds it).
         let inputs = try Parallel.map(reports.count) { k throws(Refusal) in
             (name: reports[k].name, report: try ReportInput.checked(reports[k].report, name: reports[k].name, rules: rules))
         }
-        let (ordered, plan) = try shardOrder(inputs, partial: partial)
+        let (ordered, plan) = try shardOrder(inputs, partial: partial, runner: runner)
         let names = ordered.map(\.name)
         var paths = Set<[String]>()
         for item in ordered { paths.formUnion(leafPaths(item.report)) }
@@ -283,7 +284,7 @@ public enum ReportMerge {
 
     /// The shards one report covers: `simulated.shard` of a shard, `simulated.shards`
     /// of a merged part.
-    static func coverage(_ item: (name: String, report: ReportValue)) throws(Refusal) -> (count: Int64, covered: [Int64]) {
+    static func coverage(_ item: (name: String, report: ReportValue), runner: String) throws(Refusal) -> (count: Int64, covered: [Int64]) {
         if let index = item.report.at(["simulated", "shard", "index"])?.intValue,
            let count = item.report.at(["simulated", "shard", "count"])?.intValue {
             return (count, [index])
@@ -292,21 +293,21 @@ public enum ReportMerge {
            let covered = item.report.at(["simulated", "shards", "covered"])?.arrayValue?.compactMap(\.intValue), !covered.isEmpty {
             return (count, covered.sorted())
         }
-        throw Refusal(message: "\(item.name) has no simulated.shard: it is not the report of a 'fleetsim run --shard K/N' "
-                      + "(nor of a 'fleetsim merge --partial')")
+        throw Refusal(message: "\(item.name) has no simulated.shard: it is not the report of a '\(runner) run --shard K/N' "
+                      + "(nor of a '\(runner) merge --partial')")
     }
 
     /// Checks identity and the shard plan; returns the reports in shard order (by the
     /// first shard each covers) and the shards they cover together.
-    static func shardOrder(_ reports: [(name: String, report: ReportValue)], partial: Bool) throws(Refusal)
+    static func shardOrder(_ reports: [(name: String, report: ReportValue)], partial: Bool, runner: String) throws(Refusal)
         -> ([(name: String, report: ReportValue)], (count: Int64, covered: [Int64])) {
         let first = reports[0]
         for key in ["scenario", "seed", "fleetsimVersion", "modelVersion", "simulated.duration", "simulated.start"] {
             let path = key.split(separator: ".").map(String.init)
             for other in reports.dropFirst() where other.report.at(path) != first.report.at(path) {
                 let what = key == "seed"
-                    ? " (merge joins the shards of one seed; for figures across seeds run 'fleetsim explore SCENARIO --seeds N --out DIR', "
-                      + "and 'fleetsim compare --seeds' to compare two such directories)"
+                    ? " (merge joins the shards of one seed; for figures across seeds run '\(runner) explore SCENARIO --seeds N --out DIR', "
+                      + "and '\(runner) compare --seeds' to compare two such directories)"
                     : ""
                 throw Refusal(message: "\(first.name) and \(other.name) are not shards of one run: \(key) differs "
                               + "(\(describe(first.report.at(path))) vs \(describe(other.report.at(path))))\(what)")
@@ -314,7 +315,7 @@ public enum ReportMerge {
         }
         var plans: [(count: Int64, covered: [Int64], item: (name: String, report: ReportValue))] = []
         for item in reports {
-            let c = try coverage(item)
+            let c = try coverage(item, runner: runner)
             plans.append((c.count, c.covered, item))
         }
         let n = plans[0].count

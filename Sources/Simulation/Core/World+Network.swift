@@ -149,7 +149,10 @@ extension World {
     private mutating func startService(_ job: UInt32, queued: SimDuration) {
         let d = Int(core.jobs[Int(job)].device)
         let service: SimDuration
-        if let modelled = featureServiceTime(job, slowdown: server.slowdowns.isEmpty ? nil : server.slowdown) {
+        if let own = server.ownServiceTime(row: Int(core.jobs[Int(job)].endpointRow)) {
+            // An endpoint given its own service time (`backend.endpoints`) draws it as the API's.
+            service = server.slowedDown(core.withStream(.backend, of: d) { own.sampleDuration(&$0) })
+        } else if let modelled = featureServiceTime(job, slowdown: server.slowdowns.isEmpty ? nil : server.slowdown) {
             service = modelled
         } else {
             // The distribution read out first: a closure reading `server` copied it.
