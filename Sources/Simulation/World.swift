@@ -70,7 +70,7 @@ public struct World<Logics: LogicSet> {
                          localZones: fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! },
                          faults: FaultState(scenario.faults, zones: fleet.timeZones),
                          staleTriggers: Array(hugePagesRepeating: DeferredTimer(), count: devices.count),
-                         metrics: Metrics(keepsSeconds: !shard.isWhole, durationMicroseconds: scenario.duration.microseconds), oracle: Oracle(devices: devices.count, timeZones: fleet.timeZones),
+                         metrics: Metrics(keepsSeconds: !shard.isWhole, durationMicroseconds: scenario.duration.microseconds), oracleCell: OracleCell(Oracle(devices: devices.count, timeZones: fleet.timeZones)),
                          traceRecorder: traceDevice.flatMap(shard.local).flatMap { $0 < devices.count ? Trace(device: $0) : nil },
                          end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds,
                          rhythm: DailyRhythm(seed: scenario.seed))
@@ -139,6 +139,7 @@ public struct World<Logics: LogicSet> {
     /// (docs/performance.md#lazy-doze-and-screen-sessions).
     @_specialize(exported: true, where Logics == ReferenceLogics)
     public mutating func advance(until limit: SimTime) {
+        core.ownOracle()
         let stop = limit < end ? limit : end
         if measuresQueue {
             while let event = core.clock.next(before: stop) {

@@ -121,6 +121,39 @@ import Testing
         }
     }
 
+    /// The checkers (Oracle/) cannot write the model, by type (docs/architecture.md, "The
+    /// oracle"): none takes the core `inout`, and none is `mutating` on the core or a
+    /// feature host; they take the core `borrowing` and a host as `self` read-only, and
+    /// write only the oracle's own state (``WorldCore/oracle``) and its checkers' types.
+    @Test func theCheckersTakeTheModelReadOnly() throws {
+        let root = Self.simulation.appendingPathComponent("Oracle")
+        let files = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix("Checker.swift") }.sorted()
+        #expect(files.count >= 8, "Oracle/*Checker.swift not found at \(root.path)")
+        let offending = try files.flatMap { name in
+            Self.modelWriters(try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)).map { "\(name): \($0)" }
+        }
+        #expect(offending.isEmpty, "checkers that could write the model: \(offending)")
+    }
+
+    /// The functions declared in `text` that could write the model: any that takes
+    /// `inout WorldCore`, and the `mutating` ones of an extension of `WorldCore` or of a
+    /// host (a type named `...Host`). A checker's own types (its per-device entries, the
+    /// oracle's zones) keep their `mutating` methods.
+    static func modelWriters(_ text: String) -> [String] {
+        var model = false, declared = "", found: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let m = line.firstMatch(of: #/^(?:extension|struct|enum|final class|class)\s+(\w+)/#) {
+                model = m.1 == "WorldCore" || m.1.hasSuffix("Host")
+            }
+            if let m = line.firstMatch(of: #/\bfunc\s+(\w+)/#) {
+                declared = String(m.1)
+                if model, line.contains(#/\bmutating\s/#) { found.append(declared) }
+            }
+            if line.contains("inout WorldCore"), found.last != declared { found.append(declared) }
+        }
+        return found
+    }
+
     /// The modules an app's logic builds on import nothing of the simulator
     /// (docs/architecture.md, "An app's own logic"): the contract imports Foundation
     /// alone (the time zones of its calendar), and the reference logic the contract and
@@ -238,5 +271,23 @@ import Testing
             func read(_ i: Int, core: borrowing WorldCore) -> Bool {
             """.lowercased()
         #expect(Self.nonMutatingTakersOfTheCore(declarations) == ["observe", "send"])
+        // The checkers' scan: a mutating method of the core or of a host, or any that
+        // takes the core `inout`; a checker's own types keep theirs.
+        let checkers = """
+            extension WorldCore {
+                mutating func observeOpened(_ i: Int) {
+                func observeClosed(_ i: Int) {
+            }
+            struct RefreshChecker {
+                mutating func end() {
+            }
+            extension PushHost {
+                mutating func observeSend(user u: Int, core: borrowing WorldCore) {
+                func observeHeld(user u: Int, core: borrowing WorldCore) {
+                func observeLost(user u: Int,
+                                 core: inout WorldCore) {
+            }
+            """
+        #expect(Self.modelWriters(checkers) == ["observeOpened", "observeSend", "observeLost"])
     }
 }

@@ -32,14 +32,14 @@ import Platform
         let sent = SimTime.zero + .seconds(60)
         world.core.oracle.continuation.entries[0] = ContinuationChecker.Entry(sentAt: sent, hierarchical: true)
         world.run(until: sent + .seconds(10))
-        world.features.continuation.observeOffered(0, core: &world.core)
+        world.features.continuation.observeOffered(0, core: world.core)
         #expect(Self.count(world, .offerTimingWrong) == 0)
         world.run(until: sent + .seconds(10) + .microseconds(1))
-        world.features.continuation.observeOffered(0, core: &world.core)
+        world.features.continuation.observeOffered(0, core: world.core)
         #expect(Self.count(world, .offerTimingWrong) == 1)
         world.core.oracle.continuation.entries[0].end()
         world.run(until: sent + .seconds(20))
-        world.features.continuation.observeOffered(0, core: &world.core)
+        world.features.continuation.observeOffered(0, core: world.core)
         #expect(Self.count(world, .offerTimingWrong) == 2)
     }
 

@@ -32,10 +32,10 @@ import AppLogic
         var world = try Self.world()
         world.features.push.ledger.append(PushLedgerEntry(createdAt: world.core.now, user: 0, via: 0, priority: .normal, category: 0))
         world.core.oracle.refresh.devices[0].lastTrueOpen = world.core.now - .minutes(5)
-        world.features.push.observePushRouting(user: 0, device: 0, PushSendID(1), Self.token, Self.alert(0), core: &world.core)
+        world.features.push.observePushRouting(user: 0, device: 0, PushSendID(1), Self.token, Self.alert(0), core: world.core)
         #expect(Self.count(world, .normalPushWhileActive) == 1)
         world.core.oracle.refresh.devices[0].lastTrueOpen = world.core.now - .minutes(5) - SimDuration(microseconds: 1)
-        world.features.push.observePushRouting(user: 0, device: 0, PushSendID(2), Self.token, Self.alert(0), core: &world.core)
+        world.features.push.observePushRouting(user: 0, device: 0, PushSendID(2), Self.token, Self.alert(0), core: world.core)
         #expect(Self.count(world, .normalPushWhileActive) == 1)
         #expect(world.core.oracle.violations == 1)
     }
@@ -43,27 +43,27 @@ import AppLogic
     @Test func theFirstSendExactlyEightDaysAfterTheValidationIsInTime() throws {
         var world = try Self.world()
         let now = world.core.now
-        world.features.push.rules[0].token = PushTokenTruth(since: now - .days(8), usedAt: now, registered: 1,
+        world.core.oracle.push.rules[0].token = PushTokenTruth(since: now - .days(8), usedAt: now, registered: 1,
                                                            status: PushTokenStatus.active.rawValue + 1)
         world.features.push.observePushRouting(user: 0, device: 0, PushSendID(1), Self.token,
-                                               PushPayload(content: .validation, badge: 0, bytes: 41), core: &world.core)
+                                               PushPayload(content: .validation, badge: 0, bytes: 41), core: world.core)
         #expect(Self.count(world, .tokenValidationLate) == 0)
-        world.features.push.rules[0].token.since = now - .days(8) - SimDuration(microseconds: 1)
-        world.features.push.rules[0].token.flags = []
+        world.core.oracle.push.rules[0].token.since = now - .days(8) - SimDuration(microseconds: 1)
+        world.core.oracle.push.rules[0].token.flags = []
         world.features.push.observePushRouting(user: 0, device: 0, PushSendID(2), Self.token,
-                                               PushPayload(content: .validation, badge: 0, bytes: 41), core: &world.core)
+                                               PushPayload(content: .validation, badge: 0, bytes: 41), core: world.core)
         #expect(Self.count(world, .tokenValidationLate) == 1)
     }
 
     @Test func aTokenGoesInactiveOnlyAfterNinetyDaysUnused() throws {
         var world = try Self.world()
         let now = world.core.now
-        world.features.push.rules[0].token = PushTokenTruth(since: now, usedAt: now - .days(90), registered: 1,
+        world.core.oracle.push.rules[0].token = PushTokenTruth(since: now, usedAt: now - .days(90), registered: 1,
                                                            status: PushTokenStatus.active.rawValue + 1)
-        world.features.push.observeTokenMarked(user: 0, Self.token, .inactive, core: &world.core)
+        world.features.push.observeTokenMarked(user: 0, Self.token, .inactive, core: world.core)
         #expect(Self.count(world, .registryCleanupWrong) == 0)
-        world.features.push.rules[0].token.usedAt = now - .days(90) + SimDuration(microseconds: 1)
-        world.features.push.observeTokenMarked(user: 0, Self.token, .inactive, core: &world.core)
+        world.core.oracle.push.rules[0].token.usedAt = now - .days(90) + SimDuration(microseconds: 1)
+        world.features.push.observeTokenMarked(user: 0, Self.token, .inactive, core: world.core)
         #expect(Self.count(world, .registryCleanupWrong) == 1)
     }
 
@@ -74,28 +74,28 @@ import AppLogic
         // only by the status the registry wrote.
         let expired = PushTokenTruth(since: now - .days(180), usedAt: now - .days(181), registered: 1,
                                      status: PushTokenStatus.expired.rawValue + 1, flags: .validationGaveUp)
-        world.features.push.rules[0].token = expired
-        world.features.push.observeRouterInput(0, .timerFired(.daily), core: &world.core)
-        world.features.push.observePurgeNotice(user: 0, core: &world.core)
-        world.features.push.observePurge(user: 0, core: &world.core)
+        world.core.oracle.push.rules[0].token = expired
+        world.features.push.observeRouterInput(0, .timerFired(.daily), core: world.core)
+        world.features.push.observePurgeNotice(user: 0, core: world.core)
+        world.features.push.observePurge(user: 0, core: world.core)
         #expect(Self.count(world, .registryCleanupWrong) == 0)
-        world.features.push.rules[0].token = expired
-        world.features.push.observePurgeNotice(user: 0, core: &world.core)
-        world.features.push.observeRouterInput(0, .timerFired(.daily), core: &world.core)
-        world.features.push.observePurge(user: 0, core: &world.core)
+        world.core.oracle.push.rules[0].token = expired
+        world.features.push.observePurgeNotice(user: 0, core: world.core)
+        world.features.push.observeRouterInput(0, .timerFired(.daily), core: world.core)
+        world.features.push.observePurge(user: 0, core: world.core)
         #expect(Self.count(world, .registryCleanupWrong) == 1)
-        world.features.push.rules[0].token = expired
-        world.features.push.rules[0].token.since = now - .days(180) + SimDuration(microseconds: 1)
-        world.features.push.observeRouterInput(0, .timerFired(.daily), core: &world.core)
-        world.features.push.observePurgeNotice(user: 0, core: &world.core)
-        world.features.push.observePurge(user: 0, core: &world.core)
+        world.core.oracle.push.rules[0].token = expired
+        world.core.oracle.push.rules[0].token.since = now - .days(180) + SimDuration(microseconds: 1)
+        world.features.push.observeRouterInput(0, .timerFired(.daily), core: world.core)
+        world.features.push.observePurgeNotice(user: 0, core: world.core)
+        world.features.push.observePurge(user: 0, core: world.core)
         #expect(Self.count(world, .registryCleanupWrong) == 2)
         // Expired by the registry only (no 410, no failed validation): a wrong purge.
-        world.features.push.rules[0].token = expired
-        world.features.push.rules[0].token.flags = []
-        world.features.push.observeRouterInput(0, .timerFired(.daily), core: &world.core)
-        world.features.push.observePurgeNotice(user: 0, core: &world.core)
-        world.features.push.observePurge(user: 0, core: &world.core)
+        world.core.oracle.push.rules[0].token = expired
+        world.core.oracle.push.rules[0].token.flags = []
+        world.features.push.observeRouterInput(0, .timerFired(.daily), core: world.core)
+        world.features.push.observePurgeNotice(user: 0, core: world.core)
+        world.features.push.observePurge(user: 0, core: world.core)
         #expect(Self.count(world, .registryCleanupWrong) == 3)
     }
 }

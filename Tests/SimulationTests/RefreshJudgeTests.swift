@@ -180,15 +180,15 @@ import Backend
         var world = try Self.world()
         Self.launched(&world)
         world.core.devices[0].task.completions = 1
-        world.features.refresh.observeTaskCompleted(0, success: false, requestPending: true, core: &world.core)
+        world.features.refresh.observeTaskCompleted(0, success: false, requestPending: true, core: world.core)
         ReadableFailures.expectNoViolation(world)
         world.core.observeRefreshUnauthorized(0)
         world.core.devices[0].signedIn = false
-        world.features.refresh.observeTaskCompleted(0, success: false, requestPending: false, core: &world.core)
+        world.features.refresh.observeTaskCompleted(0, success: false, requestPending: false, core: world.core)
         ReadableFailures.expectNoViolation(world)
-        world.features.refresh.observeTaskCompleted(0, success: false, requestPending: true, core: &world.core)
+        world.features.refresh.observeTaskCompleted(0, success: false, requestPending: true, core: world.core)
         world.core.devices[0].signedIn = true
-        world.features.refresh.observeTaskCompleted(0, success: false, requestPending: false, core: &world.core)
+        world.features.refresh.observeTaskCompleted(0, success: false, requestPending: false, core: world.core)
         #expect(Self.count(world, .unauthorizedNotSignedOut) == 2 && world.core.oracle.violations == 2)
     }
 

@@ -77,7 +77,7 @@ import AppLogic
         func start(_ trigger: StepsChecker.SyncTruth.Delivering, lastSuccessAgo age: SimDuration) {
             world.core.oracle.steps.devices[0].cadence.lastSuccessStartedAt = now - age
             world.core.oracle.steps.devices[0].sync.delivering = trigger
-            world.features.stepSync.observeSyncCadence(0, core: &world.core)
+            world.features.stepSync.observeSyncCadence(0, core: world.core)
         }
         start(.healthDelivery, lastSuccessAgo: .hours(2))
         start(.refreshLaunch, lastSuccessAgo: .hours(2))
@@ -88,8 +88,8 @@ import AppLogic
         start(.healthDelivery, lastSuccessAgo: .hours(2) - µs)
         start(.open, lastSuccessAgo: .hours(24) - µs)
         #expect(Self.count(world, .stepSyncTooSoon) == 2)
-        world.features.stepSync.observePeriodicWorkInterval(0, .hours(2), core: &world.core)
-        world.features.stepSync.observePeriodicWorkInterval(0, .minutes(2), core: &world.core)
+        world.features.stepSync.observePeriodicWorkInterval(0, .hours(2), core: world.core)
+        world.features.stepSync.observePeriodicWorkInterval(0, .minutes(2), core: world.core)
         #expect(Self.count(world, .stepSyncTooSoon) == 3 && world.core.oracle.violations == 3)
     }
 
@@ -102,11 +102,11 @@ import AppLogic
         world.core.oracle.steps.devices[0].cadence.lastSuccessStartedAt = now - .hours(24)
         #expect(world.features.stepSync.openSyncIsDue(0, core: world.core))
         world.core.oracle.steps.devices[0].sync.openSyncDue = true
-        world.features.stepSync.observeOpenDelivered(0, core: &world.core)
+        world.features.stepSync.observeOpenDelivered(0, core: world.core)
         #expect(Self.count(world, .openSyncMissed) == 1)
         world.core.oracle.steps.devices[0].sync.openSyncDue = true
-        world.features.stepSync.observeSyncCadence(0, core: &world.core)
-        world.features.stepSync.observeOpenDelivered(0, core: &world.core)
+        world.features.stepSync.observeSyncCadence(0, core: world.core)
+        world.features.stepSync.observeOpenDelivered(0, core: world.core)
         #expect(world.core.oracle.violations == 1)
         world.core.oracle.steps.devices[0].cadence.lastSuccessStartedAt = now - .hours(24) + SimDuration(microseconds: 1)
         #expect(!world.features.stepSync.openSyncIsDue(0, core: world.core))
@@ -128,7 +128,7 @@ import AppLogic
         func send(from day: Int32) {
             let upload = StepUpload(method: .upsert, source: .healthKit, days: [DailySteps(date: LocalDate(daysSince1970: day + 1), steps: 5),
                                                                              DailySteps(date: LocalDate(daysSince1970: day), steps: 5)])
-            world.features.stepSync.observeUploadReach(0, upload, core: &world.core)
+            world.features.stepSync.observeUploadReach(0, upload, core: world.core)
         }
         var first = world.core.oracleDeviceDay(0, at: world.core.now - .days(30))
         send(from: first)

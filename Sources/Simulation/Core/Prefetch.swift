@@ -131,26 +131,46 @@ enum Prefetch {
     }
 }
 
+extension Prefetch {
+    /// The bytes field `path` takes in a `T`: its offset and its size, from the compiler's
+    /// layout (folded to constants in an optimised build), so that a field moved, resized
+    /// or added before it moves the range with it.
+    @inline(__always) static func bytes<T, V>(of path: KeyPath<T, V>) -> Range<Int> {
+        let start = MemoryLayout<T>.offset(of: path)!
+        return start ..< start + MemoryLayout<V>.size
+    }
+
+    /// The bytes of a `T` from its start up to field `path`, which is not included.
+    @inline(__always) static func bytes<T, V>(before path: KeyPath<T, V>) -> Range<Int> {
+        0 ..< MemoryLayout<T>.offset(of: path)!
+    }
+}
+
+// The parts of a device the prefetches ask for, each named by the fields that bound it
+// (docs/performance.md#state-grouped-by-event-kind). ``DeviceLayoutTests`` checks that
+// what each event kind reads lies in the part its prefetch asks for.
 extension Device {
     /// All of it.
     static var wholeBytes: Range<Int> { 0 ..< MemoryLayout<Device>.stride }
-    /// The hot part: every field before `pendingFlush` (``DeviceLayoutTests`` checks the offsets).
-    static var hotBytes: Range<Int> { 0 ..< 156 }
+    /// The hot part: every field before `pendingFlush`.
+    static var hotBytes: Range<Int> { Prefetch.bytes(before: \Device.pendingFlush) }
     /// `eventHash`, which every delivered event of the device writes.
-    static var eventHashBytes: Range<Int> { 0 ..< 8 }
+    static var eventHashBytes: Range<Int> { Prefetch.bytes(of: \Device.eventHash) }
     /// From `clock` through `homeTimeZone`: what the server's answer reads of the device.
-    static var answerBytes: Range<Int> { 16 ..< 84 }
+    static var answerBytes: Range<Int> {
+        Prefetch.bytes(of: \Device.clock).lowerBound ..< Prefetch.bytes(of: \Device.homeTimeZone).upperBound
+    }
     /// `streams.backend`: what a request's arrival at the server reads of the device.
-    static var backendStreamBytes: Range<Int> { 268 ..< 272 }
+    static var backendStreamBytes: Range<Int> { Prefetch.bytes(of: \Device.streams.backend) }
 }
 
 extension AndroidDevice {
     /// All of it.
     static var wholeBytes: Range<Int> { 0 ..< MemoryLayout<AndroidDevice>.stride }
     /// `jobsRunning`: what the end of a wake or a task reads of the Android state.
-    static var stepJobBytes: Range<Int> { 173 ..< 174 }
-    /// Everything before the jobs' part: what a screen session, a screen-off, motion and
-    /// a Doze or bucket timer read (the session's and bucket's fields, then what every
-    /// Doze input reads), 5.4 of its 6.9 lines.
-    static var screenAndDozeBytes: Range<Int> { 0 ..< 344 }
+    static var stepJobBytes: Range<Int> { Prefetch.bytes(of: \AndroidDevice.jobsRunning) }
+    /// Everything before the jobs' part (`jobSerials` on): what a screen session, a
+    /// screen-off, motion and a Doze or bucket timer read (the session's and bucket's
+    /// fields, then what every Doze input reads).
+    static var screenAndDozeBytes: Range<Int> { Prefetch.bytes(before: \AndroidDevice.jobSerials) }
 }

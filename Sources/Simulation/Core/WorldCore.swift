@@ -11,6 +11,10 @@ import Reports
 /// (`host.deliver(d, input, core: &core)`); a host never sees `World`, and asks it for
 /// what belongs to another part (the OS seam, the process lifecycle, a request) with a
 /// ``HostRequest``.
+///
+/// The oracle is not stored in the core but in an ``OracleCell`` it holds, so that a
+/// checker takes the core `borrowing` (the model read-only, by type) and still writes the
+/// oracle's own state through ``oracle`` (docs/architecture.md, "The oracle").
 struct WorldCore {
     let scenario: Scenario
     /// Which devices of the fleet this world holds (``ShardPlan``).
@@ -45,7 +49,9 @@ struct WorldCore {
     /// Each device's stale-sync notification trigger's entry and deadline (``DeferredTimer``).
     var staleTriggers: [DeferredTimer]
     var metrics: Metrics
-    var oracle: Oracle
+    /// The oracle's state, written by the checkers through ``oracle``. A copied world
+    /// gets a cell of its own before it runs (``ownOracle()``).
+    private(set) var oracleCell: OracleCell
     /// Trace of one device for `replay`, when asked for.
     let traceRecorder: Trace?
     let end: SimTime
@@ -92,8 +98,21 @@ struct WorldCore {
 
     // MARK: - The oracle
 
+    /// The oracle's state: readable and writable from a core the caller only borrows
+    /// (a checker's view: ``Oracle``), since it lives in the cell, not in the model.
+    var oracle: Oracle {
+        @inline(__always) _read { yield oracleCell.oracle }
+        @inline(__always) nonmutating _modify { yield &oracleCell.oracle }
+    }
+
+    /// Gives this core an oracle cell of its own if a copy of the world shares it: a
+    /// world is a value, and its copies must judge apart. Called where a run starts.
+    mutating func ownOracle() {
+        if !isKnownUniquelyReferenced(&oracleCell) { oracleCell = OracleCell(oracleCell.oracle) }
+    }
+
     /// One oracle check; a violation also goes into the device's trace, at its instant.
-    mutating func verify(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
+    func verify(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
         if !oracle.check(holds, kind, device: device, time: time, detail: detail) {
             note(UInt32(device), "ORACLE: violation \(kind.rawValue): \(detail ?? "")")
         }

@@ -322,8 +322,8 @@ extension World {
     /// The run reached its end: the features close their books.
     mutating func featuresRunEnded() {
         features.push.closeLedger(core: &core)
-        features.stepSync.observeStepSyncRunEnded(core: &core)
-        features.continuation.observeContinuationRunEnded(core: &core)
+        features.stepSync.observeStepSyncRunEnded(core: core)
+        features.continuation.observeContinuationRunEnded(core: core)
     }
 
     // MARK: - The process and the user

@@ -267,6 +267,9 @@ struct Oracle {
     /// The oracle's own wall clock of each of the run's zones (`WorldCore.timeZones` order).
     var zones: [OracleZone]
     var continuation: ContinuationChecker
+    /// The push judges' truth per push user and per notification (``PushJudgeState``),
+    /// filled by the push host as it draws each user's settings.
+    var push = PushJudgeState()
     /// The specs the judges read (the logic set's; ``JudgedSpecs``).
     var judged = JudgedSpecs()
     /// Per kind (``ViolationKind`` order), whether its judge is switched off: its
@@ -322,4 +325,17 @@ struct Oracle {
                 : a.kind != b.kind ? a.kind.rawValue < b.kind.rawValue : a.detail < b.detail
         }
     }
+}
+
+/// Where a world keeps its ``Oracle`` (``WorldCore/oracle``): a reference, so that a
+/// checker handed the core `borrowing` (the model read-only, by type: writing a device,
+/// the clock or a stream does not compile) still writes the oracle's own state. Its one
+/// property is read and written only through ``WorldCore/oracle`` and never while another
+/// access to it is open (a checker does not hand the oracle on `inout`), so its accesses
+/// skip the runtime's exclusivity bookkeeping, which would be a call into the runtime at
+/// every observation (docs/architecture.md, "The oracle").
+final class OracleCell {
+    @exclusivity(unchecked) var oracle: Oracle
+
+    init(_ oracle: Oracle) { self.oracle = oracle }
 }

@@ -18,44 +18,44 @@ struct PushUnreadDelivery {
 /// user read them all at an open (docs/model.md: an open reads every notification).
 extension PushHost {
     /// A router input of user `u` begins: the oracle's unread count follows it.
-    mutating func observeUnreadInput(user u: Int, _ input: PushInput, core: inout WorldCore) {
+    func observeUnreadInput(user u: Int, _ input: PushInput, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        unreadDelivery = PushUnreadDelivery(unreadBefore: rules[u].unread)
+        core.oracle.push.unreadDelivery = PushUnreadDelivery(unreadBefore: core.oracle.push.rules[u].unread)
         switch input {
-        case .notificationCreated: rules[u].unread &+= 1
-        case .notificationsRead: rules[u].unread = 0
+        case .notificationCreated: core.oracle.push.rules[u].unread &+= 1
+        case .notificationsRead: core.oracle.push.rules[u].unread = 0
         default: break
         }
     }
 
     /// The push service sends `payload` (send `id`) for user `u`. Called before the ledger
     /// records the send (`firstSentAt` still `SimTime.never` for a first send).
-    mutating func observePushComposition(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload, core: inout WorldCore) {
+    func observePushComposition(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         switch payload.content {
         case .alert(let nid, _, _, _):
-            unreadDelivery.alertSent = true
+            core.oracle.push.unreadDelivery.alertSent = true
             let n = Int(nid.rawValue)
             let low = ledger[n].priority == .low
             core.verify(!low, .lowPriorityAlerted, device: d, time: core.now,
                         detail: low ? "low-priority notification n\(n) sent as a visible alert (send \(id))" : nil)
             if ledger[n].priority == .normal, ledger[n].firstSentAt == SimTime.never {
                 let created = ledger[n].createdAt
-                let inside = insideQuietHours(u, unix: OracleZone.unixSeconds(created, startUnixSeconds: core.startUnixSeconds), core: &core)
+                let inside = insideQuietHours(u, unix: OracleZone.unixSeconds(created, startUnixSeconds: core.startUnixSeconds), core: core)
                 core.verify(!inside, .normalNotBatched, device: d, time: core.now,
                             detail: inside ? "normal notification n\(n) created at \(core.format(created)) inside quiet hours "
-                                + "\(rules[u].settings.quietHoursText) sent as an alert of its own, not in a summary" : nil)
+                                + "\(core.oracle.push.rules[u].settings.quietHoursText) sent as an alert of its own, not in a summary" : nil)
             }
         case .summary:
-            unreadDelivery.alertSent = true
+            core.oracle.push.unreadDelivery.alertSent = true
         case .badgeOnly:
-            unreadDelivery.badgeSent = true
+            core.oracle.push.unreadDelivery.badgeSent = true
         case .validation:
             break
         }
         // A retry resends the payload of its first attempt, with the count of then.
-        guard judgedRetryOf == nil else { return }
-        let expected = Int(rules[u].unread)
+        guard core.oracle.push.judgedRetryOf == nil else { return }
+        let expected = Int(core.oracle.push.rules[u].unread)
         core.verify(payload.badge == expected, .pushBadgeCountWrong, device: d, time: core.now,
                     detail: payload.badge == expected ? nil : "send \(id) carries badge \(payload.badge), the user has \(expected) unread")
     }
@@ -63,11 +63,11 @@ extension PushHost {
     /// The effects of user `u`'s router input have run: when the input changed the unread
     /// count and no alert carried it, a user whose token must be active, by the judge's
     /// own token truth (``tokenMustBeActive(_:core:)``), got a badge-only push.
-    mutating func judgeUnreadPushed(user u: Int, core: inout WorldCore) {
+    func judgeUnreadPushed(user u: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let b = unreadDelivery
-        guard rules[u].unread != b.unreadBefore, !b.alertSent, tokenMustBeActive(u, core: &core) else { return }
+        let b = core.oracle.push.unreadDelivery
+        guard core.oracle.push.rules[u].unread != b.unreadBefore, !b.alertSent, tokenMustBeActive(u, core: core) else { return }
         core.verify(b.badgeSent, .unreadChangeNotPushed, device: Int(truth[u].device), time: core.now,
-                    detail: b.badgeSent ? nil : "unread count \(b.unreadBefore) -> \(rules[u].unread) with no alert and no badge-only push")
+                    detail: b.badgeSent ? nil : "unread count \(b.unreadBefore) -> \(core.oracle.push.rules[u].unread) with no alert and no badge-only push")
     }
 }

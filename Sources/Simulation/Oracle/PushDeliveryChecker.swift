@@ -41,12 +41,12 @@ extension PushHost {
 
     /// The push service sends `id` (payload `payload`, expiring at `expiration`) for user `u`.
     /// Called before the ledger records the send.
-    mutating func observePushSendRules(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload,
-                                       expiration: Instant, core: inout WorldCore) {
+    func observePushSendRules(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload,
+                                       expiration: Instant, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let logic = core.oracle.judged.logic.push
         let now = instant(core.now)
-        let retryOf = judgedRetryOf
+        let retryOf = core.oracle.push.judgedRetryOf
         var notification = -1, summary = false
         switch payload.content {
         case .alert(let n, _, _, _): notification = Int(n.rawValue)
@@ -67,27 +67,27 @@ extension PushHost {
         core.verify(ttlHolds, .pushExpirationWrong, device: d, time: core.now,
                     detail: ttlHolds ? nil : "send \(id) expires at \(core.format(simTime(expiration)))"
                         + (expected.map { ", not at \(core.format(simTime($0)))" } ?? ", before it is sent"))
-        if let old = retryOf { judgeRetry(user: u, device: d, old: old, new: id, logic: logic, core: &core) }
+        if let old = retryOf { judgeRetry(user: u, device: d, old: old, new: id, logic: logic, core: core) }
         // The limits (seed 001, "Push Frequency Limits"): the first send of a normal alert or
         // summary counts against the day, of a high alert against the (Monday) week.
         guard notification >= 0, ledger[notification].firstSentAt == SimTime.never else { return }
         let priority = summary ? PushPriority.normal : ledger[notification].priority
         guard priority == .normal || priority == .high else { return }
-        if priority == .high, !summary { highTruth[UInt32(notification)] = HighPushTruth() }
-        let day = core.oracle.zones[Int(rules[u].settings.zone)].wall(OracleZone.unixSeconds(core.now, startUnixSeconds: core.startUnixSeconds)).day
+        if priority == .high, !summary { core.oracle.push.highTruth[UInt32(notification)] = HighPushTruth() }
+        let day = core.oracle.zones[Int(core.oracle.push.rules[u].settings.zone)].wall(OracleZone.unixSeconds(core.now, startUnixSeconds: core.startUnixSeconds)).day
         if priority == .normal {
-            if rules[u].cap.normalDay != Int32(day) { rules[u].cap.normalDay = Int32(day); rules[u].cap.normalSent = 0 }
-            rules[u].cap.normalSent &+= 1
-            let holds = Int(rules[u].cap.normalSent) <= logic.normalPerDay
+            if core.oracle.push.rules[u].cap.normalDay != Int32(day) { core.oracle.push.rules[u].cap.normalDay = Int32(day); core.oracle.push.rules[u].cap.normalSent = 0 }
+            core.oracle.push.rules[u].cap.normalSent &+= 1
+            let holds = Int(core.oracle.push.rules[u].cap.normalSent) <= logic.normalPerDay
             core.verify(holds, .normalDailyLimitExceeded, device: d, time: core.now,
-                        detail: holds ? nil : "normal push n\(notification) is the \(rules[u].cap.normalSent)th of the user's local day (limit \(logic.normalPerDay))")
+                        detail: holds ? nil : "normal push n\(notification) is the \(core.oracle.push.rules[u].cap.normalSent)th of the user's local day (limit \(logic.normalPerDay))")
         } else {
             let week = Int32(OracleZone.floorDiv(day + 3, 7))
-            if rules[u].cap.highWeek != week { rules[u].cap.highWeek = week; rules[u].cap.highSent = 0 }
-            rules[u].cap.highSent &+= 1
-            let holds = Int(rules[u].cap.highSent) <= logic.highPerWeek
+            if core.oracle.push.rules[u].cap.highWeek != week { core.oracle.push.rules[u].cap.highWeek = week; core.oracle.push.rules[u].cap.highSent = 0 }
+            core.oracle.push.rules[u].cap.highSent &+= 1
+            let holds = Int(core.oracle.push.rules[u].cap.highSent) <= logic.highPerWeek
             core.verify(holds, .highWeeklyLimitExceeded, device: d, time: core.now,
-                        detail: holds ? nil : "high push n\(notification) is the \(rules[u].cap.highSent)th of the user's local week (limit \(logic.highPerWeek))")
+                        detail: holds ? nil : "high push n\(notification) is the \(core.oracle.push.rules[u].cap.highSent)th of the user's local week (limit \(logic.highPerWeek))")
         }
     }
 
@@ -104,9 +104,9 @@ extension PushHost {
     /// at most `retryDelays.count` retries, a 5xx or a timeout after `retryDelays[attempt]`,
     /// a 429 after `rateLimitBackoff` doubled at each attempt, `Retry-After` when longer,
     /// counted from the failed answer.
-    private mutating func judgeRetry(user u: Int, device d: Int, old: PushSendID, new: PushSendID, logic: PushLogicConfig, core: inout WorldCore) {
+    private func judgeRetry(user u: Int, device d: Int, old: PushSendID, new: PushSendID, logic: PushLogicConfig, core: borrowing WorldCore) {
         let key = Self.retryKey(u, old)
-        let failed = retryTruth.removeValue(forKey: key)
+        let failed = core.oracle.push.retryTruth.removeValue(forKey: key)
         var expected: SimDuration?
         if let f = failed, f.answeredAt != SimTime.never, f.attempt < logic.retryDelays.count {
             switch f.result {
@@ -121,54 +121,54 @@ extension PushHost {
         core.verify(holds, .pushRetryScheduleWrong, device: d, time: core.now,
                     detail: holds ? nil : "send \(new) retries \(old) " + (expected.map { "at \(core.format(core.now)), not at \(core.format(failed!.answeredAt + $0))" }
                         ?? "although its answer allows no retry (attempt \(failed.map { $0.attempt + 1 } ?? 0))"))
-        retryTruth[Self.retryKey(u, new)] = PushRetryTruth(attempt: (failed?.attempt ?? 0) + 1)
+        core.oracle.push.retryTruth[Self.retryKey(u, new)] = PushRetryTruth(attempt: (failed?.attempt ?? 0) + 1)
     }
 
     /// A provider answered send `id` of user `u` with `result` (truth): a failure that may be
     /// retried is kept for the retry's check, anything else ends the chain.
-    mutating func observePushAnswered(user u: Int, _ id: PushSendID, _ result: PushProviderResult, core: inout WorldCore) {
+    func observePushAnswered(user u: Int, _ id: PushSendID, _ result: PushProviderResult, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let key = Self.retryKey(u, id)
         switch result {
         case .timedOut, .status:
-            var entry = retryTruth[key] ?? PushRetryTruth(attempt: 0)
+            var entry = core.oracle.push.retryTruth[key] ?? PushRetryTruth(attempt: 0)
             entry.answeredAt = core.now
             entry.result = result
-            retryTruth[key] = entry
+            core.oracle.push.retryTruth[key] = entry
         case .accepted, .invalidToken:
-            retryTruth.removeValue(forKey: key)
+            core.oracle.push.retryTruth.removeValue(forKey: key)
         }
     }
 
     /// The router emails user `u` about notification `n`: only with email enabled.
-    mutating func observeEmailFallback(user u: Int, notification n: Int, core: inout WorldCore) {
+    func observeEmailFallback(user u: Int, notification n: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let enabled = rules[u].settings.emailEnabled
+        let enabled = core.oracle.push.rules[u].settings.emailEnabled
         core.verify(enabled, .emailWithoutConsent, device: Int(truth[u].device), time: core.now,
                     detail: enabled ? nil : "email about n\(n) to a user who has not enabled email")
     }
 
     /// The router gave send `id` up: its chain ends.
-    mutating func observePushGivenUp(user u: Int, _ id: PushSendID, core: inout WorldCore) {
+    func observePushGivenUp(user u: Int, _ id: PushSendID, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        retryTruth.removeValue(forKey: Self.retryKey(u, id))
+        core.oracle.push.retryTruth.removeValue(forKey: Self.retryKey(u, id))
     }
 }
 
 extension PushHost {
     /// What the server learns of high push `n`: a delivery (APNs acceptance, FCM receipt).
-    mutating func observeHighDeliveryKnown(_ n: Int64, core: inout WorldCore) {
-        guard core.oracle.watching, n >= 0, let entry = highTruth[UInt32(n)], entry.deliveredKnownAt == SimTime.never else { return }
-        highTruth[UInt32(n)]!.deliveredKnownAt = core.now
+    func observeHighDeliveryKnown(_ n: Int64, core: borrowing WorldCore) {
+        guard core.oracle.watching, n >= 0, let entry = core.oracle.push.highTruth[UInt32(n)], entry.deliveredKnownAt == SimTime.never else { return }
+        core.oracle.push.highTruth[UInt32(n)]!.deliveredKnownAt = core.now
     }
 
     /// High push `n`'s send failed for good, or a delayed email for it went out.
-    mutating func observeHighEnded(_ n: Int64, email: EmailFallbackReason?, core: inout WorldCore) {
-        guard core.oracle.watching, n >= 0, highTruth[UInt32(n)] != nil else { return }
+    func observeHighEnded(_ n: Int64, email: EmailFallbackReason?, core: borrowing WorldCore) {
+        guard core.oracle.watching, n >= 0, core.oracle.push.highTruth[UInt32(n)] != nil else { return }
         if email == .highPriorityDelayed {
-            if highTruth[UInt32(n)]!.delayedEmailAt == SimTime.never { highTruth[UInt32(n)]!.delayedEmailAt = core.now }
-        } else if email == nil, highTruth[UInt32(n)]!.failedAt == SimTime.never {
-            highTruth[UInt32(n)]!.failedAt = core.now
+            if core.oracle.push.highTruth[UInt32(n)]!.delayedEmailAt == SimTime.never { core.oracle.push.highTruth[UInt32(n)]!.delayedEmailAt = core.now }
+        } else if email == nil, core.oracle.push.highTruth[UInt32(n)]!.failedAt == SimTime.never {
+            core.oracle.push.highTruth[UInt32(n)]!.failedAt = core.now
         }
     }
 
@@ -179,8 +179,8 @@ extension PushHost {
     /// highEmailDelay` nor failed for good (that one is emailed at once, as failed) gets the
     /// delayed email exactly then; any other gets none. A delivery or failure known in the
     /// very instant of the check may come either side of it (same-instant order).
-    mutating func judgeHighEmail(_ n: Int, core: inout WorldCore) {
-        guard core.oracle.watching, let entry = highTruth[UInt32(n)] else { return }
+    func judgeHighEmail(_ n: Int, core: borrowing WorldCore) {
+        guard core.oracle.watching, let entry = core.oracle.push.highTruth[UInt32(n)] else { return }
         let deadline = ledger[n].firstSentAt + core.oracle.judged.logic.push.highEmailDelay
         let check = deadline + SimDuration(microseconds: 1)
         guard check < core.end else { return }
@@ -189,12 +189,12 @@ extension PushHost {
         // `SimTime.never` is the earliest time: "not known" must not read as "known in time".
         let deliveredInTime = entry.deliveredKnownAt != SimTime.never && entry.deliveredKnownAt <= deadline
         let failedInTime = entry.failedAt != SimTime.never && entry.failedAt <= deadline
-        let due = rules[u].settings.emailEnabled && !deliveredInTime && !failedInTime
+        let due = core.oracle.push.rules[u].settings.emailEnabled && !deliveredInTime && !failedInTime
         let holds = due ? entry.delayedEmailAt == check : entry.delayedEmailAt == SimTime.never
         core.verify(holds, .highEmailFallbackWrong, device: Int(truth[u].device), time: deadline,
                     detail: holds ? nil : "high push n\(n) sent at \(core.format(ledger[n].firstSentAt)): "
                         + (due ? "undelivered 15 min later, no email at \(core.format(check))" + (entry.delayedEmailAt == SimTime.never ? "" : " (at \(core.format(entry.delayedEmailAt)))")
-                           : "emailed as delayed at \(core.format(entry.delayedEmailAt)), although " + (rules[u].settings.emailEnabled ? "delivered or failed in time" : "email is off")))
+                           : "emailed as delayed at \(core.format(entry.delayedEmailAt)), although " + (core.oracle.push.rules[u].settings.emailEnabled ? "delivered or failed in time" : "email is off")))
     }
 }
 
@@ -203,38 +203,38 @@ extension PushHost {
 extension PushHost {
     /// The router holds notification `n` until `until`: a blocking one must not be held;
     /// any other is remembered (``heldUntil``) for the check of its release.
-    mutating func observeHeldRelease(user u: Int, notification n: Int, until: Instant, core: inout WorldCore) {
+    func observeHeldRelease(user u: Int, notification n: Int, until: Instant, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let blocking = ledger[n].priority == .blocking
         core.verify(!blocking, .blockingDelayed, device: Int(truth[u].device), time: core.now,
                     detail: blocking ? "blocking notification n\(n) held for quiet hours until \(core.format(simTime(until)))" : nil)
-        heldUntil[UInt32(n)] = until.unixMicroseconds
+        core.oracle.push.heldUntil[UInt32(n)] = until.unixMicroseconds
     }
 
     /// The push service sends `payload` (send `id`) for user `u`, before the ledger records
     /// it: a held notification's first send, or the summary's that carries it, comes at the
     /// end it was held until; a blocking notification's first send at its creation.
-    mutating func observeReleaseSend(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload, core: inout WorldCore) {
+    func observeReleaseSend(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         switch payload.content {
         case .alert(let nid, _, _, _):
             let n = Int(nid.rawValue)
-            judgeReleased(n, device: d, send: id, core: &core)
+            judgeReleased(n, device: d, send: id, core: core)
             if ledger[n].priority == .blocking, ledger[n].firstSentAt == SimTime.never {
                 let created = ledger[n].createdAt
                 core.verify(created == core.now, .blockingDelayed, device: d, time: core.now,
                             detail: created == core.now ? nil : "blocking notification n\(n) created at \(core.format(created)) first sent at \(core.format(core.now))")
             }
         case .summary(let last, _):
-            for carried in summaries[UInt32(last.rawValue)] ?? [] { judgeReleased(Int(carried.rawValue), device: d, send: id, core: &core) }
+            for carried in summaries[UInt32(last.rawValue)] ?? [] { judgeReleased(Int(carried.rawValue), device: d, send: id, core: core) }
         case .badgeOnly, .validation:
             break
         }
     }
 
     /// Held notification `n` goes out now (send `id`): now must be the end it was held until.
-    private mutating func judgeReleased(_ n: Int, device d: Int, send id: PushSendID, core: inout WorldCore) {
-        guard !heldUntil.isEmpty, let until = heldUntil.removeValue(forKey: UInt32(n)) else { return }
+    private func judgeReleased(_ n: Int, device d: Int, send id: PushSendID, core: borrowing WorldCore) {
+        guard !core.oracle.push.heldUntil.isEmpty, let until = core.oracle.push.heldUntil.removeValue(forKey: UInt32(n)) else { return }
         let at = instant(core.now).unixMicroseconds
         core.verify(at == until, .pushHeldOutsideQuietHours, device: d, time: core.now,
                     detail: at == until ? nil : "notification n\(n) held until \(core.format(simTime(Instant(unixMicroseconds: until)))) first sent at \(core.format(core.now)) (send \(id))")
@@ -242,8 +242,8 @@ extension PushHost {
 
     /// Notification `n` is suppressed (at a release: the activity window, a limit, no
     /// active device): it leaves the held ones unsent.
-    mutating func observeSuppressedHeld(_ n: Int, core: inout WorldCore) {
+    func observeSuppressedHeld(_ n: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        heldUntil.removeValue(forKey: UInt32(n))
+        core.oracle.push.heldUntil.removeValue(forKey: UInt32(n))
     }
 }

@@ -43,29 +43,29 @@ struct PushTokenTruth {
 /// the scenario's `logic.push` numbers.
 extension PushHost {
     /// Whether category `c` (``PushCategory``'s raw value) is among user `u`'s drawn opt-outs.
-    @inline(__always) func optedOut(_ u: Int, category c: UInt8) -> Bool { rules[u].settings.optedOut & (1 << c) != 0 }
+    @inline(__always) func optedOut(_ u: Int, category c: UInt8, core: borrowing WorldCore) -> Bool { core.oracle.push.rules[u].settings.optedOut & (1 << c) != 0 }
 
     /// The world delivers `input` to user `u`'s router: registrations, rotations and opens
     /// are truth of the token's use; a new input starts with no purge notice and no
     /// validation given up.
-    mutating func observeRouterInput(_ u: Int, _ input: PushInput, core: inout WorldCore) {
+    func observeRouterInput(_ u: Int, _ input: PushInput, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        rules[u].token.flags.remove(.purgeNoticed)
-        if case .providerResponse = input {} else { judgedValidationGaveUp = .max }
+        core.oracle.push.rules[u].token.flags.remove(.purgeNoticed)
+        if case .providerResponse = input {} else { core.oracle.push.judgedValidationGaveUp = .max }
         switch input {
         case .deviceRegistered(let token), .tokenRotated(let token):
-            rules[u].token.registered = token.generation
-            rules[u].token.since = core.now
-            rules[u].token.usedAt = core.now
-            rules[u].token.flags.remove([.sentSinceValidated, .validationGaveUp, .dormant])
+            core.oracle.push.rules[u].token.registered = token.generation
+            core.oracle.push.rules[u].token.since = core.now
+            core.oracle.push.rules[u].token.usedAt = core.now
+            core.oracle.push.rules[u].token.flags.remove([.sentSinceValidated, .validationGaveUp, .dormant])
         case .userActivity:
-            rules[u].token.usedAt = core.now
+            core.oracle.push.rules[u].token.usedAt = core.now
             // A token deactivated for disuse is not validated: back in use, its validation
             // is due at the next daily run at the latest.
-            if rules[u].token.flags.contains(.dormant) {
-                rules[u].token.since = max(rules[u].token.since, core.now - core.oracle.judged.logic.push.validationInterval)
+            if core.oracle.push.rules[u].token.flags.contains(.dormant) {
+                core.oracle.push.rules[u].token.since = max(core.oracle.push.rules[u].token.since, core.now - core.oracle.judged.logic.push.validationInterval)
             }
-            rules[u].token.flags.remove(.dormant)
+            core.oracle.push.rules[u].token.flags.remove(.dormant)
         default:
             break
         }
@@ -79,19 +79,19 @@ extension PushHost {
     /// - `tokenValidationLate`: the first send to a token that must be active, by the judge's
     ///   own truth (``tokenMustBeActive(_:at:core:)``), since its last validation comes within
     ///   `validationInterval` + `maintenanceInterval` of it.
-    mutating func observePushRouting(user u: Int, device d: Int, _ id: PushSendID, _ token: PushToken, _ payload: PushPayload,
-                                     core: inout WorldCore) {
+    func observePushRouting(user u: Int, device d: Int, _ id: PushSendID, _ token: PushToken, _ payload: PushPayload,
+                                     core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let registered = rules[u].token.registered
+        let registered = core.oracle.push.rules[u].token.registered
         core.verify(token.generation >= registered, .pushSentToReplacedToken, device: d, time: core.now,
                     detail: token.generation >= registered ? nil : "send \(id) to \(Self.named(token, core)), replaced by g\(registered) at the server")
-        if token.generation == registered, !rules[u].token.flags.contains(.sentSinceValidated), tokenMustBeActive(u, core: &core) {
-            rules[u].token.flags.insert(.sentSinceValidated)
+        if token.generation == registered, !core.oracle.push.rules[u].token.flags.contains(.sentSinceValidated), tokenMustBeActive(u, core: core) {
+            core.oracle.push.rules[u].token.flags.insert(.sentSinceValidated)
             let logic = core.oracle.judged.logic.push
-            let due = rules[u].token.since + logic.validationInterval + logic.maintenanceInterval
+            let due = core.oracle.push.rules[u].token.since + logic.validationInterval + logic.maintenanceInterval
             core.verify(core.now <= due, .tokenValidationLate, device: d, time: core.now,
                         detail: core.now <= due ? nil : "first send to \(Self.named(token, core)) since its validation at "
-                            + "\(core.format(rules[u].token.since)), later than \(core.format(due))")
+                            + "\(core.format(core.oracle.push.rules[u].token.since)), later than \(core.format(due))")
         }
         var n = -1, summary = false
         switch payload.content {
@@ -100,9 +100,9 @@ extension PushHost {
         case .badgeOnly, .validation: break
         }
         guard n >= 0, ledger[n].firstSentAt == SimTime.never else { return }
-        var offCategory = optedOut(u, category: ledger[n].category)
+        var offCategory = optedOut(u, category: ledger[n].category, core: core)
         if summary, let carried = summaries[UInt32(n)] {
-            for c in carried where optedOut(u, category: ledger[Int(c.rawValue)].category) { offCategory = true }
+            for c in carried where optedOut(u, category: ledger[Int(c.rawValue)].category, core: core) { offCategory = true }
         }
         core.verify(!offCategory, .pushToOptedOutCategory, device: d, time: core.now,
                     detail: offCategory ? "notification n\(n) pushed in a category the user turned off" : nil)
@@ -117,7 +117,7 @@ extension PushHost {
     /// Send `slot` goes to its provider at the high (`apns-priority` 10, FCM high) or normal
     /// priority: high exactly for a high or blocking alert, by the ledger's priority; a
     /// summary (normal) and every silent push go at normal (`providerPriorityWrong`).
-    mutating func observeProviderPriority(_ slot: UInt32, urgent: Bool, core: inout WorldCore) {
+    func observeProviderPriority(_ slot: UInt32, urgent: Bool, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let record = inflight[Int(slot)]
         var expected = false
@@ -131,26 +131,26 @@ extension PushHost {
     /// registered token (and, for a notification, is a use of it); a validation push whose
     /// every retry failed softly (5xx, 429, timeout) may expire its token; any other send
     /// that failed so leaves its token to be validated again.
-    mutating func observeTokenAnswer(user u: Int, _ record: PushInflight, core: inout WorldCore) {
+    func observeTokenAnswer(user u: Int, _ record: PushInflight, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        judgedValidationGaveUp = .max
+        core.oracle.push.judgedValidationGaveUp = .max
         switch record.result {
         case .accepted:
-            guard record.token.generation == rules[u].token.registered, !tokenGone(u) else { return }
-            rules[u].token.since = core.now
-            rules[u].token.flags.remove(.sentSinceValidated)
-            if record.notification >= 0 { rules[u].token.usedAt = core.now }
+            guard record.token.generation == core.oracle.push.rules[u].token.registered, !tokenGone(u, core: core) else { return }
+            core.oracle.push.rules[u].token.since = core.now
+            core.oracle.push.rules[u].token.flags.remove(.sentSinceValidated)
+            if record.notification >= 0 { core.oracle.push.rules[u].token.usedAt = core.now }
         case .timedOut, .status:
             if case .status(let code, _) = record.result, code != 429, code < 500 { return }
-            guard (retryTruth[Self.retryKey(u, record.send)]?.attempt ?? 0) >= core.oracle.judged.logic.push.retryDelays.count else { return }
+            guard (core.oracle.push.retryTruth[Self.retryKey(u, record.send)]?.attempt ?? 0) >= core.oracle.judged.logic.push.retryDelays.count else { return }
             if record.payload.content == .validation {
-                judgedValidationGaveUp = UInt64(u) << 32 | UInt64(record.token.generation)
-                if record.token.generation == rules[u].token.registered { rules[u].token.flags.insert(.validationGaveUp) }
-            } else if record.token.generation == rules[u].token.registered {
+                core.oracle.push.judgedValidationGaveUp = UInt64(u) << 32 | UInt64(record.token.generation)
+                if record.token.generation == core.oracle.push.rules[u].token.registered { core.oracle.push.rules[u].token.flags.insert(.validationGaveUp) }
+            } else if record.token.generation == core.oracle.push.rules[u].token.registered {
                 // Any other send that failed every retry validated nothing: the token's
                 // validation is due again, at the next daily run at the latest.
-                rules[u].token.since = max(rules[u].token.since, core.now - core.oracle.judged.logic.push.validationInterval)
-                rules[u].token.flags.remove(.sentSinceValidated)
+                core.oracle.push.rules[u].token.since = max(core.oracle.push.rules[u].token.since, core.now - core.oracle.judged.logic.push.validationInterval)
+                core.oracle.push.rules[u].token.flags.remove(.sentSinceValidated)
             }
         case .invalidToken:
             break
@@ -161,28 +161,28 @@ extension PushHost {
     /// - `tokenExpiredWithoutCause`: expired only after the provider reported it gone (410,
     ///   404, BadDeviceToken) or after every retry of its validation push failed softly;
     /// - `registryCleanupWrong`: inactive only when unused for `logic.push.inactiveAfter`.
-    mutating func observeTokenMarked(user u: Int, _ token: PushToken, _ status: PushTokenStatus, core: inout WorldCore) {
+    func observeTokenMarked(user u: Int, _ token: PushToken, _ status: PushTokenStatus, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let d = Int(truth[u].device)
-        let caused = truth[u].gone.contains(token.generation) || judgedValidationGaveUp == UInt64(u) << 32 | UInt64(token.generation)
+        let caused = truth[u].gone.contains(token.generation) || core.oracle.push.judgedValidationGaveUp == UInt64(u) << 32 | UInt64(token.generation)
         switch status {
         case .expired:
             core.verify(caused, .tokenExpiredWithoutCause, device: d, time: core.now,
                         detail: caused ? nil : "\(Self.named(token, core)) marked expired, although the provider never reported it gone "
                             + "and no validation push of it failed every retry")
         case .inactive:
-            let unused = core.now - rules[u].token.usedAt
+            let unused = core.now - core.oracle.push.rules[u].token.usedAt
             let holds = unused >= core.oracle.judged.logic.push.inactiveAfter
             core.verify(holds, .registryCleanupWrong, device: d, time: core.now,
                         detail: holds ? nil : "\(Self.named(token, core)) marked inactive after \(core.human(unused)) without use")
-            if holds, token.generation == rules[u].token.registered { rules[u].token.flags.insert(.dormant) }
+            if holds, token.generation == core.oracle.push.rules[u].token.registered { core.oracle.push.rules[u].token.flags.insert(.dormant) }
         case .active, .revoked:
             break
         }
-        guard token.generation == rules[u].token.registered else { return }
+        guard token.generation == core.oracle.push.rules[u].token.registered else { return }
         // A wrong expiry leaves the token's truth as it was: still validated at `since`.
-        if status == .expired, caused { rules[u].token.since = core.now }
-        rules[u].token.status = status.rawValue + 1
+        if status == .expired, caused { core.oracle.push.rules[u].token.since = core.now }
+        core.oracle.push.rules[u].token.status = status.rawValue + 1
     }
 
     /// Whether the server must hold user `u`'s token active now (seed `001`, "Token Refresh
@@ -191,49 +191,49 @@ extension PushHost {
     /// (410, 404, BadDeviceToken) nor failed every retry of its validation push, and it
     /// was used within `logic.push.inactiveAfter` with no deactivation for disuse since.
     /// A wrong expiry by the logic leaves this true, so the checks that read it go on.
-    mutating func tokenMustBeActive(_ u: Int, core: inout WorldCore) -> Bool { tokenMustBeActive(u, at: core.now, core: &core) }
+    func tokenMustBeActive(_ u: Int, core: borrowing WorldCore) -> Bool { tokenMustBeActive(u, at: core.now, core: core) }
 
     /// ``tokenMustBeActive(_:core:)`` with its disuse counted at `t` (`t` >= the last use).
-    mutating func tokenMustBeActive(_ u: Int, at t: SimTime, core: inout WorldCore) -> Bool {
-        let token = rules[u].token
+    func tokenMustBeActive(_ u: Int, at t: SimTime, core: borrowing WorldCore) -> Bool {
+        let token = core.oracle.push.rules[u].token
         return token.registered > 0 && !token.flags.contains(.dormant) && t - token.usedAt < core.oracle.judged.logic.push.inactiveAfter
-            && !tokenGone(u)
+            && !tokenGone(u, core: core)
     }
 
     /// Whether user `u`'s registered token is expired by the judge's own truth: its provider
     /// answered it gone (410, 404, BadDeviceToken), or every retry of its validation push
     /// failed softly (seed `001`, "Token Refresh and Validation").
-    func tokenGone(_ u: Int) -> Bool {
-        rules[u].token.flags.contains(.validationGaveUp) || truth[u].gone.contains(rules[u].token.registered)
+    func tokenGone(_ u: Int, core: borrowing WorldCore) -> Bool {
+        core.oracle.push.rules[u].token.flags.contains(.validationGaveUp) || truth[u].gone.contains(core.oracle.push.rules[u].token.registered)
     }
 
     /// The router emails user `u` that its device is about to be purged.
-    mutating func observePurgeNotice(user u: Int, core: inout WorldCore) {
+    func observePurgeNotice(user u: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        rules[u].token.flags.insert(.purgeNoticed)
+        core.oracle.push.rules[u].token.flags.insert(.purgeNoticed)
     }
 
     /// The router purges user `u`'s device (`registryCleanupWrong`): only a token expired,
     /// by the judge's own truth (``tokenGone(_:)``), for `logic.push.purgeAfter`, and only
     /// after the purge notice in the same router input.
-    mutating func observePurge(user u: Int, core: inout WorldCore) {
+    func observePurge(user u: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let expired = tokenGone(u)
-        let age = core.now - rules[u].token.since
-        let noticed = rules[u].token.flags.contains(.purgeNoticed)
+        let expired = tokenGone(u, core: core)
+        let age = core.now - core.oracle.push.rules[u].token.since
+        let noticed = core.oracle.push.rules[u].token.flags.contains(.purgeNoticed)
         let holds = expired && age >= core.oracle.judged.logic.push.purgeAfter && noticed
         core.verify(holds, .registryCleanupWrong, device: Int(truth[u].device), time: core.now,
                     detail: holds ? nil : !noticed ? "device purged without the email notice first"
                         : "device purged \(expired ? "\(core.human(age)) after its token expired" : "although its token is not expired")")
-        rules[u].token.status = 0
+        core.oracle.push.rules[u].token.status = 0
     }
 
     /// Every device of user `u`'s notification `n` failed for good and nothing carries it
     /// any more: an email must have gone out, if the user enabled email
     /// (`failedPushNotEmailed`, seed `001`, "Fallback Mechanism" and "Disaster Recovery").
-    mutating func observePushFailedEverywhere(user u: Int, notification n: Int, core: inout WorldCore) {
+    func observePushFailedEverywhere(user u: Int, notification n: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let enabled = rules[u].settings.emailEnabled
+        let enabled = core.oracle.push.rules[u].settings.emailEnabled
         core.verify(!enabled, .failedPushNotEmailed, device: Int(truth[u].device), time: core.now,
                     detail: enabled ? "notification n\(n) failed on every device and the user, who enabled email, got none" : nil)
     }
@@ -241,14 +241,14 @@ extension PushHost {
     /// At the end of the run, `tokenValidationLate` for every token that must still be
     /// active by the judge's own truth, with no send since a validation more than
     /// `validationInterval` + `maintenanceInterval` ago, and in use when that validation fell due.
-    mutating func judgeTokenValidationAtEnd(core: inout WorldCore) {
+    func judgeTokenValidationAtEnd(core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let logic = core.oracle.judged.logic.push
-        for u in rules.indices where !rules[u].token.flags.contains(.sentSinceValidated) {
-            let due = rules[u].token.since + logic.validationInterval + logic.maintenanceInterval
-            guard due < core.end, tokenMustBeActive(u, at: max(due, rules[u].token.usedAt), core: &core) else { continue }
+        for u in core.oracle.push.rules.indices where !core.oracle.push.rules[u].token.flags.contains(.sentSinceValidated) {
+            let due = core.oracle.push.rules[u].token.since + logic.validationInterval + logic.maintenanceInterval
+            guard due < core.end, tokenMustBeActive(u, at: max(due, core.oracle.push.rules[u].token.usedAt), core: core) else { continue }
             core.verify(false, .tokenValidationLate, device: Int(truth[u].device), time: due,
-                        detail: "no send to the token validated at \(core.format(rules[u].token.since)) by \(core.format(due))")
+                        detail: "no send to the token validated at \(core.format(core.oracle.push.rules[u].token.since)) by \(core.format(due))")
         }
     }
 }

@@ -63,13 +63,13 @@ struct RefreshChecker {
 
 extension WorldCore {
     /// The user opens the app (the truth `notifiedDespiteRecentOpen` is judged by).
-    mutating func observeAppOpened(_ i: Int) {
+    func observeAppOpened(_ i: Int) {
         guard oracle.watching else { return }
         oracle.refresh.devices[i].lastTrueOpen = now
     }
 
     /// The OS starts a refresh task (iOS) or job (Android): it has done nothing yet.
-    mutating func observeTaskLaunched(_ i: Int) {
+    func observeTaskLaunched(_ i: Int) {
         guard oracle.watching else { return }
         oracle.refresh.devices[i].taskSawOpenWindow = RefreshSlot.noWindow
         var flags: RefreshChecker.TaskFlags = []
@@ -80,7 +80,7 @@ extension WorldCore {
 
     /// A test-history response reached the running task; `openWindow` is the window
     /// truly open when the server answered, or ``RefreshSlot/noWindow``.
-    mutating func observeHistoryReceived(_ i: Int, openWindow: UInt32) {
+    func observeHistoryReceived(_ i: Int, openWindow: UInt32) {
         guard oracle.watching else { return }
         oracle.refresh.devices[i].taskSawOpenWindow = openWindow
         oracle.refresh.devices[i].task.insert(.historyReceived)
@@ -90,7 +90,7 @@ extension WorldCore {
     /// running task's history answer saw a window truly open (the server's truth when it
     /// answered: ``RefreshHost/serve(_:user:serverTime:core:)``). Only availability is
     /// judged here: the 24 h and once-per-window conditions have judges of their own.
-    mutating func observeActiveSessionRequested(_ i: Int) {
+    func observeActiveSessionRequested(_ i: Int) {
         guard oracle.watching else { return }
         let needed = oracle.refresh.devices[i].taskSawOpenWindow != RefreshSlot.noWindow
         verify(needed, .activeSessionNotNeeded, device: i, time: now,
@@ -99,13 +99,13 @@ extension WorldCore {
 
     /// An active-session answer reached the running task saying a test is in progress
     /// (the server's truth when it answered).
-    mutating func observeTestInProgressAnswered(_ i: Int) {
+    func observeTestInProgressAnswered(_ i: Int) {
         guard oracle.watching else { return }
         oracle.refresh.devices[i].task.insert(.sawTestInProgress)
     }
 
     /// A 401 answered a request of the running task (the answer the world delivered).
-    mutating func observeRefreshUnauthorized(_ i: Int) {
+    func observeRefreshUnauthorized(_ i: Int) {
         guard oracle.watching else { return }
         oracle.refresh.devices[i].task.insert(.unauthorized)
     }
@@ -115,7 +115,7 @@ extension WorldCore {
     /// the declared preferred interval after the device's wall clock now (the world's
     /// clock, skew included), exactly (seed `000`, "Refresh Frequency"), or within the
     /// jitter the spec declares around it (``JudgedSpecs/refreshJitter``, both ends in).
-    mutating func observeRefreshSubmitted(_ i: Int, earliestWall: Int64) {
+    func observeRefreshSubmitted(_ i: Int, earliestWall: Int64) {
         guard oracle.watching else { return }
         if devices[i].task.running { oracle.refresh.devices[i].task.insert(.submitted) }
         let ahead = earliestWall - devices[i].clock.wallMicroseconds(at: now, startUnixSeconds: startUnixSeconds)
@@ -138,7 +138,7 @@ extension WorldCore {
     /// (`historyNotLimitOne`), and once in the task (`refreshRequestRetried`: no retry
     /// inside the task) (seed `000`, "Conditional Execution", "Minimal Network Requests",
     /// Decision 5).
-    mutating func observeHistoryRequested(_ i: Int, limit: Int) {
+    func observeHistoryRequested(_ i: Int, limit: Int) {
         guard oracle.watching else { return }
         let entry = oracle.refresh.devices[i]
         oracle.refresh.devices[i].task.insert(.historySent)
@@ -166,7 +166,7 @@ extension WorldCore {
     /// unless the permission allowed posting at the task's launch or now (seed `000`,
     /// Phase 3.1), so a permission answered during the task is no violation;
     /// `notifiedDuringTest` if the task's active-session answer said a test was in progress.
-    mutating func observeRefreshPosts(_ i: Int) {
+    func observeRefreshPosts(_ i: Int) {
         guard oracle.watching else { return }
         let testInProgress = oracle.refresh.devices[i].task.contains(.sawTestInProgress)
         verify(!testInProgress, .notifiedDuringTest, device: i, time: now,
@@ -179,7 +179,7 @@ extension WorldCore {
     /// The refresh reports `background_refresh_completed` with `duration` (µs):
     /// `refreshAnalyticsWrong` unless it is the task's true time from its launch to now
     /// (the OS's launch time; the event follows the task's completion in the same instant).
-    mutating func observeRefreshCompletedEvent(_ i: Int, duration: Int64) {
+    func observeRefreshCompletedEvent(_ i: Int, duration: Int64) {
         guard oracle.watching else { return }
         let ran = (now - devices[i].task.launchedAt).microseconds
         verify(duration == ran, .refreshAnalyticsWrong, device: i, time: now,
@@ -190,7 +190,7 @@ extension WorldCore {
     /// termination's kill, JobScheduler's stop): on a device that runs the refresh, it
     /// must not have outlived the hard stop, in true time from its launch
     /// (`refreshPastHardStop`; a task that ends at exactly the hard stop keeps it).
-    mutating func observeTaskEnded(_ i: Int) {
+    func observeTaskEnded(_ i: Int) {
         guard oracle.watching, cohorts[Int(devices[i].cohort)].runs(.refresh) else { return }
         let ran = now - devices[i].task.launchedAt
         let hardStop = oracle.judged.logic.refresh.hardStop
@@ -199,7 +199,7 @@ extension WorldCore {
     }
 
     /// The watchdog killed the app: task `serial` was not completed after its expiration.
-    mutating func observeWatchdogKill(_ i: Int, serial: UInt32) {
+    func observeWatchdogKill(_ i: Int, serial: UInt32) {
         guard oracle.watching else { return }
         verify(false, .taskKilledByWatchdog, device: i, time: now,
                detail: "task \(serial) not completed \(cohorts[Int(devices[i].cohort)].scheduler.watchdogGrace) after expiration")
@@ -216,7 +216,7 @@ extension RefreshHost {
     /// with the user signed out and no request for the next run pending
     /// (`requestPending`, the OS's: `unauthorizedNotSignedOut`). Where the step sync owns
     /// the task (iOS without the refresh) no refresh request is sent, so none applies.
-    mutating func observeTaskCompleted(_ i: Int, success: Bool, requestPending: Bool, core: inout WorldCore) {
+    func observeTaskCompleted(_ i: Int, success: Bool, requestPending: Bool, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let calls = core.devices[i].task.completions
         if core.devices[i].task.running, calls == 1, core.oracle.refresh.devices[i].task.contains(.unauthorized) {
@@ -225,7 +225,7 @@ extension RefreshHost {
                    detail: signedIn || requestPending ? "task \(core.devices[i].task.serial) got a 401 and completed \(signedIn ? "signed in" : "signed out")\(requestPending ? ", its next refresh still scheduled" : "")" : nil)
         }
         if success, core.devices[i].task.running, calls == 1 {
-            judgeNotifiedIfDue(i, core: &core)
+            judgeNotifiedIfDue(i, core: core)
             if core.oracle.refresh.devices[i].task.contains(.historyReceived) { core.oracle.refresh.devices[i].lastRefreshAt = core.now }
         }
         core.verify(calls == 1, .taskCompletedTwice, device: i, time: core.now,
@@ -235,7 +235,7 @@ extension RefreshHost {
     /// `availableTestNotNotified`: judged when a task completes successfully, from the
     /// truth at the history response and now (the window is still open, no test in
     /// progress, no open in the last 24 h, notifications allowed, none shown yet).
-    private mutating func judgeNotifiedIfDue(_ i: Int, core: inout WorldCore) {
+    private func judgeNotifiedIfDue(_ i: Int, core: borrowing WorldCore) {
         let now = core.now
         let window = core.oracle.refresh.devices[i].taskSawOpenWindow
         guard window != RefreshSlot.noWindow, truth.window(i) == window, !truth.inProgress(i, at: now),
@@ -250,7 +250,7 @@ extension RefreshHost {
     /// A test-available notification is shown: not before the test is truly available,
     /// once per window, and not within 24 h of an open (seed `000`). Called before the
     /// model moves ``RefreshSlot/notifiedWindow`` (``RefreshHost/testNotified(_:window:)``).
-    mutating func observeTestNotificationShown(_ i: Int, core: inout WorldCore) {
+    func observeTestNotificationShown(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let now = core.now
         let availableAt = truth.availableAt(i)

@@ -75,13 +75,13 @@ extension WorldCore {
     /// Device `i`'s date at true time `t`, on its clock as it is now (zone setting and
     /// skew): the calendar the health store buckets by, read with the oracle's own
     /// ``OracleZone``.
-    mutating func oracleDeviceDay(_ i: Int, at t: SimTime) -> Int32 {
+    func oracleDeviceDay(_ i: Int, at t: SimTime) -> Int32 {
         let unix = OracleZone.unixSeconds(t + devices[i].clock.skew, startUnixSeconds: startUnixSeconds)
         return Int32(oracle.zones[Int(devices[i].clock.timeZone)].wall(unix).day)
     }
 
     /// The true time at which device `i`'s date `day` begins (its clock as it is now).
-    mutating func oracleDeviceDayStart(_ i: Int, _ day: Int32) -> SimTime {
+    func oracleDeviceDayStart(_ i: Int, _ day: Int32) -> SimTime {
         let unix = oracle.zones[Int(devices[i].clock.timeZone)].dayStart(Int64(day))
         return SimTime(microseconds: (unix - startUnixSeconds) * 1_000_000) - devices[i].clock.skew
     }
@@ -90,7 +90,7 @@ extension WorldCore {
     /// follows the user's home-zone wall clock (``HealthDataGenerator``: a day's steps
     /// recorded before a local clock reading), read with the oracle's own ``OracleZone``,
     /// so a bug in the calendars the app and the health store use cannot move the truth.
-    mutating func oracleTrueSteps(_ i: Int, _ health: HealthDataGenerator, from: SimTime, to: SimTime) -> Int32 {
+    func oracleTrueSteps(_ i: Int, _ health: HealthDataGenerator, from: SimTime, to: SimTime) -> Int32 {
         guard from < to else { return 0 }
         let zone = Int(devices[i].homeTimeZone), user = Int(globalID(i))
         let start = oracle.zones[zone].wall(OracleZone.unixSeconds(from, startUnixSeconds: startUnixSeconds))
@@ -102,7 +102,7 @@ extension WorldCore {
     }
 
     /// A clock skew or time-zone change moved the device's dates.
-    mutating func observeCalendarMoved(_ i: Int) {
+    func observeCalendarMoved(_ i: Int) {
         guard oracle.watching else { return }
         oracle.steps.devices[i].calendarMovedAt = now
         oracle.steps.devices[i].restartPending = true
@@ -112,7 +112,7 @@ extension WorldCore {
 extension StepSyncHost {
     /// Set-up: the sync before the run brought local day `day` (in part) to the server;
     /// judging starts there.
-    mutating func observeStepSyncStarted(_ i: Int, firstDay day: Int32, lastSync: SimTime, core: inout WorldCore) {
+    func observeStepSyncStarted(_ i: Int, firstDay day: Int32, lastSync: SimTime, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         core.oracle.steps.devices[i].firstJudgedDay = day
         core.oracle.steps.devices[i].judgedThrough = day - 1
@@ -123,7 +123,7 @@ extension StepSyncHost {
     /// The world delivers `input` to the device's step sync: what it is (a retry timer, a
     /// failure's answer and whether the seed retries it: 5xx, 429 and no answer), and a
     /// success (an upload answered OK, or a read with no day to upload).
-    mutating func observeStepSyncInput(_ i: Int, _ input: StepSyncInput, core: inout WorldCore) {
+    func observeStepSyncInput(_ i: Int, _ input: StepSyncInput, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         var truth = core.oracle.steps.devices[i].sync
         truth.delivering = .other
@@ -131,7 +131,7 @@ extension StepSyncHost {
         case .retryTimerFired:
             truth.delivering = .retryTimer
         case .httpResponse(_, .ok):
-            succeeded(i, &truth, core: &core)
+            succeeded(i, &truth, core: core)
         case .httpResponse(_, .failed):
             if truth.failures < .max { truth.failures += 1 }
             truth.delivering = .retryableFailure
@@ -139,7 +139,7 @@ extension StepSyncHost {
             if truth.failures < .max { truth.failures += 1 }
             truth.delivering = code == 429 || code >= 500 ? .retryableFailure : .finalFailure
         case .healthDataRead(let days) where days.isEmpty:
-            succeeded(i, &truth, core: &core)
+            succeeded(i, &truth, core: core)
         case .appOpened:
             truth.delivering = .open
             truth.openSyncDue = openSyncIsDue(i, core: core)
@@ -153,28 +153,28 @@ extension StepSyncHost {
     }
 
     /// A success: the stale notice of the one before must have been set (``observeStaleNoticeSet(_:after:core:)``).
-    private mutating func succeeded(_ i: Int, _ truth: inout StepsChecker.SyncTruth, core: inout WorldCore) {
-        if truth.noticeDue { staleNoticeNotSet(i, truth, core: &core) }
+    private func succeeded(_ i: Int, _ truth: inout StepsChecker.SyncTruth, core: borrowing WorldCore) {
+        if truth.noticeDue { staleNoticeNotSet(i, truth, core: core) }
         truth.lastSuccessAt = core.now
         core.oracle.steps.devices[i].cadence.lastSuccessStartedAt = core.oracle.steps.devices[i].cadence.syncStartedAt
         truth.failures = 0
         truth.noticeDue = true
     }
 
-    private mutating func staleNoticeNotSet(_ i: Int, _ truth: StepsChecker.SyncTruth, core: inout WorldCore) {
+    private func staleNoticeNotSet(_ i: Int, _ truth: StepsChecker.SyncTruth, core: borrowing WorldCore) {
         core.verify(false, .staleNoticeWrong, device: i, time: truth.lastSuccessAt,
                     detail: "the sync that succeeded at \(core.format(truth.lastSuccessAt)) did not set the stale-sync notice")
     }
 
     /// A sync starts (its health-data read): one the retry timer did not start begins a new chain.
-    mutating func observeSyncStarts(_ i: Int, core: inout WorldCore) {
+    func observeSyncStarts(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         if core.oracle.steps.devices[i].sync.delivering != .retryTimer { core.oracle.steps.devices[i].sync.failures = 0 }
     }
 
     /// `stepSyncWhenForbidden`: a sync starts only while the device is signed in, online
     /// and not in low-power mode (the device's own state at this instant).
-    mutating func observeSyncStartAllowed(_ i: Int, core: inout WorldCore) {
+    func observeSyncStartAllowed(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let signedIn = core.devices[i].signedIn, online = core.devices[i].online, lowPower = core.devices[i].lowPowerMode
         let holds = signedIn && online && !lowPower
@@ -183,7 +183,7 @@ extension StepSyncHost {
     }
 
     /// `stepRetryScheduleWrong`: the app sets its retry timer for `after` (elapsed time).
-    mutating func observeRetryArmed(_ i: Int, after: SimDuration, core: inout WorldCore) {
+    func observeRetryArmed(_ i: Int, after: SimDuration, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let truth = core.oracle.steps.devices[i].sync
         let problem = StepsChecker.retryTimerProblem(after: after, failures: truth.failures, delivering: truth.delivering,
@@ -193,7 +193,7 @@ extension StepSyncHost {
 
     /// `staleNoticeWrong`: the app sets the stale notice `after` from now (elapsed time):
     /// only at a success, for `logic.stepSync.staleNotificationAge`.
-    mutating func observeStaleNoticeSet(_ i: Int, after: SimDuration, core: inout WorldCore) {
+    func observeStaleNoticeSet(_ i: Int, after: SimDuration, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let age = core.oracle.judged.logic.stepSync.staleNotificationAge
         let atSuccess = core.oracle.steps.devices[i].sync.noticeDue && core.oracle.steps.devices[i].sync.lastSuccessAt == core.now
@@ -206,10 +206,10 @@ extension StepSyncHost {
 
     /// `staleNoticeWrong`: the stale notice fires (shown or not, by the permission) only
     /// when no sync succeeded for `logic.stepSync.staleNotificationAge`.
-    mutating func observeStaleNoticeFires(_ i: Int, core: inout WorldCore) {
+    func observeStaleNoticeFires(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let truth = core.oracle.steps.devices[i].sync, age = core.oracle.judged.logic.stepSync.staleNotificationAge
-        if truth.noticeDue { staleNoticeNotSet(i, truth, core: &core) }
+        if truth.noticeDue { staleNoticeNotSet(i, truth, core: core) }
         core.oracle.steps.devices[i].sync.noticeDue = false
         let holds = core.now - truth.lastSuccessAt >= age
         core.verify(holds, .staleNoticeWrong, device: i, time: core.now,
@@ -217,16 +217,16 @@ extension StepSyncHost {
     }
 
     /// The run's end: the last success of each device set its notice.
-    mutating func observeStepSyncRunEnded(core: inout WorldCore) {
+    func observeStepSyncRunEnded(core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         for i in core.oracle.steps.devices.indices where core.oracle.steps.devices[i].sync.noticeDue {
-            staleNoticeNotSet(i, core.oracle.steps.devices[i].sync, core: &core)
+            staleNoticeNotSet(i, core.oracle.steps.devices[i].sync, core: core)
         }
     }
 
     /// The app sends a step upload: never while the battery is truly low (seed `003`:
     /// "mandatory"; `docs/platform-facts.md` section E).
-    mutating func observeStepUploadSent(_ i: Int, core: inout WorldCore) {
+    func observeStepUploadSent(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let battery = core.cohorts[Int(core.devices[i].cohort)].battery
         let low = battery.isLow(core.devices[i].battery, at: core.now)
@@ -235,7 +235,7 @@ extension StepSyncHost {
     }
 
     /// The server inserted (the buggy `POST`) a day's row: one row per (user, date, source).
-    mutating func observeStepRowInserted(user: Int, rows: Int, date: LocalDate, source: String, core: inout WorldCore) {
+    func observeStepRowInserted(user: Int, rows: Int, date: LocalDate, source: String, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         core.verify(rows <= 1, .duplicateStepRows, device: user, time: core.now,
                     detail: rows <= 1 ? nil : "\(rows) rows for (user \(user), \(date), \(source))")
@@ -254,7 +254,7 @@ extension StepSyncHost {
     /// the new calendar (the app's read after a move reaches back past it:
     /// `StepSyncLogic`'s read start). A read taken at or before the move is not judged:
     /// its dates follow the old calendar.
-    mutating func observeStepsReceived(user: Int, readTo: SimTime, core: inout WorldCore) {
+    func observeStepsReceived(user: Int, readTo: SimTime, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         guard readTo > core.oracle.steps.devices[user].calendarMovedAt else { return }
         if core.oracle.steps.devices[user].restartPending {

@@ -25,7 +25,7 @@ struct BadgeHost<Logics: LogicSet> {
     /// The user opens the app: the oracle compares what the user sees on the icon with
     /// the notifications truly unread (seed `002`, issue 3), then the app reads them.
     mutating func appOpened(_ d: UInt32, core: inout WorldCore) {
-        observeBadgeAtOpen(Int(d), core: &core)
+        observeBadgeAtOpen(Int(d), core: core)
         deliver(d, .appOpened, core: &core)
     }
 

@@ -108,8 +108,8 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
         case .httpRequest(let id, let endpoint):
             metrics.started += 1
             if case .analysis(let mode) = endpoint {
-                observeAnalysisSendsAlone(i, core: &core)
-                observeAnalysisSent(i, mode: mode, core: &core)
+                observeAnalysisSendsAlone(i, core: core)
+                observeAnalysisSent(i, mode: mode, core: core)
             }
             // The user waits on the screen (the app stays in the foreground) until the
             // result, a failure, or a choice at the alert that leaves.
@@ -117,14 +117,14 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
             core.keepForeground(d, until: core.now + SimDuration(microseconds: longest) + Self.foregroundMargin)
             return .send(id, endpoint, .continuation)
         case .cancelRequest:
-            analysisEnds(i, "was cancelled by the app", core: &core)
+            analysisEnds(i, "was cancelled by the app", core: core)
             core.cancelRequest(slots[i].job)
         case .startTimer(let timer, let after):
             core.armTimer(d, timer == .offer ? .continuationOffer : .continuationDeadline, after: SimDuration(microseconds: after.microseconds))
         case .cancelTimer(let timer):
             core.cancelTimer(d, timer == .offer ? .continuationOffer : .continuationDeadline)
         case .offerBackground:
-            observeOffered(i, core: &core)
+            observeOffered(i, core: core)
             metrics.offered += 1
             core.schedule(.continuation(.choice(device: d, incarnation: core.devices[i].incarnation)), at: core.now)
         case .beginBackgroundTask:
@@ -139,7 +139,7 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
             slots[i].holdsBackgroundTask = false
             core.scheduleSuspensionCheck(d, after: core.suspensionDelay(i))
         case .showResult(let result):
-            observeResultShown(i, request: result.request.rawValue, core: &core)
+            observeResultShown(i, request: result.request.rawValue, core: core)
             if result.request.rawValue == slots[i].unseenRequest { slots[i].unseenRequest = 0 }
             userLooks(d, core: &core)
         case .showFailure:
@@ -253,7 +253,7 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
             core.note(d) { c in "OS: notification not shown (permission \(c.devices[i].permission))" }
             return nil
         }
-        observeAnalysisNotificationShown(i, core: &core)
+        observeAnalysisNotificationShown(i, core: core)
         let slot = slots[i]
         if slot.unseenRequest != 0 { metrics.completedToNotified.record((core.now - slot.completedAt).microseconds, at: core.now.microseconds) }
         metrics.notified += 1
@@ -306,10 +306,10 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
         let i = Int(d)
         let unseen = slots[i].unseenRequest
         if unseen != 0 {
-            observeTerminatedHoldingResult(i, unseen: unseen, core: &core)
+            observeTerminatedHoldingResult(i, unseen: unseen, core: core)
             if !resultOnDisk(i, unseen: unseen) { slots[i].unseenRequest = 0 }
         }
-        analysisEnds(i, "was still running when the app was terminated", core: &core)
+        analysisEnds(i, "was still running when the app was terminated", core: core)
         let job = slots[i].job
         if job >= 0 {
             metrics.interruptedByTermination += 1

@@ -14,7 +14,7 @@ extension World {
     mutating func continuationOnOpen(_ d: UInt32) {
         guard core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.continuation) else { return }
         deliverContinuation(d, .appOpened)
-        features.continuation.observeOpenHandled(Int(d), core: &core)
+        features.continuation.observeOpenHandled(Int(d), core: core)
         guard let mode = features.continuation.userStartsAnalysis(d, core: &core) else { return }
         deliverContinuation(d, .analysisRequested(mode, notifications: core.devices[Int(d)].permission))
     }
@@ -31,7 +31,7 @@ extension World {
         guard let choice = features.continuation.userChooses(d, incarnation: incarnation, core: &core) else { return }
         let permission = core.devices[Int(d)].permission
         deliverContinuation(d, .userChose(choice))
-        if choice == .moveOn { features.continuation.observeMovedOn(Int(d), permissionBefore: permission, core: &core) }
+        if choice == .moveOn { features.continuation.observeMovedOn(Int(d), permissionBefore: permission, core: core) }
     }
 
     /// The foreground session ended: an analysis the user came back to (moved on, then
@@ -44,7 +44,7 @@ extension World {
     /// The offer or deadline timer fires (``DeviceTimer``): a running app's logic hears it.
     mutating func continuationTimerFires(_ d: UInt32, _ timer: ContinuationTimer) {
         guard core.devices[Int(d)].process == .running else { return }
-        if timer == .deadline { features.continuation.observeDeadlineTimerFires(Int(d), core: &core) }
+        if timer == .deadline { features.continuation.observeDeadlineTimerFires(Int(d), core: core) }
         deliverContinuation(d, .timerFired(timer))
     }
 
@@ -73,9 +73,9 @@ extension World {
         if case .ok(.analysis) = result {
             features.continuation.resultArrived(Int(d), request: core.jobs[j].request, answeredAt: core.jobs[j].answeredAt)
         }
-        if !core.jobs[j].cancelled { features.continuation.analysisEnds(Int(d), "reached the app", core: &core) }
+        if !core.jobs[j].cancelled { features.continuation.analysisEnds(Int(d), "reached the app", core: core) }
         let notified = features.continuation.metrics.notified
         deliverContinuation(d, .httpResponse(core.jobs[j].request, result))
-        features.continuation.observeAnswerHandled(Int(d), succeeded: result == .ok(.analysis), notifiedBefore: notified, core: &core)
+        features.continuation.observeAnswerHandled(Int(d), succeeded: result == .ok(.analysis), notifiedBefore: notified, core: core)
     }
 }

@@ -126,9 +126,9 @@ extension PushHost {
             core.note(d, "OS: push n\(n) not shown (permission \(authorization))")
             return nil
         }
-        if m.priority == .normal || m.priority == .high { observePushDisplayed(user: u, device: i, notification: n, core: &core) }
+        if m.priority == .normal || m.priority == .high { observePushDisplayed(user: u, device: i, notification: n, core: core) }
         if m.collapsible {
-            observePushDisplayedCollapsible(user: u, device: i, notification: n, core: &core)
+            observePushDisplayedCollapsible(user: u, device: i, notification: n, core: core)
             if truth[u].shownCollapsed.contains(UInt32(n)) {
                 // The OS replaces the shown notification: nothing new in Notification Centre.
                 metrics.collapsedInPlace += 1

@@ -12,11 +12,11 @@ extension PushHost {
                        core: inout WorldCore) -> HostRequest? {
         let d = Int(token.device.rawValue)
         let now = core.now
-        observePushSend(user: u, device: d, id, token, expiration: expiration, priority: priority, core: &core)
-        observePushSendRules(user: u, device: d, id, payload, expiration: expiration, core: &core)
-        observePushComposition(user: u, device: d, id, payload, core: &core)
-        observeReleaseSend(user: u, device: d, id, payload, core: &core)
-        observePushRouting(user: u, device: d, id, token, payload, core: &core)
+        observePushSend(user: u, device: d, id, token, expiration: expiration, priority: priority, core: core)
+        observePushSendRules(user: u, device: d, id, payload, expiration: expiration, core: core)
+        observePushComposition(user: u, device: d, id, payload, core: core)
+        observeReleaseSend(user: u, device: d, id, payload, core: core)
+        observePushRouting(user: u, device: d, id, token, payload, core: core)
 
         var notification: Int64 = -1
         switch payload.content {
@@ -79,7 +79,7 @@ extension PushHost {
         let b = load.index(now)
         load.streamingPeak[p].note(streaming, bucket: b)
         let urgent = inflight[s].platformPriority == .high
-        observeProviderPriority(slot, urgent: urgent, core: &core)
+        observeProviderPriority(slot, urgent: urgent, core: core)
         guard inflight[s].token.provider == .apns else { return .fcm(.routeFCM(slot: slot, highPriority: urgent)) }
         let record = inflight[s]
         let d = Int(record.token.device.rawValue)
@@ -230,9 +230,9 @@ extension PushHost {
             }
         }
         if record.notification >= 0 { ledger[Int(record.notification)].live -= 1 }
-        observePushAnswered(user: u, record.send, record.result, core: &core)
-        observeTokenAnswer(user: u, record, core: &core)
-        if record.result == .accepted, record.token.provider == .apns { observeHighDeliveryKnown(record.notification, core: &core) }
+        observePushAnswered(user: u, record.send, record.result, core: core)
+        observeTokenAnswer(user: u, record, core: core)
+        if record.result == .accepted, record.token.provider == .apns { observeHighDeliveryKnown(record.notification, core: core) }
         return PushDelivery(user: u, input: .providerResponse(record.send, record.result), context: record.notification)
     }
 

@@ -13,10 +13,10 @@ extension PushHost {
     /// push run's instructions.)
     mutating func route(_ u: Int, _ input: PushInput, core: inout WorldCore) -> [PushEffect] {
         core.note(truth[u].device, "push <- \(input)")
-        if case .timerFired(.retry(let old)) = input { judgedRetryOf = old } else { judgedRetryOf = nil }
-        observeRouterInput(u, input, core: &core)
-        if case .deliveryReceipt(let id, _) = input { observeHighDeliveryKnown(Int64(id.rawValue), core: &core) }
-        observeUnreadInput(user: u, input, core: &core)
+        if case .timerFired(.retry(let old)) = input { core.oracle.push.judgedRetryOf = old } else { core.oracle.push.judgedRetryOf = nil }
+        observeRouterInput(u, input, core: core)
+        if case .deliveryReceipt(let id, _) = input { observeHighDeliveryKnown(Int64(id.rawValue), core: core) }
+        observeUnreadInput(user: u, input, core: core)
         var buffer: [PushEffect] = []
         swap(&buffer, &effects)
         // Emptied by popping, as in `World.deliver`: cheaper than `removeAll(keepingCapacity:)`.
@@ -38,38 +38,38 @@ extension PushHost {
             startTimer(u, timer, at: simTime(at), context: context, core: &core)
         case .sendEmail(let id, let reason):
             metrics.emailFallbacks[reason == .allDevicesFailed ? 0 : 1] += 1
-            observeHighEnded(Int64(id.rawValue), email: reason, core: &core)
-            observeEmailFallback(user: u, notification: Int(id.rawValue), core: &core)
+            observeHighEnded(Int64(id.rawValue), email: reason, core: core)
+            observeEmailFallback(user: u, notification: Int(id.rawValue), core: core)
             let n = Int(id.rawValue)
             if ledger[n].outcome == .pending { ledger[n].outcome = .emailed }
         case .markToken(let token, let status):
             metrics.tokens[PushMetrics.index(status)] += 1
-            observeTokenMarked(user: u, token, status, core: &core)
+            observeTokenMarked(user: u, token, status, core: core)
             if token.generation == truth[u].generation { truth[u].registryStatus = status }
         case .emailPurgeNotice:
             metrics.purgeNotices += 1
-            observePurgeNotice(user: u, core: &core)
+            observePurgeNotice(user: u, core: core)
         case .purgeDevice:
             metrics.purged += 1
-            observePurge(user: u, core: &core)
+            observePurge(user: u, core: core)
             truth[u].registryStatus = nil
         case .suppressed(let id, let reason):
             metrics.suppressedByReason[PushMetrics.index(reason)] += 1
             let n = Int(id.rawValue)
-            observeSuppressedHeld(n, core: &core)
+            observeSuppressedHeld(n, core: core)
             if ledger[n].outcome == .pending { ledger[n].outcome = .suppressed }
         case .held(let id, let until):
             metrics.held += 1
-            observePushHeld(user: u, notification: Int(id.rawValue), until: until, core: &core)
-            observeHeldRelease(user: u, notification: Int(id.rawValue), until: until, core: &core)
+            observePushHeld(user: u, notification: Int(id.rawValue), until: until, core: core)
+            observeHeldRelease(user: u, notification: Int(id.rawValue), until: until, core: core)
         case .summarized(let ids, let last):
             metrics.summaries += 1
             for id in ids { ledger[Int(id.rawValue)].via = UInt32(last.rawValue) }
             summaries[UInt32(last.rawValue)] = ids
         case .sendFailed(let id, let reason, let willRetry):
             if !willRetry {
-                observePushGivenUp(user: u, id, core: &core)
-                observeHighEnded(context, email: nil, core: &core)
+                observePushGivenUp(user: u, id, core: core)
+                observeHighEnded(context, email: nil, core: core)
             }
             if willRetry {
                 metrics.retries += 1
@@ -93,7 +93,7 @@ extension PushHost {
         if entry.outcome == .pending, entry.live == 0, !users[u].holds(NotificationID(UInt64(n))) {
             if finalFailure {
                 ledger[n].outcome = .failed
-                observePushFailedEverywhere(user: u, notification: n, core: &core)
+                observePushFailedEverywhere(user: u, notification: n, core: core)
             } else if entry.lastEnd != .pending {
                 ledger[n].outcome = entry.lastEnd
             }

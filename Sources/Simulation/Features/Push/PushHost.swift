@@ -41,25 +41,6 @@ struct PushHost<Logics: LogicSet> {
     let throttle = SilentPushThrottle()
     var users: [Logics.Push.State] = []
     var truth: [PushUserTruth] = []
-    /// Per push user, the oracle's own truth for seed 001's rules (``PushRulesTruth``):
-    /// the settings drawn, the sends counted for the limits, the token's story and the
-    /// unread count; the judges never read the router's state.
-    var rules: [PushRulesTruth] = []
-    /// The token whose validation push the answer being routed gave up on, every retry
-    /// failed softly (user << 32 | generation; `.max`: none), for `tokenExpiredWithoutCause`.
-    var judgedValidationGaveUp = UInt64.max
-    /// The retry chains still alive, by user and send id (looked up, never iterated).
-    var retryTruth: [UInt64: PushRetryTruth] = [:]
-    /// The send a router input retries (`.timerFired(.retry)`), nil for any other input:
-    /// the retry judge's view of the input whose effects are running.
-    var judgedRetryOf: PushSendID?
-    /// The high pushes sent, by notification (looked up, never iterated), for the email fallback's judge.
-    var highTruth: [UInt32: HighPushTruth] = [:]
-    /// What the router input now running did to the oracle's unread count (``PushRulesTruth/unread``).
-    var unreadDelivery = PushUnreadDelivery()
-    /// The notifications held for quiet hours and not yet sent or suppressed, with the end
-    /// (Unix microseconds) they were held until (looked up, never iterated).
-    var heldUntil: [UInt32: Int64] = [:]
     /// Per push user: the workload, the providers' draws and the user's answers to pushes.
     var streams: [StreamPosition] = []
     /// The push user of each device, or -1 when its cohort does not run `push`.
@@ -141,7 +122,7 @@ struct PushHost<Logics: LogicSet> {
         let pushUsers = core.devices.count { core.cohorts[Int($0.cohort)].runs(.push) }
         users = [Logics.Push.State](hugePagesCapacity: pushUsers)
         truth = [PushUserTruth](hugePagesCapacity: pushUsers)
-        rules = [PushRulesTruth](hugePagesCapacity: pushUsers)
+        var rules = [PushRulesTruth](hugePagesCapacity: pushUsers)
         streams = Array(hugePagesRepeating: .start, count: pushUsers)
         gatewayDevice = [UInt32](hugePagesCapacity: pushUsers)
         var gatewayDevices = (apns: UInt32(0), fcm: UInt32(0))
@@ -176,6 +157,7 @@ struct PushHost<Logics: LogicSet> {
         }
         apns = APNsGatewayModel(deviceCount: Int(gatewayDevices.apns))
         fcm = FCMGatewayModel(deviceCount: Int(gatewayDevices.fcm))
+        core.oracle.push.rules = rules
     }
 
     static func provider(_ p: PushProvider) -> Int { p == .apns ? 0 : 1 }
@@ -289,10 +271,10 @@ struct PushHost<Logics: LogicSet> {
     mutating func closeLedger(core: inout WorldCore) {
         guard active, !closed else { return }
         closed = true
-        judgeTokenValidationAtEnd(core: &core)
+        judgeTokenValidationAtEnd(core: core)
         let config = self.config
         for n in ledger.indices {
-            if ledger[n].priority == .high { judgeHighEmail(n, core: &core) }
+            if ledger[n].priority == .high { judgeHighEmail(n, core: core) }
             let entry = ledger[n]
             let carrier = ledger[Int(entry.via)]
             var outcome = entry.outcome
@@ -313,7 +295,7 @@ struct PushHost<Logics: LogicSet> {
                 metrics.inFlightAtEnd += 1
             } else {
                 metrics.lost += 1
-                observePushLost(device: Int(truth[Int(entry.user)].device), notification: n, createdAt: entry.createdAt, core: &core)
+                observePushLost(device: Int(truth[Int(entry.user)].device), notification: n, createdAt: entry.createdAt, core: core)
             }
         }
     }

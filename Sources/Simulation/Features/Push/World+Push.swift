@@ -61,7 +61,7 @@ extension World {
             }
         }
         features.push.routed(u, context: delivery.context, finalFailure: finalFailure, effects: &effects, core: &core)
-        features.push.judgeUnreadPushed(user: u, core: &core)
+        features.push.judgeUnreadPushed(user: u, core: core)
     }
 
     /// A queued send takes the stream an answer freed.

@@ -65,7 +65,7 @@ extension World {
     mutating func completeTask(_ d: UInt32, success: Bool) {
         let i = Int(d)
         core.devices[i].task.completions &+= 1
-        features.refresh.observeTaskCompleted(i, success: success, requestPending: taskRequestPending(d, .refresh), core: &core)
+        features.refresh.observeTaskCompleted(i, success: success, requestPending: taskRequestPending(d, .refresh), core: core)
         guard core.devices[i].task.running else { return }
         endTask(d)
         core.schedule(.suspendAfterTask(device: d, serial: core.devices[i].task.serial), after: core.suspensionDelay(i))
@@ -81,7 +81,7 @@ extension World {
         // Latency only for windows that opened during the run: before it, when the
         // app first heard of a window is unknown.
         let availableAt = features.refresh.truth.availableAt(i)
-        features.refresh.observeTestNotificationShown(i, core: &core)
+        features.refresh.observeTestNotificationShown(i, core: core)
         if features.refresh.testNotified(i, window: features.refresh.truth.window(i)), now >= availableAt, availableAt >= .zero {
             features.refresh.metrics.testAvailableToNotified.record((now - availableAt).microseconds, at: now.microseconds)
         }

@@ -107,7 +107,7 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
         states[i] = Logics.StepSync.State(persisted: stored)
         slots[i].syncedThrough = lastSync
         let synced = core.localTime(i, at: lastSync)
-        observeStepSyncStarted(i, firstDay: synced.day, lastSync: lastSync, core: &core)
+        observeStepSyncStarted(i, firstDay: synced.day, lastSync: lastSync, core: core)
         _ = store.upsert(user: i, day: synced.day,
                          steps: health.steps(user: Int(core.globalID(i)), day: synced.day, before: synced.day, secondOfDay: synced.secondOfDay))
         let notification = setStaleNotification(d, at: lastSync + SimDuration(microseconds: logic.spec.staleNotificationAge.microseconds), core: &core)
@@ -120,7 +120,7 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
     mutating func handle(_ d: UInt32, _ input: StepSyncInput, core: inout WorldCore) {
         let i = Int(d)
         let before = states[i].stored
-        observeStepSyncInput(i, input, core: &core)
+        observeStepSyncInput(i, input, core: core)
         logic.handle(input, state: &states[i], now: core.deviceTime(i, at: core.now), into: &effects)
         durable.changed(i, from: before, to: states[i].stored)
     }
@@ -131,12 +131,12 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
         let i = Int(d)
         switch effect {
         case .schedulePeriodicWork(let interval, let constraints):
-            observePeriodicWorkInterval(i, SimDuration(microseconds: interval.microseconds), core: &core)
+            observePeriodicWorkInterval(i, SimDuration(microseconds: interval.microseconds), core: core)
             return .enqueuePeriodicWork(.stepSync, interval: interval, constraints: constraints)
         case .readHealthData(let from, let to):
-            observeSyncStarts(i, core: &core)
-            observeSyncCadence(i, core: &core)
-            observeSyncStartAllowed(i, core: &core)
+            observeSyncStarts(i, core: core)
+            observeSyncCadence(i, core: core)
+            observeSyncStartAllowed(i, core: core)
             let clock = core.devices[i].clock
             slots[i].readFrom = clock.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
             slots[i].readTo = clock.trueTime(ofWall: to.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
@@ -145,12 +145,12 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
                                                     startUnixSeconds: core.startUnixSeconds))
         case .httpRequest(let id, let endpoint):
             metrics.uploads += 1
-            observeStepUploadSent(i, core: &core)
-            if case .syncSteps(let upload) = endpoint { observeUploadReach(i, upload, core: &core) }
+            observeStepUploadSent(i, core: core)
+            if case .syncSteps(let upload) = endpoint { observeUploadReach(i, upload, core: core) }
             return .send(id, endpoint, .stepSync)
         case .startRetryTimer(let after):
             let delay = SimDuration(microseconds: after.microseconds)
-            observeRetryArmed(i, after: delay, core: &core)
+            observeRetryArmed(i, after: delay, core: core)
             core.armTimer(d, .stepRetry, after: delay)
         case .cancelRetryTimer:
             core.cancelTimer(d, .stepRetry)
@@ -162,7 +162,7 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
             // A time-interval trigger (Android: an elapsed-time alarm): true elapsed time,
             // whatever the wall clock does.
             let delay = SimDuration(microseconds: after.microseconds)
-            observeStaleNoticeSet(i, after: delay, core: &core)
+            observeStaleNoticeSet(i, after: delay, core: core)
             return setStaleNotification(d, at: core.now + delay, core: &core)
         case .finishWork(let success):
             return .finishWork(.stepSync, success: success)
@@ -213,7 +213,7 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
     /// permission suppresses it.
     mutating func postStaleNotification(_ d: UInt32, core: inout WorldCore) {
         let i = Int(d)
-        observeStaleNoticeFires(i, core: &core)
+        observeStaleNoticeFires(i, core: core)
         guard core.devices[i].permission.allowsPosting else {
             core.metrics.notificationsSuppressed += 1
             core.note(d) { c in "OS: stale-sync notification not shown (permission \(c.devices[i].permission))" }
@@ -300,7 +300,7 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
             case .insert:
                 let rows = store.insert(user: user, day: day, steps: entry.steps)
                 created += 1
-                observeStepRowInserted(user: user, rows: rows, date: entry.date, source: upload.source.rawValue, core: &core)
+                observeStepRowInserted(user: user, rows: rows, date: entry.date, source: upload.source.rawValue, core: core)
             }
         }
         stepsReachedServer(user, readFrom: core.jobs[j].stepsReadFrom, readTo: core.jobs[j].stepsReadTo, core: &core)
@@ -314,7 +314,7 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
         let oldest = firstStepAfter(user, max(through, readFrom), core: core)
         if oldest < readTo { metrics.recordedToSynced.record((core.now - oldest).microseconds, at: core.now.microseconds) }
         if readTo > through { slots[user].syncedThrough = readTo }
-        observeStepsReceived(user: user, readTo: readTo, core: &core)
+        observeStepsReceived(user: user, readTo: readTo, core: core)
     }
 
     /// The first instant at or after `t` at which the user records steps.

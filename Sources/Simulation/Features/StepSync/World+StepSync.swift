@@ -132,7 +132,7 @@ extension World {
         guard core.cohorts[Int(core.devices[i].cohort)].runs(.stepSync) else { return }
         let context = stepContext(i)
         deliverStepSync(d, .appOpened(context))
-        features.stepSync.observeOpenDelivered(i, core: &core)
+        features.stepSync.observeOpenDelivered(i, core: core)
     }
 
     /// iOS freezes the app: an upload in flight will not be answered; the logic hears
