@@ -272,36 +272,48 @@ extension World {
         }
     }
 
-    /// Which feature handles the app's background task where both could: an iOS cohort
-    /// with `stepSync` but not `refresh` has the step sync's `BGAppRefreshTask` handler
-    /// (seed `003`: "Background App Refresh + HealthKit Background Delivery"). Its adapter
-    /// submits the next request for the sync interval when the task starts and completes
-    /// the task once no upload is in flight.
-    @inline(__always) func stepSyncOwnsTask(_ i: Int) -> Bool {
+    /// Whether the step sync submits task requests under its own identifier: on iOS, in a
+    /// cohort without the refresh (seed `003`: "Background App Refresh + HealthKit
+    /// Background Delivery"). Where the refresh runs, the step sync rides the refresh's
+    /// launches instead: an app keeps at most one pending refresh request
+    /// (docs/platform-facts.md F). Its adapter submits the next request for the sync
+    /// interval when the task starts and completes the task once no upload is in flight.
+    @inline(__always) func stepSyncHoldsItsOwnTask(_ i: Int) -> Bool {
         let cohort = core.cohorts[Int(core.devices[i].cohort)]
         return cohort.runs(.stepSync) && !cohort.runs(.refresh) && !runsPeriodicWork(i)
     }
 
-    /// The app's background task launched (iOS `BGAppRefreshTask`, Android the refresh
-    /// work's job): every feature that handles the task hears. The step sync owns the
-    /// task where there is no refresh, and otherwise rides its launch on iOS (Android
-    /// runs it as its own periodic work).
+    /// The app's background task launched (iOS: the request of the work that holds it;
+    /// Android: the refresh work's job): the holder's feature hears, then, on iOS, the
+    /// step sync rides the launch (Android runs it as its own periodic work).
     mutating func featuresHearTaskLaunched(_ d: UInt32) {
         let i = Int(d)
-        refreshTaskLaunched(d)
-        if stepSyncOwnsTask(i) { stepSyncTaskLaunched(d) }
+        switch taskHolder(i) {
+        case .refresh: refreshTaskLaunched(d)
+        case .stepSync: stepSyncTaskLaunched(d)
+        }
         if core.cohorts[Int(core.devices[i].cohort)].runs(.stepSync), !runsPeriodicWork(i), core.devices[i].process == .running {
             let context = stepContext(i)
             deliverStepSync(d, .refreshTaskLaunched(context))
         }
     }
 
-    /// The app's `BGAppRefreshTask` expired (iOS's expiration handler runs): every feature
-    /// that handles the task hears (Android's stop of the refresh work's job is
+    /// The app's task expired (iOS's expiration handler runs): the feature of the work
+    /// that holds it hears (Android's stop of the refresh work's job is
     /// ``featureWorkStopped(_:_:serial:)``).
     mutating func featuresHearTaskExpired(_ d: UInt32) {
-        deliverRefresh(d, .taskExpired)
-        if stepSyncOwnsTask(Int(d)) { stepSyncTaskExpired(d) }
+        switch taskHolder(Int(d)) {
+        case .refresh: deliverRefresh(d, .taskExpired)
+        case .stepSync: stepSyncTaskExpired(d)
+        }
+    }
+
+    /// The task `work` held ended after `duration`, costing `mAh`: its feature books them.
+    mutating func featureTaskEnded(_ work: WorkID, _ i: Int, duration: SimDuration, mAh: Double) {
+        switch work {
+        case .refresh: refreshTaskEnded(i, duration: duration, mAh: mAh)
+        case .stepSync: break  // its uploads book their own energy (`energyPerSync`)
+        }
     }
 
     // MARK: - The run
@@ -310,7 +322,8 @@ extension World {
     /// battery): the app's background task as the app left it before the run, then each
     /// feature's own state and triggers.
     mutating func featuresStart(_ d: UInt32) {
-        startAppTask(d, handled: core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.refresh) || stepSyncOwnsTask(Int(d)))
+        let i = Int(d)
+        startAppTask(d, holder: core.cohorts[Int(core.devices[i].cohort)].runs(.refresh) ? .refresh : stepSyncHoldsItsOwnTask(i) ? .stepSync : nil)
         if core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.stepSync) { startStepSync(d) }
     }
 

@@ -90,10 +90,10 @@ extension World {
     /// (``deliver(_:_:_:)``); a health-data read is answered at once, as the next input.
     mutating func deliverStepSync(_ d: UInt32, _ input: StepSyncInput) {
         deliver(StepSyncHost<Logics>.self, d, input)
-        if stepSyncOwnsTask(Int(d)) { completeStepSyncTaskIfDone(d) }
+        if taskHolder(Int(d)) == .stepSync { completeStepSyncTaskIfDone(d) }
     }
 
-    // MARK: - The app's background task, where the step sync handles it (iOS)
+    // MARK: - The app's background task, where the step sync holds it (iOS)
 
     /// The task launched: the next one is asked for a sync interval from now.
     mutating func stepSyncTaskLaunched(_ d: UInt32) {
