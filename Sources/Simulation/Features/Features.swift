@@ -29,6 +29,28 @@ struct FeatureHosts<Logics: LogicSet> {
     var push: PushHost<Logics>
 }
 
+extension FeatureHosts {
+    /// The one list of the features, in the order they hear of a thing (it fixes the
+    /// order of their draws and of the request slots they take): a new feature adds its
+    /// host's line here and in ``read(_:in:)``.
+    @inline(__always) static func walk<V: FeatureVisitor>(_ visitor: inout V, in world: inout World<Logics>) where V.Logics == Logics {
+        visitor.visit(RefreshHost<Logics>.self, in: &world)
+        visitor.visit(BadgeHost<Logics>.self, in: &world)
+        visitor.visit(ContinuationHost<Logics>.self, in: &world)
+        visitor.visit(PushHost<Logics>.self, in: &world)
+        visitor.visit(StepSyncHost<Logics>.self, in: &world)
+    }
+
+    /// ``walk(_:in:)``'s list, for a fan-out that only reads.
+    @inline(__always) static func read<V: FeatureReader>(_ visitor: inout V, in world: borrowing World<Logics>) where V.Logics == Logics {
+        visitor.visit(RefreshHost<Logics>.self, in: world)
+        visitor.visit(BadgeHost<Logics>.self, in: world)
+        visitor.visit(ContinuationHost<Logics>.self, in: world)
+        visitor.visit(PushHost<Logics>.self, in: world)
+        visitor.visit(StepSyncHost<Logics>.self, in: world)
+    }
+}
+
 /// The list of features (docs/architecture.md, "Where each kind of change goes"): the one place
 /// the core's event switch, process lifecycle and user code reach the feature hosts, one
 /// line per host in each fan-out, in the order the hosts hear of it. The core calls
@@ -91,11 +113,8 @@ extension World {
 
     /// Starts loading what an open reads of every feature (Core/Prefetch).
     @inline(__always) mutating func prefetchOpening(_ i: Int, android a: Int) {
-        prefetchRefresh(i)
-        prefetchStepSync(i, android: a)
-        features.continuation.states.prefetch(i)
-        features.continuation.slots.prefetch(i)
-        features.push.prefetchUser(of: i)
+        var fanOut = FeatureFanOut<Logics>.PrefetchOpening(i: i, a: a)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     /// Starts loading what the end of a foreground session reads: the continuation's state
@@ -344,16 +363,14 @@ extension World {
     /// The user opens the app: the ground truth of each feature's backend first (before
     /// the token, the process and the OS: the order of the user's draws).
     mutating func featuresHearOpening(_ d: UInt32) {
-        userSeesTest(d)
+        var fanOut = FeatureFanOut<Logics>.Opening(d: d)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     /// The user opened the app (after ground truth, the token, the process and the OS).
     mutating func featuresHearAppOpened(_ d: UInt32) {
-        deliverRefresh(d, .appOpened)
-        features.badge.appOpened(d, core: &core)
-        continuationOnOpen(d)
-        pushOnOpen(d)
-        stepSyncOnOpen(d)
+        var fanOut = FeatureFanOut<Logics>.AppOpened(d: d)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     /// A notification the app posted was shown (``World/postNotification(_:device:)``):
@@ -373,12 +390,14 @@ extension World {
 
     /// The foreground session ended, before the app may be suspended.
     mutating func featuresHearLeftForeground(_ d: UInt32) {
-        continuationLeavesForeground(d)
+        var fanOut = FeatureFanOut<Logics>.LeftForeground(d: d)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     /// iOS suspends the app (before its process is marked suspended).
     mutating func featuresHearSuspended(_ d: UInt32) {
-        failStepUploadOnSuspension(d)
+        var fanOut = FeatureFanOut<Logics>.Suspended(d: d)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     /// The process was terminated: each host drops what lived in memory and comes back
@@ -394,7 +413,8 @@ extension World {
     /// The device can be reached again (back online, a network outage over): providers
     /// hand over what they stored.
     mutating func featuresHearReachable(_ d: UInt32) {
-        pushDeviceReachable(d)
+        var fanOut = FeatureFanOut<Logics>.Reachable(d: d)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     // MARK: - Faults and shards
@@ -407,16 +427,17 @@ extension World {
 
     /// UserDefaults wrote every feature's state to disk.
     mutating func featuresPersist(_ i: Int) {
-        features.refresh.persist(i)
-        features.continuation.persist(i)
-        features.stepSync.persist(i)
+        var fanOut = FeatureFanOut<Logics>.Persist(i: i)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     /// Whether a feature's background work keeps the app's process from being suspended:
     /// the continuation's `beginBackgroundTask`, a HealthKit wake under way, an Android
     /// job (``World/mayBeSuspended(_:)`` asks it on every suspension path).
     @inline(__always) func featuresHoldProcess(_ i: Int) -> Bool {
-        features.continuation.holdsBackgroundTask(i) || features.stepSync.wakeHolds(i) || workHoldsProcess(i)
+        var fanOut = FeatureFanOut<Logics>.HoldsProcess(i: i)
+        FeatureHosts.read(&fanOut, in: self)
+        return fanOut.holds || workHoldsProcess(i)
     }
 
     /// Memory of one device's entries in the hosts' arrays (``World/bytesPerDevice``).
@@ -429,18 +450,17 @@ extension World {
     /// The features' parts of report.json (``ReportParts``): each host reports its own,
     /// in its Features/<F>/<F>Report.swift.
     func featureReport() -> ReportParts {
-        var parts = ReportParts(cohorts: core.cohorts.count)
-        features.refresh.report(into: &parts, core: core)
-        features.continuation.report(into: &parts)
-        features.push.report(into: &parts, duration: scenario.duration)
-        features.stepSync.report(into: &parts)
-        return parts
+        var fanOut = FeatureFanOut<Logics>.Report(parts: ReportParts(cohorts: core.cohorts.count))
+        FeatureHosts.read(&fanOut, in: self)
+        return fanOut.parts
     }
 
     /// Device `i`'s wakeups a feature caused besides its task launches
     /// (`battery.<cohort>.wakeupsPerDeviceDay`).
     func featuresWakeups(_ i: Int) -> UInt32 {
-        features.stepSync.slots[i].healthWakes + features.push.silentPushWakes(of: i)
+        var fanOut = FeatureFanOut<Logics>.Wakeups(i: i)
+        FeatureHosts.read(&fanOut, in: self)
+        return fanOut.sum
     }
 
     /// `fleetsim merge`'s rules: each feature's own (beside its report), checked before

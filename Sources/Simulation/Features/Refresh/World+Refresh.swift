@@ -2,6 +2,7 @@ import SimKernel
 import AppLogic
 import Platform
 import Scenario
+import Reports
 
 extension World {
     /// The OS starts the app's background task for `work` (iOS: the request its
@@ -219,4 +220,14 @@ extension World {
         features.refresh.slots.prefetch(i)
         core.oracle.refresh.prefetch(i)
     }
+}
+
+// MARK: - What it hears as a feature (Features/FeatureHooks.swift)
+
+extension RefreshHost: FeatureHooks {
+    @inline(__always) static func hearOpening(_ d: UInt32, in world: inout World<Logics>) { world.userSeesTest(d) }
+    @inline(__always) static func hearAppOpened(_ d: UInt32, in world: inout World<Logics>) { world.deliverRefresh(d, .appOpened) }
+    @inline(__always) static func persist(_ i: Int, in world: inout World<Logics>) { world.features.refresh.persist(i) }
+    @inline(__always) static func prefetchOpening(_ i: Int, android a: Int, in world: inout World<Logics>) { world.prefetchRefresh(i) }
+    static func report(into parts: inout ReportParts, world: borrowing World<Logics>) { world.features.refresh.report(into: &parts, core: world.core) }
 }
