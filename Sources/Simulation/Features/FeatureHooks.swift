@@ -1,8 +1,8 @@
 import Reports
 
 /// A feature as the world sees it (docs/architecture.md, "Where each kind of change
-/// goes"): what every feature may hear of the process and the user, its share of the
-/// report and of the memory, each a hook with a default that does nothing. Its host
+/// goes"): what every feature may hear of the process and the user, and what it gives
+/// the process and the report, each a hook with a default that does nothing. Its host
 /// conforms (Features/<F>/), and ``FeatureHosts/walk(_:in:)`` reaches the hosts in
 /// the one compile-time list, so a fan-out that every feature hears is one visitor, not
 /// a line per feature. Static hooks on the host's type, handed the world: called on
@@ -30,8 +30,6 @@ protocol FeatureHooks {
     static func wakeups(_ i: Int, in world: borrowing World<Logics>) -> UInt32
     /// The feature's part of report.json (``ReportParts``).
     static func report(into parts: inout ReportParts, world: borrowing World<Logics>)
-    /// Memory of one device's entries in the host's arrays.
-    static var bytesPerDevice: Int { get }
 }
 
 extension FeatureHooks {
@@ -45,7 +43,6 @@ extension FeatureHooks {
     @inline(__always) static func holdsProcess(_ i: Int, in world: borrowing World<Logics>) -> Bool { false }
     @inline(__always) static func wakeups(_ i: Int, in world: borrowing World<Logics>) -> UInt32 { 0 }
     @inline(__always) static func report(into parts: inout ReportParts, world: borrowing World<Logics>) {}
-    static var bytesPerDevice: Int { 0 }
 }
 
 /// One fan-out over the features: ``FeatureHosts/walk(_:in:)`` calls ``visit(_:in:)``
