@@ -75,6 +75,7 @@ public struct World<Logics: LogicSet> {
                          end: SimTime.zero + scenario.duration, startUnixSeconds: scenario.startUnixSeconds,
                          rhythm: DailyRhythm(seed: scenario.seed))
         core.jobs = [Job](hugePagesCapacity: World.jobsReserved(devices: devices.count))
+        core.bgTaskRequests = [BGTaskRequests](repeating: BGTaskRequests(), count: fleet.launchPolicies.count)
         if scenario.tieBreak == .shuffle { core.ties = TieKeys(seed: scenario.seed, devices: devices.count) }
         requestTimeout = scenario.backend.requestTimeout
         let logics = Logics(scenario.logic)
@@ -317,8 +318,9 @@ extension World {
         MemoryLayout<Device>.stride + MemoryLayout<DeferredTimer>.stride + featuresBytesPerDevice
     }
 
-    /// Memory of one iOS device's extra state: its launch policy's (``WorldCore/launchPolicies``).
-    public static var bytesPerIOSDevice: Int { MemoryLayout<LaunchPolicyState>.stride }
+    /// Memory of one iOS device's extra state: its launch policy's (``WorldCore/launchPolicies``)
+    /// and its pending task requests (``WorldCore/bgTaskRequests``).
+    public static var bytesPerIOSDevice: Int { MemoryLayout<LaunchPolicyState>.stride + MemoryLayout<BGTaskRequests>.stride }
 
     /// Memory of one Android device's extra state (its quota history arrays not included).
     public static var bytesPerAndroidDevice: Int { MemoryLayout<AndroidDevice>.stride }

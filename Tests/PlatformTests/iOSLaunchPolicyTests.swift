@@ -36,6 +36,15 @@ import SimKernel
         #expect(scheduler.submit(backgroundAppRefresh: true) == .accepted)
     }
 
+    /// One refresh request and ten processing requests pending across the app's other
+    /// identifiers at most (`BGTaskScheduler.submit(_:)`, docs/platform-facts.md F).
+    @Test func submitIsRefusedAtTheKindsPendingLimit() {
+        let scheduler = BGTaskSchedulerModel(runLimit: .seconds(30), earlyExpirationRate: 0, watchdogGrace: .seconds(5))
+        #expect(scheduler.submit(backgroundAppRefresh: true, kind: .bgAppRefreshTask, othersPending: 1) == .tooManyPendingTaskRequests)
+        #expect(scheduler.submit(backgroundAppRefresh: true, kind: .bgProcessingTask, othersPending: 9) == .accepted)
+        #expect(scheduler.submit(backgroundAppRefresh: true, kind: .bgProcessingTask, othersPending: 10) == .tooManyPendingTaskRequests)
+    }
+
     @Test func aForceQuitAppGetsNoLaunchUntilReopened() {
         var rng = RandomStream(seed: 7, entity: 1, purpose: "test.launch")
         var state = fresh()

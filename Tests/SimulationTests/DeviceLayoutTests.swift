@@ -32,6 +32,8 @@ import Platform
         #expect(MemoryLayout<DozeState>.stride <= 96, "DozeState grew: see docs/performance.md#memory-per-device")
         // iOS devices only, beside the fleet's `Device`s (docs/performance.md#memory-per-device).
         #expect(MemoryLayout<LaunchPolicyState>.stride <= 48, "LaunchPolicyState grew: see docs/performance.md#memory-per-device")
+        // The pending task requests, one per declared work (OS/iOS/WorldCore+BGTaskScheduler.swift).
+        #expect(MemoryLayout<BGTaskRequests>.stride <= 12, "BGTaskRequests grew: see docs/performance.md#memory-per-device")
         // The refresh logic's state and what reached the disk (docs/performance.md#memory-per-device).
         // A request in flight: about one for every four devices at a burst (docs/performance.md#memory-per-device).
         // 112 until the request's cause (one byte for backend.load.requestsByCause) took 8:

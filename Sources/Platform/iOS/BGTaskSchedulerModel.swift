@@ -1,9 +1,12 @@
 import SimKernel
 
-/// BGTaskScheduler's handling of one `BGAppRefreshTaskRequest` identifier
-/// (`docs/platform-facts.md` F).
+/// BGTaskScheduler's handling of the app's task requests, one pending request per
+/// identifier (`docs/platform-facts.md` F).
 ///
-/// - One pending request per identifier: a new submit replaces the pending one.
+/// - One pending request per identifier: a new submit replaces that identifier's pending
+///   request, and no other's.
+/// - At most 1 refresh request and 10 processing requests pending at once, across the
+///   app's identifiers: one more is refused with `tooManyPendingTaskRequests`.
 /// - `earliestBeginDate`: the task "won't begin sooner"; when it does begin is the
 ///   system's choice, modelled by ``LaunchPolicyModel`` (which also holds the Low Power
 ///   Mode and force-quit rules).
@@ -31,11 +34,17 @@ public struct BGTaskSchedulerModel: Sendable {
         case accepted
         /// `BGTaskScheduler.Error.unavailable`: Background App Refresh is off.
         case unavailable
+        /// `BGTaskScheduler.Error.tooManyPendingTaskRequests`: the app's other identifiers
+        /// already hold as many pending requests of this kind as the system keeps.
+        case tooManyPendingTaskRequests
     }
 
-    /// Submits a request (`docs/platform-facts.md` F: `unavailable` with Background App Refresh off).
-    public func submit(backgroundAppRefresh: Bool) -> SubmitResult {
-        backgroundAppRefresh ? .accepted : .unavailable
+    /// Submits a request of `kind` while the app's other identifiers hold `othersPending`
+    /// pending requests of that kind (`docs/platform-facts.md` F: `unavailable` with
+    /// Background App Refresh off, at most ``BGTaskKind/pendingLimit`` pending).
+    public func submit(backgroundAppRefresh: Bool, kind: BGTaskKind = .bgAppRefreshTask, othersPending: Int = 0) -> SubmitResult {
+        guard backgroundAppRefresh else { return .unavailable }
+        return othersPending < kind.pendingLimit ? .accepted : .tooManyPendingTaskRequests
     }
 
     /// How long a launched task runs before its expiration handler is called.
@@ -46,21 +55,38 @@ public struct BGTaskSchedulerModel: Sendable {
     }
 }
 
-/// One device's bookkeeping of the app's background task (its `BGAppRefreshTask` on iOS, the
-/// job run as the task on Android), as the OS sees it (ground truth for the oracle).
+/// The class of a task request (`BGAppRefreshTaskRequest` or `BGProcessingTaskRequest`):
+/// BGTaskScheduler counts its pending requests per class (`docs/platform-facts.md` F).
+public enum BGTaskKind: UInt8, Sendable {
+    case bgAppRefreshTask, bgProcessingTask
+
+    /// "There can be a total of 1 refresh task and 10 processing tasks scheduled at any
+    /// time" (Apple, `BGTaskScheduler.submit(_:)`).
+    public var pendingLimit: Int {
+        switch self {
+        case .bgAppRefreshTask: 1
+        case .bgProcessingTask: 10
+        }
+    }
+}
+
+/// One device's bookkeeping of the app's running background task (its `BGTask` on iOS,
+/// the job run as the task on Android), as the OS sees it (ground truth for the oracle).
+/// The pending requests are kept per identifier beside it (iOS: one per work id, the
+/// simulation's `BGTaskRequests`); one task runs at a time, and ``holder`` says whose.
 public struct BackgroundTaskSlot: Sendable {
-    // Widest fields first: 20 bytes, not 25 with padding.
+    // Widest fields first: 19 bytes, not 24 with padding.
     public var launchedAt = SimTime.zero
-    /// Generation of the pending request's launch event (cancels a replaced request).
+    /// Issues each submitted request's generation, unique on the device across
+    /// identifiers, which its launch events carry; bumped again at a cancel.
     public var pending = GenerationCounter()
     /// Serial of the task now or last running; events carry it.
     public var serial: UInt32 = 0
-    public var hasPending = false
-    /// The launch policy blocked the request (Low Power Mode, force-quit); the world
-    /// looks again when that condition ends.
-    public var heldBack = false
     public var running = false
     /// How often the app called `setTaskCompleted` for the current task.
     public var completions: UInt8 = 0
+    /// The raw id of the work whose request launched the task now or last running: its
+    /// feature hears the task, and its time and energy are booked to that work.
+    public var holder: UInt8 = 0
     public init() {}
 }

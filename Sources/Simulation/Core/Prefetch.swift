@@ -109,10 +109,13 @@ extension WorldEvent {
 /// The core's prefetches of one device, for the event kinds above and the features' own
 /// (Features/Features.swift).
 enum Prefetch {
-    /// The launch-policy state at `slot` (none when -1), which a task launch and an
-    /// open read on iOS; the slot from the runs, not from the `Device` being fetched.
+    /// The launch-policy state and the pending task requests at `slot` (none when -1),
+    /// which a task launch and an open read on iOS; the slot from the runs, not from the `Device` being fetched.
     @inline(__always) static func launchPolicy<Logics: LogicSet>(_ slot: Int, in world: inout World<Logics>) {
-        if slot >= 0 { world.core.launchPolicies.prefetch(slot) }
+        if slot >= 0 {
+            world.core.launchPolicies.prefetch(slot)
+            world.core.bgTaskRequests.prefetch(slot)
+        }
     }
 
     /// The `device` bytes of device `d`'s `Device` and, on Android, the `android` bytes of

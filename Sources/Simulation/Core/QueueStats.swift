@@ -38,7 +38,7 @@ extension WorldEvent {
             let i = Int(d)
             return !(world.core.devices[i].incarnation == incarnation && world.core.devices[i].process == .running && world.core.now >= world.core.devices[i].foregroundUntil)
         case .taskLaunch(let d, let generation):
-            return !(world.core.devices[Int(d)].task.pending.isCurrent(generation) && world.core.devices[Int(d)].task.hasPending)
+            return !world.core.bgTaskRequestPending(d, generation: generation)
         case .taskExpires(let d, let serial), .taskWatchdog(let d, let serial):
             return !(world.core.devices[Int(d)].task.serial == serial && world.core.devices[Int(d)].task.running)
         case .suspendAfterTask(let d, let serial):

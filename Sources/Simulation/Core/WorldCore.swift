@@ -27,6 +27,9 @@ struct WorldCore {
     /// The iOS devices' launch-policy states (``Device/launchPolicySlot``): Android devices
     /// have none, so they are not in `Device`.
     var launchPolicies: [LaunchPolicyState]
+    /// The iOS devices' pending task requests, one per work id, at the same slots
+    /// (OS/iOS/WorldCore+BGTaskScheduler.swift).
+    var bgTaskRequests: [BGTaskRequests] = []
     let cohorts: [CohortModels]
     let timeZones: [String]
     /// One per entry of `timeZones`.

@@ -1,4 +1,5 @@
 import SimKernel
+import Platform
 import AppLogic
 
 // What the features declare to the core and the OS, beside their list (Features.swift):
@@ -23,6 +24,15 @@ enum WorkID: UInt8, CaseIterable {
         switch self {
         case .refresh: "refresh"
         case .stepSync: "step-sync"
+        }
+    }
+
+    /// The energy operation a task this work holds opens on the device's books
+    /// (``EnergyLedger``): the task's time and energy are the work's.
+    var energyOperation: EnergyOperation {
+        switch self {
+        case .refresh: .refresh
+        case .stepSync: .sync
         }
     }
 }

@@ -29,6 +29,28 @@ struct FeatureHosts<Logics: LogicSet> {
     var push: PushHost<Logics>
 }
 
+extension FeatureHosts {
+    /// The one list of the features, in the order they hear of a thing (it fixes the
+    /// order of their draws and of the request slots they take): a new feature adds its
+    /// host's line here and in ``read(_:in:)``.
+    @inline(__always) static func walk<V: FeatureVisitor>(_ visitor: inout V, in world: inout World<Logics>) where V.Logics == Logics {
+        visitor.visit(RefreshHost<Logics>.self, in: &world)
+        visitor.visit(BadgeHost<Logics>.self, in: &world)
+        visitor.visit(ContinuationHost<Logics>.self, in: &world)
+        visitor.visit(PushHost<Logics>.self, in: &world)
+        visitor.visit(StepSyncHost<Logics>.self, in: &world)
+    }
+
+    /// ``walk(_:in:)``'s list, for a fan-out that only reads.
+    @inline(__always) static func read<V: FeatureReader>(_ visitor: inout V, in world: borrowing World<Logics>) where V.Logics == Logics {
+        visitor.visit(RefreshHost<Logics>.self, in: world)
+        visitor.visit(BadgeHost<Logics>.self, in: world)
+        visitor.visit(ContinuationHost<Logics>.self, in: world)
+        visitor.visit(PushHost<Logics>.self, in: world)
+        visitor.visit(StepSyncHost<Logics>.self, in: world)
+    }
+}
+
 /// The list of features (docs/architecture.md, "Where each kind of change goes"): the one place
 /// the core's event switch, process lifecycle and user code reach the feature hosts, one
 /// line per host in each fan-out, in the order the hosts hear of it. The core calls
@@ -91,11 +113,8 @@ extension World {
 
     /// Starts loading what an open reads of every feature (Core/Prefetch).
     @inline(__always) mutating func prefetchOpening(_ i: Int, android a: Int) {
-        prefetchRefresh(i)
-        prefetchStepSync(i, android: a)
-        features.continuation.states.prefetch(i)
-        features.continuation.slots.prefetch(i)
-        features.push.prefetchUser(of: i)
+        var fanOut = FeatureFanOut<Logics>.PrefetchOpening(i: i, a: a)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     /// Starts loading what the end of a foreground session reads: the continuation's state
@@ -272,36 +291,48 @@ extension World {
         }
     }
 
-    /// Which feature handles the app's background task where both could: an iOS cohort
-    /// with `stepSync` but not `refresh` has the step sync's `BGAppRefreshTask` handler
-    /// (seed `003`: "Background App Refresh + HealthKit Background Delivery"). Its adapter
-    /// submits the next request for the sync interval when the task starts and completes
-    /// the task once no upload is in flight.
-    @inline(__always) func stepSyncOwnsTask(_ i: Int) -> Bool {
+    /// Whether the step sync submits task requests under its own identifier: on iOS, in a
+    /// cohort without the refresh (seed `003`: "Background App Refresh + HealthKit
+    /// Background Delivery"). Where the refresh runs, the step sync rides the refresh's
+    /// launches instead: an app keeps at most one pending refresh request
+    /// (docs/platform-facts.md F). Its adapter submits the next request for the sync
+    /// interval when the task starts and completes the task once no upload is in flight.
+    @inline(__always) func stepSyncHoldsItsOwnTask(_ i: Int) -> Bool {
         let cohort = core.cohorts[Int(core.devices[i].cohort)]
         return cohort.runs(.stepSync) && !cohort.runs(.refresh) && !runsPeriodicWork(i)
     }
 
-    /// The app's background task launched (iOS `BGAppRefreshTask`, Android the refresh
-    /// work's job): every feature that handles the task hears. The step sync owns the
-    /// task where there is no refresh, and otherwise rides its launch on iOS (Android
-    /// runs it as its own periodic work).
+    /// The app's background task launched (iOS: the request of the work that holds it;
+    /// Android: the refresh work's job): the holder's feature hears, then, on iOS, the
+    /// step sync rides the launch (Android runs it as its own periodic work).
     mutating func featuresHearTaskLaunched(_ d: UInt32) {
         let i = Int(d)
-        refreshTaskLaunched(d)
-        if stepSyncOwnsTask(i) { stepSyncTaskLaunched(d) }
+        switch taskHolder(i) {
+        case .refresh: refreshTaskLaunched(d)
+        case .stepSync: stepSyncTaskLaunched(d)
+        }
         if core.cohorts[Int(core.devices[i].cohort)].runs(.stepSync), !runsPeriodicWork(i), core.devices[i].process == .running {
             let context = stepContext(i)
             deliverStepSync(d, .refreshTaskLaunched(context))
         }
     }
 
-    /// The app's `BGAppRefreshTask` expired (iOS's expiration handler runs): every feature
-    /// that handles the task hears (Android's stop of the refresh work's job is
+    /// The app's task expired (iOS's expiration handler runs): the feature of the work
+    /// that holds it hears (Android's stop of the refresh work's job is
     /// ``featureWorkStopped(_:_:serial:)``).
     mutating func featuresHearTaskExpired(_ d: UInt32) {
-        deliverRefresh(d, .taskExpired)
-        if stepSyncOwnsTask(Int(d)) { stepSyncTaskExpired(d) }
+        switch taskHolder(Int(d)) {
+        case .refresh: deliverRefresh(d, .taskExpired)
+        case .stepSync: stepSyncTaskExpired(d)
+        }
+    }
+
+    /// The task `work` held ended after `duration`, costing `mAh`: its feature books them.
+    mutating func featureTaskEnded(_ work: WorkID, _ i: Int, duration: SimDuration, mAh: Double) {
+        switch work {
+        case .refresh: refreshTaskEnded(i, duration: duration, mAh: mAh)
+        case .stepSync: break  // its uploads book their own energy (`energyPerSync`)
+        }
     }
 
     // MARK: - The run
@@ -310,7 +341,8 @@ extension World {
     /// battery): the app's background task as the app left it before the run, then each
     /// feature's own state and triggers.
     mutating func featuresStart(_ d: UInt32) {
-        startAppTask(d, handled: core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.refresh) || stepSyncOwnsTask(Int(d)))
+        let i = Int(d)
+        startAppTask(d, holder: core.cohorts[Int(core.devices[i].cohort)].runs(.refresh) ? .refresh : stepSyncHoldsItsOwnTask(i) ? .stepSync : nil)
         if core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.stepSync) { startStepSync(d) }
     }
 
@@ -331,16 +363,14 @@ extension World {
     /// The user opens the app: the ground truth of each feature's backend first (before
     /// the token, the process and the OS: the order of the user's draws).
     mutating func featuresHearOpening(_ d: UInt32) {
-        userSeesTest(d)
+        var fanOut = FeatureFanOut<Logics>.Opening(d: d)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     /// The user opened the app (after ground truth, the token, the process and the OS).
     mutating func featuresHearAppOpened(_ d: UInt32) {
-        deliverRefresh(d, .appOpened)
-        features.badge.appOpened(d, core: &core)
-        continuationOnOpen(d)
-        pushOnOpen(d)
-        stepSyncOnOpen(d)
+        var fanOut = FeatureFanOut<Logics>.AppOpened(d: d)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     /// A notification the app posted was shown (``World/postNotification(_:device:)``):
@@ -360,12 +390,14 @@ extension World {
 
     /// The foreground session ended, before the app may be suspended.
     mutating func featuresHearLeftForeground(_ d: UInt32) {
-        continuationLeavesForeground(d)
+        var fanOut = FeatureFanOut<Logics>.LeftForeground(d: d)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     /// iOS suspends the app (before its process is marked suspended).
     mutating func featuresHearSuspended(_ d: UInt32) {
-        failStepUploadOnSuspension(d)
+        var fanOut = FeatureFanOut<Logics>.Suspended(d: d)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     /// The process was terminated: each host drops what lived in memory and comes back
@@ -381,7 +413,8 @@ extension World {
     /// The device can be reached again (back online, a network outage over): providers
     /// hand over what they stored.
     mutating func featuresHearReachable(_ d: UInt32) {
-        pushDeviceReachable(d)
+        var fanOut = FeatureFanOut<Logics>.Reachable(d: d)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     // MARK: - Faults and shards
@@ -394,16 +427,17 @@ extension World {
 
     /// UserDefaults wrote every feature's state to disk.
     mutating func featuresPersist(_ i: Int) {
-        features.refresh.persist(i)
-        features.continuation.persist(i)
-        features.stepSync.persist(i)
+        var fanOut = FeatureFanOut<Logics>.Persist(i: i)
+        FeatureHosts.walk(&fanOut, in: &self)
     }
 
     /// Whether a feature's background work keeps the app's process from being suspended:
     /// the continuation's `beginBackgroundTask`, a HealthKit wake under way, an Android
     /// job (``World/mayBeSuspended(_:)`` asks it on every suspension path).
     @inline(__always) func featuresHoldProcess(_ i: Int) -> Bool {
-        features.continuation.holdsBackgroundTask(i) || features.stepSync.wakeHolds(i) || workHoldsProcess(i)
+        var fanOut = FeatureFanOut<Logics>.HoldsProcess(i: i)
+        FeatureHosts.read(&fanOut, in: self)
+        return fanOut.holds || workHoldsProcess(i)
     }
 
     /// Memory of one device's entries in the hosts' arrays (``World/bytesPerDevice``).
@@ -416,18 +450,17 @@ extension World {
     /// The features' parts of report.json (``ReportParts``): each host reports its own,
     /// in its Features/<F>/<F>Report.swift.
     func featureReport() -> ReportParts {
-        var parts = ReportParts(cohorts: core.cohorts.count)
-        features.refresh.report(into: &parts, core: core)
-        features.continuation.report(into: &parts)
-        features.push.report(into: &parts, duration: scenario.duration)
-        features.stepSync.report(into: &parts)
-        return parts
+        var fanOut = FeatureFanOut<Logics>.Report(parts: ReportParts(cohorts: core.cohorts.count))
+        FeatureHosts.read(&fanOut, in: self)
+        return fanOut.parts
     }
 
     /// Device `i`'s wakeups a feature caused besides its task launches
     /// (`battery.<cohort>.wakeupsPerDeviceDay`).
     func featuresWakeups(_ i: Int) -> UInt32 {
-        features.stepSync.slots[i].healthWakes + features.push.silentPushWakes(of: i)
+        var fanOut = FeatureFanOut<Logics>.Wakeups(i: i)
+        FeatureHosts.read(&fanOut, in: self)
+        return fanOut.sum
     }
 
     /// `fleetsim merge`'s rules: each feature's own (beside its report), checked before

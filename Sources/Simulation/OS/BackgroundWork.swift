@@ -23,11 +23,18 @@ extension WorkID {
 }
 
 /// A periodic work's request as its feature asks for it: a run every `interval` (no flex),
-/// under `constraints`. iOS has no periodic work (World+OSSeam); Android runs it as
-/// WorkManager unique periodic work.
+/// under `constraints`. iOS has no periodic work (OS/OSSeam.swift): there each run is one
+/// task request under the work's own identifier, of class `iosKind` (BGTaskScheduler
+/// keeps at most one pending `BGAppRefreshTask` request across identifiers,
+/// docs/platform-facts.md F);
+/// Android runs it as WorkManager unique periodic work.
 struct PeriodicWork {
     let interval: SimDuration
     let constraints: AppLogic.WorkConstraints
+    /// **Assumption**: a `BGProcessingTask` request is launched and expires as a
+    /// `BGAppRefreshTask` request is (the launch policy, the scheduler's run limit); the
+    /// features here submit only the latter.
+    var iosKind: BGTaskKind = .bgAppRefreshTask
 }
 
 /// How a work's run ended, for WorkManager's next run time.

@@ -36,40 +36,49 @@ extension World {
     // MARK: - Set-up
 
     /// Time zero: the OS models start, and `work` (the app's background task) was submitted
-    /// before the run, due at `firstDue` (nil: not submitted): iOS's pending
-    /// `BGAppRefreshTask` request, Android's WorkManager periodic work as `request`.
+    /// before the run, due at `firstDue` (nil: not submitted): iOS's pending request under
+    /// `work`'s identifier, Android's WorkManager periodic work as `request`.
     mutating func osStart(_ d: UInt32, task work: WorkID, _ request: PeriodicWork, firstDue: SimTime?) {
         if core.cohorts[Int(core.devices[Int(d)].cohort)].android != nil {
             startAndroid(d, work: work, request, firstDue: firstDue)
         } else if let firstDue {
-            core.submitBGTaskRequest(d, earliestBegin: firstDue)
+            core.submitBGTaskRequest(d, work, kind: request.iosKind, earliestBegin: firstDue)
         }
     }
 
     // MARK: - Background work by id (OS/BackgroundWork.swift)
 
     /// A run of `work` from `earliestBegin` as the app's background task (a feature's
-    /// request for its next run): iOS `BGTaskScheduler.submit` of the app's
-    /// `BGAppRefreshTask` (replaces the pending request), Android WorkManager unique
+    /// request for its next run): iOS `BGTaskScheduler.submit` under `work`'s identifier
+    /// (replaces that identifier's pending request only), Android WorkManager unique
     /// periodic work as `request` (KEEP).
     mutating func submitTask(_ d: UInt32, _ work: WorkID, _ request: PeriodicWork, earliestBegin: SimTime) {
-        if runsAndroid(Int(d)) { android.enqueueWork(d, work, request, earliestBegin: earliestBegin, core: &core) } else { core.submitBGTaskRequest(d, earliestBegin: earliestBegin) }
+        if runsAndroid(Int(d)) {
+            android.enqueueWork(d, work, request, earliestBegin: earliestBegin, core: &core)
+        } else {
+            core.submitBGTaskRequest(d, work, kind: request.iosKind, earliestBegin: earliestBegin)
+        }
     }
 
-    /// A feature cancels its request for the next run: the pending request goes (and `work`'s
-    /// WorkManager work on Android).
+    /// A feature cancels its request for the next run: `work`'s pending request goes (its
+    /// identifier's on iOS, its WorkManager work on Android), the others' stay.
     mutating func cancelTask(_ d: UInt32, _ work: WorkID) {
         let i = Int(d)
-        core.devices[i].task.hasPending = false
-        core.devices[i].task.pending.cancel()
-        if runsAndroid(i) { android.cancelWork(d, work, core: &core) }
+        if runsAndroid(i) {
+            android.cancelWork(d, work, core: &core)
+        } else {
+            core.cancelBGTaskRequest(d, work)
+        }
     }
 
-    /// Whether a request for `work`'s next run is pending: iOS's `BGAppRefreshTask`
-    /// request, Android's WorkManager work enqueued (the oracle reads it after a 401).
+    /// Whether a request for `work`'s next run is pending: its identifier's on iOS,
+    /// Android's WorkManager work enqueued (the oracle reads it after a 401).
     @inline(__always) func taskRequestPending(_ d: UInt32, _ work: WorkID) -> Bool {
-        runsAndroid(Int(d)) ? android.devices[androidIndex(d)][work].enqueued : core.devices[Int(d)].task.hasPending
+        runsAndroid(Int(d)) ? android.devices[androidIndex(d)][work].enqueued : core.requests(Int(d)).isPending(work)
     }
+
+    /// The work whose request launched the task now or last running (``BackgroundTaskSlot/holder``).
+    @inline(__always) func taskHolder(_ i: Int) -> WorkID { WorkID(rawValue: core.devices[i].task.holder)! }
 
     /// The running task's deadline (`work`'s, task `serial`): iOS's expiration (the
     /// expiration handler runs), Android JobScheduler's stop deadline.
@@ -159,8 +168,10 @@ extension World {
     mutating func lowPowerModeChanged(_ d: UInt32, on: Bool) {
         let i = Int(d)
         if runsAndroid(i) { return batterySaverChanged(d) }
-        if !on, core.devices[i].task.heldBack, !core.devices[i].lowPowerMode {
-            core.submitBGTaskRequest(d, earliestBegin: now)
+        guard !on, !core.devices[i].lowPowerMode else { return }
+        WorkID.forEach { work in
+            let requests = core.requests(i)
+            if requests.heldBack[Int(work.rawValue)] { core.submitBGTaskRequest(d, work, kind: requests.kinds[Int(work.rawValue)], earliestBegin: now) }
         }
     }
 
@@ -212,13 +223,14 @@ extension World {
 
     // MARK: - iOS's launch of the app's task (OS/iOS)
 
-    /// A look of the system at the pending `BGAppRefreshTask` request `generation`: when
-    /// the launch policy grants it, the task begins (the app's process resumes), its
-    /// expiration is scheduled, and the features that handle the task hear of the launch.
+    /// A look of the system at the pending request `generation`: when the launch policy
+    /// grants it, the task of the work that submitted it begins (the app's process
+    /// resumes), its expiration is scheduled, and the features that handle the task hear
+    /// of the launch.
     mutating func taskLaunchLooks(_ d: UInt32, generation: UInt32) {
         guard core.taskRequestAwaitsLaunch(d, generation: generation), launchPolicyGrants(d, generation: generation) else { return }
-        let runTime = core.taskRequestGranted(d)
-        beginAppTask(d)
+        let runTime = core.taskRequestGranted(d, generation: generation)
+        beginAppTask(d, taskHolder(Int(d)))
         core.scheduleTaskExpiry(d, after: runTime)
         featuresHearTaskLaunched(d)
     }

@@ -52,3 +52,9 @@ extension LocalNotification {
     /// either; its payload's own `badge` is not applied.
     init(kind: Kind) { self.init(kind: kind, badge: nil) }
 }
+
+// MARK: - What it hears as a feature (Features/FeatureHooks.swift)
+
+extension BadgeHost: FeatureHooks {
+    @inline(__always) static func hearAppOpened(_ d: UInt32, in world: inout World<Logics>) { world.features.badge.appOpened(d, core: &world.core) }
+}

@@ -1,5 +1,6 @@
 import SimKernel
 import AppLogic
+import Reports
 
 /// The world's side of the continuation host: the entry points that deliver inputs.
 extension World {
@@ -78,4 +79,18 @@ extension World {
         deliverContinuation(d, .httpResponse(core.jobs[j].request, result))
         features.continuation.observeAnswerHandled(Int(d), succeeded: result == .ok(.analysis), notifiedBefore: notified, core: core)
     }
+}
+
+// MARK: - What it hears as a feature (Features/FeatureHooks.swift)
+
+extension ContinuationHost: FeatureHooks {
+    @inline(__always) static func hearAppOpened(_ d: UInt32, in world: inout World<Logics>) { world.continuationOnOpen(d) }
+    @inline(__always) static func hearLeftForeground(_ d: UInt32, in world: inout World<Logics>) { world.continuationLeavesForeground(d) }
+    @inline(__always) static func persist(_ i: Int, in world: inout World<Logics>) { world.features.continuation.persist(i) }
+    @inline(__always) static func prefetchOpening(_ i: Int, android a: Int, in world: inout World<Logics>) {
+        world.features.continuation.states.prefetch(i)
+        world.features.continuation.slots.prefetch(i)
+    }
+    @inline(__always) static func holdsProcess(_ i: Int, in world: borrowing World<Logics>) -> Bool { world.features.continuation.holdsBackgroundTask(i) }
+    static func report(into parts: inout ReportParts, world: borrowing World<Logics>) { world.features.continuation.report(into: &parts) }
 }

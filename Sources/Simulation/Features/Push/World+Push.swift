@@ -1,5 +1,6 @@
 import SimKernel
 import AppLogic
+import Reports
 
 /// The world's side of the push host: its events, the one loop that delivers a router
 /// input and executes its effects, and the steps of an arrival, an open and a reachable
@@ -146,4 +147,14 @@ extension World {
         deliverPush(PushDelivery(user: u, input: .userActivity(PushDeviceID(d)), context: -1))
         if let read = features.push.notificationsRead(u) { deliverPush(read) }
     }
+}
+
+// MARK: - What it hears as a feature (Features/FeatureHooks.swift)
+
+extension PushHost: FeatureHooks {
+    @inline(__always) static func hearAppOpened(_ d: UInt32, in world: inout World<Logics>) { world.pushOnOpen(d) }
+    @inline(__always) static func hearReachable(_ d: UInt32, in world: inout World<Logics>) { world.pushDeviceReachable(d) }
+    @inline(__always) static func prefetchOpening(_ i: Int, android a: Int, in world: inout World<Logics>) { world.features.push.prefetchUser(of: i) }
+    @inline(__always) static func wakeups(_ i: Int, in world: borrowing World<Logics>) -> UInt32 { world.features.push.silentPushWakes(of: i) }
+    static func report(into parts: inout ReportParts, world: borrowing World<Logics>) { world.features.push.report(into: &parts, duration: world.scenario.duration) }
 }

@@ -2,20 +2,21 @@ import SimKernel
 import AppLogic
 import Platform
 import Scenario
+import Reports
 
 extension World {
-    /// The OS starts the app's background task (iOS `BGAppRefreshTask`, or the refresh
-    /// work's Android job), which the refresh handles (on iOS, or the feature that owns
-    /// the task in its place: Features/Features.swift): the task slot's state, ground
-    /// truth for the oracle, and an energy operation opens (counted as the refresh's:
-    /// `energyPerRefresh`), which the launch's cost opens.
-    mutating func beginAppTask(_ d: UInt32) {
+    /// The OS starts the app's background task for `work` (iOS: the request its
+    /// identifier submitted; Android: the refresh work's job), which `work`'s feature
+    /// handles: the task slot's state and holder, ground truth for the oracle, and an
+    /// energy operation of `work`'s opens, which the launch's cost opens.
+    mutating func beginAppTask(_ d: UInt32, _ work: WorkID) {
         let i = Int(d)
         core.devices[i].task.serial &+= 1
         core.devices[i].task.running = true
         core.devices[i].task.completions = 0
         core.devices[i].task.launchedAt = now
-        core.devices[i].ledger.begin(.refresh)
+        core.devices[i].task.holder = work.rawValue
+        core.devices[i].ledger.begin(work.energyOperation)
         core.observeTaskLaunched(i)
         core.devices[i].launches += 1
         core.metrics.launches += 1
@@ -33,22 +34,30 @@ extension World {
         deliverRefresh(d, .taskLaunched(context))
     }
 
-    /// The task is over for the OS (completed or killed): account its time and energy;
-    /// the oracle judges its length.
+    /// The task is over for the OS (completed or killed): its time and energy are booked
+    /// to the work that held it (``featureTaskEnded(_:_:duration:mAh:)``); the oracle
+    /// judges its length.
     mutating func endTask(_ d: UInt32) {
         let i = Int(d)
+        let holder = taskHolder(i)
         core.observeTaskEnded(i)
         core.devices[i].task.running = false
         core.retractTaskExpiry(d)
         let duration = now - core.devices[i].task.launchedAt
-        features.refresh.metrics.taskDuration.record(duration.microseconds, at: now.microseconds)
         core.devices[i].ledger.chargeApp(joules: core.cohorts[Int(core.devices[i].cohort)].energy.cpuJoules(seconds: duration.seconds))
         let mAh = DeviceEnergyModel.milliampHours(joules: core.devices[i].ledger.end() ?? 0)
-        features.refresh.metrics.energy[Int(core.devices[i].cohort)].add(mAh)
-        // Seed `000`'s budget: under 1 % of the battery per refresh.
-        if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { features.refresh.overBudget[i] = true }
+        featureTaskEnded(holder, i, duration: duration, mAh: mAh)
         // WorkManager: a task completed ran its Worker to `success()`; one never completed was killed.
-        taskEnded(d, .refresh, core.devices[i].task.completions == 0 ? .killed : .returned(.success))
+        taskEnded(d, holder, core.devices[i].task.completions == 0 ? .killed : .returned(.success))
+    }
+
+    /// A task the refresh held ended after `duration`, costing `mAh`: its duration
+    /// (`latency.refreshTaskDuration`) and energy (`battery.<cohort>.energyPerRefresh`),
+    /// and seed `000`'s budget of under 1 % of the battery per refresh.
+    mutating func refreshTaskEnded(_ i: Int, duration: SimDuration, mAh: Double) {
+        features.refresh.metrics.taskDuration.record(duration.microseconds, at: now.microseconds)
+        features.refresh.metrics.energy[Int(core.devices[i].cohort)].add(mAh)
+        if mAh > core.cohorts[Int(core.devices[i].cohort)].capacityMah * 0.01 { features.refresh.overBudget[i] = true }
     }
 
     // MARK: - Deliver an input, execute its effects
@@ -155,12 +164,14 @@ extension World {
 extension World {
     /// Set-up (``World/featuresStart(_:)``): the app was in use before the run, so a task
     /// request is already pending, submitted sometime in the last preferred interval
-    /// (drawn for every device, `handled` or not: the OS stream's later draws follow it);
-    /// `handled`: a feature handles the task on this device.
-    mutating func startAppTask(_ d: UInt32, handled: Bool) {
+    /// (drawn for every device, held or not: the OS stream's later draws follow it),
+    /// under the identifier of `holder`, the work whose request it is (nil: none on this
+    /// device).
+    mutating func startAppTask(_ d: UInt32, holder: WorkID?) {
         let interval = features.refresh.logic.spec.preferredInterval.microseconds
         let earliest = SimTime(microseconds: core.withStream(.os, of: Int(d)) { $0.int(in: 0...max(0, interval - 1)) })
-        osStart(d, task: .refresh, refreshWork, firstDue: handled ? earliest : nil)
+        let work = holder ?? .refresh
+        osStart(d, task: work, featureWorkRequest(work), firstDue: holder == nil ? nil : earliest)
     }
 
     /// The work's request: the preferred interval the logic declares (seed `000`'s 4 h
@@ -181,7 +192,7 @@ extension World {
     mutating func refreshRunsAsJob(_ d: UInt32, _ job: AndroidJobStart) {
         let i = Int(d)
         core.metrics.platform.androidLaunchesByBucket[job.bucket.rawValue] += 1
-        beginAppTask(d)
+        beginAppTask(d, .refresh)
         core.devices[i].timerEntries.expiry = core.scheduleRetractably(.taskExpires(device: d, serial: core.devices[i].task.serial), at: job.stopsAt)
         core.note(d) { c in "WorkManager: refresh runs as job \(c.devices[i].task.serial) (bucket \(job.bucket), \(c.human(c.now - job.due)) after due); JobScheduler stops it at \(c.format(job.stopsAt))" }
         featuresHearTaskLaunched(d)
@@ -209,4 +220,14 @@ extension World {
         features.refresh.slots.prefetch(i)
         core.oracle.refresh.prefetch(i)
     }
+}
+
+// MARK: - What it hears as a feature (Features/FeatureHooks.swift)
+
+extension RefreshHost: FeatureHooks {
+    @inline(__always) static func hearOpening(_ d: UInt32, in world: inout World<Logics>) { world.userSeesTest(d) }
+    @inline(__always) static func hearAppOpened(_ d: UInt32, in world: inout World<Logics>) { world.deliverRefresh(d, .appOpened) }
+    @inline(__always) static func persist(_ i: Int, in world: inout World<Logics>) { world.features.refresh.persist(i) }
+    @inline(__always) static func prefetchOpening(_ i: Int, android a: Int, in world: inout World<Logics>) { world.prefetchRefresh(i) }
+    static func report(into parts: inout ReportParts, world: borrowing World<Logics>) { world.features.refresh.report(into: &parts, core: world.core) }
 }

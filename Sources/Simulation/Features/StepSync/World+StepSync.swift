@@ -1,6 +1,7 @@
 import SimKernel
 import AppLogic
 import Platform
+import Reports
 
 /// The world's side of the step-sync host (Features/StepSync/StepSyncHost): the entry
 /// points that deliver its inputs (an open: Core/World+Lifecycle; a task launch:
@@ -90,10 +91,10 @@ extension World {
     /// (``deliver(_:_:_:)``); a health-data read is answered at once, as the next input.
     mutating func deliverStepSync(_ d: UInt32, _ input: StepSyncInput) {
         deliver(StepSyncHost<Logics>.self, d, input)
-        if stepSyncOwnsTask(Int(d)) { completeStepSyncTaskIfDone(d) }
+        if taskHolder(Int(d)) == .stepSync { completeStepSyncTaskIfDone(d) }
     }
 
-    // MARK: - The app's background task, where the step sync handles it (iOS)
+    // MARK: - The app's background task, where the step sync holds it (iOS)
 
     /// The task launched: the next one is asked for a sync interval from now.
     mutating func stepSyncTaskLaunched(_ d: UInt32) {
@@ -223,4 +224,16 @@ extension World {
         core.staleTriggers.prefetch(i)
         if a >= 0 { android.workEntries.prefetch(a) }
     }
+}
+
+// MARK: - What it hears as a feature (Features/FeatureHooks.swift)
+
+extension StepSyncHost: FeatureHooks {
+    @inline(__always) static func hearAppOpened(_ d: UInt32, in world: inout World<Logics>) { world.stepSyncOnOpen(d) }
+    @inline(__always) static func hearSuspended(_ d: UInt32, in world: inout World<Logics>) { world.failStepUploadOnSuspension(d) }
+    @inline(__always) static func persist(_ i: Int, in world: inout World<Logics>) { world.features.stepSync.persist(i) }
+    @inline(__always) static func prefetchOpening(_ i: Int, android a: Int, in world: inout World<Logics>) { world.prefetchStepSync(i, android: a) }
+    @inline(__always) static func holdsProcess(_ i: Int, in world: borrowing World<Logics>) -> Bool { world.features.stepSync.wakeHolds(i) }
+    @inline(__always) static func wakeups(_ i: Int, in world: borrowing World<Logics>) -> UInt32 { world.features.stepSync.slots[i].healthWakes }
+    static func report(into parts: inout ReportParts, world: borrowing World<Logics>) { world.features.stepSync.report(into: &parts) }
 }

@@ -2,27 +2,83 @@ import SimKernel
 import AppLogic
 import Platform
 
-/// iOS `BGTaskScheduler` for the app's `BGAppRefreshTask`: submit, launch by the launch
-/// policy (WorldCore+LaunchPolicy), expiration and the watchdog. The OS's side only: what
-/// the app does at a launch or an expiration, and a watchdog kill's end of the process,
-/// are carried out by the OS seam (OS/OSSeam.swift, ``World/taskLaunchLooks(_:generation:)``).
+/// One iOS device's pending task requests, one per ``WorkID`` (``WorldCore/bgTaskRequests``,
+/// at the device's launch-policy slot): iOS-only state, so not in every `Device`.
+struct BGTaskRequests {
+    /// Each work's pending request's generation (``BackgroundTaskSlot/pending`` issued it,
+    /// its looks carry it); 0: none pending.
+    var generations = PerWork<UInt32>(repeating: 0)
+    /// Each pending request's class, for the system's per-class limit.
+    var kinds = PerWork<BGTaskKind>(repeating: .bgAppRefreshTask)
+    /// The launch policy blocked the request (Low Power Mode, force-quit); the world
+    /// looks again when that condition ends.
+    var heldBack = PerWork<Bool>(repeating: false)
+
+    @inline(__always) func isPending(_ work: WorkID) -> Bool { generations[Int(work.rawValue)] != 0 }
+
+    /// The work whose pending request `generation` is, if it is still pending.
+    @inline(__always) func work(of generation: UInt32) -> WorkID? {
+        var found: WorkID?
+        WorkID.forEach { if generations[Int($0.rawValue)] == generation { found = $0 } }
+        return found
+    }
+
+    /// How many pending requests of `kind` the identifiers other than `work`'s hold.
+    func pending(_ kind: BGTaskKind, besides work: WorkID) -> Int {
+        var n = 0
+        WorkID.forEach { if $0 != work, isPending($0), kinds[Int($0.rawValue)] == kind { n += 1 } }
+        return n
+    }
+}
+
+/// iOS `BGTaskScheduler`: the app's task requests, one pending request per identifier
+/// (one identifier per ``WorkID``), their launch by the launch policy
+/// (WorldCore+LaunchPolicy), expiration and the watchdog (docs/platform-facts.md F). A
+/// submit replaces only its own identifier's request, a cancel drops only its own, and
+/// each request has its own chain of the system's looks; one task runs at a time, held
+/// by the work whose request launched it (``BackgroundTaskSlot/holder``). The OS's side
+/// only: what the app does at a launch or an expiration, and a watchdog kill's end of
+/// the process, are carried out by the OS seam (OS/OSSeam.swift,
+/// ``World/taskLaunchLooks(_:generation:)``).
 extension WorldCore {
-    /// `BGTaskScheduler.submit`: replaces the pending request (one per identifier).
-    mutating func submitBGTaskRequest(_ d: UInt32, earliestBegin: SimTime) {
-        let i = Int(d)
+    /// Device `i`'s pending requests (iOS only).
+    @inline(__always) func requests(_ i: Int) -> BGTaskRequests { bgTaskRequests[launchPolicySlot(i)] }
+
+    /// `BGTaskScheduler.submit` of `work`'s request, of `kind`: replaces that identifier's
+    /// pending request; refused when Background App Refresh is off (the identifier's
+    /// request goes) or when the other identifiers hold the kind's limit (nothing changes).
+    mutating func submitBGTaskRequest(_ d: UInt32, _ work: WorkID, kind: BGTaskKind = .bgAppRefreshTask, earliestBegin: SimTime) {
+        let i = Int(d), slot = launchPolicySlot(i), w = Int(work.rawValue)
         let scheduler = cohorts[Int(devices[i].cohort)].scheduler
-        switch scheduler.submit(backgroundAppRefresh: devices[i].backgroundAppRefresh) {
+        switch scheduler.submit(backgroundAppRefresh: devices[i].backgroundAppRefresh, kind: kind, othersPending: bgTaskRequests[slot].pending(kind, besides: work)) {
         case .unavailable:
             metrics.submitUnavailable += 1
-            devices[i].task.hasPending = false
+            bgTaskRequests[slot].generations[w] = 0
             devices[i].task.pending.cancel()
             note(d, "OS: submit failed: unavailable (Background App Refresh off)")
+        case .tooManyPendingTaskRequests:
+            note(d, "OS: submit of \(work) failed: tooManyPendingTaskRequests")
         case .accepted:
             let generation = devices[i].task.pending.arm()
-            devices[i].task.hasPending = true
-            devices[i].task.heldBack = false
+            bgTaskRequests[slot].generations[w] = generation
+            bgTaskRequests[slot].kinds[w] = kind
+            bgTaskRequests[slot].heldBack[w] = false
             scheduleFirstLook(d, earliestBegin: earliestBegin, generation: generation)
         }
+    }
+
+    /// `BGTaskScheduler.cancel(taskRequestWithIdentifier:)` of `work`'s: its pending
+    /// request goes, the other identifiers' stay.
+    mutating func cancelBGTaskRequest(_ d: UInt32, _ work: WorkID) {
+        let i = Int(d)
+        bgTaskRequests[launchPolicySlot(i)].generations[Int(work.rawValue)] = 0
+        devices[i].task.pending.cancel()
+    }
+
+    /// Whether `generation` is a request still pending (its looks go on).
+    @inline(__always) func bgTaskRequestPending(_ d: UInt32, generation: UInt32) -> Bool {
+        let i = Int(d)
+        return generation != 0 && bgTaskRequests[launchPolicySlot(i)].work(of: generation) != nil
     }
 
     /// A look of the system at the pending request `generation`: whether it is still
@@ -30,7 +86,7 @@ extension WorldCore {
     /// later), so the launch policy decides.
     mutating func taskRequestAwaitsLaunch(_ d: UInt32, generation: UInt32) -> Bool {
         let i = Int(d)
-        guard devices[i].task.pending.isCurrent(generation), devices[i].task.hasPending else { return false }
+        guard bgTaskRequestPending(d, generation: generation) else { return false }
         if devices[i].task.running {
             schedule(.taskLaunch(device: d, generation: generation), after: .minutes(1))
             return false
@@ -38,12 +94,16 @@ extension WorldCore {
         return true
     }
 
-    /// The launch policy granted the pending request: it is no longer pending, and the
-    /// task's run time before its expiration is drawn.
-    mutating func taskRequestGranted(_ d: UInt32) -> SimDuration {
-        let i = Int(d)
+    /// The launch policy granted the pending request `generation`: it is no longer
+    /// pending, its work holds the task about to begin, and the task's run time before
+    /// its expiration is drawn.
+    mutating func taskRequestGranted(_ d: UInt32, generation: UInt32) -> SimDuration {
+        let i = Int(d), slot = launchPolicySlot(i)
         let scheduler = cohorts[Int(devices[i].cohort)].scheduler
-        devices[i].task.hasPending = false
+        if let work = bgTaskRequests[slot].work(of: generation) {
+            bgTaskRequests[slot].generations[Int(work.rawValue)] = 0
+            devices[i].task.holder = work.rawValue
+        }
         return withStream(.os, of: i) { scheduler.runTimeBeforeExpiration(rng: &$0) }
     }
 

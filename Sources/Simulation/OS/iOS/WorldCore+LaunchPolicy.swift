@@ -18,12 +18,13 @@ extension WorldCore {
         note(d) { c in "OS: BGAppRefreshTask request pending, earliest \(c.format(earliestBegin)); the system first looks at \(c.format(look))" }
     }
 
-    /// A request the policy blocked gets a new look after a condition ended (an open
-    /// after a force-quit).
-    mutating func lookAgainSoon(_ d: UInt32) {
-        let i = Int(d)
-        devices[i].task.heldBack = false
+    /// `work`'s request, which the policy blocked, gets a new look after a condition
+    /// ended (an open after a force-quit).
+    mutating func lookAgainSoon(_ d: UInt32, _ work: WorkID) {
+        let i = Int(d), slot = launchPolicySlot(i)
+        bgTaskRequests[slot].heldBack[Int(work.rawValue)] = false
         let generation = devices[i].task.pending.arm()
+        bgTaskRequests[slot].generations[Int(work.rawValue)] = generation
         scheduleFirstLook(d, earliestBegin: now, generation: generation)
     }
 
@@ -55,7 +56,7 @@ extension WorldCore {
             }
             return false
         case .blocked(let reason):
-            devices[i].task.heldBack = true
+            if let work = bgTaskRequests[slot].work(of: generation) { bgTaskRequests[slot].heldBack[Int(work.rawValue)] = true }
             switch reason {
             case .lowPowerMode:
                 metrics.launchesHeldBack += 1
@@ -87,9 +88,11 @@ extension WorldCore {
         let wasForceQuit = launchPolicies[launchPolicySlot(i)].forceQuit
         launchPolicies[launchPolicySlot(i)].appOpened(at: now, localHour: hour, model: model)
         if wasForceQuit { note(d, "OS: launch policy: the app was opened again after a force-quit; launches allowed") }
-        // A request the policy blocked (force-quit) gets a new look.
-        if devices[i].task.heldBack, devices[i].task.hasPending, !devices[i].lowPowerMode {
-            lookAgainSoon(d)
+        // Each request the policy blocked (force-quit) gets a new look.
+        guard !devices[i].lowPowerMode else { return }
+        WorkID.forEach { work in
+            let requests = bgTaskRequests[launchPolicySlot(i)]
+            if requests.heldBack[Int(work.rawValue)], requests.isPending(work) { lookAgainSoon(d, work) }
         }
     }
 
