@@ -48,6 +48,9 @@ struct WorldCore {
     var oracle: Oracle
     /// Trace of one device for `replay`, when asked for.
     let traceRecorder: Trace?
+    /// Records every request and push send for a pooled replay (``RequestRecorder``);
+    /// nil (the default) costs one check per request.
+    var requestRecorder: RequestRecorder?
     let end: SimTime
     let startUnixSeconds: Int64
     /// When each user is up (wake-up and bedtime per user and local date): the battery's
