@@ -26,7 +26,7 @@ struct Whatif: Command {
         estimate, and the output says so. The shard of a sharded run answers for its
         own devices; merge the shards first for the fleet.
         """,
-        examples: ["fleetsim run scenarios/capacity.json --scale 0.1 --record-requests --out reports/cap",
+        examples: ["fleetsim run scenarios/capacity.json --scale 0.01 --record-requests --out reports/cap",
                    "fleetsim whatif reports/cap --workers 4,6,8 --push-concurrency 200,500"]
     )
 
