@@ -33,8 +33,8 @@ enum RequestLogFiles {
     }
 
     static func describe(_ h: RequestLog.Header) -> String {
-        "\(h.workers) workers, \(h.queueLimit) queue places, \(h.pushConcurrency) push streams, "
-            + "\(h.pushQueueLimit) push queue places, \(HumanUnits.duration(microseconds: h.durationMicroseconds))"
+        "\(h.workers) workers, \(h.queueLimit) queue places, \(h.streams) push streams, "
+            + "\(h.streamQueueLimit) push queue places, \(HumanUnits.duration(microseconds: h.durationMicroseconds))"
     }
 }
 

@@ -244,7 +244,7 @@ final class RequestFile {
         self.file = file
         let b = scenario.backend
         let header = RequestLog.Header(durationMicroseconds: scenario.duration.microseconds, workers: b.workers, queueLimit: b.queueLimit,
-                                       pushConcurrency: b.push.concurrency, pushQueueLimit: b.push.queueLimit)
+                                       streams: b.push.concurrency, streamQueueLimit: b.push.queueLimit)
         var sink: (([UInt8]) -> Void)?
         recorder = RequestRecorder(header: header, shard: shard.index) { sink?($0) }
         sink = { [unowned self] block in

@@ -74,8 +74,8 @@ struct Whatif: Command {
         let records = RequestLog.sortedForReplay(unsorted)
         let report = OutputDirectory.parent(of: logPath) + "/report.json"
         let timeouts = (try? Merge.readReport(report))?.lookup("backend.clientTimeouts")?.intValue
-        let rows = Self.replays(records, header: header, workers: workers ?? [header.workers], pushConcurrency: pushConcurrency ?? [header.pushConcurrency],
-                                queueLimit: queueLimit ?? header.queueLimit, pushQueueLimit: pushQueueLimit ?? header.pushQueueLimit)
+        let rows = Self.replays(records, header: header, workers: workers ?? [header.workers], pushConcurrency: pushConcurrency ?? [header.streams],
+                                queueLimit: queueLimit ?? header.queueLimit, pushQueueLimit: pushQueueLimit ?? header.streamQueueLimit)
         print(Self.text(rows, header: header, path: logPath, clientTimeouts: timeouts.map { Int64($0) }), terminator: "")
         return 0
     }
@@ -84,12 +84,12 @@ struct Whatif: Command {
     /// independent, so each list is replayed on its own.
     static func replays(_ records: [RecordedRequest], header: RequestLog.Header, workers: [Int], pushConcurrency: [Int],
                         queueLimit: Int, pushQueueLimit: Int) -> (api: [PooledReplay.Outcome], push: [PooledReplay.Outcome]) {
-        let api = records.filter { !$0.isPush }, push = records.filter(\.isPush)
+        let api = records.filter { !$0.isSend }, push = records.filter(\.isSend)
         @Sendable func replay(_ r: [RecordedRequest], _ w: Int, _ c: Int) -> PooledReplay.Outcome {
-            PooledReplay.replay(r, capacity: .init(workers: w, queueLimit: queueLimit, pushConcurrency: c, pushQueueLimit: pushQueueLimit),
+            PooledReplay.replay(r, capacity: .init(workers: w, queueLimit: queueLimit, streams: c, streamQueueLimit: pushQueueLimit),
                                 durationMicroseconds: header.durationMicroseconds)
         }
-        return (Parallel.map(workers.count) { replay(api, workers[$0], header.pushConcurrency) },
+        return (Parallel.map(workers.count) { replay(api, workers[$0], header.streams) },
                 push.isEmpty ? [] : Parallel.map(pushConcurrency.count) { replay(push, header.workers, pushConcurrency[$0]) })
     }
 
@@ -98,7 +98,7 @@ struct Whatif: Command {
         guard let first = rows.api.first else { return "" }
         func time(_ us: Int64?) -> String { us.map { HumanUnits.duration(seconds: Double($0) / 1e6) } ?? "-" }
         func percent(_ v: ReportValue) -> String { MetricText.format(v.doubleValue, path: "x.pWait") }
-        let pushSends = rows.push.first.map { $0.push[0].arrivals + $0.push[1].arrivals } ?? 0
+        let pushSends = rows.push.first.map { $0.providers[0].arrivals + $0.providers[1].arrivals } ?? 0
         var out = "What-if of \(path): \(HumanUnits.count(Int64(first.api.arrivals))) API requests and \(HumanUnits.count(Int64(pushSends))) push sends "
             + "over \(HumanUnits.duration(microseconds: header.durationMicroseconds)), recorded against \(RequestLogFiles.describe(header)).\n\n"
         let apiRows = rows.api.map { o -> [String] in
@@ -114,8 +114,8 @@ struct Whatif: Command {
             out += "\n"
             var pushRows: [[String]] = []
             for o in rows.push {
-                for (p, name) in ["APNs", "FCM"].enumerated() where o.push[p].arrivals > 0 {
-                    let pool = o.push[p]
+                for (p, name) in ["APNs", "FCM"].enumerated() where o.providers[p].arrivals > 0 {
+                    let pool = o.providers[p]
                     pushRows.append([HumanUnits.count(Int64(pool.capacity)), name, HumanUnits.count(Int64(pool.arrivals)), time(pool.waits.percentile(99)),
                                      HumanUnits.count(Int64(pool.peakBusy)), HumanUnits.count(Int64(pool.peakQueueDepth)), HumanUnits.count(Int64(pool.rejected)),
                                      percent(.fixed(PooledReport.headroom(pool, o), 4))])
@@ -127,13 +127,13 @@ struct Whatif: Command {
         let borrowed = first.api.borrowedService
         out += "\nValid while the arrivals do not depend on the answers. The recording saw \(HumanUnits.count(Int64(first.recordedRejected))) 503s, "
             + (clientTimeouts.map { "\(HumanUnits.count($0)) client timeouts" } ?? "an unknown number of client timeouts (no report.json beside it)")
-            + ", \(HumanUnits.count(Int64(first.recordedPushRejected))) refused push sends and \(HumanUnits.count(Int64(first.recordedRetries))) retries"
-        let dependent = first.recordedRejected > 0 || first.recordedPushRejected > 0 || (clientTimeouts ?? 1) > 0
+            + ", \(HumanUnits.count(Int64(first.recordedSendsRefused))) refused push sends and \(HumanUnits.count(Int64(first.recordedRetries))) retries"
+        let dependent = first.recordedRejected > 0 || first.recordedSendsRefused > 0 || (clientTimeouts ?? 1) > 0
         out += dependent ? ": its arrivals depended on its answers, so every row is an open-loop estimate"
             + (borrowed > 0 ? " (\(HumanUnits.count(Int64(borrowed))) refused requests borrow a served request's service time)" : "") + ".\n"
             : ": its arrivals did not depend on its answers.\n"
         let saturated = rows.api.filter { $0.api.rejected > 0 }.map { HumanUnits.count(Int64($0.api.capacity)) }
-            + rows.push.filter { $0.push[0].rejected + $0.push[1].rejected > 0 }.map { "\(HumanUnits.count(Int64($0.capacity.pushConcurrency))) streams" }
+            + rows.push.filter { $0.providers[0].rejected + $0.providers[1].rejected > 0 }.map { "\(HumanUnits.count(Int64($0.capacity.streams))) streams" }
         if !saturated.isEmpty {
             out += "Saturated at \(saturated.joined(separator: ", ")): a run there would see refusals and their retries, which this replay does not send.\n"
         }

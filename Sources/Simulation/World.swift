@@ -50,7 +50,7 @@ public struct World<Logics: LogicSet> {
     /// Sees every delivered event with its hash and a description (`run --record-events`,
     /// `diverge`); nil (the default) costs one check per event.
     public var eventObserver: ((DeliveredEvent) -> Void)?
-    /// Records the backend's requests and push sends as they come (`requests.bin`,
+    /// Records the backend's requests and the providers' sends as they come (`requests.bin`,
     /// ``RequestLog``); nil (the default) records nothing. It never changes the run.
     public var requestRecorder: RequestRecorder? {
         get { core.requestRecorder }

@@ -27,7 +27,7 @@ import Reports
         let sink = Sink()
         let b = scenario.backend
         let header = RequestLog.Header(durationMicroseconds: scenario.duration.microseconds, workers: b.workers, queueLimit: b.queueLimit,
-                                       pushConcurrency: b.push.concurrency, pushQueueLimit: b.push.queueLimit)
+                                       streams: b.push.concurrency, streamQueueLimit: b.push.queueLimit)
         world.requestRecorder = RequestRecorder(header: header, shard: shard.index) { sink.bytes += $0 }
         world.runToEnd()
         world.requestRecorder?.finish()
@@ -75,8 +75,8 @@ import Reports
         for provider in ["apns", "fcm"] {
             let peak = Self.number(plain.report, "backend.pushes.\(provider).peakConcurrent")
             #expect(peak > 0)
-            Self.close(Self.number(section, "pushes.\(provider).peakConcurrent"), peak, "\(provider) peak concurrent")
-            Self.close(Self.number(section, "pushes.\(provider).sends"), Self.number(plain.report, "backend.pushes.\(provider).sends"), "\(provider) sends")
+            Self.close(Self.number(section, "providers.\(provider).peakConcurrent"), peak, "\(provider) peak concurrent")
+            Self.close(Self.number(section, "providers.\(provider).sends"), Self.number(plain.report, "backend.pushes.\(provider).sends"), "\(provider) sends")
         }
     }
 
@@ -89,7 +89,7 @@ import Reports
         for (mine, theirs) in [("queueing", "backend.queueing"), ("meanWait", "backend.queue.overall.meanWait"), ("pWait", "backend.queue.overall.pWait"),
                                ("utilisation", "backend.queue.overall.utilisation"), ("headroom", "backend.load.apiHeadroom"),
                                ("peakQueueDepth", "backend.peakQueueDepth"), ("rejected", "backend.rejected"),
-                               ("pushes.apns.peakConcurrent", "backend.pushes.apns.peakConcurrent")] {
+                               ("providers.apns.peakConcurrent", "backend.pushes.apns.peakConcurrent")] {
             #expect(section.lookup(mine) == plain.report.lookup(theirs), "\(mine)")
         }
     }
@@ -112,7 +112,7 @@ import Reports
         #expect(section.lookup("shardsSaw.rejected") == merged.lookup("backend.rejected"))
         #expect((merged.lookup("backend.rejected")?.intValue ?? 0) > 0)
         let refused = ["apns", "fcm"].reduce(0) { $0 + (merged.lookup("backend.pushes.\($1).rejectedByQueue")?.intValue ?? 0) }
-        #expect(refused > 0 && section.lookup("shardsSaw.pushRejected")?.intValue == refused)
+        #expect(refused > 0 && section.lookup("shardsSaw.sendsRefused")?.intValue == refused)
         let retries = ["retryAfterFailure", "retryBackoff"].reduce(0) {
             $0 + (merged.lookup("backend.load.requestsByCause.\($1)")?.arrayValue?.compactMap(\.intValue).reduce(0, +) ?? 0)
         }

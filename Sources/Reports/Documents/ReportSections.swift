@@ -360,13 +360,13 @@ public enum ReportSections {
             ["peak queue depth / most busy workers", "\(count(r, "\(p).peakQueueDepth")) / \(count(r, "\(p).busyWorkersPeak"))"],
             ["utilisation / headroom", "\(MetricText.lookup(r, "\(p).utilisation")) / \(MetricText.lookup(r, "\(p).headroom"))"],
         ]
-        for name in (r.lookup("\(p).pushes")?.objectValue ?? [:]).keys.sorted() {
-            let q = "\(p).pushes.\(name)"
+        for name in (r.lookup("\(p).providers")?.objectValue ?? [:]).keys.sorted() {
+            let q = "\(p).providers.\(name)"
             rows.append(["\(providerName(name)) push: peak concurrent / streams, refused, headroom",
                          "\(count(r, "\(q).peakConcurrent")) / \(count(r, "\(q).concurrency")), \(count(r, "\(q).rejectedByQueue")), \(MetricText.lookup(r, "\(q).headroom"))"])
         }
         rows.append(["the shards saw: 503s, client timeouts, refused sends, retries",
-                     ["rejected", "clientTimeouts", "pushRejected", "retries"].map { count(r, "\(p).shardsSaw.\($0)") }.joined(separator: ", ")])
+                     ["rejected", "clientTimeouts", "sendsRefused", "retries"].map { count(r, "\(p).shardsSaw.\($0)") }.joined(separator: ", ")])
         return [.paragraph("**One pooled backend:** the shards' recorded requests replayed through the scenario's whole capacity "
                            + "(the figures below this table are the shards' own, each against its part). Its arrivals: "
                            + (r.lookup("\(p).arrivals")?.stringValue ?? "") + "."),

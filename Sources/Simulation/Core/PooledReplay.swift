@@ -3,7 +3,7 @@ import Backend
 import Reports
 
 /// Recorded requests (``RequestLog``) replayed, in arrival order, through one backend of a
-/// given capacity: the API's workers and queue places, and each push provider's streams
+/// given capacity: the API's workers and queue places, and each notification provider's streams
 /// and queue places, each a pool run by ``APIServerModel``, the queue the run itself uses
 /// (first come first served; a full queue refuses at once). Each request keeps what the
 /// run recorded of it: its arrival, its endpoint or provider, its service time or stream
@@ -17,20 +17,20 @@ public enum PooledReplay {
     public struct Capacity: Equatable, Sendable {
         public var workers: Int
         public var queueLimit: Int
-        public var pushConcurrency: Int
-        public var pushQueueLimit: Int
-        public init(workers: Int, queueLimit: Int, pushConcurrency: Int, pushQueueLimit: Int) {
+        public var streams: Int
+        public var streamQueueLimit: Int
+        public init(workers: Int, queueLimit: Int, streams: Int, streamQueueLimit: Int) {
             self.workers = workers
             self.queueLimit = queueLimit
-            self.pushConcurrency = pushConcurrency
-            self.pushQueueLimit = pushQueueLimit
+            self.streams = streams
+            self.streamQueueLimit = streamQueueLimit
         }
         public init(_ h: RequestLog.Header) {
-            self.init(workers: h.workers, queueLimit: h.queueLimit, pushConcurrency: h.pushConcurrency, pushQueueLimit: h.pushQueueLimit)
+            self.init(workers: h.workers, queueLimit: h.queueLimit, streams: h.streams, streamQueueLimit: h.streamQueueLimit)
         }
     }
 
-    /// One pool's replay: the API's, or a push provider's.
+    /// One pool's replay: the API's, or a notification provider's.
     public struct Pool: Sendable {
         public var capacity: Int
         public var queueLimit: Int
@@ -58,12 +58,12 @@ public enum PooledReplay {
         public var durationMicroseconds: Int64
         public var api: Pool
         /// APNs, FCM.
-        public var push: [Pool]
-        /// What the recording run saw that its answers shaped: its 503s and push sends
+        public var providers: [Pool]
+        /// What the recording run saw that its answers shaped: its 503s and the sends
         /// refused by a full queue, and its retries (a request sent after a failed answer
         /// or by a backoff timer).
         public var recordedRejected: UInt64 = 0
-        public var recordedPushRejected: UInt64 = 0
+        public var recordedSendsRefused: UInt64 = 0
         public var recordedRetries: UInt64 = 0
     }
 
@@ -79,16 +79,16 @@ public enum PooledReplay {
         }
         var outcome = Outcome(capacity: capacity, bucketMicroseconds: bucket.microseconds, durationMicroseconds: durationMicroseconds,
                               api: pool(capacity.workers, capacity.queueLimit),
-                              push: [pool(capacity.pushConcurrency, capacity.pushQueueLimit), pool(capacity.pushConcurrency, capacity.pushQueueLimit)])
+                              providers: [pool(capacity.streams, capacity.streamQueueLimit), pool(capacity.streams, capacity.streamQueueLimit)])
         for r in records {
             if r.flags.contains(.retry) { outcome.recordedRetries += 1 }
             if r.flags.contains(.rejected) {
-                if r.isPush { outcome.recordedPushRejected += 1 } else { outcome.recordedRejected += 1 }
+                if r.isSend { outcome.recordedSendsRefused += 1 } else { outcome.recordedRejected += 1 }
             }
         }
-        outcome.api = run(records.filter { !$0.isPush }, into: outcome.api, bucket: bucket, end: durationMicroseconds)
+        outcome.api = run(records.filter { !$0.isSend }, into: outcome.api, bucket: bucket, end: durationMicroseconds)
         for p in 0..<2 {
-            outcome.push[p] = run(records.filter { $0.isPush && $0.index == p }, into: outcome.push[p], bucket: bucket, end: durationMicroseconds)
+            outcome.providers[p] = run(records.filter { $0.isSend && $0.index == p }, into: outcome.providers[p], bucket: bucket, end: durationMicroseconds)
         }
         return outcome
     }
@@ -115,7 +115,7 @@ public enum PooledReplay {
         func index(_ t: Int64) -> Int { LoadSeries.index(SimTime(microseconds: t), bucket: bucket, buckets: buckets) }
         func startService(_ k: Int, at t: Int64) {
             let s = service(k)
-            completions.push(t + s)
+            completions.insert(t + s)
             let stop = s >= end - t ? end : t + s
             if stop > t { LoadSeries.spread(from: t, to: stop, bucket: bucket, into: &pool.busy) }
         }
@@ -166,7 +166,7 @@ public enum PooledReplay {
 struct MinHeap {
     private var items: [Int64] = []
     var min: Int64? { items.first }
-    mutating func push(_ v: Int64) {
+    mutating func insert(_ v: Int64) {
         items.append(v)
         var i = items.count - 1
         while i > 0 {

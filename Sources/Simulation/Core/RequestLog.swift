@@ -2,16 +2,17 @@ import SimKernel
 
 /// One request as the backend saw it, recorded for a replay through another backend
 /// (`requests.bin`: docs/scale.md, "One pooled backend"): an API request (its arrival at
-/// the server, its endpoint, the service time drawn for it) or a push send (its arrival
-/// at the push service, its provider, how long it held a stream). 16 bytes on disk.
+/// the server, its endpoint, the service time drawn for it) or a send to a notification
+/// provider (its arrival at the sending service, the provider, how long it held one of
+/// the provider's streams). 16 bytes on disk.
 public struct RecordedRequest: Equatable, Sendable {
     /// Microseconds since the run's start.
     public var arrival: Int64
-    /// The service time (API) or the stream's hold (push), in microseconds, at most
+    /// The service time (API) or the stream's hold (a provider's send), in microseconds, at most
     /// `UInt32.max` (71 min); 0 and ``Flags/unknownService`` when the run drew none (a 503,
     /// a send refused by a full queue, an outage's unanswered request).
     public var service: UInt32
-    /// Bit 7: a push send; bits 0-6: the endpoint's row (``LoadSeries/endpointNames``) or
+    /// Bit 7: a provider's send; bits 0-6: the endpoint's row (``LoadSeries/endpointNames``) or
     /// the provider (0 APNs, 1 FCM).
     public var resource: UInt8
     public var flags: Flags
@@ -23,7 +24,7 @@ public struct RecordedRequest: Equatable, Sendable {
         public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// Sent after a failed answer or by a retry backoff (``LoadCause``).
         public static let retry = Flags(rawValue: 1 << 0)
-        /// Refused at once: a 503 of a full API queue, or a send the push service's full queue refused.
+        /// Refused at once: a 503 of a full API queue, or a send a provider's full queue refused.
         public static let rejected = Flags(rawValue: 1 << 1)
         /// Arrived during a `backendOutage`: nothing answered it.
         public static let unanswered = Flags(rawValue: 1 << 2)
@@ -39,7 +40,7 @@ public struct RecordedRequest: Equatable, Sendable {
         self.shard = shard
     }
 
-    public var isPush: Bool { resource & 0x80 != 0 }
+    public var isSend: Bool { resource & 0x80 != 0 }
     /// The endpoint row or the provider.
     public var index: Int { Int(resource & 0x7F) }
 
@@ -48,7 +49,7 @@ public struct RecordedRequest: Equatable, Sendable {
 
 /// `requests.bin`: a 32-byte header, then one 16-byte little-endian record per request
 /// (``RecordedRequest``), in the order the run recorded them (a request when a worker
-/// takes it or refuses it; a push send when its stream starts or it is refused). A merge
+/// takes it or refuses it; a provider's send when its stream starts or it is refused). A merge
 /// writes the union sorted by arrival, shard and recorded order (``sortedForReplay(_:)``).
 public enum RequestLog {
     public static let fileName = "requests.bin"
@@ -62,14 +63,14 @@ public enum RequestLog {
         public var durationMicroseconds: Int64
         public var workers: Int
         public var queueLimit: Int
-        public var pushConcurrency: Int
-        public var pushQueueLimit: Int
-        public init(durationMicroseconds: Int64, workers: Int, queueLimit: Int, pushConcurrency: Int, pushQueueLimit: Int) {
+        public var streams: Int
+        public var streamQueueLimit: Int
+        public init(durationMicroseconds: Int64, workers: Int, queueLimit: Int, streams: Int, streamQueueLimit: Int) {
             self.durationMicroseconds = durationMicroseconds
             self.workers = workers
             self.queueLimit = queueLimit
-            self.pushConcurrency = pushConcurrency
-            self.pushQueueLimit = pushQueueLimit
+            self.streams = streams
+            self.streamQueueLimit = streamQueueLimit
         }
     }
 
@@ -78,7 +79,7 @@ public enum RequestLog {
     public static func encode(_ h: Header) -> [UInt8] {
         var bytes = magic
         put(UInt64(bitPattern: h.durationMicroseconds), 8, &bytes)
-        for v in [h.workers, h.queueLimit, h.pushConcurrency, h.pushQueueLimit] { put(UInt64(UInt32(clamping: v)), 4, &bytes) }
+        for v in [h.workers, h.queueLimit, h.streams, h.streamQueueLimit] { put(UInt64(UInt32(clamping: v)), 4, &bytes) }
         return bytes
     }
 
@@ -111,7 +112,7 @@ public enum RequestLog {
         }
         return data.withUnsafeBytes { b in
             let header = Header(durationMicroseconds: Int64(bitPattern: get(b, 8, 8)), workers: Int(get(b, 16, 4)), queueLimit: Int(get(b, 20, 4)),
-                                pushConcurrency: Int(get(b, 24, 4)), pushQueueLimit: Int(get(b, 28, 4)))
+                                streams: Int(get(b, 24, 4)), streamQueueLimit: Int(get(b, 28, 4)))
             let n = (data.count - headerBytes) / recordBytes
             var records: [RecordedRequest] = []
             records.reserveCapacity(n)
@@ -179,8 +180,8 @@ public final class RequestRecorder {
         record(arrival: arrival, service: service, resource: UInt8(endpoint & 0x7F), flags: flags)
     }
 
-    /// A push send to provider `provider` (0 APNs, 1 FCM).
-    public func push(arrival: SimTime, hold: SimDuration?, provider: Int, rejected: Bool) {
+    /// A send to provider `provider` (0 APNs, 1 FCM).
+    public func send(arrival: SimTime, hold: SimDuration?, provider: Int, rejected: Bool) {
         record(arrival: arrival, service: hold, resource: 0x80 | UInt8(provider & 0x7F), flags: rejected ? .rejected : [])
     }
 

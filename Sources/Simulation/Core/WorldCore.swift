@@ -48,7 +48,7 @@ struct WorldCore {
     var oracle: Oracle
     /// Trace of one device for `replay`, when asked for.
     let traceRecorder: Trace?
-    /// Records every request and push send for a pooled replay (``RequestRecorder``);
+    /// Records every request and provider's send for a pooled replay (``RequestRecorder``);
     /// nil (the default) costs one check per request.
     var requestRecorder: RequestRecorder?
     let end: SimTime

@@ -106,7 +106,7 @@ enum CoreReportSchema {
         backend.pooled.busyWorkersPeak?
         backend.pooled.busyWorkersPeakOverTime?
         backend.pooled.borrowedServiceTimes?
-        backend.pooled.pushes.*.*?
+        backend.pooled.providers.*.*?
         backend.load.bucketSeconds
         backend.load.faults
         backend.load.peaksAre

@@ -7,24 +7,24 @@ import Reports
 /// pooled ones (docs/scale.md, "One pooled backend").
 public enum PooledReport {
     /// What the pooled figures are: exact for the recorded arrivals when no answer of the
-    /// shards shaped them (no 503, no client timeout, no push send refused), else an
+    /// shards shaped them (no 503, no client timeout, no provider's send refused), else an
     /// open-loop estimate (the arrivals as the shards' answers made them).
     public static func arrivalsText(_ o: PooledReplay.Outcome, clientTimeouts: Int64) -> String {
         dependsOnAnswers(o, clientTimeouts: clientTimeouts)
-            ? "open-loop estimate: the shards' 503s, client timeouts or refused push sends shaped the arrivals (retries, and requests a larger backend would have answered)"
-            : "exact: no 503, client timeout or refused push send shaped the arrivals"
+            ? "open-loop estimate: the shards' 503s, client timeouts or refused sends shaped the arrivals (retries, and requests a larger backend would have answered)"
+            : "exact: no 503, client timeout or refused send shaped the arrivals"
     }
 
     public static func dependsOnAnswers(_ o: PooledReplay.Outcome, clientTimeouts: Int64) -> Bool {
-        o.recordedRejected > 0 || o.recordedPushRejected > 0 || clientTimeouts > 0
+        o.recordedRejected > 0 || o.recordedSendsRefused > 0 || clientTimeouts > 0
     }
 
     /// The section: capacity, what the arrivals are, what the shards saw, and the API's
-    /// and each push provider's pooled figures.
+    /// and each notification provider's pooled figures.
     public static func section(_ o: PooledReplay.Outcome, clientTimeouts: Int64) -> ReportValue {
-        var pushes: [String: ReportValue] = [:]
-        for (p, name) in ["apns", "fcm"].enumerated() where o.push[p].arrivals > 0 {
-            let pool = o.push[p]
+        var providers: [String: ReportValue] = [:]
+        for (p, name) in ["apns", "fcm"].enumerated() where o.providers[p].arrivals > 0 {
+            let pool = o.providers[p]
             var f = figures(pool, o)
             f["concurrency"] = .count(pool.capacity)
             f["queueLimit"] = .count(pool.queueLimit)
@@ -32,7 +32,7 @@ public enum PooledReport {
             f["peakConcurrent"] = .count(pool.peakBusy)
             f["peakQueue"] = .count(pool.peakQueueDepth)
             f["rejectedByQueue"] = .count(pool.rejected)
-            pushes[name] = .object(f)
+            providers[name] = .object(f)
         }
         var api = figures(o.api, o)
         api["requests"] = .count(o.api.arrivals)
@@ -47,8 +47,8 @@ public enum PooledReport {
         api["capacity"] = ["workers": .count(o.capacity.workers), "queueLimit": .count(o.capacity.queueLimit)]
         api["arrivals"] = .string(arrivalsText(o, clientTimeouts: clientTimeouts))
         api["shardsSaw"] = ["rejected": .count(o.recordedRejected), "clientTimeouts": .count(clientTimeouts),
-                            "retries": .count(o.recordedRetries), "pushRejected": .count(o.recordedPushRejected)]
-        api["pushes"] = .object(pushes)
+                            "retries": .count(o.recordedRetries), "sendsRefused": .count(o.recordedSendsRefused)]
+        api["providers"] = .object(providers)
         return .object(api)
     }
 
