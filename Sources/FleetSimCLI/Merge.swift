@@ -51,7 +51,13 @@ struct Merge: Command {
     mutating func validate() throws(CLIError) {
         try OutputDirectory.check(out)
         try InputGuard.check(inputs: paths.map { (path: $0, role: "a report to merge") }, outputs: InputGuard.set(out, Run.files))
-        try MemoryGuard.checkInputs(paths, factor: MemoryGuard.mergeFactor, command: "merging these \(paths.count) report(s)",
+        // The request logs beside the reports: read, sorted (an index) and written again,
+        // about 4 times their bytes (docs/scale.md, "One pooled backend").
+        let logs = paths.map(RequestLogFiles.path(besideReport:)).reduce(0) { total, log in
+            var status = stat()
+            return total + (stat(log, &status) == 0 ? Int(status.st_size) : 0)
+        }
+        try MemoryGuard.checkInputs(paths, factor: MemoryGuard.mergeFactor, extra: 4 * logs, command: "merging these \(paths.count) report(s)",
                                     hint: "merge them a few at a time (merge --partial, then merge the parts), or free memory")
     }
 
