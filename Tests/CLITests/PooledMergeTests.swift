@@ -63,16 +63,24 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--workers expects comma-separated counts"), "\(bad.stderr)")
     }
 
-    /// A run without --record-requests into a directory that holds an earlier run's log
-    /// removes it: whatif never replays another run's requests.
-    @Test func aRunThatDoesNotRecordRemovesAnEarlierLog() throws {
+    /// Recording never changes the run (report.json the same bytes with and without it),
+    /// its log is the same bytes run to run, and a run without --record-requests into a
+    /// directory that holds an earlier run's log removes it: whatif never replays another
+    /// run's requests.
+    @Test func theLogIsDeterministicChangesNothingAndNeverOutlivesItsRun() throws {
         let dir = try CLI.temporaryDirectory()
         let scenario = try Self.scenario(in: dir)
-        let out = dir.appendingPathComponent("out").path
-        #expect(try CLI.run(["run", scenario, "--scale", "0.0025", "--record-requests", "--out", out, "--quiet"]).status == 0)
-        #expect(FileManager.default.fileExists(atPath: out + "/requests.bin"))
-        #expect(try CLI.run(["run", scenario, "--scale", "0.0025", "--out", out, "--quiet"]).status == 0)
-        #expect(!FileManager.default.fileExists(atPath: out + "/requests.bin"))
-        #expect(FileManager.default.fileExists(atPath: out + "/report.json"))
+        func out(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+        for (name, record) in [("a", true), ("b", true), ("plain", false)] {
+            let r = try CLI.run(["run", scenario, "--scale", "0.0025", "--out", out(name), "--quiet"] + (record ? ["--record-requests"] : []))
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        #expect(try bytes(out("a") + "/requests.bin") == bytes(out("b") + "/requests.bin"))
+        #expect(try bytes(out("a") + "/report.json") == bytes(out("plain") + "/report.json"))
+        #expect(!FileManager.default.fileExists(atPath: out("plain") + "/requests.bin"))
+        #expect(try CLI.run(["run", scenario, "--scale", "0.0025", "--out", out("a"), "--quiet"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: out("a") + "/requests.bin"))
+        #expect(FileManager.default.fileExists(atPath: out("a") + "/report.json"))
     }
 }
