@@ -58,6 +58,7 @@ enum FleetSimCommand {
         Merge.self,
         Diverge.self,
         Plan.self,
+        Whatif.self,
     ]
 
     /// What the arguments ask for.

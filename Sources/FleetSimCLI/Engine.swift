@@ -9,6 +9,7 @@ import Simulation
 /// optimisation; docs/harness.md, "The runner").
 protocol SimulatedWorld {
     var eventObserver: ((DeliveredEvent) -> Void)? { get set }
+    var requestRecorder: RequestRecorder? { get set }
     var end: SimTime { get }
     var eventsProcessed: UInt64 { get }
     var deviceCount: Int { get }
@@ -64,6 +65,10 @@ struct ReferenceSimulatedWorld: SimulatedWorld {
     var eventObserver: ((DeliveredEvent) -> Void)? {
         get { world.eventObserver }
         set { world.eventObserver = newValue }
+    }
+    var requestRecorder: RequestRecorder? {
+        get { world.requestRecorder }
+        set { world.requestRecorder = newValue }
     }
     var end: SimTime { world.end }
     var eventsProcessed: UInt64 { world.eventsProcessed }

@@ -51,27 +51,48 @@ struct Merge: Command {
     mutating func validate() throws(CLIError) {
         try OutputDirectory.check(out)
         try InputGuard.check(inputs: paths.map { (path: $0, role: "a report to merge") }, outputs: InputGuard.set(out, Run.files))
-        try MemoryGuard.checkInputs(paths, factor: MemoryGuard.mergeFactor, command: "merging these \(paths.count) report(s)",
+        // The request logs beside the reports: read, sorted (an index) and written again,
+        // about 4 times their bytes (docs/scale.md, "One pooled backend").
+        let logs = paths.map(RequestLogFiles.path(besideReport:)).reduce(0) { total, log in
+            var status = stat()
+            return total + (stat(log, &status) == 0 ? Int(status.st_size) : 0)
+        }
+        try MemoryGuard.checkInputs(paths, factor: MemoryGuard.mergeFactor, extra: 4 * logs, command: "merging these \(paths.count) report(s)",
                                     hint: "merge them a few at a time (merge --partial, then merge the parts), or free memory")
     }
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
         // Each report is read on its own core (16 shards of a million-phone day: 58 MB).
         let reports = try Parallel.map(paths.count) { k throws(CLIError) in (name: paths[k], report: try Self.readReport(paths[k])) }
-        let merged: ReportValue
+        var merged: ReportValue
         do { merged = try ReportMerge.merge(reports, rules: ReferenceWorld.mergeRules, partial: partial, runner: context.runner) } catch { throw .input(error.message) }
+        // One pooled backend (docs/scale.md, "One pooled backend"): the shards' recorded
+        // requests replayed through the whole capacity, once every shard is in.
+        let logs = paths.map(RequestLogFiles.path(besideReport:))
+        let missing = logs.filter { !RequestLogFiles.exists($0) }
+        var union: [UInt8]?
+        if missing.isEmpty {
+            let (header, records) = try RequestLogFiles.union(logs)
+            union = RequestLog.file(header, records)
+            if merged.lookup("simulated.shards.covered") == nil {
+                let outcome = PooledReplay.replay(records, capacity: .init(header), durationMicroseconds: header.durationMicroseconds)
+                merged = merged.setting(["backend", "pooled"], PooledReport.section(outcome, clientTimeouts: Int64(merged.lookup("backend.clientTimeouts")?.intValue ?? 0)))
+            }
+        }
         let strict = strict
         let wall = Self.wallTime(of: paths)
         let documents: [(name: String, render: @Sendable (ReportValue) -> [UInt8])] = [
             ("report.json", JSONWriter.utf8), ("report.md", { Array(MarkdownReport.render($0, strict: strict).utf8) }),
             ("report.html", { Array(HTMLReport.render($0, strict: strict).utf8) }), ("junit.xml", { Array(JUnitReport.render($0, strict: strict, wall: wall).utf8) })]
-        let rendered = try Parallel.map(documents.count) { k throws(CLIError) in (documents[k].name, documents[k].render(merged)) }
+        let final = merged
+        var rendered = try Parallel.map(documents.count) { k throws(CLIError) in (documents[k].name, documents[k].render(final)) }
+        if let union { rendered.append((RequestLog.fileName, union)) }
         // The parsed reports and the merged one are left to the process's exit, as a
         // compiler leaves its syntax trees: freeing their millions of small objects one by
         // one cost a quarter of the merge's instructions (16 shards of a million-phone day).
         _ = Unmanaged.passRetained(KeptUntilExit((reports, merged)))
         do {
-            try ReportSet.write(rendered, to: out)
+            try ReportSet.write(rendered, to: out, dropping: union == nil ? [RequestLog.fileName] : [])
         } catch {
             throw .input("cannot write the report: \(error)")
         }
@@ -87,8 +108,22 @@ struct Merge: Command {
               + "\(violations) invariant violation(s), "
               + (covered != nil ? "expectations judged when every shard is merged." : Run.expectationCounts(judged, strict: strict)))
         for e in judged where e.verdict != .pass { print(Run.verdictLine(e, file: nil)) }
-        print("Report: \(out)/report.md (and report.json, report.html, junit.xml)")
+        if let pooled = merged.lookup("backend.pooled") { print(Self.pooledLine(pooled)) }
+        else if !missing.isEmpty, missing.count < logs.count {
+            print("No pooled backend: \(missing.count) of the \(logs.count) reports have no requests.bin beside them (\(missing[0]))")
+        }
+        print("Report: \(out)/report.md (and report.json, report.html, junit.xml\(union == nil ? "" : ", requests.bin"))")
         return Self.exitStatus(merged, strict: strict)
+    }
+
+    /// `Pooled backend (16 workers, the shards' requests replayed): wait p99 0 s, mean 0 s,
+    /// P(wait) 0 %, 0 503s, headroom 61 %; exact: …`
+    static func pooledLine(_ pooled: ReportValue) -> String {
+        let p = ReportValue.object(["backend": .object(["pooled": pooled])])
+        func text(_ key: String) -> String { MetricText.lookup(p, "backend.pooled." + key) }
+        return "Pooled backend (\(text("capacity.workers")) workers, the shards' requests replayed): "
+            + "wait p99 \(text("queueing.p99")), mean \(text("meanWait")), P(wait) \(text("pWait")), "
+            + "\(text("rejected")) 503s, headroom \(text("headroom")); \(text("arrivals"))"
     }
 
     /// 0 when the merged run (or part) has no violation and (for a whole run) no failed

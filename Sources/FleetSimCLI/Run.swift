@@ -14,6 +14,7 @@ struct Run: Command {
             .valued("out", "DIR", "where the reports go; checked for writability before simulating", default: "reports/<scenario name>/"),
             .valued("shard", "K/N", "simulate only the devices whose id mod N is K, against 1/N of the\nbackend's capacity; combine the shards' reports with 'fleetsim merge'", default: "0/1 (the whole fleet)"),
             .valued("record-events", "FILE", "write every delivered event as a line 'MICROSECONDS DEVICE HASH DESCRIPTION'\n(DEVICE '-' for a fleet-wide event) to FILE, or to stdout for '-' (the summary\nthen goes to stderr); what 'fleetsim diverge --traces' compares"),
+            .flag("record-requests", "also write DIR/requests.bin: each API request and push send as the backend saw it\n(arrival, endpoint or provider, service time), what 'fleetsim whatif' replays at\nother capacities; a shard (--shard) always writes it, for merge's pooled backend"),
             .flag("quiet", "no progress line and no wall-time line on stderr (there is no progress line\nanyway when stderr is not a terminal)"),
             .valued("replications", "R", "run seeds S..S+R-1 (S the scenario's seed or --seed): each seed's reports in\nDIR/seed-<s>/, and DIR/replications.json and .md judging each expectation by\nits 95 % interval across the seeds (Student's t)", default: "1"),
             Self.strictOption,
@@ -46,6 +47,8 @@ struct Run: Command {
     var strict: Bool
     var shard: ShardPlan
     var recordEvents: String?
+    /// Write `requests.bin` (``RequestLog``): asked for, or a shard's.
+    var recordRequests: Bool
     var replications: Int
     var scenario: Scenario?
 
@@ -68,12 +71,13 @@ struct Run: Command {
             }
             shard = plan
         }
+        recordRequests = parsed.flags.contains("record-requests") || !shard.isWhole
     }
 
     mutating func validate() throws(CLIError) {
         let s = options.withSwarm(try options.load())
         try OutputDirectory.check(outputDirectory(s))
-        var outputs = InputGuard.set(outputDirectory(s), Self.files)
+        var outputs = InputGuard.set(outputDirectory(s), Self.files + (recordRequests ? [RequestLog.fileName] : []))
         if let recordEvents, recordEvents != "-" { outputs.append((option: "--record-events", file: recordEvents)) }
         try InputGuard.check(inputs: [(path: options.path, role: "the scenario")], outputs: outputs)
         try MemoryGuard.check(s, shard: shard)
@@ -140,6 +144,8 @@ struct Run: Command {
         } else {
             recorder = nil
         }
+        let requests = try recordRequests ? RequestFile(outDir: outDir, scenario: scenario, shard: shard) : nil
+        world.requestRecorder = requests?.recorder
         let steps: Int64 = 50
         for k in 1...steps {
             world.advance(until: SimTime(microseconds: world.end.microseconds / steps * k))
@@ -149,6 +155,7 @@ struct Run: Command {
         }
         world.runToEnd()
         recorder?.close()
+        try requests?.close()
         if progress { FileHandle.standardError.write(Data("\n".utf8)) }
         let wallSeconds = Self.seconds(started.duration(to: .now))
 
@@ -160,8 +167,10 @@ struct Run: Command {
                                  ("report.html", Array(ReportDocuments.html(outcome, markdown: markdown, strict: strict).utf8)),
                                  ("junit.xml", Array(ReportDocuments.junit(outcome, strict: strict,
                                                                            wall: .init(seconds: wallSeconds, start: Self.utc(startedAt), means: "this run's wall time")).utf8))],
-                                to: outDir)
+                                to: outDir, moving: requests.map { [(RequestLog.fileName, $0.path)] } ?? [],
+                                dropping: requests == nil ? [RequestLog.fileName] : [])
         } catch {
+            requests?.remove()
             throw .input("cannot write the report: \(error)")
         }
         let undecided = outcome.expectations.filter { $0.verdict != .pass }
@@ -180,7 +189,7 @@ struct Run: Command {
                                                   device: s.lookup("device")?.intValue ?? 0, timeSeconds: time, options: options.replayArguments))
             }
         }
-        print("Report: \(outDir)/report.md (and report.json, report.html, junit.xml)")
+        print("Report: \(outDir)/report.md (and report.json, report.html, junit.xml\(requests == nil ? "" : ", requests.bin"))")
         if !quiet { eprint("wall time \(HumanUnits.duration(seconds: wallSeconds)); memory estimated before the run \(MemoryGuard.megabytes(MemoryEstimate.bytes(scenario, shard: shard))) MB") }
         return (outcome.passed(strict: strict) ? 0 : 1, outcome)
     }
@@ -228,4 +237,40 @@ struct Run: Command {
         let text = String(mapped).trimmingCharacters(in: CharacterSet(charactersIn: "."))
         return text.isEmpty ? "scenario" : text
     }
+}
+
+/// `requests.bin` streamed as the run goes (``RequestRecorder``): staged beside the report
+/// directory, moved into the set with the reports (``ReportSet/write(_:to:moving:dropping:writeFile:between:)``).
+final class RequestFile {
+    let path: String
+    let recorder: RequestRecorder
+    private let file: UnsafeMutablePointer<FILE>
+    private var failed = false
+
+    /// The header names the whole scenario's backend, whatever the shard's part.
+    init(outDir: String, scenario: Scenario, shard: ShardPlan) throws(CLIError) {
+        do { path = try ReportSet.stagingPath(for: outDir, name: RequestLog.fileName) } catch { throw .input("cannot write the request log beside '\(outDir)': \(error)") }
+        guard let file = fopen(path, "wb") else { throw .input("cannot write the request log '\(path)': \(String(cString: strerror(errno)))") }
+        self.file = file
+        let b = scenario.backend
+        let header = RequestLog.Header(durationMicroseconds: scenario.duration.microseconds, workers: b.workers, queueLimit: b.queueLimit,
+                                       streams: b.push.concurrency, streamQueueLimit: b.push.queueLimit)
+        var sink: (([UInt8]) -> Void)?
+        recorder = RequestRecorder(header: header, shard: shard.index) { sink?($0) }
+        sink = { [unowned self] block in
+            if block.withUnsafeBytes({ fwrite($0.baseAddress, 1, $0.count, self.file) }) != block.count { self.failed = true }
+        }
+    }
+
+    /// The last block written and the file closed; a short write is an error.
+    func close() throws(CLIError) {
+        recorder.finish()
+        if fclose(file) != 0 { failed = true }
+        if failed {
+            remove()
+            throw .input("cannot write the request log '\(path)': \(String(cString: strerror(errno)))")
+        }
+    }
+
+    func remove() { unlink(path) }
 }

@@ -39,7 +39,12 @@ public enum ReportSet {
     /// Writes `files` (name, bytes) as one set into `directory`. `writeFile` writes
     /// one file (a test injects failures through it); `between` is called between the
     /// steps of a swap, where a kill could stop it (a test looks at the directory there).
+    /// `moving` (name, path): files already written beside the target (``stagingPath(for:name:)``,
+    /// a request log streamed as the run went), renamed into the set with the others;
+    /// `dropping`: files of an earlier set that this one lacks (an earlier run's request
+    /// log), removed with the swap, never left beside the new set.
     public static func write(_ files: [(name: String, bytes: [UInt8])], to directory: String,
+                             moving: [(name: String, path: String)] = [], dropping: Set<String> = [],
                              writeFile: (_ bytes: [UInt8], _ path: String) throws -> Void = { try AtomicFile.write(bytes: $0, to: $1) },
                              between: () -> Void = {}) throws {
         let target = resolved(directory)
@@ -50,7 +55,7 @@ public enum ReportSet {
         try AtomicFile.makeDirectories(parent, for: target)
         let prefix = temporaryPrefix(base)
         removeStale(in: parent, prefix: prefix)
-        let names = Set(files.map(\.name))
+        let names = Set(files.map(\.name) + moving.map(\.name))
 
         var template = Array("\(parent)/\(prefix)\(getpid())-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else { throw AtomicFile.Error(operation: "createTemporary", path: target, code: errno) }
@@ -61,10 +66,14 @@ public enum ReportSet {
         }
         do {
             for file in files { try writeFile(file.bytes, "\(temporary)/\(file.name)") }
+            for file in moving where rename(file.path, "\(temporary)/\(file.name)") != 0 {
+                throw AtomicFile.Error(operation: "rename", path: file.path, code: errno)
+            }
         } catch {
             removeFlat(temporary)
             throw error
         }
+        let files = files.map(\.name) + moving.map(\.name)
         var status = stat()
         let mask = umask(0)
         umask(mask)
@@ -79,20 +88,21 @@ public enum ReportSet {
         let entries = list(target)
         let stale = entries.filter { e in names.contains { e.hasPrefix(".\($0).tmp-") } }
         for e in stale { _ = unlink("\(target)/\(e)") }
-        let others = entries.filter { !names.contains($0) && !stale.contains($0) }
+        let others = entries.filter { !names.contains($0) && !stale.contains($0) && !dropping.contains($0) }
         if let exchange = Exchange.function, others.allSatisfy({ carry($0, from: target, to: temporary) }),
            exchange(AT_FDCWD, temporary, AT_FDCWD, target, Exchange.flag) == 0 {
             // The target's path now shows the new directory; the old one is at `temporary`.
             syncDirectory(parent)
             between()
             let old = temporary, new = target
-            let refilled = files.allSatisfy { file in
-                let staged = "\(old)/.\(file.name).fleetsim-link"
+            let refilled = files.allSatisfy { name in
+                let staged = "\(old)/.\(name).fleetsim-link"
                 _ = unlink(staged)
                 defer { between() }
-                return link("\(new)/\(file.name)", staged) == 0 && rename(staged, "\(old)/\(file.name)") == 0
+                return link("\(new)/\(name)", staged) == 0 && rename(staged, "\(old)/\(name)") == 0
             }
             if refilled {
+                for name in dropping { _ = unlink("\(old)/\(name)") }
                 syncDirectory(old)
                 if exchange(AT_FDCWD, old, AT_FDCWD, target, Exchange.flag) == 0 {
                     // The old directory is back at the path, with the new set; `temporary`
@@ -110,11 +120,23 @@ public enum ReportSet {
             return
         }
         // No swap: each file in place, one at a time.
-        for file in files where rename("\(temporary)/\(file.name)", "\(target)/\(file.name)") != 0 {
+        for name in files where rename("\(temporary)/\(name)", "\(target)/\(name)") != 0 {
             throw fail("rename", errno)
         }
+        for name in dropping { _ = unlink("\(target)/\(name)") }
         removeFlat(temporary)
         syncDirectory(target)
+    }
+
+    /// Where a file of the set is written before the set (a request log streamed as the run
+    /// goes): beside the target, `.<name>.fleetsim-set-<pid>-<file>` (the parent created
+    /// if need be), so ``write(_:to:moving:writeFile:between:)`` renames it into the set
+    /// without crossing a file system, and a later write removes it if this process died.
+    public static func stagingPath(for directory: String, name: String) throws -> String {
+        let target = resolved(directory)
+        let (parent, base) = AtomicFile.split(target)
+        try AtomicFile.makeDirectories(parent, for: target)
+        return "\(parent)/\(temporaryPrefix(base))\(getpid())-\(name)"
     }
 
     /// `.<name>.fleetsim-set-`: the temporary directories' names beside the target.
@@ -175,7 +197,10 @@ public enum ReportSet {
         for entry in list(parent) where entry.hasPrefix(prefix) {
             let rest = entry.dropFirst(prefix.utf8.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]) else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { removeFlat("\(parent)/\(entry)") }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                // A staged file (``stagingPath(for:name:)``) or a temporary directory.
+                if unlink("\(parent)/\(entry)") != 0 { removeFlat("\(parent)/\(entry)") }
+            }
         }
     }
 

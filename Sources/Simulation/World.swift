@@ -50,6 +50,12 @@ public struct World<Logics: LogicSet> {
     /// Sees every delivered event with its hash and a description (`run --record-events`,
     /// `diverge`); nil (the default) costs one check per event.
     public var eventObserver: ((DeliveredEvent) -> Void)?
+    /// Records the backend's requests and the providers' sends as they come (`requests.bin`,
+    /// ``RequestLog``); nil (the default) records nothing. It never changes the run.
+    public var requestRecorder: RequestRecorder? {
+        get { core.requestRecorder }
+        set { core.requestRecorder = newValue }
+    }
 
     /// The public entry points are prespecialised for ``ReferenceLogics``, so that a
     /// caller in another module (the `fleetsim` commands) runs the specialised event

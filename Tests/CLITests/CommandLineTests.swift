@@ -10,7 +10,7 @@ import Testing
 
     /// The promised commands all exist, each with its own help.
     @Test func everyPromisedCommandHasHelp() throws {
-        #expect(Self.names == ["run", "validate", "replay", "explore", "compare", "bench", "shrink", "merge", "diverge", "plan"])
+        #expect(Self.names == ["run", "validate", "replay", "explore", "compare", "bench", "shrink", "merge", "diverge", "plan", "whatif"])
     }
 
     /// `help CMD`, `CMD --help` and `CMD -h` print that command's help: usage, every

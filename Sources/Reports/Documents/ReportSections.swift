@@ -316,6 +316,7 @@ public enum ReportSections {
         var blocks: [ReportSection.Block] = []
         let endpoints = members(r, "backend.requests.byEndpoint").filter { $0.value != "0" }
         blocks.append(saturation(r))
+        blocks += pooled(r)
         blocks.append(.table(header: ["", "value"], rows: [
             ["requests", count(r, "backend.requests.total")], ["mean", MetricText.lookup(r, "backend.requestsPerSecond.mean")],
             ["p99 of seconds", MetricText.lookup(r, "backend.requestsPerSecond.p99")],
@@ -342,6 +343,34 @@ public enum ReportSections {
         blocks += loadCharts(r)
         if let queueing = distribution(r, "backend.queueing", title: "API queueing (wait for a worker)") { blocks.append(queueing) }
         return ReportSection(id: "backend-load", title: "Backend load", blocks: blocks)
+    }
+
+    /// `backend.pooled` of a merged report (docs/scale.md, "One pooled backend"): the
+    /// shards' requests replayed through one backend of the whole capacity, beside the
+    /// shard-local figures below, with what the figures are (exact or an open-loop estimate).
+    static func pooled(_ r: ReportValue) -> [ReportSection.Block] {
+        guard r.lookup("backend.pooled") != nil else { return [] }
+        let p = "backend.pooled"
+        var rows: [[String]] = [
+            ["API: workers / queue places", "\(count(r, "\(p).capacity.workers")) / \(count(r, "\(p).capacity.queueLimit"))"],
+            ["requests / served", "\(count(r, "\(p).requests")) / \(count(r, "\(p).served"))"],
+            ["wait p50 / p95 / p99", "\(MetricText.lookup(r, "\(p).queueing.p50")) / \(MetricText.lookup(r, "\(p).queueing.p95")) / \(MetricText.lookup(r, "\(p).queueing.p99"))"],
+            ["mean wait / P(wait)", "\(MetricText.lookup(r, "\(p).meanWait")) / \(MetricText.lookup(r, "\(p).pWait"))"],
+            ["503 (queue full) / no answer", "\(count(r, "\(p).rejected")) / \(count(r, "\(p).unanswered"))"],
+            ["peak queue depth / most busy workers", "\(count(r, "\(p).peakQueueDepth")) / \(count(r, "\(p).busyWorkersPeak"))"],
+            ["utilisation / headroom", "\(MetricText.lookup(r, "\(p).utilisation")) / \(MetricText.lookup(r, "\(p).headroom"))"],
+        ]
+        for name in (r.lookup("\(p).providers")?.objectValue ?? [:]).keys.sorted() {
+            let q = "\(p).providers.\(name)"
+            rows.append(["\(providerName(name)) push: peak concurrent / streams, refused, headroom",
+                         "\(count(r, "\(q).peakConcurrent")) / \(count(r, "\(q).concurrency")), \(count(r, "\(q).rejectedByQueue")), \(MetricText.lookup(r, "\(q).headroom"))"])
+        }
+        rows.append(["the shards saw: 503s, client timeouts, refused sends, retries",
+                     ["rejected", "clientTimeouts", "sendsRefused", "retries"].map { count(r, "\(p).shardsSaw.\($0)") }.joined(separator: ", ")])
+        return [.paragraph("**One pooled backend:** the shards' recorded requests replayed through the scenario's whole capacity "
+                           + "(the figures below this table are the shards' own, each against its part). Its arrivals: "
+                           + (r.lookup("\(p).arrivals")?.stringValue ?? "") + "."),
+                .table(header: ["pooled", "value"], rows: rows)]
     }
 
     /// Whether the API or a push provider's service saturated (`backend.saturated`,

@@ -130,6 +130,7 @@ extension World {
         case .queued:
             break
         case .rejected:
+            core.recordRequest(job, arrival: now, service: nil, flags: .rejected)
             core.metrics.rejected += 1
             load.apiRejected[b] &+= 1
             core.jobs[j].serverDone = true
@@ -137,6 +138,7 @@ extension World {
             core.note(core.jobs[j].device) { c in "server: \(c.jobs[j].endpoint.path) answered 503 (all \(server.workers) workers busy, queue full)" }
             returnResponse(job)
         case .unanswered:
+            core.recordRequest(job, arrival: now, service: nil, flags: .unanswered)
             core.metrics.unanswered += 1
             load.apiUnanswered[b] &+= 1
             core.jobs[j].serverDone = true
@@ -160,6 +162,7 @@ extension World {
             service = server.slowedDown(core.withStream(.backend, of: d) { serviceTime.sampleDuration(&$0) })
         }
         core.schedule(.serviceCompletes(job: job, generation: core.jobs[Int(job)].generation), after: service)
+        core.recordRequest(job, arrival: now - queued, service: service, flags: [])
         load.addBusy(from: now, for: service, endpoint: Int(core.jobs[Int(job)].endpointRow), end: end)
         core.note(UInt32(d)) { c in "server: \(c.jobs[Int(job)].endpoint.path) queued \(c.human(queued)), served in \(c.human(service))" }
     }
@@ -265,5 +268,16 @@ extension World {
         if let gap = core.withStream(.network, of: i, { network.nextSpell(rng: &$0) }) {
             core.schedule(.offlineSpellStarts(device: d), after: gap)
         }
+    }
+}
+
+extension WorldCore {
+    /// Request `job` for the recorder, if any (``RequestRecorder``): a retry when its cause is one.
+    @inline(__always) func recordRequest(_ job: UInt32, arrival: SimTime, service: SimDuration?, flags: RecordedRequest.Flags) {
+        guard let requestRecorder else { return }
+        let cause = jobs[Int(job)].cause
+        var f = flags
+        if cause == .retryAfterFailure || cause == .retryBackoff { f.insert(.retry) }
+        requestRecorder.api(arrival: arrival, service: service, endpoint: Int(jobs[Int(job)].endpointRow), flags: f)
     }
 }

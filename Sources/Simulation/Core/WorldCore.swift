@@ -57,6 +57,9 @@ struct WorldCore {
     private(set) var oracleCell: OracleCell
     /// Trace of one device for `replay`, when asked for.
     let traceRecorder: Trace?
+    /// Records every request and provider's send for a pooled replay (``RequestRecorder``);
+    /// nil (the default) costs one check per request.
+    var requestRecorder: RequestRecorder?
     let end: SimTime
     let startUnixSeconds: Int64
     /// When each user is up (wake-up and bedtime per user and local date): the battery's

@@ -89,6 +89,24 @@ enum CoreReportSchema {
         backend.queue.byEndpoint.*.served
         backend.queue.byEndpoint.*.utilisation
         backend.queue.byEndpoint.*.wait
+        backend.pooled.arrivals?
+        backend.pooled.capacity.workers?
+        backend.pooled.capacity.queueLimit?
+        backend.pooled.shardsSaw.*?
+        backend.pooled.requests?
+        backend.pooled.served?
+        backend.pooled.rejected?
+        backend.pooled.unanswered?
+        backend.pooled.peakQueueDepth?
+        backend.pooled.queueing?
+        backend.pooled.meanWait?
+        backend.pooled.pWait?
+        backend.pooled.utilisation?
+        backend.pooled.headroom?
+        backend.pooled.busyWorkersPeak?
+        backend.pooled.busyWorkersPeakOverTime?
+        backend.pooled.borrowedServiceTimes?
+        backend.pooled.providers.*.*?
         backend.load.bucketSeconds
         backend.load.faults
         backend.load.peaksAre

@@ -41,6 +41,7 @@ extension PushHost {
             inflight.append(record)
         }
         let p = PushHost.provider(token.provider)
+        inflight[Int(slot)].arrivedAt = now
         metrics.sends[p] += 1
         load.sends[p][load.index(now)] &+= 1
         if dispatchers[p].streaming < concurrency {
@@ -48,6 +49,7 @@ extension PushHost {
         } else if dispatchers[p].queue.count >= queueLimit {
             // The push service's own queue is full: refused at once, as a 503.
             metrics.rejectedByQueue[p] += 1
+            core.requestRecorder?.send(arrival: now, hold: nil, provider: p, rejected: true)
             load.rejected[p][load.index(now)] &+= 1
             inflight[Int(slot)].result = .status(503, retryAfter: nil)
             schedule(.answer(slot: slot, generation: inflight[Int(slot)].generation), at: now, core: &core)
@@ -151,6 +153,7 @@ extension PushHost {
         inflight[s].latency = after
         schedule(.answer(slot: slot, generation: inflight[s].generation), after: after, core: &core)
         load.addStreamBusy(PushHost.provider(record.token.provider), from: record.sentAt, to: now + after, end: core.end)
+        core.requestRecorder?.send(arrival: record.arrivedAt, hold: now + after - record.sentAt, provider: PushHost.provider(record.token.provider), rejected: false)
     }
 
     /// The provider stores an accepted message for an offline device. APNs keeps one per

@@ -62,6 +62,8 @@ struct PushInflight {
     var result: PushProviderResult = .timedOut
     var sentAt = SimTime.zero
     var latency = SimDuration.zero
+    /// When it reached the push service (before any wait for a stream), for ``RequestRecorder``.
+    var arrivedAt = SimTime.zero
     /// It holds one of the provider's concurrent streams.
     var streaming = false
     var free = false

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import FleetSimCLI
+
+/// The request log end to end (docs/scale.md, "One pooled backend"): shards write
+/// requests.bin, merge replays their union through the whole capacity into
+/// `backend.pooled` and writes the union, `whatif` replays it at other worker counts.
+@Suite struct PooledMergeTests {
+    /// The capacity scenario at 1,000 phones with 8 workers (2 a shard).
+    static func scenario(in dir: URL) throws -> String {
+        let data = try Data(contentsOf: CLI.packageRoot.appendingPathComponent("scenarios/capacity.json"))
+        var json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var backend = json["backend"] as? [String: Any] ?? [:]
+        backend["workers"] = 8
+        json["backend"] = backend
+        let path = dir.appendingPathComponent("capacity-8.json")
+        try JSONSerialization.data(withJSONObject: json).write(to: path)
+        return path.path
+    }
+
+    @Test func mergeReplaysTheShardsRequestsAndWhatifReplaysTheMerge() throws {
+        let dir = try CLI.temporaryDirectory()
+        let scenario = try Self.scenario(in: dir)
+        var shards: [String] = []
+        for k in 0..<2 {
+            let out = dir.appendingPathComponent("s\(k)").path
+            let r = try CLI.run(["run", scenario, "--scale", "0.005", "--shard", "\(k)/2", "--out", out, "--quiet"])
+            #expect(r.status == 0 && r.stdout.contains("requests.bin"), "\(r.stdout)\(r.stderr)")
+            #expect(FileManager.default.fileExists(atPath: out + "/requests.bin"))
+            shards.append(out + "/report.json")
+        }
+        // A part carries the union of its shards' logs, but no pooled figures.
+        let part = dir.appendingPathComponent("part").path
+        #expect(try CLI.run(["merge", shards[0], "--partial", "--out", part]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: part + "/requests.bin"))
+        #expect(!(try String(contentsOfFile: part + "/report.json", encoding: .utf8)).contains("\"pooled\""))
+
+        let merged = dir.appendingPathComponent("merged").path
+        let m = try CLI.run(["merge", part + "/report.json", shards[1], "--out", merged])
+        #expect(m.status == 0, "\(m.stdout)\(m.stderr)")
+        #expect(m.stdout.contains("Pooled backend (8 workers, the shards' requests replayed)"), "\(m.stdout)")
+        let report = try Merge.readReport(merged + "/report.json")
+        #expect(report.lookup("backend.pooled.capacity.workers")?.intValue == 8)
+        #expect(report.lookup("backend.pooled.requests") == report.lookup("backend.requests.total"))
+        let md = try String(contentsOfFile: merged + "/report.md", encoding: .utf8)
+        #expect(md.contains("**One pooled backend:**"))
+        // The part's union and the other shard's log make the whole run's.
+        let direct = dir.appendingPathComponent("direct").path
+        #expect(try CLI.run(["merge"] + shards + ["--out", direct]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: merged + "/requests.bin")) == Data(contentsOf: URL(fileURLWithPath: direct + "/requests.bin")))
+
+        let w = try CLI.run(["whatif", merged, "--workers", "1,8"])
+        #expect(w.status == 0, "\(w.stdout)\(w.stderr)")
+        #expect(w.stdout.contains("| workers |") && w.stdout.contains("Valid while the arrivals do not depend on the answers"), "\(w.stdout)")
+        #expect(w.stdout.split(separator: "\n").filter { $0.hasPrefix("|       1 |") || $0.hasPrefix("|       8 |") }.count == 2, "\(w.stdout)")
+    }
+
+    @Test func whatifWithoutARequestLogSaysHowToRecordOne() throws {
+        let dir = try CLI.temporaryDirectory()
+        let r = try CLI.run(["whatif", dir.path, "--workers", "4"])
+        #expect(r.status == 2 && r.stderr.contains("run --record-requests"), "\(r.stderr)")
+        let bad = try CLI.run(["whatif", dir.path, "--workers", "4,zero"])
+        #expect(bad.status == 2 && bad.stderr.contains("--workers expects comma-separated counts"), "\(bad.stderr)")
+    }
+
+    /// Recording never changes the run (report.json the same bytes with and without it),
+    /// its log is the same bytes run to run, and a run without --record-requests into a
+    /// directory that holds an earlier run's log removes it: whatif never replays another
+    /// run's requests.
+    @Test func theLogIsDeterministicChangesNothingAndNeverOutlivesItsRun() throws {
+        let dir = try CLI.temporaryDirectory()
+        let scenario = try Self.scenario(in: dir)
+        func out(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+        for (name, record) in [("a", true), ("b", true), ("plain", false)] {
+            let r = try CLI.run(["run", scenario, "--scale", "0.0025", "--out", out(name), "--quiet"] + (record ? ["--record-requests"] : []))
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        #expect(try bytes(out("a") + "/requests.bin") == bytes(out("b") + "/requests.bin"))
+        #expect(try bytes(out("a") + "/report.json") == bytes(out("plain") + "/report.json"))
+        #expect(!FileManager.default.fileExists(atPath: out("plain") + "/requests.bin"))
+        #expect(try CLI.run(["run", scenario, "--scale", "0.0025", "--out", out("a"), "--quiet"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: out("a") + "/requests.bin"))
+        #expect(FileManager.default.fileExists(atPath: out("a") + "/report.json"))
+    }
+}
