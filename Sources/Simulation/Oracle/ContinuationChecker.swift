@@ -50,7 +50,7 @@ struct ContinuationChecker {
 extension ContinuationHost {
     /// The app is terminated while it holds result `unseen` the user has not seen (seed
     /// `004`): it must be on disk (else it is lost).
-    func observeTerminatedHoldingResult(_ i: Int, unseen: UInt32, core: borrowing WorldCore) {
+    @inline(__always) func observeTerminatedHoldingResult(_ i: Int, unseen: UInt32, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let onDisk = resultOnDisk(i, unseen: unseen)
         core.verify(onDisk, .continuationResultLost, device: i, time: core.now,
@@ -59,7 +59,7 @@ extension ContinuationHost {
 
     /// An analysis-complete notification is shown: it must announce a result the app
     /// truly holds (seed `004`).
-    func observeAnalysisNotificationShown(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeAnalysisNotificationShown(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let holds = slots[i].unseenRequest != 0
         core.verify(holds, .continuationNotifiedWithoutResult, device: i, time: core.now,
@@ -68,7 +68,7 @@ extension ContinuationHost {
 
     /// The app sends an analysis request in `mode`: it must end by its mode's timeout
     /// (`continuationPastDeadline`), and one still in flight past its own did not.
-    func observeAnalysisSent(_ i: Int, mode: AnalysisMode, core: borrowing WorldCore) {
+    @inline(__always) func observeAnalysisSent(_ i: Int, mode: AnalysisMode, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         analysisEnds(i, "was still running when the next one was sent", core: core)
         core.oracle.continuation.entries[i] = ContinuationChecker.Entry(sentAt: core.now, hierarchical: mode == .hierarchical)
@@ -76,7 +76,7 @@ extension ContinuationHost {
 
     /// `analysisStartedTwice`: an analysis request goes out while the world still has the
     /// device's earlier one in flight (not answered, cancelled nor abandoned).
-    func observeAnalysisSendsAlone(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeAnalysisSendsAlone(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let job = slots[i].job
         let alone = job < 0 || core.jobs[Int(job)].clientDone || core.jobs[Int(job)].cancelled
@@ -86,7 +86,7 @@ extension ContinuationHost {
 
     /// The logic's timeout timer fires while the app runs: for an analysis in flight, at
     /// its timeout exactly.
-    func observeDeadlineTimerFires(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeDeadlineTimerFires(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let deadline = core.oracle.continuation.entries[i].deadline(core.oracle.judged.logic.continuation)
         guard deadline != SimTime.never else { return }
@@ -96,7 +96,7 @@ extension ContinuationHost {
 
     /// The analysis in flight ends (`how`: its answer reached the app, the app cancelled
     /// it, the app was terminated): not after its timeout.
-    func analysisEnds(_ i: Int, _ how: String, core: borrowing WorldCore) {
+    @inline(__always) func analysisEnds(_ i: Int, _ how: String, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let deadline = core.oracle.continuation.entries[i].deadline(core.oracle.judged.logic.continuation)
         guard deadline != SimTime.never else { return }
@@ -107,7 +107,7 @@ extension ContinuationHost {
     }
 
     /// The run's end: no analysis still in flight past its timeout.
-    func observeContinuationRunEnded(core: borrowing WorldCore) {
+    @inline(__always) func observeContinuationRunEnded(core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         for i in core.oracle.continuation.entries.indices {
             let deadline = core.oracle.continuation.entries[i].deadline(core.oracle.judged.logic.continuation)
@@ -125,7 +125,7 @@ extension ContinuationHost {
 extension ContinuationHost {
     /// `offerTimingWrong`: the alert is offered exactly `logic.continuation.offerAfter`
     /// after the send of an analysis still in flight (its answer has not reached the app).
-    func observeOffered(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeOffered(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let entry = core.oracle.continuation.entries[i]
         let due = entry.sentAt + core.oracle.judged.logic.continuation.offerAfter
@@ -140,7 +140,7 @@ extension ContinuationHost {
     /// `moveOnWithoutBackgroundTask` unless the app now holds a background task, and
     /// `permissionNotRequested` if the permission was not determined or provisional at
     /// the choice (`before`) and the OS has not asked the user (it is still so).
-    func observeMovedOn(_ i: Int, permissionBefore before: NotificationAuthorization, core: borrowing WorldCore) {
+    @inline(__always) func observeMovedOn(_ i: Int, permissionBefore before: NotificationAuthorization, core: borrowing WorldCore) {
         guard core.oracle.watching, core.oracle.continuation.entries[i].inFlight else { return }
         core.oracle.continuation.entries[i].movedOn = true
         let holds = slots[i].holdsBackgroundTask
@@ -156,7 +156,7 @@ extension ContinuationHost {
     /// ``ContinuationMetrics/notified`` before): `continuationNotNotified` for a success
     /// after "Move On & Notify" with no open since, while the permission allows the OS to
     /// show notifications, and no completion notification was shown.
-    func observeAnswerHandled(_ i: Int, succeeded: Bool, notifiedBefore: UInt64, core: borrowing WorldCore) {
+    @inline(__always) func observeAnswerHandled(_ i: Int, succeeded: Bool, notifiedBefore: UInt64, core: borrowing WorldCore) {
         guard core.oracle.watching, core.oracle.continuation.entries[i].movedOn else { return }
         core.oracle.continuation.entries[i].movedOn = false
         guard succeeded, RefreshChecker.allowsPosting(core.devices[i].permission) else { return }
@@ -167,7 +167,7 @@ extension ContinuationHost {
 
     /// The app shows a result (`request`): it must be the one that reached the app and
     /// the user has not seen (`continuationResultShownWrong`).
-    func observeResultShown(_ i: Int, request: UInt32, core: borrowing WorldCore) {
+    @inline(__always) func observeResultShown(_ i: Int, request: UInt32, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let unseen = slots[i].unseenRequest == request
         core.verify(unseen, .continuationResultShownWrong, device: i, time: core.now,
@@ -177,7 +177,7 @@ extension ContinuationHost {
     /// The user opened the app and its input has been handled: no result that reached
     /// the app is left unseen (`continuationResultShownWrong`), and an analysis the user
     /// moved on from is no longer judged as in the background.
-    func observeOpenHandled(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeOpenHandled(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         core.oracle.continuation.entries[i].movedOn = false
         let unseen = slots[i].unseenRequest

@@ -65,7 +65,7 @@ extension PushHost {
     /// The push service sends `id` to `token` (seed `001`): never to a token the provider
     /// reported unregistered and not registered since ("mark device expired"), and never
     /// again a request the provider refused with a client error ("no retry on 4xx").
-    func observePushSend(user u: Int, device d: Int, _ id: PushSendID, _ token: PushToken,
+    @inline(__always) func observePushSend(user u: Int, device d: Int, _ id: PushSendID, _ token: PushToken,
                          expiration: Instant, priority: PushPriority, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         // Fields read in place: a copy of the user's truth would retain its four arrays.
@@ -88,7 +88,7 @@ extension PushHost {
     /// Whether Unix second `unix` lies inside user `u`'s quiet hours `[start, end)` on the
     /// home zone's wall clock, across midnight when start > end, none when equal (seed
     /// `001`, "Quiet Hours"), by the oracle's own clock and code.
-    func insideQuietHours(_ u: Int, unix: Int64, core: borrowing WorldCore) -> Bool {
+    @inline(__always) func insideQuietHours(_ u: Int, unix: Int64, core: borrowing WorldCore) -> Bool {
         let s = core.oracle.push.rules[u].settings
         guard s.quietStart != s.quietEnd else { return false }
         let second = core.oracle.zones[Int(s.zone)].wall(unix).second
@@ -98,7 +98,7 @@ extension PushHost {
 
     /// A normal or high push first sent inside the user's quiet hours is not displayed
     /// inside them (seed `001`: held until their end; blocking bypasses them).
-    func observePushDisplayed(user u: Int, device i: Int, notification n: Int, core: borrowing WorldCore) {
+    @inline(__always) func observePushDisplayed(user u: Int, device i: Int, notification n: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let sent = ledger[n].firstSentAt
         let start = core.startUnixSeconds
@@ -111,7 +111,7 @@ extension PushHost {
     /// The router holds notification `n` until `until`: now is inside the user's quiet
     /// hours, and `until` is their end: outside them, the second before it inside them (or
     /// a change of the zone's offset in between: a skipped end), at most 25 h away.
-    func observePushHeld(user u: Int, notification n: Int, until: Instant, core: borrowing WorldCore) {
+    @inline(__always) func observePushHeld(user u: Int, notification n: Int, until: Instant, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let now = OracleZone.unixSeconds(core.now, startUnixSeconds: core.startUnixSeconds)
         let end = OracleZone.floorDiv(until.unixMicroseconds, 1_000_000)
@@ -127,7 +127,7 @@ extension PushHost {
 
     /// A collapsible push is displayed: its collapse id is not shown twice on the device
     /// (the OS then replaces the shown one in place, PushHost+Phone's `display`).
-    func observePushDisplayedCollapsible(user u: Int, device i: Int, notification n: Int, core: borrowing WorldCore) {
+    @inline(__always) func observePushDisplayedCollapsible(user u: Int, device i: Int, notification n: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let shownBefore = truth[u].shownCollapsed.contains(UInt32(n))
         core.verify(!shownBefore, .pushCollapseIdShownTwice, device: i, time: core.now,
@@ -135,7 +135,7 @@ extension PushHost {
     }
 
     /// At the end, notification `n` has no outcome and nothing holds it: it was lost.
-    func observePushLost(device d: Int, notification n: Int, createdAt: SimTime, core: borrowing WorldCore) {
+    @inline(__always) func observePushLost(device d: Int, notification n: Int, createdAt: SimTime, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         core.verify(false, .pushNotificationLost, device: d, time: createdAt,
                     detail: "notification n\(n) created at \(core.format(createdAt)) was neither delivered, emailed, expired, suppressed nor in flight")

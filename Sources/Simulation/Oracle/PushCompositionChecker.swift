@@ -18,7 +18,7 @@ struct PushUnreadDelivery {
 /// user read them all at an open (docs/model.md: an open reads every notification).
 extension PushHost {
     /// A router input of user `u` begins: the oracle's unread count follows it.
-    func observeUnreadInput(user u: Int, _ input: PushInput, core: borrowing WorldCore) {
+    @inline(__always) func observeUnreadInput(user u: Int, _ input: PushInput, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         core.oracle.push.unreadDelivery = PushUnreadDelivery(unreadBefore: core.oracle.push.rules[u].unread)
         switch input {
@@ -30,7 +30,7 @@ extension PushHost {
 
     /// The push service sends `payload` (send `id`) for user `u`. Called before the ledger
     /// records the send (`firstSentAt` still `SimTime.never` for a first send).
-    func observePushComposition(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload, core: borrowing WorldCore) {
+    @inline(__always) func observePushComposition(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         switch payload.content {
         case .alert(let nid, _, _, _):
@@ -63,7 +63,7 @@ extension PushHost {
     /// The effects of user `u`'s router input have run: when the input changed the unread
     /// count and no alert carried it, a user whose token must be active, by the judge's
     /// own token truth (``tokenMustBeActive(_:core:)``), got a badge-only push.
-    func judgeUnreadPushed(user u: Int, core: borrowing WorldCore) {
+    @inline(__always) func judgeUnreadPushed(user u: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let b = core.oracle.push.unreadDelivery
         guard core.oracle.push.rules[u].unread != b.unreadBefore, !b.alertSent, tokenMustBeActive(u, core: core) else { return }

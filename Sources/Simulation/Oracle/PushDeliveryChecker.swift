@@ -41,7 +41,7 @@ extension PushHost {
 
     /// The push service sends `id` (payload `payload`, expiring at `expiration`) for user `u`.
     /// Called before the ledger records the send.
-    func observePushSendRules(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload,
+    @inline(__always) func observePushSendRules(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload,
                                        expiration: Instant, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let logic = core.oracle.judged.logic.push
@@ -104,7 +104,7 @@ extension PushHost {
     /// at most `retryDelays.count` retries, a 5xx or a timeout after `retryDelays[attempt]`,
     /// a 429 after `rateLimitBackoff` doubled at each attempt, `Retry-After` when longer,
     /// counted from the failed answer.
-    private func judgeRetry(user u: Int, device d: Int, old: PushSendID, new: PushSendID, logic: PushLogicConfig, core: borrowing WorldCore) {
+    @inline(__always) private func judgeRetry(user u: Int, device d: Int, old: PushSendID, new: PushSendID, logic: PushLogicConfig, core: borrowing WorldCore) {
         let key = Self.retryKey(u, old)
         let failed = core.oracle.push.retryTruth.removeValue(forKey: key)
         var expected: SimDuration?
@@ -126,7 +126,7 @@ extension PushHost {
 
     /// A provider answered send `id` of user `u` with `result` (truth): a failure that may be
     /// retried is kept for the retry's check, anything else ends the chain.
-    func observePushAnswered(user u: Int, _ id: PushSendID, _ result: PushProviderResult, core: borrowing WorldCore) {
+    @inline(__always) func observePushAnswered(user u: Int, _ id: PushSendID, _ result: PushProviderResult, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let key = Self.retryKey(u, id)
         switch result {
@@ -141,7 +141,7 @@ extension PushHost {
     }
 
     /// The router emails user `u` about notification `n`: only with email enabled.
-    func observeEmailFallback(user u: Int, notification n: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeEmailFallback(user u: Int, notification n: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let enabled = core.oracle.push.rules[u].settings.emailEnabled
         core.verify(enabled, .emailWithoutConsent, device: Int(truth[u].device), time: core.now,
@@ -149,7 +149,7 @@ extension PushHost {
     }
 
     /// The router gave send `id` up: its chain ends.
-    func observePushGivenUp(user u: Int, _ id: PushSendID, core: borrowing WorldCore) {
+    @inline(__always) func observePushGivenUp(user u: Int, _ id: PushSendID, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         core.oracle.push.retryTruth.removeValue(forKey: Self.retryKey(u, id))
     }
@@ -157,13 +157,13 @@ extension PushHost {
 
 extension PushHost {
     /// What the server learns of high push `n`: a delivery (APNs acceptance, FCM receipt).
-    func observeHighDeliveryKnown(_ n: Int64, core: borrowing WorldCore) {
+    @inline(__always) func observeHighDeliveryKnown(_ n: Int64, core: borrowing WorldCore) {
         guard core.oracle.watching, n >= 0, let entry = core.oracle.push.highTruth[UInt32(n)], entry.deliveredKnownAt == SimTime.never else { return }
         core.oracle.push.highTruth[UInt32(n)]!.deliveredKnownAt = core.now
     }
 
     /// High push `n`'s send failed for good, or a delayed email for it went out.
-    func observeHighEnded(_ n: Int64, email: EmailFallbackReason?, core: borrowing WorldCore) {
+    @inline(__always) func observeHighEnded(_ n: Int64, email: EmailFallbackReason?, core: borrowing WorldCore) {
         guard core.oracle.watching, n >= 0, core.oracle.push.highTruth[UInt32(n)] != nil else { return }
         if email == .highPriorityDelayed {
             if core.oracle.push.highTruth[UInt32(n)]!.delayedEmailAt == SimTime.never { core.oracle.push.highTruth[UInt32(n)]!.delayedEmailAt = core.now }
@@ -179,7 +179,7 @@ extension PushHost {
     /// highEmailDelay` nor failed for good (that one is emailed at once, as failed) gets the
     /// delayed email exactly then; any other gets none. A delivery or failure known in the
     /// very instant of the check may come either side of it (same-instant order).
-    func judgeHighEmail(_ n: Int, core: borrowing WorldCore) {
+    @inline(__always) func judgeHighEmail(_ n: Int, core: borrowing WorldCore) {
         guard core.oracle.watching, let entry = core.oracle.push.highTruth[UInt32(n)] else { return }
         let deadline = ledger[n].firstSentAt + core.oracle.judged.logic.push.highEmailDelay
         let check = deadline + SimDuration(microseconds: 1)
@@ -203,7 +203,7 @@ extension PushHost {
 extension PushHost {
     /// The router holds notification `n` until `until`: a blocking one must not be held;
     /// any other is remembered (``heldUntil``) for the check of its release.
-    func observeHeldRelease(user u: Int, notification n: Int, until: Instant, core: borrowing WorldCore) {
+    @inline(__always) func observeHeldRelease(user u: Int, notification n: Int, until: Instant, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let blocking = ledger[n].priority == .blocking
         core.verify(!blocking, .blockingDelayed, device: Int(truth[u].device), time: core.now,
@@ -214,7 +214,7 @@ extension PushHost {
     /// The push service sends `payload` (send `id`) for user `u`, before the ledger records
     /// it: a held notification's first send, or the summary's that carries it, comes at the
     /// end it was held until; a blocking notification's first send at its creation.
-    func observeReleaseSend(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload, core: borrowing WorldCore) {
+    @inline(__always) func observeReleaseSend(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         switch payload.content {
         case .alert(let nid, _, _, _):
@@ -233,7 +233,7 @@ extension PushHost {
     }
 
     /// Held notification `n` goes out now (send `id`): now must be the end it was held until.
-    private func judgeReleased(_ n: Int, device d: Int, send id: PushSendID, core: borrowing WorldCore) {
+    @inline(__always) private func judgeReleased(_ n: Int, device d: Int, send id: PushSendID, core: borrowing WorldCore) {
         guard !core.oracle.push.heldUntil.isEmpty, let until = core.oracle.push.heldUntil.removeValue(forKey: UInt32(n)) else { return }
         let at = instant(core.now).unixMicroseconds
         core.verify(at == until, .pushHeldOutsideQuietHours, device: d, time: core.now,
@@ -242,7 +242,7 @@ extension PushHost {
 
     /// Notification `n` is suppressed (at a release: the activity window, a limit, no
     /// active device): it leaves the held ones unsent.
-    func observeSuppressedHeld(_ n: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeSuppressedHeld(_ n: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         core.oracle.push.heldUntil.removeValue(forKey: UInt32(n))
     }

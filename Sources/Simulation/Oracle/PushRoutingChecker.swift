@@ -48,7 +48,7 @@ extension PushHost {
     /// The world delivers `input` to user `u`'s router: registrations, rotations and opens
     /// are truth of the token's use; a new input starts with no purge notice and no
     /// validation given up.
-    func observeRouterInput(_ u: Int, _ input: PushInput, core: borrowing WorldCore) {
+    @inline(__always) func observeRouterInput(_ u: Int, _ input: PushInput, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         core.oracle.push.rules[u].token.flags.remove(.purgeNoticed)
         if case .providerResponse = input {} else { core.oracle.push.judgedValidationGaveUp = .max }
@@ -79,7 +79,7 @@ extension PushHost {
     /// - `tokenValidationLate`: the first send to a token that must be active, by the judge's
     ///   own truth (``tokenMustBeActive(_:at:core:)``), since its last validation comes within
     ///   `validationInterval` + `maintenanceInterval` of it.
-    func observePushRouting(user u: Int, device d: Int, _ id: PushSendID, _ token: PushToken, _ payload: PushPayload,
+    @inline(__always) func observePushRouting(user u: Int, device d: Int, _ id: PushSendID, _ token: PushToken, _ payload: PushPayload,
                                      core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let registered = core.oracle.push.rules[u].token.registered
@@ -117,7 +117,7 @@ extension PushHost {
     /// Send `slot` goes to its provider at the high (`apns-priority` 10, FCM high) or normal
     /// priority: high exactly for a high or blocking alert, by the ledger's priority; a
     /// summary (normal) and every silent push go at normal (`providerPriorityWrong`).
-    func observeProviderPriority(_ slot: UInt32, urgent: Bool, core: borrowing WorldCore) {
+    @inline(__always) func observeProviderPriority(_ slot: UInt32, urgent: Bool, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let record = inflight[Int(slot)]
         var expected = false
@@ -131,7 +131,7 @@ extension PushHost {
     /// registered token (and, for a notification, is a use of it); a validation push whose
     /// every retry failed softly (5xx, 429, timeout) may expire its token; any other send
     /// that failed so leaves its token to be validated again.
-    func observeTokenAnswer(user u: Int, _ record: PushInflight, core: borrowing WorldCore) {
+    @inline(__always) func observeTokenAnswer(user u: Int, _ record: PushInflight, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         core.oracle.push.judgedValidationGaveUp = .max
         switch record.result {
@@ -161,7 +161,7 @@ extension PushHost {
     /// - `tokenExpiredWithoutCause`: expired only after the provider reported it gone (410,
     ///   404, BadDeviceToken) or after every retry of its validation push failed softly;
     /// - `registryCleanupWrong`: inactive only when unused for `logic.push.inactiveAfter`.
-    func observeTokenMarked(user u: Int, _ token: PushToken, _ status: PushTokenStatus, core: borrowing WorldCore) {
+    @inline(__always) func observeTokenMarked(user u: Int, _ token: PushToken, _ status: PushTokenStatus, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let d = Int(truth[u].device)
         let caused = truth[u].gone.contains(token.generation) || core.oracle.push.judgedValidationGaveUp == UInt64(u) << 32 | UInt64(token.generation)
@@ -191,10 +191,10 @@ extension PushHost {
     /// (410, 404, BadDeviceToken) nor failed every retry of its validation push, and it
     /// was used within `logic.push.inactiveAfter` with no deactivation for disuse since.
     /// A wrong expiry by the logic leaves this true, so the checks that read it go on.
-    func tokenMustBeActive(_ u: Int, core: borrowing WorldCore) -> Bool { tokenMustBeActive(u, at: core.now, core: core) }
+    @inline(__always) func tokenMustBeActive(_ u: Int, core: borrowing WorldCore) -> Bool { tokenMustBeActive(u, at: core.now, core: core) }
 
     /// ``tokenMustBeActive(_:core:)`` with its disuse counted at `t` (`t` >= the last use).
-    func tokenMustBeActive(_ u: Int, at t: SimTime, core: borrowing WorldCore) -> Bool {
+    @inline(__always) func tokenMustBeActive(_ u: Int, at t: SimTime, core: borrowing WorldCore) -> Bool {
         let token = core.oracle.push.rules[u].token
         return token.registered > 0 && !token.flags.contains(.dormant) && t - token.usedAt < core.oracle.judged.logic.push.inactiveAfter
             && !tokenGone(u, core: core)
@@ -203,12 +203,12 @@ extension PushHost {
     /// Whether user `u`'s registered token is expired by the judge's own truth: its provider
     /// answered it gone (410, 404, BadDeviceToken), or every retry of its validation push
     /// failed softly (seed `001`, "Token Refresh and Validation").
-    func tokenGone(_ u: Int, core: borrowing WorldCore) -> Bool {
+    @inline(__always) func tokenGone(_ u: Int, core: borrowing WorldCore) -> Bool {
         core.oracle.push.rules[u].token.flags.contains(.validationGaveUp) || truth[u].gone.contains(core.oracle.push.rules[u].token.registered)
     }
 
     /// The router emails user `u` that its device is about to be purged.
-    func observePurgeNotice(user u: Int, core: borrowing WorldCore) {
+    @inline(__always) func observePurgeNotice(user u: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         core.oracle.push.rules[u].token.flags.insert(.purgeNoticed)
     }
@@ -216,7 +216,7 @@ extension PushHost {
     /// The router purges user `u`'s device (`registryCleanupWrong`): only a token expired,
     /// by the judge's own truth (``tokenGone(_:)``), for `logic.push.purgeAfter`, and only
     /// after the purge notice in the same router input.
-    func observePurge(user u: Int, core: borrowing WorldCore) {
+    @inline(__always) func observePurge(user u: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let expired = tokenGone(u, core: core)
         let age = core.now - core.oracle.push.rules[u].token.since
@@ -231,7 +231,7 @@ extension PushHost {
     /// Every device of user `u`'s notification `n` failed for good and nothing carries it
     /// any more: an email must have gone out, if the user enabled email
     /// (`failedPushNotEmailed`, seed `001`, "Fallback Mechanism" and "Disaster Recovery").
-    func observePushFailedEverywhere(user u: Int, notification n: Int, core: borrowing WorldCore) {
+    @inline(__always) func observePushFailedEverywhere(user u: Int, notification n: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let enabled = core.oracle.push.rules[u].settings.emailEnabled
         core.verify(!enabled, .failedPushNotEmailed, device: Int(truth[u].device), time: core.now,
@@ -241,7 +241,7 @@ extension PushHost {
     /// At the end of the run, `tokenValidationLate` for every token that must still be
     /// active by the judge's own truth, with no send since a validation more than
     /// `validationInterval` + `maintenanceInterval` ago, and in use when that validation fell due.
-    func judgeTokenValidationAtEnd(core: borrowing WorldCore) {
+    @inline(__always) func judgeTokenValidationAtEnd(core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let logic = core.oracle.judged.logic.push
         for u in core.oracle.push.rules.indices where !core.oracle.push.rules[u].token.flags.contains(.sentSinceValidated) {

@@ -216,7 +216,7 @@ extension RefreshHost {
     /// with the user signed out and no request for the next run pending
     /// (`requestPending`, the OS's: `unauthorizedNotSignedOut`). Where the step sync owns
     /// the task (iOS without the refresh) no refresh request is sent, so none applies.
-    func observeTaskCompleted(_ i: Int, success: Bool, requestPending: Bool, core: borrowing WorldCore) {
+    @inline(__always) func observeTaskCompleted(_ i: Int, success: Bool, requestPending: Bool, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let calls = core.devices[i].task.completions
         if core.devices[i].task.running, calls == 1, core.oracle.refresh.devices[i].task.contains(.unauthorized) {
@@ -235,7 +235,7 @@ extension RefreshHost {
     /// `availableTestNotNotified`: judged when a task completes successfully, from the
     /// truth at the history response and now (the window is still open, no test in
     /// progress, no open in the last 24 h, notifications allowed, none shown yet).
-    private func judgeNotifiedIfDue(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) private func judgeNotifiedIfDue(_ i: Int, core: borrowing WorldCore) {
         let now = core.now
         let window = core.oracle.refresh.devices[i].taskSawOpenWindow
         guard window != RefreshSlot.noWindow, truth.window(i) == window, !truth.inProgress(i, at: now),
@@ -250,7 +250,7 @@ extension RefreshHost {
     /// A test-available notification is shown: not before the test is truly available,
     /// once per window, and not within 24 h of an open (seed `000`). Called before the
     /// model moves ``RefreshSlot/notifiedWindow`` (``RefreshHost/testNotified(_:window:)``).
-    func observeTestNotificationShown(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeTestNotificationShown(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let now = core.now
         let availableAt = truth.availableAt(i)

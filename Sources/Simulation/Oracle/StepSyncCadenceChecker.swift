@@ -22,7 +22,7 @@ extension StepSyncHost {
     /// `openSyncAge` after; periodic work and the retry timer sync whatever the age (seed
     /// `003`, "Configuration", §6). Elapsed time: no reboots are modelled, so it is the
     /// logic's boot clock too.
-    func observeSyncCadence(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeSyncCadence(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let config = core.oracle.judged.logic.stepSync
         let minimum: SimDuration, trigger: String
@@ -43,7 +43,7 @@ extension StepSyncHost {
 
     /// The app asks for its periodic work every `interval`: `stepSyncTooSoon` unless it is
     /// `logic.stepSync.syncInterval` (seed `003`, "Configuration": 120 minutes).
-    func observePeriodicWorkInterval(_ i: Int, _ interval: SimDuration, core: borrowing WorldCore) {
+    @inline(__always) func observePeriodicWorkInterval(_ i: Int, _ interval: SimDuration, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let expected = core.oracle.judged.logic.stepSync.syncInterval
         core.verify(interval == expected, .stepSyncTooSoon, device: i, time: core.now,
@@ -65,7 +65,7 @@ extension StepSyncHost {
 
     /// The open's delivery is over: `openSyncMissed` if it was due to start a sync
     /// (``openSyncIsDue(_:core:)``) and none started.
-    func observeOpenDelivered(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeOpenDelivered(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let missed = core.oracle.steps.devices[i].sync.openSyncDue
         core.oracle.steps.devices[i].sync.openSyncDue = false
@@ -77,7 +77,7 @@ extension StepSyncHost {
     /// the device's date at its wall clock now less `logic.stepSync.backfillLimit` (its zone
     /// and skew, read with the oracle's own ``OracleZone``: the calendar the health store
     /// buckets by). The upload leaves in its read's instant.
-    func observeUploadReach(_ i: Int, _ upload: StepUpload, core: borrowing WorldCore) {
+    @inline(__always) func observeUploadReach(_ i: Int, _ upload: StepUpload, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let limit = core.oracle.judged.logic.stepSync.backfillLimit
         let first = core.oracleDeviceDay(i, at: core.now - limit)

@@ -112,7 +112,7 @@ extension WorldCore {
 extension StepSyncHost {
     /// Set-up: the sync before the run brought local day `day` (in part) to the server;
     /// judging starts there.
-    func observeStepSyncStarted(_ i: Int, firstDay day: Int32, lastSync: SimTime, core: borrowing WorldCore) {
+    @inline(__always) func observeStepSyncStarted(_ i: Int, firstDay day: Int32, lastSync: SimTime, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         core.oracle.steps.devices[i].firstJudgedDay = day
         core.oracle.steps.devices[i].judgedThrough = day - 1
@@ -123,7 +123,7 @@ extension StepSyncHost {
     /// The world delivers `input` to the device's step sync: what it is (a retry timer, a
     /// failure's answer and whether the seed retries it: 5xx, 429 and no answer), and a
     /// success (an upload answered OK, or a read with no day to upload).
-    func observeStepSyncInput(_ i: Int, _ input: StepSyncInput, core: borrowing WorldCore) {
+    @inline(__always) func observeStepSyncInput(_ i: Int, _ input: StepSyncInput, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         var truth = core.oracle.steps.devices[i].sync
         truth.delivering = .other
@@ -153,7 +153,7 @@ extension StepSyncHost {
     }
 
     /// A success: the stale notice of the one before must have been set (``observeStaleNoticeSet(_:after:core:)``).
-    private func succeeded(_ i: Int, _ truth: inout StepsChecker.SyncTruth, core: borrowing WorldCore) {
+    @inline(__always) private func succeeded(_ i: Int, _ truth: inout StepsChecker.SyncTruth, core: borrowing WorldCore) {
         if truth.noticeDue { staleNoticeNotSet(i, truth, core: core) }
         truth.lastSuccessAt = core.now
         core.oracle.steps.devices[i].cadence.lastSuccessStartedAt = core.oracle.steps.devices[i].cadence.syncStartedAt
@@ -161,20 +161,20 @@ extension StepSyncHost {
         truth.noticeDue = true
     }
 
-    private func staleNoticeNotSet(_ i: Int, _ truth: StepsChecker.SyncTruth, core: borrowing WorldCore) {
+    @inline(__always) private func staleNoticeNotSet(_ i: Int, _ truth: StepsChecker.SyncTruth, core: borrowing WorldCore) {
         core.verify(false, .staleNoticeWrong, device: i, time: truth.lastSuccessAt,
                     detail: "the sync that succeeded at \(core.format(truth.lastSuccessAt)) did not set the stale-sync notice")
     }
 
     /// A sync starts (its health-data read): one the retry timer did not start begins a new chain.
-    func observeSyncStarts(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeSyncStarts(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         if core.oracle.steps.devices[i].sync.delivering != .retryTimer { core.oracle.steps.devices[i].sync.failures = 0 }
     }
 
     /// `stepSyncWhenForbidden`: a sync starts only while the device is signed in, online
     /// and not in low-power mode (the device's own state at this instant).
-    func observeSyncStartAllowed(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeSyncStartAllowed(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let signedIn = core.devices[i].signedIn, online = core.devices[i].online, lowPower = core.devices[i].lowPowerMode
         let holds = signedIn && online && !lowPower
@@ -183,7 +183,7 @@ extension StepSyncHost {
     }
 
     /// `stepRetryScheduleWrong`: the app sets its retry timer for `after` (elapsed time).
-    func observeRetryArmed(_ i: Int, after: SimDuration, core: borrowing WorldCore) {
+    @inline(__always) func observeRetryArmed(_ i: Int, after: SimDuration, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let truth = core.oracle.steps.devices[i].sync
         let problem = StepsChecker.retryTimerProblem(after: after, failures: truth.failures, delivering: truth.delivering,
@@ -193,7 +193,7 @@ extension StepSyncHost {
 
     /// `staleNoticeWrong`: the app sets the stale notice `after` from now (elapsed time):
     /// only at a success, for `logic.stepSync.staleNotificationAge`.
-    func observeStaleNoticeSet(_ i: Int, after: SimDuration, core: borrowing WorldCore) {
+    @inline(__always) func observeStaleNoticeSet(_ i: Int, after: SimDuration, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let age = core.oracle.judged.logic.stepSync.staleNotificationAge
         let atSuccess = core.oracle.steps.devices[i].sync.noticeDue && core.oracle.steps.devices[i].sync.lastSuccessAt == core.now
@@ -206,7 +206,7 @@ extension StepSyncHost {
 
     /// `staleNoticeWrong`: the stale notice fires (shown or not, by the permission) only
     /// when no sync succeeded for `logic.stepSync.staleNotificationAge`.
-    func observeStaleNoticeFires(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeStaleNoticeFires(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let truth = core.oracle.steps.devices[i].sync, age = core.oracle.judged.logic.stepSync.staleNotificationAge
         if truth.noticeDue { staleNoticeNotSet(i, truth, core: core) }
@@ -217,7 +217,7 @@ extension StepSyncHost {
     }
 
     /// The run's end: the last success of each device set its notice.
-    func observeStepSyncRunEnded(core: borrowing WorldCore) {
+    @inline(__always) func observeStepSyncRunEnded(core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         for i in core.oracle.steps.devices.indices where core.oracle.steps.devices[i].sync.noticeDue {
             staleNoticeNotSet(i, core.oracle.steps.devices[i].sync, core: core)
@@ -226,7 +226,7 @@ extension StepSyncHost {
 
     /// The app sends a step upload: never while the battery is truly low (seed `003`:
     /// "mandatory"; `docs/platform-facts.md` section E).
-    func observeStepUploadSent(_ i: Int, core: borrowing WorldCore) {
+    @inline(__always) func observeStepUploadSent(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let battery = core.cohorts[Int(core.devices[i].cohort)].battery
         let low = battery.isLow(core.devices[i].battery, at: core.now)
@@ -235,7 +235,7 @@ extension StepSyncHost {
     }
 
     /// The server inserted (the buggy `POST`) a day's row: one row per (user, date, source).
-    func observeStepRowInserted(user: Int, rows: Int, date: LocalDate, source: String, core: borrowing WorldCore) {
+    @inline(__always) func observeStepRowInserted(user: Int, rows: Int, date: LocalDate, source: String, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         core.verify(rows <= 1, .duplicateStepRows, device: user, time: core.now,
                     detail: rows <= 1 ? nil : "\(rows) rows for (user \(user), \(date), \(source))")
@@ -254,7 +254,7 @@ extension StepSyncHost {
     /// the new calendar (the app's read after a move reaches back past it:
     /// `StepSyncLogic`'s read start). A read taken at or before the move is not judged:
     /// its dates follow the old calendar.
-    func observeStepsReceived(user: Int, readTo: SimTime, core: borrowing WorldCore) {
+    @inline(__always) func observeStepsReceived(user: Int, readTo: SimTime, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         guard readTo > core.oracle.steps.devices[user].calendarMovedAt else { return }
         if core.oracle.steps.devices[user].restartPending {
