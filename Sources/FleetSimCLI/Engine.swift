@@ -1,3 +1,4 @@
+import Reports
 import Scenario
 import SimKernel
 import Simulation
@@ -47,8 +48,17 @@ struct Engine: @unchecked Sendable {
         return try world.report()
     }
 
+    /// The features' sections of report.md and report.html (``World/reportSections``).
+    var reportSections: [FeatureSection] {
+        func of<L: LogicSet>(_: L.Type) -> [FeatureSection] { World<L>.reportSections }
+        return of(logics)
+    }
+
     /// The known-bug variants this set plants (`logic.variants`, `--variants`).
     var variantNames: [String] { logics.variantNames }
+
+    /// The violation kind that names each of its variants' bug (``LogicSet/variantKinds``).
+    var variantKinds: [String: String] { logics.variantKinds }
 
     /// What the scenario decoder accepts for this set: its variants and the judges' rules
     /// `judges.off` may name.

@@ -191,7 +191,7 @@ struct Explore: Command {
             for e in judged where e.verdict != .pass { print("  " + Run.verdictLine(e, file: options.path)) }
             across = judged
         }
-        var summary = ExploreSummary(scenario: scenario, file: options.path, options: options.replayArguments, first: first, seeds: seeds)
+        var summary = ExploreSummary(scenario: scenario, variantKinds: context.engine.variantKinds, file: options.path, options: options.replayArguments, first: first, seeds: seeds)
         summary.replications = across
         // How fast a kind is caught: the wall time of the seeds up to its first one, as
         // one job would spend it (console only: summary.json holds no wall time).

@@ -13,72 +13,6 @@ struct ExploreSummary {
     static let method = "per metric over the n seeds with data: mean and 95 % confidence interval of the mean, "
         + "the Student t interval mean ± t(0.975, n-1)·s/√n with s the sample standard deviation (null for n < 2)"
 
-    /// The violation kind that names each variant's bug (the kind its shipped scenario
-    /// under scenarios/races/ is caught by): a seed "caught" the variant when it has
-    /// at least one violation of that kind.
-    static let variantKinds: [String: String] = [
-        "refresh.unguardedCompletion": "taskCompletedTwice",
-        "refresh.noSynchronize": "notifiedTwiceInWindow",
-        "refresh.badgeOverwrite": "badgeDiffersFromUnread",
-        "refresh.cadenceOffByOne": "availableTestNotNotified",
-        "refresh.localCalendarDays": "notifiedBeforeAvailable",
-        "refresh.ignoresRecentOpen": "notifiedDespiteRecentOpen",
-        "refresh.preferredIntervalMinutes": "refreshRequestDateWrong",
-        "refresh.minimumIntervalMinutes": "refreshedTooSoon",
-        "refresh.hardStopIgnored": "refreshPastHardStop",
-        "refresh.ignoresSignOut": "refreshWhileSignedOut",
-        "refresh.ignoresOffline": "refreshRequestWhileOffline",
-        "refresh.fullHistory": "historyNotLimitOne",
-        "refresh.ignoresPermission": "postedWithoutPermission",
-        "refresh.durationSinceLastRefresh": "refreshAnalyticsWrong",
-        "refresh.retryOnce": "refreshRequestRetried",
-        "refresh.ignores401": "unauthorizedNotSignedOut",
-        "refresh.alwaysFetchActive": "activeSessionNotNeeded",
-        "refresh.ignoresActiveSession": "notifiedDuringTest",
-        "stepSync.insertNotUpsert": "duplicateStepRows",
-        "stepSync.advanceCursorOnFailure": "stepsNeverSynced",
-        "stepSync.ignoresLowBattery": "syncedOnLowBattery",
-        "stepSync.retryDelaysSeconds": "stepRetryScheduleWrong",
-        "stepSync.staleNoticeMinutes": "staleNoticeWrong",
-        "stepSync.ignoresOffline": "stepSyncWhenForbidden",
-        "stepSync.intervalMinutes": "stepSyncTooSoon",
-        "stepSync.openSyncAfter48h": "openSyncMissed",
-        "stepSync.backfillUnlimited": "stepsBackfilledTooFar",
-        "stepSync.localDayIgnoresDST": "stepsNeverSynced",
-        "push.retryOn4xx": "pushClientErrorRetried",
-        "push.ignore410": "pushSentToUnregisteredToken",
-        "push.ignoreQuietHours": "pushDisplayedInQuietHours",
-        "push.quietHoursNoWrap": "pushDisplayedInQuietHours",
-        "push.quietHoursUTC": "pushHeldOutsideQuietHours",
-        "push.normalLimitOffByOne": "normalDailyLimitExceeded",
-        "push.highLimitOffByOne": "highWeeklyLimitExceeded",
-        "push.retryDelayNotAdvanced": "pushRetryScheduleWrong",
-        "push.ttlNormalHours": "pushExpirationWrong",
-        "push.noHighEmailFallback": "highEmailFallbackWrong",
-        "push.emailIgnoresSetting": "emailWithoutConsent",
-        "push.lowPriorityAlert": "lowPriorityAlerted",
-        "push.badgeOffByOne": "pushBadgeCountWrong",
-        "push.noBadgePushOnRead": "unreadChangeNotPushed",
-        "push.releaseHeldIndividually": "normalNotBatched",
-        "push.quietHoursHoldBlocking": "blockingDelayed",
-        "push.ignoresOptOut": "pushToOptedOutCategory",
-        "push.activityWindowSeconds": "normalPushWhileActive",
-        "push.noEmailOnFailure": "failedPushNotEmailed",
-        "push.expireOnServerError": "tokenExpiredWithoutCause",
-        "push.ignoresTokenRefresh": "pushSentToReplacedToken",
-        "push.silentHighPriority": "providerPriorityWrong",
-        "push.validationUsesInactiveAfter": "tokenValidationLate",
-        "push.purgeWithoutNotice": "registryCleanupWrong",
-        "continuation.inMemoryResult": "continuationResultLost",
-        "continuation.deadlineIgnored": "continuationPastDeadline",
-        "continuation.secondAnalysis": "analysisStartedTwice",
-        "continuation.offerAfter10ms": "offerTimingWrong",
-        "continuation.noBackgroundTask": "moveOnWithoutBackgroundTask",
-        "continuation.neverAsksPermission": "permissionNotRequested",
-        "continuation.permissionAnswerIgnored": "continuationNotNotified",
-        "continuation.resultNotCleared": "continuationResultShownWrong",
-    ]
-
     struct KindSummary {
         var kind: String
         var violations: Int64
@@ -95,6 +29,9 @@ struct ExploreSummary {
     }
 
     var scenario: Scenario
+    /// The violation kind that names each variant's bug (``LogicSet/variantKinds``): a
+    /// seed "caught" the variant when it has at least one violation of that kind.
+    var variantKinds: [String: String]
     var file: String
     var options: [String]
     var first: UInt64
@@ -120,7 +57,7 @@ struct ExploreSummary {
     /// The run's variants that name a bug, in the scenario's order.
     var variants: [VariantSummary] {
         scenario.logic.variants.compactMap { name in
-            Self.variantKinds[name].map { kind in
+            variantKinds[name].map { kind in
                 VariantSummary(name: name, kind: kind, caught: seeds.filter { r in r.byKind.contains { $0.kind == kind && $0.count > 0 } }.map(\.seed))
             }
         }

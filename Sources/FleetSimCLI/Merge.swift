@@ -79,11 +79,11 @@ struct Merge: Command {
                 merged = merged.setting(["backend", "pooled"], PooledReport.section(outcome, clientTimeouts: Int64(merged.lookup("backend.clientTimeouts")?.intValue ?? 0)))
             }
         }
-        let strict = strict
+        let strict = strict, features = context.engine.reportSections
         let wall = Self.wallTime(of: paths)
         let documents: [(name: String, render: @Sendable (ReportValue) -> [UInt8])] = [
-            ("report.json", JSONWriter.utf8), ("report.md", { Array(MarkdownReport.render($0, strict: strict).utf8) }),
-            ("report.html", { Array(HTMLReport.render($0, strict: strict).utf8) }), ("junit.xml", { Array(JUnitReport.render($0, strict: strict, wall: wall).utf8) })]
+            ("report.json", JSONWriter.utf8), ("report.md", { Array(MarkdownReport.render($0, features: features, strict: strict).utf8) }),
+            ("report.html", { Array(HTMLReport.render($0, features: features, strict: strict).utf8) }), ("junit.xml", { Array(JUnitReport.render($0, strict: strict, wall: wall).utf8) })]
         let final = merged
         var rendered = try Parallel.map(documents.count) { k throws(CLIError) in (documents[k].name, documents[k].render(final)) }
         if let union { rendered.append((RequestLog.fileName, union)) }

@@ -56,7 +56,7 @@ struct Plan: Command {
 
     var options: ScenarioOptions
     var jobs: Int
-    var push: Bool
+    var sizesStreams: Bool
     var maximum: Int?
     var replications: Int
     var out: String?
@@ -67,7 +67,7 @@ struct Plan: Command {
         options = try ScenarioOptions(parsed)
         jobs = try parsed.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw .usage("--jobs must be at least 1, found \(jobs)", command: "plan") }
-        push = parsed.flags.contains("push")
+        sizesStreams = parsed.flags.contains("push")
         maximum = try parsed.int("max")
         if let maximum, maximum < 1 { throw .usage("--max must be at least 1, found \(maximum)", command: "plan") }
         replications = try parsed.int("replications") ?? 1
@@ -112,10 +112,10 @@ struct Plan: Command {
         var searches: [Search] = []
         var knobs: [Knob] = [.workers]
         let ownPushConcurrency = scenario.backend.push.concurrency
-        if push {
+        if sizesStreams {
             knobs.append(.pushConcurrency)
-            // The workers are searched with push capacity to spare, so that a push
-            // expectation does not make every worker count fail.
+            // The workers are searched with push capacity to spare, so that an
+            // expectation on the providers' sends does not make every worker count fail.
             Knob.pushConcurrency.set(maximum ?? Knob.pushConcurrency.ceiling, in: &scenario)
         }
         let seeds = replications > 1 ? "seeds \(scenario.seed)-\(scenario.seed &+ UInt64(replications - 1)) (replications)" : "seed \(scenario.seed)"

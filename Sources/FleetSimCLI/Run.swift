@@ -30,7 +30,7 @@ struct Run: Command {
         wait) depend on each other and get batch means over simulated time, with the
         queue's empty start cut as warm-up (INCONCLUSIVE, correlated or insufficient,
         when the run is too short for them); percentiles of one sample per device's
-        event or per push get order statistics. A
+        event\(ReferenceWorld.reportSections.compactMap(\.sampleUnit).map { " or per \($0)" }.joined()) get order statistics. A
         run whose estimated memory exceeds what the process may use (Linux: the
         smallest of MemAvailable, RLIMIT_AS and the cgroup's memory.max) is refused up
         front (exit 2) with a hint to shard. A bad --out (empty, a dangling or looping

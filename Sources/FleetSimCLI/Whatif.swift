@@ -80,25 +80,25 @@ struct Whatif: Command {
         return 0
     }
 
-    /// One replay per worker count (API) and per push concurrency (push): the pools are
+    /// One replay per worker count (API) and per push concurrency (the providers): the pools are
     /// independent, so each list is replayed on its own.
     static func replays(_ records: [RecordedRequest], header: RequestLog.Header, workers: [Int], pushConcurrency: [Int],
-                        queueLimit: Int, pushQueueLimit: Int) -> (api: [PooledReplay.Outcome], push: [PooledReplay.Outcome]) {
-        let api = records.filter { !$0.isSend }, push = records.filter(\.isSend)
+                        queueLimit: Int, pushQueueLimit: Int) -> (api: [PooledReplay.Outcome], providers: [PooledReplay.Outcome]) {
+        let api = records.filter { !$0.isSend }, sends = records.filter(\.isSend)
         @Sendable func replay(_ r: [RecordedRequest], _ w: Int, _ c: Int) -> PooledReplay.Outcome {
             PooledReplay.replay(r, capacity: .init(workers: w, queueLimit: queueLimit, streams: c, streamQueueLimit: pushQueueLimit),
                                 durationMicroseconds: header.durationMicroseconds)
         }
         return (Parallel.map(workers.count) { replay(api, workers[$0], header.streams) },
-                push.isEmpty ? [] : Parallel.map(pushConcurrency.count) { replay(push, header.workers, pushConcurrency[$0]) })
+                sends.isEmpty ? [] : Parallel.map(pushConcurrency.count) { replay(sends, header.workers, pushConcurrency[$0]) })
     }
 
-    static func text(_ rows: (api: [PooledReplay.Outcome], push: [PooledReplay.Outcome]), header: RequestLog.Header, path: String,
+    static func text(_ rows: (api: [PooledReplay.Outcome], providers: [PooledReplay.Outcome]), header: RequestLog.Header, path: String,
                      clientTimeouts: Int64?) -> String {
         guard let first = rows.api.first else { return "" }
         func time(_ us: Int64?) -> String { us.map { HumanUnits.duration(seconds: Double($0) / 1e6) } ?? "-" }
         func percent(_ v: ReportValue) -> String { MetricText.format(v.doubleValue, path: "x.pWait") }
-        let pushSends = rows.push.first.map { $0.providers[0].arrivals + $0.providers[1].arrivals } ?? 0
+        let pushSends = rows.providers.first.map { $0.providers[0].arrivals + $0.providers[1].arrivals } ?? 0
         var out = "What-if of \(path): \(HumanUnits.count(Int64(first.api.arrivals))) API requests and \(HumanUnits.count(Int64(pushSends))) push sends "
             + "over \(HumanUnits.duration(microseconds: header.durationMicroseconds)), recorded against \(RequestLogFiles.describe(header)).\n\n"
         let apiRows = rows.api.map { o -> [String] in
@@ -110,19 +110,19 @@ struct Whatif: Command {
         }
         out += MarkdownTable.render(header: ["workers", "served", "wait p50", "wait p95", "wait p99", "mean wait", "P(wait)", "503s", "peak queue", "peak busy", "headroom"],
                                     rows: apiRows, alignments: Array(repeating: .right, count: 11))
-        if !rows.push.isEmpty {
+        if !rows.providers.isEmpty {
             out += "\n"
-            var pushRows: [[String]] = []
-            for o in rows.push {
+            var providerRows: [[String]] = []
+            for o in rows.providers {
                 for (p, name) in ["APNs", "FCM"].enumerated() where o.providers[p].arrivals > 0 {
                     let pool = o.providers[p]
-                    pushRows.append([HumanUnits.count(Int64(pool.capacity)), name, HumanUnits.count(Int64(pool.arrivals)), time(pool.waits.percentile(99)),
+                    providerRows.append([HumanUnits.count(Int64(pool.capacity)), name, HumanUnits.count(Int64(pool.arrivals)), time(pool.waits.percentile(99)),
                                      HumanUnits.count(Int64(pool.peakBusy)), HumanUnits.count(Int64(pool.peakQueueDepth)), HumanUnits.count(Int64(pool.rejected)),
                                      percent(.fixed(PooledReport.headroom(pool, o), 4))])
                 }
             }
             out += MarkdownTable.render(header: ["push streams", "provider", "sends", "wait p99", "peak concurrent", "peak queue", "refused", "headroom"],
-                                        rows: pushRows, alignments: Array(repeating: .right, count: 8))
+                                        rows: providerRows, alignments: Array(repeating: .right, count: 8))
         }
         let borrowed = first.api.borrowedService
         out += "\nValid while the arrivals do not depend on the answers. The recording saw \(HumanUnits.count(Int64(first.recordedRejected))) 503s, "
@@ -133,7 +133,7 @@ struct Whatif: Command {
             + (borrowed > 0 ? " (\(HumanUnits.count(Int64(borrowed))) refused requests borrow a served request's service time)" : "") + ".\n"
             : ": its arrivals did not depend on its answers.\n"
         let saturated = rows.api.filter { $0.api.rejected > 0 }.map { HumanUnits.count(Int64($0.api.capacity)) }
-            + rows.push.filter { $0.providers[0].rejected + $0.providers[1].rejected > 0 }.map { "\(HumanUnits.count(Int64($0.capacity.streams))) streams" }
+            + rows.providers.filter { $0.providers[0].rejected + $0.providers[1].rejected > 0 }.map { "\(HumanUnits.count(Int64($0.capacity.streams))) streams" }
         if !saturated.isEmpty {
             out += "Saturated at \(saturated.joined(separator: ", ")): a run there would see refusals and their retries, which this replay does not send.\n"
         }

@@ -20,12 +20,12 @@ public struct ReportComparison: Sendable, Equatable {
     /// Ungated numbers that moved beyond the tolerance.
     public var changes: [Change] = []
 
-    /// Paths (dotted, `*` matching one key) where lower is better.
+    /// Paths (dotted, `*` matching one key, `name*` one key that starts with `name`) where
+    /// lower is better.
     public static let gatedPatterns: [String] = [
         "latency.*.p50", "latency.*.p90", "latency.*.p95", "latency.*.p99", "latency.*.max",
         "battery.*.appEnergyPerDeviceDay.mAh.*", "battery.*.appEnergyPerDeviceDay.percentOfCapacity.*",
-        "battery.*.energyPerRefresh.mAh.*", "battery.*.energyPerRefresh.percentOfCapacity.*",
-        "battery.*.energyPerSync.mAh.*", "battery.*.energyPerSync.percentOfCapacity.*",
+        "battery.*.energyPer*.mAh.*", "battery.*.energyPer*.percentOfCapacity.*",
         "battery.*.wakeupsPerDeviceDay.*", "battery.*.radioActiveSecondsPerDeviceDay.*",
         "battery.*.devicesOverBudget",
         "invariants.violations", "invariants.byKind.*",
@@ -35,7 +35,7 @@ public struct ReportComparison: Sendable, Equatable {
     ]
 
     /// Whether lower is better for `metric`. Keys may contain dots
-    /// (`latency.pushCreatedToDelivered.high.p95`), so `*` matches one or more keys.
+    /// (`latency.createdToDelivered.high.p95`), so `*` matches one or more keys.
     public static func isGated(_ metric: String) -> Bool {
         let parts = metric.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         return gatedPatterns.contains { matches(pattern: $0.split(separator: ".").map(String.init)[...], parts[...]) }
@@ -51,6 +51,11 @@ public struct ReportComparison: Sendable, Equatable {
                 guard !rest.isEmpty else { return false }
                 rest = rest.dropFirst()
             }
+        }
+        // `energyPer*`: one key that starts so (each feature's energy per run of its work).
+        if head.count > 1, head.hasSuffix("*") {
+            guard let part = parts.first, part.hasPrefix(head.dropLast()) else { return false }
+            return matches(pattern: pattern.dropFirst(), parts.dropFirst())
         }
         guard parts.first == head else { return false }
         return matches(pattern: pattern.dropFirst(), parts.dropFirst())

@@ -102,7 +102,7 @@ extension ReportValue {
     /// The value at a dotted path such as `latency.testAvailableToNotified.p95`, or nil.
     ///
     /// Keys may themselves contain dots (`latency` holds a key
-    /// `pushCreatedToDelivered.high`), so at each object the longest key that is a
+    /// `createdToDelivered.high`), so at each object the longest key that is a
     /// dot-delimited prefix of the remaining path is tried first, then shorter ones
     /// (backtracking if the rest does not resolve). In an array, a component of ASCII
     /// digits is an index (`invariants.samples.0.kind`). The empty path is `self`.

@@ -1,6 +1,6 @@
 /// An exactly mergeable distribution of non-negative values (per-device figures such as
 /// a device's app energy per day, or per-event figures such as the energy of one
-/// refresh) as `report.json` writes them: with a fixed number of fraction digits.
+/// background task) as `report.json` writes them: with a fixed number of fraction digits.
 ///
 /// Why not a ``LatencyHistogram``: report figures of this kind are exact order
 /// statistics of the values rounded to their written digits, and a log-linear bucket
@@ -54,7 +54,7 @@ public struct ValueDistribution: Sendable, Equatable {
     /// Adds one value: after any sequence of adds, the distribution equals the one built
     /// from all the values at once (``init(_:digits:)``), whatever their order, because
     /// it keeps only the distinct written values, their counts and the exact sum. A run
-    /// adds its per-event figures (the energy of each refresh) one at a time and holds a
+    /// adds its per-event figures (the energy of each task) one at a time and holds a
     /// few hundred distinct values, not every value.
     /// - Complexity: O(log k) for k distinct values; O(k) when the value is a new one.
     public mutating func add(_ value: Double) {

@@ -17,6 +17,11 @@ public protocol LogicSet {
     /// (``ScenarioDecoder/load(path:variants:)`` refuses any other); empty when it has none.
     static var variantNames: [String] { get }
 
+    /// The violation kind that names each known-bug variant's bug, by variant name:
+    /// `explore` counts a seed with a violation of that kind as catching the variant.
+    /// None by default.
+    static var variantKinds: [String: String] { get }
+
     /// The judges this set's specs have no rule for, switched off with the reason the
     /// report prints (docs/architecture.md, "A judge switched off"); none by default.
     /// A scenario's `judges.off` adds to them.
@@ -36,6 +41,7 @@ public protocol LogicSet {
 
 extension LogicSet {
     public static var judgesOff: [JudgeOff] { [] }
+    public static var variantKinds: [String: String] { [:] }
 }
 
 /// FleetSim's reference logic (AppLogic), the default: each spec is the scenario's
@@ -48,6 +54,71 @@ public struct ReferenceLogics: LogicSet {
     public var push: PushRouter
 
     public static var variantNames: [String] { Catalog.variants.map(\.name) }
+
+    /// The kind each of AppLogic's `Catalog` variants is caught by in its shipped
+    /// scenario under scenarios/races/.
+    public static let variantKinds: [String: String] = [
+        "refresh.unguardedCompletion": "taskCompletedTwice",
+        "refresh.noSynchronize": "notifiedTwiceInWindow",
+        "refresh.badgeOverwrite": "badgeDiffersFromUnread",
+        "refresh.cadenceOffByOne": "availableTestNotNotified",
+        "refresh.localCalendarDays": "notifiedBeforeAvailable",
+        "refresh.ignoresRecentOpen": "notifiedDespiteRecentOpen",
+        "refresh.preferredIntervalMinutes": "refreshRequestDateWrong",
+        "refresh.minimumIntervalMinutes": "refreshedTooSoon",
+        "refresh.hardStopIgnored": "refreshPastHardStop",
+        "refresh.ignoresSignOut": "refreshWhileSignedOut",
+        "refresh.ignoresOffline": "refreshRequestWhileOffline",
+        "refresh.fullHistory": "historyNotLimitOne",
+        "refresh.ignoresPermission": "postedWithoutPermission",
+        "refresh.durationSinceLastRefresh": "refreshAnalyticsWrong",
+        "refresh.retryOnce": "refreshRequestRetried",
+        "refresh.ignores401": "unauthorizedNotSignedOut",
+        "refresh.alwaysFetchActive": "activeSessionNotNeeded",
+        "refresh.ignoresActiveSession": "notifiedDuringTest",
+        "stepSync.insertNotUpsert": "duplicateStepRows",
+        "stepSync.advanceCursorOnFailure": "stepsNeverSynced",
+        "stepSync.ignoresLowBattery": "syncedOnLowBattery",
+        "stepSync.retryDelaysSeconds": "stepRetryScheduleWrong",
+        "stepSync.staleNoticeMinutes": "staleNoticeWrong",
+        "stepSync.ignoresOffline": "stepSyncWhenForbidden",
+        "stepSync.intervalMinutes": "stepSyncTooSoon",
+        "stepSync.openSyncAfter48h": "openSyncMissed",
+        "stepSync.backfillUnlimited": "stepsBackfilledTooFar",
+        "stepSync.localDayIgnoresDST": "stepsNeverSynced",
+        "push.retryOn4xx": "pushClientErrorRetried",
+        "push.ignore410": "pushSentToUnregisteredToken",
+        "push.ignoreQuietHours": "pushDisplayedInQuietHours",
+        "push.quietHoursNoWrap": "pushDisplayedInQuietHours",
+        "push.quietHoursUTC": "pushHeldOutsideQuietHours",
+        "push.normalLimitOffByOne": "normalDailyLimitExceeded",
+        "push.highLimitOffByOne": "highWeeklyLimitExceeded",
+        "push.retryDelayNotAdvanced": "pushRetryScheduleWrong",
+        "push.ttlNormalHours": "pushExpirationWrong",
+        "push.noHighEmailFallback": "highEmailFallbackWrong",
+        "push.emailIgnoresSetting": "emailWithoutConsent",
+        "push.lowPriorityAlert": "lowPriorityAlerted",
+        "push.badgeOffByOne": "pushBadgeCountWrong",
+        "push.noBadgePushOnRead": "unreadChangeNotPushed",
+        "push.releaseHeldIndividually": "normalNotBatched",
+        "push.quietHoursHoldBlocking": "blockingDelayed",
+        "push.ignoresOptOut": "pushToOptedOutCategory",
+        "push.activityWindowSeconds": "normalPushWhileActive",
+        "push.noEmailOnFailure": "failedPushNotEmailed",
+        "push.expireOnServerError": "tokenExpiredWithoutCause",
+        "push.ignoresTokenRefresh": "pushSentToReplacedToken",
+        "push.silentHighPriority": "providerPriorityWrong",
+        "push.validationUsesInactiveAfter": "tokenValidationLate",
+        "push.purgeWithoutNotice": "registryCleanupWrong",
+        "continuation.inMemoryResult": "continuationResultLost",
+        "continuation.deadlineIgnored": "continuationPastDeadline",
+        "continuation.secondAnalysis": "analysisStartedTwice",
+        "continuation.offerAfter10ms": "offerTimingWrong",
+        "continuation.noBackgroundTask": "moveOnWithoutBackgroundTask",
+        "continuation.neverAsksPermission": "permissionNotRequested",
+        "continuation.permissionAnswerIgnored": "continuationNotNotified",
+        "continuation.resultNotCleared": "continuationResultShownWrong",
+    ]
 
     public init(_ logic: LogicConfig) {
         refresh = RefreshLogic(config: logic.refresh.configuration, variants: RefreshVariants(names: logic.variants))

@@ -154,8 +154,8 @@ import Simulation
     /// Every variant of the catalog has the violation kind that names its bug, and
     /// every such kind is one the oracle reports.
     @Test func everyVariantHasAKnownKind() {
-        #expect(Set(ExploreSummary.variantKinds.keys) == Set(Catalog.variants.map(\.name)))
+        #expect(Set(ReferenceLogics.variantKinds.keys) == Set(Catalog.variants.map(\.name)))
         let kinds = Set(ViolationKind.allCases.map(\.rawValue))
-        for (variant, kind) in ExploreSummary.variantKinds { #expect(kinds.contains(kind), "\(variant): \(kind)") }
+        for (variant, kind) in ReferenceLogics.variantKinds { #expect(kinds.contains(kind), "\(variant): \(kind)") }
     }
 }

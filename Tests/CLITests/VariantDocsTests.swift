@@ -47,7 +47,7 @@ import Scenario
         #expect(listed.sorted() == Catalog.variants.map(\.name).sorted(), "docs/\(page)'s variant table")
         for row in rows {
             let variant = row[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
-            #expect(row[kindColumn] == "`\(ExploreSummary.variantKinds[variant] ?? "?")`", "docs/\(page): \(variant)")
+            #expect(row[kindColumn] == "`\(ReferenceLogics.variantKinds[variant] ?? "?")`", "docs/\(page): \(variant)")
         }
     }
 

@@ -143,7 +143,12 @@ import Testing
 
     /// Every latency row says how many samples it rests on.
     @Test func latencyRowsShowTheirSampleCount() {
-        let md = MarkdownReport.render(SampleReport.document())
+        // A feature's row built with ``ReportSections/latencyFigures`` as well.
+        let feature = FeatureSection(id: "f", tocLabel: "F") { r in
+            ReportSection(id: "f", title: "F", blocks: [.table(header: ["", "value"], rows: [
+                ["test available → notified, p95", ReportSections.latencyFigures(r, "latency.testAvailableToNotified", "p95")]])])
+        }
+        let md = MarkdownReport.render(SampleReport.document(), features: [feature])
         let row = md.split(separator: "\n").first { $0.contains("test available → notified, p95") }
         #expect(row?.contains("(n = 100)") == true, "\(row ?? "no row")")
         #expect(md.range(of: #"\| latency +\| +n \|"#, options: .regularExpression) != nil)

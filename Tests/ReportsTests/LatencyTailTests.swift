@@ -22,20 +22,20 @@ import Testing
         ]
     }
 
-    @Test func aTailNamesTheMechanismsOfItsOwnLatencyOnly() {
-        let notes = LatencyTail.notes(Self.report(), names: ["pushCreatedToDelivered.blocking", "pushCreatedToDelivered.high", "stepsRecordedToSynced"])
-        #expect(notes.count == 3)
-        // Blocking pushes bypass quiet hours: a tail without a counted cause says so.
+    /// A feature's declared clauses (``FeatureSection/tailMechanisms``) explain its own tails.
+    static let feature = FeatureSection(id: "f", tocLabel: "F", tailMechanisms: { r, name in
+        name == "stepsRecordedToSynced" ? [LatencyTail.dozeDeferredJobs(r), LatencyTail.workManagerLate(r)].compactMap { $0 } + LatencyTail.backendOutages(r) : []
+    }, build: { _ in ReportSection(id: "f", title: "F", blocks: []) })
+
+    @Test func aTailNamesTheClausesItsFeatureDeclaresForIt() {
+        let notes = LatencyTail.notes(Self.report(), names: ["pushCreatedToDelivered.blocking", "stepsRecordedToSynced"], features: [Self.feature])
+        #expect(notes.count == 2)
+        // No feature names a clause for it: a tail without a counted cause says so.
         #expect(notes[0] == "Tail of pushCreatedToDelivered.blocking (p90 5.3 h, p99 10.7 h against p50 500 ms): no delay this report counts reaches it.")
-        #expect(notes[1].hasPrefix("Tail of pushCreatedToDelivered.high (p90 5.3 h, p99 10.7 h against p50 500 ms): what in this run delays these samples: "
-                                   + "608 pushes were held for their user's quiet hours"))
-        #expect(!notes[1].contains("Doze") && !notes[1].contains("outage"))
-        #expect(notes[2].contains("22,689 Android jobs were deferred by Doze (p95 10.0 h, max 10.0 h; scheduling.dozeDeferral)"))
-        #expect(notes[2].contains("a backend outage from +2 d to +2 d 03:00 (3.0 h) left requests unanswered until a retry after it (4,324 in the run"))
-        // A fault over the whole run is not an outage window.
-        #expect(!notes[2].contains("appTermination"))
-        // No quiet-hour holds counted: not named.
-        #expect(LatencyTail.notes(Self.report(heldForQuietHours: 0), names: ["pushCreatedToDelivered.high"])[0].contains("no delay this report counts"))
+        #expect(notes[1].contains("22,689 Android jobs were deferred by Doze (p95 10.0 h, max 10.0 h; scheduling.dozeDeferral)"))
+        #expect(notes[1].contains("a backend outage from +2 d to +2 d 03:00 (3.0 h) left requests unanswered until a retry after it (4,324 in the run"))
+        // A fault over the whole run is not an outage window; WorkManager was never late.
+        #expect(!notes[1].contains("appTermination") && !notes[1].contains("WorkManager"))
     }
 
     @Test func onlyATailOfAMinuteAndTenTimesTheMedianIsNoted() {
@@ -50,8 +50,9 @@ import Testing
         guard case .object(var document) = SampleReport.document(), case .object(var latency)? = document["latency"] else { Issue.record("sample"); return }
         latency["pushCreatedToDelivered.high"] = Self.summary(p50: 0.5, p99: 38_520)
         document["latency"] = .object(latency)
-        document["push"] = ["heldForQuietHours": 608]
-        let md = MarkdownReport.render(.object(document))
-        #expect(md.contains("Tail of pushCreatedToDelivered.high (p90 5.3 h, p99 10.7 h against p50 500 ms): what in this run delays these samples: 608 pushes"))
+        let held = FeatureSection(id: "f", tocLabel: "F", tailMechanisms: { _, name in name.hasSuffix(".high") ? ["608 were held"] : [] },
+                                  build: { _ in ReportSection(id: "f", title: "F", blocks: []) })
+        let md = MarkdownReport.render(.object(document), features: [held])
+        #expect(md.contains("Tail of pushCreatedToDelivered.high (p90 5.3 h, p99 10.7 h against p50 500 ms): what in this run delays these samples: 608 were held."))
     }
 }

@@ -16,7 +16,7 @@ import Testing
 /// Refresh" (`backgroundAppRefresh`) and `backgroundRefreshStatus` are iOS's task and setting
 /// (any feature may ride them); the scenario key `ios.refreshRunLimit` and the load cause
 /// `refreshLaunch`, names users rely on, are iOS's limit on that task's runs and its
-/// launch; and FCM's `onTokenRefresh` and a "token refresh" are the push provider's
+/// launch (in prose "refresh launch"); and FCM's `onTokenRefresh` and a "token refresh" are the push provider's
 /// token rotation, so none of them names the refresh feature; HealthKit, the OS's health
 /// store, is not the step sync's word either. The same file still counts when it also
 /// names the feature itself ("the refresh" beside `BGAppRefreshTask`).
@@ -39,7 +39,7 @@ import Testing
     static let features = [
         Feature(folder: "Refresh", words: ["refresh"], ceiling: 3,
                 osWords: ["bgapprefreshtask", "background app refresh", "backgroundapprefresh", "backgroundrefreshstatus", "refreshrunlimit",
-                          "refreshlaunch", "ontokenrefresh", "token refresh"]),
+                          "refreshlaunch", "refresh launch", "ontokenrefresh", "token refresh"]),
         // Its name in each spelling the code uses, and the stems of its identifiers
         // (`stepRetry`, `stepWake`, `stepWork`, `stepsReadFrom`).
         Feature(folder: "StepSync", words: ["stepsync", "step sync", "step-sync", "syncsteps", "stepretry", "stepwake", "stepwork", "stepsread"],
@@ -48,6 +48,70 @@ import Testing
         Feature(folder: "Push", words: ["push"], ceiling: 3),
         Feature(folder: "Badge", words: ["badge"], ceiling: 3),
     ]
+
+    /// The modules besides Scenario that hold no feature (docs/architecture.md, "A
+    /// feature's report"): a feature's report section, battery columns, tail clauses,
+    /// merge rules and schema, and the violation kinds of its logic's known bugs come
+    /// from its folder through the world's declarations (``World/reportSections``,
+    /// ``LogicSet/variantKinds``, which the CLI's `Engine` hands the commands), so no
+    /// file here names one, comments included. The ceiling is the most files that may;
+    /// the CLI's one is `diverge`'s help example, which plants a reference variant.
+    static let featureFreeModules: [(module: String, ceiling: Int)] = [("Reports", 0), ("FleetSimCLI", 1)]
+
+    /// The backend's push service, a resource of the backend model (Sources/Backend, beside
+    /// the API's workers) that `plan --push` sizes and `whatif` replays: its keys
+    /// (`backend.pushes.*` in a report, `backend.push.*` in a scenario), its streams,
+    /// queue, concurrency, sends and providers, its load series' rate unit and the
+    /// option that sizes it. These name the backend's capacity, not the push feature's
+    /// pipeline (what it sends, when, to whom), and are taken out of Reports' and the
+    /// CLI's text before matching; the feature's own keys (`push.sends`) still count.
+    /// APNs and FCM, the platforms' delivery services, are the OS's and the backend's
+    /// words, as the OS's API names above are: never a feature's in any folder.
+    static let backendPushWords = [#"backend\.push"#, #"\.push\.(concurrency|queuelimit)"#,
+                                   #"push[-\s]*(stream|concurren|queue|service|provider|send|capacity)"#,
+                                   #"push: peak concurrent"#, #"no push was refused"#, #"push/s"#, #"hasprefix\("push"\)"#,
+                                   #"--push(?![-\w])"#, #"flag\("push""#, #"contains\("push"\)"#]
+
+    /// Every Swift file under Sources/`module`: its path from there and its text,
+    /// lowercased, with the backend's push words taken out.
+    static func moduleSources(_ module: String) throws -> [(path: String, text: String)] {
+        let root = Fixtures.packageRoot.appendingPathComponent("Sources/\(module)").standardizedFileURL.path + "/"
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        var files: [(path: String, text: String)] = []
+        while let relative = walker.nextObject() as? String {
+            guard relative.hasSuffix(".swift") else { continue }
+            files.append((relative, withoutBackendPushWords(try String(contentsOfFile: root + relative, encoding: .utf8).lowercased())))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    static func withoutBackendPushWords(_ text: String) -> String {
+        backendPushWords.reduce(text) { $0.replacingOccurrences(of: $1, with: " ", options: .regularExpression) }
+    }
+
+    @Test(arguments: featureFreeModules.map(\.module)) func noFeatureIsNamedInTheModulesThatHoldNone(_ module: String) throws {
+        let files = try Self.moduleSources(module)
+        #expect(files.count > 20, "Sources/\(module) not found")
+        let naming = Self.features.flatMap { feature in
+            files.filter { Self.names(feature, $0.text) }.map { "\($0.path) (\(feature))" }
+        }
+        let ceiling = Self.featureFreeModules.first { $0.module == module }!.ceiling
+        #expect(naming.count <= ceiling, "Sources/\(module) names a feature in \(naming.count) files (ceiling \(ceiling)): \(naming)")
+    }
+
+    /// The backend's push words go, the feature's stay: its keys, its pipeline in prose.
+    @Test func theBackendsPushServiceIsNotThePushFeature() {
+        let push = Self.features.first { $0.folder == "Push" }!
+        for backend in ["r.lookup(\"backend.pushes.apns.saturated\")", "the apns push service saturated", "\\(h.streams) push streams",
+                        ".valued(\"push-concurrency\", \"list\")", "knob.pushconcurrency", "fleetsim plan capacity.json --push",
+                        "(apns, fcm) per provider", "s.backend.push.concurrency = value"] {
+            #expect(!Self.names(push, Self.withoutBackendPushWords(backend)), "\(backend)")
+        }
+        for feature in ["r.lookup(\"push.sends\")", "the push pipeline holds it", "latency.pushcreatedtodelivered.high", "pushhost",
+                        "--push-notes", "per push"] {
+            #expect(Self.names(push, Self.withoutBackendPushWords(feature)), "\(feature)")
+        }
+    }
 
     /// The most files that may hold an `extension World` (of `World` itself, not
     /// `WorldCore` or `WorldEvent`).

@@ -10,14 +10,16 @@
 /// - A replay command wraps at any character (it fits an 800 px window) and selects as a
 ///   whole with one click (`user-select: all`), so it can be copied without JavaScript.
 public enum HTMLReport {
-    /// `strict`: `--strict`, which counts inconclusive expectations as failures.
-    public static func render(_ report: ReportValue, strict: Bool = false) -> String {
+    /// `features`: the features' sections (``FeatureSection``), in their order; `strict`:
+    /// `--strict`, which counts inconclusive expectations as failures.
+    public static func render(_ report: ReportValue, features: [FeatureSection] = [], strict: Bool = false) -> String {
         let title = escape("FleetSim: \(ReportSections.str(report, "scenario"))")
         let word = ReportSections.verdictWord(report, strict: strict)
-        let sections = ReportSections.build(report, strict: strict)
+        let sections = ReportSections.build(report, features: features, strict: strict)
+        let labels = tocLabels.merging(features.map { ($0.id, $0.tocLabel) }) { core, _ in core }
         var body = "<nav class=\"toc\">"
         for section in sections {
-            let label = section.id == "verdict" ? word : tocLabels[section.id] ?? section.title
+            let label = section.id == "verdict" ? word : labels[section.id] ?? section.title
             body += "<a href=\"#\(section.id)\"\(section.id == "verdict" ? " class=\"\(word.lowercased())\"" : "")>\(escape(label))</a>\n"
         }
         body += "</nav>\n"
@@ -112,9 +114,9 @@ public enum HTMLReport {
         return parts.joined(separator: " ")
     }
 
-    /// Short names for the table of contents (the section titles are longer).
+    /// Short names for the table of contents (the section titles are longer); a
+    /// feature's section brings its own (``FeatureSection/tocLabel``).
     static let tocLabels = ["expectations": "Expectations", "failures": "Violations", "run": "Run", "latency": "Latency",
-                            "refresh": "Refresh", "step-sync": "Step sync", "continuation": "Continuation", "push": "Push",
                             "ios-scheduling": "iOS", "android-scheduling": "Android", "battery": "Battery",
                             "backend-load": "Backend load", "invariants": "Invariants"]
 

@@ -7,7 +7,7 @@
 ///     "latencyOverTime": {
 ///       "bucketSeconds": 3600,
 ///       "series": [
-///         {"of": "latency.pushCreatedToDelivered.high",
+///         {"of": "latency.createdToDelivered.high",
 ///          "histograms": [<histogram>, <histogram>, …]}, …]}
 ///
 /// - `of` is the dotted path of the whole-run latency summary the samples belong to.
@@ -22,7 +22,7 @@
 /// report); a bucket without samples has none (a gap in the chart, not a zero); an entry
 /// whose histograms do not decode is skipped rather than drawn wrong.
 public struct LatencyOverTime: Sendable, Equatable {
-    /// The whole-run summary's path, e.g. `latency.pushCreatedToDelivered.high`.
+    /// The whole-run summary's path, e.g. `latency.createdToDelivered.high`.
     public var of: String
     public var bucketSeconds: Double
     /// Samples per bucket.

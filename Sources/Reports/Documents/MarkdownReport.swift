@@ -1,10 +1,11 @@
 /// `report.md`: the sections of ``ReportSections`` as GitHub Markdown (charts are in
 /// report.html only).
 public enum MarkdownReport {
-    /// `strict`: `--strict`, which counts inconclusive expectations as failures.
-    public static func render(_ report: ReportValue, wallSeconds: Double? = nil, strict: Bool = false) -> String {
+    /// `features`: the features' sections (``FeatureSection``), in their order; `strict`:
+    /// `--strict`, which counts inconclusive expectations as failures.
+    public static func render(_ report: ReportValue, features: [FeatureSection] = [], wallSeconds: Double? = nil, strict: Bool = false) -> String {
         var out = "# FleetSim report: \(ReportSections.str(report, "scenario"))\n"
-        for section in ReportSections.build(report, wallSeconds: wallSeconds, strict: strict) {
+        for section in ReportSections.build(report, features: features, wallSeconds: wallSeconds, strict: strict) {
             out += "\n## \(section.title)\n"
             for block in section.blocks {
                 switch block {

@@ -2,8 +2,9 @@
 ///
 /// Rules (docs/report.md, "Units"):
 /// - Time: the percentiles and `max` of a latency summary (`latency.*`, `backend.queueing`,
-///   `scheduling.*Delay`/`*Deferral`, push `latency`/`timeToOpen`, `*Seconds*`),
-///   `simulated.duration`, `push.providerLatencyP95.*` and any key ending in `Seconds`:
+///   `scheduling.*Delay`/`*Deferral`, `latency`/`timeToOpen` anywhere, `*Seconds*`),
+///   `simulated.duration`, the members of a key ending in `LatencyP95` and any key
+///   ending in `Seconds`:
 ///   ``HumanUnits/duration(seconds:)``.
 /// - Energy: a component `mAh`: ``HumanUnits/energy(mAh:)``.
 /// - A key `percentOfCapacity` (already in percent), `headroom`, `utilisation`, `pWait`,
@@ -68,7 +69,7 @@ public enum MetricText {
                 || owner.contains { $0.contains("Seconds") }
             if timed { return .duration }
         }
-        if parts.first == "push", parts.count >= 2, parts[1] == "providerLatencyP95" { return .duration }
+        if parts.dropLast().contains(where: { $0.hasSuffix("LatencyP95") }) { return .duration }
         return .plain
     }
 }

@@ -55,7 +55,7 @@ public enum ReportSVG {
         guard let minimum = h.min, let maximum = h.max, !buckets.isEmpty else { return "" }
         let plotW = width - left - right, plotH = height - top - bottom
         let limitMicros = limit.map { Int64(($0.seconds * 1_000_000).rounded()) }
-        // Zeros (a refresh that did nothing) sit at the left edge; the axis starts at the
+        // Zeros (a task that did nothing) sit at the left edge; the axis starts at the
         // power of two below the smallest positive bucket.
         let lo = logLinear(Swift.max(buckets.first { $0.lowerBound > 0 }?.lowerBound ?? minimum, 1)).rounded(.down)
         var hi = logLinear(Swift.max(maximum, 1) + 1).rounded(.up)

@@ -8,7 +8,8 @@
 /// - Every figure goes through ``MetricText``: human units, never raw seconds.
 /// - Keys that a report does not have are skipped (a section without data says so), so
 ///   reports of older or newer versions still render.
-/// - Section ids are stable: ``ReportSections/ids`` lists them (tests check each is present).
+/// - Section ids are stable: ``ReportSections/ids`` lists the core's, and each feature's
+///   section (``FeatureSection``) has its own, in the features' order after the latencies.
 public struct ReportSection: Sendable, Equatable {
     public enum Block: Sendable, Equatable {
         /// Plain text (escaped by the renderer).
@@ -28,6 +29,12 @@ public struct ReportSection: Sendable, Equatable {
     public var id: String
     public var title: String
     public var blocks: [Block]
+
+    public init(id: String, title: String, blocks: [Block]) {
+        self.id = id
+        self.title = title
+        self.blocks = blocks
+    }
 }
 
 /// A chart's data, drawn by ``ReportSVG``.
@@ -67,9 +74,14 @@ public enum ReportChart: Sendable, Equatable {
 }
 
 public enum ReportSections {
-    /// The id of every section, in order; each report has all of them.
-    public static let ids = ["verdict", "expectations", "failures", "run", "latency", "refresh", "step-sync", "continuation",
-                             "push", "ios-scheduling", "android-scheduling", "battery", "backend-load", "invariants"]
+    /// The id of every section but the features', in order; each report has all of them.
+    public static let ids = ["verdict", "expectations", "failures", "run", "latency",
+                             "ios-scheduling", "android-scheduling", "battery", "backend-load", "invariants"]
+
+    /// The ids of every section with `features`' (``FeatureSection``), in order.
+    public static func ids(with features: [FeatureSection]) -> [String] {
+        Array(ids[..<5]) + features.map(\.id) + ids[5...]
+    }
 
     /// An expectation of a report (`expect`), as written in `report.json`.
     public typealias Expectation = ExpectationJudgement
@@ -91,11 +103,13 @@ public enum ReportSections {
         return expectations(r).contains { $0.verdict == .inconclusive } ? "INCONCLUSIVE" : "PASS"
     }
 
-    /// The sections of a report. `wallSeconds` (machine-dependent) appears only when given;
-    /// `strict` (`--strict`) counts inconclusive expectations as failures in the verdict.
-    public static func build(_ r: ReportValue, wallSeconds: Double? = nil, strict: Bool = false) -> [ReportSection] {
-        [verdict(r, wallSeconds: wallSeconds, strict: strict), expectationsSection(r), failures(r), run(r), latency(r), refresh(r), stepSync(r),
-         continuation(r), push(r), iosScheduling(r), androidScheduling(r), battery(r), backendLoad(r), invariants(r)]
+    /// The sections of a report, each feature's of `features` after the latencies.
+    /// `wallSeconds` (machine-dependent) appears only when given; `strict` (`--strict`)
+    /// counts inconclusive expectations as failures in the verdict.
+    public static func build(_ r: ReportValue, features: [FeatureSection] = [], wallSeconds: Double? = nil, strict: Bool = false) -> [ReportSection] {
+        [verdict(r, wallSeconds: wallSeconds, strict: strict), expectationsSection(r, features: features), failures(r), run(r), latency(r, features: features)]
+            + features.map { $0.build(r) }
+            + [iosScheduling(r), androidScheduling(r), battery(r, features: features), backendLoad(r), invariants(r)]
     }
 
     // MARK: - Sections
@@ -168,7 +182,7 @@ public enum ReportSections {
     }
 
     /// Every latency of the report: a table of percentiles and one distribution chart each.
-    static func latency(_ r: ReportValue) -> ReportSection {
+    static func latency(_ r: ReportValue, features: [FeatureSection]) -> ReportSection {
         let names = (r.lookup("latency")?.objectValue ?? [:]).keys.sorted()
         var rows: [[String]] = []
         var charts: [ReportSection.Block] = []
@@ -185,7 +199,7 @@ public enum ReportSections {
         ]
         let empty = names.filter { (r.lookup("latency.\($0).count")?.intValue ?? 0) == 0 }
         if !empty.isEmpty { blocks.append(.paragraph("No samples (no chart): \(empty.joined(separator: ", ")).")) }
-        blocks += LatencyTail.notes(r, names: names).map { .paragraph($0) }
+        blocks += LatencyTail.notes(r, names: names, features: features).map { .paragraph($0) }
         let overTime = LatencyOverTime.read(r)
         if overTime.isEmpty {
             blocks.append(.paragraph("Latency over time: this report has no per-bucket latency (latencyOverTime), so it is not drawn."))
@@ -195,68 +209,6 @@ public enum ReportSections {
         }
         blocks += charts
         return ReportSection(id: "latency", title: "Latency distributions", blocks: blocks)
-    }
-
-    static func refresh(_ r: ReportValue) -> ReportSection {
-        let analytics = r.lookup("analytics")?.objectValue ?? [:]
-        var rows = [["refresh tasks run", count(r, "scheduling.launches")],
-                    ["task duration p95", latencyFigures(r, "latency.refreshTaskDuration", "p95")],
-                    ["test available → notified, p95", latencyFigures(r, "latency.testAvailableToNotified", "p95")],
-                    ["test available → seen, p95", latencyFigures(r, "latency.testAvailableToSeen", "p95")]]
-        rows += analytics.keys.sorted().map { ["analytics: \($0)", MetricText.plain(analytics[$0]?.doubleValue ?? 0)] }
-        return ReportSection(id: "refresh", title: "Background refresh", blocks: [.table(header: ["", "value"], rows: rows)])
-    }
-
-    static func stepSync(_ r: ReportValue) -> ReportSection {
-        let rows = [["uploads", count(r, "stepSync.uploads")], ["HealthKit deliveries", count(r, "stepSync.healthKitDeliveries")],
-                    ["stale-sync notifications (24 h without sync)", count(r, "stepSync.staleSyncNotifications")],
-                    ["old writes dropped by the store", count(r, "stepSync.droppedOldWrites")],
-                    ["Android step-sync jobs", count(r, "scheduling.stepSyncJobs")],
-                    ["steps recorded → synced, p50", latencyFigures(r, "latency.stepsRecordedToSynced", "p50")],
-                    ["steps recorded → synced, p95", latencyFigures(r, "latency.stepsRecordedToSynced", "p95")]]
-        return ReportSection(id: "step-sync", title: "Step sync", blocks: [.table(header: ["", "value"], rows: rows)])
-    }
-
-    static func continuation(_ r: ReportValue) -> ReportSection {
-        var rows = [["analyses started", count(r, "continuation.started")],
-                    ["offered to continue in background", count(r, "continuation.offeredBackground")]]
-        rows += members(r, "continuation.choices").map { ["user chose \($0.key)", $0.value] }
-        rows += members(r, "continuation.outcomes").map { ["outcome: \($0.key)", $0.value] }
-        rows += [["completion notified", count(r, "continuation.notified")], ["shown at next open", count(r, "continuation.shownAtOpen")],
-                 ["completed → notified, p95", latencyFigures(r, "latency.continuationCompletedToNotified", "p95")]]
-        return ReportSection(id: "continuation", title: "Background continuation", blocks: [.table(header: ["", "value"], rows: rows)])
-    }
-
-    static func push(_ r: ReportValue) -> ReportSection {
-        guard r.lookup("push") != nil else { return ReportSection(id: "push", title: "Push notifications", blocks: [.paragraph("No push data in this report.")]) }
-        var blocks: [ReportSection.Block] = []
-        let summary = [["notifications created", count(r, "push.created.total")], ["sends", count(r, "push.sends")],
-                       ["retries", count(r, "push.retries")], ["delivery rate", MetricText.lookup(r, "push.deliveryRate")],
-                       ["failure rate", MetricText.lookup(r, "push.failureRate")], ["open rate", MetricText.lookup(r, "push.openRate")],
-                       ["held for quiet hours", count(r, "push.heldForQuietHours")], ["time to open, p50", latencyFigures(r, "push.timeToOpen", "p50")]]
-        blocks.append(.table(header: ["", "value"], rows: summary))
-        for (title, path, noun) in [("outcome", "push.outcomes", "notifications"), ("suppressed because", "push.suppressedByReason", "notifications"),
-                                    ("failed because", "push.failuresByReason", "notifications"), ("created by priority", "push.created.byPriority", "notifications"),
-                                    ("tokens marked", "push.tokens.marked", "tokens")] {
-            let rows = members(r, path)
-            if !rows.isEmpty { blocks.append(.table(header: [title, noun], rows: rows.map { [$0.key, $0.value] })) }
-        }
-        let providers = (r.lookup("backend.pushes")?.objectValue ?? [:]).keys.sorted()
-        if !providers.isEmpty {
-            blocks.append(.table(header: ["provider", "sends", "accepted", "timed out", "latency n", "p50", "p95", "p99", "max", "peak concurrent", "headroom"],
-                                 rows: providers.map { p in
-                                     let b = "backend.pushes.\(p)"
-                                     return [providerName(p), count(r, "\(b).sends"), count(r, "\(b).accepted"), count(r, "\(b).timedOut"), count(r, "\(b).latency.count"),
-                                             MetricText.lookup(r, "\(b).latency.p50"), MetricText.lookup(r, "\(b).latency.p95"),
-                                             MetricText.lookup(r, "\(b).latency.p99"), MetricText.lookup(r, "\(b).latency.max"),
-                                             count(r, "\(b).peakConcurrent"), MetricText.lookup(r, "\(b).headroom")]
-                                 }))
-            let statuses = providers.flatMap { p in members(r, "backend.pushes.\(p).rejectedByStatus").filter { $0.value != "0" }.map { [providerName(p), $0.key, $0.value] } }
-            blocks.append(statuses.isEmpty ? .paragraph("No provider answered with an error status.")
-                                           : .table(header: ["provider", "status", "answers"], rows: statuses))
-            blocks += providers.compactMap { distribution(r, "backend.pushes.\($0).latency", title: "\(providerName($0)) provider latency") }
-        }
-        return ReportSection(id: "push", title: "Push notifications", blocks: blocks)
     }
 
     static func iosScheduling(_ r: ReportValue) -> ReportSection {
@@ -293,20 +245,23 @@ public enum ReportSections {
                              blocks: [.table(header: ["", "value"], rows: rows)] + charts)
     }
 
-    static func battery(_ r: ReportValue) -> ReportSection {
+    static func battery(_ r: ReportValue, features: [FeatureSection]) -> ReportSection {
         let cohorts = (r.lookup("battery")?.objectValue ?? [:]).keys.sorted()
+        // Each feature's energy per run of its work, in the features' order.
+        let columns = features.flatMap(\.batteryColumns)
         let rows = cohorts.map { c -> [String] in
             let b = "battery.\(c)"
             return [c, MetricText.lookup(r, "\(b).appEnergyPerDeviceDay.mAh.p50"), MetricText.lookup(r, "\(b).appEnergyPerDeviceDay.mAh.p95"),
-                    MetricText.lookup(r, "\(b).appEnergyPerDeviceDay.percentOfCapacity.p95"),
-                    MetricText.lookup(r, "\(b).energyPerRefresh.mAh.p95"), MetricText.lookup(r, "\(b).energyPerSync.mAh.p95"),
-                    MetricText.lookup(r, "\(b).wakeupsPerDeviceDay.mean"), MetricText.lookup(r, "\(b).radioActiveSecondsPerDeviceDay.mean"),
-                    count(r, "\(b).devicesOverBudget")]
+                    MetricText.lookup(r, "\(b).appEnergyPerDeviceDay.percentOfCapacity.p95")]
+                + columns.map { MetricText.lookup(r, "\(b).\($0.key).mAh.p95") }
+                + [MetricText.lookup(r, "\(b).wakeupsPerDeviceDay.mean"), MetricText.lookup(r, "\(b).radioActiveSecondsPerDeviceDay.mean"),
+                   count(r, "\(b).devicesOverBudget")]
         }
+        let budgets = features.compactMap(\.batteryNote).map { "; \($0)" }.joined()
         return ReportSection(id: "battery", title: "Battery per cohort", blocks: [
-            .paragraph("App-attributed energy (modelled CPU and radio cost) per device and day; the budget is < 1 % of the battery per refresh."),
-            .table(header: ["cohort", "per day p50", "per day p95", "% of battery/day p95", "per refresh p95", "per sync p95",
-                            "wakeups/day", "radio active/day", "over budget"], rows: rows),
+            .paragraph("App-attributed energy (modelled CPU and radio cost) per device and day\(budgets)."),
+            .table(header: ["cohort", "per day p50", "per day p95", "% of battery/day p95"] + columns.map(\.header)
+                           + ["wakeups/day", "radio active/day", "over budget"], rows: rows),
         ] + (cohorts.isEmpty ? [] : [.chart(.bars(title: "App energy per device-day, p95", labels: cohorts,
                                                   values: cohorts.map { r.lookup("battery.\($0).appEnergyPerDeviceDay.mAh.p95")?.reportedDouble ?? .nan },
                                                   unit: "mAh"))]))
@@ -415,14 +370,23 @@ public enum ReportSections {
         case "dozeWindow": return "Doze maintenance window"
         case "androidState": return "Android state change"
         case "charger": return "charger plugged/unplugged"
-        case "pushWake": return "push wake"
         case "retryBackoff": return "retry after backoff"
         case "retryAfterFailure": return "retry after a failed request"
         case "connectivity": return "connectivity change"
         case "fault": return "fault"
         case "appTimer": return "app timer"
-        default: return cause
+        default: return lowercaseWords(cause)
         }
+    }
+
+    /// A cause a feature declares, in lower-case words: `someWake` → `some wake`.
+    static func lowercaseWords(_ key: String) -> String {
+        var out = ""
+        for c in key {
+            if c.isUppercase, !out.isEmpty { out.append(" ") }
+            out.append(contentsOf: c.lowercased())
+        }
+        return out
     }
 
     /// A peak as it is: exact in one world; in a merged report (`backend.load.peaksAre`),
@@ -535,7 +499,7 @@ public enum ReportSections {
         return ReportSection(id: "invariants", title: "Invariants", blocks: blocks)
     }
 
-    static func expectationsSection(_ r: ReportValue) -> ReportSection {
+    static func expectationsSection(_ r: ReportValue, features: [FeatureSection]) -> ReportSection {
         let all = expectations(r)
         guard !all.isEmpty else { return ReportSection(id: "expectations", title: "Expectations", blocks: [.paragraph("The scenario sets no expectation.")]) }
         return ReportSection(id: "expectations", title: "Expectations", blocks: [
@@ -547,7 +511,7 @@ public enum ReportSections {
                        + "FAIL when none of it is, inconclusive when it straddles the limit or its method cannot give one. "
                        + "The API's waits depend on each other: their interval is from batch means over simulated time "
                        + "(a start that is not yet steady cut as warm-up); other percentiles' samples are taken as independent "
-                       + "(one per device's event or per push): distribution-free, from the order statistics."),
+                       + "(one per device's event\(features.compactMap(\.sampleUnit).map { " or per \($0)" }.joined())): distribution-free, from the order statistics."),
         ])
     }
 
@@ -568,7 +532,7 @@ public enum ReportSections {
 
     /// The distribution chart of the latency summary at `path`, from its `histogram`, with
     /// the limit of an `expect` on one of its percentiles; nil when it has no samples.
-    static func distribution(_ r: ReportValue, _ path: String, title: String) -> ReportSection.Block? {
+    public static func distribution(_ r: ReportValue, _ path: String, title: String) -> ReportSection.Block? {
         guard let encoded = r.lookup("\(path).histogram"), let h = LatencyHistogram(exactEncoding: encoded), !h.isEmpty else { return nil }
         if h.max == 0 { return .paragraph("\(title): all \(HumanUnits.count(h.count)) samples were 0 (no chart).") }
         let percentiles = ["p50", "p90", "p95", "p99", "max"]
@@ -578,26 +542,26 @@ public enum ReportSections {
 
     /// Figures of the latency summary at `summary` with the samples they rest on:
     /// `34.2 h (n = 191)`, `1.2 s / 3.4 s (n = 191)`.
-    static func latencyFigures(_ r: ReportValue, _ summary: String, _ keys: String...) -> String {
+    public static func latencyFigures(_ r: ReportValue, _ summary: String, _ keys: String...) -> String {
         let figures = keys.map { MetricText.lookup(r, "\(summary).\($0)") }.joined(separator: " / ")
         guard let n = r.lookup("\(summary).count")?.intValue else { return figures }
         return "\(figures) (n = \(HumanUnits.count(n)))"
     }
 
-    static func str(_ r: ReportValue, _ path: String) -> String {
+    public static func str(_ r: ReportValue, _ path: String) -> String {
         guard let v = r.lookup(path) else { return "?" }
         if let s = v.stringValue { return s }
         if let i = v.intValue { return String(i) }
         return v.doubleValue.map(MetricText.plain) ?? "?"
     }
 
-    static func count(_ r: ReportValue, _ path: String) -> String {
+    public static func count(_ r: ReportValue, _ path: String) -> String {
         guard let v = r.lookup(path)?.reportedDouble else { return "no data" }
         return MetricText.plain(v)
     }
 
     /// The members of an object of numbers, sorted by key, as text.
-    static func members(_ r: ReportValue, _ path: String) -> [(key: String, value: String)] {
+    public static func members(_ r: ReportValue, _ path: String) -> [(key: String, value: String)] {
         let object = r.lookup(path)?.objectValue ?? [:]
         return object.keys.sorted().compactMap { k in object[k]?.reportedDouble.map { (k, MetricText.format($0, path: "\(path).\(k)")) } }
     }
@@ -622,7 +586,7 @@ public enum ReportSections {
             + (first.buckets > 1 ? " (\(HumanUnits.count(first.buckets)) of \(HumanUnits.count(values.count)) buckets)" : "")
     }
 
-    static func providerName(_ key: String) -> String {
+    public static func providerName(_ key: String) -> String {
         switch key {
         case "apns": return "APNs"
         case "fcm": return "FCM"

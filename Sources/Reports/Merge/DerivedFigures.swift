@@ -3,7 +3,7 @@
 /// report and by `fleetsim merge`, which derives them again from the merged counts. So
 /// a merged figure is the one-world run's byte for byte whenever its counts are.
 public enum DerivedFigures {
-    /// `a / b` at 4 digits (`push.deliveryRate`, `failureRate`, `openRate`); `null` when
+    /// `a / b` at 4 digits (a feature's `deliveryRate`, `failureRate`, `openRate`); `null` when
     /// `b` is 0.
     public static func ratio(_ a: Int64, _ b: Int64) -> ReportValue {
         b > 0 ? .fixed(Double(a) / Double(b), 4) : .null
@@ -35,7 +35,7 @@ public enum DerivedFigures {
         .fixed(1 - Double(busy) / Double(Swift.max(capacity, 1)), 4)
     }
 
-    /// Utilisation of a pool of `capacity` servers (API workers, push streams) over
+    /// Utilisation of a pool of `capacity` servers (API workers, a provider's streams) over
     /// `microseconds`: busy time / (capacity × time), the mean number busy over the
     /// capacity, at 4 digits (`backend.load.apiUtilisation`, `backend.queue.*.utilisation`).
     /// Busy time adds up exactly across shards, so a merged utilisation is exact.
@@ -61,7 +61,7 @@ public enum DerivedFigures {
 
     /// `1 − utilisation` at 4 digits: a bucket's headroom (`backend.load.apiHeadroomOverTime`),
     /// or with the busiest bucket's utilisation the run's (`backend.load.apiHeadroom`,
-    /// `backend.pushes.*.headroom`); 0 when the pool `refused` work (a 503, a push refused
+    /// a provider's `headroom`); 0 when the pool `refused` work (a 503, a send refused
     /// by a full queue): there was no room, whatever the mean use (refused work is never
     /// served, so it would not count as busy time).
     public static func headroom(utilisation: Double, refused: Bool) -> ReportValue {
@@ -100,8 +100,8 @@ public enum DerivedFigures {
         return best.map { .string($0.name) } ?? .null
     }
 
-    /// Expired tokens per active token and week at 5 digits
-    /// (`push.tokens.expirationRatePerWeek`); `null` without active tokens.
+    /// Expired items (a feature's tokens) per active one and week at 5 digits
+    /// (`expirationRatePerWeek`); `null` without active ones.
     public static func expirationRatePerWeek(expired: Int64, active: Int64, durationSeconds: Double) -> ReportValue {
         let weeks = Swift.max(durationSeconds / (7 * 86_400), 1e-9)
         return active > 0 ? .fixed(Double(expired) / Double(active) / weeks, 5) : .null

@@ -10,8 +10,8 @@ public struct ReportSchema: Sendable {
     }
 
     /// A total and its parts. In `parts`, the first `*`s take the keys the total's `*`s
-    /// matched (`backend.pushes.*.sends` against `backend.pushes.*.accepted`: one
-    /// provider at a time); any further `*` is summed over, and a list is summed over its
+    /// matched (`a.*.sends` against `a.*.accepted`: one member
+    /// at a time); any further `*` is summed over, and a list is summed over its
     /// entries. A `*` never matches a key named `total` (a total is not its own part).
     /// `perBucket`: the total and its parts are series, equal bucket by bucket.
     public struct Relation: Sendable {

@@ -677,7 +677,7 @@ public enum ReportMerge {
             return how == .meanWait ? DerivedFigures.meanWait(waits) : DerivedFigures.pWait(waits)
         case .saturated(let rejected):
             // A `*` in the count's path stands for the saturated key's own component there
-            // (`backend.pushes.*.rejectedByQueue` for `backend.pushes.apns.saturated`).
+            // (`a.*.rejectedByQueue` for `a.b.saturated` is `a.b.rejectedByQueue`).
             var source = rejected.contains(".") ? rejected.split(separator: ".").map(String.init) : Array(path.dropLast()) + [rejected]
             for i in source.indices where source[i] == "*" && i < path.count { source[i] = path[i] }
             return .bool((document.at(source)?.intValue ?? 0) > 0)

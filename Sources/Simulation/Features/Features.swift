@@ -469,6 +469,9 @@ extension World {
 
     /// What a report of this build holds (``FeatureList/reportSchema``).
     public static var reportSchema: ReportSchema { FeatureList.reportSchema }
+
+    /// The features' sections of report.md and report.html (``FeatureList/reportSections``).
+    public static var reportSections: [FeatureSection] { FeatureList.reportSections }
 }
 
 /// The features' declarations that no logic changes: the report's merge rules and schema,
@@ -489,6 +492,11 @@ enum FeatureList {
     static func bytesOffTheRunsDays(_ scenario: Scenario, held: Int, total: Int) -> Int {
         StepSyncFeature.rowsOffTheRunsDates(scenario, held: held, total: total) * StepSyncFeature.bytesPerFarRow
     }
+
+    /// Each feature's section of report.md and report.html, in the order the documents
+    /// show them (each declared beside its report, Features/<F>/<F>ReportSection.swift).
+    static let reportSections = [RefreshFeature.reportSection, StepSyncFeature.reportSection, ContinuationFeature.reportSection,
+                                 PushFeature.reportSection]
 
     static let mergeRules = ReportMerge.Rules(
         RefreshFeature.mergeRules + ContinuationFeature.mergeRules + PushFeature.mergeRules + StepSyncFeature.mergeRules + judgesMergeRules

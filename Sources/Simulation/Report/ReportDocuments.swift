@@ -8,13 +8,13 @@ public enum ReportDocuments {
     /// stderr), never in `report.json`, whose bytes must not depend on the machine.
     /// `strict` (`--strict`) counts inconclusive expectations as failures in every document.
     public static func markdown(_ outcome: RunOutcome, wallSeconds: Double?, strict: Bool = false) -> String {
-        MarkdownReport.render(outcome.report, wallSeconds: wallSeconds, strict: strict)
+        MarkdownReport.render(outcome.report, features: FeatureList.reportSections, wallSeconds: wallSeconds, strict: strict)
     }
 
     /// `report.html`: self-contained, deterministic; `markdown` is no longer embedded
     /// (kept in the signature so callers compile unchanged).
     public static func html(_ outcome: RunOutcome, markdown: String, strict: Bool = false) -> String {
-        HTMLReport.render(outcome.report, strict: strict)
+        HTMLReport.render(outcome.report, features: FeatureList.reportSections, strict: strict)
     }
 
     /// `junit.xml`: one test case per invariant kind and per expectation; its time is
