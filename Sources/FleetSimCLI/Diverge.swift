@@ -37,7 +37,8 @@ struct Diverge: Command {
         """,
         examples: [
             "fleetsim diverge scenarios/default.json --seed 1 --scale 0.1 --against .build/release/fleetsim",
-            "fleetsim diverge scenarios/default.json --seed 1 --against-variants refresh.ignoresRecentOpen",
+            // A known bug the reference logic plants: the first its logic set declares.
+            "fleetsim diverge scenarios/default.json --seed 1 --against-variants \(ReferenceLogics.variantNames[0])",
             "fleetsim run scenarios/races/unguarded-completion.json --record-events old-events.txt --out reports/old",
             "fleetsim run scenarios/races/unguarded-completion.json --variants none --record-events new-events.txt --out reports/new",
             "fleetsim diverge --traces old-events.txt new-events.txt",
