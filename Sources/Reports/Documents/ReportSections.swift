@@ -80,7 +80,8 @@ public enum ReportSections {
 
     /// The ids of every section with `features`' (``FeatureSection``), in order.
     public static func ids(with features: [FeatureSection]) -> [String] {
-        Array(ids[..<5]) + features.map(\.id) + ids[5...]
+        let afterLatency = ids.firstIndex(of: "latency")! + 1
+        return Array(ids[..<afterLatency]) + features.map(\.id) + ids[afterLatency...]
     }
 
     /// An expectation of a report (`expect`), as written in `report.json`.
