@@ -36,7 +36,7 @@ struct Run: Command {
         front (exit 2) with a hint to shard. A bad --out (empty, a dangling or looping
         link, a name over 255 bytes, a path too long) is refused before simulating.
         """,
-        examples: ["fleetsim run scenarios/default.json --scale 0.1 --out reports/quick",
+        examples: ["fleetsim run scenarios/default.json --scale 0.5 --out reports/quick",
                    "fleetsim run scenarios/default.json --scale 0.1 --shard 0/2 --out shards/0",
                    "fleetsim run scenarios/default.json --scale 0.1 --shard 1/2 --out shards/1"]
     )

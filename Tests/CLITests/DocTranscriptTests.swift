@@ -144,7 +144,7 @@ import Testing
 
     /// Every example of every command's help runs as shown (`fleetsim compare
     /// reports/baselines/default.json reports/default/report.json`, from compare's help,
-    /// exited 2 after `make run`: the baseline is at --scale 0.1). In a directory laid
+    /// exited 2 after `make run`: the baseline is at --scale 0.5). In a directory laid
     /// out as the repository after the README's steps (scenarios/, scripts/,
     /// reports/baselines/, the binary as .build/release/fleetsim and as fleetsim on
     /// PATH), in the overview's order, each after the ones before it (run's and
