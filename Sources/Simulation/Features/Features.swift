@@ -490,6 +490,10 @@ enum FeatureList {
         StepSyncFeature.rowsOffTheRunsDates(scenario, held: held, total: total) * StepSyncFeature.bytesPerFarRow
     }
 
+    /// Every feature's rules (``ViolationKind/allCases``), in the list's order: the order
+    /// of report.json's `invariants.byKind`.
+    static let rules = RefreshFeature.rules + BadgeFeature.rules + ContinuationFeature.rules + PushFeature.rules + StepSyncFeature.rules
+
     static let mergeRules = ReportMerge.Rules(
         RefreshFeature.mergeRules + ContinuationFeature.mergeRules + PushFeature.mergeRules + StepSyncFeature.mergeRules + judgesMergeRules
             + ReportMerge.coreRules,
