@@ -490,6 +490,10 @@ enum FeatureList {
         StepSyncFeature.rowsOffTheRunsDates(scenario, held: held, total: total) * StepSyncFeature.bytesPerFarRow
     }
 
+    /// The features a cohort may run (``ScenarioVocabulary/features``), each with its bit:
+    /// the order a scenario's error lists them in.
+    static let features: [Feature] = [.refresh, .stepSync, .push, .continuation]
+
     /// Every feature's rules (``ViolationKind/allCases``), in the list's order: the order
     /// of report.json's `invariants.byKind`.
     static let rules = RefreshFeature.rules + BadgeFeature.rules + ContinuationFeature.rules + PushFeature.rules + StepSyncFeature.rules
