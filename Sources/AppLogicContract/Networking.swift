@@ -5,7 +5,8 @@ public struct RequestID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "#\(rawValue)" }
 }
 
-/// The API endpoints the background logic calls (seed `000`, "Data to Fetch").
+/// The API endpoints the background logic calls (seed `000`, "Data to Fetch"), and any
+/// other an app's logic calls by its method and path (``custom(method:path:)``).
 public enum Endpoint: Hashable, Sendable {
     /// `GET /v1/test/history?limit=N`
     case testHistory(limit: Int)
@@ -15,6 +16,11 @@ public enum Endpoint: Hashable, Sendable {
     case analysis(AnalysisMode)
     /// `PUT /api/v1/steps/sync` (upsert), or `POST /api/v1/steps` (insert) (seed `003`, "Backend API Changes").
     case syncSteps(StepUpload)
+    /// An endpoint the cases above do not name (an app's own, or a feature's that needs
+    /// no case here): its method and its path, as the backend model's service times
+    /// (`backend.endpoints`) and report.json name it. Boxed (`indirect`): its two strings
+    /// inline would grow every request the world keeps by 24 bytes (DeviceLayoutTests).
+    indirect case custom(method: String, path: String)
 
     public var path: String {
         switch self {
@@ -22,15 +28,17 @@ public enum Endpoint: Hashable, Sendable {
         case .activeSession: return "/v1/test/active"
         case .analysis(let mode): return "/v1/homework/analyze?mode=\(mode.rawValue)"
         case .syncSteps(let upload): return upload.method == .upsert ? "/api/v1/steps/sync" : "/api/v1/steps"
+        case .custom(_, let path): return path
         }
     }
 
-    /// `GET`, `PUT` or `POST`.
+    /// `GET`, `PUT` or `POST` (a custom endpoint's own).
     public var method: String {
         switch self {
         case .testHistory, .activeSession: return "GET"
         case .analysis: return "POST"
         case .syncSteps(let upload): return upload.method == .upsert ? "PUT" : "POST"
+        case .custom(let method, _): return method
         }
     }
 }
@@ -45,6 +53,9 @@ public enum ResponseBody: Hashable, Sendable {
     case analysis
     /// Step rows created and updated by a step upload (seed `003`'s response `data`).
     case stepsSynced(created: Int, updated: Int)
+    /// The body of a custom endpoint's answer (``Endpoint/custom(method:path:)``), as the
+    /// backend model of its feature writes it; the logic that called it reads it.
+    case custom(String)
 }
 
 /// How a request ended, as URLSession would report it.
@@ -66,6 +77,7 @@ extension HTTPResult: CustomStringConvertible {
         case .ok(.activeSession(let inProgress, _)): return "200 active(inProgress: \(inProgress))"
         case .ok(.analysis): return "200 analysis"
         case .ok(.stepsSynced(let created, let updated)): return "200 steps(created: \(created), updated: \(updated))"
+        case .ok(.custom(let body)): return "200 \(body)"
         case .status(let code): return "\(code)"
         case .failed(let error): return "failed(\(error))"
         }

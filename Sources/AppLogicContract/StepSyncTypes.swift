@@ -1,14 +1,21 @@
 /// The health API the steps come from: the `source` of a step row.
 public enum StepSource: String, Hashable, Sendable { case healthKit = "healthkit", googleFit = "googlefit" }
 
-/// WorkManager constraints of the periodic work (seed `003`, "Constraints Handling"; docs/platform-facts.md D).
+/// What a background work asks of the device before it runs: WorkManager's constraints on
+/// Android (seed `003`, "Constraints Handling"; docs/platform-facts.md D) and, for a
+/// `BGProcessingTaskRequest` on iOS, its two requirements (docs/platform-facts.md F).
 public struct WorkConstraints: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
-    /// `NetworkType.CONNECTED`.
+    /// `NetworkType.CONNECTED`; iOS `requiresNetworkConnectivity`.
     public static let networkConnected = WorkConstraints(rawValue: 1 << 0)
-    /// `setRequiresBatteryNotLow(true)`.
+    /// `setRequiresBatteryNotLow(true)` (Android only).
     public static let batteryNotLow = WorkConstraints(rawValue: 1 << 1)
+    /// `setRequiresCharging(true)`; iOS `requiresExternalPower`.
+    public static let charging = WorkConstraints(rawValue: 1 << 2)
+    /// `NetworkType.UNMETERED` in place of `CONNECTED` (Android only: iOS asks for a
+    /// network, not its kind).
+    public static let unmetered = WorkConstraints(rawValue: 1 << 3)
 }
 
 /// A calendar date in the user's time zone, as days since 1970-01-01 (the `date` of a step row).

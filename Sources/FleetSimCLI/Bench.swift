@@ -103,7 +103,7 @@ struct Bench: Command {
         guard let limit = MemoryGuard.smallestLimit() else { return }
         if let count = shards {
             let scenario: Scenario
-            do { scenario = try ScenarioDecoder.decode(Array(Self.worldScenario(devices: count * devices[0], days: days).utf8), file: "<bench>") } catch {
+            do { scenario = try ScenarioDecoder.decode(Array(Self.worldScenario(devices: count * devices[0], days: days).utf8), file: "<bench>", vocabulary: ReferenceWorld.scenarioVocabulary) } catch {
                 throw .input("bench: the world of \(count) x \(devices[0]) devices cannot be built: \(error)")
             }
             let estimate = count * MemoryEstimate.bytes(scenario, shard: ShardPlan(index: 0, count: count))
@@ -115,7 +115,7 @@ struct Bench: Command {
         }
         for n in devices {
             let scenario: Scenario
-            do { scenario = try ScenarioDecoder.decode(Array(Self.worldScenario(devices: n, days: days).utf8), file: "<bench>") } catch {
+            do { scenario = try ScenarioDecoder.decode(Array(Self.worldScenario(devices: n, days: days).utf8), file: "<bench>", vocabulary: ReferenceWorld.scenarioVocabulary) } catch {
                 throw .input("bench: the world of \(n) devices cannot be built: \(error)")
             }
             let estimate = MemoryEstimate.bytes(scenario, shard: .whole)
@@ -166,7 +166,7 @@ struct Bench: Command {
         var results: [SizeResult] = []
         for n in worldDevices {
             do {
-                let scenario = try ScenarioDecoder.decode(Array(worldScenario(devices: n, days: days).utf8), file: "<bench>")
+                let scenario = try ScenarioDecoder.decode(Array(worldScenario(devices: n, days: days).utf8), file: "<bench>", vocabulary: ReferenceWorld.scenarioVocabulary)
                 // Reset the peak to the current size (Linux: "5" to clear_refs), so that the
                 // peak is this world's, not the kernel model's or a larger earlier one's.
                 try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)

@@ -66,10 +66,6 @@ public enum Catalog {
         ("continuation.resultNotCleared", true),
     ]
 
-    /// Features a device can run in this build; the default of `features` (all four,
-    /// as `docs/scenario.md` promises).
-    public static let availableFeatures: [Feature] = [.refresh, .stepSync, .continuation, .push]
-
     /// Platforms a cohort can use in this build.
     public static let availablePlatforms: [Platform] = [.ios, .android]
 

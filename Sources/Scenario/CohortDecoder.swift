@@ -13,11 +13,12 @@ enum CohortDecoder {
     static let countExpected = "the cohort's device count: an integer from 0 to \(maximumCount)"
     static let platformExpected = "the cohort's platform: \"ios\" or \"android\""
 
-    static func decode(_ node: ScenarioNode) throws(ScenarioError) -> Cohort {
+    /// `known`: the features the world runs (``ScenarioVocabulary/features``).
+    static func decode(_ node: ScenarioNode, features known: [Feature]) throws(ScenarioError) -> Cohort {
         var name: String?
         var count: Int?
         var platform: Platform?
-        var features = ScenarioDefaults.features
+        var features = known.filter(\.byDefault)
         var timeZones = ScenarioDefaults.timeZones
         var battery = BatteryConfig.defaults
         var usage = UsageConfig.defaults
@@ -37,7 +38,7 @@ enum CohortDecoder {
             case "cohort": name = try child.nonEmptyString(nameExpected)
             case "count": count = Int(try child.integer(in: 0...maximumCount, countExpected))
             case "platform": platform = try decodePlatform(child)
-            case "features": features = try decodeFeatures(child)
+            case "features": features = try decodeFeatures(child, known: known)
             case "timeZones": timeZones = try decodeTimeZones(child)
             case "battery": battery = try CohortSectionDecoder.battery(child)
             case "usage": usage = try CohortSectionDecoder.usage(child)
@@ -73,19 +74,15 @@ enum CohortDecoder {
         return platform
     }
 
-    /// `features`: names of ``Feature``, each at most once, each built in this version.
-    /// Default: every built feature (``Catalog/availableFeatures``).
-    static func decodeFeatures(_ node: ScenarioNode) throws(ScenarioError) -> [Feature] {
-        let all = Feature.allCases.map(\.rawValue)
+    /// `features`: names of the world's features (`known`), each at most once.
+    /// Default: those it runs by default (``Feature/byDefault``).
+    static func decodeFeatures(_ node: ScenarioNode, known: [Feature]) throws(ScenarioError) -> [Feature] {
+        let all = known.map(\.rawValue)
         let expectedOne = "a feature: \(ScenarioNode.oneOf(all))"
         var features: [Feature] = []
-        for element in try node.elements("an array of feature names, e.g. [\"refresh\"]") {
+        for element in try node.elements("an array of feature names, e.g. [\"\(all.first ?? "name")\"]") {
             let raw = try element.name(among: all, expectedOne)
-            guard let feature = Feature(rawValue: raw) else { throw element.error(expected: expectedOne) }
-            guard Catalog.availableFeatures.contains(feature) else {
-                let built = ScenarioNode.oneOf(Catalog.availableFeatures.map(\.rawValue))
-                throw element.notAvailableYet(raw, expected: "a feature available in this build: \(built)")
-            }
+            guard let feature = known.first(where: { $0.rawValue == raw }) else { throw element.error(expected: expectedOne) }
             guard !features.contains(feature) else {
                 throw element.error(expected: "each feature at most once", found: "\(JSONValue.quoteForMessage(raw)) a second time")
             }

@@ -7,7 +7,8 @@ public enum FleetDecoder {
     /// are sharded. Checked again after `--scale`.
     public static let maximumDevices = 10_000_000
 
-    static func decode(_ node: ScenarioNode) throws(ScenarioError) -> [Cohort] {
+    /// `features`: those the world runs (``ScenarioVocabulary/features``).
+    static func decode(_ node: ScenarioNode, features known: [Feature]) throws(ScenarioError) -> [Cohort] {
         let elements = try node.elements(expected)
         guard !elements.isEmpty else { throw node.error(expected: expected) }
         var cohorts: [Cohort] = []
@@ -15,7 +16,7 @@ public enum FleetDecoder {
         var indexByName: [String: Int] = [:]
         var total = 0
         for element in elements {
-            let cohort = try CohortDecoder.decode(element)
+            let cohort = try CohortDecoder.decode(element, features: known)
             if let earlier = indexByName[cohort.name] {
                 let nameNode = element.member("cohort") ?? element
                 throw nameNode.error(expected: "a cohort name not used by another cohort",

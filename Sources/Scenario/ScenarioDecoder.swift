@@ -23,13 +23,13 @@ public enum ScenarioDecoder {
     public static let maximumFileBytes = 16 << 20
 
     /// Reads and decodes the file at `path`; messages name the file as `path` is written.
-    /// `vocabulary`: the names the logic in use knows (the reference logic's by default).
-    public static func load(path: String, vocabulary: ScenarioVocabulary = .reference) throws(ScenarioError) -> Scenario {
+    /// `vocabulary`: the names the world and the logic in use know (`World.scenarioVocabulary`).
+    public static func load(path: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
         try decode(try readFile(path), file: path, vocabulary: vocabulary)
     }
 
     /// Decodes the bytes of a scenario file; `file` is how messages name it.
-    public static func decode(_ bytes: [UInt8], file: String, vocabulary: ScenarioVocabulary = .reference) throws(ScenarioError) -> Scenario {
+    public static func decode(_ bytes: [UInt8], file: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)
@@ -41,7 +41,7 @@ public enum ScenarioDecoder {
     }
 
     /// Decodes an already parsed scenario document.
-    public static func decode(_ value: JSONValue, file: String, vocabulary: ScenarioVocabulary = .reference) throws(ScenarioError) -> Scenario {
+    public static func decode(_ value: JSONValue, file: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
         let root = ScenarioNode(value: value, path: .root, file: file)
         var name: String?
         var description = ScenarioDefaults.description
@@ -72,7 +72,7 @@ public enum ScenarioDecoder {
                 }
                 duration = d
             case "tieBreak": tieBreak = try decodeTieBreak(node)
-            case "fleet": fleet = try FleetDecoder.decode(node)
+            case "fleet": fleet = try FleetDecoder.decode(node, features: vocabulary.features)
             case "logic": logic = try LogicDecoder.decode(node, variants: vocabulary.variants)
             case "backend": backend = try BackendDecoder.decode(node, endpoints: vocabulary.endpoints)
             case "faults": faults = try FaultDecoder.decodeList(node)

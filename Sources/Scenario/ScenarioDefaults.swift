@@ -10,8 +10,6 @@ public enum ScenarioDefaults {
     public static let start = "2026-03-02T00:00:00Z"
     public static let startUnixSeconds: Int64 = 1_772_409_600
     public static let tieBreak = TieBreakMode.fifo
-    /// The features a cohort runs when it lists none: every feature (``Catalog/availableFeatures``).
-    public static var features: [Feature] { Catalog.availableFeatures }
     public static let timeZones = Categorical<String>([(value: "UTC", weight: 1)])
     public static let signedIn = 0.95
     public static let lastTestDaysAgo = Distribution.uniform(0, 120)

@@ -45,19 +45,25 @@ public enum TieBreakMode: String, Sendable, Equatable { case fifo, shuffle }
 
 public enum Platform: String, Sendable, Equatable { case ios, android }
 
-public enum Feature: String, Sendable, Equatable, CaseIterable {
-    case refresh, stepSync, push, continuation
-
+/// A feature a cohort may run (`fleet[].features`), as the world that runs the scenario
+/// declares it (``ScenarioVocabulary/features``): the decoder names no feature itself.
+public struct Feature: Hashable, Sendable, CustomStringConvertible {
+    /// Its name in a cohort's `features`.
+    public let rawValue: String
     /// Its bit in a cohort's set of features, so that whether a cohort runs a feature is
     /// one AND, not a search of its list (which cost a retain, a release and a loop a question).
-    @inlinable public var bit: UInt8 {
-        switch self {
-        case .refresh: 1
-        case .stepSync: 2
-        case .push: 4
-        case .continuation: 8
-        }
+    public let bit: UInt8
+    /// Whether a cohort that lists no `features` runs it; an opt-in feature runs only
+    /// where a cohort names it (docs/scenario.md, "features").
+    public let byDefault: Bool
+
+    @inlinable public init(_ name: String, bit: UInt8, byDefault: Bool = true) {
+        rawValue = name
+        self.bit = bit
+        self.byDefault = byDefault
     }
+
+    public var description: String { rawValue }
 }
 
 /// A categorical choice: names with non-negative weights of positive sum, in file order.
@@ -84,7 +90,8 @@ public struct Cohort: Sendable, Equatable {
     public var name: String
     public var count: Int
     public var platform: Platform
-    /// Default: every feature built so far (see README, "Features").
+    /// Default: every feature the world runs by default (``Feature/byDefault``; see
+    /// README, "Features").
     public var features: [Feature]
     /// IANA names with weights. Default `{"UTC": 1}`.
     public var timeZones: Categorical<String>

@@ -1,8 +1,13 @@
-/// The names a scenario may use that belong to the logic it runs, handed to
-/// ``ScenarioDecoder`` by the caller, so that the decoder names no logic's vocabulary
-/// itself: the known-bug variants of `logic.variants`, the judges' rules
-/// `judges.off` may switch off, and the endpoint paths `backend.endpoints` may name.
+/// The names a scenario may use that belong to the world and the logic that run it,
+/// handed to ``ScenarioDecoder`` by the caller, so that the decoder names no feature's
+/// nor logic's vocabulary itself: the features a cohort may run, the known-bug variants
+/// of `logic.variants`, the judges' rules `judges.off` may switch off, and the endpoint
+/// paths `backend.endpoints` may name.
 public struct ScenarioVocabulary: Sendable {
+    /// The features a cohort's `features` may name, in the world's order; a cohort that
+    /// names none runs those ``Feature/byDefault`` (Simulation's `World.scenarioVocabulary`
+    /// lists them).
+    public var features: [Feature]
     /// The variant names `logic.variants` may list (the logic set's).
     public var variants: [String]
     /// The rules `judges.off` may name (the simulator's violation kinds); nil: any
@@ -14,13 +19,13 @@ public struct ScenarioVocabulary: Sendable {
     /// its own (an unknown one changes no service time).
     public var endpoints: [String]?
 
-    public init(variants: [String], judgeRules: [String]? = nil, endpoints: [String]? = nil) {
+    public init(features: [Feature], variants: [String], judgeRules: [String]? = nil, endpoints: [String]? = nil) {
+        self.features = features
         self.variants = variants
         self.judgeRules = judgeRules
         self.endpoints = endpoints
     }
 
-    /// The reference logic's variants (every one of ``Catalog/variants``); the rules are
-    /// the simulator's to check (Simulation's `World.scenarioVocabulary` lists them).
-    public static let reference = ScenarioVocabulary(variants: Catalog.variants.map(\.name))
+    /// The features a cohort that lists none runs.
+    public var defaultFeatures: [Feature] { features.filter(\.byDefault) }
 }

@@ -106,12 +106,13 @@ public struct World<Logics: LogicSet> {
     /// it doubles as any array does.
     static func jobsReserved(devices: Int) -> Int { max(16, devices / 4) }
 
-    /// The names a scenario run by this world's logic may use, for
-    /// ``ScenarioDecoder/load(path:vocabulary:)``: its known-bug variants (``LogicSet/variantNames``)
+    /// The names a scenario run by this world and its logic may use, for
+    /// ``ScenarioDecoder/load(path:vocabulary:)``: the features a cohort may run
+    /// (``FeatureList/features``), the logic's known-bug variants (``LogicSet/variantNames``),
     /// the judges' rules (``ViolationKind``) a scenario's `judges.off` may name, and the
     /// endpoint paths `backend.endpoints` may name.
     public static var scenarioVocabulary: ScenarioVocabulary {
-        ScenarioVocabulary(variants: Logics.variantNames, judgeRules: ViolationKind.allCases.map(\.rawValue),
+        ScenarioVocabulary(features: FeatureList.features, variants: Logics.variantNames, judgeRules: ViolationKind.allCases.map(\.rawValue),
                            endpoints: RequestOwner.endpoints.map(\.path))
     }
 

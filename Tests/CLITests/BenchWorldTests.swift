@@ -1,12 +1,13 @@
 import Testing
 import Scenario
+import Simulation
 @testable import FleetSimCLI
 
 /// `fleetsim bench`'s whole world: its API grows with the fleet, so that each size's cost
 /// per device-day is measured on the same load per device.
 @Suite struct BenchWorldTests {
     static func backend(_ n: Int) throws -> BackendConfig {
-        try ScenarioDecoder.decode(Array(Bench.worldScenario(devices: n, days: 1).utf8), file: "<bench>").backend
+        try ScenarioDecoder.decode(Array(Bench.worldScenario(devices: n, days: 1).utf8), file: "<bench>", vocabulary: ReferenceWorld.scenarioVocabulary).backend
     }
 
     /// At 10,000 devices the world's API is the default backend, so the 10k figures stay

@@ -45,6 +45,26 @@ import SimKernel
         #expect(scheduler.submit(backgroundAppRefresh: true, kind: .bgProcessingTask, othersPending: 10) == .tooManyPendingTaskRequests)
     }
 
+    /// A processing request that requires external power or a network is not launched
+    /// while the device lacks it (`BGProcessingTaskRequest`, docs/platform-facts.md F):
+    /// every look is "not now" and spends none of the day's budget; the first look with
+    /// the requirements met launches it.
+    @Test func aProcessingRequestWaitsForItsRequirements() {
+        var rng = RandomStream(seed: 7, entity: 2, purpose: "test.launch")
+        var state = fresh()
+        let model = always
+        var unplugged = plugged
+        unplugged.charging = false
+        unplugged.requirementsMet = false
+        for k in 0..<48 {
+            let d = model.decide(now: .zero + hour * Int64(k), conditions: unplugged, localHourAhead: k % 24, state: &state, rng: &rng)
+            guard case .lookAgain(let at) = d else { Issue.record("\(d) at look \(k)"); return }
+            #expect(at > .zero + hour * Int64(k))
+        }
+        #expect(state.launchesInDay == 0)
+        #expect(model.decide(now: .zero + hour * 48, conditions: plugged, localHourAhead: 0, state: &state, rng: &rng) == .launch)
+    }
+
     @Test func aForceQuitAppGetsNoLaunchUntilReopened() {
         var rng = RandomStream(seed: 7, entity: 1, purpose: "test.launch")
         var state = fresh()

@@ -15,7 +15,7 @@ import SimKernel
         #expect(c.hierarchicalTime == .lognormal(median: 22_500_000, p99: 120_000_000))
         #expect(c.baselineTime == .lognormal(median: 10_000_000, p99: 60_000_000))
         #expect(c.choice == Categorical([(value: .continueHere, weight: 0.4), (value: .moveOn, weight: 0.5), (value: .cancel, weight: 0.1)]))
-        #expect(s.fleet[0].features == [.refresh, .stepSync, .continuation, .push])
+        #expect(s.fleet[0].features == [.refresh, .stepSync, .push, .continuation])
     }
 
     @Test func everyKeyIsRead() throws {

@@ -5,7 +5,7 @@ import Scenario
 /// `backend.endpoints`: a service time per endpoint path, the paths handed to the
 /// decoder by the caller (``ScenarioVocabulary/endpoints``), so Scenario names none.
 @Suite struct EndpointServiceTimeDecodingTests {
-    static let vocabulary = ScenarioVocabulary(variants: [], endpoints: ["/v1/a", "/v1/b"])
+    static let vocabulary = ScenarioVocabulary(features: ScenarioVocabulary.reference.features, variants: [], endpoints: ["/v1/a", "/v1/b"])
 
     static func scenario(endpoints: String) -> [UInt8] {
         Array(#"{"name": "x", "duration": "1d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}], "backend": {"endpoints": \#(endpoints)}}"#.utf8)
@@ -24,7 +24,7 @@ import Scenario
         #expect(s.backend.endpointServiceTimes == [EndpointServiceTime(path: "/v1/b", serviceTime: .constant(2_000_000)),
                                                    EndpointServiceTime(path: "/v1/a", serviceTime: .uniform(10_000, 30_000))])
         #expect(s.backend.serviceTime == BackendConfig.defaults.serviceTime, "the others keep backend.serviceTime")
-        let absent = try ScenarioDecoder.decode(Array(#"{"name": "x", "duration": "1d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}]}"#.utf8), file: "none.json")
+        let absent = try ScenarioDecoder.decode(Array(#"{"name": "x", "duration": "1d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}]}"#.utf8), file: "none.json", vocabulary: .reference)
         #expect(absent.backend.endpointServiceTimes.isEmpty)
     }
 

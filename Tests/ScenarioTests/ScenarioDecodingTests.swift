@@ -62,7 +62,7 @@ import SimKernel
         var rareUsage = UsageConfig.defaults
         rareUsage.notificationOpenDelay = .normal(mean: Self.us(.hours(1)), sd: 0)
         let rare = Cohort(
-            name: "ios-rare", count: 0, platform: .ios, features: Catalog.availableFeatures,
+            name: "ios-rare", count: 0, platform: .ios, features: ScenarioVocabulary.reference.defaultFeatures,
             timeZones: Categorical([(value: "UTC", weight: 1)]), battery: rareBattery, usage: rareUsage,
             network: rareNetwork, settings: .defaults, signedIn: 0.95, lastTestDaysAgo: .constant(3), ios: .defaults)
         let expected = Scenario(
@@ -121,7 +121,7 @@ import SimKernel
         let c = try #require(s.fleet.first)
         #expect(s.fleet.count == 1)
         #expect(c.name == "a" && c.count == 5 && c.platform == .ios)
-        #expect(c.features == Catalog.availableFeatures)
+        #expect(c.features == ScenarioVocabulary.reference.defaultFeatures)
         #expect(c.timeZones == Categorical([(value: "UTC", weight: 1)]))
         #expect(c.battery == BatteryConfig(capacityMah: 3300, initialPercent: .uniform(30, 100), charging: .overnight))
         #expect(c.usage == UsageConfig(appOpensPerDay: 2.5, notificationOpenProbability: 0.5,
@@ -229,12 +229,12 @@ import SimKernel
             #expect(fwrite(buffer.baseAddress, 1, buffer.count, f) == buffer.count)
         }
         defer { remove(path) }
-        let s = try ScenarioDecoder.load(path: path)
+        let s = try ScenarioDecoder.load(path: path, vocabulary: .reference)
         #expect(s.name == "minimal" && s.sourcePath == path)
 
         for missing in ["/nonexistent/scenario.json", "/tmp"] {
             do {
-                _ = try ScenarioDecoder.load(path: missing)
+                _ = try ScenarioDecoder.load(path: missing, vocabulary: .reference)
                 Issue.record("loaded \(missing)")
             } catch {
                 #expect(error.file == missing && error.path == "$" && error.expected == "a readable scenario file")

@@ -1,5 +1,20 @@
 @testable import Scenario
 
+/// The features the simulator's world declares (Simulation's `FeatureList.features`), as a
+/// scenario names them: the decoder knows none of its own.
+extension Feature {
+    static let refresh = Feature("refresh", bit: 1)
+    static let stepSync = Feature("stepSync", bit: 2)
+    static let push = Feature("push", bit: 4)
+    static let continuation = Feature("continuation", bit: 8)
+}
+
+extension ScenarioVocabulary {
+    /// The reference world's names: its features and the reference logic's variants
+    /// (every one of ``Catalog/variants``); any judge rule and endpoint path.
+    static let reference = ScenarioVocabulary(features: [.refresh, .stepSync, .push, .continuation], variants: Catalog.variants.map(\.name))
+}
+
 /// Scenario texts shared by the tests, and helpers to decode them.
 enum Fixtures {
     /// Every key of the format, with values different from the defaults.
@@ -125,7 +140,7 @@ enum Fixtures {
     }
 
     static func decode(_ text: String, file: String = "test.json") throws(ScenarioError) -> Scenario {
-        try ScenarioDecoder.decode(Array(text.utf8), file: file)
+        try ScenarioDecoder.decode(Array(text.utf8), file: file, vocabulary: .reference)
     }
 
     /// The error decoding `text` raises, or nil if it decodes.
@@ -135,7 +150,7 @@ enum Fixtures {
 
     static func rejection(bytes: [UInt8], file: String = "test.json") -> ScenarioError? {
         do {
-            _ = try ScenarioDecoder.decode(bytes, file: file)
+            _ = try ScenarioDecoder.decode(bytes, file: file, vocabulary: .reference)
             return nil
         } catch {
             return error

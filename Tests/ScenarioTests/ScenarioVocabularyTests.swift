@@ -9,12 +9,12 @@ import Scenario
         Array(#"{"name": "x", "duration": "1d", "fleet": [{"cohort": "a", "count": 1, "platform": "ios"}], "logic": {"variants": [\#(variants)]}}"#.utf8)
     }
 
-    static let own = ScenarioVocabulary(variants: ["refresh.completesTwice"])
+    static let own = ScenarioVocabulary(features: ScenarioVocabulary.reference.features, variants: ["refresh.completesTwice"])
 
     @Test func theVariantsOfTheLogicInUseAreAccepted() throws {
         let scenario = try ScenarioDecoder.decode(Self.scenario(variants: #""refresh.completesTwice""#), file: "own.json", vocabulary: Self.own)
         #expect(scenario.logic.variants == ["refresh.completesTwice"])
-        #expect(try ScenarioDecoder.decode(Self.scenario(variants: #""refresh.noSynchronize""#), file: "ref.json").logic.variants == ["refresh.noSynchronize"])
+        #expect(try ScenarioDecoder.decode(Self.scenario(variants: #""refresh.noSynchronize""#), file: "ref.json", vocabulary: .reference).logic.variants == ["refresh.noSynchronize"])
     }
 
     @Test(arguments: [("refresh.noSynchronize", true), ("refresh.completesTwice", false)])

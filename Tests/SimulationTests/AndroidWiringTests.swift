@@ -36,6 +36,16 @@ import Platform
 
     // MARK: - 1. Stopped runs
 
+    /// A work's contract constraints become WorkManager's (docs/platform-facts.md D):
+    /// charging is `setRequiresCharging`, unmetered replaces connected.
+    @Test func aWorksChargingAndUnmeteredConstraintsReachWorkManager() throws {
+        let m = AndroidModels(.defaults)
+        let nightly = AndroidHost.workRequest(m, PeriodicWork(interval: .hours(24), constraints: [.charging, .networkConnected, .unmetered]))
+        #expect(nightly.constraints.network == .unmetered && nightly.constraints.requiresCharging && !nightly.constraints.requiresBatteryNotLow)
+        let sync = AndroidHost.workRequest(m, PeriodicWork(interval: .hours(2), constraints: [.networkConnected, .batteryNotLow]))
+        #expect(sync.constraints.network == .connected && !sync.constraints.requiresCharging && sync.constraints.requiresBatteryNotLow)
+    }
+
     /// JobScheduler stops the step-sync job at its deadline (the upload takes 45 min and
     /// the client waits up to an hour): WorkManager's `resetWorkerStatus` keeps the
     /// original enqueue time, so the work is due again at once and, the phone charging

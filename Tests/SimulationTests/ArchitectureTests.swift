@@ -217,6 +217,25 @@ import Testing
         return found
     }
 
+    /// The vocabularies a new feature used to extend stay open (docs/architecture.md,
+    /// "Adding a feature, counted again"): Oracle/Oracle.swift declares no rule (each
+    /// feature's are static members beside its checks, as the one shown here is), and
+    /// Sources/Scenario builds no `Feature` (the world's list names them).
+    @Test func noRuleIsDeclaredInTheOracleAndNoFeatureInTheScenario() throws {
+        let member = #/static var \w+: ViolationKind\b/#
+        let files = try Self.originalSources()
+        let oracle = try #require(files.first { $0.path == "Oracle/Oracle.swift" })
+        let code = oracle.text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+        #expect(!code.contains { $0.contains(member) }, "Oracle/Oracle.swift declares a rule")
+        let checkers = files.filter { $0.path.hasPrefix("Oracle/") && $0.path.hasSuffix("Checker.swift") }
+        #expect(checkers.contains { $0.text.contains(member) }, "no checker declares its rules: the scan looks for the wrong thing")
+        let scenario = Fixtures.packageRoot.appendingPathComponent("Sources/Scenario").standardizedFileURL.path + "/"
+        let names = try FileManager.default.contentsOfDirectory(atPath: scenario).filter { $0.hasSuffix(".swift") }
+        #expect(names.count >= 10, "Sources/Scenario not found at \(scenario)")
+        let building = try names.filter { try String(contentsOfFile: scenario + $0, encoding: .utf8).contains("Feature(") }
+        #expect(building.isEmpty, "Sources/Scenario builds a Feature: \(building)")
+    }
+
     /// The modules an app's logic builds on import nothing of the simulator
     /// (docs/architecture.md, "An app's own logic"): the contract imports Foundation
     /// alone (the time zones of its calendar), and the reference logic the contract and

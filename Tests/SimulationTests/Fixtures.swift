@@ -1,5 +1,6 @@
 import Foundation
 import Scenario
+import Simulation
 
 /// Shipped scenario files, read from the package's `scenarios/` folder.
 enum Fixtures {
@@ -8,10 +9,10 @@ enum Fixtures {
     static func path(_ relative: String) -> String { packageRoot.appendingPathComponent(relative).path }
 
     static func scenario(_ relative: String) throws -> Scenario {
-        try ScenarioDecoder.load(path: path(relative))
+        try ScenarioDecoder.load(path: path(relative), vocabulary: ReferenceWorld.scenarioVocabulary)
     }
 
     static func decode(_ json: String, file: String = "inline.json") throws -> Scenario {
-        try ScenarioDecoder.decode(Array(json.utf8), file: file)
+        try ScenarioDecoder.decode(Array(json.utf8), file: file, vocabulary: ReferenceWorld.scenarioVocabulary)
     }
 }

@@ -59,11 +59,17 @@ public struct LaunchPolicyModel: Sendable {
         public var lowPowerMode: Bool
         public var charging: Bool
         public var onWiFi: Bool
-        public init(backgroundAppRefresh: Bool, lowPowerMode: Bool, charging: Bool, onWiFi: Bool) {
+        /// Whether the device meets the request's requirements: a `BGProcessingTaskRequest`
+        /// with `requiresExternalPower` launches only on external power, with
+        /// `requiresNetworkConnectivity` only with a network (docs/platform-facts.md F);
+        /// a refresh request has none.
+        public var requirementsMet: Bool
+        public init(backgroundAppRefresh: Bool, lowPowerMode: Bool, charging: Bool, onWiFi: Bool, requirementsMet: Bool = true) {
             self.backgroundAppRefresh = backgroundAppRefresh
             self.lowPowerMode = lowPowerMode
             self.charging = charging
             self.onWiFi = onWiFi
+            self.requirementsMet = requirementsMet
         }
     }
 
@@ -92,6 +98,9 @@ public struct LaunchPolicyModel: Sendable {
         if !conditions.backgroundAppRefresh { return .blocked(.backgroundAppRefreshOff) }
         if conditions.lowPowerMode { return .blocked(.lowPowerMode) }
         if state.forceQuit { return .blocked(.forceQuit) }
+        // A request whose requirements the device does not meet is not launched; the
+        // system looks again at its next opportunity (no launch of the budget spent).
+        if !conditions.requirementsMet { return .lookAgain(at: now + nextGap(rng: &rng)) }
         state.roll(to: now, model: self)
         if Double(state.launchesInDay) >= dailyBudget(state) {
             return .lookAgain(at: state.dayStart + Self.budgetDay + nextGap(rng: &rng))

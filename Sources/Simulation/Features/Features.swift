@@ -498,6 +498,14 @@ enum FeatureList {
     static let reportSections = [RefreshFeature.reportSection, StepSyncFeature.reportSection, ContinuationFeature.reportSection,
                                  PushFeature.reportSection]
 
+    /// The features a cohort may run (``ScenarioVocabulary/features``), each with its bit:
+    /// the order a scenario's error lists them in.
+    static let features: [Feature] = [.refresh, .stepSync, .push, .continuation]
+
+    /// Every feature's rules (``ViolationKind/allCases``), in the list's order: the order
+    /// of report.json's `invariants.byKind`.
+    static let rules = RefreshFeature.rules + BadgeFeature.rules + ContinuationFeature.rules + PushFeature.rules + StepSyncFeature.rules
+
     static let mergeRules = ReportMerge.Rules(
         RefreshFeature.mergeRules + ContinuationFeature.mergeRules + PushFeature.mergeRules + StepSyncFeature.mergeRules + judgesMergeRules
             + ReportMerge.coreRules,

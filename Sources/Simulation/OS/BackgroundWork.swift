@@ -30,10 +30,13 @@ extension WorkID {
 /// Android runs it as WorkManager unique periodic work.
 struct PeriodicWork {
     let interval: SimDuration
+    /// WorkManager's constraints on Android; on iOS a processing request's requirements
+    /// (`.charging`: `requiresExternalPower`, `.networkConnected`:
+    /// `requiresNetworkConnectivity`), which a `BGAppRefreshTaskRequest` does not have.
     let constraints: AppLogic.WorkConstraints
     /// **Assumption**: a `BGProcessingTask` request is launched and expires as a
-    /// `BGAppRefreshTask` request is (the launch policy, the scheduler's run limit); the
-    /// features here submit only the latter.
+    /// `BGAppRefreshTask` request is (the launch policy, the scheduler's run limit), once
+    /// the device meets its requirements (docs/platform-facts.md F).
     var iosKind: BGTaskKind = .bgAppRefreshTask
 }
 

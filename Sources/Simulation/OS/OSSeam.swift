@@ -42,7 +42,7 @@ extension World {
         if core.cohorts[Int(core.devices[Int(d)].cohort)].android != nil {
             startAndroid(d, work: work, request, firstDue: firstDue)
         } else if let firstDue {
-            core.submitBGTaskRequest(d, work, kind: request.iosKind, earliestBegin: firstDue)
+            core.submitBGTaskRequest(d, work, kind: request.iosKind, requirements: request.constraints, earliestBegin: firstDue)
         }
     }
 
@@ -56,7 +56,7 @@ extension World {
         if runsAndroid(Int(d)) {
             android.enqueueWork(d, work, request, earliestBegin: earliestBegin, core: &core)
         } else {
-            core.submitBGTaskRequest(d, work, kind: request.iosKind, earliestBegin: earliestBegin)
+            core.submitBGTaskRequest(d, work, kind: request.iosKind, requirements: request.constraints, earliestBegin: earliestBegin)
         }
     }
 
@@ -171,7 +171,8 @@ extension World {
         guard !on, !core.devices[i].lowPowerMode else { return }
         WorkID.forEach { work in
             let requests = core.requests(i)
-            if requests.heldBack[Int(work.rawValue)] { core.submitBGTaskRequest(d, work, kind: requests.kinds[Int(work.rawValue)], earliestBegin: now) }
+            let w = Int(work.rawValue)
+            if requests.heldBack[w] { core.submitBGTaskRequest(d, work, kind: requests.classes[w].kind, requirements: requests.classes[w].requirements, earliestBegin: now) }
         }
     }
 
@@ -236,13 +237,18 @@ extension World {
     }
 
     /// The launch policy's look (OS/iOS/WorldCore+LaunchPolicy) under the conditions
-    /// now: the charger, the Wi-Fi, and the user's local hour one usage lead ahead.
+    /// now: the charger, the Wi-Fi, the user's local hour one usage lead ahead, and
+    /// whether the device meets a processing request's requirements (external power, a
+    /// network: docs/platform-facts.md F).
     mutating func launchPolicyGrants(_ d: UInt32, generation: UInt32) -> Bool {
         let i = Int(d)
         let policy = core.cohorts[Int(core.devices[i].cohort)].launchPolicy
+        let charging = core.isCharging(i)
+        let requirements = core.requests(i).requirements(of: generation)
+        let met = (!requirements.contains(.charging) || charging) && (!requirements.contains(.networkConnected) || core.devices[i].online)
         let conditions = LaunchPolicyModel.Conditions(
             backgroundAppRefresh: core.devices[i].backgroundAppRefresh, lowPowerMode: core.devices[i].lowPowerMode,
-            charging: core.isCharging(i), onWiFi: core.onWiFi(i, at: now))
+            charging: charging, onWiFi: core.onWiFi(i, at: now), requirementsMet: met)
         let hourAhead = core.userLocalTime(i, at: now + policy.usageLead).hour
         return core.launchPolicyGrants(d, generation: generation, conditions, hourAhead: hourAhead)
     }

@@ -13,3 +13,19 @@ extension BadgeHost {
                     detail: matches ? nil : "badge \(center.badgeNumber) but \(center.delivered) unread notification(s) at the open")
     }
 }
+
+// The rules of the badge (seed `002`) that the checks judge: a static member each
+// (``ViolationKind``) and their list.
+extension ViolationKind {
+    /// When the user opens the app, the badge differs from the number of unread
+    /// notifications (seed `002`, issue 3).
+    public static var badgeDiffersFromUnread: ViolationKind { .rule() }
+}
+
+/// What the badge declares whatever logic runs it: its rules.
+enum BadgeFeature {
+    /// Its rules, in the order report.json lists them (``FeatureList/rules``).
+    static let rules: [ViolationKind] = [
+        .badgeDiffersFromUnread
+    ]
+}

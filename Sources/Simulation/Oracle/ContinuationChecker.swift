@@ -185,3 +185,51 @@ extension ContinuationHost {
                     detail: unseen == 0 ? nil : "the app was opened holding the unseen result of analysis #\(unseen), finished at \(core.format(slots[i].completedAt)), and did not show it")
     }
 }
+
+// The rules of the background continuation (seed `004`) that the checks judge: a static member each
+// (``ViolationKind``) and their list.
+extension ViolationKind {
+    /// A result of seed `004`'s analysis reached the app but was neither seen by the
+    /// user nor on disk when the app was terminated.
+    public static var continuationResultLost: ViolationKind { .rule() }
+    /// An analysis-complete notification without a result in the app (seed `004`).
+    public static var continuationNotifiedWithoutResult: ViolationKind { .rule() }
+    /// An analysis not ended at its mode's timeout (seed `004`, "Integration with Parsing
+    /// Modes": hierarchical 300 s, baseline 180 s, from the request's send, in elapsed
+    /// time): its answer reached the app, or the app cancelled it, after the timeout; it
+    /// was still running at a kill, a new start or the run's end past it; or the timeout
+    /// timer ended it at another instant than the timeout.
+    public static var continuationPastDeadline: ViolationKind { .rule() }
+    /// An analysis request sent while the device's earlier one was still in flight
+    /// (seed `004`, "Known Limitations" 3: one analysis at a time).
+    public static var analysisStartedTwice: ViolationKind { .rule() }
+    /// The background option offered at another time than `logic.continuation.offerAfter`
+    /// (10 s) after the analysis's send, or when no analysis was in flight (seed `004`,
+    /// "10-Second Detection": "if still processing").
+    public static var offerTimingWrong: ViolationKind { .rule() }
+    /// "Move On & Notify" chosen while the analysis was in flight, and the app held no
+    /// background task from the OS afterwards (seed `004`, "Background Task Continuation":
+    /// the work must go on once the user leaves).
+    public static var moveOnWithoutBackgroundTask: ViolationKind { .rule() }
+    /// "Move On & Notify" chosen while the notification permission was not determined
+    /// (or only provisional), and the user was not asked (seed `004`, "Permission
+    /// request: Shown on first use").
+    public static var permissionNotRequested: ViolationKind { .rule() }
+    /// A successful result reached the app after the user moved on, before any open,
+    /// while the permission allowed notifications, and no "Homework Analysis Complete"
+    /// was shown (seed `004`, "Background completion: Notification appears").
+    public static var continuationNotNotified: ViolationKind { .rule() }
+    /// At an open the app held a result the user had not seen and did not show it, or it
+    /// showed a result that was not an unseen one (seed `004`, Known Limitations 4:
+    /// "Results appear immediately on app open", once).
+    public static var continuationResultShownWrong: ViolationKind { .rule() }
+}
+
+extension ContinuationFeature {
+    /// Its rules, in the order report.json lists them (``FeatureList/rules``).
+    static let rules: [ViolationKind] = [
+        .continuationResultLost, .continuationNotifiedWithoutResult, .continuationPastDeadline, .analysisStartedTwice,
+        .offerTimingWrong, .moveOnWithoutBackgroundTask, .permissionNotRequested, .continuationNotNotified,
+        .continuationResultShownWrong
+    ]
+}

@@ -141,3 +141,111 @@ extension PushHost {
                     detail: "notification n\(n) created at \(core.format(createdAt)) was neither delivered, emailed, expired, suppressed nor in flight")
     }
 }
+
+// The rules of the push pipeline (seed `001`) that the checks judge: a static member each
+// (``ViolationKind``) and their list.
+extension ViolationKind {
+    /// A request the provider refused with a client error (400, 403, 405, 413) was sent
+    /// again (seed `001`: "no retry on 4xx").
+    public static var pushClientErrorRetried: ViolationKind { .rule() }
+    /// A send to a token the provider had reported unregistered (410/404) before the
+    /// device registered it again (seed `001`: "mark device expired").
+    public static var pushSentToUnregisteredToken: ViolationKind { .rule() }
+    /// A normal or high push first sent inside the user's quiet hours and displayed inside
+    /// them (seed `001`, "Quiet Hours": held, and sent at their end; blocking bypasses them),
+    /// judged on the home zone's wall clock by the oracle's own ``OracleZone``.
+    public static var pushDisplayedInQuietHours: ViolationKind { .rule() }
+    /// A push held for quiet hours although they had not begun, or held until an instant
+    /// that is not their end: the first instant after `now` at which the home zone's wall
+    /// clock leaves them, at most 25 h away; or a held push (alone or in the summary that
+    /// carries it) first sent at another instant than that end (seed `001`, "Quiet Hours":
+    /// "queue for after quiet hours").
+    public static var pushHeldOutsideQuietHours: ViolationKind { .rule() }
+    /// More normal pushes (first sends of alerts and summaries) in one of the user's local
+    /// days than `logic.push.normalPerDay` (seed `001`, "Push Frequency Limits": 5 a day).
+    public static var normalDailyLimitExceeded: ViolationKind { .rule() }
+    /// More high pushes (first sends) in one of the user's local Monday-to-Sunday weeks than
+    /// `logic.push.highPerWeek` (seed `001`, "Push Frequency Limits": 10 a week).
+    public static var highWeeklyLimitExceeded: ViolationKind { .rule() }
+    /// A retry sent at another time than its failed answer plus the wait seed `001` sets
+    /// ("Retry Logic": 1 s, 5 s, 25 s for a 5xx or a timeout; 429 from 1 min, doubled;
+    /// `Retry-After` when longer), or beyond the number of retries.
+    public static var pushRetryScheduleWrong: ViolationKind { .rule() }
+    /// A push sent after its TTL, or with another expiration than its TTL gives (seed `001`,
+    /// "Notification Expiration": high and blocking 24 h, normal 7 d, low and silent 3 d).
+    public static var pushExpirationWrong: ViolationKind { .rule() }
+    /// A high push still undelivered (as the server knows it) 15 min after its send got no
+    /// email at 15 min + 1 µs, or one delivered or failed in time, or of a user without
+    /// email, got that email (seed `001`, "Fallback Mechanism": `logic.push.highEmailDelay`).
+    public static var highEmailFallbackWrong: ViolationKind { .rule() }
+    /// An email fallback to a user who has not enabled email (seed `001`, "Fallback
+    /// Mechanism": "if user has email enabled"), by the settings the scenario drew.
+    public static var emailWithoutConsent: ViolationKind { .rule() }
+    /// A push displayed again on a device where its collapse id is still shown.
+    public static var pushCollapseIdShownTwice: ViolationKind { .rule() }
+    /// A created notification neither delivered, emailed, expired by its TTL, suppressed
+    /// by a rule, failed on every device, dropped by the provider's rules, nor in flight.
+    public static var pushNotificationLost: ViolationKind { .rule() }
+    /// A low-priority notification sent as a visible alert (seed `001`, "Priority-Based
+    /// Delivery": low is in-app only, with a badge-only silent push).
+    public static var lowPriorityAlerted: ViolationKind { .rule() }
+    /// A push (other than a retry, which resends its first payload) whose badge is not the
+    /// user's unread count: the notifications created and not yet read at an open, counted
+    /// by the oracle (seed `001`, "Badge Management": the backend keeps the count per user).
+    public static var pushBadgeCountWrong: ViolationKind { .rule() }
+    /// A notification created or read changed the user's unread count, no alert of that
+    /// input carried it, and the user's active token got no badge-only silent push (seed
+    /// `001`, "Badge Management": "push badge-only update when count changes").
+    public static var unreadChangeNotPushed: ViolationKind { .rule() }
+    /// A normal notification created inside the user's quiet hours first sent as an alert
+    /// of its own, not in the summary at their end (seed `001`, "Delivery Batching": held
+    /// normal pushes go out as one "You have N updates").
+    public static var normalNotBatched: ViolationKind { .rule() }
+    /// A blocking notification held for quiet hours, or first sent later than its creation
+    /// (seed `001`, "Priority-Based Delivery" and "Quiet Hours": blocking is sent at once
+    /// and bypasses quiet hours).
+    public static var blockingDelayed: ViolationKind { .rule() }
+    /// An alert or summary pushed in a category the user turned off, by the settings the
+    /// scenario drew (seed `001`, "Granular Opt-In by Category": "Don't send push for that category").
+    public static var pushToOptedOutCategory: ViolationKind { .rule() }
+    /// A normal push first sent less than `logic.push.activityWindow` (5 min) after the user
+    /// opened the app, by the opens the world delivered (seed `001`, "Channel Selection
+    /// Logic": "skip push if user active in last 5 minutes").
+    public static var normalPushWhileActive: ViolationKind { .rule() }
+    /// A notification failed on every device and nothing carries it any more, and the
+    /// user, who enabled email, got no email (seed `001`, "Fallback Mechanism": "If push
+    /// fails to all devices: Send email notification (if enabled)"; "Disaster Recovery":
+    /// email at once when a provider is down).
+    public static var failedPushNotEmailed: ViolationKind { .rule() }
+    /// A token marked expired although its provider never reported it gone (410, 404, a 400
+    /// naming it) and no validation push of it failed every retry softly (seed `001`,
+    /// "Validation Process": "Don't mark as expired unless all retries fail").
+    public static var tokenExpiredWithoutCause: ViolationKind { .rule() }
+    /// A send to a token older than the one the server was last told of (seed `001`,
+    /// "Token Rotation": the new token replaces the old one, which is revoked).
+    public static var pushSentToReplacedToken: ViolationKind { .rule() }
+    /// A send handed to its provider at a priority other than high (`apns-priority` 10, FCM
+    /// high) for a high or blocking alert and normal (5, FCM normal) for everything else,
+    /// silent pushes included (seed `001`, "Priority-Based Delivery"; docs/platform-facts.md G, H).
+    public static var providerPriorityWrong: ViolationKind { .rule() }
+    /// A token registered active with no send for more than `logic.push.validationInterval`
+    /// + `maintenanceInterval` (7 d + the daily run) after its last validation (seed `001`,
+    /// "Validation Process": "validates tokens weekly by sending silent test push").
+    public static var tokenValidationLate: ViolationKind { .rule() }
+    /// A token marked inactive before `logic.push.inactiveAfter` (90 d) without use, or a
+    /// device purged before `purgeAfter` (180 d) after its expiry or without the email
+    /// notice first (seed `001`, "Device Cleanup").
+    public static var registryCleanupWrong: ViolationKind { .rule() }
+}
+
+extension PushFeature {
+    /// Its rules, in the order report.json lists them (``FeatureList/rules``).
+    static let rules: [ViolationKind] = [
+        .pushClientErrorRetried, .pushSentToUnregisteredToken, .pushDisplayedInQuietHours, .pushHeldOutsideQuietHours,
+        .normalDailyLimitExceeded, .highWeeklyLimitExceeded, .pushRetryScheduleWrong, .pushExpirationWrong,
+        .highEmailFallbackWrong, .emailWithoutConsent, .pushCollapseIdShownTwice, .pushNotificationLost,
+        .lowPriorityAlerted, .pushBadgeCountWrong, .unreadChangeNotPushed, .normalNotBatched, .blockingDelayed,
+        .pushToOptedOutCategory, .normalPushWhileActive, .failedPushNotEmailed, .tokenExpiredWithoutCause,
+        .pushSentToReplacedToken, .providerPriorityWrong, .tokenValidationLate, .registryCleanupWrong
+    ]
+}

@@ -271,3 +271,80 @@ extension RefreshHost {
                detail: openedRecently ? "app opened \(core.hours(now - opened)) before the notification" : nil)
     }
 }
+
+// The rules of the refresh and the app's background task it holds (seed `000`) that the checks judge: a static member each
+// (``ViolationKind``) and their list.
+extension ViolationKind {
+    /// `setTaskCompleted` called more than once for one task (seed `002`, issue 1).
+    public static var taskCompletedTwice: ViolationKind { .rule() }
+    /// A task not completed after its expiration was killed by the watchdog.
+    public static var taskKilledByWatchdog: ViolationKind { .rule() }
+    /// A test-available notification before the test was truly available.
+    public static var notifiedBeforeAvailable: ViolationKind { .rule() }
+    /// More than one test-available notification in one test window.
+    public static var notifiedTwiceInWindow: ViolationKind { .rule() }
+    /// A notification although the app was opened less than 24 h before (seed `000`).
+    public static var notifiedDespiteRecentOpen: ViolationKind { .rule() }
+    /// A refresh fetched the history of a truly available, not yet notified test and
+    /// completed successfully without notifying, although the user (by ground truth)
+    /// had not opened the app for 24 h, was not taking the test and allows notifications.
+    public static var availableTestNotNotified: ViolationKind { .rule() }
+    /// The next refresh was asked for at other than the preferred interval (4 h) after the
+    /// device's wall clock at the request, or a task asked for the test history before it
+    /// had asked for its next refresh (seed `000`: "Refresh Frequency", "Schedule next
+    /// refresh before starting work").
+    public static var refreshRequestDateWrong: ViolationKind { .rule() }
+    /// A refresh asked for the test history less than the minimum interval (12 h) after
+    /// the last refresh that finished: a task that got a history answer and completed
+    /// successfully (seed `000`, "Conditional Execution"). Measured in true elapsed time,
+    /// as the logic documents (the boot clock; no reboots are modelled): a wall clock
+    /// set back or forward changes nothing.
+    public static var refreshedTooSoon: ViolationKind { .rule() }
+    /// The app's background task, run by the refresh, ended (completed, stopped or killed)
+    /// later than the hard stop (20 s) after its launch (seed `000`, Phase 5.1 "Enforce
+    /// 20-second max").
+    public static var refreshPastHardStop: ViolationKind { .rule() }
+    /// A refresh asked for the test history while the user was signed out, at the task's
+    /// launch and at the request (seed `000`, "Skip if user is unauthenticated").
+    public static var refreshWhileSignedOut: ViolationKind { .rule() }
+    /// A refresh asked for the test history while the device was offline (seed `000`,
+    /// "Skip if network is unavailable (fail fast)").
+    public static var refreshRequestWhileOffline: ViolationKind { .rule() }
+    /// A refresh asked for more of the test history than the latest test, `limit` ≠ 1
+    /// (seed `000`, "Minimal Network Requests").
+    public static var historyNotLimitOne: ViolationKind { .rule() }
+    /// The app asked the OS to post a notification while the user's permission allowed
+    /// none, at the task's launch and at the request (seed `000`, Phase 3.1: "guard
+    /// status == .authorized"). The detail names the feature.
+    public static var postedWithoutPermission: ViolationKind { .rule() }
+    /// A `background_refresh_completed` event whose duration is not the task's true time
+    /// from its launch to now (seed `000`, Decision 6: "success/failure, duration").
+    public static var refreshAnalyticsWrong: ViolationKind { .rule() }
+    /// A refresh task asked for the test history a second time: a failure ends the task
+    /// with `success: false` and waits for the next launch, no retry inside the task
+    /// (seed `000`, Decision 5).
+    public static var refreshRequestRetried: ViolationKind { .rule() }
+    /// A refresh task got a 401 and completed with the user still signed in, or with a
+    /// request for its next run still pending (iOS's `BGAppRefreshTask` request, Android's
+    /// refresh work enqueued) (seed `000`, Phase 5.3: "log out user, clear refresh schedule").
+    public static var unauthorizedNotSignedOut: ViolationKind { .rule() }
+    /// A refresh asked for the active session although its history answer showed no
+    /// available test: the window was not truly open when the server answered (seed
+    /// `000`, "Data to Fetch": "use active endpoint only if needed").
+    public static var activeSessionNotNeeded: ViolationKind { .rule() }
+    /// A refresh posted its test notification although the active-session answer its task
+    /// got said a test was in progress (the server's truth when it answered) (seed `000`,
+    /// "Check active session": a test in progress means nothing is due).
+    public static var notifiedDuringTest: ViolationKind { .rule() }
+}
+
+extension RefreshFeature {
+    /// Its rules, in the order report.json lists them (``FeatureList/rules``).
+    static let rules: [ViolationKind] = [
+        .taskCompletedTwice, .taskKilledByWatchdog, .notifiedBeforeAvailable, .notifiedTwiceInWindow,
+        .notifiedDespiteRecentOpen, .availableTestNotNotified, .refreshRequestDateWrong, .refreshedTooSoon,
+        .refreshPastHardStop, .refreshWhileSignedOut, .refreshRequestWhileOffline, .historyNotLimitOne,
+        .postedWithoutPermission, .refreshAnalyticsWrong, .refreshRequestRetried, .unauthorizedNotSignedOut,
+        .activeSessionNotNeeded, .notifiedDuringTest
+    ]
+}

@@ -288,3 +288,50 @@ fileprivate extension SimDuration {
     /// difference of one.
     var exactSeconds: String { "\(Double(microseconds) / 1_000_000) s" }
 }
+
+// The rules of the step sync (seed `003`) that the checks judge: a static member each
+// (``ViolationKind``) and their list.
+extension ViolationKind {
+    /// More than one step row for one (user, date, source) (seed `003`: upsert).
+    public static var duplicateStepRows: ViolationKind { .rule() }
+    /// A local day that ended within the 30 days before a read the server then received,
+    /// whose true steps the server does not hold in full (seed `003`: backfill).
+    public static var stepsNeverSynced: ViolationKind { .rule() }
+    /// A step upload while the battery was truly low (seed `003`: "mandatory"; `docs/platform-facts.md` E).
+    public static var syncedOnLowBattery: ViolationKind { .rule() }
+    /// A step-sync retry timer set against the schedule (seed `003`, "Retry Strategy",
+    /// "Error Handling"): after the k-th failed attempt of a chain (k ≤ 3) the delay must
+    /// be the k-th of `logic.stepSync.retryDelays` (5, 10, 15 min, elapsed time); no timer
+    /// after the 4th attempt, after a 401 or another 4xx, or outside a failure's answer.
+    public static var stepRetryScheduleWrong: ViolationKind { .rule() }
+    /// The "not synced for 24 h" notice against its rule (seed `003`, "Notification on
+    /// Long Gap"): it fired although a sync succeeded less than
+    /// `logic.stepSync.staleNotificationAge` before (elapsed time), or a success did not
+    /// set it for exactly that long after, or it was set without a success.
+    public static var staleNoticeWrong: ViolationKind { .rule() }
+    /// A step sync started (its health-data read) while the device was truly signed out,
+    /// offline or in low-power mode (seed `003`, "Constraints Handling": network only;
+    /// "Background Sync Task": signed-in users; Non-Goals: no sync in low-power mode).
+    public static var stepSyncWhenForbidden: ViolationKind { .rule() }
+    /// A step sync started sooner after the start of the last sync the app heard succeed
+    /// than its trigger allows (seed `003`, "Configuration", §6): a refresh launch or a
+    /// HealthKit delivery `logic.stepSync.syncInterval` (2 h), an open `openSyncAge`
+    /// (24 h), in elapsed time; or periodic work asked for at another interval than `syncInterval`.
+    public static var stepSyncTooSoon: ViolationKind { .rule() }
+    /// An app open started no step sync although the last successful one started at least
+    /// `logic.stepSync.openSyncAge` (24 h) before, no upload of the device was in flight
+    /// and the device allowed a sync (signed in, online, not in low-power mode, battery
+    /// not low) (seed `003`, §6: "If > 24 hours ago, trigger immediate sync").
+    public static var openSyncMissed: ViolationKind { .rule() }
+    /// A step upload holding a date before the device's own date `logic.stepSync.backfillLimit`
+    /// (30 d) before now, on its clock and zone (seed `003`, §6: "up to 30 days max").
+    public static var stepsBackfilledTooFar: ViolationKind { .rule() }
+}
+
+extension StepSyncFeature {
+    /// Its rules, in the order report.json lists them (``FeatureList/rules``).
+    static let rules: [ViolationKind] = [
+        .duplicateStepRows, .stepsNeverSynced, .syncedOnLowBattery, .stepRetryScheduleWrong, .staleNoticeWrong,
+        .stepSyncWhenForbidden, .stepSyncTooSoon, .openSyncMissed, .stepsBackfilledTooFar
+    ]
+}

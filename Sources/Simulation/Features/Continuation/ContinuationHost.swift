@@ -354,6 +354,11 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
     }
 }
 
+/// The name a cohort's `features` runs seed `004`'s background continuation by (``FeatureList/features``).
+extension Feature {
+    static var continuation: Feature { Feature("continuation", bit: 8) }
+}
+
 /// What the continuation declares whatever logic runs it: its endpoint (the table:
 /// Features/Features.swift) and its report's keys and merge rules (ContinuationReport).
 enum ContinuationFeature {

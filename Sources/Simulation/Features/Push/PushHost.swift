@@ -308,6 +308,11 @@ extension StreamPurpose {
     static var pushLifecycle: StreamPurpose { StreamPurpose(key: 0xC1DA_CC9A_A9BE_1323) }  // "push.lifecycle"
 }
 
+/// The name a cohort's `features` runs seed `001`'s push pipeline by (``FeatureList/features``).
+extension Feature {
+    static var push: Feature { Feature("push", bit: 4) }
+}
+
 /// What the push pipeline declares whatever logic runs it: the notifications' texts, its
 /// load causes and its report's keys and merge rules (PushReport).
 enum PushFeature {

@@ -166,6 +166,11 @@ struct RefreshHost<Logics: LogicSet>: FeatureHost {
     }
 }
 
+/// The name a cohort's `features` runs seed `000`'s background refresh by (``FeatureList/features``).
+extension Feature {
+    static var refresh: Feature { Feature("refresh", bit: 1) }
+}
+
 /// What the refresh declares whatever logic runs it: its endpoints (the table:
 /// Features/Features.swift) and its report's keys and merge rules (RefreshReport).
 enum RefreshFeature {

@@ -359,6 +359,11 @@ extension StepSyncVariants {
     }
 }
 
+/// The name a cohort's `features` runs seed `003`'s step sync by (``FeatureList/features``).
+extension Feature {
+    static var stepSync: Feature { Feature("stepSync", bit: 2) }
+}
+
 /// What the step sync declares whatever logic runs it: its endpoints (the table:
 /// Features/Features.swift), the server's dates and the memory its far rows take.
 enum StepSyncFeature {

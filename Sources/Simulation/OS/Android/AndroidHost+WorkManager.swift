@@ -60,7 +60,8 @@ extension AndroidHost {
     /// `work/work-runtime/src/main/java/androidx/work/impl/model/WorkSpec.kt`).
     static func workRequest(_ m: AndroidModels, _ request: PeriodicWork) -> WorkRequest {
         m.workManager.periodicRequest(interval: request.interval, constraints: Platform.WorkConstraints(
-            network: request.constraints.contains(.networkConnected) ? .connected : .notRequired,
+            network: request.constraints.contains(.unmetered) ? .unmetered : request.constraints.contains(.networkConnected) ? .connected : .notRequired,
+            requiresCharging: request.constraints.contains(.charging),
             requiresBatteryNotLow: request.constraints.contains(.batteryNotLow)))
     }
 

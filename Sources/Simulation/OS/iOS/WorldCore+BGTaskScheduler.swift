@@ -8,13 +8,21 @@ struct BGTaskRequests {
     /// Each work's pending request's generation (``BackgroundTaskSlot/pending`` issued it,
     /// its looks carry it); 0: none pending.
     var generations = PerWork<UInt32>(repeating: 0)
-    /// Each pending request's class, for the system's per-class limit.
-    var kinds = PerWork<BGTaskKind>(repeating: .bgAppRefreshTask)
+    /// Each pending request's class, for the system's per-class limit, and a processing
+    /// request's requirements, one byte each (``RequestClass``).
+    var classes = PerWork<RequestClass>(repeating: RequestClass(.bgAppRefreshTask, requirements: []))
     /// The launch policy blocked the request (Low Power Mode, force-quit); the world
     /// looks again when that condition ends.
     var heldBack = PerWork<Bool>(repeating: false)
 
     @inline(__always) func isPending(_ work: WorkID) -> Bool { generations[Int(work.rawValue)] != 0 }
+
+    /// What the pending request `generation` requires of the device before it launches
+    /// (docs/platform-facts.md F: a processing request's two flags); none for a `BGAppRefreshTaskRequest`.
+    @inline(__always) func requirements(of generation: UInt32) -> AppLogic.WorkConstraints {
+        guard let work = work(of: generation) else { return [] }
+        return classes[Int(work.rawValue)].requirements
+    }
 
     /// The work whose pending request `generation` is, if it is still pending.
     @inline(__always) func work(of generation: UInt32) -> WorkID? {
@@ -26,9 +34,25 @@ struct BGTaskRequests {
     /// How many pending requests of `kind` the identifiers other than `work`'s hold.
     func pending(_ kind: BGTaskKind, besides work: WorkID) -> Int {
         var n = 0
-        WorkID.forEach { if $0 != work, isPending($0), kinds[Int($0.rawValue)] == kind { n += 1 } }
+        WorkID.forEach { if $0 != work, isPending($0), classes[Int($0.rawValue)].kind == kind { n += 1 } }
         return n
     }
+}
+
+/// A pending request's class and, for a processing request, its requirements
+/// (`requiresExternalPower`: ``AppLogic/WorkConstraints/charging``,
+/// `requiresNetworkConnectivity`: ``AppLogic/WorkConstraints/networkConnected``), in one
+/// byte, so that ``BGTaskRequests`` keeps its 12 bytes (docs/performance.md#memory-per-device).
+struct RequestClass: Equatable {
+    private let bits: UInt8
+
+    init(_ kind: BGTaskKind, requirements: AppLogic.WorkConstraints) {
+        bits = kind == .bgProcessingTask ? 0x80 | (requirements.rawValue & 0x7F) : 0
+    }
+
+    var kind: BGTaskKind { bits & 0x80 != 0 ? .bgProcessingTask : .bgAppRefreshTask }
+    /// None for a `BGAppRefreshTaskRequest`, which has no requirements.
+    var requirements: AppLogic.WorkConstraints { AppLogic.WorkConstraints(rawValue: bits & 0x7F) }
 }
 
 /// iOS `BGTaskScheduler`: the app's task requests, one pending request per identifier
@@ -44,10 +68,12 @@ extension WorldCore {
     /// Device `i`'s pending requests (iOS only).
     @inline(__always) func requests(_ i: Int) -> BGTaskRequests { bgTaskRequests[launchPolicySlot(i)] }
 
-    /// `BGTaskScheduler.submit` of `work`'s request, of `kind`: replaces that identifier's
+    /// `BGTaskScheduler.submit` of `work`'s request, of `kind` (a processing request with
+    /// `requirements`): replaces that identifier's
     /// pending request; refused when Background App Refresh is off (the identifier's
     /// request goes) or when the other identifiers hold the kind's limit (nothing changes).
-    mutating func submitBGTaskRequest(_ d: UInt32, _ work: WorkID, kind: BGTaskKind = .bgAppRefreshTask, earliestBegin: SimTime) {
+    mutating func submitBGTaskRequest(_ d: UInt32, _ work: WorkID, kind: BGTaskKind = .bgAppRefreshTask, requirements: AppLogic.WorkConstraints = [],
+                                      earliestBegin: SimTime) {
         let i = Int(d), slot = launchPolicySlot(i), w = Int(work.rawValue)
         let scheduler = cohorts[Int(devices[i].cohort)].scheduler
         switch scheduler.submit(backgroundAppRefresh: devices[i].backgroundAppRefresh, kind: kind, othersPending: bgTaskRequests[slot].pending(kind, besides: work)) {
@@ -61,7 +87,7 @@ extension WorldCore {
         case .accepted:
             let generation = devices[i].task.pending.arm()
             bgTaskRequests[slot].generations[w] = generation
-            bgTaskRequests[slot].kinds[w] = kind
+            bgTaskRequests[slot].classes[w] = RequestClass(kind, requirements: requirements)
             bgTaskRequests[slot].heldBack[w] = false
             scheduleFirstLook(d, earliestBegin: earliestBegin, generation: generation)
         }

@@ -77,7 +77,7 @@ extension WorldCore {
     }
 
     private func conditionText(_ c: LaunchPolicyModel.Conditions) -> String {
-        "\(c.charging ? "charging" : "unplugged"), \(c.onWiFi ? "Wi-Fi" : "cellular")"
+        "\(c.charging ? "charging" : "unplugged"), \(c.onWiFi ? "Wi-Fi" : "cellular")\(c.requirementsMet ? "" : ", the request's requirements unmet")"
     }
 
     /// An open at the user's local hour `hour`, as the launch policy learns it: the
