@@ -163,7 +163,7 @@ extension World {
         }
         core.schedule(.serviceCompletes(job: job, generation: core.jobs[Int(job)].generation), after: service)
         core.recordRequest(job, arrival: now - queued, service: service, flags: [])
-        load.addBusy(from: now, for: service, endpoint: Int(core.jobs[Int(job)].endpointRow), end: end)
+        load.addBusy(from: now, for: service, endpoint: Int(core.jobs[Int(job)].endpointRow), cause: core.jobs[Int(job)].cause, end: end)
         core.note(UInt32(d)) { c in "server: \(c.jobs[Int(job)].endpoint.path) queued \(c.human(queued)), served in \(c.human(service))" }
     }
 
