@@ -138,4 +138,10 @@ extension ReportSections {
             (at: at, label: "most work" + (r.lookup("backend.load.peakByWork.cause")?.stringValue.map { ": " + causeWords($0) } ?? ""))
         }
     }
+
+    /// An expectation's metric, and the pooled figure it was judged on in a merged report.
+    static func expectationMetric(_ r: ReportValue, _ e: Expectation) -> String {
+        guard let on = e.judgedOn else { return e.metric }
+        return "\(e.metric) (judged on \(on): one backend of the whole capacity, \(pooledReading(r).rawValue))"
+    }
 }

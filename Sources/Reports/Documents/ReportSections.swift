@@ -374,7 +374,9 @@ public enum ReportSections {
                      ["rejected", "clientTimeouts", "sendsRefused", "retries"].map { count(r, "\(p).shardsSaw.\($0)") }.joined(separator: ", "), Reading.exact.rawValue])
         return [.paragraph("**One pooled backend:** the shards' recorded requests replayed through the scenario's whole capacity "
                            + "(the figures below this table are the shards' own, each against its part). Its arrivals: "
-                           + (r.lookup("\(p).arrivals")?.stringValue ?? "") + "."),
+                           + (r.lookup("\(p).arrivals")?.stringValue ?? "") + "."
+                           + ((r.lookup("expect")?.arrayValue ?? []).contains { $0.lookup("judgedOn") != nil }
+                              ? " The backend expectations are judged on these pooled figures (Expectations names each)." : "")),
                 .table(header: ["pooled", "value", "reads as"], rows: rows)]
     }
 
@@ -546,7 +548,7 @@ public enum ReportSections {
         guard !all.isEmpty else { return ReportSection(id: "expectations", title: "Expectations", blocks: [.paragraph("The scenario sets no expectation.")]) }
         return ReportSection(id: "expectations", title: "Expectations", blocks: [
             .table(header: ["metric", "value", "limit", "n", "95 % CI", "result"], rows: all.map { e in
-                [e.metric, e.valueText, e.limitText, e.samples.map { HumanUnits.count($0) } ?? "", (e.interval.map(ExpectationJudgement.rangeText) ?? "") + (e.methodText.map { e.interval == nil ? $0 : " (\($0))" } ?? ""),
+                [expectationMetric(r, e), e.valueText, e.limitText, e.samples.map { HumanUnits.count($0) } ?? "", (e.interval.map(ExpectationJudgement.rangeText) ?? "") + (e.methodText.map { e.interval == nil ? $0 : " (\($0))" } ?? ""),
                  resultMark(e)]
             }),
             .paragraph("A percentile is judged by its 95 % confidence interval: pass when all of it is within the limit, "
