@@ -79,13 +79,10 @@ struct Merge: Command {
                 let shards = PooledReport.ShardAnswers(clientTimeouts: Int64(merged.lookup("backend.clientTimeouts")?.intValue ?? 0),
                                                        longestWait: Int64(((merged.lookup("backend.queueing.max")?.doubleValue ?? 0) * 1_000_000).rounded()))
                 merged = merged.setting(["backend", "pooled"], PooledReport.section(outcome, shards))
-                // The pooled waits by span of simulated time, beside the run's: what a
-                // verdict on them rests on (batch means); then the backend expectations
-                // are judged on the pooled figures.
-                if case .object(var batches)? = merged.lookup("batches"), let series = batches["series"]?.arrayValue {
-                    batches["series"] = .array(series + [["of": "backend.pooled.queueing", "histograms": outcome.api.batches.encodings]])
-                    merged = merged.setting(["batches"], .object(batches))
-                }
+                // The pooled waits by span of simulated time: what a verdict on them rests
+                // on (batch means); then the backend expectations are judged on the pooled figures.
+                merged = merged.setting(["backend", "pooled", "batches"],
+                                        ["bucketSeconds": .int(outcome.api.batches.bucketSeconds), "histograms": outcome.api.batches.encodings])
                 merged = PooledJudgement.rejudge(merged)
             }
         }

@@ -153,7 +153,8 @@ public struct ExpectationJudgement: Sendable, Equatable {
         return (histogram, quantile)
     }
 
-    /// The spans of simulated time behind `metric` (`batches.series`) and what to estimate
+    /// The spans of simulated time behind `metric` (`batches.series`, or for the pooled
+    /// waits `backend.pooled.batches`) and what to estimate
     /// from them: a percentile or `mean` of a summary with spans, or
     /// `backend.queue.overall.meanWait` (the mean of `backend.queueing`) and
     /// `backend.pooled.meanWait` (of `backend.pooled.queueing`); nil otherwise.
@@ -173,9 +174,12 @@ public struct ExpectationJudgement: Sendable, Equatable {
         } else {
             return nil
         }
-        guard let width = document.lookup("batches.bucketSeconds")?.intValue, width > 0,
-              let entry = document.lookup("batches.series")?.arrayValue?.first(where: { $0.lookup("of")?.stringValue == of }),
-              let encodings = entry.lookup("histograms")?.arrayValue else { return nil }
+        // A merged report's pooled waits keep their spans beside their figures.
+        let pooled = of == "backend.pooled.queueing" ? document.lookup("backend.pooled.batches") : nil
+        guard let width = (pooled ?? document.lookup("batches"))?.lookup("bucketSeconds")?.intValue, width > 0,
+              let encodings = pooled?.lookup("histograms")?.arrayValue
+                ?? document.lookup("batches.series")?.arrayValue?.first(where: { $0.lookup("of")?.stringValue == of })?.lookup("histograms")?.arrayValue
+        else { return nil }
         let spans = encodings.compactMap(LatencyHistogram.init(exactEncoding:))
         guard spans.count == encodings.count else { return nil }
         return ((spans, Int64(width)), statistic)

@@ -47,6 +47,32 @@ import Reports
         #expect(md.contains(" exact |") && !md.contains("bound (sharded)") && !md.contains("shard-local"))
     }
 
+    /// Two cohorts, one in Tokyo opening the app 40 times a day and one in New York
+    /// opening it once: every peak minute is Tokyo's, and reads in its local time (UTC + 9 h,
+    /// no daylight saving), merged as in one run.
+    @Test func aPeakReadsInTheLocalTimeOfTheZoneThatMadeIt() throws {
+        let json = """
+        {"name": "zones", "duration": "6h", "seed": 5, "start": "2026-03-02T00:00:00Z",
+         "fleet": [{"cohort": "tokyo", "count": 120, "platform": "ios", "signedIn": 1, "timeZones": {"Asia/Tokyo": 1}, "usage": {"appOpensPerDay": 40}},
+                   {"cohort": "ny", "count": 30, "platform": "ios", "signedIn": 1, "timeZones": {"America/New_York": 1}, "usage": {"appOpensPerDay": 1}}]}
+        """
+        let scenario = try Fixtures.decode(json)
+        let plain = Self.run(scenario)
+        for peak in ["backend.load.peak", "backend.load.peakByWork"] {
+            #expect(plain.lookup("\(peak).zone") == .string("Asia/Tokyo"), "\(peak)")
+            let at = Int64(Self.number(plain, "\(peak).at"))
+            let start = try #require(plain.lookup("simulated.start")?.stringValue.flatMap(LocalClock.unixSeconds(utc:)))
+            let utc = try #require(LocalClock.text(unixSeconds: start + at + 9 * 3_600, zone: "UTC"))
+            #expect(plain.lookup("\(peak).localTime") == .string(utc), "\(peak)")
+        }
+        let md = MarkdownReport.render(plain)
+        #expect(md.contains(" in Asia/Tokyo, 2026-03-0"), "\(md)")
+        let shards = (0..<2).map { Self.run(scenario, shard: ShardPlan(index: $0, count: 2)) }
+        let merged = try ReportMerge.merge(shards.enumerated().map { ("s\($0.offset)", $0.element) }, rules: World.mergeRules)
+        #expect(merged.lookup("backend.load.peak.zone") == plain.lookup("backend.load.peak.zone"))
+        #expect(merged.lookup("backend.load.peak.localTime") == plain.lookup("backend.load.peak.localTime"))
+    }
+
     /// A broadcast against 2 streams and 2 queue places: the push streams refused sends,
     /// so one of them binds, with no headroom; the instant peak beside it reads as what it
     /// is, exact in one run and a bound merged, and merge finds the same binding resource.
@@ -74,5 +100,8 @@ import Reports
         #expect(merged.lookup("backend.resources.\(binding).refused") == merged.lookup("backend.pushes.\(binding).rejectedByQueue"))
         let mergedMD = MarkdownReport.render(merged)
         #expect(mergedMD.contains("instant peak: most busy at once (bound (sharded))"), "\(mergedMD)")
+        // The push section's provider table prints the merged instant peak as a range too.
+        let providerRows = mergedMD.split(separator: "\n").filter { $0.hasPrefix("| APNs ") && $0.filter { $0 == "|" }.count == 12 }
+        #expect(!providerRows.isEmpty && providerRows.allSatisfy { $0.contains("(sharded: bound)") }, "\(providerRows)")
     }
 }

@@ -85,7 +85,8 @@ extension ReportSections {
     /// The rows of the busiest minute by requests and by work (busy time), each with its
     /// cause and the fault that made it.
     static func peakRows(_ r: ReportValue) -> [[String]] {
-        let byRequests = at(MetricText.lookup(r, "backend.requestsPerSecond.peak"), r, "backend.load.peak.at") + faultNote(r, "backend.load.peak.faults")
+        let byRequests = at(MetricText.lookup(r, "backend.requestsPerSecond.peak"), r, "backend.load.peak.at") + localNote(r, "backend.load.peak")
+            + faultNote(r, "backend.load.peak.faults")
             + unansweredNote(r, "backend.load.peak")
         var rows = [["peak (busiest minute's mean)", byRequests, Reading.exact.rawValue],
                     ["busiest minute: cause", mixText(r, "backend.load.peak"), Reading.exact.rawValue]]
@@ -93,11 +94,19 @@ extension ReportSections {
             let w = "backend.load.peakByWork"
             rows.append(["busiest minute by work (busy worker time)",
                          "\(MetricText.lookup(r, "\(w).busyWorkerMicroseconds")) of worker time, \(MetricText.lookup(r, "\(w).utilisation")) of the workers, "
-                         + "\(count(r, "\(w).requests")) requests at \(ReportSVG.elapsed(r.lookup("\(w).at")?.doubleValue ?? 0))"
+                         + "requests: \(count(r, "\(w).requests")), at \(ReportSVG.elapsed(r.lookup("\(w).at")?.doubleValue ?? 0))" + localNote(r, w)
                          + faultNote(r, "\(w).faults") + unansweredNote(r, w), Reading.exact.rawValue])
             rows.append(["busiest minute by work: cause", workMixText(r), Reading.exact.rawValue])
         }
         return rows
+    }
+
+    /// ` (08:10 in America/New_York, 2026-03-04)`: a peak minute's start in the local
+    /// time of the zone most of its requests came from; empty without one.
+    static func localNote(_ r: ReportValue, _ path: String) -> String {
+        guard let zone = r.lookup("\(path).zone")?.stringValue, let local = r.lookup("\(path).localTime")?.stringValue,
+              let space = local.firstIndex(of: " ") else { return "" }
+        return " (\(local[local.index(after: space)...]) in \(zone), \(local[..<space]))"
     }
 
     /// `; none of its 42 requests answered` when a fault left a minute's requests unanswered.

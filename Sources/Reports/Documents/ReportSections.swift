@@ -250,7 +250,7 @@ public enum ReportSections {
                                      return [providerName(p), count(r, "\(b).sends"), count(r, "\(b).accepted"), count(r, "\(b).timedOut"), count(r, "\(b).latency.count"),
                                              MetricText.lookup(r, "\(b).latency.p50"), MetricText.lookup(r, "\(b).latency.p95"),
                                              MetricText.lookup(r, "\(b).latency.p99"), MetricText.lookup(r, "\(b).latency.max"),
-                                             count(r, "\(b).peakConcurrent"), MetricText.lookup(r, "\(b).headroom")]
+                                             bound(r, count(r, "\(b).peakConcurrent"), count(r, "\(b).peakConcurrentUpperBound")), MetricText.lookup(r, "\(b).headroom")]
                                  }))
             let statuses = providers.flatMap { p in members(r, "backend.pushes.\(p).rejectedByStatus").filter { $0.value != "0" }.map { [providerName(p), $0.key, $0.value] } }
             blocks.append(statuses.isEmpty ? .paragraph("No provider answered with an error status.")
@@ -513,7 +513,7 @@ public enum ReportSections {
             guard series.contains(where: { $0.values.contains { $0 != 0 } }) else { empty.append(key); continue }
             let isRate = key.hasSuffix("PerSecond")
             let unit = isRate ? (key.hasPrefix("push") ? "push/s" : "req/s") : key.contains("Workers") ? "workers" : key.contains("Queue") ? "queued"
-                : key.contains("Concurrent") ? "in flight" : key.contains("Utilisation") ? "share of workers" : key == "requestsByCause" ? "requests" : ""
+                : key.contains("Concurrent") ? "in flight" : key.contains("Utilisation") ? "share of workers" : key == "requestsByCause" || key == "requestsByZone" ? "requests" : ""
             let hasTotal = series.contains { $0.name == "total" }
             // The busiest minute of the table, marked where it is and named by its cause.
             let mark = key == "requestsPerSecond" ? r.lookup("backend.load.peak.at")?.doubleValue.map { at in

@@ -25,6 +25,8 @@ public enum CapacityFigures {
         load["peakByWork"] = figures.peakByWork
         if case .object(var peak)? = load["peak"] {
             peak["faults"] = figures.peakFaults
+            peak["zone"] = figures.peakZone.zone
+            peak["localTime"] = figures.peakZone.localTime
             load["peak"] = .object(peak)
         }
         backend["load"] = .object(load)
@@ -36,7 +38,9 @@ public enum CapacityFigures {
     public static func value(at path: [String], in report: ReportValue) -> ReportValue {
         let figures = compute(report)
         let whole: ReportValue = ["backend": ["resources": figures.resources, "binding": figures.binding,
-                                              "load": ["peakByWork": figures.peakByWork, "peak": ["faults": figures.peakFaults]]]]
+                                              "load": ["peakByWork": figures.peakByWork,
+                                                       "peak": ["faults": figures.peakFaults, "zone": figures.peakZone.zone,
+                                                                "localTime": figures.peakZone.localTime]]]]
         return whole.at(path) ?? .null
     }
 
@@ -45,6 +49,7 @@ public enum CapacityFigures {
         var binding: ReportValue
         var peakByWork: ReportValue
         var peakFaults: ReportValue
+        var peakZone: (zone: ReportValue, localTime: ReportValue)
     }
 
     static func ints(_ v: ReportValue?) -> [Int64] { (v?.arrayValue ?? []).map { $0.intValue ?? 0 } }
@@ -98,6 +103,7 @@ public enum CapacityFigures {
             (load?.at([key])?.objectValue ?? [:]).mapValues { ints($0)[safe: work] ?? 0 }
         }
         let byCause = mix("apiBusyByCause"), byEndpoint = mix("apiBusyByEndpoint")
+        let workZone = local(r, bucket: work, bucketSeconds: bucketSeconds)
         let utilisation = DerivedFigures.utilisationSeries(busy: busy, capacity: resources[0].capacity, bucketSeconds: bucketSeconds,
                                                            durationMicroseconds: microseconds)
         let peakByWork: ReportValue = [
@@ -111,13 +117,30 @@ public enum CapacityFigures {
             "byCause": .object(byCause.mapValues { .count($0) }),
             "byEndpoint": .object(byEndpoint.mapValues { .count($0) }),
             "faults": faults(work),
+            "zone": workZone.zone,
+            "localTime": workZone.localTime,
         ]
         // The minute of the most requests (`backend.load.peak`: the first of equals).
         let requests = ints(load?.at(["requests", "total"]))
         var peak = 0
         for b in requests.indices where requests[b] > requests[peak] { peak = b }
         return Figures(resources: .object(Dictionary(uniqueKeysWithValues: rows.map { ($0.name, $0.value) })),
-                       binding: .string(rows[binding].name), peakByWork: peakByWork, peakFaults: faults(peak))
+                       binding: .string(rows[binding].name), peakByWork: peakByWork, peakFaults: faults(peak),
+                       peakZone: local(r, bucket: peak, bucketSeconds: bucketSeconds))
+    }
+
+    /// The time zone the most requests of a bucket came from (`backend.load.requestsByZone`;
+    /// the first by name of equals) and the bucket's start in its local time
+    /// (`2026-03-04 02:36`); `null` for a bucket without requests.
+    static func local(_ r: ReportValue, bucket: Int, bucketSeconds: Int64) -> (zone: ReportValue, localTime: ReportValue) {
+        var best: (name: String, count: Int64)?
+        let zones = r.at(["backend", "load", "requestsByZone"])?.objectValue ?? [:]
+        for name in zones.keys.sorted() {
+            let n = ints(zones[name])[safe: bucket] ?? 0
+            if n > (best?.count ?? 0) { best = (name, n) }
+        }
+        guard let zone = best?.name, let start = r.at(["simulated", "start"])?.stringValue.flatMap(LocalClock.unixSeconds(utc:)) else { return (.null, .null) }
+        return (.string(zone), LocalClock.text(unixSeconds: start + Int64(bucket) * bucketSeconds, zone: zone).map { .string($0) } ?? .null)
     }
 
     /// `backend.load.faults` as windows, except those in force for the whole run (they

@@ -167,7 +167,7 @@ public enum ReportMerge {
         ("backend.load.requestsPerSecond.*", .derived(.bucketRates(counts: "backend.load.requests"))),
         ("backend.load.apiRejectedPerSecond", .derived(.bucketRates(counts: "backend.load.apiRejected"))),
         ("backend.load.apiUnansweredPerSecond", .derived(.bucketRates(counts: "backend.load.apiUnanswered"))),
-        ("backend.load.peak.faults", .derived(.capacity)), ("backend.load.peakByWork.**", .derived(.capacity)),
+        ("backend.load.peak.faults", .derived(.capacity)), ("backend.load.peak.zone", .derived(.capacity)), ("backend.load.peak.localTime", .derived(.capacity)), ("backend.load.peakByWork.**", .derived(.capacity)),
         ("backend.resources.**", .derived(.capacity)), ("backend.binding", .derived(.capacity)),
         ("backend.load.peak.**", .derived(.busiestMinute)), ("backend.load.peakSecond.**", .derived(.busiestSecond)),
         ("backend.load.**", .seriesSum),

@@ -7,10 +7,11 @@ import AppLogic
 ///
 /// Memory is bounded whatever the run's length, allocated once: at most
 /// ``maximumBuckets`` buckets (``bucket(for:)``), one `UInt32` per bucket and series; 23
-/// API series (5 endpoints today, 15 causes, 503s, no-answers, busy workers) and 21
+/// API series (5 endpoints today, 15 causes, 503s, no-answers, busy workers) and one per
+/// time zone of the fleet (9 in the default scenario), and 21
 /// `UInt64` series (busy-worker time, in all, by endpoint and by cause) here, and the
-/// features' own series in their hosts (8 `UInt32` and 2 `UInt64` today): 3.1 MB with
-/// the features' series. report.json
+/// features' own series in their hosts (8 `UInt32` and 2 `UInt64` today): 3.5 MB with
+/// the features' series and the default's zones. report.json
 /// writes each series (docs/report.md, "backend.load"), so its size is bounded too.
 struct LoadSeries {
     /// The most buckets of a run: a week of minutes.
@@ -51,8 +52,12 @@ struct LoadSeries {
     /// what makes the minute of the most work (docs/report.md, "The peak by work").
     var apiBusyByEndpointOverTime: [[UInt64]]
     var apiBusyByCause: [[UInt64]]
+    /// API requests arriving, by the time zone its phone was in (``WorldCore/timeZones``
+    /// order): whose local time a peak minute is (docs/report.md, "Local time").
+    var byZone: [[UInt32]]
 
-    init(duration: SimDuration) {
+    /// `zones`: the fleet's time zones (none for a load without phones).
+    init(duration: SimDuration, zones: Int = 0) {
         bucket = Self.bucket(for: duration)
         buckets = Self.buckets(duration)
         let zeros = [UInt32](repeating: 0, count: buckets)
@@ -64,6 +69,7 @@ struct LoadSeries {
         apiBusy = [UInt64](repeating: 0, count: buckets)
         apiBusyByEndpointOverTime = Array(repeating: apiBusy, count: Self.endpointNames.count)
         apiBusyByCause = Array(repeating: apiBusy, count: LoadCause.allCases.count)
+        byZone = Array(repeating: zeros, count: zones)
     }
 
     /// A worker serves a request to `endpoint` from `start` for `service`: its time up to

@@ -122,6 +122,7 @@ extension World {
         let b = load.index(now)
         load.requests[endpoint][b] &+= 1
         load.byCause[Int(core.jobs[j].cause.rawValue)][b] &+= 1
+        load.byZone[Int(core.devices[Int(core.jobs[j].device)].clock.timeZone)][b] &+= 1
         defer { load.apiBusyPeak.note(server.busy, bucket: b) }
         switch server.arrive(job: job, now: now) {
         case .serve:

@@ -107,6 +107,8 @@ enum CoreReportSchema {
         backend.pooled.busyWorkersPeakOverTime?
         backend.pooled.borrowedServiceTimes?
         backend.pooled.providers.*.*?
+        backend.pooled.batches.bucketSeconds?
+        backend.pooled.batches.histograms?
         backend.load.bucketSeconds
         backend.load.faults
         backend.load.peaksAre
@@ -127,6 +129,7 @@ enum CoreReportSchema {
         backend.load.apiUtilisationOverTime
         backend.load.requests.*
         backend.load.requestsByCause.*
+        backend.load.requestsByZone.*
         backend.load.requestsPerSecond.*
         backend.load.peak.at
         backend.load.peak.busyWorkers
@@ -139,6 +142,10 @@ enum CoreReportSchema {
         backend.load.peak.byCause.*
         backend.load.peak.byEndpoint.*
         backend.load.peak.faults
+        backend.load.peak.zone
+        backend.load.peak.localTime
+        backend.load.peakByWork.zone
+        backend.load.peakByWork.localTime
         backend.load.peakByWork.at
         backend.load.peakByWork.busyWorkerMicroseconds
         backend.load.peakByWork.utilisation
@@ -204,6 +211,7 @@ enum CoreReportSchema {
         .init("backend.requests.byEndpoint.*", ["backend.load.requests.*"]),
         .init("backend.load.requests.total", ["backend.load.requests.*"], perBucket: true),
         .init("backend.load.requests.total", ["backend.load.requestsByCause.*"], perBucket: true),
+        .init("backend.load.requests.total", ["backend.load.requestsByZone.*"], perBucket: true),
         .init("backend.queue.overall.served", ["backend.queue.byEndpoint.*.served"]),
         .init("backend.queueing.count", ["backend.queue.overall.served"]),
         .init("backend.queue.byEndpoint.*.wait.count", ["backend.queue.byEndpoint.*.served"]),

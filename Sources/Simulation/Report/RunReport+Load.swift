@@ -37,6 +37,7 @@ extension RunReport {
             "bucketSeconds": .count(Int(seconds)),
             "requestsPerSecond": byEndpoint(rate),
             "requests": byEndpoint(counts),
+            "requestsByZone": .object(Dictionary(core.timeZones.enumerated().map { ($1, counts(l.byZone[$0])) }) { a, b in a }),
             "requestsByCause": .object(Dictionary(uniqueKeysWithValues: LoadCause.allCases.map { ($0.name, counts(l.byCause[Int($0.rawValue)])) })),
             "apiRejectedPerSecond": rate(l.apiRejected),
             "apiRejected": counts(l.apiRejected),
