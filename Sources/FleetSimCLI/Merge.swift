@@ -76,7 +76,14 @@ struct Merge: Command {
             union = RequestLog.file(header, records)
             if merged.lookup("simulated.shards.covered") == nil {
                 let outcome = PooledReplay.replay(records, capacity: .init(header), durationMicroseconds: header.durationMicroseconds)
-                merged = merged.setting(["backend", "pooled"], PooledReport.section(outcome, clientTimeouts: Int64(merged.lookup("backend.clientTimeouts")?.intValue ?? 0)))
+                let shards = PooledReport.ShardAnswers(clientTimeouts: Int64(merged.lookup("backend.clientTimeouts")?.intValue ?? 0),
+                                                       longestWait: Int64(((merged.lookup("backend.queueing.max")?.doubleValue ?? 0) * 1_000_000).rounded()))
+                merged = merged.setting(["backend", "pooled"], PooledReport.section(outcome, shards))
+                // The pooled waits by span of simulated time: what a verdict on them rests
+                // on (batch means); then the backend expectations are judged on the pooled figures.
+                merged = merged.setting(["backend", "pooled", "batches"],
+                                        ["bucketSeconds": .int(outcome.api.batches.bucketSeconds), "histograms": outcome.api.batches.encodings])
+                merged = PooledJudgement.rejudge(merged)
             }
         }
         let strict = strict, features = context.engine.reportSections

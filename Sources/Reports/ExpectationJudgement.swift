@@ -54,6 +54,9 @@ public struct ExpectationJudgement: Sendable, Equatable {
     public var method: Method?
     /// The batches behind a batch-means interval (their figures in seconds).
     public var batches: BatchMeans.Outcome?
+    /// The figure the verdict rests on when not `metric` itself: in a merged report, a
+    /// backend expectation is judged on the pooled backend's figure (``PooledJudgement``).
+    public var judgedOn: String?
 
     /// How an interval is found (report.json's `ciMethod`).
     public enum Method: String, Sendable, Equatable {
@@ -150,17 +153,19 @@ public struct ExpectationJudgement: Sendable, Equatable {
         return (histogram, quantile)
     }
 
-    /// The spans of simulated time behind `metric` (`batches.series`) and what to estimate
+    /// The spans of simulated time behind `metric` (`batches.series`, or for the pooled
+    /// waits `backend.pooled.batches`) and what to estimate
     /// from them: a percentile or `mean` of a summary with spans, or
-    /// `backend.queue.overall.meanWait` (the mean of `backend.queueing`); nil otherwise.
+    /// `backend.queue.overall.meanWait` (the mean of `backend.queueing`) and
+    /// `backend.pooled.meanWait` (of `backend.pooled.queueing`); nil otherwise.
     static func batchedFigure(_ metric: String, in document: ReportValue)
         -> (summary: (spans: [LatencyHistogram], spanSeconds: Int64), statistic: BatchMeans.Statistic)? {
         guard let dot = metric.lastIndex(of: ".") else { return nil }
         let key = metric[metric.index(after: dot)...]
         var of = String(metric[..<dot])
         let statistic: BatchMeans.Statistic
-        if metric == "backend.queue.overall.meanWait" {
-            of = "backend.queueing"
+        if metric == "backend.queue.overall.meanWait" || metric == "backend.pooled.meanWait" {
+            of = metric == "backend.pooled.meanWait" ? "backend.pooled.queueing" : "backend.queueing"
             statistic = .mean
         } else if key == "mean" {
             statistic = .mean
@@ -169,9 +174,12 @@ public struct ExpectationJudgement: Sendable, Equatable {
         } else {
             return nil
         }
-        guard let width = document.lookup("batches.bucketSeconds")?.intValue, width > 0,
-              let entry = document.lookup("batches.series")?.arrayValue?.first(where: { $0.lookup("of")?.stringValue == of }),
-              let encodings = entry.lookup("histograms")?.arrayValue else { return nil }
+        // A merged report's pooled waits keep their spans beside their figures.
+        let pooled = of == "backend.pooled.queueing" ? document.lookup("backend.pooled.batches") : nil
+        guard let width = (pooled ?? document.lookup("batches"))?.lookup("bucketSeconds")?.intValue, width > 0,
+              let encodings = pooled?.lookup("histograms")?.arrayValue
+                ?? document.lookup("batches.series")?.arrayValue?.first(where: { $0.lookup("of")?.stringValue == of })?.lookup("histograms")?.arrayValue
+        else { return nil }
         let spans = encodings.compactMap(LatencyHistogram.init(exactEncoding:))
         guard spans.count == encodings.count else { return nil }
         return ((spans, Int64(width)), statistic)
@@ -189,9 +197,10 @@ public struct ExpectationJudgement: Sendable, Equatable {
     /// `minAsWritten`, `maxAsWritten`, `value`, `pass`) and `verdict`, `limit` (the one
     /// bound of a one-sided expectation, in the value's unit; null for two bounds), `n`,
     /// `ciLow`, `ciHigh` (seconds; null where they do not apply, `ciHigh` also when the
-    /// interval is open above).
+    /// interval is open above); `judgedOn` only when another figure was judged (a merged
+    /// report's pooled backend).
     public var reportValue: ReportValue {
-        .object([
+        var entry: [String: ReportValue] = [
             "metric": .string(metric),
             "min": min.map { .fixed($0, 6) } ?? .null,
             "max": max.map { .fixed($0, 6) } ?? .null,
@@ -210,7 +219,9 @@ public struct ExpectationJudgement: Sendable, Equatable {
                          "seconds": .int(b.batchSeconds), "lag1": b.lag1.map { .fixed($0, 4) } ?? .null,
                          "warmUpSeconds": .int(b.warmUpSeconds), "values": .array(b.batchValues.map { .fixed($0, 6) })])
             } ?? .null,
-        ])
+        ]
+        if let judgedOn { entry["judgedOn"] = .string(judgedOn) }
+        return .object(entry)
     }
 
     /// Reads an `expect` entry back. A report of an earlier version (no `verdict`) gives
@@ -224,6 +235,7 @@ public struct ExpectationJudgement: Sendable, Equatable {
                   value: e.lookup("value")?.doubleValue, samples: e.lookup("n")?.intValue.map { UInt64(Swift.max(0, $0)) },
                   interval: low.map { Interval(low: $0, high: e.lookup("ciHigh")?.doubleValue) }, verdict: verdict)
         method = e.lookup("ciMethod")?.stringValue.flatMap(Method.init(rawValue:))
+        judgedOn = e.lookup("judgedOn")?.stringValue
         if let b = e.lookup("batches"), let status = b.lookup("status")?.stringValue.flatMap(BatchMeans.Outcome.Status.init(rawValue:)) {
             batches = BatchMeans.Outcome(status: status, centre: nil,
                                          batchValues: (b.lookup("values")?.arrayValue ?? []).compactMap(\.doubleValue),

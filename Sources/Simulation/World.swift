@@ -94,7 +94,7 @@ public struct World<Logics: LogicSet> {
         server = APIServerModel(workers: b.workers, queueLimit: b.queueLimit, serviceTime: b.serviceTime, endpointServiceTimes: own)
         tokens = AuthTokens(lifetime: b.authTokenLifetime, users: devices.count)
         eventHashes = EventHashes()
-        load = LoadSeries(duration: scenario.duration)
+        load = LoadSeries(duration: scenario.duration, zones: core.timeZones.count)
         indexRuns = DeviceIndexRuns(devices)
         android = AndroidHost(cohorts: fleet.cohorts, devices: devices)
         start()

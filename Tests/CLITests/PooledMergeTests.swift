@@ -44,6 +44,18 @@ import Testing
         #expect(report.lookup("backend.pooled.requests") == report.lookup("backend.requests.total"))
         let md = try String(contentsOfFile: merged + "/report.md", encoding: .utf8)
         #expect(md.contains("**One pooled backend:**"))
+        // The backend expectations are judged on the pooled figures (the shards each had 4
+        // of the 8 workers), by batch means over the pooled waits; the others as merged.
+        let expect = report.lookup("expect")?.arrayValue ?? []
+        let p99 = try #require(expect.first { $0.lookup("metric")?.stringValue == "backend.queueing.p99" })
+        #expect(p99.lookup("judgedOn")?.stringValue == "backend.pooled.queueing.p99")
+        #expect(p99.lookup("value")?.doubleValue == report.lookup("backend.pooled.queueing.p99")?.doubleValue)
+        #expect(p99.lookup("ciMethod")?.stringValue == "batch means")
+        let rejected = try #require(expect.first { $0.lookup("metric")?.stringValue == "backend.rejected" })
+        #expect(rejected.lookup("judgedOn")?.stringValue == "backend.pooled.rejected")
+        #expect(expect.filter { $0.lookup("metric")?.stringValue?.hasPrefix("latency.") == true }.allSatisfy { $0.lookup("judgedOn") == nil })
+        #expect(md.contains("backend.queueing.p99 (judged on backend.pooled.queueing.p99: one backend of the whole capacity, exact)"), "\(md)")
+        #expect(md.contains("The backend expectations are judged on these pooled figures"))
         // The part's union and the other shard's log make the whole run's.
         let direct = dir.appendingPathComponent("direct").path
         #expect(try CLI.run(["merge"] + shards + ["--out", direct]).status == 0)

@@ -52,6 +52,11 @@ import Reports
         // The report says it in words.
         let md = MarkdownReport.render(merged)
         #expect(md.contains("(sharded: bound)") && md.contains("The backend never saturated"))
+        // Each figure reads as what it is: the shards' queues are their own, not the backend's.
+        for row in ["peak queue depth", "queueing p99 / max", "503 (queue full)"] {
+            #expect(md.split(separator: "\n").contains { $0.hasPrefix("| \(row) ") && $0.contains("shard-local (each shard against its part of the capacity)") }, "\(row)")
+        }
+        #expect(md.split(separator: "\n").contains { $0.hasPrefix("| most busy workers at once ") && $0.hasSuffix("bound (sharded) |") })
     }
 
     @Test func aSaturatedShardedRunSaysSo() throws {

@@ -60,7 +60,7 @@ import Reports
         #expect(shards.allSatisfy { $0.report.lookup("backend.clientTimeouts")?.intValue == 0 })
         #expect(shards.allSatisfy { $0.header == plain.header }, "every log names the whole capacity")
         let pooled = Self.replay(shards.flatMap(\.records), plain.header)
-        let section = PooledReport.section(pooled, clientTimeouts: 0)
+        let section = PooledReport.section(pooled, .init(clientTimeouts: 0, longestWait: 0))
         #expect(section.lookup("arrivals")?.stringValue?.hasPrefix("exact") == true)
         // 0 queue, 0 wait, as the plain run.
         #expect(pooled.api.peakQueueDepth == 0 && pooled.api.waits.max == 0 && pooled.api.rejected == 0)
@@ -85,7 +85,7 @@ import Reports
     @Test func aRunsRequestsReplayedAtItsCapacityGiveItsFigures() throws {
         let plain = try Self.run(try Self.capacity(workers: 1) { $0.backend.requestTimeout = .minutes(30) })
         #expect(Self.number(plain.report, "backend.queue.overall.pWait") > 0.02, "a queue worth checking")
-        let section = PooledReport.section(Self.replay(plain.records, plain.header), clientTimeouts: 0)
+        let section = PooledReport.section(Self.replay(plain.records, plain.header), .init(clientTimeouts: 0, longestWait: 0))
         for (mine, theirs) in [("queueing", "backend.queueing"), ("meanWait", "backend.queue.overall.meanWait"), ("pWait", "backend.queue.overall.pWait"),
                                ("utilisation", "backend.queue.overall.utilisation"), ("headroom", "backend.load.apiHeadroom"),
                                ("peakQueueDepth", "backend.peakQueueDepth"), ("rejected", "backend.rejected"),
@@ -107,7 +107,7 @@ import Reports
         let merged = try ReportMerge.merge(shards.enumerated().map { ("s\($0.offset)", $0.element.report) }, rules: World.mergeRules)
         let timeouts = Int64(merged.lookup("backend.clientTimeouts")?.intValue ?? 0)
         let pooled = Self.replay(shards.flatMap(\.records), shards[0].header)
-        let section = PooledReport.section(pooled, clientTimeouts: timeouts)
+        let section = PooledReport.section(pooled, .init(clientTimeouts: timeouts, longestWait: 1))
         #expect(section.lookup("arrivals")?.stringValue?.hasPrefix("open-loop estimate") == true)
         #expect(section.lookup("shardsSaw.rejected") == merged.lookup("backend.rejected"))
         #expect((merged.lookup("backend.rejected")?.intValue ?? 0) > 0)
@@ -120,6 +120,43 @@ import Reports
         #expect(section.lookup("shardsSaw.retries")?.intValue == retries)
         // The refused requests borrow a served one's service time in the replay.
         #expect(pooled.api.borrowedService > 0)
+    }
+
+    /// The default scenario over its first 3 days (its backend outage on day 3) in 4 shards,
+    /// with `workers` and `queueLimit`: its step sync retries after a failed request.
+    static func pooledDefault(workers: Int, queueLimit: Int) throws -> (section: ReportValue, merged: ReportValue) {
+        var scenario = try Fixtures.scenario("scenarios/default.json").scaled(by: 0.01)
+        scenario.duration = .days(3)
+        scenario.backend.workers = workers
+        scenario.backend.queueLimit = queueLimit
+        let shards = try (0..<4).map { try Self.run(scenario, shard: ShardPlan(index: $0, count: 4)) }
+        let merged = try ReportMerge.merge(shards.enumerated().map { ("s\($0.offset)", $0.element.report) }, rules: World.mergeRules)
+        let answers = PooledReport.ShardAnswers(clientTimeouts: Int64(merged.lookup("backend.clientTimeouts")?.intValue ?? 0),
+                                                longestWait: Int64((Self.number(merged, "backend.queueing.max") * 1e6).rounded()))
+        return (PooledReport.section(Self.replay(shards.flatMap(\.records), shards[0].header), answers), merged)
+    }
+
+    /// The default's outage makes client timeouts and retries in every shard, but no
+    /// request of a shard waited for a worker: a backend of the whole capacity would have
+    /// seen the same arrivals, and the pooled figures say exact.
+    @Test func timeoutsOfAnOutageLeaveThePooledFiguresExact() throws {
+        let (section, merged) = try Self.pooledDefault(workers: 96, queueLimit: 400)
+        #expect((merged.lookup("backend.clientTimeouts")?.intValue ?? 0) > 0 && (merged.lookup("backend.unanswered")?.intValue ?? 0) > 0)
+        #expect(Self.number(merged, "backend.queueing.max") == 0)
+        let text = section.lookup("arrivals")?.stringValue ?? ""
+        #expect(text.hasPrefix("exact") && text.contains("client timeouts came without any wait"), "\(text)")
+        #expect(section.lookup("shardsSaw.clientTimeouts") == merged.lookup("backend.clientTimeouts"))
+    }
+
+    /// 1 worker and 1 queue place a shard: the shards answer 503, the step sync retries,
+    /// and the pooled figures are an open-loop estimate that counts both.
+    @Test func retriesAfterTheShards503sMakeThePooledFiguresAnEstimate() throws {
+        let (section, merged) = try Self.pooledDefault(workers: 4, queueLimit: 4)
+        let retries = section.lookup("shardsSaw.retries")?.intValue ?? 0
+        let rejected = merged.lookup("backend.rejected")?.intValue ?? 0
+        #expect(retries > 0 && rejected > 0, "retries \(retries), 503s \(rejected)")
+        let text = section.lookup("arrivals")?.stringValue ?? ""
+        #expect(text.hasPrefix("open-loop estimate") && text.contains("\(rejected) 503s") && text.contains("\(retries) retries"), "\(text)")
     }
 
     /// `whatif`: one run's requests (5 workers) replayed at 3, 4 and 5 workers against full
@@ -136,7 +173,7 @@ import Reports
         for workers in [3, 4, 5] {
             let full = workers == 5 ? recorded.report : try Self.run(try scenario(workers)).report
             #expect(full.lookup("backend.rejected")?.intValue == 0 && full.lookup("backend.clientTimeouts")?.intValue == 0, "nothing saturates")
-            let section = PooledReport.section(Self.replay(recorded.records, recorded.header, workers: workers), clientTimeouts: 0)
+            let section = PooledReport.section(Self.replay(recorded.records, recorded.header, workers: workers), .init(clientTimeouts: 0, longestWait: 0))
             for (mine, theirs) in [("queueing.p50", "backend.queueing.p50"), ("queueing.p95", "backend.queueing.p95"), ("queueing.p99", "backend.queueing.p99"),
                                    ("meanWait", "backend.queue.overall.meanWait"), ("pWait", "backend.queue.overall.pWait"),
                                    ("rejected", "backend.rejected"), ("headroom", "backend.load.apiHeadroom")] {

@@ -40,7 +40,7 @@ import Reports
         func start(at t: SimTime) {
             let service = server.serviceTime.sampleDuration(&rng)
             completions.append(t + service)
-            load.addBusy(from: t, for: service, endpoint: 0, end: end)
+            load.addBusy(from: t, for: service, endpoint: 0, cause: .appOpen, end: end)
         }
         for (job, t) in arrivalTimes.enumerated() {
             // Every service that ends before this arrival ends first (its worker takes the next in line).
@@ -84,10 +84,14 @@ import Reports
     /// Busy time is spread over the buckets a service spans, and cut at the run's end.
     @Test func busyTimeSpansBucketsAndStopsAtTheEnd() {
         var load = LoadSeries(duration: .seconds(150))
-        load.addBusy(from: SimTime.zero + .seconds(50), for: .seconds(20), endpoint: 1, end: SimTime.zero + .seconds(150))
-        load.addBusy(from: SimTime.zero + .seconds(140), for: .seconds(30), endpoint: 3, end: SimTime.zero + .seconds(150))
+        load.addBusy(from: SimTime.zero + .seconds(50), for: .seconds(20), endpoint: 1, cause: .appOpen, end: SimTime.zero + .seconds(150))
+        load.addBusy(from: SimTime.zero + .seconds(140), for: .seconds(30), endpoint: 3, cause: .pushWake, end: SimTime.zero + .seconds(150))
         #expect(load.apiBusy == [10_000_000, 10_000_000, 10_000_000])
         #expect(load.apiBusyByEndpoint == [0, 20_000_000, 0, 10_000_000, 0])
+        // Split by bucket, by endpoint and by the request's cause alike (the minute of the most work).
+        #expect(load.apiBusyByEndpointOverTime[1] == [10_000_000, 10_000_000, 0] && load.apiBusyByEndpointOverTime[3] == [0, 0, 10_000_000])
+        #expect(load.apiBusyByCause[Int(LoadCause.appOpen.rawValue)] == [10_000_000, 10_000_000, 0])
+        #expect(load.apiBusyByCause[Int(LoadCause.pushWake.rawValue)] == [0, 0, 10_000_000])
         // The last bucket is 30 s long: 10 s busy of one worker is a third.
         let u = DerivedFigures.utilisationSeries(busy: load.apiBusy.map(Int64.init), capacity: 1, bucketSeconds: 60, durationMicroseconds: 150_000_000)
         #expect(u.map { ($0 * 1e4).rounded() / 1e4 } == [0.1667, 0.1667, 0.3333])

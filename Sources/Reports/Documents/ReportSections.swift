@@ -272,27 +272,30 @@ public enum ReportSections {
         var blocks: [ReportSection.Block] = []
         let endpoints = members(r, "backend.requests.byEndpoint").filter { $0.value != "0" }
         blocks.append(saturation(r))
+        blocks += capacityBlocks(r)
         blocks += pooled(r)
-        blocks.append(.table(header: ["", "value"], rows: [
-            ["requests", count(r, "backend.requests.total")], ["mean", MetricText.lookup(r, "backend.requestsPerSecond.mean")],
-            ["p99 of seconds", MetricText.lookup(r, "backend.requestsPerSecond.p99")],
-            ["peak (busiest minute's mean)", at(MetricText.lookup(r, "backend.requestsPerSecond.peak"), r, "backend.load.peak.at")],
-            ["busiest minute: cause", mixText(r, "backend.load.peak")],
-            ["busiest second", at(MetricText.lookup(r, "backend.requestsPerSecond.peakSecond"), r, "backend.load.peakSecond.at")],
+        // Each figure with what it is (docs/report.md, "Exact, bound or estimate").
+        let exact = Reading.exact.rawValue, peak = peakReading(r).rawValue, queue = queueReading(r).rawValue
+        blocks.append(.table(header: ["", "value", "reads as"], rows: [
+            ["requests", count(r, "backend.requests.total"), exact], ["mean", MetricText.lookup(r, "backend.requestsPerSecond.mean"), exact],
+            ["p99 of seconds", MetricText.lookup(r, "backend.requestsPerSecond.p99"), exact],
+        ] + peakRows(r) + [
+            ["busiest second", at(MetricText.lookup(r, "backend.requestsPerSecond.peakSecond"), r, "backend.load.peakSecond.at"), exact],
             ["busiest second: cause", mixText(r, "backend.load.peakSecond")
-                + (r.lookup("backend.load.peakSecond.mixOf")?.stringValue == "minute" ? " (the mix of its minute: sharded, the second's own is not known)" : "")],
-            ["workers", count(r, "backend.capacity.workers")],
-            ["utilisation (mean busy workers / workers, whole run)", MetricText.lookup(r, "backend.load.apiUtilisation")],
-            ["utilisation / headroom in the peak minute", "\(MetricText.lookup(r, "backend.load.peak.utilisation")) / \(MetricText.lookup(r, "backend.load.peak.headroom"))"],
-            ["headroom (1 − the most utilised minute)", MetricText.lookup(r, "backend.load.apiHeadroom")],
-            ["most busy workers at once in the peak minute", bound(r, count(r, "backend.load.peak.busyWorkers"), count(r, "backend.load.peak.busyWorkersUpperBound"))],
+                + (r.lookup("backend.load.peakSecond.mixOf")?.stringValue == "minute" ? " (the mix of its minute: sharded, the second's own is not known)" : ""), exact],
+            ["workers", count(r, "backend.capacity.workers"), exact],
+            ["utilisation (mean busy workers / workers, whole run)", MetricText.lookup(r, "backend.load.apiUtilisation"), exact],
+            ["utilisation / headroom in the peak minute", "\(MetricText.lookup(r, "backend.load.peak.utilisation")) / \(MetricText.lookup(r, "backend.load.peak.headroom"))"
+                + faultNote(r, "backend.load.peak.faults"), exact],
+            ["headroom (1 − the most utilised minute)", MetricText.lookup(r, "backend.load.apiHeadroom"), exact],
+            ["most busy workers at once in the peak minute", bound(r, count(r, "backend.load.peak.busyWorkers"), count(r, "backend.load.peak.busyWorkersUpperBound")), peak],
             ["most busy workers at once", bound(r, peakOf(r, "backend.load.apiBusyWorkersPeak"), peakOf(r, "backend.load.apiBusyWorkersPeakUpperBound"))
-                + firstReached(r, "backend.load.apiBusyWorkersPeak")],
-            ["queueing p99 / max", latencyFigures(r, "backend.queueing", "p99", "max")],
-            ["peak queue depth", bound(r, count(r, "backend.peakQueueDepth"), nil)],
-            ["503 (queue full)", count(r, "backend.rejected")], ["no answer", count(r, "backend.unanswered")],
-            ["client timeouts", count(r, "backend.clientTimeouts")], ["lost in transit", count(r, "backend.lostInTransit")],
-            ["401", count(r, "backend.unauthorized")],
+                + firstReached(r, "backend.load.apiBusyWorkersPeak"), peak],
+            ["queueing p99 / max", latencyFigures(r, "backend.queueing", "p99", "max"), queue],
+            ["peak queue depth", count(r, "backend.peakQueueDepth"), queue],
+            ["503 (queue full)", count(r, "backend.rejected"), queue], ["no answer", count(r, "backend.unanswered"), exact],
+            ["client timeouts", count(r, "backend.clientTimeouts"), queue], ["lost in transit", count(r, "backend.lostInTransit"), exact],
+            ["401", count(r, "backend.unauthorized"), exact],
         ]))
         if !endpoints.isEmpty { blocks.append(.table(header: ["endpoint", "requests"], rows: endpoints.map { [$0.key, $0.value] })) }
         if let queue = queueTable(r) { blocks.append(queue) }
@@ -307,26 +310,29 @@ public enum ReportSections {
     static func pooled(_ r: ReportValue) -> [ReportSection.Block] {
         guard r.lookup("backend.pooled") != nil else { return [] }
         let p = "backend.pooled"
+        let reading = pooledReading(r).rawValue
         var rows: [[String]] = [
-            ["API: workers / queue places", "\(count(r, "\(p).capacity.workers")) / \(count(r, "\(p).capacity.queueLimit"))"],
-            ["requests / served", "\(count(r, "\(p).requests")) / \(count(r, "\(p).served"))"],
-            ["wait p50 / p95 / p99", "\(MetricText.lookup(r, "\(p).queueing.p50")) / \(MetricText.lookup(r, "\(p).queueing.p95")) / \(MetricText.lookup(r, "\(p).queueing.p99"))"],
-            ["mean wait / P(wait)", "\(MetricText.lookup(r, "\(p).meanWait")) / \(MetricText.lookup(r, "\(p).pWait"))"],
-            ["503 (queue full) / no answer", "\(count(r, "\(p).rejected")) / \(count(r, "\(p).unanswered"))"],
-            ["peak queue depth / most busy workers", "\(count(r, "\(p).peakQueueDepth")) / \(count(r, "\(p).busyWorkersPeak"))"],
-            ["utilisation / headroom", "\(MetricText.lookup(r, "\(p).utilisation")) / \(MetricText.lookup(r, "\(p).headroom"))"],
+            ["API: workers / queue places", "\(count(r, "\(p).capacity.workers")) / \(count(r, "\(p).capacity.queueLimit"))", Reading.exact.rawValue],
+            ["requests / served", "\(count(r, "\(p).requests")) / \(count(r, "\(p).served"))", reading],
+            ["wait p50 / p95 / p99", "\(MetricText.lookup(r, "\(p).queueing.p50")) / \(MetricText.lookup(r, "\(p).queueing.p95")) / \(MetricText.lookup(r, "\(p).queueing.p99"))", reading],
+            ["mean wait / P(wait)", "\(MetricText.lookup(r, "\(p).meanWait")) / \(MetricText.lookup(r, "\(p).pWait"))", reading],
+            ["503 (queue full) / no answer", "\(count(r, "\(p).rejected")) / \(count(r, "\(p).unanswered"))", reading],
+            ["peak queue depth / most busy workers at once", "\(count(r, "\(p).peakQueueDepth")) / \(count(r, "\(p).busyWorkersPeak"))", reading],
+            ["utilisation / headroom (1 − the most used minute's mean)", "\(MetricText.lookup(r, "\(p).utilisation")) / \(MetricText.lookup(r, "\(p).headroom"))", reading],
         ]
         for name in (r.lookup("\(p).providers")?.objectValue ?? [:]).keys.sorted() {
             let q = "\(p).providers.\(name)"
-            rows.append(["\(providerName(name)) push: peak concurrent / streams, refused, headroom",
-                         "\(count(r, "\(q).peakConcurrent")) / \(count(r, "\(q).concurrency")), \(count(r, "\(q).rejectedByQueue")), \(MetricText.lookup(r, "\(q).headroom"))"])
+            rows.append(["\(providerName(name)) push: most streams open at once (instant) / streams, refused, headroom (1 − the most used minute's mean)",
+                         "\(count(r, "\(q).peakConcurrent")) / \(count(r, "\(q).concurrency")), \(count(r, "\(q).rejectedByQueue")), \(MetricText.lookup(r, "\(q).headroom"))", reading])
         }
         rows.append(["the shards saw: 503s, client timeouts, refused sends, retries",
-                     ["rejected", "clientTimeouts", "sendsRefused", "retries"].map { count(r, "\(p).shardsSaw.\($0)") }.joined(separator: ", ")])
+                     ["rejected", "clientTimeouts", "sendsRefused", "retries"].map { count(r, "\(p).shardsSaw.\($0)") }.joined(separator: ", "), Reading.exact.rawValue])
         return [.paragraph("**One pooled backend:** the shards' recorded requests replayed through the scenario's whole capacity "
                            + "(the figures below this table are the shards' own, each against its part). Its arrivals: "
-                           + (r.lookup("\(p).arrivals")?.stringValue ?? "") + "."),
-                .table(header: ["pooled", "value"], rows: rows)]
+                           + (r.lookup("\(p).arrivals")?.stringValue ?? "") + "."
+                           + ((r.lookup("expect")?.arrayValue ?? []).contains { $0.lookup("judgedOn") != nil }
+                              ? " The backend expectations are judged on these pooled figures (Expectations names each)." : "")),
+                .table(header: ["pooled", "value", "reads as"], rows: rows)]
     }
 
     /// Whether the API or a push provider's service saturated (`backend.saturated`,
@@ -392,7 +398,7 @@ public enum ReportSections {
 
     /// A peak as it is: exact in one world; in a merged report (`backend.load.peaksAre`),
     /// from the largest shard's peak to the sum of the shards' (`high`), labelled.
-    static func bound(_ r: ReportValue, _ low: String, _ high: String?) -> String {
+    public static func bound(_ r: ReportValue, _ low: String, _ high: String?) -> String {
         guard r.lookup("backend.load.peaksAre")?.stringValue == "sharded: bound" else { return low }
         guard let high, high != low else { return "≥ \(low) (sharded: bound)" }
         return "\(low) – \(high) (sharded: bound)"
@@ -448,7 +454,8 @@ public enum ReportSections {
         // `apiHeadroomOverTime` is 1 − `apiUtilisationOverTime`; busy time is drawn as
         // utilisation; an upper bound is drawn with its peaks; mixes are tables.
         let skipped = ["bucketSeconds", "faults", "apiHeadroomOverTime", "arrivalsBySecond", "peakSecondMixes", "apiBusyWorkerMicroseconds",
-                       "pushStreamMicroseconds", "apiBusyWorkersPeakUpperBound", "pushConcurrentPeakUpperBound"]
+                       "pushStreamMicroseconds", "apiBusyWorkersPeakUpperBound", "pushConcurrentPeakUpperBound",
+                       "apiBusyByEndpoint", "apiBusyByCause"]
         let sharded = load["peaksAre"]?.stringValue == "sharded: bound"
         func values(_ v: ReportValue?) -> [Double]? { v?.arrayValue.map { $0.map { $0.doubleValue ?? 0 } } }
         for key in keys where !skipped.contains(key) && load[key + "PerSecond"] == nil {
@@ -470,12 +477,12 @@ public enum ReportSections {
             guard series.contains(where: { $0.values.contains { $0 != 0 } }) else { empty.append(key); continue }
             let isRate = key.hasSuffix("PerSecond")
             let unit = isRate ? (key.hasPrefix("push") ? "push/s" : "req/s") : key.contains("Workers") ? "workers" : key.contains("Queue") ? "queued"
-                : key.contains("Concurrent") ? "in flight" : key.contains("Utilisation") ? "share of workers" : key == "requestsByCause" ? "requests" : ""
+                : key.contains("Concurrent") ? "in flight" : key.contains("Utilisation") ? "share of workers" : key == "requestsByCause" || key == "requestsByZone" ? "requests" : ""
             let hasTotal = series.contains { $0.name == "total" }
             // The busiest minute of the table, marked where it is and named by its cause.
             let mark = key == "requestsPerSecond" ? r.lookup("backend.load.peak.at")?.doubleValue.map { at in
                 (at: at, label: "busiest minute" + (r.lookup("backend.load.peak.cause")?.stringValue.map { ": " + causeWords($0) } ?? ""))
-            } : nil
+            } : key == "apiUtilisationOverTime" ? workMark(r) : nil
             blocks.append(.chart(.timeSeries(title: words(key), unit: unit, bucketSeconds: bucket, series: series,
                                              total: isRate && series.count > 1 && !hasTotal,
                                              capacity: key.contains("Workers") ? workers : nil, faults: faults, mark: mark,
@@ -505,7 +512,7 @@ public enum ReportSections {
         guard !all.isEmpty else { return ReportSection(id: "expectations", title: "Expectations", blocks: [.paragraph("The scenario sets no expectation.")]) }
         return ReportSection(id: "expectations", title: "Expectations", blocks: [
             .table(header: ["metric", "value", "limit", "n", "95 % CI", "result"], rows: all.map { e in
-                [e.metric, e.valueText, e.limitText, e.samples.map { HumanUnits.count($0) } ?? "", (e.interval.map(ExpectationJudgement.rangeText) ?? "") + (e.methodText.map { e.interval == nil ? $0 : " (\($0))" } ?? ""),
+                [expectationMetric(r, e), e.valueText, e.limitText, e.samples.map { HumanUnits.count($0) } ?? "", (e.interval.map(ExpectationJudgement.rangeText) ?? "") + (e.methodText.map { e.interval == nil ? $0 : " (\($0))" } ?? ""),
                  resultMark(e)]
             }),
             .paragraph("A percentile is judged by its 95 % confidence interval: pass when all of it is within the limit, "

@@ -114,6 +114,9 @@ public enum ReportMerge {
         case hashTotal
         /// A copy of another merged key (a p95 shown twice).
         case copy(String)
+        /// ``CapacityFigures``: per resource, the binding one, the minute of the most work,
+        /// the fault windows of the peaks.
+        case capacity
     }
 
     /// A table of rules: a path pattern (`*` one key, `**` the rest) and its rule; the
@@ -164,6 +167,8 @@ public enum ReportMerge {
         ("backend.load.requestsPerSecond.*", .derived(.bucketRates(counts: "backend.load.requests"))),
         ("backend.load.apiRejectedPerSecond", .derived(.bucketRates(counts: "backend.load.apiRejected"))),
         ("backend.load.apiUnansweredPerSecond", .derived(.bucketRates(counts: "backend.load.apiUnanswered"))),
+        ("backend.load.peak.faults", .derived(.capacity)), ("backend.load.peak.zone", .derived(.capacity)), ("backend.load.peak.localTime", .derived(.capacity)), ("backend.load.peakByWork.**", .derived(.capacity)),
+        ("backend.resources.**", .derived(.capacity)), ("backend.binding", .derived(.capacity)),
         ("backend.load.peak.**", .derived(.busiestMinute)), ("backend.load.peakSecond.**", .derived(.busiestSecond)),
         ("backend.load.**", .seriesSum),
         ("backend.peakQueueDepth", .max),
@@ -746,6 +751,8 @@ public enum ReportMerge {
             return .string(HashText.hex(devices &+ fleet))
         case .copy(let source):
             return document.at(source.split(separator: ".").map(String.init)) ?? .null
+        case .capacity:
+            return CapacityFigures.value(at: path, in: document)
         }
     }
 

@@ -7,9 +7,11 @@ import AppLogic
 ///
 /// Memory is bounded whatever the run's length, allocated once: at most
 /// ``maximumBuckets`` buckets (``bucket(for:)``), one `UInt32` per bucket and series; 23
-/// API series (5 endpoints today, 15 causes, 503s, no-answers, busy workers) and one
-/// `UInt64` series (busy-worker time) here, and the features' own series in their hosts
-/// (8 `UInt32` and 2 `UInt64` today): 1.5 MB with the features' series. report.json
+/// API series (5 endpoints today, 15 causes, 503s, no-answers, busy workers) and one per
+/// time zone of the fleet (9 in the default scenario), and 21
+/// `UInt64` series (busy-worker time, in all, by endpoint and by cause) here, and the
+/// features' own series in their hosts (8 `UInt32` and 2 `UInt64` today): 3.5 MB with
+/// the features' series and the default's zones. report.json
 /// writes each series (docs/report.md, "backend.load"), so its size is bounded too.
 struct LoadSeries {
     /// The most buckets of a run: a week of minutes.
@@ -46,8 +48,16 @@ struct LoadSeries {
     /// Busy-worker time of the whole run per endpoint (``endpointNames`` order), in
     /// worker-microseconds.
     var apiBusyByEndpoint = [UInt64](repeating: 0, count: endpointNames.count)
+    /// Busy-worker time per bucket, by endpoint and by the cause of the request served:
+    /// what makes the minute of the most work (docs/report.md, "The peak by work").
+    var apiBusyByEndpointOverTime: [[UInt64]]
+    var apiBusyByCause: [[UInt64]]
+    /// API requests arriving, by the time zone its phone was in (``WorldCore/timeZones``
+    /// order): whose local time a peak minute is (docs/report.md, "Local time").
+    var byZone: [[UInt32]]
 
-    init(duration: SimDuration) {
+    /// `zones`: the fleet's time zones (none for a load without phones).
+    init(duration: SimDuration, zones: Int = 0) {
         bucket = Self.bucket(for: duration)
         buckets = Self.buckets(duration)
         let zeros = [UInt32](repeating: 0, count: buckets)
@@ -57,16 +67,21 @@ struct LoadSeries {
         apiBusyPeak = BucketPeaks(buckets: buckets)
         byCause = Array(repeating: zeros, count: LoadCause.allCases.count)
         apiBusy = [UInt64](repeating: 0, count: buckets)
+        apiBusyByEndpointOverTime = Array(repeating: apiBusy, count: Self.endpointNames.count)
+        apiBusyByCause = Array(repeating: apiBusy, count: LoadCause.allCases.count)
+        byZone = Array(repeating: zeros, count: zones)
     }
 
     /// A worker serves a request to `endpoint` from `start` for `service`: its time up to
     /// `end` (the run's) counts as busy, in the buckets it spans.
-    mutating func addBusy(from start: SimTime, for service: SimDuration, endpoint: Int, end: SimTime) {
+    mutating func addBusy(from start: SimTime, for service: SimDuration, endpoint: Int, cause: LoadCause, end: SimTime) {
         // Compared before adding: a slowdown fault can make a service time near Int64.max.
         let stop = service.microseconds >= end.microseconds - start.microseconds ? end.microseconds : start.microseconds + service.microseconds
         guard stop > start.microseconds else { return }
         apiBusyByEndpoint[endpoint] &+= UInt64(stop - start.microseconds)
         Self.spread(from: start.microseconds, to: stop, bucket: bucket, into: &apiBusy)
+        Self.spread(from: start.microseconds, to: stop, bucket: bucket, into: &apiBusyByEndpointOverTime[endpoint])
+        Self.spread(from: start.microseconds, to: stop, bucket: bucket, into: &apiBusyByCause[Int(cause.rawValue)])
     }
 
     /// Adds the interval `[from, to)` (microseconds) to the buckets (of width `bucket`) it

@@ -38,6 +38,9 @@ public enum PooledReplay {
         public var arrivals: UInt64 = 0
         /// The wait of each served request for a worker (stream), in microseconds.
         public var waits = LatencyHistogram()
+        /// The same waits by span of simulated time, when they ended: what their interval
+        /// rests on (``BatchMeans``), as the run's `batches`.
+        public var batches: LatencyTimeline
         public var rejected: UInt64 = 0
         public var unanswered: UInt64 = 0
         public var peakQueueDepth = 0
@@ -74,7 +77,9 @@ public enum PooledReplay {
         let bucket = LoadSeries.bucket(for: duration)
         let buckets = LoadSeries.buckets(duration)
         func pool(_ c: Int, _ k: Int) -> Pool {
-            Pool(capacity: c, queueLimit: k, busy: [UInt64](repeating: 0, count: buckets), busyPeak: [UInt32](repeating: 0, count: buckets),
+            Pool(capacity: c, queueLimit: k,
+                 batches: LatencyTimeline(bucketSeconds: BatchMeans.spanSeconds(durationMicroseconds: durationMicroseconds), durationMicroseconds: durationMicroseconds),
+                 busy: [UInt64](repeating: 0, count: buckets), busyPeak: [UInt32](repeating: 0, count: buckets),
                  rejectedPerBucket: [UInt32](repeating: 0, count: buckets))
         }
         var outcome = Outcome(capacity: capacity, bucketMicroseconds: bucket.microseconds, durationMicroseconds: durationMicroseconds,
@@ -124,6 +129,7 @@ public enum PooledReplay {
                 completions.pop()
                 if let next = server.finish() {
                     pool.waits.record(t - next.since.microseconds)
+                    pool.batches.record(t - next.since.microseconds, at: t)
                     startService(Int(next.job), at: t)
                 }
                 peaks.note(server.busy, bucket: index(t))
@@ -139,6 +145,7 @@ public enum PooledReplay {
             switch server.arrive(job: UInt32(k), now: SimTime(microseconds: r.arrival)) {
             case .serve:
                 pool.waits.record(0)
+                pool.batches.record(0, at: r.arrival)
                 startService(k, at: r.arrival)
             case .queued: break
             case .rejected, .unanswered:

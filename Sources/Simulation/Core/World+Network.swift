@@ -122,6 +122,7 @@ extension World {
         let b = load.index(now)
         load.requests[endpoint][b] &+= 1
         load.byCause[Int(core.jobs[j].cause.rawValue)][b] &+= 1
+        load.byZone[Int(core.devices[Int(core.jobs[j].device)].clock.timeZone)][b] &+= 1
         defer { load.apiBusyPeak.note(server.busy, bucket: b) }
         switch server.arrive(job: job, now: now) {
         case .serve:
@@ -163,7 +164,7 @@ extension World {
         }
         core.schedule(.serviceCompletes(job: job, generation: core.jobs[Int(job)].generation), after: service)
         core.recordRequest(job, arrival: now - queued, service: service, flags: [])
-        load.addBusy(from: now, for: service, endpoint: Int(core.jobs[Int(job)].endpointRow), end: end)
+        load.addBusy(from: now, for: service, endpoint: Int(core.jobs[Int(job)].endpointRow), cause: core.jobs[Int(job)].cause, end: end)
         core.note(UInt32(d)) { c in "server: \(c.jobs[Int(job)].endpoint.path) queued \(c.human(queued)), served in \(c.human(service))" }
     }
 

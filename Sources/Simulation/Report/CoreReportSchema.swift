@@ -107,12 +107,16 @@ enum CoreReportSchema {
         backend.pooled.busyWorkersPeakOverTime?
         backend.pooled.borrowedServiceTimes?
         backend.pooled.providers.*.*?
+        backend.pooled.batches.bucketSeconds?
+        backend.pooled.batches.histograms?
         backend.load.bucketSeconds
         backend.load.faults
         backend.load.peaksAre
         backend.load.arrivalsBySecond?
         backend.load.peakSecondMixes?
         backend.load.apiBusyWorkerMicroseconds
+        backend.load.apiBusyByEndpoint.*
+        backend.load.apiBusyByCause.*
         backend.load.apiBusyWorkersPeak
         backend.load.apiBusyWorkersPeakUpperBound
         backend.load.apiHeadroom
@@ -125,6 +129,7 @@ enum CoreReportSchema {
         backend.load.apiUtilisationOverTime
         backend.load.requests.*
         backend.load.requestsByCause.*
+        backend.load.requestsByZone.*
         backend.load.requestsPerSecond.*
         backend.load.peak.at
         backend.load.peak.busyWorkers
@@ -136,6 +141,28 @@ enum CoreReportSchema {
         backend.load.peak.utilisation
         backend.load.peak.byCause.*
         backend.load.peak.byEndpoint.*
+        backend.load.peak.faults
+        backend.load.peak.zone
+        backend.load.peak.localTime
+        backend.load.peakByWork.zone
+        backend.load.peakByWork.localTime
+        backend.load.peakByWork.at
+        backend.load.peakByWork.busyWorkerMicroseconds
+        backend.load.peakByWork.utilisation
+        backend.load.peakByWork.headroom
+        backend.load.peakByWork.requests
+        backend.load.peakByWork.unanswered
+        backend.load.peakByWork.cause
+        backend.load.peakByWork.faults
+        backend.load.peakByWork.byCause.*
+        backend.load.peakByWork.byEndpoint.*
+        backend.resources.*.capacity
+        backend.resources.*.utilisation
+        backend.resources.*.headroom
+        backend.resources.*.leastHeadroomAt
+        backend.resources.*.leastHeadroomFaults
+        backend.resources.*.refused
+        backend.binding
         backend.load.peakSecond.at
         backend.load.peakSecond.cause
         backend.load.peakSecond.mixOf
@@ -184,11 +211,14 @@ enum CoreReportSchema {
         .init("backend.requests.byEndpoint.*", ["backend.load.requests.*"]),
         .init("backend.load.requests.total", ["backend.load.requests.*"], perBucket: true),
         .init("backend.load.requests.total", ["backend.load.requestsByCause.*"], perBucket: true),
+        .init("backend.load.requests.total", ["backend.load.requestsByZone.*"], perBucket: true),
         .init("backend.queue.overall.served", ["backend.queue.byEndpoint.*.served"]),
         .init("backend.queueing.count", ["backend.queue.overall.served"]),
         .init("backend.queue.byEndpoint.*.wait.count", ["backend.queue.byEndpoint.*.served"]),
         .init("backend.queue.overall.busyWorkerMicroseconds", ["backend.queue.byEndpoint.*.busyWorkerMicroseconds"]),
         .init("backend.queue.overall.busyWorkerMicroseconds", ["backend.load.apiBusyWorkerMicroseconds"]),
+        .init("backend.load.apiBusyWorkerMicroseconds", ["backend.load.apiBusyByEndpoint.*"], perBucket: true),
+        .init("backend.load.apiBusyWorkerMicroseconds", ["backend.load.apiBusyByCause.*"], perBucket: true),
         .init("backend.rejected", ["backend.load.apiRejected"]),
         .init("backend.unanswered", ["backend.load.apiUnanswered"]),
         .init("scheduling.launches", ["scheduling.launchesByPlatform.*.launches"]),
@@ -201,7 +231,7 @@ enum CoreReportSchema {
     static let reportBounds: [ReportSchema.Bound] = [
         .memberNames("invariants.samples", member: "kind", names: "invariants.byKind"),
         .fullSeries("backend.load.*", bucketSeconds: "backend.load.bucketSeconds", except: ["arrivalsBySecond", "peakSecondMixes", "faults"]),
-        .fullSeries("backend.load.*.*", bucketSeconds: "backend.load.bucketSeconds", except: []),
+        .fullSeries("backend.load.*.*", bucketSeconds: "backend.load.bucketSeconds", except: ["faults"]),
         .busyTime("backend.load.apiBusyWorkerMicroseconds", workers: "backend.capacity.workers"),
         .atMost("backend.load.apiBusyWorkersPeak", limit: "backend.capacity.workers"),
         .atMostValue("battery.*.radioActiveSecondsPerDeviceDay.max", 86_400),

@@ -6,22 +6,54 @@ import Reports
 /// its part of the capacity). A plain run has no such section: its own figures are the
 /// pooled ones (docs/scale.md, "One pooled backend").
 public enum PooledReport {
-    /// What the pooled figures are: exact for the recorded arrivals when no answer of the
-    /// shards shaped them (no 503, no client timeout, no provider's send refused), else an
-    /// open-loop estimate (the arrivals as the shards' answers made them).
-    public static func arrivalsText(_ o: PooledReplay.Outcome, clientTimeouts: Int64) -> String {
-        dependsOnAnswers(o, clientTimeouts: clientTimeouts)
-            ? "open-loop estimate: the shards' 503s, client timeouts or refused sends shaped the arrivals (retries, and requests a larger backend would have answered)"
-            : "exact: no 503, client timeout or refused send shaped the arrivals"
+    /// What the shards' answers did to the arrivals the replay carries: the answers their
+    /// part of the capacity shaped (503s, sends refused by a full queue, client timeouts
+    /// when some request waited in a shard's queue: a timeout without any wait came from
+    /// an outage, the network or a slow service, as in a plain run), the retries sent
+    /// after failures, and what the pooled backend itself refused (a plain run's phones
+    /// would have heard those 503s).
+    public struct ShardAnswers: Sendable {
+        public var clientTimeouts: Int64
+        /// The longest wait of any request in a shard's queue (microseconds).
+        public var longestWait: Int64
+        public init(clientTimeouts: Int64, longestWait: Int64) {
+            self.clientTimeouts = clientTimeouts
+            self.longestWait = longestWait
+        }
+        /// Client timeouts the shards' queues may have made.
+        var queuedTimeouts: Int64 { longestWait > 0 ? clientTimeouts : 0 }
     }
 
-    public static func dependsOnAnswers(_ o: PooledReplay.Outcome, clientTimeouts: Int64) -> Bool {
-        o.recordedRejected > 0 || o.recordedSendsRefused > 0 || clientTimeouts > 0
+    /// What the pooled figures are (docs/scale.md, "When to trust which figure"): exact for
+    /// the recorded arrivals when no answer of the shards' part capacity shaped them and
+    /// the pooled backend refused nothing, else an open-loop estimate, with the counts.
+    public static func arrivalsText(_ o: PooledReplay.Outcome, _ shards: ShardAnswers) -> String {
+        let shaped = Int64(o.recordedRejected) + Int64(o.recordedSendsRefused) + shards.queuedTimeouts
+        let refused = o.api.rejected + o.providers.reduce(0) { $0 + $1.rejected }
+        guard dependsOnAnswers(o, shards) else {
+            let timeouts = shards.clientTimeouts > 0
+                ? "; the \(shards.clientTimeouts) client timeouts came without any wait in a shard's queue (an outage, the network or a slow service), as in a plain run"
+                : ""
+            return "exact: no answer of the shards' part capacity shaped the arrivals (no 503, no refused send, no client timeout after a queue wait)"
+                + timeouts + ", and the pooled backend refused nothing"
+        }
+        var why: [String] = []
+        if shaped > 0 {
+            why.append("\(shaped) answers of the shards' part capacity (\(o.recordedRejected) 503s, \(o.recordedSendsRefused) refused sends, "
+                       + "\(shards.queuedTimeouts) client timeouts with requests queued), followed by \(o.recordedRetries) retries")
+        }
+        if refused > 0 { why.append("\(refused) requests or sends the pooled backend itself refused, which a plain run's phones would have heard") }
+        return "open-loop estimate: " + why.joined(separator: "; ") + ": the arrivals are the shards', not those of one backend of the whole capacity"
+    }
+
+    public static func dependsOnAnswers(_ o: PooledReplay.Outcome, _ shards: ShardAnswers) -> Bool {
+        o.recordedRejected > 0 || o.recordedSendsRefused > 0 || shards.queuedTimeouts > 0
+            || o.api.rejected > 0 || o.providers.contains { $0.rejected > 0 }
     }
 
     /// The section: capacity, what the arrivals are, what the shards saw, and the API's
     /// and each notification provider's pooled figures.
-    public static func section(_ o: PooledReplay.Outcome, clientTimeouts: Int64) -> ReportValue {
+    public static func section(_ o: PooledReplay.Outcome, _ shards: ShardAnswers) -> ReportValue {
         var providers: [String: ReportValue] = [:]
         for (p, name) in ["apns", "fcm"].enumerated() where o.providers[p].arrivals > 0 {
             let pool = o.providers[p]
@@ -45,9 +77,10 @@ public enum PooledReport {
         api["busyWorkersPeakOverTime"] = .array(o.api.busyPeak.map { .count($0) })
         api["borrowedServiceTimes"] = .count(o.api.borrowedService)
         api["capacity"] = ["workers": .count(o.capacity.workers), "queueLimit": .count(o.capacity.queueLimit)]
-        api["arrivals"] = .string(arrivalsText(o, clientTimeouts: clientTimeouts))
-        api["shardsSaw"] = ["rejected": .count(o.recordedRejected), "clientTimeouts": .count(clientTimeouts),
-                            "retries": .count(o.recordedRetries), "sendsRefused": .count(o.recordedSendsRefused)]
+        api["arrivals"] = .string(arrivalsText(o, shards))
+        api["shardsSaw"] = ["rejected": .count(o.recordedRejected), "clientTimeouts": .count(shards.clientTimeouts),
+                            "retries": .count(o.recordedRetries), "sendsRefused": .count(o.recordedSendsRefused),
+                            "longestWait": .seconds(shards.longestWait)]
         api["providers"] = .object(providers)
         return .object(api)
     }

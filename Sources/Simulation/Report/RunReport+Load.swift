@@ -15,6 +15,8 @@ extension RunReport {
     /// bucket (its start, mean rate, endpoints and causes, busy workers, utilisation and
     /// headroom), `peakSecond` the busiest single second and its causes, and `faults` the
     /// scenario's fault windows; `features`: the features' series, added as they are.
+    /// `apiBusyByEndpoint` and `apiBusyByCause` split the busy time, for `peakByWork`
+    /// (``CapacityFigures``, which also adds `peak.faults`).
     func loadSection(_ features: [String: ReportValue]) -> ReportValue {
         let l = load
         let seconds = load.bucket.seconds
@@ -35,6 +37,7 @@ extension RunReport {
             "bucketSeconds": .count(Int(seconds)),
             "requestsPerSecond": byEndpoint(rate),
             "requests": byEndpoint(counts),
+            "requestsByZone": .object(Dictionary(core.timeZones.enumerated().map { ($1, counts(l.byZone[$0])) }) { a, b in a }),
             "requestsByCause": .object(Dictionary(uniqueKeysWithValues: LoadCause.allCases.map { ($0.name, counts(l.byCause[Int($0.rawValue)])) })),
             "apiRejectedPerSecond": rate(l.apiRejected),
             "apiRejected": counts(l.apiRejected),
@@ -43,6 +46,8 @@ extension RunReport {
             "apiBusyWorkersPeak": counts(busyPeak),
             "apiBusyWorkersPeakUpperBound": counts(busyPeak),
             "apiBusyWorkerMicroseconds": counts(l.apiBusy),
+            "apiBusyByEndpoint": .object(Dictionary(uniqueKeysWithValues: LoadSeries.endpointNames.enumerated().map { ($1, counts(l.apiBusyByEndpointOverTime[$0])) })),
+            "apiBusyByCause": .object(Dictionary(uniqueKeysWithValues: LoadCause.allCases.map { ($0.name, counts(l.apiBusyByCause[Int($0.rawValue)])) })),
             "apiUtilisation": DerivedFigures.utilisation(busy: Int64(clamping: l.apiBusy.reduce(0, &+)), capacity: Int64(server.workers),
                                                          microseconds: scenario.duration.microseconds),
             "apiUtilisationOverTime": .array(utilisation.map { .fixed($0, 4) }),

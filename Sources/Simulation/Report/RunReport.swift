@@ -90,9 +90,11 @@ struct RunReport<Logics: LogicSet> {
             simulated["shard"] = shardSection()
             document["simulated"] = .object(simulated)
         }
-        let results = try evaluate(ReportValue.object(document))
-        document["expect"] = .array(results.map(\.reportValue))
-        return RunOutcome(report: .object(document), violations: core.oracle.violations, expectations: results)
+        // The capacity figures read the report's own series, as merge reads the merged ones.
+        guard case .object(var withCapacity) = CapacityFigures.adding(to: .object(document)) else { preconditionFailure("an object stays one") }
+        let results = try evaluate(ReportValue.object(withCapacity))
+        withCapacity["expect"] = .array(results.map(\.reportValue))
+        return RunOutcome(report: .object(withCapacity), violations: core.oracle.violations, expectations: results)
     }
 
     /// `events.hash`: the delivered event stream's hashes (Core/EventHashes), as 16 hex digits.

@@ -22,13 +22,15 @@ extension PushFeature {
         }
         let providers = (r.lookup("backend.pushes")?.objectValue ?? [:]).keys.sorted()
         if !providers.isEmpty {
-            blocks.append(.table(header: ["provider", "sends", "accepted", "timed out", "latency n", "p50", "p95", "p99", "max", "peak concurrent", "headroom"],
+            blocks.append(.table(header: ["provider", "sends", "accepted", "timed out", "latency n", "p50", "p95", "p99", "max",
+                                          "most streams open at once (instant)", "headroom (1 − the most used minute's mean)"],
                                  rows: providers.map { p in
                                      let b = "backend.pushes.\(p)"
                                      return [ReportSections.providerName(p), ReportSections.count(r, "\(b).sends"), ReportSections.count(r, "\(b).accepted"), ReportSections.count(r, "\(b).timedOut"), ReportSections.count(r, "\(b).latency.count"),
                                              MetricText.lookup(r, "\(b).latency.p50"), MetricText.lookup(r, "\(b).latency.p95"),
                                              MetricText.lookup(r, "\(b).latency.p99"), MetricText.lookup(r, "\(b).latency.max"),
-                                             ReportSections.count(r, "\(b).peakConcurrent"), MetricText.lookup(r, "\(b).headroom")]
+                                             ReportSections.bound(r, ReportSections.count(r, "\(b).peakConcurrent"), ReportSections.count(r, "\(b).peakConcurrentUpperBound")),
+                                            MetricText.lookup(r, "\(b).headroom")]
                                  }))
             let statuses = providers.flatMap { p in ReportSections.members(r, "backend.pushes.\(p).rejectedByStatus").filter { $0.value != "0" }.map { [ReportSections.providerName(p), $0.key, $0.value] } }
             blocks.append(statuses.isEmpty ? .paragraph("No provider answered with an error status.")
