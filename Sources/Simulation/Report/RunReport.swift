@@ -11,10 +11,10 @@ public let fleetsimVersion = "0.2.0"
 /// raised by every change that moves simulated numbers (the OS, network, backend or
 /// user models, the reference logic, the draws), so a team's committed baseline says
 /// which model made it and `compare` refuses a baseline of another model
-/// (docs/harness.md, "The model version"). Tests/SimulationTests/GoldenModelVersion.txt
+/// (docs/harness.md, "The model version"). reports/baselines/model-versions.txt
 /// records it with the golden report's digest; a golden report that changes without it
 /// fails GoldenReportTests.
-public let modelVersion = 1
+public let modelVersion = 2
 
 /// What a finished run produced: `report.json`'s document and the verdicts that set
 /// the exit code.
