@@ -59,16 +59,16 @@ import Testing
 
     /// The backend's push service, a resource of the backend model (Sources/Backend, beside
     /// the API's workers) that `plan --push` sizes and `whatif` replays: its keys
-    /// (`backend.pushes.*` in a report, `backend.push.*` in a scenario), its streams,
-    /// queue, concurrency, sends and providers, its load series' rate unit and the
-    /// option that sizes it. These name the backend's capacity, not the push feature's
+    /// (`backend.pushes.*` in a report, also as a path's components, `backend.push.*` in a
+    /// scenario), its streams, queue, concurrency, sends, refusals and providers, its load
+    /// series' rate unit and the option that sizes it. These name the backend's capacity, not the push feature's
     /// pipeline (what it sends, when, to whom), and are taken out of Reports' and the
     /// CLI's text before matching; the feature's own keys (`push.sends`) still count.
     /// APNs and FCM, the platforms' delivery services, are the OS's and the backend's
     /// words, as the OS's API names above are: never a feature's in any folder.
-    static let backendPushWords = [#"backend\.push"#, #"\.push\.(concurrency|queuelimit)"#,
-                                   #"push[-\s]*(stream|concurren|queue|service|provider|send|capacity)"#,
-                                   #"push: peak concurrent"#, #"no push was refused"#, #"push/s"#, #"hasprefix\("push"\)"#,
+    static let backendPushWords = [#"backend\.push"#, #""pushes""#, #"\.push\.(concurrency|queuelimit)"#,
+                                   #"push[-\s]*(stream|concurren|queue|service|provider|send|capacity|rejected)"#,
+                                   #"push: (peak concurrent|most streams)"#, #"no push was refused"#, #"push/s"#, #"hasprefix\("push"\)"#,
                                    #"--push(?![-\w])"#, #"flag\("push""#, #"contains\("push"\)"#]
 
     /// Every Swift file under Sources/`module`: its path from there and its text,

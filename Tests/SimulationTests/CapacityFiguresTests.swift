@@ -98,7 +98,7 @@ import Reports
         let merged = try ReportMerge.merge(shards.enumerated().map { ("s\($0.offset)", $0.element) }, rules: World.mergeRules)
         #expect(merged.lookup("backend.binding") == .string(binding))
         #expect(merged.lookup("backend.resources.\(binding).refused") == merged.lookup("backend.pushes.\(binding).rejectedByQueue"))
-        let mergedMD = MarkdownReport.render(merged)
+        let mergedMD = MarkdownReport.render(merged, features: World.reportSections)
         #expect(mergedMD.contains("instant peak: most busy at once (bound (sharded))"), "\(mergedMD)")
         // The push section's provider table prints the merged instant peak as a range too.
         let providerRows = mergedMD.split(separator: "\n").filter { $0.hasPrefix("| APNs ") && $0.filter { $0 == "|" }.count == 12 }
