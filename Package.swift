@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(name: "fleetsim", dependencies: ["FleetSimCLI", "Simulation"]),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "AppLogicTests", dependencies: ["AppLogicContract", "AppLogic"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "SimKernel"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "SimKernel", "Reports"]),
         .testTarget(name: "BackendTests", dependencies: ["Backend", "SimKernel"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "SimKernel"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Scenario", "Reports", "SimKernel", "AppLogic", "Platform", "Backend"]),

@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import Reports
 import SimKernel
 @testable import Scenario
 
