@@ -93,6 +93,9 @@ import Reports
         #expect(plain.lookup("backend.resources.api.headroom") == plain.lookup("backend.load.apiHeadroom"))
         let md = MarkdownReport.render(plain)
         #expect(md.contains("**Binds first:**") && md.contains("instant peak: most busy at once (exact)"), "\(md)")
+        // report.html shows the lead in bold, not the markdown's asterisks.
+        let html = HTMLReport.render(plain, features: World.reportSections)
+        #expect(html.contains("<p><strong>Binds first:</strong> the ") && !html.contains("**"))
 
         let shards = (0..<2).map { Self.run(scenario, shard: ShardPlan(index: $0, count: 2)) }
         let merged = try ReportMerge.merge(shards.enumerated().map { ("s\($0.offset)", $0.element) }, rules: World.mergeRules)

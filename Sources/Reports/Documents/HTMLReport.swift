@@ -34,7 +34,7 @@ public enum HTMLReport {
             body += "<section id=\"\(section.id)\">\n<h2>\(escape(section.title))</h2>\n"
             for block in section.blocks {
                 switch block {
-                case .paragraph(let text): body += "<p>\(escape(text))</p>\n"
+                case .paragraph(let text): body += "<p>\(strong(escape(text)))</p>\n"
                 case .table(let header, let rows): body += table(header, rows)
                 case .chart(let chart): body += "<figure>\n\(ReportSVG.render(chart))</figure>\n"
                 case .violations(let list):
@@ -121,4 +121,14 @@ public enum HTMLReport {
                             "backend-load": "Backend load", "invariants": "Invariants"]
 
     static func escape(_ text: String) -> String { XMLText.escape(text) }
+
+    /// A paragraph's lead in bold, written `**Saturated:**` for report.md, as
+    /// `<strong>…</strong>`: the pairs of `**` in order (an unpaired one is closed at the end).
+    static func strong(_ text: String) -> String {
+        let parts = text.components(separatedBy: "**")
+        guard parts.count > 1 else { return text }
+        var out = parts[0]
+        for (i, part) in parts.dropFirst().enumerated() { out += (i % 2 == 0 ? "<strong>" : "</strong>") + part }
+        return parts.count % 2 == 0 ? out + "</strong>" : out
+    }
 }
