@@ -93,7 +93,7 @@ import Reports
         #expect(plain.lookup("backend.resources.api.headroom") == plain.lookup("backend.load.apiHeadroom"))
         let md = MarkdownReport.render(plain)
         #expect(md.contains("**Binds first:**") && md.contains("instant peak: most busy at once (exact)"), "\(md)")
-        // report.html shows the lead in bold, not the markdown's asterisks.
+        // report.html shows the paragraph's opening words in bold, not the markdown's asterisks.
         let html = HTMLReport.render(plain, features: World.reportSections)
         #expect(html.contains("<p><strong>Binds first:</strong> the ") && !html.contains("**"))
 

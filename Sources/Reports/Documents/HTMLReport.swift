@@ -122,7 +122,7 @@ public enum HTMLReport {
 
     static func escape(_ text: String) -> String { XMLText.escape(text) }
 
-    /// A paragraph's lead in bold, written `**Saturated:**` for report.md, as
+    /// A paragraph's opening words in bold, written `**Saturated:**` for report.md, as
     /// `<strong>…</strong>`: the pairs of `**` in order (an unpaired one is closed at the end).
     static func strong(_ text: String) -> String {
         let parts = text.components(separatedBy: "**")
