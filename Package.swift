@@ -1,7 +1,18 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // FleetSim: a deterministic discrete-event simulator of a fleet of phones.
 // No package dependencies, by design (toolchain only).
 import PackageDescription
+
+/// Cross-module optimisation in release builds: each module's function bodies, generic
+/// ones included, go into its interface, so that a package depending on FleetSim (an app
+/// team's runner, with its own logic set) specialises `World<ItsLogics>` in its own module
+/// as the `fleetsim` binary's reference world is (docs/harness.md, "Your runner's speed").
+/// `-enable-testing` gives internal declarations public symbols: the optimisation then
+/// serialises internal functions, and the witness tables of internal conformances (a
+/// feature host's), which a runner needs to call a host's code directly rather than
+/// through its unspecialised generic witness. SwiftPM accepts these flags in a
+/// dependency from tools version 6.2 on.
+let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization", "-enable-testing"], .when(configuration: .release))]
 
 let package = Package(
     name: "FleetSim",
@@ -24,16 +35,16 @@ let package = Package(
     targets: [
         // Prefetch and huge-page hints (C: Swift has neither); no behaviour, only speed.
         .target(name: "MemoryHints"),
-        .target(name: "SimKernel", dependencies: ["MemoryHints"]),
-        .target(name: "AppLogicContract"),
-        .target(name: "AppLogic", dependencies: ["AppLogicContract"]),
-        .target(name: "Platform", dependencies: ["SimKernel", "AppLogic"]),
-        .target(name: "Backend", dependencies: ["SimKernel"]),
-        .target(name: "Scenario", dependencies: ["SimKernel", "Reports"]),
-        .target(name: "Reports"),
-        .target(name: "Simulation", dependencies: ["SimKernel", "AppLogicContract", "AppLogic", "Platform", "Backend", "Scenario", "Reports"]),
-        .target(name: "FleetSimKit", dependencies: ["SimKernel", "AppLogicContract", "Scenario", "Simulation", "Reports"]),
-        .target(name: "FleetSimCLI", dependencies: ["SimKernel", "AppLogicContract", "Scenario", "Simulation", "Reports"]),
+        .target(name: "SimKernel", dependencies: ["MemoryHints"], swiftSettings: crossModule),
+        .target(name: "AppLogicContract", swiftSettings: crossModule),
+        .target(name: "AppLogic", dependencies: ["AppLogicContract"], swiftSettings: crossModule),
+        .target(name: "Platform", dependencies: ["SimKernel", "AppLogic"], swiftSettings: crossModule),
+        .target(name: "Backend", dependencies: ["SimKernel"], swiftSettings: crossModule),
+        .target(name: "Scenario", dependencies: ["SimKernel", "Reports"], swiftSettings: crossModule),
+        .target(name: "Reports", swiftSettings: crossModule),
+        .target(name: "Simulation", dependencies: ["SimKernel", "AppLogicContract", "AppLogic", "Platform", "Backend", "Scenario", "Reports"], swiftSettings: crossModule),
+        .target(name: "FleetSimKit", dependencies: ["SimKernel", "AppLogicContract", "Scenario", "Simulation", "Reports"], swiftSettings: crossModule),
+        .target(name: "FleetSimCLI", dependencies: ["SimKernel", "AppLogicContract", "Scenario", "Simulation", "Reports"], swiftSettings: crossModule),
         .executableTarget(name: "fleetsim", dependencies: ["FleetSimCLI", "Simulation"]),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "AppLogicTests", dependencies: ["AppLogicContract", "AppLogic"]),

@@ -3,25 +3,56 @@ import Scenario
 import SimKernel
 import Simulation
 
-/// What a command needs of a world, whatever logic set it runs: the commands hold a
-/// world as `any SimulatedWorld`, one dynamic call per step of a run; inside each call
-/// the world of a set is its own specialised code (``World`` is prespecialised for
-/// ``ReferenceLogics``; an app's runner specialises its own with cross-module
-/// optimisation; docs/harness.md, "The runner").
-protocol SimulatedWorld {
-    var eventObserver: ((DeliveredEvent) -> Void)? { get set }
-    var requestRecorder: RequestRecorder? { get set }
-    var end: SimTime { get }
-    var eventsProcessed: UInt64 { get }
-    var deviceCount: Int { get }
-    var trace: [(time: SimTime, line: String)] { get }
-    mutating func run(until limit: SimTime)
-    mutating func advance(until limit: SimTime)
-    mutating func runToEnd()
-    func report() throws(ScenarioError) -> RunOutcome
-}
+/// A world of the runner's logic set, as the commands hold it. Its calls are closures
+/// made where the set's type is known (``init(_:)``, reached from
+/// ``Engine/init(logics:)``), so each reaches `World<Logics>`'s code specialised for the
+/// set, by cross-module optimisation, in the runner's own build: `fleetsim`'s and an
+/// app's alike (docs/harness.md, "Your runner's speed"). A protocol existential would
+/// call the generic witness of a generic conformance instead: an app's runner then ran
+/// the world unspecialised, 60 % more instructions.
+struct SimulatedWorld {
+    /// The world, shared by the closures that call it.
+    private final class Cell<Logics: LogicSet> {
+        var world: World<Logics>
+        init(_ world: World<Logics>) { self.world = world }
+    }
 
-extension World: SimulatedWorld {}
+    let end: SimTime
+    let deviceCount: Int
+    private let setObserver: (((DeliveredEvent) -> Void)?) -> Void
+    private let setRecorder: (RequestRecorder?) -> Void
+    private let events: () -> UInt64
+    private let traced: () -> [(time: SimTime, line: String)]
+    private let runUntil: (SimTime) -> Void
+    private let advanceUntil: (SimTime) -> Void
+    private let runAll: () -> Void
+    private let judge: () throws(ScenarioError) -> RunOutcome
+
+    init<Logics: LogicSet>(_ world: World<Logics>) {
+        let cell = Cell(world)
+        end = world.end
+        deviceCount = world.deviceCount
+        setObserver = { cell.world.eventObserver = $0 }
+        setRecorder = { cell.world.requestRecorder = $0 }
+        events = { cell.world.eventsProcessed }
+        traced = { cell.world.trace }
+        runUntil = { cell.world.run(until: $0) }
+        advanceUntil = { cell.world.advance(until: $0) }
+        runAll = { cell.world.runToEnd() }
+        judge = { () throws(ScenarioError) -> RunOutcome in try cell.world.report() }
+    }
+
+    /// Hands each event as it is delivered to `observer` (`run --record-events`).
+    func observeEvents(_ observer: ((DeliveredEvent) -> Void)?) { setObserver(observer) }
+    /// Hands each request as it is served to `recorder` (`run --record-requests`, shards).
+    func recordRequests(_ recorder: RequestRecorder?) { setRecorder(recorder) }
+    var eventsProcessed: UInt64 { events() }
+    var trace: [(time: SimTime, line: String)] { traced() }
+    func run(until limit: SimTime) { runUntil(limit) }
+    func advance(until limit: SimTime) { advanceUntil(limit) }
+    func runToEnd() { runAll() }
+    func report() throws(ScenarioError) -> RunOutcome { try judge() }
+}
 
 /// The logic set a runner simulates (``FleetSimCommandLine/main(logics:runner:)``):
 /// its worlds and the names its scenarios may use.
@@ -29,23 +60,22 @@ struct Engine: @unchecked Sendable {
     /// A metatype is a constant; `@unchecked` only because `LogicSet` does not require
     /// `SendableMetatype`.
     let logics: any LogicSet.Type
+    private let make: (Scenario, Int?, ShardPlan) -> SimulatedWorld
+    /// What the scenario decoder accepts for this set: its variants and the judges' rules
+    /// `judges.off` may name.
+    let vocabulary: ScenarioVocabulary
+
+    init<Logics: LogicSet>(logics: Logics.Type) {
+        self.logics = logics
+        make = { SimulatedWorld(World<Logics>(scenario: $0, traceDevice: $1, shard: $2)) }
+        vocabulary = World<Logics>.scenarioVocabulary
+    }
 
     static let reference = Engine(logics: ReferenceLogics.self)
 
-    /// A world of this set for `scenario`. The reference's is held by a concrete type, so
-    /// that each call reaches World<ReferenceLogics>'s prespecialised code, not the
-    /// generic one a witness of `World: SimulatedWorld` would call.
-    func world(_ scenario: Scenario, traceDevice: Int? = nil, shard: ShardPlan = .whole) -> any SimulatedWorld {
-        if logics == ReferenceLogics.self { return ReferenceSimulatedWorld(world: ReferenceWorld(scenario: scenario, traceDevice: traceDevice, shard: shard)) }
-        func make<L: LogicSet>(_: L.Type) -> any SimulatedWorld { World<L>(scenario: scenario, traceDevice: traceDevice, shard: shard) }
-        return make(logics)
-    }
-
-    /// `scenario` run to its end, and its outcome.
-    func outcome(_ scenario: Scenario) throws(ScenarioError) -> RunOutcome {
-        var world = world(scenario)
-        world.runToEnd()
-        return try world.report()
+    /// A world of this set for `scenario`.
+    func world(_ scenario: Scenario, traceDevice: Int? = nil, shard: ShardPlan = .whole) -> SimulatedWorld {
+        make(scenario, traceDevice, shard)
     }
 
     /// The features' sections of report.md and report.html (``World/reportSections``).
@@ -59,33 +89,4 @@ struct Engine: @unchecked Sendable {
 
     /// The violation kind that names each of its variants' bug (``LogicSet/variantKinds``).
     var variantKinds: [String: String] { logics.variantKinds }
-
-    /// What the scenario decoder accepts for this set: its variants and the judges' rules
-    /// `judges.off` may name.
-    var vocabulary: ScenarioVocabulary {
-        func of<L: LogicSet>(_: L.Type) -> ScenarioVocabulary { World<L>.scenarioVocabulary }
-        return of(logics)
-    }
-}
-
-/// World<ReferenceLogics> behind concrete calls (``Engine/world(_:traceDevice:shard:)``).
-struct ReferenceSimulatedWorld: SimulatedWorld {
-    var world: ReferenceWorld
-
-    var eventObserver: ((DeliveredEvent) -> Void)? {
-        get { world.eventObserver }
-        set { world.eventObserver = newValue }
-    }
-    var requestRecorder: RequestRecorder? {
-        get { world.requestRecorder }
-        set { world.requestRecorder = newValue }
-    }
-    var end: SimTime { world.end }
-    var eventsProcessed: UInt64 { world.eventsProcessed }
-    var deviceCount: Int { world.deviceCount }
-    var trace: [(time: SimTime, line: String)] { world.trace }
-    mutating func run(until limit: SimTime) { world.run(until: limit) }
-    mutating func advance(until limit: SimTime) { world.advance(until: limit) }
-    mutating func runToEnd() { world.runToEnd() }
-    func report() throws(ScenarioError) -> RunOutcome { try world.report() }
 }

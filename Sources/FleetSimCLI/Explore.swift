@@ -251,7 +251,7 @@ struct Explore: Command {
 
     static func evaluate(_ scenario: Scenario, strict: Bool, engine: Engine = .reference) -> SeedResult {
         let started = ContinuousClock.now
-        var world = engine.world(scenario)
+        let world = engine.world(scenario)
         world.runToEnd()
         let outcome: RunOutcome
         do { outcome = try world.report() } catch {

@@ -135,7 +135,7 @@ struct PlanProbe: Sendable {
             done.enter()
             Thread {
                 while let i = results.take() {
-                    var world = engine.world(scenarios[i])
+                    let world = engine.world(scenarios[i])
                     world.runToEnd()
                     do { results.store(.success(try world.report()), at: i) } catch { results.store(.failure(ProbeError(text: "\(error)")), at: i) }
                 }

@@ -65,7 +65,7 @@ struct Replay: Command {
     func run(_ context: Context) throws(CLIError) -> Int32 {
         guard let scenario else { preconditionFailure("run() before validate()") }
         let end = to ?? scenario.duration
-        var world = options.engine.world(scenario, traceDevice: device)
+        let world = options.engine.world(scenario, traceDevice: device)
         world.run(until: SimTime.zero + end + .microseconds(1))
         // The window in the scenario file's spelling ("950s", "26h", "2d"): exact, and
         // as the user wrote it.

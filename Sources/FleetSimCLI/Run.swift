@@ -135,17 +135,17 @@ struct Run: Command {
 
         let started = ContinuousClock.now
         let startedAt = Date().timeIntervalSince1970
-        var world = options.engine.world(scenario, shard: shard)
+        let world = options.engine.world(scenario, shard: shard)
         let recorder: EventLineWriter?
         if let recordEvents {
             guard let writer = EventLineWriter(path: recordEvents) else { throw .input("--record-events: cannot write '\(recordEvents)'") }
             recorder = writer
-            world.eventObserver = { writer.write($0) }
+            world.observeEvents { writer.write($0) }
         } else {
             recorder = nil
         }
         let requests = try recordRequests ? RequestFile(outDir: outDir, scenario: scenario, shard: shard) : nil
-        world.requestRecorder = requests?.recorder
+        world.recordRequests(requests?.recorder)
         let steps: Int64 = 50
         for k in 1...steps {
             world.advance(until: SimTime(microseconds: world.end.microseconds / steps * k))

@@ -264,7 +264,7 @@ struct Shrink: Command {
     }
 
     static func simulate(_ scenario: Scenario, engine: Engine) -> RunResult? {
-        var world = engine.world(scenario)
+        let world = engine.world(scenario)
         world.runToEnd()
         guard let report = try? world.report().report else { return nil }
         let byKind = report.lookup("invariants.byKind")?.objectValue ?? [:]

@@ -64,7 +64,6 @@ public struct World<Logics: LogicSet> {
     /// - Parameter traceDevice: record the event-by-event story of this device (a global id).
     /// - Parameter shard: simulate only this shard's devices, against its part of the
     ///   backend's capacity.
-    @_specialize(exported: true, where Logics == ReferenceLogics)
     public init(scenario unsharded: Scenario, traceDevice: Int? = nil, shard: ShardPlan = .whole) {
         let scenario = shard.apply(to: unsharded)
         let fleet = FleetBuilder.build(scenario, shard: shard)
@@ -129,7 +128,6 @@ public struct World<Logics: LogicSet> {
     /// Processes every event before `limit` (and before the scenario's end). Bounded:
     /// time only moves forward and stops at the end. Then every Android phone's Doze steps
     /// owed before the stop are settled, so that what the world counts is whole when read.
-    @_specialize(exported: true, where Logics == ReferenceLogics)
     public mutating func run(until limit: SimTime) {
         advance(until: limit)
         let stop = limit < end ? limit : end
@@ -145,7 +143,6 @@ public struct World<Logics: LogicSet> {
     /// the report is the same; the sweep over every Android phone at each of `fleetsim
     /// run`'s 50 progress steps was a tenth of a day's cache misses
     /// (docs/performance.md#lazy-doze-and-screen-sessions).
-    @_specialize(exported: true, where Logics == ReferenceLogics)
     public mutating func advance(until limit: SimTime) {
         core.ownOracle()
         let stop = limit < end ? limit : end
@@ -162,7 +159,6 @@ public struct World<Logics: LogicSet> {
         }
     }
 
-    @_specialize(exported: true, where Logics == ReferenceLogics)
     public mutating func runToEnd() { run(until: end) }
 
     // MARK: - Set-up
@@ -308,8 +304,10 @@ extension World {
 extension World {
     /// Builds the report (Report/RunReport.swift). Fails (as a scenario error) only when an
     /// `expect` names a metric that `report.json` does not have.
-    @_specialize(exported: true, where Logics == ReferenceLogics)
-    public func report() throws(ScenarioError) -> RunOutcome { try RunReport(world: self).outcome() }
+    public func report() throws(ScenarioError) -> RunOutcome {
+        try RunReport(core: core, load: load, server: server, eventHashes: eventHashes, eventsProcessed: eventsProcessed,
+                      parts: featureReport(), featureWakeups: core.devices.indices.map(featuresWakeups)).outcome()
+    }
 
     /// The traced device's story (empty unless the world was built with `traceDevice`).
     public var trace: [(time: SimTime, line: String)] { core.traceRecorder?.entries ?? [] }

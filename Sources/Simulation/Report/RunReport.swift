@@ -32,17 +32,23 @@ public typealias ExpectationResult = ExpectationJudgement
 
 /// report.json's document, a read-only function of a finished world (``World/report()``):
 /// the core's sections from the core's metrics, and what the features add
-/// (``ReportParts``, gathered by the list of features). It holds the world and never
-/// changes it.
-struct RunReport<Logics: LogicSet> {
-    let world: World<Logics>
+/// (``ReportParts``, gathered by the list of features, and each device's wakeups they
+/// caused). It is not generic over the logic set: the world hands it what it read, so the
+/// report's code is compiled once, here, whatever runner specialises the world
+/// (docs/harness.md, "Your runner's speed").
+struct RunReport {
+    let core: WorldCore
+    let load: LoadSeries
+    let server: APIServerModel
+    let eventHashes: EventHashes
+    let eventsProcessed: UInt64
+    /// The features' parts of the report (``World/featureReport()``).
+    let parts: ReportParts
+    /// Per device, the wakeups the features caused besides its task launches.
+    let featureWakeups: [UInt32]
 
-    var core: WorldCore { _read { yield world.core } }
-    var scenario: Scenario { _read { yield world.scenario } }
-    var shard: ShardPlan { _read { yield world.core.shard } }
-    var load: LoadSeries { _read { yield world.load } }
-    var server: APIServerModel { _read { yield world.server } }
-    var eventHashes: EventHashes { _read { yield world.eventHashes } }
+    var scenario: Scenario { _read { yield core.scenario } }
+    var shard: ShardPlan { _read { yield core.shard } }
 
     /// Builds the report. Fails (as a scenario error) only when an `expect` names a
     /// metric that `report.json` does not have.
@@ -50,7 +56,6 @@ struct RunReport<Logics: LogicSet> {
     /// A shard (N > 1) records its plan as `simulated.shard: {index, count}`; a plain run
     /// has no such key, so its bytes are what they were before sharding existed.
     func outcome() throws(ScenarioError) -> RunOutcome {
-        let parts = world.featureReport()
         var document: [String: ReportValue] = [
             "scenario": .string(scenario.name),
             "seed": .count(scenario.seed),
@@ -59,7 +64,7 @@ struct RunReport<Logics: LogicSet> {
             "simulated": [
                 "devices": .count(core.devices.count),
                 "duration": .seconds(scenario.duration.microseconds),
-                "events": .count(world.eventsProcessed),
+                "events": .count(eventsProcessed),
                 "start": .string(Trace.utc(core.startUnixSeconds * 1_000_000)),
             ],
             "events": ["hash": eventHashSection()],
@@ -142,7 +147,7 @@ struct RunReport<Logics: LogicSet> {
             for d in range {
                 let joules = core.devices[d].ledger.appJoules
                 perDay.append(DeviceEnergyModel.milliampHours(joules: joules) / simulatedDays)
-                wakeups.append(Double(core.devices[d].launches + world.featuresWakeups(d)) / simulatedDays)
+                wakeups.append(Double(core.devices[d].launches + featureWakeups[d]) / simulatedDays)
                 radioSeconds.append(core.devices[d].radio.activeSeconds / simulatedDays)
             }
             var entries: [String: ReportValue] = [

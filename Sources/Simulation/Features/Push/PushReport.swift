@@ -15,32 +15,8 @@ extension PushHost {
         let m = reportedMetrics
         for (p, name) in PushMetrics.priorityNames.enumerated() { parts.addLatency("pushCreatedToDelivered.\(name)", m.createdToDelivered[p]) }
         parts.backend["pushes"] = byProvider(duration: duration)
-        for (name, value) in loadSeries() { parts.load[name] = value }
+        for (name, value) in load.reportSeries(active: active) { parts.load[name] = value }
     }
-
-    /// `backend.load`'s push series, per provider (`{apns, fcm}`; empty without a `push`
-    /// cohort): sends and refused sends (per bucket and per second), the queue's and the
-    /// streams' peaks and the streams' busy time.
-    func loadSeries() -> [String: ReportValue] {
-        let seconds = load.bucket.seconds
-        func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { DerivedFigures.bucketRate(Int64($0), bucketSeconds: seconds) }) }
-        func counts<T: BinaryInteger>(_ counts: [T]) -> ReportValue { .array(counts.map { .count($0) }) }
-        let p = load
-        func series<T>(_ series: [[T]], _ f: ([T]) -> ReportValue) -> ReportValue {
-            active ? ["apns": f(series[0]), "fcm": f(series[1])] : .object([:])
-        }
-        return [
-            "pushesPerSecond": series(p.sends, rate),
-            "pushRejectedPerSecond": series(p.rejected, rate),
-            "pushQueueDepthPeak": series(p.queuePeak, counts),
-            "pushConcurrentPeak": series(p.streamingPeak.map(\.filled), counts),
-            "pushConcurrentPeakUpperBound": series(p.streamingPeak.map(\.filled), counts),
-            "pushStreamMicroseconds": series(p.streamBusy, counts),
-            "pushes": series(p.sends, counts),
-            "pushRejected": series(p.rejected, counts),
-        ]
-    }
-
 
     /// `backend.pushes`: sends by provider and how the provider (or the push service's
     /// own queue) answered; the streams' peak, utilisation (open-stream time over the
@@ -249,4 +225,29 @@ extension PushFeature {
         .atMost("backend.load.pushConcurrentPeak.*", limit: "backend.pushes.*.concurrency"),
         .atMost("backend.pushes.*.peakConcurrent", limit: "backend.pushes.*.concurrency"),
     ]
+}
+
+extension PushLoad {
+    /// `backend.load`'s push series, per provider (`{apns, fcm}`; empty without a `push`
+    /// cohort): sends and refused sends (per bucket and per second), the queue's and the
+    /// streams' peaks and the streams' busy time. Not generic over the logic set, so
+    /// that it is compiled once, here (docs/harness.md, "Your runner's speed").
+    func reportSeries(active: Bool) -> [String: ReportValue] {
+        let seconds = bucket.seconds
+        func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { DerivedFigures.bucketRate(Int64($0), bucketSeconds: seconds) }) }
+        func counts<T: BinaryInteger>(_ counts: [T]) -> ReportValue { .array(counts.map { .count($0) }) }
+        func series<T>(_ series: [[T]], _ f: ([T]) -> ReportValue) -> ReportValue {
+            active ? ["apns": f(series[0]), "fcm": f(series[1])] : .object([:])
+        }
+        return [
+            "pushesPerSecond": series(sends, rate),
+            "pushRejectedPerSecond": series(rejected, rate),
+            "pushQueueDepthPeak": series(queuePeak, counts),
+            "pushConcurrentPeak": series(streamingPeak.map(\.filled), counts),
+            "pushConcurrentPeakUpperBound": series(streamingPeak.map(\.filled), counts),
+            "pushStreamMicroseconds": series(streamBusy, counts),
+            "pushes": series(sends, counts),
+            "pushRejected": series(rejected, counts),
+        ]
+    }
 }
