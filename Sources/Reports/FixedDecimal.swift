@@ -25,11 +25,30 @@ public enum FixedDecimal {
         return formatSmall(x, fractionDigits: fractionDigits) ?? formatExact(x, fractionDigits: fractionDigits)
     }
 
-    /// The same text in 128-bit integer arithmetic, for the values reports hold (up to
-    /// 18 digits, magnitudes below 2^67): the significand times 10^digits fits in 113
-    /// bits, so the shift and its rounding bit are exact. Nil when it does not apply.
+    /// Appends `x`'s text with `digits` fraction digits (the UTF-8 of
+    /// ``format(_:digits:)``) to `out`, or `null` when it has none: what report.json
+    /// writes, without a `String` per number.
+    public static func write(_ x: Double, digits: Int, into out: inout [UInt8]) {
+        guard x.isFinite else { out.append(contentsOf: "null".utf8); return }
+        let fractionDigits = Swift.min(Swift.max(digits, 0), maxDigits)
+        if !appendSmall(x, fractionDigits: fractionDigits, into: &out) {
+            out.append(contentsOf: formatExact(x, fractionDigits: fractionDigits).utf8)
+        }
+    }
+
+    /// ``appendSmall(_:fractionDigits:into:)``'s text as a `String`.
     static func formatSmall(_ x: Double, fractionDigits: Int) -> String? {
-        guard fractionDigits <= 18 else { return nil }
+        var utf8: [UInt8] = []
+        guard appendSmall(x, fractionDigits: fractionDigits, into: &utf8) else { return nil }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// The text in 128-bit integer arithmetic, appended to `out`, for the values reports
+    /// hold (up to 18 digits, magnitudes below 2^67): the significand times 10^digits
+    /// fits in 113 bits, so the shift and its rounding bit are exact. False, with `out`
+    /// unchanged, when it does not apply.
+    static func appendSmall(_ x: Double, fractionDigits: Int, into out: inout [UInt8]) -> Bool {
+        guard fractionDigits <= 18 else { return false }
         let magnitude = x.magnitude
         let significand: UInt64, exponent: Int
         if magnitude.isNormal {
@@ -39,11 +58,11 @@ public enum FixedDecimal {
             significand = magnitude.significandBitPattern
             exponent = -1074
         }
-        guard exponent <= 14 else { return nil }
+        guard exponent <= 14 else { return false }
         let product = UInt128(significand) * UInt128(tenPowers64[fractionDigits])  // < 2^113
         var scaled: UInt128
         if exponent >= 0 {
-            scaled = product << exponent
+            scaled = product << exponent  // < 2^127: at most 39 digits
         } else if -exponent >= 128 {
             scaled = 0  // below 2^-15 of a unit in the last place: rounds to zero
         } else {
@@ -52,26 +71,25 @@ public enum FixedDecimal {
             if (product >> (shift - 1)) & 1 == 1 { scaled += 1 }
         }
         let isZero = scaled == 0
-        // Decimal digits, least significant first: 19 at a time while above 64 bits.
-        var digits: [UInt8] = []
-        digits.reserveCapacity(40)
-        while scaled > UInt128(UInt64.max) {
-            let (high, low) = scaled.quotientAndRemainder(dividingBy: UInt128(tenPowers64[19]))
-            var chunk = UInt64(low)
-            for _ in 0..<19 { digits.append(UInt8(chunk % 10)); chunk /= 10 }
-            scaled = high
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { digits in
+            // Decimal digits, least significant first: 19 at a time while above 64 bits.
+            var n = 0
+            while scaled > UInt128(UInt64.max) {
+                let (high, low) = scaled.quotientAndRemainder(dividingBy: UInt128(tenPowers64[19]))
+                var chunk = UInt64(low)
+                for _ in 0..<19 { digits[n] = UInt8(chunk % 10); n += 1; chunk /= 10 }
+                scaled = high
+            }
+            var rest = UInt64(scaled)
+            repeat { digits[n] = UInt8(rest % 10); n += 1; rest /= 10 } while rest != 0
+            while n <= fractionDigits { digits[n] = 0; n += 1 }
+            if x.sign == .minus && !isZero { out.append(UInt8(ascii: "-")) }
+            for i in stride(from: n - 1, through: 0, by: -1) {
+                if i == fractionDigits - 1 { out.append(UInt8(ascii: ".")) }
+                out.append(UInt8(ascii: "0") + digits[i])
+            }
+            return true
         }
-        var rest = UInt64(scaled)
-        repeat { digits.append(UInt8(rest % 10)); rest /= 10 } while rest != 0
-        while digits.count <= fractionDigits { digits.append(0) }
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(digits.count + 2)
-        if x.sign == .minus && !isZero { utf8.append(UInt8(ascii: "-")) }
-        for i in stride(from: digits.count - 1, through: 0, by: -1) {
-            if i == fractionDigits - 1 { utf8.append(UInt8(ascii: ".")) }
-            utf8.append(UInt8(ascii: "0") + digits[i])
-        }
-        return String(decoding: utf8, as: UTF8.self)
     }
 
     static func formatExact(_ x: Double, fractionDigits: Int) -> String {

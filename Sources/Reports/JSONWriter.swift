@@ -48,7 +48,7 @@ public enum JSONWriter {
         case .int(let integer):
             writeInteger(integer, into: &out)
         case .number(let x, let digits):
-            out.append(contentsOf: (FixedDecimal.format(x, digits: digits) ?? "null").utf8)
+            FixedDecimal.write(x, digits: digits, into: &out)
         case .string(let text):
             writeString(text, into: &out)
         case .array(let items):

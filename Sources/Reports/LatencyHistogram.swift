@@ -130,19 +130,30 @@ public struct LatencyHistogram: Sendable, Equatable {
     public func percentile(_ p: Double) -> Int64? {
         guard count > 0, !p.isNaN else { return nil }
         if p >= 100 { return maxValue }
-        let q = Swift.min(Swift.max(p.nextDown, 0), 100)
-        let rankEstimate = (q * Double(count) / 100).rounded(.up)
-        let rank = rankEstimate >= Double(count) ? count : Swift.max(1, UInt64(rankEstimate))
+        let rank = Self.rank(p, of: count)
         var seen: UInt64 = 0
         for i in Self.bucketIndex(of: minValue)...Self.bucketIndex(of: maxValue) {
             seen = Self.saturatingAdd(seen, counts[i])
-            if seen >= rank {
-                let bounds = Self.bucketBounds(i)
-                let midpoint = bounds.lower + (bounds.upper - bounds.lower) / 2
-                return Swift.min(Swift.max(midpoint, minValue), maxValue)
-            }
+            if seen >= rank { return Self.midpoint(i, min: minValue, max: maxValue) }
         }
         return maxValue  // unreachable: the counts sum to `count`
+    }
+
+    /// The rank (1-based) of percentile `p` (below 100, not NaN) among `count` samples:
+    /// the smallest whose share reaches `p` (nudged down by one ulp, so that a share
+    /// exactly at `p` counts).
+    static func rank(_ p: Double, of count: UInt64) -> UInt64 {
+        let q = Swift.min(Swift.max(p.nextDown, 0), 100)
+        let rankEstimate = (q * Double(count) / 100).rounded(.up)
+        return rankEstimate >= Double(count) ? count : Swift.max(1, UInt64(rankEstimate))
+    }
+
+    /// What a percentile that falls in bucket `index` reads: the bucket's midpoint,
+    /// clamped to the samples' extremes.
+    static func midpoint(_ index: Int, min minValue: Int64, max maxValue: Int64) -> Int64 {
+        let bounds = bucketBounds(index)
+        let midpoint = bounds.lower + (bounds.upper - bounds.lower) / 2
+        return Swift.min(Swift.max(midpoint, minValue), maxValue)
     }
 
     /// The non-empty buckets in ascending order, with inclusive bounds (for charts).

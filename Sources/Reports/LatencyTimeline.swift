@@ -113,9 +113,30 @@ public struct LatencyTimeline: Sendable {
         return current.histogram
     }
 
+    /// Bucket `i` as its encoding lists it, without a dense array of counts.
+    func sparse(_ i: Int) -> SparseLatencyHistogram {
+        var slot = i == openSlot ? open : slots[i]
+        if i == openSlot {
+            slot.indices = touched.sorted()
+            slot.counts = slot.indices.map { openCounts[Int($0)] }
+        }
+        var h = SparseLatencyHistogram()
+        guard slot.total > 0 else { return h }
+        h.lowers = slot.indices.map { LatencyHistogram.bucketBounds(Int($0)).lower }
+        h.counts = slot.counts
+        h.total = slot.total
+        h.minValue = slot.minValue
+        h.maxValue = slot.maxValue
+        h.sumHigh = slot.sumHigh
+        h.sumLow = slot.sumLow
+        return h
+    }
+
     /// The buckets' histograms as `latencyOverTime` writes them: one
-    /// ``LatencyHistogram/exactEncoding`` per bucket, an empty one for a bucket without samples.
-    public var encodings: ReportValue { .array(slots.indices.map { histogram($0).exactEncoding }) }
+    /// ``LatencyHistogram/exactEncoding`` per bucket, an empty one for a bucket without
+    /// samples. Written from the sparse buckets: a dense histogram per bucket zeroed
+    /// 57 KiB each.
+    public var encodings: ReportValue { .array(slots.indices.map { sparse($0).exactEncoding }) }
 
     /// `latencyOverTime` of a report: `bucketSeconds` and one series per latency that has
     /// samples, sorted by `of` (the whole-run summary's dotted path, e.g.

@@ -31,6 +31,23 @@ import SimKernel
         #expect(SparseLatencyHistogram.merged([]).exactEncoding == LatencyHistogram().exactEncoding)
     }
 
+    /// The percentiles report.md and report.html chart per bucket of time, read from the
+    /// sparse form: the dense type's, at the edges too (0, a share exactly at a bucket's
+    /// end, 100, beyond, NaN) and on empty histograms.
+    @Test func percentilesAreTheDenseTypes() throws {
+        let ps: [Double] = [-1, 0, 1, 25, 50, 90, 95, 99, 99.9, 100, 101, .nan]
+        for h in Self.histograms(200, seed: 9) {
+            let sparse = try #require(SparseLatencyHistogram(exactEncoding: h.exactEncoding))
+            for p in ps { #expect(sparse.percentile(p) == h.percentile(p), "p \(p) of \(h.count) samples") }
+        }
+        var tied = LatencyHistogram()
+        tied.record(10, count: 50)
+        tied.record(5_000_000, count: 50)
+        let sparse = try #require(SparseLatencyHistogram(exactEncoding: tied.exactEncoding))
+        #expect(sparse.percentile(50) == 10 && tied.percentile(50) == 10)
+        #expect(sparse.percentile(50.0001) == tied.percentile(50.0001) && tied.percentile(50.0001)! > 10)
+    }
+
     /// Saturation: counts at 2⁶⁴ − 1 and a sum at 2¹²⁸ − 1 stay there, as the dense merge's.
     @Test func saturatesAsTheDenseType() throws {
         var big = LatencyHistogram()

@@ -46,23 +46,18 @@ public struct LatencyOverTime: Sendable, Equatable {
               let entries = r.lookup("latencyOverTime.series")?.arrayValue else { return [] }
         return entries.compactMap { entry in
             guard let of = entry.lookup("of")?.stringValue, let encoded = entry.lookup("histograms")?.arrayValue else { return nil }
-            // One decoded histogram at a time: each holds every bucket of the layout
-            // (57 KiB), and a long run has hundreds of buckets of time.
+            // Sparse: a dense histogram holds every bucket of the layout (57 KiB), and a
+            // run has hundreds of buckets of time per latency.
             var series = LatencyOverTime(of: of, bucketSeconds: bucket, histograms: [])
             for encoding in encoded {
-                guard let h = LatencyHistogram(exactEncoding: encoding) else { return nil }
-                series.append(h)
+                guard let h = SparseLatencyHistogram(exactEncoding: encoding) else { return nil }
+                series.counts.append(h.total)
+                series.p50.append(h.percentile(50))
+                series.p95.append(h.percentile(95))
+                series.p99.append(h.percentile(99))
             }
             return series.counts.contains { $0 > 0 } ? series : nil
         }
-    }
-
-    /// Adds the next bucket's figures.
-    mutating func append(_ h: LatencyHistogram) {
-        counts.append(h.count)
-        p50.append(h.percentile(50))
-        p95.append(h.percentile(95))
-        p99.append(h.percentile(99))
     }
 
     /// The bucket with the largest p99 (the first of equals) and that p99.

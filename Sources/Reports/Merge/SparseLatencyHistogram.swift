@@ -1,6 +1,7 @@
 /// A ``LatencyHistogram`` as its exact encoding lists it: only the non-empty buckets,
 /// ascending. `fleetsim merge` reads one histogram per bucket of time per latency per
-/// report (`latencyOverTime.series`: thousands in a shard's day); a dense
+/// report (`latencyOverTime.series`: thousands in a shard's day), report.md and
+/// report.html read them for their charts, and a run writes them; a dense
 /// ``LatencyHistogram`` zeroes and scans its 7,296 buckets (57 KiB) for each, which cost
 /// most of a 16-shard merge (docs/scale.md, "How fast merge is"). This one costs what its
 /// encoding holds.
@@ -106,6 +107,21 @@ struct SparseLatencyHistogram: Equatable {
         out.sumLow = a.sumLow
         LatencyHistogram.saturatingAdd128(&out.sumHigh, &out.sumLow, high: b.sumHigh, low: b.sumLow)
         return out
+    }
+
+    /// ``LatencyHistogram/percentile(_:)`` of the same histogram: the same rank and the
+    /// same bucket's clamped midpoint, found among the listed buckets only.
+    /// - Complexity: O(b), b = the non-empty buckets.
+    func percentile(_ p: Double) -> Int64? {
+        guard total > 0, !p.isNaN else { return nil }
+        if p >= 100 { return maxValue }
+        let rank = LatencyHistogram.rank(p, of: total)
+        var seen: UInt64 = 0
+        for (lower, n) in zip(lowers, counts) {
+            seen = LatencyHistogram.saturatingAdd(seen, n)
+            if seen >= rank { return LatencyHistogram.midpoint(LatencyHistogram.bucketIndex(of: lower), min: minValue, max: maxValue) }
+        }
+        return maxValue  // unreachable: the counts sum to `total`
     }
 
     /// ``LatencyHistogram/exactEncoding`` of the same histogram, byte for byte.
