@@ -506,6 +506,10 @@ enum FeatureList {
     /// of report.json's `invariants.byKind`.
     static let rules = RefreshFeature.rules + BadgeFeature.rules + ContinuationFeature.rules + PushFeature.rules + StepSyncFeature.rules
 
+    /// The opt-in features' endpoints and rules, which a report of a run where no cohort
+    /// runs the feature leaves out (``ReportScope``).
+    static let optIn: [OptInParts] = []
+
     static let mergeRules = ReportMerge.Rules(
         RefreshFeature.mergeRules + ContinuationFeature.mergeRules + PushFeature.mergeRules + StepSyncFeature.mergeRules + judgesMergeRules
             + ReportMerge.coreRules,

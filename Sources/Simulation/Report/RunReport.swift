@@ -43,6 +43,8 @@ struct RunReport<Logics: LogicSet> {
     var load: LoadSeries { _read { yield world.load } }
     var server: APIServerModel { _read { yield world.server } }
     var eventHashes: EventHashes { _read { yield world.eventHashes } }
+    /// The endpoint rows and rules this run's report lists (an idle opt-in feature's left out).
+    var scope: ReportScope { ReportScope(cohorts: core.cohorts) }
 
     /// Builds the report. Fails (as a scenario error) only when an `expect` names a
     /// metric that `report.json` does not have.
@@ -171,7 +173,7 @@ struct RunReport<Logics: LogicSet> {
         var section: [String: ReportValue] = [
             "requests": [
                 "total": .count(total),
-                "byEndpoint": .object(Dictionary(uniqueKeysWithValues: zip(LoadSeries.endpointNames, byEndpoint.map { ReportValue.count($0) }))),
+                "byEndpoint": .object(Dictionary(uniqueKeysWithValues: scope.endpoints.map { ($0.name, ReportValue.count(byEndpoint[$0.row])) })),
             ],
             // `peak` is the busiest minute's mean rate (the peak of `backend.load`, whose
             // `peak` says when); `peakSecond` and `p99` are over single seconds.
@@ -242,7 +244,7 @@ struct RunReport<Logics: LogicSet> {
 
     private func invariantsSection() -> ReportValue {
         var byKind: [String: ReportValue] = [:]
-        for (k, kind) in ViolationKind.allCases.enumerated() { byKind[kind.rawValue] = .count(core.oracle.counts[k]) }
+        for (k, kind) in scope.rules { byKind[kind.rawValue] = .count(core.oracle.counts[k]) }
         return [
             "checked": .count(core.oracle.checked),
             "violations": .count(core.oracle.violations),
