@@ -12,6 +12,9 @@ public protocol LogicSet {
     associatedtype Continuation: ContinuationLogicProtocol
     associatedtype Badge: BadgeLogicProtocol
     associatedtype Push: PushLogicProtocol
+    /// The nightly diagnostics upload (opt-in); the reference by default, so a set
+    /// written before it compiles unchanged.
+    associatedtype Diagnostics: DiagnosticsLogicProtocol = DiagnosticsLogic
 
     /// The known-bug variant names a scenario's `logic.variants` may plant in this set
     /// (``ScenarioDecoder/load(path:variants:)`` refuses any other); empty when it has none.
@@ -37,6 +40,12 @@ public protocol LogicSet {
     var continuation: Continuation { get }
     var badge: Badge { get }
     var push: Push { get }
+    var diagnostics: Diagnostics { get }
+}
+
+extension LogicSet where Diagnostics == DiagnosticsLogic {
+    /// The reference diagnostics upload with its spec (24 h, external power).
+    public var diagnostics: DiagnosticsLogic { DiagnosticsLogic() }
 }
 
 extension LogicSet {

@@ -47,6 +47,7 @@ import Testing
         Feature(folder: "Continuation", words: ["continuation"], ceiling: 3),
         Feature(folder: "Push", words: ["push"], ceiling: 3),
         Feature(folder: "Badge", words: ["badge"], ceiling: 3),
+        Feature(folder: "Diagnostics", words: ["diagnostics"], ceiling: 3),
     ]
 
     /// The modules besides Scenario that hold no feature (docs/architecture.md, "A

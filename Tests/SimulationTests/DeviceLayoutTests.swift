@@ -15,8 +15,9 @@ import Platform
         #expect(MemoryLayout<RadioBurst>.stride <= 16, "RadioBurst grew: two in every Device")
         // 440 until each work's request became a 1-byte id in a table of the distinct ones
         // (the step sync's had taken 12 bytes; OS/BackgroundWork.swift); 440 again with the
-        // owed screen session's start, which takes its queue entry's place.
-        #expect(MemoryLayout<AndroidDevice>.stride <= 440, "AndroidDevice grew: see docs/performance.md#memory-per-device")
+        // owed screen session's start, which takes its queue entry's place; 488 with a third
+        // declared work (the diagnostics upload's room: its slot, request id, job serial and due time).
+        #expect(MemoryLayout<AndroidDevice>.stride <= 488, "AndroidDevice grew: see docs/performance.md#memory-per-device")
         #expect(MemoryLayout<AndroidWorkSlot>.stride <= 32, "AndroidWorkSlot grew: see docs/performance.md#memory-per-device")
         // One slot, one request id, one job serial, one stop placement and one WorkManager
         // timer per declared work (``PerWork``, OS/BackgroundWork.swift).
@@ -32,8 +33,9 @@ import Platform
         #expect(MemoryLayout<DozeState>.stride <= 96, "DozeState grew: see docs/performance.md#memory-per-device")
         // iOS devices only, beside the fleet's `Device`s (docs/performance.md#memory-per-device).
         #expect(MemoryLayout<LaunchPolicyState>.stride <= 48, "LaunchPolicyState grew: see docs/performance.md#memory-per-device")
-        // The pending task requests, one per declared work (OS/iOS/WorldCore+BGTaskScheduler.swift).
-        #expect(MemoryLayout<BGTaskRequests>.stride <= 12, "BGTaskRequests grew: see docs/performance.md#memory-per-device")
+        // The pending task requests, one per declared work (OS/iOS/WorldCore+BGTaskScheduler.swift):
+        // 12 for two works, 20 for three.
+        #expect(MemoryLayout<BGTaskRequests>.stride <= 20, "BGTaskRequests grew: see docs/performance.md#memory-per-device")
         // The refresh logic's state and what reached the disk (docs/performance.md#memory-per-device).
         // A request in flight: about one for every four devices at a burst (docs/performance.md#memory-per-device).
         // 112 until the request's cause (one byte for backend.load.requestsByCause) took 8:

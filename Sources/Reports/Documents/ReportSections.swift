@@ -104,12 +104,13 @@ public enum ReportSections {
         return expectations(r).contains { $0.verdict == .inconclusive } ? "INCONCLUSIVE" : "PASS"
     }
 
-    /// The sections of a report, each feature's of `features` after the latencies.
-    /// `wallSeconds` (machine-dependent) appears only when given; `strict` (`--strict`)
-    /// counts inconclusive expectations as failures in the verdict.
+    /// The sections of a report, each feature's of `features` after the latencies (one
+    /// with no blocks left out: a feature the run did not run, whose keys the report
+    /// lacks). `wallSeconds` (machine-dependent) appears only when given; `strict`
+    /// (`--strict`) counts inconclusive expectations as failures in the verdict.
     public static func build(_ r: ReportValue, features: [FeatureSection] = [], wallSeconds: Double? = nil, strict: Bool = false) -> [ReportSection] {
         [verdict(r, wallSeconds: wallSeconds, strict: strict), expectationsSection(r, features: features), failures(r), run(r), latency(r, features: features)]
-            + features.map { $0.build(r) }
+            + features.map { $0.build(r) }.filter { !$0.blocks.isEmpty }
             + [iosScheduling(r), androidScheduling(r), battery(r, features: features), backendLoad(r), invariants(r)]
     }
 

@@ -17,6 +17,8 @@ enum WorkID: UInt8, CaseIterable {
     case refresh
     /// Seed `003`'s step sync (Features/StepSync/World+StepSync).
     case stepSync
+    /// The nightly diagnostics upload (Features/Diagnostics), opt-in.
+    case diagnostics
 
     /// Its name in the trace's prose (`periodic step-sync work enqueued`); the trace's
     /// other lines print the case's name (`WorkManager: stepSync due`).
@@ -24,15 +26,18 @@ enum WorkID: UInt8, CaseIterable {
         switch self {
         case .refresh: "refresh"
         case .stepSync: "step-sync"
+        case .diagnostics: "diagnostics"
         }
     }
 
     /// The energy operation a task this work holds opens on the device's books
-    /// (``EnergyLedger``): the task's time and energy are the work's.
+    /// (``EnergyLedger``): the task's time and energy are the work's. The ledger's kinds
+    /// are buckets of the device's total; a run's own energy is what the operation's end
+    /// returns, which the work's feature books (the diagnostics upload, an upload, in `sync`'s).
     var energyOperation: EnergyOperation {
         switch self {
         case .refresh: .refresh
-        case .stepSync: .sync
+        case .stepSync, .diagnostics: .sync
         }
     }
 }
@@ -41,7 +46,7 @@ enum WorkID: UInt8, CaseIterable {
 /// (``AndroidDevice/works``): its count is the number of ``WorkID`` cases
 /// (DeviceLayoutTests checks), so a feature's new work grows the per-device state by what
 /// it needs and no OS file changes.
-typealias PerWork<Element> = InlineArray<2, Element>
+typealias PerWork<Element> = InlineArray<3, Element>
 
 /// A feature's own events, one case per feature, each a small enum in the feature's
 /// folder that knows its identity for the event hashes, its device for the prefetch,
@@ -118,10 +123,11 @@ enum RequestOwner: UInt8 {
     case refresh
     case continuation
     case stepSync
+    case diagnostics
 
     /// The endpoint table: every feature's endpoints (each declared beside its host), in
     /// the order `backend.requests.byEndpoint` and the load series list them.
-    static let endpoints = RefreshFeature.endpoints + ContinuationFeature.endpoints + StepSyncFeature.endpoints
+    static let endpoints = RefreshFeature.endpoints + ContinuationFeature.endpoints + StepSyncFeature.endpoints + DiagnosticsFeature.endpoints
 
     /// The row in ``endpoints`` of `endpoint`, one of this feature's.
     @inline(__always) func row(_ endpoint: Endpoint) -> Int {
@@ -129,6 +135,7 @@ enum RequestOwner: UInt8 {
         case .refresh: return RefreshFeature.endpointRow(endpoint)
         case .continuation: return RefreshFeature.endpoints.count
         case .stepSync: return RefreshFeature.endpoints.count + ContinuationFeature.endpoints.count + StepSyncFeature.endpointRow(endpoint)
+        case .diagnostics: return RefreshFeature.endpoints.count + ContinuationFeature.endpoints.count + StepSyncFeature.endpoints.count
         }
     }
 }

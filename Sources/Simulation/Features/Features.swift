@@ -16,6 +16,7 @@ struct FeatureHosts<Logics: LogicSet> {
         refresh = RefreshHost(scenario: scenario, logic: logics.refresh, lastCompleted: fleet.lastCompleted, capacities: fleet.cohorts.map(\.capacityMah))
         stepSync = StepSyncHost(scenario: scenario, logic: logics.stepSync, core: core)
         push = PushHost(scenario: scenario, router: logics.push, core: core)
+        diagnostics = DiagnosticsHost(logic: logics.diagnostics, core: core)
     }
 
     var badge: BadgeHost<Logics>
@@ -27,6 +28,8 @@ struct FeatureHosts<Logics: LogicSet> {
     var stepSync: StepSyncHost<Logics>
     /// Seed `001`'s push pipeline; `push.active` when a cohort runs `push`.
     var push: PushHost<Logics>
+    /// The nightly diagnostics upload (opt-in).
+    var diagnostics: DiagnosticsHost<Logics>
 }
 
 extension FeatureHosts {
@@ -39,6 +42,7 @@ extension FeatureHosts {
         visitor.visit(ContinuationHost<Logics>.self, in: &world)
         visitor.visit(PushHost<Logics>.self, in: &world)
         visitor.visit(StepSyncHost<Logics>.self, in: &world)
+        visitor.visit(DiagnosticsHost<Logics>.self, in: &world)
     }
 
     /// ``walk(_:in:)``'s list, for a fan-out that only reads.
@@ -48,6 +52,7 @@ extension FeatureHosts {
         visitor.visit(ContinuationHost<Logics>.self, in: world)
         visitor.visit(PushHost<Logics>.self, in: world)
         visitor.visit(StepSyncHost<Logics>.self, in: world)
+        visitor.visit(DiagnosticsHost<Logics>.self, in: world)
     }
 }
 
@@ -135,6 +140,7 @@ extension World {
         switch work {
         case .refresh: prefetchRefresh(i)
         case .stepSync: prefetchStepSync(i, android: a)
+        case .diagnostics: break
         }
     }
 
@@ -186,7 +192,7 @@ extension World {
         case .stepSync:
             features.stepSync.prefetchServing(core.jobs[j].endpoint, user: i)
             core.oracle.steps.prefetch(i)
-        case .continuation: break
+        case .continuation, .diagnostics: break
         }
     }
 
@@ -201,7 +207,7 @@ extension World {
         case .refresh:
             features.refresh.states.prefetch(i)
             core.oracle.refresh.prefetch(i)
-        case .continuation: break
+        case .continuation, .diagnostics: break
         }
     }
 
@@ -212,6 +218,7 @@ extension World {
         case .refresh: features.refresh.requestSent(d, job: job)
         case .continuation: features.continuation.requestSent(d, job: job)
         case .stepSync: features.stepSync.requestSent(d, job: job, core: &core)
+        case .diagnostics: features.diagnostics.requestSent(d, job: job)
         }
     }
 
@@ -221,7 +228,7 @@ extension World {
         let j = Int(job)
         switch core.jobs[j].owner {
         case .continuation: return features.continuation.serviceTime(core.jobs[j].endpoint, device: Int(core.jobs[j].device), slowdown: slowdown, core: &core)
-        case .refresh, .stepSync: return nil
+        case .refresh, .stepSync, .diagnostics: return nil
         }
     }
 
@@ -235,6 +242,7 @@ extension World {
             // A body that is not an upload is a bad request.
             guard case .syncSteps(let upload) = core.jobs[Int(job)].endpoint else { return .status(400) }
             return features.stepSync.applyUpload(job, upload, core: &core)
+        case .diagnostics: return DiagnosticsHost<Logics>.serve()
         }
     }
 
@@ -249,6 +257,7 @@ extension World {
         case .refresh: refreshReceives(job, result, radioJoules: radioJoules)
         case .continuation: continuationReceives(job, result, radioJoules: radioJoules)
         case .stepSync: stepSyncReceives(job, result, radioJoules: radioJoules)
+        case .diagnostics: DiagnosticsHost.receives(job, result, radioJoules: radioJoules, in: &self)
         }
     }
 
@@ -260,6 +269,7 @@ extension World {
         switch work {
         case .refresh: refreshRunsAsJob(d, job)
         case .stepSync: stepSyncRunsAsJob(d, job)
+        case .diagnostics: DiagnosticsHost.runsAsJob(d, job, in: &self)
         }
     }
 
@@ -269,6 +279,7 @@ extension World {
         switch work {
         case .refresh: refreshWork
         case .stepSync: stepSyncWork
+        case .diagnostics: DiagnosticsHost.work(in: self)
         }
     }
 
@@ -279,6 +290,7 @@ extension World {
         switch work {
         case .refresh: break  // its logic ends the task with `completeTask` instead
         case .stepSync: stepWorkFinished(d)
+        case .diagnostics: DiagnosticsHost.workFinished(d, in: &self)
         }
     }
 
@@ -288,6 +300,7 @@ extension World {
         switch work {
         case .refresh: refreshJobStopped(d, serial: serial)
         case .stepSync: stepSyncJobStopped(d, serial: serial)
+        case .diagnostics: DiagnosticsHost.jobStopped(d, serial: serial, in: &self)
         }
     }
 
@@ -304,12 +317,14 @@ extension World {
 
     /// The app's background task launched (iOS: the request of the work that holds it;
     /// Android: the refresh work's job): the holder's feature hears, then, on iOS, the
-    /// step sync rides the launch (Android runs it as its own periodic work).
+    /// step sync rides the launch (Android runs it as its own periodic work); the
+    /// diagnostics upload's processing task is its own.
     mutating func featuresHearTaskLaunched(_ d: UInt32) {
         let i = Int(d)
         switch taskHolder(i) {
         case .refresh: refreshTaskLaunched(d)
         case .stepSync: stepSyncTaskLaunched(d)
+        case .diagnostics: return DiagnosticsHost.taskLaunched(d, in: &self)
         }
         if core.cohorts[Int(core.devices[i].cohort)].runs(.stepSync), !runsPeriodicWork(i), core.devices[i].process == .running {
             let context = stepContext(i)
@@ -324,6 +339,7 @@ extension World {
         switch taskHolder(Int(d)) {
         case .refresh: deliverRefresh(d, .taskExpired)
         case .stepSync: stepSyncTaskExpired(d)
+        case .diagnostics: DiagnosticsHost.taskExpired(d, in: &self)
         }
     }
 
@@ -332,6 +348,7 @@ extension World {
         switch work {
         case .refresh: refreshTaskEnded(i, duration: duration, mAh: mAh)
         case .stepSync: break  // its uploads book their own energy (`energyPerSync`)
+        case .diagnostics: DiagnosticsHost.taskEnded(i, mAh: mAh, in: &self)
         }
     }
 
@@ -344,6 +361,7 @@ extension World {
         let i = Int(d)
         startAppTask(d, holder: core.cohorts[Int(core.devices[i].cohort)].runs(.refresh) ? .refresh : stepSyncHoldsItsOwnTask(i) ? .stepSync : nil)
         if core.cohorts[Int(core.devices[Int(d)].cohort)].runs(.stepSync) { startStepSync(d) }
+        if core.cohorts[Int(core.devices[i].cohort)].runs(.diagnostics) { DiagnosticsHost.start(d, in: &self) }
     }
 
     /// The fleet's features start, once every device has (``World/init(scenario:traceDevice:shard:)``).
@@ -408,6 +426,7 @@ extension World {
         features.refresh.terminate(d, core: &core)
         terminateStepSync(d)
         pushOnTermination(d)
+        DiagnosticsHost.terminated(d, in: &self)
     }
 
     /// The device can be reached again (back online, a network outage over): providers
@@ -496,18 +515,24 @@ enum FeatureList {
     /// Each feature's section of report.md and report.html, in the order the documents
     /// show them (each declared beside its report, Features/<F>/<F>ReportSection.swift).
     static let reportSections = [RefreshFeature.reportSection, StepSyncFeature.reportSection, ContinuationFeature.reportSection,
-                                 PushFeature.reportSection]
+                                 PushFeature.reportSection, DiagnosticsFeature.reportSection]
 
     /// The features a cohort may run (``ScenarioVocabulary/features``), each with its bit:
     /// the order a scenario's error lists them in.
-    static let features: [Feature] = [.refresh, .stepSync, .push, .continuation]
+    static let features: [Feature] = [.refresh, .stepSync, .push, .continuation, .diagnostics]
 
     /// Every feature's rules (``ViolationKind/allCases``), in the list's order: the order
     /// of report.json's `invariants.byKind`.
     static let rules = RefreshFeature.rules + BadgeFeature.rules + ContinuationFeature.rules + PushFeature.rules + StepSyncFeature.rules
+        + DiagnosticsFeature.rules
+
+    /// The opt-in features' endpoints and rules, which a report of a run where no cohort
+    /// runs the feature leaves out (``ReportScope``).
+    static let optIn = [OptInParts(feature: .diagnostics, endpoints: DiagnosticsFeature.endpoints, rules: DiagnosticsFeature.rules)]
 
     static let mergeRules = ReportMerge.Rules(
-        RefreshFeature.mergeRules + ContinuationFeature.mergeRules + PushFeature.mergeRules + StepSyncFeature.mergeRules + judgesMergeRules
+        RefreshFeature.mergeRules + ContinuationFeature.mergeRules + PushFeature.mergeRules + StepSyncFeature.mergeRules + DiagnosticsFeature.mergeRules
+            + judgesMergeRules
             + ReportMerge.coreRules,
         schema: reportSchema)
 
@@ -515,11 +540,12 @@ enum FeatureList {
     /// totals and bounds (``CoreReportSchema``) and each feature's; violation kinds by
     /// name (``ViolationKind``).
     static let reportSchema = ReportSchema(
-        keys: [CoreReportSchema.reportKeys, RefreshFeature.reportKeys, ContinuationFeature.reportKeys, PushFeature.reportKeys, StepSyncFeature.reportKeys]
+        keys: [CoreReportSchema.reportKeys, RefreshFeature.reportKeys, ContinuationFeature.reportKeys, PushFeature.reportKeys, StepSyncFeature.reportKeys,
+               DiagnosticsFeature.reportKeys]
             .joined(separator: "\n"),
         names: ["invariants.byKind": Set(ViolationKind.allCases.map(\.rawValue)), "judges.off": Set(ViolationKind.allCases.map(\.rawValue))],
         relations: CoreReportSchema.reportRelations + ContinuationFeature.reportRelations + PushFeature.reportRelations,
-        bounds: CoreReportSchema.reportBounds + PushFeature.reportBounds)
+        bounds: CoreReportSchema.reportBounds + PushFeature.reportBounds + DiagnosticsFeature.reportBounds)
 }
 
 extension FeatureEvent {

@@ -187,11 +187,12 @@ extension WorldCore {
     }
 
     /// The app's background task ends for the OS (its first completion, the watchdog's or a
-    /// termination's kill, JobScheduler's stop): on a device that runs the refresh, it
-    /// must not have outlived the hard stop, in true time from its launch
+    /// termination's kill, JobScheduler's stop): a task the refresh's request launched
+    /// (its work holds it; another work's task runs by that work's own limits) must not
+    /// have outlived the hard stop, in true time from its launch
     /// (`refreshPastHardStop`; a task that ends at exactly the hard stop keeps it).
     func observeTaskEnded(_ i: Int) {
-        guard oracle.watching, cohorts[Int(devices[i].cohort)].runs(.refresh) else { return }
+        guard oracle.watching, cohorts[Int(devices[i].cohort)].runs(.refresh), devices[i].task.holder == WorkID.refresh.rawValue else { return }
         let ran = now - devices[i].task.launchedAt
         let hardStop = oracle.judged.logic.refresh.hardStop
         verify(ran <= hardStop, .refreshPastHardStop, device: i, time: now,

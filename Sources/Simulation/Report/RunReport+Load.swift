@@ -4,7 +4,8 @@ import AppLogic
 import Scenario
 
 /// The backend's load over time in `report.json` (`backend.load`), with the features'
-/// own series (``ReportParts/load``). Every key is present in every report.
+/// own series (``ReportParts/load``). Every key is present in every report, the endpoints
+/// of an opt-in feature no cohort runs aside (``ReportScope``).
 extension RunReport {
     /// `backend.load`: per-minute series over the whole run, for capacity planning.
     /// Rates are per second (a bucket's count / `bucketSeconds`); counts (`requests`,
@@ -18,13 +19,13 @@ extension RunReport {
     /// `apiBusyByEndpoint` and `apiBusyByCause` split the busy time, for `peakByWork`
     /// (``CapacityFigures``, which also adds `peak.faults`).
     func loadSection(_ features: [String: ReportValue]) -> ReportValue {
-        let l = load
+        let l = load, scope = self.scope
         let seconds = load.bucket.seconds
         func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { DerivedFigures.bucketRate(Int64($0), bucketSeconds: seconds) }) }
         func counts<T: BinaryInteger>(_ counts: [T]) -> ReportValue { .array(counts.map { .count($0) }) }
         func byEndpoint(_ f: ([UInt32]) -> ReportValue) -> ReportValue {
             var series: [String: ReportValue] = ["total": f(l.total)]
-            for (e, name) in LoadSeries.endpointNames.enumerated() { series[name] = f(l.requests[e]) }
+            for (e, name) in scope.endpoints { series[name] = f(l.requests[e]) }
             return .object(series)
         }
         let utilisation = apiUtilisationSeries()
@@ -46,7 +47,7 @@ extension RunReport {
             "apiBusyWorkersPeak": counts(busyPeak),
             "apiBusyWorkersPeakUpperBound": counts(busyPeak),
             "apiBusyWorkerMicroseconds": counts(l.apiBusy),
-            "apiBusyByEndpoint": .object(Dictionary(uniqueKeysWithValues: LoadSeries.endpointNames.enumerated().map { ($1, counts(l.apiBusyByEndpointOverTime[$0])) })),
+            "apiBusyByEndpoint": .object(Dictionary(uniqueKeysWithValues: scope.endpoints.map { ($0.name, counts(l.apiBusyByEndpointOverTime[$0.row])) })),
             "apiBusyByCause": .object(Dictionary(uniqueKeysWithValues: LoadCause.allCases.map { ($0.name, counts(l.apiBusyByCause[Int($0.rawValue)])) })),
             "apiUtilisation": DerivedFigures.utilisation(busy: Int64(clamping: l.apiBusy.reduce(0, &+)), capacity: Int64(server.workers),
                                                          microseconds: scenario.duration.microseconds),
@@ -58,7 +59,7 @@ extension RunReport {
                 "at": .seconds(Int64(peak.bucket) * load.bucket.microseconds),
                 "requests": .count(peak.requests),
                 "requestsPerSecond": DerivedFigures.bucketRate(Int64(peak.requests), bucketSeconds: seconds),
-                "byEndpoint": Self.mix(LoadSeries.endpointNames, l.requests.map { $0[peak.bucket] }),
+                "byEndpoint": scope.byEndpoint(l.requests.map { $0[peak.bucket] }),
                 "byCause": Self.mix(LoadCause.names, l.byCause.map { $0[peak.bucket] }),
                 "cause": Self.mainCause(l.byCause.map { $0[peak.bucket] }),
                 "busyWorkers": .count(busyPeak[peak.bucket]),
@@ -68,7 +69,7 @@ extension RunReport {
             ],
             "peakSecond": [
                 "at": .seconds(Int64(second.peakAt) * 1_000_000), "requests": .count(second.peak),
-                "byEndpoint": Self.mix(LoadSeries.endpointNames, secondMix.byEndpoint),
+                "byEndpoint": scope.byEndpoint(secondMix.byEndpoint),
                 "byCause": Self.mix(LoadCause.names, secondMix.byCause),
                 "cause": Self.mainCause(secondMix.byCause),
                 "mixOf": "second",
@@ -82,7 +83,7 @@ extension RunReport {
             let (seconds, arrivals) = core.metrics.arrivalsPerSecond.bySecond()
             members["arrivalsBySecond"] = .array(zip(seconds, arrivals).flatMap { [ReportValue.count($0), .count($1)] })
             members["peakSecondMixes"] = .array(mixes.map { m in
-                ["at": .seconds(Int64(m.second) * 1_000_000), "byEndpoint": Self.mix(LoadSeries.endpointNames, m.byEndpoint),
+                ["at": .seconds(Int64(m.second) * 1_000_000), "byEndpoint": scope.byEndpoint(m.byEndpoint),
                  "byCause": Self.mix(LoadCause.names, m.byCause)]
             })
         }
@@ -116,7 +117,7 @@ extension RunReport {
              "meanWait": DerivedFigures.meanWait(waits), "pWait": DerivedFigures.pWait(waits)]
         }
         var byEndpoint: [String: ReportValue] = [:]
-        for (e, name) in LoadSeries.endpointNames.enumerated() {
+        for (e, name) in scope.endpoints {
             var f = figures(core.metrics.queueingByEndpoint[e], busy: load.apiBusyByEndpoint[e])
             f["wait"] = core.metrics.queueingByEndpoint[e].latencySummary()
             byEndpoint[name] = .object(f)

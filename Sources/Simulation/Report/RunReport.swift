@@ -49,6 +49,8 @@ struct RunReport {
 
     var scenario: Scenario { _read { yield core.scenario } }
     var shard: ShardPlan { _read { yield core.shard } }
+    /// The endpoint rows and rules this run's report lists (an idle opt-in feature's left out).
+    var scope: ReportScope { ReportScope(cohorts: core.cohorts) }
 
     /// Builds the report. Fails (as a scenario error) only when an `expect` names a
     /// metric that `report.json` does not have.
@@ -176,7 +178,7 @@ struct RunReport {
         var section: [String: ReportValue] = [
             "requests": [
                 "total": .count(total),
-                "byEndpoint": .object(Dictionary(uniqueKeysWithValues: zip(LoadSeries.endpointNames, byEndpoint.map { ReportValue.count($0) }))),
+                "byEndpoint": .object(Dictionary(uniqueKeysWithValues: scope.endpoints.map { ($0.name, ReportValue.count(byEndpoint[$0.row])) })),
             ],
             // `peak` is the busiest minute's mean rate (the peak of `backend.load`, whose
             // `peak` says when); `peakSecond` and `p99` are over single seconds.
@@ -247,7 +249,7 @@ struct RunReport {
 
     private func invariantsSection() -> ReportValue {
         var byKind: [String: ReportValue] = [:]
-        for (k, kind) in ViolationKind.allCases.enumerated() { byKind[kind.rawValue] = .count(core.oracle.counts[k]) }
+        for (k, kind) in scope.rules { byKind[kind.rawValue] = .count(core.oracle.counts[k]) }
         return [
             "checked": .count(core.oracle.checked),
             "violations": .count(core.oracle.violations),

@@ -42,7 +42,7 @@ struct BGTaskRequests {
 /// A pending request's class and, for a processing request, its requirements
 /// (`requiresExternalPower`: ``AppLogic/WorkConstraints/charging``,
 /// `requiresNetworkConnectivity`: ``AppLogic/WorkConstraints/networkConnected``), in one
-/// byte, so that ``BGTaskRequests`` keeps its 12 bytes (docs/performance.md#memory-per-device).
+/// byte, so that ``BGTaskRequests`` keeps 6 bytes a declared work (docs/performance.md#memory-per-device).
 struct RequestClass: Equatable {
     private let bits: UInt8
 
