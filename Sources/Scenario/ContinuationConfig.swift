@@ -1,19 +1,5 @@
 import SimKernel
 
-/// `logic.continuation`: seed `004`'s thresholds; each default is the seed's value.
-public struct ContinuationConfig: Sendable, Equatable {
-    /// Offer the background option when the request still runs this long. 10 s.
-    public var offerAfter: SimDuration
-    /// Timeout of a hierarchical request. 300 s.
-    public var hierarchicalTimeout: SimDuration
-    /// Timeout of a baseline request. 180 s.
-    public var baselineTimeout: SimDuration
-
-    /// Seed `004`: 10 s, 300 s, 180 s.
-    public static let defaults = ContinuationConfig(offerAfter: .seconds(10), hierarchicalTimeout: .seconds(300),
-                                                    baselineTimeout: .seconds(180))
-}
-
 /// Seed `004`'s analysis modes, by name.
 public enum AnalysisModeName: String, Sendable, Equatable, CaseIterable { case hierarchical, baseline }
 

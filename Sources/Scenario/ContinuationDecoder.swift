@@ -1,24 +1,7 @@
 import SimKernel
 
-/// `logic.continuation` and `fleet[].continuation` (seed `004`).
+/// `fleet[].continuation` (seed `004`).
 enum ContinuationDecoder {
-    static let logicKeys = ["offerAfter", "hierarchicalTimeout", "baselineTimeout"]
-
-    /// `logic.continuation`: every duration > 0.
-    static func logic(_ node: ScenarioNode) throws(ScenarioError) -> ContinuationConfig {
-        var config = ContinuationConfig.defaults
-        for member in try node.members("a continuation object, e.g. {\"offerAfter\": \"10s\"}") {
-            let child = member.node
-            switch member.key {
-            case "offerAfter": config.offerAfter = try child.duration(.positive)
-            case "hierarchicalTimeout": config.hierarchicalTimeout = try child.duration(.positive)
-            case "baselineTimeout": config.baselineTimeout = try child.duration(.positive)
-            default: throw member.unknownKey(among: logicKeys)
-            }
-        }
-        return config
-    }
-
     static let usageKeys = ["startProbability", "modes", "choice", "hierarchicalTime", "baselineTime", "backgroundTime"]
 
     /// `fleet[].continuation`: `startProbability` a fraction, `modes` and `choice`

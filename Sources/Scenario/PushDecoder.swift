@@ -1,6 +1,6 @@
 import SimKernel
 
-/// `fleet[].push`, the top-level `broadcasts`, `backend.push` and `logic.push` (seed `001`; docs/scenario.md).
+/// `fleet[].push`, the top-level `broadcasts` and `backend.push` (seed `001`; docs/scenario.md).
 ///
 /// Rules: `sources` has a key per ``PushSourceName`` (each optional), each with `perDay`
 /// (a number from 0 to 1440) and `priority` (weights of priority names); `quietHours`
@@ -158,71 +158,6 @@ enum PushDecoder {
             }
         }
         return config
-    }
-
-    static let logicKeys = ["activityWindow", "highEscalationDelay", "highEmailDelay", "normalPerDay", "highPerWeek",
-                            "retryDelays", "providerTimeout", "rateLimitBackoff", "ttlHigh", "ttlNormal", "ttlLow",
-                            "validationInterval", "inactiveAfter", "purgeAfter", "maintenanceInterval",
-                            "titleLimit", "bodyLimit", "apnsPayloadLimit", "fcmPayloadLimit"]
-    /// FCM's longest `ttl` (docs/platform-facts.md H: 2 419 200 s): a longer TTL would have every FCM send refused.
-    static let maximumTTL = SimDuration.days(28)
-
-    /// `logic.push`: `activityWindow` ≥ 0; every other duration > 0; every duration at most
-    /// 366 days (the longest run; it also keeps time arithmetic far from overflow), the
-    /// three TTLs at most 28 days (FCM's limit); `retryDelays` an array of at most 10 positive durations
-    /// (empty: no retries); `normalPerDay` and `highPerWeek` integers from 0 to 255 (the
-    /// counters are bytes); `titleLimit` and `bodyLimit` from 1 to 10,000 characters; the
-    /// payload limits from 1 to 65,536 bytes (above the providers' 4096, they answer 413).
-    static func logic(_ node: ScenarioNode) throws(ScenarioError) -> PushLogicConfig {
-        var config = PushLogicConfig.defaults
-        for member in try node.members("a push logic object, e.g. {\"activityWindow\": \"5m\", \"normalPerDay\": 5}") {
-            let child = member.node
-            switch member.key {
-            case "activityWindow": config.activityWindow = try span(child, .nonNegative)
-            case "highEscalationDelay": config.highEscalationDelay = try span(child, .positive)
-            case "highEmailDelay": config.highEmailDelay = try span(child, .positive)
-            case "normalPerDay": config.normalPerDay = Int(try child.integer(in: 0...255, "normal pushes per day: an integer from 0 to 255"))
-            case "highPerWeek": config.highPerWeek = Int(try child.integer(in: 0...255, "high pushes per week: an integer from 0 to 255"))
-            case "retryDelays":
-                let elements = try child.elements("an array of retry delays, e.g. [\"1s\", \"5s\", \"25s\"]")
-                guard elements.count <= 10 else { throw child.error(expected: "at most 10 retry delays", found: "\(elements.count)") }
-                var delays: [SimDuration] = []
-                for element in elements { delays.append(try span(element, .positive)) }
-                config.retryDelays = delays
-            case "providerTimeout": config.providerTimeout = try span(child, .positive)
-            case "rateLimitBackoff": config.rateLimitBackoff = try span(child, .positive)
-            case "ttlHigh": config.ttlHigh = try ttl(child)
-            case "ttlNormal": config.ttlNormal = try ttl(child)
-            case "ttlLow": config.ttlLow = try ttl(child)
-            case "validationInterval": config.validationInterval = try span(child, .positive)
-            case "inactiveAfter": config.inactiveAfter = try span(child, .positive)
-            case "purgeAfter": config.purgeAfter = try span(child, .positive)
-            case "maintenanceInterval": config.maintenanceInterval = try span(child, .positive)
-            case "titleLimit": config.titleLimit = Int(try child.integer(in: 1...10_000, "a title limit in characters: an integer from 1 to 10000"))
-            case "bodyLimit": config.bodyLimit = Int(try child.integer(in: 1...10_000, "a body limit in characters: an integer from 1 to 10000"))
-            case "apnsPayloadLimit": config.apnsPayloadLimit = Int(try child.integer(in: 1...65_536, "a payload limit in bytes: an integer from 1 to 65536"))
-            case "fcmPayloadLimit": config.fcmPayloadLimit = Int(try child.integer(in: 1...65_536, "a payload limit in bytes: an integer from 1 to 65536"))
-            default: throw member.unknownKey(among: logicKeys)
-            }
-        }
-        return config
-    }
-
-    /// A duration of `logic.push`: obeying `rule`, at most ``ScenarioDecoder/maximumDuration``.
-    private static func span(_ node: ScenarioNode, _ rule: DurationRule) throws(ScenarioError) -> SimDuration {
-        let d = try node.duration(rule)
-        guard d <= ScenarioDecoder.maximumDuration else {
-            throw node.error(expected: "a duration of at most 366 days", found: "\(d)")
-        }
-        return d
-    }
-
-    private static func ttl(_ node: ScenarioNode) throws(ScenarioError) -> SimDuration {
-        let ttl = try node.duration(.positive)
-        guard ttl <= maximumTTL else {
-            throw node.error(expected: "a TTL of at most 28 days (FCM's longest, docs/platform-facts.md H)", found: "\(ttl)")
-        }
-        return ttl
     }
 
     private static func named<E: RawRepresentable & CaseIterable>(_ key: String, at node: ScenarioNode, _ type: E.Type) throws(ScenarioError) -> E where E.RawValue == String {

@@ -73,7 +73,7 @@ public enum ScenarioDecoder {
                 duration = d
             case "tieBreak": tieBreak = try decodeTieBreak(node)
             case "fleet": fleet = try FleetDecoder.decode(node, features: vocabulary.features)
-            case "logic": logic = try LogicDecoder.decode(node, variants: vocabulary.variants)
+            case "logic": logic = try LogicDecoder.decode(node, vocabulary: vocabulary)
             case "backend": backend = try BackendDecoder.decode(node, endpoints: vocabulary.endpoints)
             case "faults": faults = try FaultDecoder.decodeList(node)
             case "expect": expect = try ExpectationDecoder.decodeList(node)

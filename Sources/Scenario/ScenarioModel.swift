@@ -269,43 +269,20 @@ public struct AlarmClockUsage: Sendable, Equatable {
     public init() {}
 }
 
+/// `logic`: the known-bug variants it plants and the sections the world's features
+/// declare (``ScenarioVocabulary/logicSections``), each read by its type:
+/// `logic[SomeConfig.self]`.
 public struct LogicConfig: Sendable, Equatable {
-    public var refresh: RefreshConfig
-    public var stepSync: StepSyncConfig
     public var variants: [String]
-    public var continuation: ContinuationConfig = .defaults
-    /// Seed `001`'s intervals and thresholds (``PushLogicConfig``).
-    public var push: PushLogicConfig = .defaults
-}
+    public var sections = ScenarioSections()
 
-/// Seed `003`'s step-sync rules; each default is the seed's value.
-public struct StepSyncConfig: Sendable, Equatable {
-    /// Periodic work interval and spacing of background syncs. 2 h.
-    public var syncInterval: SimDuration
-    /// Backfill at most this far back. 30 d.
-    public var backfillLimit: SimDuration
-    /// Delays before attempts 2, 3, 4. 5 m, 10 m, 15 m.
-    public var retryDelays: [SimDuration]
-    /// Sync on app open when the last sync is at least this old. 24 h.
-    public var openSyncAge: SimDuration
-    /// Notify when no sync has run for this long. 24 h.
-    public var staleNotificationAge: SimDuration
-    /// Battery low at or below this percent, unplugged (docs/platform-facts.md E). 15.
-    public var lowBatteryPercent: Int
-}
+    public init(variants: [String] = []) { self.variants = variants }
 
-/// Seed `000`'s refresh rules; each default is the seed's value.
-public struct RefreshConfig: Sendable, Equatable {
-    /// Preferred interval for the next refresh (`earliestBeginDate`). 4 h.
-    public var preferredInterval: SimDuration
-    /// Skip when the last refresh is more recent than this. 12 h.
-    public var minimumInterval: SimDuration
-    /// Test cadence. 90 d.
-    public var testCadence: SimDuration
-    /// No notification when the app was opened more recently than this. 24 h.
-    public var recentOpenSuppression: SimDuration
-    /// Hard stop of the work inside the 30 s budget. 20 s.
-    public var hardStop: SimDuration
+    /// The section of type `S`, its defaults when the file has none.
+    public subscript<S: ScenarioSection>(_ type: S.Type) -> S {
+        get { sections[type] }
+        set { sections[type] = newValue }
+    }
 }
 
 public struct BackendConfig: Sendable, Equatable {

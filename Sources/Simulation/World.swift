@@ -110,10 +110,11 @@ public struct World<Logics: LogicSet> {
     /// ``ScenarioDecoder/load(path:vocabulary:)``: the features a cohort may run
     /// (``FeatureList/features``), the logic's known-bug variants (``LogicSet/variantNames``),
     /// the judges' rules (``ViolationKind``) a scenario's `judges.off` may name, and the
-    /// endpoint paths `backend.endpoints` may name.
+    /// endpoint paths `backend.endpoints` may name, and the features' scenario sections
+    /// (``FeatureList/logicSections``).
     public static var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(features: FeatureList.features, variants: Logics.variantNames, judgeRules: ViolationKind.allCases.map(\.rawValue),
-                           endpoints: RequestOwner.endpoints.map(\.path))
+                           endpoints: RequestOwner.endpoints.map(\.path), logicSections: FeatureList.logicSections)
     }
 
     public var scenario: Scenario { _read { yield core.scenario } }

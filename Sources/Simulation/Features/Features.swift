@@ -502,6 +502,12 @@ enum FeatureList {
     /// the order a scenario's error lists them in.
     static let features: [Feature] = [.refresh, .stepSync, .push, .continuation]
 
+    /// Each feature's section of a scenario's `logic` (``ScenarioVocabulary/logicSections``,
+    /// declared beside its config, Features/<F>/<F>ScenarioSection.swift): the order an
+    /// unknown key's message lists them in.
+    static let logicSections = [RefreshFeature.logicSection, StepSyncFeature.logicSection, ContinuationFeature.logicSection,
+                                PushFeature.logicSection]
+
     /// Every feature's rules (``ViolationKind/allCases``), in the list's order: the order
     /// of report.json's `invariants.byKind`.
     static let rules = RefreshFeature.rules + BadgeFeature.rules + ContinuationFeature.rules + PushFeature.rules + StepSyncFeature.rules
