@@ -72,7 +72,7 @@ public enum ScenarioDecoder {
                 }
                 duration = d
             case "tieBreak": tieBreak = try decodeTieBreak(node)
-            case "fleet": fleet = try FleetDecoder.decode(node, features: vocabulary.features)
+            case "fleet": fleet = try FleetDecoder.decode(node, vocabulary: vocabulary)
             case "logic": logic = try LogicDecoder.decode(node, vocabulary: vocabulary)
             case "backend": backend = try BackendDecoder.decode(node, endpoints: vocabulary.endpoints)
             case "faults": faults = try FaultDecoder.decodeList(node)

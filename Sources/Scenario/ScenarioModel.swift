@@ -106,12 +106,16 @@ public struct Cohort: Sendable, Equatable {
     public var ios: IOSConfig
     /// The Android model's named assumptions (used by `"platform": "android"` cohorts).
     public var android: AndroidConfig = .defaults
-    /// Seed `004`'s users, server times and background time (``ContinuationUsage``).
-    public var continuation: ContinuationUsage = .defaults
-    /// Seed `001`'s notification sources and user settings (``PushUsage``).
-    public var push: PushUsage = .defaults
     /// What the app's background CPU and launches cost (``EnergyConfig``).
     public var energy: EnergyConfig = .defaults
+    /// The features' own sections of the cohort (``ScenarioVocabulary/cohortSections``).
+    public var sections = ScenarioSections()
+
+    /// The feature's section of type `S`, its defaults when the cohort has none.
+    public subscript<S: ScenarioSection>(_ type: S.Type) -> S {
+        get { sections[type] }
+        set { sections[type] = newValue }
+    }
 }
 
 /// A cohort's `energy` section: named assumptions of the app's background energy

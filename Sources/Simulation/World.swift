@@ -111,10 +111,11 @@ public struct World<Logics: LogicSet> {
     /// (``FeatureList/features``), the logic's known-bug variants (``LogicSet/variantNames``),
     /// the judges' rules (``ViolationKind``) a scenario's `judges.off` may name, and the
     /// endpoint paths `backend.endpoints` may name, and the features' scenario sections
-    /// (``FeatureList/logicSections``).
+    /// (``FeatureList/logicSections``, ``FeatureList/cohortSections``).
     public static var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(features: FeatureList.features, variants: Logics.variantNames, judgeRules: ViolationKind.allCases.map(\.rawValue),
-                           endpoints: RequestOwner.endpoints.map(\.path), logicSections: FeatureList.logicSections)
+                           endpoints: RequestOwner.endpoints.map(\.path), logicSections: FeatureList.logicSections,
+                           cohortSections: FeatureList.cohortSections)
     }
 
     public var scenario: Scenario { _read { yield core.scenario } }

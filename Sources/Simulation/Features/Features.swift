@@ -507,6 +507,8 @@ enum FeatureList {
     /// unknown key's message lists them in.
     static let logicSections = [RefreshFeature.logicSection, StepSyncFeature.logicSection, ContinuationFeature.logicSection,
                                 PushFeature.logicSection]
+    /// Each feature's section of a cohort (``ScenarioVocabulary/cohortSections``).
+    static let cohortSections = [ContinuationFeature.cohortSection, PushFeature.cohortSection]
 
     /// Every feature's rules (``ViolationKind/allCases``), in the list's order: the order
     /// of report.json's `invariants.byKind`.

@@ -100,11 +100,15 @@ struct PushHost<Logics: LogicSet> {
 
     /// A cohort runs `push` (else the pipeline stays empty and idle).
     let active: Bool
+    /// Each cohort's `fleet[].push`, by cohort index, copied when the world is built so
+    /// that an event reads a stored value, never a section looked up by type.
+    let usages: [PushUsage]
 
     /// Builds the push users of the cohorts that run `push` (none: an empty, idle host).
     init(scenario: Scenario, router: Logics.Push, core: WorldCore) {
         self.router = router
         active = core.cohorts.contains { $0.runs(.push) }
+        usages = core.cohorts.map(\.config.push)
         let deviceCount = active ? core.devices.count : 0
         userOf = Array(hugePagesRepeating: -1, count: deviceCount)
         apns = APNsGatewayModel(deviceCount: 0)
@@ -129,7 +133,7 @@ struct PushHost<Logics: LogicSet> {
         for d in core.devices.indices {
             let cohort = core.cohorts[Int(core.devices[d].cohort)]
             guard cohort.runs(.push) else { continue }
-            let usage = scenario.fleet[Int(core.devices[d].cohort)].push
+            let usage = usages[Int(core.devices[d].cohort)]
             let entity = core.globalID(d)
             var setup = RandomStream(seed: scenario.seed, entity: entity, purpose: "push.setup")
             let drawn = usage.quietHours.pick(&setup)
@@ -183,7 +187,7 @@ struct PushHost<Logics: LogicSet> {
     }
 
     mutating func scheduleSource(_ d: UInt32, source: Int, core: inout WorldCore) {
-        let perDay = core.scenario.fleet[Int(core.devices[Int(d)].cohort)].push.sources[source].perDay
+        let perDay = usages[Int(core.devices[Int(d)].cohort)].sources[source].perDay
         guard perDay > 0 else { return }
         let gap = SimDuration.fromSeconds(core.streams(of: Int(d)).withStream(.push, at: &streams[Int(userOf[Int(d)])]) { $0.exponential(mean: 86_400 / perDay) })
         schedule(.source(device: d, source: UInt8(source)), after: gap, core: &core)
@@ -195,9 +199,8 @@ struct PushHost<Logics: LogicSet> {
     /// schedules the source's next one, ``scheduleSource(_:source:core:)``).
     mutating func sourceFires(_ d: UInt32, source: Int, core: inout WorldCore) -> PushDelivery {
         let u = Int(userOf[Int(d)])
-        let priority = core.streams(of: Int(d)).withStream(.push, at: &streams[u]) {
-            core.scenario.fleet[Int(core.devices[Int(d)].cohort)].push.sources[source].priority.pick(&$0)
-        }
+        let priorities = usages[Int(core.devices[Int(d)].cohort)].sources[source].priority
+        let priority = core.streams(of: Int(d)).withStream(.push, at: &streams[u]) { priorities.pick(&$0) }
         let name = PushSourceName.allCases[source]
         return create(d, source: source, category: name.category, priority: priority, collapseId: nil, core: &core)
     }
