@@ -19,18 +19,14 @@ enum LogicDecoder {
         return logic
     }
 
-    /// The names of `known` (the logic in use's), each at most once; one the reference
-    /// catalogue lists as not built yet is refused as such.
+    /// The names of `known` (the logic in use's), each at most once.
     static func variants(_ node: ScenarioNode, known: [String]) throws(ScenarioError) -> [String] {
         let expectedOne = known.first.map { "a known-bug variant name such as \(JSONValue.quoteForMessage($0)) (see docs/scenario.md, \"Variants\")" }
             ?? "no variant: the logic in use plants none"
+        let example = known.first.map { "[\(JSONValue.quoteForMessage($0))]" } ?? "[]"
         var names: [String] = []
-        for element in try node.elements("an array of variant names, e.g. [\"refresh.noSynchronize\"]") {
+        for element in try node.elements("an array of variant names, e.g. \(example)") {
             let name = try element.name(among: known, expectedOne)
-            guard !Catalog.variants.contains(where: { $0.name == name && !$0.available }) else {
-                let built = Catalog.variants.filter(\.available).map { "`\($0.name)`" }.joined(separator: ", ")
-                throw element.notAvailableYet(name, expected: "a variant available in this build: \(built)")
-            }
             guard !names.contains(name) else {
                 throw element.error(expected: "each variant at most once", found: "\(JSONValue.quoteForMessage(name)) a second time")
             }
