@@ -15,8 +15,6 @@ public struct Scenario: Sendable, Equatable {
     public var backend: BackendConfig
     public var faults: [Fault]
     public var expect: [Expectation]
-    /// One notification to many users at one instant (seed `001`; ``Broadcast``).
-    public var broadcasts: [Broadcast] = []
     /// The judges switched off by name, with their reasons (`judges.off`, ``JudgeOff``).
     public var judgesOff: [JudgeOff] = []
 
@@ -39,6 +37,14 @@ public struct Scenario: Sendable, Equatable {
     public var scale: Double = 1
     /// Whether `--swarm` drew this scenario's OS parameters and fault rates.
     public var swarm: Bool = false
+    /// The features' own top-level sections (``ScenarioVocabulary/topLevelSections``).
+    public var sections = ScenarioSections()
+
+    /// The feature's top-level section of type `S`, its defaults when the file has none.
+    public subscript<S: ScenarioSection>(_ type: S.Type) -> S {
+        get { sections[type] }
+        set { sections[type] = newValue }
+    }
 }
 
 public enum TieBreakMode: String, Sendable, Equatable { case fifo, shuffle }

@@ -1,6 +1,6 @@
 /// A section of a scenario file that a feature declares (docs/architecture.md, "Where
-/// each kind of change goes"): a key under `logic` or under a cohort, its decoder and its
-/// defaults, declared in the feature's folder and handed to ``ScenarioDecoder`` through
+/// each kind of change goes"): a key at the top level, under `logic` or under a cohort,
+/// its decoder and its defaults, declared in the feature's folder and handed to ``ScenarioDecoder`` through
 /// ``ScenarioVocabulary``, so that Scenario names no feature's keys.
 ///
 /// A decoder reads `node` with the node's typed reads, which throw a ``ScenarioError``
@@ -11,6 +11,13 @@ public protocol ScenarioSection: Sendable, Equatable {
     static var defaults: Self { get }
     /// The section read from its JSON value.
     static func decode(_ node: ScenarioNode) throws(ScenarioError) -> Self
+    /// Checks the section against the fleet once the whole file is read (a cohort it
+    /// names must be one of the fleet's), after the faults' references; nothing by default.
+    func check(fleet: [Cohort]) throws(ScenarioError)
+}
+
+extension ScenarioSection {
+    public func check(fleet: [Cohort]) throws(ScenarioError) {}
 }
 
 /// A section a world declares: the key it sits under and its type.
@@ -28,8 +35,8 @@ public struct ScenarioSectionKey: Sendable {
     }
 }
 
-/// The decoded sections of one place of a scenario (`logic`, a cohort), in the order the
-/// world declares them, read by type: `sections[RefreshConfig.self]`, the type's
+/// The decoded sections of one place of a scenario (the top level, `logic`, a cohort), in
+/// the order the world declares them, read by type: `sections[SomeConfig.self]`, the type's
 /// ``ScenarioSection/defaults`` when the file left it out. A lookup searches and casts:
 /// code that reads a section per event keeps a copy made when the world is built.
 public struct ScenarioSections: Sendable, Equatable {
@@ -52,6 +59,11 @@ public struct ScenarioSections: Sendable, Equatable {
     /// has none), in that order.
     init(_ decoded: [(any ScenarioSection)?]) {
         values = decoded.compactMap { $0 }
+    }
+
+    /// Runs each section's ``ScenarioSection/check(fleet:)``, in order.
+    func check(fleet: [Cohort]) throws(ScenarioError) {
+        for value in values { try value.check(fleet: fleet) }
     }
 
     /// Equal when every section either holds reads the same in the other (an absent

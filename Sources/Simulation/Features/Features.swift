@@ -509,6 +509,8 @@ enum FeatureList {
                                 PushFeature.logicSection]
     /// Each feature's section of a cohort (``ScenarioVocabulary/cohortSections``).
     static let cohortSections = [ContinuationFeature.cohortSection, PushFeature.cohortSection]
+    /// Each feature's top-level section (``ScenarioVocabulary/topLevelSections``).
+    static let topLevelSections = [PushFeature.topLevelSection]
 
     /// Every feature's rules (``ViolationKind/allCases``), in the list's order: the order
     /// of report.json's `invariants.byKind`.

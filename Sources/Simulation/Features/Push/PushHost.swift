@@ -103,6 +103,8 @@ struct PushHost<Logics: LogicSet> {
     /// Each cohort's `fleet[].push`, by cohort index, copied when the world is built so
     /// that an event reads a stored value, never a section looked up by type.
     let usages: [PushUsage]
+    /// The scenario's `broadcasts`, copied when the world is built (as ``usages``).
+    let broadcasts: [Broadcast]
 
     /// Builds the push users of the cohorts that run `push` (none: an empty, idle host).
     init(scenario: Scenario, router: Logics.Push, core: WorldCore) {
@@ -115,7 +117,8 @@ struct PushHost<Logics: LogicSet> {
         fcm = FCMGatewayModel(deviceCount: 0)
         concurrency = scenario.backend.push.concurrency
         queueLimit = scenario.backend.push.queueLimit
-        broadcastCollapseIds = scenario.broadcasts.indices.map { "broadcast-\($0)" }
+        broadcasts = scenario.broadcasts
+        broadcastCollapseIds = broadcasts.indices.map { "broadcast-\($0)" }
         startMicroseconds = core.startUnixSeconds * 1_000_000
         load = PushLoad(duration: scenario.duration, active: active)
         metrics = PushMetrics(duration: scenario.duration)
@@ -181,7 +184,7 @@ struct PushHost<Logics: LogicSet> {
     }
 
     mutating func scheduleBroadcasts(core: inout WorldCore) {
-        for (k, b) in core.scenario.broadcasts.enumerated() where SimTime.zero + b.at < core.end {
+        for (k, b) in broadcasts.enumerated() where SimTime.zero + b.at < core.end {
             schedule(.broadcast(index: UInt16(k)), at: .zero + b.at, core: &core)
         }
     }
@@ -209,7 +212,7 @@ struct PushHost<Logics: LogicSet> {
     /// a notification is created.
     mutating func broadcastReaches(_ d: Int, _ k: Int, purpose: StreamPurpose, core: inout WorldCore) -> PushDelivery? {
         guard userOf[d] >= 0 else { return nil }
-        let b = core.scenario.broadcasts[k]
+        let b = broadcasts[k]
         if let name = b.cohort, core.cohorts[Int(core.devices[d].cohort)].name != name { return nil }
         if b.fraction < 1 {
             var stream = RandomStream(seed: core.scenario.seed, entity: core.globalID(d), purpose: purpose)
