@@ -1,8 +1,8 @@
 import SimKernel
 
 /// `backend`: `workers` an integer ≥ 1, `serviceTime` a distribution of durations,
-/// `queueLimit` an integer ≥ 0, `requestTimeout` and `authTokenLifetime` > 0, `push`
-/// the push service's capacity (``pushService(_:)``), `stepStore` the step
+/// `queueLimit` an integer ≥ 0, `requestTimeout` and `authTokenLifetime` > 0,
+/// `backend.push` the push service's capacity (``pushService(_:)``), `stepStore` the step
 /// table's retention (``stepStore(_:into:)``), `endpoints` a service time per endpoint
 /// path (``endpoints(_:known:)``).
 /// Defaults: ``BackendConfig/defaults``.

@@ -79,7 +79,7 @@ public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
     public var weights: [Double] { options.map(\.weight) }
     /// One value drawn by weight; no array is built per draw. Inlinable, so it is
     /// specialised where it is called: unspecialised, the generic lazy view cost about
-    /// 10,000 instructions per draw (a push source's priority, once per message).
+    /// 10,000 instructions per draw (a draw made once per simulated message).
     @inlinable public func pick(_ rng: inout RandomStream) -> Value { options[rng.weightedChoice(options.lazy.map { $0.weight })].value }
     public static func == (a: Categorical, b: Categorical) -> Bool {
         a.options.count == b.options.count && zip(a.options, b.options).allSatisfy { $0.value == $1.value && $0.weight == $1.weight }
@@ -191,7 +191,7 @@ public struct DeviceSettings: Sendable, Equatable {
 
 /// The iOS model's named assumptions (`docs/platform-facts.md` F; README "Assumptions").
 public struct IOSConfig: Sendable, Equatable {
-    /// When the system grants a pending refresh a launch (``LaunchPolicyConfig``).
+    /// When the system grants a pending `BGAppRefreshTask` request a launch (``LaunchPolicyConfig``).
     public var launchPolicy: LaunchPolicyConfig
     /// Run time before expiration. Default 30 s (`docs/platform-facts.md` F).
     public var refreshRunLimit: SimDuration
@@ -205,8 +205,9 @@ public struct IOSConfig: Sendable, Equatable {
     /// completion handler, `endBackgroundTask`) to its suspension. Default 0 s: "the system
     /// suspends the app as soon as all background tasks are complete" (`BGTask.h`).
     public var suspensionDelay: SimDuration = .zero
-    /// Whether a silent push that arrives while the app is in the foreground goes through
-    /// the background throttle (`true`, the default) or reaches the running app at once.
+    /// Whether a background notification (APNs `content-available`) that arrives while the
+    /// app is in the foreground goes through the background throttle (`true`, the default)
+    /// or reaches the running app at once.
     /// Apple documents the throttle for background delivery only; the foreground case is
     /// an assumption either way (`ios.foregroundSilentPush`).
     public var throttlesForegroundBackgroundNotifications = true
