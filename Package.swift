@@ -48,7 +48,9 @@ let package = Package(
         .executableTarget(name: "fleetsim", dependencies: ["FleetSimCLI", "Simulation"]),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "AppLogicTests", dependencies: ["AppLogicContract", "AppLogic"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "SimKernel", "Reports"]),
+        // The scenario tests decode the reference world's files, whose features' sections
+        // the world declares (Simulation), beside a section of their own.
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "SimKernel", "Reports", "Simulation"]),
         .testTarget(name: "BackendTests", dependencies: ["Backend", "SimKernel"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "SimKernel"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Scenario", "Reports", "SimKernel", "AppLogic", "Platform", "Backend"]),

@@ -138,26 +138,16 @@ struct ScenarioOptions {
         return "/" + parts.joined(separator: "/")
     }
 
-    /// `--variants a,b` or `--variants none`, checked against the catalog; an error names
+    /// `--variants a,b` or `--variants none`, checked against the logic set's; an error names
     /// `option` (`--against-variants` for diverge's other side).
     static func variants(_ list: String, command: String, option: String = "variants", engine: Engine = .reference) throws(CLIError) -> [String] {
         if list == "none" || list.isEmpty { return [] }
         let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        // The logic set's variants: the reference logic's, or an app's own (docs/harness.md, "The runner").
         let known = engine.variantNames
-        // An app's logic set plants its own variants (docs/harness.md, "The runner").
-        if engine.logics != ReferenceLogics.self {
-            for name in names where !known.contains(name) {
-                let hint = KeySuggestion.closest(to: name, among: known).map { "did you mean '\($0)'? " } ?? ""
-                throw .usage("--\(option): unknown variant '\(name)'; \(hint)known: \(known.isEmpty ? "none" : known.joined(separator: ", "))", command: command)
-            }
-            return names
-        }
-        for name in names {
-            guard let entry = Catalog.variants.first(where: { $0.name == name }) else {
-                let hint = KeySuggestion.closest(to: name, among: known).map { "did you mean '\($0)'? " } ?? ""
-                throw .usage("--\(option): unknown variant '\(name)'; \(hint)known: \(known.joined(separator: ", "))", command: command)
-            }
-            guard entry.available else { throw .usage("--\(option): '\(name)' is not available yet in this build", command: command) }
+        for name in names where !known.contains(name) {
+            let hint = KeySuggestion.closest(to: name, among: known).map { "did you mean '\($0)'? " } ?? ""
+            throw .usage("--\(option): unknown variant '\(name)'; \(hint)known: \(known.isEmpty ? "none" : known.joined(separator: ", "))", command: command)
         }
         return names
     }

@@ -1,8 +1,8 @@
 import SimKernel
 
 /// `backend`: `workers` an integer ≥ 1, `serviceTime` a distribution of durations,
-/// `queueLimit` an integer ≥ 0, `requestTimeout` and `authTokenLifetime` > 0, `push`
-/// the push service's capacity (``PushDecoder/backend(_:)``), `stepStore` the step
+/// `queueLimit` an integer ≥ 0, `requestTimeout` and `authTokenLifetime` > 0,
+/// `backend.push` the push service's capacity (``pushService(_:)``), `stepStore` the step
 /// table's retention (``stepStore(_:into:)``), `endpoints` a service time per endpoint
 /// path (``endpoints(_:known:)``).
 /// Defaults: ``BackendConfig/defaults``.
@@ -27,7 +27,7 @@ enum BackendDecoder {
                 backend.queueLimit = Int(try child.integer(in: 0...maximumQueueLimit, "a queue limit: an integer from 0 to \(maximumQueueLimit)"))
             case "requestTimeout": backend.requestTimeout = try child.duration(.positive)
             case "authTokenLifetime": backend.authTokenLifetime = try child.duration(.positive)
-            case "push": backend.push = try PushDecoder.backend(child)
+            case "push": backend.push = try pushService(child)
             case "stepStore": try stepStore(child, into: &backend)
             case "endpoints": backend.endpointServiceTimes = try self.endpoints(child, known: endpoints)
             default: throw member.unknownKey(among: keys)
@@ -71,5 +71,22 @@ enum BackendDecoder {
             default: throw member.unknownKey(among: stepStoreKeys)
             }
         }
+    }
+
+    static let pushServiceKeys = ["concurrency", "queueLimit"]
+
+    /// `backend.push`: `concurrency` an integer from 1 to 1,000,000, `queueLimit` from 0 to 10^9.
+    static func pushService(_ node: ScenarioNode) throws(ScenarioError) -> PushBackendConfig {
+        var config = PushBackendConfig.defaults
+        for member in try node.members("a push backend object, e.g. {\"concurrency\": 1000}") {
+            switch member.key {
+            case "concurrency":
+                config.concurrency = Int(try member.node.integer(in: 1...1_000_000, "concurrent sends per provider: an integer from 1 to 1000000"))
+            case "queueLimit":
+                config.queueLimit = Int(try member.node.integer(in: 0...1_000_000_000, "a push queue limit: an integer from 0 to 1000000000"))
+            default: throw member.unknownKey(among: pushServiceKeys)
+            }
+        }
+        return config
     }
 }

@@ -3,8 +3,10 @@ import SimKernel
 /// One cohort of the fleet: `cohort` (name), `count`, `platform` are required;
 /// every other key has the default documented on ``Cohort`` and its section types.
 enum CohortDecoder {
+    /// The keys of every cohort; the features' sections (``ScenarioVocabulary/cohortSections``)
+    /// come before `energy` in an unknown key's message.
     static let keys = ["cohort", "count", "platform", "features", "timeZones", "battery", "usage",
-                       "network", "settings", "signedIn", "lastTestDaysAgo", "ios", "android", "continuation", "push", "energy"]
+                       "network", "settings", "signedIn", "lastTestDaysAgo", "ios", "android", "energy"]
 
     /// Largest `count` of one cohort (a billion devices; the run would not fit in memory long before).
     static let maximumCount: Int64 = 1_000_000_000
@@ -13,8 +15,9 @@ enum CohortDecoder {
     static let countExpected = "the cohort's device count: an integer from 0 to \(maximumCount)"
     static let platformExpected = "the cohort's platform: \"ios\" or \"android\""
 
-    /// `known`: the features the world runs (``ScenarioVocabulary/features``).
-    static func decode(_ node: ScenarioNode, features known: [Feature]) throws(ScenarioError) -> Cohort {
+    /// The features the world runs and their sections come from `vocabulary`.
+    static func decode(_ node: ScenarioNode, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Cohort {
+        let known = vocabulary.features
         var name: String?
         var count: Int?
         var platform: Platform?
@@ -28,8 +31,7 @@ enum CohortDecoder {
         var lastTestDaysAgo = ScenarioDefaults.lastTestDaysAgo
         var ios = IOSConfig.defaults
         var android = AndroidConfig.defaults
-        var continuation = ContinuationUsage.defaults
-        var push = PushUsage.defaults
+        var slots = SectionSlots(vocabulary.cohortSections)
         var energy = EnergyConfig.defaults
 
         for member in try node.members("a cohort object, e.g. {\"cohort\": \"ios-daily\", \"count\": 1000, \"platform\": \"ios\"}") {
@@ -48,19 +50,20 @@ enum CohortDecoder {
             case "lastTestDaysAgo": lastTestDaysAgo = try child.distribution(.number(0...Double.greatestFiniteMagnitude))
             case "ios": ios = try CohortSectionDecoder.ios(child)
             case "android": android = try CohortSectionDecoder.android(child)
-            case "continuation": continuation = try ContinuationDecoder.usage(child)
-            case "push": push = try PushDecoder.usage(child)
             case "energy": energy = try CohortSectionDecoder.energy(child)
-            default: throw member.unknownKey(among: keys)
+            default:
+                guard try slots.decode(member) else { throw member.unknownKey(among: Array(keys.dropLast()) + slots.keys + ["energy"]) }
             }
         }
         guard let name else { throw node.missing("cohort", expected: nameExpected) }
         guard let count else { throw node.missing("count", expected: countExpected) }
         guard let platform else { throw node.missing("platform", expected: platformExpected) }
-        return Cohort(name: name, count: count, platform: platform, features: features, timeZones: timeZones,
-                      battery: battery, usage: usage, network: network ?? NetworkDecoder.defaults,
-                      settings: settings, signedIn: signedIn, lastTestDaysAgo: lastTestDaysAgo, ios: ios,
-                      android: android, continuation: continuation, push: push, energy: energy)
+        var cohort = Cohort(name: name, count: count, platform: platform, features: features, timeZones: timeZones,
+                            battery: battery, usage: usage, network: network ?? NetworkDecoder.defaults,
+                            settings: settings, signedIn: signedIn, lastTestDaysAgo: lastTestDaysAgo, ios: ios,
+                            android: android, energy: energy)
+        cohort.sections = slots.sections
+        return cohort
     }
 
     /// `platform`: `"ios"` or `"android"`, and built in this version (``Catalog/availablePlatforms``).

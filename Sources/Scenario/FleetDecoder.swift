@@ -7,8 +7,8 @@ public enum FleetDecoder {
     /// are sharded. Checked again after `--scale`.
     public static let maximumDevices = 10_000_000
 
-    /// `features`: those the world runs (``ScenarioVocabulary/features``).
-    static func decode(_ node: ScenarioNode, features known: [Feature]) throws(ScenarioError) -> [Cohort] {
+    /// Each cohort's `features` and sections: those of the world (`vocabulary`).
+    static func decode(_ node: ScenarioNode, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> [Cohort] {
         let elements = try node.elements(expected)
         guard !elements.isEmpty else { throw node.error(expected: expected) }
         var cohorts: [Cohort] = []
@@ -16,7 +16,7 @@ public enum FleetDecoder {
         var indexByName: [String: Int] = [:]
         var total = 0
         for element in elements {
-            let cohort = try CohortDecoder.decode(element, features: known)
+            let cohort = try CohortDecoder.decode(element, vocabulary: vocabulary)
             if let earlier = indexByName[cohort.name] {
                 let nameNode = element.member("cohort") ?? element
                 throw nameNode.error(expected: "a cohort name not used by another cohort",

@@ -19,9 +19,14 @@ enum JudgesDecoder {
     static let keys = ["off"]
     static let entryKeys = ["rule", "reason"]
 
+    /// A rule the messages' examples name: the world's first, or a placeholder.
+    static func example(_ known: [String]?) -> String {
+        known?.first.map { JSONValue.quoteForMessage($0) } ?? "\"<violation kind>\""
+    }
+
     static func decode(_ node: ScenarioNode, rules known: [String]?) throws(ScenarioError) -> [JudgeOff] {
         var off: [JudgeOff] = []
-        for member in try node.members("a judges object, e.g. {\"off\": [{\"rule\": \"refreshRequestDateWrong\", \"reason\": \"...\"}]}") {
+        for member in try node.members("a judges object, e.g. {\"off\": [{\"rule\": \(example(known)), \"reason\": \"...\"}]}") {
             switch member.key {
             case "off":
                 for element in try member.node.elements("an array of judges switched off, each {\"rule\": ..., \"reason\": ...}") {
@@ -38,9 +43,9 @@ enum JudgesDecoder {
     }
 
     static func entry(_ node: ScenarioNode, known: [String]?) throws(ScenarioError) -> JudgeOff {
-        let ruleExpected = "a judge's rule: a violation kind as report.json's `invariants.byKind` names it, such as \"refreshRequestDateWrong\""
+        let ruleExpected = "a judge's rule: a violation kind as report.json's `invariants.byKind` names it, such as \(example(known))"
         var rule: String?, reason: String?
-        for member in try node.members("a judge switched off: {\"rule\": \"refreshRequestDateWrong\", \"reason\": \"why the app's spec has no such rule\"}") {
+        for member in try node.members("a judge switched off: {\"rule\": \(example(known)), \"reason\": \"why the app's spec has no such rule\"}") {
             switch member.key {
             case "rule":
                 if let known { rule = try member.node.name(among: known, ruleExpected) } else { rule = try member.node.nonEmptyString(ruleExpected) }

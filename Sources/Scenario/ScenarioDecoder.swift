@@ -54,7 +54,7 @@ public enum ScenarioDecoder {
         var backend = BackendConfig.defaults
         var faults: [FaultDecoder.Decoded] = []
         var expect: [Expectation] = []
-        var broadcasts: [PushDecoder.DecodedBroadcast] = []
+        var slots = SectionSlots(vocabulary.topLevelSections)
         var judgesOff: [JudgeOff] = []
 
         for member in try root.members("a JSON object with the scenario's keys (`name`, `duration`, `fleet`, ...)") {
@@ -72,14 +72,14 @@ public enum ScenarioDecoder {
                 }
                 duration = d
             case "tieBreak": tieBreak = try decodeTieBreak(node)
-            case "fleet": fleet = try FleetDecoder.decode(node, features: vocabulary.features)
-            case "logic": logic = try LogicDecoder.decode(node, variants: vocabulary.variants)
+            case "fleet": fleet = try FleetDecoder.decode(node, vocabulary: vocabulary)
+            case "logic": logic = try LogicDecoder.decode(node, vocabulary: vocabulary)
             case "backend": backend = try BackendDecoder.decode(node, endpoints: vocabulary.endpoints)
             case "faults": faults = try FaultDecoder.decodeList(node)
             case "expect": expect = try ExpectationDecoder.decodeList(node)
-            case "broadcasts": broadcasts = try PushDecoder.broadcasts(node)
             case "judges": judgesOff = try JudgesDecoder.decode(node, rules: vocabulary.judgeRules)
-            default: throw member.unknownKey(among: topLevelKeys)
+            default:
+                guard try slots.decode(member) else { throw member.unknownKey(among: Array(topLevelKeys.dropLast()) + slots.keys + ["judges"]) }
             }
         }
         guard let name else { throw root.missing("name", expected: nameExpected) }
@@ -88,20 +88,22 @@ public enum ScenarioDecoder {
         try checkLocalDates(start: start, fleet: fleet, file: file)
         try checkSkewedLocalDates(start: start, duration: duration, fleet: fleet, faults: faults.map(\.fault), file: file)
         try FaultDecoder.checkCohortReferences(faults, fleet: fleet)
-        try PushDecoder.checkCohortReferences(broadcasts, fleet: fleet)
+        let sections = slots.sections
+        try sections.check(fleet: fleet)
 
         var scenario = Scenario(name: name, description: description, seed: seed, startUnixSeconds: start,
                         duration: duration, tieBreak: tieBreak, fleet: fleet, logic: logic, backend: backend,
                         faults: faults.map(\.fault), expect: expect, sourcePath: file)
-        scenario.broadcasts = broadcasts.map(\.broadcast)
+        scenario.sections = sections
         scenario.judgesOff = judgesOff
         scenario.contentHash = HashText.fnv1a(value.text(sortingKeys: false))
         return scenario
     }
 
-    /// The keys of the top level, in docs/scenario.md's order.
+    /// The keys of the top level, in docs/scenario.md's order; the features' sections
+    /// (``ScenarioVocabulary/topLevelSections``) come before `judges` in an unknown key's message.
     static let topLevelKeys = ["name", "description", "seed", "start", "duration", "tieBreak",
-                               "fleet", "logic", "backend", "faults", "expect", "broadcasts", "judges"]
+                               "fleet", "logic", "backend", "faults", "expect", "judges"]
 
     static let nameExpected = "the scenario's name: a non-empty string of at most 100 characters, without `/`, `\\` or control characters, not `.` or `..` (it names the report folder)"
 

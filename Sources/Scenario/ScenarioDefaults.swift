@@ -64,31 +64,9 @@ extension IOSConfig {
         suspensionDelay: .zero)
 }
 
-extension RefreshConfig {
-    /// Seed `000`: 4 h preferred, 12 h minimum, 90 d cadence, 24 h recent-open suppression, 20 s hard stop.
-    public static let defaults = RefreshConfig(
-        preferredInterval: .hours(4),
-        minimumInterval: .hours(12),
-        testCadence: .days(90),
-        recentOpenSuppression: .hours(24),
-        hardStop: .seconds(20))
-}
-
-extension StepSyncConfig {
-    /// Seed `003`: 2 h interval, 30 d backfill, retries after 5/10/15 min, sync on open after
-    /// 24 h, notify after 24 h without a sync; low battery at 15 % (docs/platform-facts.md E).
-    public static let defaults = StepSyncConfig(
-        syncInterval: .hours(2),
-        backfillLimit: .days(30),
-        retryDelays: [.minutes(5), .minutes(10), .minutes(15)],
-        openSyncAge: .hours(24),
-        staleNotificationAge: .hours(24),
-        lowBatteryPercent: 15)
-}
-
 extension LogicConfig {
-    /// Seed rules, no bug variants.
-    public static let defaults = LogicConfig(refresh: .defaults, stepSync: .defaults, variants: [], continuation: .defaults, push: .defaults)
+    /// No bug variants; every section its defaults.
+    public static let defaults = LogicConfig()
 }
 
 extension BackendConfig {

@@ -15,8 +15,6 @@ public struct Scenario: Sendable, Equatable {
     public var backend: BackendConfig
     public var faults: [Fault]
     public var expect: [Expectation]
-    /// One notification to many users at one instant (seed `001`; ``Broadcast``).
-    public var broadcasts: [Broadcast] = []
     /// The judges switched off by name, with their reasons (`judges.off`, ``JudgeOff``).
     public var judgesOff: [JudgeOff] = []
 
@@ -39,6 +37,14 @@ public struct Scenario: Sendable, Equatable {
     public var scale: Double = 1
     /// Whether `--swarm` drew this scenario's OS parameters and fault rates.
     public var swarm: Bool = false
+    /// The features' own top-level sections (``ScenarioVocabulary/topLevelSections``).
+    public var sections = ScenarioSections()
+
+    /// The feature's top-level section of type `S`, its defaults when the file has none.
+    public subscript<S: ScenarioSection>(_ type: S.Type) -> S {
+        get { sections[type] }
+        set { sections[type] = newValue }
+    }
 }
 
 public enum TieBreakMode: String, Sendable, Equatable { case fifo, shuffle }
@@ -73,7 +79,7 @@ public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
     public var weights: [Double] { options.map(\.weight) }
     /// One value drawn by weight; no array is built per draw. Inlinable, so it is
     /// specialised where it is called: unspecialised, the generic lazy view cost about
-    /// 10,000 instructions per draw (a push source's priority, once per message).
+    /// 10,000 instructions per draw (a draw made once per simulated message).
     @inlinable public func pick(_ rng: inout RandomStream) -> Value { options[rng.weightedChoice(options.lazy.map { $0.weight })].value }
     public static func == (a: Categorical, b: Categorical) -> Bool {
         a.options.count == b.options.count && zip(a.options, b.options).allSatisfy { $0.value == $1.value && $0.weight == $1.weight }
@@ -106,12 +112,16 @@ public struct Cohort: Sendable, Equatable {
     public var ios: IOSConfig
     /// The Android model's named assumptions (used by `"platform": "android"` cohorts).
     public var android: AndroidConfig = .defaults
-    /// Seed `004`'s users, server times and background time (``ContinuationUsage``).
-    public var continuation: ContinuationUsage = .defaults
-    /// Seed `001`'s notification sources and user settings (``PushUsage``).
-    public var push: PushUsage = .defaults
     /// What the app's background CPU and launches cost (``EnergyConfig``).
     public var energy: EnergyConfig = .defaults
+    /// The features' own sections of the cohort (``ScenarioVocabulary/cohortSections``).
+    public var sections = ScenarioSections()
+
+    /// The feature's section of type `S`, its defaults when the cohort has none.
+    public subscript<S: ScenarioSection>(_ type: S.Type) -> S {
+        get { sections[type] }
+        set { sections[type] = newValue }
+    }
 }
 
 /// A cohort's `energy` section: named assumptions of the app's background energy
@@ -181,7 +191,7 @@ public struct DeviceSettings: Sendable, Equatable {
 
 /// The iOS model's named assumptions (`docs/platform-facts.md` F; README "Assumptions").
 public struct IOSConfig: Sendable, Equatable {
-    /// When the system grants a pending refresh a launch (``LaunchPolicyConfig``).
+    /// When the system grants a pending `BGAppRefreshTask` request a launch (``LaunchPolicyConfig``).
     public var launchPolicy: LaunchPolicyConfig
     /// Run time before expiration. Default 30 s (`docs/platform-facts.md` F).
     public var refreshRunLimit: SimDuration
@@ -195,8 +205,9 @@ public struct IOSConfig: Sendable, Equatable {
     /// completion handler, `endBackgroundTask`) to its suspension. Default 0 s: "the system
     /// suspends the app as soon as all background tasks are complete" (`BGTask.h`).
     public var suspensionDelay: SimDuration = .zero
-    /// Whether a silent push that arrives while the app is in the foreground goes through
-    /// the background throttle (`true`, the default) or reaches the running app at once.
+    /// Whether a background notification (APNs `content-available`) that arrives while the
+    /// app is in the foreground goes through the background throttle (`true`, the default)
+    /// or reaches the running app at once.
     /// Apple documents the throttle for background delivery only; the foreground case is
     /// an assumption either way (`ios.foregroundSilentPush`).
     public var throttlesForegroundBackgroundNotifications = true
@@ -269,43 +280,20 @@ public struct AlarmClockUsage: Sendable, Equatable {
     public init() {}
 }
 
+/// `logic`: the known-bug variants it plants and the sections the world's features
+/// declare (``ScenarioVocabulary/logicSections``), each read by its type:
+/// `logic[SomeConfig.self]`.
 public struct LogicConfig: Sendable, Equatable {
-    public var refresh: RefreshConfig
-    public var stepSync: StepSyncConfig
     public var variants: [String]
-    public var continuation: ContinuationConfig = .defaults
-    /// Seed `001`'s intervals and thresholds (``PushLogicConfig``).
-    public var push: PushLogicConfig = .defaults
-}
+    public var sections = ScenarioSections()
 
-/// Seed `003`'s step-sync rules; each default is the seed's value.
-public struct StepSyncConfig: Sendable, Equatable {
-    /// Periodic work interval and spacing of background syncs. 2 h.
-    public var syncInterval: SimDuration
-    /// Backfill at most this far back. 30 d.
-    public var backfillLimit: SimDuration
-    /// Delays before attempts 2, 3, 4. 5 m, 10 m, 15 m.
-    public var retryDelays: [SimDuration]
-    /// Sync on app open when the last sync is at least this old. 24 h.
-    public var openSyncAge: SimDuration
-    /// Notify when no sync has run for this long. 24 h.
-    public var staleNotificationAge: SimDuration
-    /// Battery low at or below this percent, unplugged (docs/platform-facts.md E). 15.
-    public var lowBatteryPercent: Int
-}
+    public init(variants: [String] = []) { self.variants = variants }
 
-/// Seed `000`'s refresh rules; each default is the seed's value.
-public struct RefreshConfig: Sendable, Equatable {
-    /// Preferred interval for the next refresh (`earliestBeginDate`). 4 h.
-    public var preferredInterval: SimDuration
-    /// Skip when the last refresh is more recent than this. 12 h.
-    public var minimumInterval: SimDuration
-    /// Test cadence. 90 d.
-    public var testCadence: SimDuration
-    /// No notification when the app was opened more recently than this. 24 h.
-    public var recentOpenSuppression: SimDuration
-    /// Hard stop of the work inside the 30 s budget. 20 s.
-    public var hardStop: SimDuration
+    /// The section of type `S`, its defaults when the file has none.
+    public subscript<S: ScenarioSection>(_ type: S.Type) -> S {
+        get { sections[type] }
+        set { sections[type] = newValue }
+    }
 }
 
 public struct BackendConfig: Sendable, Equatable {

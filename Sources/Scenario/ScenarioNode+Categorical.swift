@@ -4,7 +4,7 @@
 /// each name is accepted by the field's `name` reader (which reports an unknown name
 /// at that key's path). Options keep file order.
 extension ScenarioNode {
-    func categorical<Value>(
+    public func categorical<Value>(
         of what: String, example: String,
         name: (ScenarioNode.Member) throws(ScenarioError) -> Value
     ) throws(ScenarioError) -> Categorical<Value> {

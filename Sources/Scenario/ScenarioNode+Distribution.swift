@@ -1,7 +1,7 @@
 import SimKernel
 
 /// What the values of a distribution are.
-enum DistributionUnit {
+public enum DistributionUnit {
     /// Duration strings (`"20m"`), each zero or more, stored as microseconds.
     case duration
     /// JSON numbers within `range` (the spread `sd` only needs to be ≥ 0).
@@ -39,7 +39,7 @@ enum DistributionUnit {
 extension ScenarioNode {
     static let distributionKinds = ["constant", "uniform", "exponential", "lognormal", "normal"]
 
-    func distribution(_ unit: DistributionUnit) throws(ScenarioError) -> Distribution {
+    public func distribution(_ unit: DistributionUnit) throws(ScenarioError) -> Distribution {
         switch (value, unit) {
         case (.object, _):
             break

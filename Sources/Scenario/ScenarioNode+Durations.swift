@@ -2,7 +2,7 @@ import SimKernel
 
 /// Which durations a field accepts. Durations are strings with a unit
 /// (`SimDuration.parse`: `"250ms"`, `"30s"`, `"15m"`, `"4h"`, `"7d"`, `"1.5h"`, `"100us"`).
-enum DurationRule {
+public enum DurationRule {
     /// More than zero: run length, intervals, time limits.
     case positive
     /// Zero or more: every other duration.
@@ -21,11 +21,11 @@ enum DurationRule {
 
 extension ScenarioNode {
     /// A duration string obeying `rule`.
-    func duration(_ rule: DurationRule) throws(ScenarioError) -> SimDuration {
+    public func duration(_ rule: DurationRule) throws(ScenarioError) -> SimDuration {
         try duration(rule, expected: rule.expected)
     }
 
-    func duration(_ rule: DurationRule, expected: String) throws(ScenarioError) -> SimDuration {
+    public func duration(_ rule: DurationRule, expected: String) throws(ScenarioError) -> SimDuration {
         switch value {
         case .string(let text):
             guard let d = SimDuration.parse(text) else { throw error(expected: expected) }

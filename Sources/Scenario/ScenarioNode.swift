@@ -4,18 +4,18 @@
 /// the value or throws a ``ScenarioError`` that names the file, this node's path,
 /// what was expected and what was found, so decoders never build messages by hand
 /// for the common cases.
-struct ScenarioNode {
-    let value: JSONValue
-    let path: JSONPath
-    let file: String
+public struct ScenarioNode: Sendable {
+    public let value: JSONValue
+    public let path: JSONPath
+    public let file: String
 
     /// An error about this value; `found` defaults to a description of the value.
-    func error(expected: String, found: String? = nil) -> ScenarioError {
+    public func error(expected: String, found: String? = nil) -> ScenarioError {
         ScenarioError(file: file, path: path.description, expected: expected, found: found ?? value.foundDescription)
     }
 
     /// The error for a required `key` absent from this object.
-    func missing(_ key: String, expected: String) -> ScenarioError {
+    public func missing(_ key: String, expected: String) -> ScenarioError {
         ScenarioError(file: file, path: path.appending(key: key).description, expected: expected,
                       found: "nothing (the key is missing)")
     }
@@ -23,11 +23,11 @@ struct ScenarioNode {
     // MARK: Containers
 
     /// One member of an object: its key and its value as a node.
-    struct Member {
-        let key: String
-        let node: ScenarioNode
+    public struct Member: Sendable {
+        public let key: String
+        public let node: ScenarioNode
         /// The error for a key this object does not accept, suggesting the closest known key.
-        func unknownKey(among known: [String], context: String = "") -> ScenarioError {
+        public func unknownKey(among known: [String], context: String = "") -> ScenarioError {
             var found = "the unknown key \(JSONValue.quoteForMessage(key))"
             if let guess = KeySuggestion.closest(to: key, among: known) { found += "; did you mean `\(guess)`?" }
             let list = known.map { "`\($0)`" }.joined(separator: ", ")
@@ -36,19 +36,19 @@ struct ScenarioNode {
     }
 
     /// The members of an object, in file order. `what` names the object for the message.
-    func members(_ what: String) throws(ScenarioError) -> [Member] {
+    public func members(_ what: String) throws(ScenarioError) -> [Member] {
         guard case .object(let members) = value else { throw error(expected: what) }
         return members.map { Member(key: $0.key, node: ScenarioNode(value: $0.value, path: path.appending(key: $0.key), file: file)) }
     }
 
     /// The elements of an array, in order. `what` names the array for the message.
-    func elements(_ what: String) throws(ScenarioError) -> [ScenarioNode] {
+    public func elements(_ what: String) throws(ScenarioError) -> [ScenarioNode] {
         guard case .array(let elements) = value else { throw error(expected: what) }
         return elements.enumerated().map { ScenarioNode(value: $0.element, path: path.appending(index: $0.offset), file: file) }
     }
 
     /// The value of `key` if this node is an object that has it.
-    func member(_ key: String) -> ScenarioNode? {
+    public func member(_ key: String) -> ScenarioNode? {
         value[key].map { ScenarioNode(value: $0, path: path.appending(key: key), file: file) }
     }
 }

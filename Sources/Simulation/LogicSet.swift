@@ -62,11 +62,14 @@ public struct ReferenceLogics: LogicSet {
     public var badge: BadgeManager
     public var push: PushRouter
 
-    public static var variantNames: [String] { Catalog.variants.map(\.name) }
+    /// Every variant of docs/scenario.md ("Variants"), in its order.
+    public static var variantNames: [String] { variants.map(\.key) }
 
-    /// The kind each of AppLogic's `Catalog` variants is caught by in its shipped
-    /// scenario under scenarios/races/.
-    public static let variantKinds: [String: String] = [
+    public static var variantKinds: [String: String] { Dictionary(uniqueKeysWithValues: variants.map { ($0.key, $0.value) }) }
+
+    /// AppLogic's known-bug variants, in docs/scenario.md's order, each with the kind it
+    /// is caught by in its shipped scenario under scenarios/races/.
+    static let variants: KeyValuePairs<String, String> = [
         "refresh.unguardedCompletion": "taskCompletedTwice",
         "refresh.noSynchronize": "notifiedTwiceInWindow",
         "refresh.badgeOverwrite": "badgeDiffersFromUnread",

@@ -108,11 +108,14 @@ public struct World<Logics: LogicSet> {
     /// The names a scenario run by this world and its logic may use, for
     /// ``ScenarioDecoder/load(path:vocabulary:)``: the features a cohort may run
     /// (``FeatureList/features``), the logic's known-bug variants (``LogicSet/variantNames``),
-    /// the judges' rules (``ViolationKind``) a scenario's `judges.off` may name, and the
-    /// endpoint paths `backend.endpoints` may name.
+    /// the judges' rules (``ViolationKind``) a scenario's `judges.off` may name, the
+    /// endpoint paths `backend.endpoints` may name, and the features' scenario sections
+    /// (``FeatureList/logicSections``, ``FeatureList/cohortSections``,
+    /// ``FeatureList/topLevelSections``).
     public static var scenarioVocabulary: ScenarioVocabulary {
         ScenarioVocabulary(features: FeatureList.features, variants: Logics.variantNames, judgeRules: ViolationKind.allCases.map(\.rawValue),
-                           endpoints: RequestOwner.endpoints.map(\.path))
+                           endpoints: RequestOwner.endpoints.map(\.path), logicSections: FeatureList.logicSections,
+                           cohortSections: FeatureList.cohortSections, topLevelSections: FeatureList.topLevelSections)
     }
 
     public var scenario: Scenario { _read { yield core.scenario } }

@@ -1,6 +1,7 @@
 import Testing
 import SimKernel
 @testable import Scenario
+@testable import Simulation
 
 /// `logic.continuation` and `fleet[].continuation` (seed `004`): the seed's defaults,
 /// every key read, and strict errors with their paths.

@@ -1,6 +1,7 @@
 import Testing
 import SimKernel
 @testable import Scenario
+@testable import Simulation
 
 /// `fleet[].push`, `broadcasts` and `backend.push` (seed `001`): the named assumptions as
 /// defaults, every key read, and each bad value rejected with the file, the JSON path,

@@ -1,6 +1,7 @@
 import Testing
 import SimKernel
 @testable import Scenario
+@testable import Simulation
 
 /// `logic.push` (seed `001`'s intervals and thresholds): the seed's defaults, every key
 /// read, and strict errors naming the file, the path, what was expected and what was found.

@@ -3,6 +3,7 @@ import Foundation
 import Reports
 import SimKernel
 @testable import Scenario
+@testable import Simulation
 
 /// Valid files decode to exactly the documented values and defaults.
 @Suite struct ScenarioDecodingTests {
@@ -69,11 +70,12 @@ import SimKernel
         let expected = Scenario(
             name: "full", description: "every key", seed: 42, startUnixSeconds: 1_772_800_215,
             duration: .days(7), tieBreak: .shuffle, fleet: [daily, rare],
-            logic: LogicConfig(
-                refresh: RefreshConfig(preferredInterval: .hours(6), minimumInterval: .hours(8), testCadence: .days(91),
-                                       recentOpenSuppression: .zero, hardStop: .seconds(15)),
-                stepSync: .defaults,
-                variants: ["refresh.noSynchronize", "refresh.localCalendarDays"]),
+            logic: { () -> LogicConfig in
+                var logic = LogicConfig(variants: ["refresh.noSynchronize", "refresh.localCalendarDays"])
+                logic.refresh = RefreshConfig(preferredInterval: .hours(6), minimumInterval: .hours(8), testCadence: .days(91),
+                                              recentOpenSuppression: .zero, hardStop: .seconds(15))
+                return logic
+            }(),
             backend: BackendConfig(workers: 8, serviceTime: .uniform(Self.us(.milliseconds(10)), Self.us(.milliseconds(30))),
                                    queueLimit: 0, requestTimeout: .seconds(30), authTokenLifetime: .hours(12)),
             faults: [
@@ -156,14 +158,14 @@ import SimKernel
                 && c.android.batterySaverAuto == 0.3 && c.android.version == 14
                 && c.android.alarmClock == AlarmClockUsage())
 
-        #expect(s.logic == LogicConfig(refresh: RefreshConfig(preferredInterval: .hours(4), minimumInterval: .hours(12),
-                                                              testCadence: .days(90), recentOpenSuppression: .hours(24),
-                                                              hardStop: .seconds(20)),
-                                       stepSync: StepSyncConfig(syncInterval: .hours(2), backfillLimit: .days(30),
-                                                                retryDelays: [.minutes(5), .minutes(10), .minutes(15)],
-                                                                openSyncAge: .hours(24), staleNotificationAge: .hours(24),
-                                                                lowBatteryPercent: 15),
-                                       variants: []))
+        #expect(s.logic.variants == [])
+        #expect(s.logic.refresh == RefreshConfig(preferredInterval: .hours(4), minimumInterval: .hours(12),
+                                                 testCadence: .days(90), recentOpenSuppression: .hours(24),
+                                                 hardStop: .seconds(20)))
+        #expect(s.logic.stepSync == StepSyncConfig(syncInterval: .hours(2), backfillLimit: .days(30),
+                                                   retryDelays: [.minutes(5), .minutes(10), .minutes(15)],
+                                                   openSyncAge: .hours(24), staleNotificationAge: .hours(24),
+                                                   lowBatteryPercent: 15))
         #expect(s.backend == BackendConfig(workers: 64, serviceTime: .lognormal(median: 40_000, p99: 400_000),
                                            queueLimit: 10_000, requestTimeout: .seconds(60), authTokenLifetime: .days(30)))
     }

@@ -1,18 +1,15 @@
 @testable import Scenario
-
-/// The features the simulator's world declares (Simulation's `FeatureList.features`), as a
-/// scenario names them: the decoder knows none of its own.
-extension Feature {
-    static let refresh = Feature("refresh", bit: 1)
-    static let stepSync = Feature("stepSync", bit: 2)
-    static let push = Feature("push", bit: 4)
-    static let continuation = Feature("continuation", bit: 8)
-}
+@testable import Simulation
 
 extension ScenarioVocabulary {
-    /// The reference world's names: its features and the reference logic's variants
-    /// (every one of ``Catalog/variants``); any judge rule and endpoint path.
-    static let reference = ScenarioVocabulary(features: [.refresh, .stepSync, .push, .continuation], variants: Catalog.variants.map(\.name))
+    /// The reference world's names: its features, their sections and the reference
+    /// logic's variants; any judge rule and endpoint path.
+    static let reference: ScenarioVocabulary = {
+        var world = ReferenceWorld.scenarioVocabulary
+        world.judgeRules = nil
+        world.endpoints = nil
+        return world
+    }()
 }
 
 /// Scenario texts shared by the tests, and helpers to decode them.

@@ -45,18 +45,23 @@ import Testing
         Feature(folder: "StepSync", words: ["stepsync", "step sync", "step-sync", "syncsteps", "stepretry", "stepwake", "stepwork", "stepsread"],
                 ceiling: 3),
         Feature(folder: "Continuation", words: ["continuation"], ceiling: 3),
-        Feature(folder: "Push", words: ["push"], ceiling: 3),
+        // iOS's setting for a background notification that reaches a running app
+        // (`ios.foregroundSilentPush`) is the OS's, as `ios.refreshRunLimit` is.
+        Feature(folder: "Push", words: ["push"], ceiling: 3, osWords: ["foregroundsilentpush"]),
         Feature(folder: "Badge", words: ["badge"], ceiling: 3),
         Feature(folder: "Diagnostics", words: ["diagnostics"], ceiling: 3),
     ]
 
-    /// The modules besides Scenario that hold no feature (docs/architecture.md, "A
-    /// feature's report"): a feature's report section, battery columns, tail clauses,
-    /// merge rules and schema, and the violation kinds of its logic's known bugs come
-    /// from its folder through the world's declarations (``World/reportSections``,
-    /// ``LogicSet/variantKinds``, which the CLI's `Engine` hands the commands), so no
-    /// file here names one, comments included. The ceiling is the most files that may.
-    static let featureFreeModules: [(module: String, ceiling: Int)] = [("Reports", 0), ("FleetSimCLI", 0)]
+    /// The modules that hold no feature (docs/architecture.md, "A feature's report" and
+    /// "Where each kind of change goes"): a feature's report section, battery columns,
+    /// tail clauses, merge rules and schema, the violation kinds and names of its logic's
+    /// known bugs, and its scenario sections (its keys under `logic`, under a cohort and
+    /// at the top level, their decoders and defaults) come from its folder through the
+    /// world's declarations (``World/reportSections``, ``LogicSet/variantKinds``,
+    /// ``World/scenarioVocabulary``, which the CLI's `Engine` hands the commands and the
+    /// decoder), so no file here names one, comments included. The ceiling is the most
+    /// files that may.
+    static let featureFreeModules: [(module: String, ceiling: Int)] = [("Scenario", 0), ("Reports", 0), ("FleetSimCLI", 0)]
 
     /// The backend's push service, a resource of the backend model (Sources/Backend, beside
     /// the API's workers) that `plan --push` sizes and `whatif` replays: its keys
@@ -66,9 +71,12 @@ import Testing
     /// pipeline (what it sends, when, to whom), and are taken out of Reports' and the
     /// CLI's text before matching; the feature's own keys (`push.sends`) still count.
     /// APNs and FCM, the platforms' delivery services, are the OS's and the backend's
-    /// words, as the OS's API names above are: never a feature's in any folder.
-    static let backendPushWords = [#"backend\.push"#, #""pushes""#, #"\.push\.(concurrency|queuelimit)"#,
-                                   #"push[-\s]*(stream|concurren|queue|service|provider|send|capacity|rejected)"#,
+    /// words, as the OS's API names above are: never a feature's in any folder. In the
+    /// scenario's backend section the service is the `push` key, its case and its type
+    /// (`PushBackendConfig`, "a push backend object").
+    static let backendPushWords = [#"case "push": backend\.push"#, #""authtokenlifetime", "push""#, #"var push: pushbackendconfig"#,
+                                   #"backend\.push"#, #""pushes""#, #"\.push\.(concurrency|queuelimit)"#,
+                                   #"push[-\s]*(stream|concurren|queue|service|provider|send|capacity|rejected|backend)"#,
                                    #"push: (peak concurrent|most streams)"#, #"no push was refused"#, #"push/s"#, #"hasprefix\("push"\)"#,
                                    #"--push(?![-\w])"#, #"flag\("push""#, #"contains\("push"\)"#]
 
@@ -104,11 +112,13 @@ import Testing
         let push = Self.features.first { $0.folder == "Push" }!
         for backend in ["r.lookup(\"backend.pushes.apns.saturated\")", "the apns push service saturated", "\\(h.streams) push streams",
                         ".valued(\"push-concurrency\", \"list\")", "knob.pushconcurrency", "fleetsim plan capacity.json --push",
-                        "(apns, fcm) per provider", "s.backend.push.concurrency = value"] {
+                        "(apns, fcm) per provider", "s.backend.push.concurrency = value",
+                        "case \"push\": backend.push = try pushservice(child)", "public var push: pushbackendconfig = .defaults",
+                        "\"a push backend object, e.g. {\\\"concurrency\\\": 1000}\""] {
             #expect(!Self.names(push, Self.withoutBackendPushWords(backend)), "\(backend)")
         }
         for feature in ["r.lookup(\"push.sends\")", "the push pipeline holds it", "latency.pushcreatedtodelivered.high", "pushhost",
-                        "--push-notes", "per push"] {
+                        "--push-notes", "per push", "case \"push\": cohort.push = try pushusage.decode(child)", "var push: pushusage"] {
             #expect(Self.names(push, Self.withoutBackendPushWords(feature)), "\(feature)")
         }
     }

@@ -521,6 +521,16 @@ enum FeatureList {
     /// the order a scenario's error lists them in.
     static let features: [Feature] = [.refresh, .stepSync, .push, .continuation, .diagnostics]
 
+    /// Each feature's section of a scenario's `logic` (``ScenarioVocabulary/logicSections``,
+    /// declared beside its config, Features/<F>/<F>ScenarioSection.swift): the order an
+    /// unknown key's message lists them in.
+    static let logicSections = [RefreshFeature.logicSection, StepSyncFeature.logicSection, ContinuationFeature.logicSection,
+                                PushFeature.logicSection]
+    /// Each feature's section of a cohort (``ScenarioVocabulary/cohortSections``).
+    static let cohortSections = [ContinuationFeature.cohortSection, PushFeature.cohortSection]
+    /// Each feature's top-level section (``ScenarioVocabulary/topLevelSections``).
+    static let topLevelSections = [PushFeature.topLevelSection]
+
     /// Every feature's rules (``ViolationKind/allCases``), in the list's order: the order
     /// of report.json's `invariants.byKind`.
     static let rules = RefreshFeature.rules + BadgeFeature.rules + ContinuationFeature.rules + PushFeature.rules + StepSyncFeature.rules

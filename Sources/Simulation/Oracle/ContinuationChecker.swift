@@ -88,7 +88,7 @@ extension ContinuationHost {
     /// its timeout exactly.
     @inline(__always) func observeDeadlineTimerFires(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let deadline = core.oracle.continuation.entries[i].deadline(core.oracle.judged.logic.continuation)
+        let deadline = core.oracle.continuation.entries[i].deadline(core.oracle.judged.continuation)
         guard deadline != SimTime.never else { return }
         core.verify(core.now == deadline, .continuationPastDeadline, device: i, time: core.now,
                     detail: core.now == deadline ? nil : "the timeout timer of the analysis in flight fired at \(core.format(core.now)); its timeout is at \(core.format(deadline))")
@@ -98,7 +98,7 @@ extension ContinuationHost {
     /// it, the app was terminated): not after its timeout.
     @inline(__always) func analysisEnds(_ i: Int, _ how: String, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let deadline = core.oracle.continuation.entries[i].deadline(core.oracle.judged.logic.continuation)
+        let deadline = core.oracle.continuation.entries[i].deadline(core.oracle.judged.continuation)
         guard deadline != SimTime.never else { return }
         core.oracle.continuation.entries[i].end()
         let holds = core.now <= deadline
@@ -110,7 +110,7 @@ extension ContinuationHost {
     @inline(__always) func observeContinuationRunEnded(core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         for i in core.oracle.continuation.entries.indices {
-            let deadline = core.oracle.continuation.entries[i].deadline(core.oracle.judged.logic.continuation)
+            let deadline = core.oracle.continuation.entries[i].deadline(core.oracle.judged.continuation)
             guard deadline != SimTime.never, deadline < core.now else { continue }
             core.verify(false, .continuationPastDeadline, device: i, time: deadline,
                         detail: "the analysis that timed out at \(core.format(deadline)) was still running at the run's end")
@@ -128,7 +128,7 @@ extension ContinuationHost {
     @inline(__always) func observeOffered(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
         let entry = core.oracle.continuation.entries[i]
-        let due = entry.sentAt + core.oracle.judged.logic.continuation.offerAfter
+        let due = entry.sentAt + core.oracle.judged.continuation.offerAfter
         let holds = entry.inFlight && core.now == due
         core.verify(holds, .offerTimingWrong, device: i, time: core.now, detail: holds ? nil
             : !entry.inFlight ? "the background option offered with no analysis in flight"

@@ -8,9 +8,13 @@ import Scenario
 /// checkers read the numbers here, never the scenario's `logic` section nor the
 /// reference logic's configuration.
 struct JudgedSpecs {
-    /// Each feature's spec, shaped as the scenario's `logic` section (its `variants`
-    /// empty: a known bug changes what the logic does, not what it declares).
-    var logic = LogicConfig.defaults
+    /// Each feature's spec, shaped as its section of the scenario's `logic` (a known bug
+    /// changes what the logic does, not what it declares), held by value so that a
+    /// check reads a stored field, never a section looked up by type.
+    var refresh = RefreshConfig.defaults
+    var stepSync = StepSyncConfig.defaults
+    var continuation = ContinuationConfig.defaults
+    var push = PushLogicConfig.defaults
     /// Where `refreshRequestDateWrong` accepts the next request's `earliestBeginDate`:
     /// now + `logic.refresh.preferredInterval` + this range (``RefreshSpec/earliestBeginJitter``).
     var refreshJitter = SimDuration.zero ... SimDuration.zero
@@ -19,40 +23,40 @@ struct JudgedSpecs {
 
     init(refresh: RefreshSpec, stepSync: StepSyncSpec, continuation: ContinuationSpec, push: PushSpec) {
         func d(_ i: Interval) -> SimDuration { SimDuration(microseconds: i.microseconds) }
-        logic.refresh.preferredInterval = d(refresh.preferredInterval)
-        logic.refresh.minimumInterval = d(refresh.minimumInterval)
-        logic.refresh.testCadence = d(refresh.testCadence)
-        logic.refresh.recentOpenSuppression = d(refresh.recentOpenSuppression)
-        logic.refresh.hardStop = d(refresh.hardStop)
+        self.refresh.preferredInterval = d(refresh.preferredInterval)
+        self.refresh.minimumInterval = d(refresh.minimumInterval)
+        self.refresh.testCadence = d(refresh.testCadence)
+        self.refresh.recentOpenSuppression = d(refresh.recentOpenSuppression)
+        self.refresh.hardStop = d(refresh.hardStop)
         refreshJitter = d(refresh.earliestBeginJitter.lowerBound) ... d(refresh.earliestBeginJitter.upperBound)
-        logic.stepSync.syncInterval = d(stepSync.syncInterval)
-        logic.stepSync.backfillLimit = d(stepSync.backfillLimit)
-        logic.stepSync.retryDelays = stepSync.retryDelays.map(d)
-        logic.stepSync.openSyncAge = d(stepSync.openSyncAge)
-        logic.stepSync.staleNotificationAge = d(stepSync.staleNotificationAge)
-        logic.stepSync.lowBatteryPercent = stepSync.lowBatteryPercent
-        logic.continuation.offerAfter = d(continuation.offerAfter)
-        logic.continuation.hierarchicalTimeout = d(continuation.hierarchicalTimeout)
-        logic.continuation.baselineTimeout = d(continuation.baselineTimeout)
-        logic.push.activityWindow = d(push.activityWindow)
-        logic.push.highEscalationDelay = d(push.highEscalationDelay)
-        logic.push.highEmailDelay = d(push.highEmailDelay)
-        logic.push.normalPerDay = push.normalPerDay
-        logic.push.highPerWeek = push.highPerWeek
-        logic.push.retryDelays = push.retryDelays.map(d)
-        logic.push.providerTimeout = d(push.providerTimeout)
-        logic.push.rateLimitBackoff = d(push.rateLimitBackoff)
-        logic.push.ttlHigh = d(push.ttlHigh)
-        logic.push.ttlNormal = d(push.ttlNormal)
-        logic.push.ttlLow = d(push.ttlLow)
-        logic.push.validationInterval = d(push.validationInterval)
-        logic.push.inactiveAfter = d(push.inactiveAfter)
-        logic.push.purgeAfter = d(push.purgeAfter)
-        logic.push.maintenanceInterval = d(push.maintenanceInterval)
-        logic.push.titleLimit = push.titleLimit
-        logic.push.bodyLimit = push.bodyLimit
-        logic.push.apnsPayloadLimit = push.apnsPayloadLimit
-        logic.push.fcmPayloadLimit = push.fcmPayloadLimit
+        self.stepSync.syncInterval = d(stepSync.syncInterval)
+        self.stepSync.backfillLimit = d(stepSync.backfillLimit)
+        self.stepSync.retryDelays = stepSync.retryDelays.map(d)
+        self.stepSync.openSyncAge = d(stepSync.openSyncAge)
+        self.stepSync.staleNotificationAge = d(stepSync.staleNotificationAge)
+        self.stepSync.lowBatteryPercent = stepSync.lowBatteryPercent
+        self.continuation.offerAfter = d(continuation.offerAfter)
+        self.continuation.hierarchicalTimeout = d(continuation.hierarchicalTimeout)
+        self.continuation.baselineTimeout = d(continuation.baselineTimeout)
+        self.push.activityWindow = d(push.activityWindow)
+        self.push.highEscalationDelay = d(push.highEscalationDelay)
+        self.push.highEmailDelay = d(push.highEmailDelay)
+        self.push.normalPerDay = push.normalPerDay
+        self.push.highPerWeek = push.highPerWeek
+        self.push.retryDelays = push.retryDelays.map(d)
+        self.push.providerTimeout = d(push.providerTimeout)
+        self.push.rateLimitBackoff = d(push.rateLimitBackoff)
+        self.push.ttlHigh = d(push.ttlHigh)
+        self.push.ttlNormal = d(push.ttlNormal)
+        self.push.ttlLow = d(push.ttlLow)
+        self.push.validationInterval = d(push.validationInterval)
+        self.push.inactiveAfter = d(push.inactiveAfter)
+        self.push.purgeAfter = d(push.purgeAfter)
+        self.push.maintenanceInterval = d(push.maintenanceInterval)
+        self.push.titleLimit = push.titleLimit
+        self.push.bodyLimit = push.bodyLimit
+        self.push.apnsPayloadLimit = push.apnsPayloadLimit
+        self.push.fcmPayloadLimit = push.fcmPayloadLimit
     }
 
     /// The specs `logics` declares.

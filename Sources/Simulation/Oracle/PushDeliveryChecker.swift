@@ -44,7 +44,7 @@ extension PushHost {
     @inline(__always) func observePushSendRules(user u: Int, device d: Int, _ id: PushSendID, _ payload: PushPayload,
                                        expiration: Instant, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let logic = core.oracle.judged.logic.push
+        let logic = core.oracle.judged.push
         let now = instant(core.now)
         let retryOf = core.oracle.push.judgedRetryOf
         var notification = -1, summary = false
@@ -181,7 +181,7 @@ extension PushHost {
     /// very instant of the check may come either side of it (same-instant order).
     @inline(__always) func judgeHighEmail(_ n: Int, core: borrowing WorldCore) {
         guard core.oracle.watching, let entry = core.oracle.push.highTruth[UInt32(n)] else { return }
-        let deadline = ledger[n].firstSentAt + core.oracle.judged.logic.push.highEmailDelay
+        let deadline = ledger[n].firstSentAt + core.oracle.judged.push.highEmailDelay
         let check = deadline + SimDuration(microseconds: 1)
         guard check < core.end else { return }
         let u = Int(ledger[n].user)

@@ -63,7 +63,7 @@ extension PushHost {
             // A token deactivated for disuse is not validated: back in use, its validation
             // is due at the next daily run at the latest.
             if core.oracle.push.rules[u].token.flags.contains(.dormant) {
-                core.oracle.push.rules[u].token.since = max(core.oracle.push.rules[u].token.since, core.now - core.oracle.judged.logic.push.validationInterval)
+                core.oracle.push.rules[u].token.since = max(core.oracle.push.rules[u].token.since, core.now - core.oracle.judged.push.validationInterval)
             }
             core.oracle.push.rules[u].token.flags.remove(.dormant)
         default:
@@ -87,7 +87,7 @@ extension PushHost {
                     detail: token.generation >= registered ? nil : "send \(id) to \(Self.named(token, core)), replaced by g\(registered) at the server")
         if token.generation == registered, !core.oracle.push.rules[u].token.flags.contains(.sentSinceValidated), tokenMustBeActive(u, core: core) {
             core.oracle.push.rules[u].token.flags.insert(.sentSinceValidated)
-            let logic = core.oracle.judged.logic.push
+            let logic = core.oracle.judged.push
             let due = core.oracle.push.rules[u].token.since + logic.validationInterval + logic.maintenanceInterval
             core.verify(core.now <= due, .tokenValidationLate, device: d, time: core.now,
                         detail: core.now <= due ? nil : "first send to \(Self.named(token, core)) since its validation at "
@@ -108,7 +108,7 @@ extension PushHost {
                     detail: offCategory ? "notification n\(n) pushed in a category the user turned off" : nil)
         guard summary || ledger[n].priority == .normal else { return }
         let opened = core.oracle.refresh.devices[d].lastTrueOpen
-        let window = core.oracle.judged.logic.push.activityWindow
+        let window = core.oracle.judged.push.activityWindow
         let quiet = opened == SimTime.never || core.now - opened > window
         core.verify(quiet, .normalPushWhileActive, device: d, time: core.now,
                     detail: quiet ? nil : "normal push n\(n) sent \(core.human(core.now - opened)) after the user opened the app")
@@ -142,14 +142,14 @@ extension PushHost {
             if record.notification >= 0 { core.oracle.push.rules[u].token.usedAt = core.now }
         case .timedOut, .status:
             if case .status(let code, _) = record.result, code != 429, code < 500 { return }
-            guard (core.oracle.push.retryTruth[Self.retryKey(u, record.send)]?.attempt ?? 0) >= core.oracle.judged.logic.push.retryDelays.count else { return }
+            guard (core.oracle.push.retryTruth[Self.retryKey(u, record.send)]?.attempt ?? 0) >= core.oracle.judged.push.retryDelays.count else { return }
             if record.payload.content == .validation {
                 core.oracle.push.judgedValidationGaveUp = UInt64(u) << 32 | UInt64(record.token.generation)
                 if record.token.generation == core.oracle.push.rules[u].token.registered { core.oracle.push.rules[u].token.flags.insert(.validationGaveUp) }
             } else if record.token.generation == core.oracle.push.rules[u].token.registered {
                 // Any other send that failed every retry validated nothing: the token's
                 // validation is due again, at the next daily run at the latest.
-                core.oracle.push.rules[u].token.since = max(core.oracle.push.rules[u].token.since, core.now - core.oracle.judged.logic.push.validationInterval)
+                core.oracle.push.rules[u].token.since = max(core.oracle.push.rules[u].token.since, core.now - core.oracle.judged.push.validationInterval)
                 core.oracle.push.rules[u].token.flags.remove(.sentSinceValidated)
             }
         case .invalidToken:
@@ -172,7 +172,7 @@ extension PushHost {
                             + "and no validation push of it failed every retry")
         case .inactive:
             let unused = core.now - core.oracle.push.rules[u].token.usedAt
-            let holds = unused >= core.oracle.judged.logic.push.inactiveAfter
+            let holds = unused >= core.oracle.judged.push.inactiveAfter
             core.verify(holds, .registryCleanupWrong, device: d, time: core.now,
                         detail: holds ? nil : "\(Self.named(token, core)) marked inactive after \(core.human(unused)) without use")
             if holds, token.generation == core.oracle.push.rules[u].token.registered { core.oracle.push.rules[u].token.flags.insert(.dormant) }
@@ -196,7 +196,7 @@ extension PushHost {
     /// ``tokenMustBeActive(_:core:)`` with its disuse counted at `t` (`t` >= the last use).
     @inline(__always) func tokenMustBeActive(_ u: Int, at t: SimTime, core: borrowing WorldCore) -> Bool {
         let token = core.oracle.push.rules[u].token
-        return token.registered > 0 && !token.flags.contains(.dormant) && t - token.usedAt < core.oracle.judged.logic.push.inactiveAfter
+        return token.registered > 0 && !token.flags.contains(.dormant) && t - token.usedAt < core.oracle.judged.push.inactiveAfter
             && !tokenGone(u, core: core)
     }
 
@@ -221,7 +221,7 @@ extension PushHost {
         let expired = tokenGone(u, core: core)
         let age = core.now - core.oracle.push.rules[u].token.since
         let noticed = core.oracle.push.rules[u].token.flags.contains(.purgeNoticed)
-        let holds = expired && age >= core.oracle.judged.logic.push.purgeAfter && noticed
+        let holds = expired && age >= core.oracle.judged.push.purgeAfter && noticed
         core.verify(holds, .registryCleanupWrong, device: Int(truth[u].device), time: core.now,
                     detail: holds ? nil : !noticed ? "device purged without the email notice first"
                         : "device purged \(expired ? "\(core.human(age)) after its token expired" : "although its token is not expired")")
@@ -243,7 +243,7 @@ extension PushHost {
     /// `validationInterval` + `maintenanceInterval` ago, and in use when that validation fell due.
     @inline(__always) func judgeTokenValidationAtEnd(core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let logic = core.oracle.judged.logic.push
+        let logic = core.oracle.judged.push
         for u in core.oracle.push.rules.indices where !core.oracle.push.rules[u].token.flags.contains(.sentSinceValidated) {
             let due = core.oracle.push.rules[u].token.since + logic.validationInterval + logic.maintenanceInterval
             guard due < core.end, tokenMustBeActive(u, at: max(due, core.oracle.push.rules[u].token.usedAt), core: core) else { continue }

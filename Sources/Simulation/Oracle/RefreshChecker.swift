@@ -119,7 +119,7 @@ extension WorldCore {
         guard oracle.watching else { return }
         if devices[i].task.running { oracle.refresh.devices[i].task.insert(.submitted) }
         let ahead = earliestWall - devices[i].clock.wallMicroseconds(at: now, startUnixSeconds: startUnixSeconds)
-        let preferred = oracle.judged.logic.refresh.preferredInterval.microseconds
+        let preferred = oracle.judged.refresh.preferredInterval.microseconds
         let jitter = oracle.judged.refreshJitter
         let lowest = preferred + jitter.lowerBound.microseconds, highest = preferred + jitter.upperBound.microseconds
         let holds = ahead >= lowest && ahead <= highest
@@ -156,7 +156,7 @@ extension WorldCore {
         let submitted = entry.task.contains(.submitted)
         verify(submitted, .refreshRequestDateWrong, device: i, time: now,
                detail: submitted ? nil : "test history asked for before the next refresh was")
-        let minimum = oracle.judged.logic.refresh.minimumInterval
+        let minimum = oracle.judged.refresh.minimumInterval
         let recent = entry.lastRefreshAt != SimTime.never && now - entry.lastRefreshAt < minimum
         verify(!recent, .refreshedTooSoon, device: i, time: now,
                detail: recent ? "refresh \(human(now - entry.lastRefreshAt)) after the last one finished (minimum \(human(minimum)))" : nil)
@@ -194,7 +194,7 @@ extension WorldCore {
     func observeTaskEnded(_ i: Int) {
         guard oracle.watching, cohorts[Int(devices[i].cohort)].runs(.refresh), devices[i].task.holder == WorkID.refresh.rawValue else { return }
         let ran = now - devices[i].task.launchedAt
-        let hardStop = oracle.judged.logic.refresh.hardStop
+        let hardStop = oracle.judged.refresh.hardStop
         verify(ran <= hardStop, .refreshPastHardStop, device: i, time: now,
                detail: ran <= hardStop ? nil : "task \(devices[i].task.serial) ended \(human(ran)) after its launch, \(devices[i].task.completions == 0 ? "not completed" : "completed"); hard stop \(human(hardStop))")
     }
@@ -242,7 +242,7 @@ extension RefreshHost {
         guard window != RefreshSlot.noWindow, truth.window(i) == window, !truth.inProgress(i, at: now),
               core.devices[i].permission.allowsPosting else { return }
         let opened = core.oracle.refresh.devices[i].lastTrueOpen
-        guard opened == SimTime.never || now - opened >= core.oracle.judged.logic.refresh.recentOpenSuppression else { return }
+        guard opened == SimTime.never || now - opened >= core.oracle.judged.refresh.recentOpenSuppression else { return }
         let notified = slots[i].notifiedWindow == window
         core.verify(notified, .availableTestNotNotified, device: i, time: now,
                detail: notified ? nil : "test available since \(core.format(truth.availableAt(i))) and this refresh saw it, but no notification")
@@ -267,7 +267,7 @@ extension RefreshHost {
         core.verify(inWindow == 1, .notifiedTwiceInWindow, device: i, time: now,
                detail: inWindow == 1 ? nil : "notification \(inWindow) for the window opened at \(core.format(availableAt))")
         let opened = core.oracle.refresh.devices[i].lastTrueOpen
-        let openedRecently = opened != SimTime.never && now - opened < core.oracle.judged.logic.refresh.recentOpenSuppression
+        let openedRecently = opened != SimTime.never && now - opened < core.oracle.judged.refresh.recentOpenSuppression
         core.verify(!openedRecently, .notifiedDespiteRecentOpen, device: i, time: now,
                detail: openedRecently ? "app opened \(core.hours(now - opened)) before the notification" : nil)
     }

@@ -24,7 +24,7 @@ extension StepSyncHost {
     /// logic's boot clock too.
     @inline(__always) func observeSyncCadence(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let config = core.oracle.judged.logic.stepSync
+        let config = core.oracle.judged.stepSync
         let minimum: SimDuration, trigger: String
         switch core.oracle.steps.devices[i].sync.delivering {
         case .refreshLaunch: (minimum, trigger) = (config.syncInterval, "a refresh launch")
@@ -45,7 +45,7 @@ extension StepSyncHost {
     /// `logic.stepSync.syncInterval` (seed `003`, "Configuration": 120 minutes).
     @inline(__always) func observePeriodicWorkInterval(_ i: Int, _ interval: SimDuration, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let expected = core.oracle.judged.logic.stepSync.syncInterval
+        let expected = core.oracle.judged.stepSync.syncInterval
         core.verify(interval == expected, .stepSyncTooSoon, device: i, time: core.now,
                     detail: interval == expected ? nil : "periodic step sync asked for every \(core.human(interval)), not \(core.human(expected))")
     }
@@ -56,7 +56,7 @@ extension StepSyncHost {
     /// sync: signed in, online, not in low-power mode, and the battery not low, read as
     /// the OS reports it to the app (whole percent, above `lowBatteryPercent`, or charging).
     @inline(__always) func openSyncIsDue(_ i: Int, core: borrowing WorldCore) -> Bool {
-        let config = core.oracle.judged.logic.stepSync
+        let config = core.oracle.judged.stepSync
         guard core.now - core.oracle.steps.devices[i].cadence.lastSuccessStartedAt >= config.openSyncAge, slots[i].job < 0 else { return false }
         let level = Int(core.cohorts[Int(core.devices[i].cohort)].battery.percent(core.devices[i].battery, at: core.now).rounded(.down))
         let batteryLow = !core.devices[i].battery.charging && level <= config.lowBatteryPercent
@@ -79,7 +79,7 @@ extension StepSyncHost {
     /// buckets by). The upload leaves in its read's instant.
     @inline(__always) func observeUploadReach(_ i: Int, _ upload: StepUpload, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let limit = core.oracle.judged.logic.stepSync.backfillLimit
+        let limit = core.oracle.judged.stepSync.backfillLimit
         let first = core.oracleDeviceDay(i, at: core.now - limit)
         var earliest = Int32.max
         for entry in upload.days { earliest = min(earliest, entry.date.daysSince1970) }

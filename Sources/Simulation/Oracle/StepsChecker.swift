@@ -187,7 +187,7 @@ extension StepSyncHost {
         guard core.oracle.watching else { return }
         let truth = core.oracle.steps.devices[i].sync
         let problem = StepsChecker.retryTimerProblem(after: after, failures: truth.failures, delivering: truth.delivering,
-                                                     delays: core.oracle.judged.logic.stepSync.retryDelays)
+                                                     delays: core.oracle.judged.stepSync.retryDelays)
         core.verify(problem == nil, .stepRetryScheduleWrong, device: i, time: core.now, detail: problem)
     }
 
@@ -195,7 +195,7 @@ extension StepSyncHost {
     /// only at a success, for `logic.stepSync.staleNotificationAge`.
     @inline(__always) func observeStaleNoticeSet(_ i: Int, after: SimDuration, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let age = core.oracle.judged.logic.stepSync.staleNotificationAge
+        let age = core.oracle.judged.stepSync.staleNotificationAge
         let atSuccess = core.oracle.steps.devices[i].sync.noticeDue && core.oracle.steps.devices[i].sync.lastSuccessAt == core.now
         core.oracle.steps.devices[i].sync.noticeDue = false
         let holds = atSuccess && after == age
@@ -208,7 +208,7 @@ extension StepSyncHost {
     /// when no sync succeeded for `logic.stepSync.staleNotificationAge`.
     @inline(__always) func observeStaleNoticeFires(_ i: Int, core: borrowing WorldCore) {
         guard core.oracle.watching else { return }
-        let truth = core.oracle.steps.devices[i].sync, age = core.oracle.judged.logic.stepSync.staleNotificationAge
+        let truth = core.oracle.steps.devices[i].sync, age = core.oracle.judged.stepSync.staleNotificationAge
         if truth.noticeDue { staleNoticeNotSet(i, truth, core: core) }
         core.oracle.steps.devices[i].sync.noticeDue = false
         let holds = core.now - truth.lastSuccessAt >= age
@@ -264,7 +264,7 @@ extension StepSyncHost {
             core.oracle.steps.devices[user].judgedThrough = moved - 1
         }
         let end = core.oracleDeviceDay(user, at: readTo)
-        let windowStart = core.oracleDeviceDay(user, at: readTo - core.oracle.judged.logic.stepSync.backfillLimit) + 1
+        let windowStart = core.oracleDeviceDay(user, at: readTo - core.oracle.judged.stepSync.backfillLimit) + 1
         // A declared retention (`backend.stepStore.retentionDays`) removes the dates more
         // than that many days before the server's UTC date: those are not judged.
         let today = Int32(OracleZone.floorDiv(OracleZone.unixSeconds(core.now, startUnixSeconds: core.startUnixSeconds), 86_400))

@@ -59,6 +59,9 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
     var durable = OnDisk<ContinuationStored>()
     var slots: [ContinuationSlot]
     var metrics: ContinuationMetrics
+    /// Each cohort's `fleet[].continuation`, by cohort index, copied when the world is
+    /// built so that an event reads a stored value, never a section looked up by type.
+    let usages: [ContinuationUsage]
     /// **Assumption**: the foreground the user waits in outlasts the analysis's longest
     /// timeout by this much, so its failure is seen before the app leaves the foreground.
     static var foregroundMargin: SimDuration { .seconds(1) }
@@ -74,6 +77,7 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
         states = Array(hugePagesRepeating: Logics.Continuation.State(), count: n)
         slots = Array(hugePagesRepeating: ContinuationSlot(), count: n)
         metrics = ContinuationMetrics(completedToNotified: TimedLatency(durationMicroseconds: scenario.duration.microseconds))
+        usages = core.cohorts.map(\.config.continuation)
         effects.reserveCapacity(8)
     }
 
@@ -129,7 +133,7 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
             core.schedule(.continuation(.choice(device: d, incarnation: core.devices[i].incarnation)), at: core.now)
         case .beginBackgroundTask:
             slots[i].holdsBackgroundTask = true
-            let granted = core.cohorts[Int(core.devices[i].cohort)].config.continuation.backgroundTime
+            let granted = usages[Int(core.devices[i].cohort)].backgroundTime
             core.armTimer(d, .backgroundTask, after: granted)
             core.note(d) { c in "OS: background task granted for \(c.human(granted))" }
         case .requestNotificationAuthorization:
@@ -182,7 +186,7 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
     /// (cohort `continuation.startProbability`), and in which mode.
     mutating func userStartsAnalysis(_ d: UInt32, core: inout WorldCore) -> AnalysisMode? {
         let i = Int(d)
-        let usage = core.cohorts[Int(core.devices[i].cohort)].config.continuation
+        let usage = usages[Int(core.devices[i].cohort)]
         return core.streams(of: i).withStream(.continuation, at: &slots[i].stream) { rng -> AnalysisMode? in
             guard rng.chance(usage.startProbability) else { return nil }
             return usage.modes.pick(&rng) == .hierarchical ? .hierarchical : .baseline
@@ -194,7 +198,7 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
     mutating func userChooses(_ d: UInt32, incarnation: UInt32, core: inout WorldCore) -> ContinuationChoice? {
         let i = Int(d)
         guard core.devices[i].incarnation == incarnation, core.devices[i].process == .running else { return nil }
-        let choice = core.cohorts[Int(core.devices[i].cohort)].config.continuation.choice
+        let choice = usages[Int(core.devices[i].cohort)].choice
         let picked = core.streams(of: i).withStream(.continuation, at: &slots[i].stream) { choice.pick(&$0) }
         metrics.choices[ContinuationChoiceName.allCases.firstIndex(of: picked)!] += 1
         switch picked {
@@ -282,7 +286,7 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
     mutating func backgroundTimeRunsOut(_ d: UInt32, core: inout WorldCore) -> Bool {
         let i = Int(d)
         guard slots[i].holdsBackgroundTask else { return false }
-        let granted = core.cohorts[Int(core.devices[i].cohort)].config.continuation.backgroundTime
+        let granted = usages[Int(core.devices[i].cohort)].backgroundTime
         if core.now < core.devices[i].foregroundUntil {
             core.armTimer(d, .backgroundTask, at: core.devices[i].foregroundUntil + granted)
             return false
@@ -338,7 +342,7 @@ struct ContinuationHost<Logics: LogicSet>: FeatureHost {
     /// distribution, drawn from the device's stream, times `slowdown` while a
     /// `backendSlowdown` is in force.
     mutating func serviceTime(_ endpoint: Endpoint, device d: Int, slowdown: Double?, core: inout WorldCore) -> SimDuration {
-        let usage = core.cohorts[Int(core.devices[d].cohort)].config.continuation
+        let usage = usages[Int(core.devices[d].cohort)]
         let hierarchical: Bool
         if case .analysis(.hierarchical) = endpoint { hierarchical = true } else { hierarchical = false }
         let base = core.streams(of: d).withStream(.continuation, at: &slots[d].stream) {

@@ -22,8 +22,8 @@ extension PushHost {
     static var lifecycleMonth: Double { 30.0 * 86_400 }
 
     mutating func scheduleLifecycle(_ d: UInt32, reinstall: Bool, core: inout WorldCore) {
-        let usage = core.scenario.fleet[Int(core.devices[Int(d)].cohort)].push
-        let perMonth = reinstall ? usage.reinstallsPerMonth : usage.tokenRotationsPerMonth
+        let c = Int(core.devices[Int(d)].cohort)
+        let perMonth = reinstall ? usages[c].reinstallsPerMonth : usages[c].tokenRotationsPerMonth
         guard perMonth > 0 else { return }
         let u = Int(userOf[Int(d)])
         let gap = SimDuration.fromSeconds(core.streams(of: Int(d)).withStream(.pushLifecycle, at: &truth[u].lifecycle) {

@@ -146,10 +146,12 @@ extension PushHost {
         let u = Int(messages[Int(message)].user)
         let d = truth[u].device
         let i = Int(d)
-        // The cohort's fields read in place (a copy of its `PushUsage` would retain its arrays).
+        // The cohort's two fields, taken from the host's copy of its section (the whole
+        // `PushUsage` would retain its arrays).
         let c = Int(core.devices[i].cohort)
+        let open = usages[c].openProbability, openDelay = usages[c].openDelay
         if let delay = core.streams(of: i).withStream(.push, at: &streams[u], {
-            $0.chance(core.scenario.fleet[c].push.openProbability) ? core.scenario.fleet[c].push.openDelay.sampleDuration(&$0) : nil
+            $0.chance(open) ? openDelay.sampleDuration(&$0) : nil
         }) {
             guard core.now + delay < core.end else { return }
             metrics.opened += 1

@@ -100,18 +100,25 @@ struct PushHost<Logics: LogicSet> {
 
     /// A cohort runs `push` (else the pipeline stays empty and idle).
     let active: Bool
+    /// Each cohort's `fleet[].push`, by cohort index, copied when the world is built so
+    /// that an event reads a stored value, never a section looked up by type.
+    let usages: [PushUsage]
+    /// The scenario's `broadcasts`, copied when the world is built (as ``usages``).
+    let broadcasts: [Broadcast]
 
     /// Builds the push users of the cohorts that run `push` (none: an empty, idle host).
     init(scenario: Scenario, router: Logics.Push, core: WorldCore) {
         self.router = router
         active = core.cohorts.contains { $0.runs(.push) }
+        usages = core.cohorts.map(\.config.push)
         let deviceCount = active ? core.devices.count : 0
         userOf = Array(hugePagesRepeating: -1, count: deviceCount)
         apns = APNsGatewayModel(deviceCount: 0)
         fcm = FCMGatewayModel(deviceCount: 0)
         concurrency = scenario.backend.push.concurrency
         queueLimit = scenario.backend.push.queueLimit
-        broadcastCollapseIds = scenario.broadcasts.indices.map { "broadcast-\($0)" }
+        broadcasts = scenario.broadcasts
+        broadcastCollapseIds = broadcasts.indices.map { "broadcast-\($0)" }
         startMicroseconds = core.startUnixSeconds * 1_000_000
         load = PushLoad(duration: scenario.duration, active: active)
         metrics = PushMetrics(duration: scenario.duration)
@@ -129,7 +136,7 @@ struct PushHost<Logics: LogicSet> {
         for d in core.devices.indices {
             let cohort = core.cohorts[Int(core.devices[d].cohort)]
             guard cohort.runs(.push) else { continue }
-            let usage = scenario.fleet[Int(core.devices[d].cohort)].push
+            let usage = usages[Int(core.devices[d].cohort)]
             let entity = core.globalID(d)
             var setup = RandomStream(seed: scenario.seed, entity: entity, purpose: "push.setup")
             let drawn = usage.quietHours.pick(&setup)
@@ -177,13 +184,13 @@ struct PushHost<Logics: LogicSet> {
     }
 
     mutating func scheduleBroadcasts(core: inout WorldCore) {
-        for (k, b) in core.scenario.broadcasts.enumerated() where SimTime.zero + b.at < core.end {
+        for (k, b) in broadcasts.enumerated() where SimTime.zero + b.at < core.end {
             schedule(.broadcast(index: UInt16(k)), at: .zero + b.at, core: &core)
         }
     }
 
     mutating func scheduleSource(_ d: UInt32, source: Int, core: inout WorldCore) {
-        let perDay = core.scenario.fleet[Int(core.devices[Int(d)].cohort)].push.sources[source].perDay
+        let perDay = usages[Int(core.devices[Int(d)].cohort)].sources[source].perDay
         guard perDay > 0 else { return }
         let gap = SimDuration.fromSeconds(core.streams(of: Int(d)).withStream(.push, at: &streams[Int(userOf[Int(d)])]) { $0.exponential(mean: 86_400 / perDay) })
         schedule(.source(device: d, source: UInt8(source)), after: gap, core: &core)
@@ -195,9 +202,8 @@ struct PushHost<Logics: LogicSet> {
     /// schedules the source's next one, ``scheduleSource(_:source:core:)``).
     mutating func sourceFires(_ d: UInt32, source: Int, core: inout WorldCore) -> PushDelivery {
         let u = Int(userOf[Int(d)])
-        let priority = core.streams(of: Int(d)).withStream(.push, at: &streams[u]) {
-            core.scenario.fleet[Int(core.devices[Int(d)].cohort)].push.sources[source].priority.pick(&$0)
-        }
+        let priorities = usages[Int(core.devices[Int(d)].cohort)].sources[source].priority
+        let priority = core.streams(of: Int(d)).withStream(.push, at: &streams[u]) { priorities.pick(&$0) }
         let name = PushSourceName.allCases[source]
         return create(d, source: source, category: name.category, priority: priority, collapseId: nil, core: &core)
     }
@@ -206,7 +212,7 @@ struct PushHost<Logics: LogicSet> {
     /// a notification is created.
     mutating func broadcastReaches(_ d: Int, _ k: Int, purpose: StreamPurpose, core: inout WorldCore) -> PushDelivery? {
         guard userOf[d] >= 0 else { return nil }
-        let b = core.scenario.broadcasts[k]
+        let b = broadcasts[k]
         if let name = b.cohort, core.cohorts[Int(core.devices[d].cohort)].name != name { return nil }
         if b.fraction < 1 {
             var stream = RandomStream(seed: core.scenario.seed, entity: core.globalID(d), purpose: purpose)
