@@ -1,6 +1,5 @@
 import Testing
 @testable import Scenario
-@testable import Simulation
 
 /// Invalid files are rejected with the file, the exact JSON path, what was expected
 /// and what was found.
