@@ -38,7 +38,7 @@ import SimKernel
             if case .pushProviderErrors(let provider, _, _) = f.kind { provider } else { nil }
         })
         #expect(providers == ["apns", "fcm"])
-        #expect(hostile.fleet.allSatisfy { Set($0.features) == Set(FeatureList.features) })
+        #expect(hostile.fleet.allSatisfy { Set($0.features) == Set(FeatureList.features.filter(\.byDefault)) })
     }
 
     /// At a fiftieth of the fleet (about 200 phones), the correct logic has no violation on

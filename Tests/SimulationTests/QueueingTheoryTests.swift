@@ -87,7 +87,7 @@ import Reports
         load.addBusy(from: SimTime.zero + .seconds(50), for: .seconds(20), endpoint: 1, cause: .appOpen, end: SimTime.zero + .seconds(150))
         load.addBusy(from: SimTime.zero + .seconds(140), for: .seconds(30), endpoint: 3, cause: .pushWake, end: SimTime.zero + .seconds(150))
         #expect(load.apiBusy == [10_000_000, 10_000_000, 10_000_000])
-        #expect(load.apiBusyByEndpoint == [0, 20_000_000, 0, 10_000_000, 0])
+        #expect(load.apiBusyByEndpoint == [0, 20_000_000, 0, 10_000_000] + Array(repeating: 0, count: LoadSeries.endpointNames.count - 4))
         // Split by bucket, by endpoint and by the request's cause alike (the minute of the most work).
         #expect(load.apiBusyByEndpointOverTime[1] == [10_000_000, 10_000_000, 0] && load.apiBusyByEndpointOverTime[3] == [0, 0, 10_000_000])
         #expect(load.apiBusyByCause[Int(LoadCause.appOpen.rawValue)] == [10_000_000, 10_000_000, 0])
