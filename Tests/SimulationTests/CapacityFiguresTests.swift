@@ -17,7 +17,7 @@ import Reports
 
     /// The default over its first 3 days: its busiest minute by requests lies in the
     /// backend outage of day 3 (no worker busy, none of its requests answered), and the
-    /// report says the fault made it; the minute of the most work is the analysis
+    /// report says the fault made it (and its busiest second, inside it too); the minute of the most work is the analysis
     /// endpoint's, a small share of the requests and most of the busy time.
     @Test func theDefaultsPeaksSayWhatMadeThemAndWhatWorkedMost() throws {
         var scenario = try Fixtures.scenario("scenarios/default.json").scaled(by: 0.01)
@@ -27,6 +27,13 @@ import Reports
         #expect(Self.number(r, "backend.load.peak.headroom") == 1 && Self.number(r, "backend.load.peak.busyWorkers") == 0)
         let md = MarkdownReport.render(r)
         #expect(md.contains("(inside backendOutage: the fault made this minute); none of its"), "\(md)")
+        // So does its busiest second, which the outage made too: the second's own count unanswered.
+        let second = try #require(r.lookup("backend.load.peakSecond.at")?.doubleValue)
+        let outage = try #require(r.lookup("backend.load.faults")?.arrayValue?.first { $0.lookup("kind")?.stringValue == "backendOutage" })
+        #expect(second >= outage.lookup("start")?.doubleValue ?? .infinity && second < outage.lookup("end")?.doubleValue ?? 0)
+        let row = try #require(md.split(separator: "\n").first { $0.hasPrefix("| busiest second ") })
+        let n = try #require(r.lookup("backend.load.peakSecond.requests")?.intValue)
+        #expect(row.contains("(inside backendOutage: the fault made this second); none of its \(n) requests answered"), "\(row)")
 
         let w = "backend.load.peakByWork"
         #expect(r.lookup("\(w).faults") == .array([]))

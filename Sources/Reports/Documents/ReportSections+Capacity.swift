@@ -48,9 +48,31 @@ extension ReportSections {
     /// ` (inside backendOutage: the fault made this minute)` when the fault list at `path`
     /// names any; empty otherwise.
     static func faultNote(_ r: ReportValue, _ path: String) -> String {
-        let kinds = (r.lookup(path)?.arrayValue ?? []).compactMap(\.stringValue)
+        faultNote((r.lookup(path)?.arrayValue ?? []).compactMap(\.stringValue), made: "minute")
+    }
+
+    static func faultNote(_ kinds: [String], made span: String) -> String {
         guard !kinds.isEmpty else { return "" }
-        return " (inside \(kinds.joined(separator: ", ")): the fault made this minute)"
+        return " (inside \(kinds.joined(separator: ", ")): the fault made this \(span))"
+    }
+
+    /// The busiest second's fault note, as its minute's (`backend.load.peak.faults`): the
+    /// fault windows of `backend.load.faults` that the second lies in, and when its minute
+    /// answered none of its requests, `; none of its 4 requests answered` (the second's
+    /// count); when its minute answered some, the minute's count, as the second's own is
+    /// not recorded.
+    static func peakSecondNote(_ r: ReportValue) -> String {
+        guard let at = r.lookup("backend.load.peakSecond.at")?.doubleValue else { return "" }
+        let kinds = CapacityFigures.faultKinds(CapacityFigures.faultWindows(r), start: at, end: at + 1)
+        guard let width = r.lookup("backend.load.bucketSeconds")?.doubleValue, width > 0 else { return faultNote(kinds, made: "second") }
+        let b = Int(at / width)
+        let unanswered = r.lookup("backend.load.apiUnanswered.\(b)")?.intValue ?? 0
+        let requests = r.lookup("backend.load.requests.total.\(b)")?.intValue ?? 0
+        guard unanswered > 0 else { return faultNote(kinds, made: "second") }
+        let second = r.lookup("backend.load.peakSecond.requests")?.intValue ?? r.lookup("backend.requestsPerSecond.peakSecond")?.intValue ?? 0
+        return faultNote(kinds, made: "second")
+            + (unanswered >= requests ? "; none of its \(HumanUnits.count(second)) requests answered"
+                                      : "; its minute: \(HumanUnits.count(unanswered)) of its \(HumanUnits.count(requests)) requests unanswered")
     }
 
     /// The capacity table: per resource its capacity, utilisation, headroom and the minute

@@ -281,7 +281,7 @@ public enum ReportSections {
             ["requests", count(r, "backend.requests.total"), exact], ["mean", MetricText.lookup(r, "backend.requestsPerSecond.mean"), exact],
             ["p99 of seconds", MetricText.lookup(r, "backend.requestsPerSecond.p99"), exact],
         ] + peakRows(r) + [
-            ["busiest second", at(MetricText.lookup(r, "backend.requestsPerSecond.peakSecond"), r, "backend.load.peakSecond.at"), exact],
+            ["busiest second", at(MetricText.lookup(r, "backend.requestsPerSecond.peakSecond"), r, "backend.load.peakSecond.at") + peakSecondNote(r), exact],
             ["busiest second: cause", mixText(r, "backend.load.peakSecond")
                 + (r.lookup("backend.load.peakSecond.mixOf")?.stringValue == "minute" ? " (the mix of its minute: sharded, the second's own is not known)" : ""), exact],
             ["workers", count(r, "backend.capacity.workers"), exact],

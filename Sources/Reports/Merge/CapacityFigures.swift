@@ -66,8 +66,8 @@ public enum CapacityFigures {
         }
         let windows = faultWindows(r)
         func faults(_ bucket: Int) -> ReportValue {
-            let start = Double(Int64(bucket) * bucketSeconds), end = start + Double(bucketSeconds)
-            return .array(windows.filter { $0.start < end && ($0.end > start || ($0.end == $0.start && $0.start >= start)) }.map { .string($0.kind) })
+            let start = Double(Int64(bucket) * bucketSeconds)
+            return .array(faultKinds(windows, start: start, end: start + Double(bucketSeconds)).map { .string($0) })
         }
         // Each resource: its utilisation over the run, its least headroom and that minute.
         var rows: [(name: String, utilisation: Double, headroom: Double, value: ReportValue)] = []
@@ -141,6 +141,12 @@ public enum CapacityFigures {
         }
         guard let zone = best?.name, let start = r.at(["simulated", "start"])?.stringValue.flatMap(LocalClock.unixSeconds(utc:)) else { return (.null, .null) }
         return (.string(zone), LocalClock.text(unixSeconds: start + Int64(bucket) * bucketSeconds, zone: zone).map { .string($0) } ?? .null)
+    }
+
+    /// The kinds of the windows a span [start, end) lies in, in their order: those that
+    /// overlap it, and an instant fault (a window of no length) inside it.
+    static func faultKinds(_ windows: [(kind: String, start: Double, end: Double)], start: Double, end: Double) -> [String] {
+        windows.filter { $0.start < end && ($0.end > start || ($0.end == $0.start && $0.start >= start)) }.map(\.kind)
     }
 
     /// `backend.load.faults` as windows, except those in force for the whole run (they
