@@ -10,7 +10,8 @@ struct Merge: Command {
     static let help = CommandHelp(
         name: "merge",
         abstract: "combine the shard reports of one run into one, in any order or grouping",
-        arguments: [.init(name: "REPORT.json...", text: "the report.json of every shard of one run (run --shard K/N) or of merged parts, in any order")],
+        arguments: [.init(name: "REPORT.json...", text: "the report.json of every shard of one run (run --shard K/N) or of merged parts, in any order;\n"
+                                + "or every shard's directory of run --replications R --shard K/N (its seed-<s>/)")],
         options: [.valued("out", "DIR", "where the combined reports go", required: true),
                   .flag("partial", "merge some of the shards into a part (simulated.shards) that merges again with the rest"),
                   Run.strictOption],
@@ -25,7 +26,11 @@ struct Merge: Command {
         order-independent and associative, byte for byte (docs/scale.md has every key's rule).
         Refused (exit 2, nothing written): reports of different scenarios, seeds or
         versions, a shard twice, different shard counts, or (without --partial) a
-        missing shard. Figures across seeds are explore --out's, not merge's.
+        missing shard. Given the shards' directories of run --replications R
+        --shard K/N, merge merges each seed's shards into DIR/seed-<s>/ and judges
+        each expectation across the merged seeds as run --replications does
+        (DIR/replications.json and .md, Student's t); refused (exit 2) when the
+        directories hold different seeds.
         Exit 1 when the merged run has a violation or a failed expectation (with
         --strict also an inconclusive one; a part: a violation; its expectations
         are judged by the last merge).
@@ -39,6 +44,9 @@ struct Merge: Command {
     var out: String
     var partial: Bool
     var strict: Bool
+    /// The seeds of sharded replications (the positionals are the shards' directories,
+    /// each with `seed-<s>/`), in order; empty when the positionals are reports.
+    var seeds: [UInt64] = []
 
     init(_ parsed: ParsedArguments) throws(CLIError) {
         paths = parsed.positionals
@@ -48,20 +56,97 @@ struct Merge: Command {
         strict = parsed.flags.contains("strict")
     }
 
+    /// The report.json files of each merge: one group, or one a seed.
+    var groups: [(out: String, paths: [String])] {
+        seeds.isEmpty ? [(out, paths)] : seeds.map { seed in ("\(out)/seed-\(seed)", paths.map { "\($0)/seed-\(seed)/report.json" }) }
+    }
+
     mutating func validate() throws(CLIError) {
         try OutputDirectory.check(out)
-        try InputGuard.check(inputs: paths.map { (path: $0, role: "a report to merge") }, outputs: InputGuard.set(out, Run.files))
-        // The request logs beside the reports: read, sorted (an index) and written again,
-        // about 4 times their bytes (docs/scale.md, "One pooled backend").
-        let logs = paths.map(RequestLogFiles.path(besideReport:)).reduce(0) { total, log in
-            var status = stat()
-            return total + (stat(log, &status) == 0 ? Int(status.st_size) : 0)
+        let directories = paths.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
         }
-        try MemoryGuard.checkInputs(paths, factor: MemoryGuard.mergeFactor, extra: 4 * logs, command: "merging these \(paths.count) report(s)",
-                                    hint: "merge them a few at a time (merge --partial, then merge the parts), or free memory")
+        if !directories.isEmpty {
+            guard directories.count == paths.count else {
+                throw .usage("expected either every shard's report.json or every shard's directory of run --replications R --shard K/N, "
+                             + "found \(directories.count) directories and \(paths.count - directories.count) other file(s) (\(paths.first { !directories.contains($0) } ?? ""))",
+                             command: "merge")
+            }
+            guard !partial else { throw .usage("--partial merges shards' report.json files, not the directories of replications", command: "merge") }
+            seeds = try Self.replicationSeeds(paths)
+        }
+        var outputs = groups.flatMap { InputGuard.set($0.out, Run.files + [RequestLog.fileName]) }
+        if !seeds.isEmpty { outputs += InputGuard.set(out, ["replications.json", "replications.md"]) }
+        try InputGuard.check(inputs: groups.flatMap(\.paths).map { (path: $0, role: "a report to merge") }, outputs: outputs)
+        // Each group is merged in turn, its memory freed before the next.
+        for group in groups {
+            // The request logs beside the reports: read, sorted (an index) and written again,
+            // about 4 times their bytes (docs/scale.md, "One pooled backend").
+            let logs = group.paths.map(RequestLogFiles.path(besideReport:)).reduce(0) { total, log in
+                var status = stat()
+                return total + (stat(log, &status) == 0 ? Int(status.st_size) : 0)
+            }
+            try MemoryGuard.checkInputs(group.paths, factor: MemoryGuard.mergeFactor, extra: 4 * logs, command: "merging these \(group.paths.count) report(s)",
+                                        hint: "merge them a few at a time (merge --partial, then merge the parts), or free memory")
+        }
+    }
+
+    /// The seeds of the shards' replication directories (`seed-<s>/` in each), which
+    /// must be the same in every directory: each seed's shards merge into that seed's run.
+    static func replicationSeeds(_ directories: [String]) throws(CLIError) -> [UInt64] {
+        func seeds(_ directory: String) -> [UInt64] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return names.compactMap { name -> UInt64? in
+                guard name.hasPrefix("seed-"), let seed = UInt64(name.dropFirst(5)), name == "seed-\(seed)" else { return nil }
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: "\(directory)/\(name)", isDirectory: &isDirectory) && isDirectory.boolValue ? seed : nil
+            }.sorted()
+        }
+        func text(_ seeds: [UInt64]) -> String {
+            seeds.isEmpty ? "none" : "seed-" + seeds.map(String.init).joined(separator: ", seed-") + " (\(seeds.count) seed\(seeds.count == 1 ? "" : "s"))"
+        }
+        let first = seeds(directories[0])
+        guard first.count >= 2 else {
+            throw .input("\(directories[0]): expected the seed-<s>/ directories of run --replications R --shard K/N (R at least 2), found \(text(first))")
+        }
+        for directory in directories.dropFirst() {
+            let these = seeds(directory)
+            guard these == first else {
+                throw .input("\(directory): expected \(text(first)) as in \(directories[0]), found \(text(these)): "
+                             + "every shard's directory must come from run --replications R --shard K/N with the same R and seed")
+            }
+        }
+        return first
     }
 
     func run(_ context: Context) throws(CLIError) -> Int32 {
+        guard !seeds.isEmpty else { return try mergeOne(paths: paths, out: out, keep: true, context).status }
+        var violations: [UInt64] = [], expectations: [[ExpectationJudgement]] = [], name = ""
+        var written: [String] = []
+        do throws(CLIError) {
+            for group in groups {
+                let (_, merged) = try mergeOne(paths: group.paths, out: group.out, keep: false, context)
+                written.append(group.out)
+                name = merged.lookup("scenario")?.stringValue ?? ""
+                violations.append(UInt64(merged.lookup("invariants.violations")?.intValue ?? 0))
+                expectations.append(ReportSections.expectations(merged))
+            }
+        } catch {
+            // Nothing written when a seed's shards are refused: the seeds merged before it are removed.
+            for directory in written {
+                for file in Run.files + [RequestLog.fileName] { unlink("\(directory)/\(file)") }
+                rmdir(directory)
+            }
+            throw error
+        }
+        return try Replications.conclude(name: name, seeds: seeds, violations: violations, expectations: expectations,
+                                         merged: paths.count, root: out, file: nil, strict: strict)
+    }
+
+    /// One merge: `paths`' reports into `out`'s report set, its console lines, its exit
+    /// status and the merged report. `keep` leaves the reports to the process's exit.
+    func mergeOne(paths: [String], out: String, keep: Bool, _ context: Context) throws(CLIError) -> (status: Int32, merged: ReportValue) {
         // Each report is read on its own core (16 shards of a million-phone day: 58 MB).
         let reports = try Parallel.map(paths.count) { k throws(CLIError) in (name: paths[k], report: try Self.readReport(paths[k])) }
         var merged: ReportValue
@@ -97,7 +182,7 @@ struct Merge: Command {
         // The parsed reports and the merged one are left to the process's exit, as a
         // compiler leaves its syntax trees: freeing their millions of small objects one by
         // one cost a quarter of the merge's instructions (16 shards of a million-phone day).
-        _ = Unmanaged.passRetained(KeptUntilExit((reports, merged)))
+        if keep { _ = Unmanaged.passRetained(KeptUntilExit((reports, merged))) }
         do {
             try ReportSet.write(rendered, to: out, dropping: union == nil ? [RequestLog.fileName] : [])
         } catch {
@@ -120,7 +205,7 @@ struct Merge: Command {
             print("No pooled backend: \(missing.count) of the \(logs.count) reports have no requests.bin beside them (\(missing[0]))")
         }
         print("Report: \(out)/report.md (and report.json, report.html, junit.xml\(union == nil ? "" : ", requests.bin"))")
-        return Self.exitStatus(merged, strict: strict)
+        return (Self.exitStatus(merged, strict: strict), merged)
     }
 
     /// `Pooled backend (16 workers, the shards' requests replayed): wait p99 0 s, mean 0 s,

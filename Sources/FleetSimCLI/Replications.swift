@@ -61,14 +61,14 @@ enum Replications {
     }
 
     /// replications.json: the seeds, their violations, and each expectation across them.
-    static func document(scenario: Scenario, seeds: [UInt64], outcomes: [RunOutcome],
+    static func document(name: String, seeds: [UInt64], violations: [UInt64],
                          judged: [(judgement: ExpectationJudgement, values: [Double?])]) -> ReportValue {
         [
-            "scenario": .string(scenario.name),
+            "scenario": .string(name),
             "fleetsimVersion": .string(fleetsimVersion),
             "seeds": .array(seeds.map { .count($0) }),
             "reports": .array(seeds.map { .string("seed-\($0)/report.json") }),
-            "violations": .array(outcomes.map { .count($0.violations) }),
+            "violations": .array(violations.map { .count($0) }),
             "expect": .array(judged.map { j in
                 var entry = j.judgement.reportValue.objectValue ?? [:]
                 entry["values"] = .array(j.values.map { $0.map { .fixed($0, 6) } ?? .null })
@@ -77,19 +77,44 @@ enum Replications {
         ]
     }
 
-    /// replications.md: one table, an expectation a row.
-    static func markdown(scenario: Scenario, seeds: [UInt64], outcomes: [RunOutcome],
+    /// replications.md: one table, an expectation a row. `merged` says how many shards
+    /// each seed's report was merged from (`merge` of sharded replications).
+    static func markdown(name: String, seeds: [UInt64], violations: [UInt64], merged shards: Int? = nil,
                          judged: [(judgement: ExpectationJudgement, values: [Double?])]) -> String {
-        let violations = outcomes.reduce(UInt64(0)) { $0 + $1.violations }
-        var lines = ["# \(scenario.name): \(seeds.count) replications (seeds \(seeds.first!)-\(seeds.last!))", "",
-                     "Each seed's report is in `seed-<seed>/`. Each expectation is judged by the 95 % interval of its figure across "
+        let total = violations.reduce(UInt64(0), +)
+        var lines = ["# \(name): \(seeds.count) replications (seeds \(seeds.first!)-\(seeds.last!))", "",
+                     "Each seed's report is in `seed-<seed>/`\(shards.map { ", merged from its \($0) shards" } ?? ""). "
+                        + "Each expectation is judged by the 95 % interval of its figure across "
                         + "the seeds (Student's t over one estimate per seed: independent replications). "
-                        + "Invariant violations, all seeds: \(violations).", ""]
+                        + "Invariant violations, all seeds: \(total).", ""]
         lines.append(MarkdownTable.render(header: ["metric", "mean", "limit", "95 % CI (replications)", "result", "per seed"], rows: judged.map { j in
             let e = j.judgement
             return [e.metric, e.valueText, e.limitText, e.interval.map { "\(MetricText.format($0.low, path: e.metric))-\(MetricText.format($0.high, path: e.metric))" } ?? "", e.verdict == .fail ? "FAIL" : e.verdict.rawValue,
                     j.values.map { MetricText.format($0, path: e.metric) }.joined(separator: ", ")]
         }))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The judgement across the seeds of `run --replications` and of `merge` of sharded
+    /// replications: replications.json and .md in `root`, the console's lines, and the
+    /// exit status (1 when a seed violated an invariant or an expectation failed across
+    /// the seeds; with `strict` also an inconclusive one).
+    static func conclude(name: String, seeds: [UInt64], violations: [UInt64], expectations: [[ExpectationJudgement]], merged shards: Int? = nil,
+                         root: String, file: String?, strict: Bool) throws(CLIError) -> Int32 {
+        let judged = judge(expectations: expectations)
+        do {
+            try ReportSet.write([("replications.json", JSONWriter.utf8(document(name: name, seeds: seeds, violations: violations, judged: judged))),
+                                 ("replications.md", Array(markdown(name: name, seeds: seeds, violations: violations, merged: shards, judged: judged).utf8))],
+                                to: root)
+        } catch {
+            throw .input("cannot write the replications' report: \(error)")
+        }
+        let judgements = judged.map(\.judgement)
+        let total = violations.reduce(UInt64(0), +)
+        print("\(name): \(seeds.count) replications (seeds \(seeds[0])-\(seeds[seeds.count - 1]))\(shards.map { ", each merged from \($0) shards" } ?? ""); "
+              + "\(total) invariant violation(s); across the seeds: " + Run.expectationCounts(judgements, strict: strict))
+        for e in judgements where e.verdict != .pass { print(Run.verdictLine(e, file: file)) }
+        print("Replications: \(root)/replications.md (and replications.json; each seed's reports in seed-<seed>/)")
+        return total == 0 && !judgements.contains { $0.isFailure(strict: strict) } ? 0 : 1
     }
 }

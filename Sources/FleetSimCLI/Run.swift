@@ -108,25 +108,12 @@ struct Run: Command {
             // shard report merges with that seed's other shards.
             let violations = outcomes.reduce(UInt64(0)) { $0 + $1.violations }
             print("\(scenario.name) (shard \(shard.index)/\(shard.count)): \(replications) replications (seeds \(seeds[0])-\(seeds[seeds.count - 1])); "
-                  + "\(violations) invariant violation(s); no judgement across the seeds of one shard: merge each seed's shards "
-                  + "('\(context.runner) merge SHARD_DIR.../seed-<seed>/report.json --out DIR/seed-<seed>')")
+                  + "\(violations) invariant violation(s); no judgement across the seeds of one shard: merge the shards' directories "
+                  + "('\(context.runner) merge SHARD_DIR... --out DIR': each seed's shards merged, then judged across the seeds)")
             return violations == 0 ? 0 : 1
         }
-        let judged = Replications.judge(outcomes)
-        do {
-            try ReportSet.write([("replications.json", JSONWriter.utf8(Replications.document(scenario: scenario, seeds: seeds, outcomes: outcomes, judged: judged))),
-                                 ("replications.md", Array(Replications.markdown(scenario: scenario, seeds: seeds, outcomes: outcomes, judged: judged).utf8))],
-                                to: root)
-        } catch {
-            throw .input("cannot write the replications' report: \(error)")
-        }
-        let judgements = judged.map(\.judgement)
-        let violations = outcomes.reduce(UInt64(0)) { $0 + $1.violations }
-        print("\(scenario.name): \(replications) replications (seeds \(seeds[0])-\(seeds[seeds.count - 1])); \(violations) invariant violation(s); across the seeds: "
-              + Self.expectationCounts(judgements, strict: strict))
-        for e in judgements where e.verdict != .pass { print(Self.verdictLine(e, file: scenario.sourcePath)) }
-        print("Replications: \(root)/replications.md (and replications.json; each seed's reports in seed-<seed>/)")
-        return violations == 0 && !judgements.contains { $0.isFailure(strict: strict) } ? 0 : 1
+        return try Replications.conclude(name: scenario.name, seeds: seeds, violations: outcomes.map(\.violations),
+                                         expectations: outcomes.map(\.expectations), root: root, file: scenario.sourcePath, strict: strict)
     }
 
     /// One world at `scenario`'s seed, its report set in `outDir`, its console lines.

@@ -14,27 +14,55 @@ import Testing
     /// With `--shard`, each seed's shard report merges with the seed's other shards into
     /// that seed's run; one shard's seeds are not judged across each other (a part of
     /// the fleet), so no replications.json and no failed expectation decides the exit.
-    @Test func shardedReplicationsMergePerSeedAndJudgeNothingAcrossOneShard() throws {
+    /// `merge` of the shards' directories merges each seed's shards and judges across the
+    /// merged seeds: on a count, which merges exactly, its replications.json is the
+    /// unsharded `run --replications`' byte for byte.
+    @Test func shardedReplicationsMergePerSeedAndAreJudgedAcrossTheMergedSeeds() throws {
         let dir = try CLI.temporaryDirectory()
         let file = try CLI.write(Self.scenario, to: "reps.json", in: dir)
         let shards = (0..<2).map { dir.appendingPathComponent("shard-\($0)").path }
         for (k, out) in shards.enumerated() {
-            let result = try CLI.run(["run", file, "--replications", "2", "--shard", "\(k)/2", "--quiet", "--out", out])
+            let result = try CLI.run(["run", file, "--replications", "3", "--shard", "\(k)/2", "--quiet", "--out", out])
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-            #expect(result.stdout.contains("reps (shard \(k)/2): 2 replications (seeds 11-12); 0 invariant violation(s); no judgement across the seeds of one shard"), "\(result.stdout)")
+            #expect(result.stdout.contains("reps (shard \(k)/2): 3 replications (seeds 11-13); 0 invariant violation(s); no judgement across the seeds of one shard"), "\(result.stdout)")
             #expect(!FileManager.default.fileExists(atPath: "\(out)/replications.json"))
         }
-        for seed in 11...12 {
-            let merged = dir.appendingPathComponent("merged-\(seed)").path, whole = dir.appendingPathComponent("whole-\(seed)").path
-            _ = try CLI.run(["merge"] + shards.map { "\($0)/seed-\(seed)/report.json" } + ["--out", merged])
-            _ = try CLI.run(["run", file, "--seed", "\(seed)", "--quiet", "--out", whole])
-            func opens(_ path: String) throws -> Int? {
-                let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(path)/report.json"))) as? [String: Any]
-                return (report?["users"] as? [String: Any])?["appOpens"] as? Int
-            }
-            let plain = try opens(whole), combined = try opens(merged)
+        let whole = dir.appendingPathComponent("whole").path, merged = dir.appendingPathComponent("merged").path
+        #expect(try CLI.run(["run", file, "--replications", "3", "--quiet", "--out", whole]).status == 1)
+        let m = try CLI.run(["merge"] + shards + ["--out", merged])
+        // The second expectation (at most one app open) fails across the seeds: exit 1.
+        #expect(m.status == 1, "\(m.stdout)\(m.stderr)")
+        #expect(m.stdout.contains("reps: 3 replications (seeds 11-13), each merged from 2 shards; 0 invariant violation(s); across the seeds: 1 failed expectation(s)."), "\(m.stdout)")
+        #expect(m.stdout.contains("FAIL expectation users.appOpens = ") && m.stdout.contains("; replications\n"), "\(m.stdout)")
+        func opens(_ path: String) throws -> Int? {
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(path)/report.json"))) as? [String: Any]
+            return (report?["users"] as? [String: Any])?["appOpens"] as? Int
+        }
+        for seed in 11...13 {
+            let plain = try opens("\(whole)/seed-\(seed)"), combined = try opens("\(merged)/seed-\(seed)")
             #expect(plain != nil && combined == plain, "seed \(seed)")
         }
+        let across = try Data(contentsOf: URL(fileURLWithPath: "\(merged)/replications.json"))
+        #expect(across == (try Data(contentsOf: URL(fileURLWithPath: "\(whole)/replications.json"))), "\(String(decoding: across, as: UTF8.self))")
+        #expect(try String(contentsOfFile: "\(merged)/replications.md", encoding: .utf8).contains("Each seed's report is in `seed-<seed>/`, merged from its 2 shards."))
+
+        // Refused, nothing written (exit 2): a shard of another R, which lacks seed 13;
+        // a directory beside a report; a seed whose shards are not one run's (shard 0
+        // twice in seed 12), after seed 11 merged: that seed's set is removed again.
+        let fewer = dir.appendingPathComponent("fewer").path
+        #expect(try CLI.run(["run", file, "--replications", "2", "--shard", "1/2", "--quiet", "--out", fewer]).status == 0)
+        let refused = dir.appendingPathComponent("refused").path
+        let r = try CLI.run(["merge", shards[0], fewer, "--out", refused])
+        #expect(r.status == 2 && r.stderr.contains("\(fewer): expected seed-11, seed-12, seed-13 (3 seeds) as in \(shards[0]), found seed-11, seed-12 (2 seeds)"), "\(r.stderr)")
+        let mixed = try CLI.run(["merge", shards[0], "\(shards[1])/seed-11/report.json", "--out", refused])
+        #expect(mixed.status == 2 && mixed.stderr.contains("found 1 directories and 1 other file(s)"), "\(mixed.stderr)")
+        let twice = dir.appendingPathComponent("twice").path
+        try FileManager.default.copyItem(atPath: shards[1], toPath: twice)
+        try FileManager.default.removeItem(atPath: "\(twice)/seed-12")
+        try FileManager.default.copyItem(atPath: "\(shards[0])/seed-12", toPath: "\(twice)/seed-12")
+        let t = try CLI.run(["merge", shards[0], twice, "--out", refused])
+        #expect(t.status == 2 && t.stderr.contains("both shard 0/2"), "\(t.stdout)\(t.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(refused)/seed-11/report.json") && !FileManager.default.fileExists(atPath: "\(refused)/replications.json"))
     }
 
     @Test func threeSeedsTheirReportsAndOneJudgementAcrossThem() throws {
