@@ -200,22 +200,12 @@ struct Merge: Command {
               + "\(violations) invariant violation(s), "
               + (covered != nil ? "expectations judged when every shard is merged." : Run.expectationCounts(judged, strict: strict)))
         for e in judged where e.verdict != .pass { print(Run.verdictLine(e, file: nil)) }
-        if let pooled = merged.lookup("backend.pooled") { print(Self.pooledLine(pooled)) }
+        if merged.lookup("backend.pooled") != nil { print(ReportSections.pooledLine(merged)) }
         else if !missing.isEmpty, missing.count < logs.count {
             print("No pooled backend: \(missing.count) of the \(logs.count) reports have no requests.bin beside them (\(missing[0]))")
         }
         print("Report: \(out)/report.md (and report.json, report.html, junit.xml\(union == nil ? "" : ", requests.bin"))")
         return (Self.exitStatus(merged, strict: strict), merged)
-    }
-
-    /// `Pooled backend (16 workers, the shards' requests replayed): wait p99 0 s, mean 0 s,
-    /// P(wait) 0 %, 0 503s, headroom 61 %; exact: …`
-    static func pooledLine(_ pooled: ReportValue) -> String {
-        let p = ReportValue.object(["backend": .object(["pooled": pooled])])
-        func text(_ key: String) -> String { MetricText.lookup(p, "backend.pooled." + key) }
-        return "Pooled backend (\(text("capacity.workers")) workers, the shards' requests replayed): "
-            + "wait p99 \(text("queueing.p99")), mean \(text("meanWait")), P(wait) \(text("pWait")), "
-            + "\(text("rejected")) 503s, headroom \(text("headroom")); \(text("arrivals"))"
     }
 
     /// 0 when the merged run (or part) has no violation and (for a whole run) no failed

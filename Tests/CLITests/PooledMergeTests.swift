@@ -56,6 +56,17 @@ import Testing
         #expect(expect.filter { $0.lookup("metric")?.stringValue?.hasPrefix("latency.") == true }.allSatisfy { $0.lookup("judgedOn") == nil })
         #expect(md.contains("backend.queueing.p99 (judged on backend.pooled.queueing.p99: one backend of the whole capacity, exact)"), "\(md)")
         #expect(md.contains("The backend expectations are judged on these pooled figures"))
+        // Every push figure reads as what it is, on the table and the console: the pool's
+        // size exact, the replay's figures exact here (nothing shaped the arrivals), the
+        // shards' own instant peak a bound.
+        let push = md.split(separator: "\n").filter { $0.hasPrefix("| APNs push service: ") }
+        func reads(_ row: String) -> String? {
+            push.first { $0.hasPrefix("| APNs push service: \(row)") }?.split(separator: "|").last.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(push.count == 5 && reads("streams / queue places") == "exact" && reads("most streams open at once (instant)") == "exact"
+                && reads("most streams open at once, the shards' own") == "bound (sharded)" && reads("utilisation / headroom") == "exact", "\(push)")
+        #expect(m.stdout.contains("; APNs push: most streams open at once ") && m.stdout.contains(", sharded: bound), ")
+                && m.stdout.contains("; the pooled figures are exact (no answer of the shards' part capacity"), "\(m.stdout)")
         // The part's union and the other shard's log make the whole run's.
         let direct = dir.appendingPathComponent("direct").path
         #expect(try CLI.run(["merge"] + shards + ["--out", direct]).status == 0)

@@ -120,6 +120,21 @@ import Reports
         #expect(section.lookup("shardsSaw.retries")?.intValue == retries)
         // The refused requests borrow a served one's service time in the replay.
         #expect(pooled.api.borrowedService > 0)
+        // Rendered, each pooled push figure reads as an open-loop estimate, beside the
+        // shards' own instant peak, a bound, in the table and on merge's console line.
+        guard case .object(var document) = merged, case .object(var backend)? = document["backend"] else { Issue.record("no backend"); return }
+        backend["pooled"] = section
+        document["backend"] = .object(backend)
+        let report = ReportValue.object(document)
+        let lines = MarkdownReport.render(report).split(separator: "\n")
+        let peak = try #require(lines.first { $0.hasPrefix("| APNs push service: most streams open at once (instant) ") })
+        let own = try #require(lines.first { $0.hasPrefix("| APNs push service: most streams open at once, the shards' own") })
+        let refusedRow = try #require(lines.first { $0.hasPrefix("| APNs push service: sends / refused") })
+        #expect(peak.hasSuffix(" open-loop estimate |") && refusedRow.hasSuffix(" open-loop estimate |"), "\(peak)\n\(refusedRow)")
+        #expect(own.contains("(sharded: bound)") && own.hasSuffix(" bound (sharded) |"), "\(own)")
+        let line = ReportSections.pooledLine(report)
+        #expect(line.contains("; APNs push: most streams open at once ") && line.contains(", sharded: bound), ")
+                && line.contains("; the pooled figures are an open-loop estimate ("), "\(line)")
     }
 
     /// The default scenario over its first 3 days (its backend outage on day 3) in 4 shards,

@@ -45,6 +45,29 @@ extension ReportSections {
         return bound(r, peakOf(r, "backend.load.pushConcurrentPeak.\(name)"), peakOf(r, "backend.load.pushConcurrentPeakUpperBound.\(name)"))
     }
 
+    /// merge's console line of a merged report's `backend.pooled`: `Pooled backend (16
+    /// workers, the shards' requests replayed): wait p99 0 s, mean 0 s, P(wait) 0 %, 0
+    /// 503s, headroom 61 %; APNs push: most streams open at once 145 of 1,000 (each shard
+    /// against its part: 79 – 145, sharded: bound), 0 sends refused, headroom 100.0 %; the
+    /// pooled figures are exact (no answer of …)`: each figure as what it is, as in the
+    /// pooled table.
+    public static func pooledLine(_ r: ReportValue) -> String {
+        let p = "backend.pooled"
+        let providers = (r.lookup("\(p).providers")?.objectValue ?? [:]).keys.sorted().map { name -> String in
+            let q = "\(p).providers.\(name)"
+            let shards = instantPeak(r, name)
+            let local = shards.hasSuffix(" (sharded: bound)") ? String(shards.dropLast(17)) + ", sharded: bound" : shards
+            return "; \(providerName(name)) push: most streams open at once \(count(r, "\(q).peakConcurrent")) of \(count(r, "\(q).concurrency")) "
+                + "(each shard against its part: \(local)), \(count(r, "\(q).rejectedByQueue")) sends refused, headroom \(MetricText.lookup(r, "\(q).headroom"))"
+        }
+        let arrivals = r.lookup("\(p).arrivals")?.stringValue ?? ""
+        let why = arrivals.range(of: ": ").map { String(arrivals[$0.upperBound...]) } ?? arrivals
+        return "Pooled backend (\(count(r, "\(p).capacity.workers")) workers, the shards' requests replayed): "
+            + "wait p99 \(MetricText.lookup(r, "\(p).queueing.p99")), mean \(MetricText.lookup(r, "\(p).meanWait")), P(wait) \(MetricText.lookup(r, "\(p).pWait")), "
+            + "\(count(r, "\(p).rejected")) 503s, headroom \(MetricText.lookup(r, "\(p).headroom"))" + providers.joined()
+            + "; the pooled figures are \(pooledReading(r) == .exact ? "exact" : "an open-loop estimate") (\(why))"
+    }
+
     /// ` (inside backendOutage: the fault made this minute)` when the fault list at `path`
     /// names any; empty otherwise.
     static func faultNote(_ r: ReportValue, _ path: String) -> String {

@@ -321,10 +321,16 @@ public enum ReportSections {
             ["peak queue depth / most busy workers at once", "\(count(r, "\(p).peakQueueDepth")) / \(count(r, "\(p).busyWorkersPeak"))", reading],
             ["utilisation / headroom (1 − the most used minute's mean)", "\(MetricText.lookup(r, "\(p).utilisation")) / \(MetricText.lookup(r, "\(p).headroom"))", reading],
         ]
+        // Each figure of a provider's pool on its own row with what it reads as: its size exact,
+        // the replay's figures as the pooled ones, the shards' own instant peak a bound.
         for name in (r.lookup("\(p).providers")?.objectValue ?? [:]).keys.sorted() {
-            let q = "\(p).providers.\(name)"
-            rows.append(["\(providerName(name)) push: most streams open at once (instant) / streams, refused, headroom (1 − the most used minute's mean)",
-                         "\(count(r, "\(q).peakConcurrent")) / \(count(r, "\(q).concurrency")), \(count(r, "\(q).rejectedByQueue")), \(MetricText.lookup(r, "\(q).headroom"))", reading])
+            let q = "\(p).providers.\(name)", service = "\(providerName(name)) push service"
+            rows += [["\(service): streams / queue places", "\(count(r, "\(q).concurrency")) / \(count(r, "\(q).queueLimit"))", Reading.exact.rawValue],
+                     ["\(service): sends / refused (queue full)", "\(count(r, "\(q).sends")) / \(count(r, "\(q).rejectedByQueue"))", reading],
+                     ["\(service): most streams open at once (instant)", "\(count(r, "\(q).peakConcurrent")) of \(count(r, "\(q).concurrency"))", reading],
+                     ["\(service): most streams open at once, the shards' own (each against its part)", instantPeak(r, name), peakReading(r).rawValue],
+                     ["\(service): utilisation / headroom (1 − the most used minute's mean)",
+                      "\(MetricText.lookup(r, "\(q).utilisation")) / \(MetricText.lookup(r, "\(q).headroom"))", reading]]
         }
         rows.append(["the shards saw: 503s, client timeouts, refused sends, retries",
                      ["rejected", "clientTimeouts", "sendsRefused", "retries"].map { count(r, "\(p).shardsSaw.\($0)") }.joined(separator: ", "), Reading.exact.rawValue])
