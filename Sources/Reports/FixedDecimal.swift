@@ -28,27 +28,41 @@ public enum FixedDecimal {
     /// Appends `x`'s text with `digits` fraction digits (the UTF-8 of
     /// ``format(_:digits:)``) to `out`, or `null` when it has none: what report.json
     /// writes, without a `String` per number.
-    public static func write(_ x: Double, digits: Int, into out: inout [UInt8]) {
-        guard x.isFinite else { out.append(contentsOf: "null".utf8); return }
+    static func write(_ x: Double, digits: Int, into out: inout ByteSink) {
+        guard x.isFinite else { out.append("null"); return }
         let fractionDigits = Swift.min(Swift.max(digits, 0), maxDigits)
-        if !appendSmall(x, fractionDigits: fractionDigits, into: &out) {
-            out.append(contentsOf: formatExact(x, fractionDigits: fractionDigits).utf8)
+        if fractionDigits <= smallDigits {
+            let room = out.reserve(smallTextBytes)
+            if let n = smallText(x, fractionDigits: fractionDigits, into: room) {
+                out.commit(n)
+                return
+            }
+        }
+        var text = formatExact(x, fractionDigits: fractionDigits)
+        text.withUTF8 { out.append($0) }
+    }
+
+    /// ``smallText(_:fractionDigits:into:)``'s text as a `String`.
+    static func formatSmall(_ x: Double, fractionDigits: Int) -> String? {
+        guard fractionDigits <= smallDigits else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: smallTextBytes) { buffer in
+            smallText(x, fractionDigits: fractionDigits, into: buffer.baseAddress!).map {
+                String(decoding: UnsafeBufferPointer(start: buffer.baseAddress!, count: $0), as: UTF8.self)
+            }
         }
     }
 
-    /// ``appendSmall(_:fractionDigits:into:)``'s text as a `String`.
-    static func formatSmall(_ x: Double, fractionDigits: Int) -> String? {
-        var utf8: [UInt8] = []
-        guard appendSmall(x, fractionDigits: fractionDigits, into: &utf8) else { return nil }
-        return String(decoding: utf8, as: UTF8.self)
-    }
+    /// The most fraction digits ``smallText(_:fractionDigits:into:)`` writes.
+    static let smallDigits = 18
+    /// The most bytes it writes: a sign, 39 digits (below 2^127) and a point.
+    static let smallTextBytes = 48
 
-    /// The text in 128-bit integer arithmetic, appended to `out`, for the values reports
-    /// hold (up to 18 digits, magnitudes below 2^67): the significand times 10^digits
-    /// fits in 113 bits, so the shift and its rounding bit are exact. False, with `out`
-    /// unchanged, when it does not apply.
-    static func appendSmall(_ x: Double, fractionDigits: Int, into out: inout [UInt8]) -> Bool {
-        guard fractionDigits <= 18 else { return false }
+    /// The text in 128-bit integer arithmetic, written at `out` (at most
+    /// ``smallTextBytes``), for the values reports hold (up to 18 digits, magnitudes below
+    /// 2^67): the significand times 10^digits fits in 113 bits, so the shift and its
+    /// rounding bit are exact. Its length, or nil, with nothing written, when it does
+    /// not apply.
+    static func smallText(_ x: Double, fractionDigits: Int, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         let magnitude = x.magnitude
         let significand: UInt64, exponent: Int
         if magnitude.isNormal {
@@ -58,7 +72,7 @@ public enum FixedDecimal {
             significand = magnitude.significandBitPattern
             exponent = -1074
         }
-        guard exponent <= 14 else { return false }
+        guard exponent <= 14 else { return nil }
         let product = UInt128(significand) * UInt128(tenPowers64[fractionDigits])  // < 2^113
         var scaled: UInt128
         if exponent >= 0 {
@@ -83,12 +97,14 @@ public enum FixedDecimal {
             var rest = UInt64(scaled)
             repeat { digits[n] = UInt8(rest % 10); n += 1; rest /= 10 } while rest != 0
             while n <= fractionDigits { digits[n] = 0; n += 1 }
-            if x.sign == .minus && !isZero { out.append(UInt8(ascii: "-")) }
+            var length = 0
+            if x.sign == .minus && !isZero { out[0] = UInt8(ascii: "-"); length = 1 }
             for i in stride(from: n - 1, through: 0, by: -1) {
-                if i == fractionDigits - 1 { out.append(UInt8(ascii: ".")) }
-                out.append(UInt8(ascii: "0") + digits[i])
+                if i == fractionDigits - 1 { out[length] = UInt8(ascii: "."); length += 1 }
+                out[length] = UInt8(ascii: "0") + digits[i]
+                length += 1
             }
-            return true
+            return length
         }
     }
 

@@ -10,6 +10,7 @@
 /// - `.int` prints its decimal digits; `.number(x, digits:)` prints exactly `digits`
 ///   fraction digits via ``FixedDecimal`` (exact value, ties away from zero, `-0` as
 ///   `0`); a non-finite number prints `null`.
+/// - A packed list (`.integers`, `.numbers`) is written as the `.array` of its elements.
 /// - Strings escape `"` and `\` with a backslash and every control character
 ///   U+0000–U+001F as `\u00xx` (lowercase hex); everything else is written as UTF-8.
 public enum JSONWriter {
@@ -24,11 +25,10 @@ public enum JSONWriter {
     /// appending to a `String`).
     /// - Complexity: O(n + k log k) for n bytes of output and k keys per object.
     public static func utf8(_ value: ReportValue) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(1 << 16)
+        var out = ByteSink(capacity: 1 << 16)
         write(value, level: 0, into: &out)
         out.append(UInt8(ascii: "\n"))
-        return out
+        return out.bytes()
     }
 
     /// The JSON text of a single string (with quotes), escaped as described above.
@@ -39,30 +39,23 @@ public enum JSONWriter {
         return out
     }
 
-    private static func write(_ value: ReportValue, level: Int, into out: inout [UInt8]) {
+    private static func write(_ value: ReportValue, level: Int, into out: inout ByteSink) {
         switch value {
-        case .null:
-            out.append(contentsOf: "null".utf8)
-        case .bool(let flag):
-            out.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .int(let integer):
-            writeInteger(integer, into: &out)
-        case .number(let x, let digits):
-            FixedDecimal.write(x, digits: digits, into: &out)
-        case .string(let text):
-            writeString(text, into: &out)
         case .array(let items):
             if items.isEmpty {
-                out.append(contentsOf: "[]".utf8)
+                out.append("[]")
             } else if items.allSatisfy(isScalar) {
+                // Series of numbers are most of a report: one line, no recursion.
                 out.append(UInt8(ascii: "["))
-                for (i, item) in items.enumerated() {
-                    if i > 0 { out.append(UInt8(ascii: ",")); out.append(UInt8(ascii: " ")) }
-                    write(item, level: level + 1, into: &out)
+                items.withUnsafeBufferPointer { items in
+                    for i in items.indices {
+                        if i > 0 { out.append(", ") }
+                        writeScalar(items[i], into: &out)
+                    }
                 }
                 out.append(UInt8(ascii: "]"))
             } else {
-                out.append(UInt8(ascii: "[")); out.append(UInt8(ascii: "\n"))
+                out.append("[\n")
                 for (i, item) in items.enumerated() {
                     indent(level + 1, into: &out)
                     write(item, level: level + 1, into: &out)
@@ -72,63 +65,92 @@ public enum JSONWriter {
                 indent(level, into: &out)
                 out.append(UInt8(ascii: "]"))
             }
+        case .integers(let xs):
+            out.append(UInt8(ascii: "["))
+            for i in xs.indices {
+                if i > 0 { out.append(", ") }
+                writeInteger(xs[i], into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .numbers(let xs, let digits):
+            out.append(UInt8(ascii: "["))
+            for i in xs.indices {
+                if i > 0 { out.append(", ") }
+                FixedDecimal.write(xs[i], digits: digits, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { out.append(contentsOf: "{}".utf8); return }
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            out.append(UInt8(ascii: "{")); out.append(UInt8(ascii: "\n"))
-            for (i, key) in keys.enumerated() {
+            guard !members.isEmpty else { out.append("{}"); return }
+            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            out.append("{\n")
+            for (i, member) in sorted.enumerated() {
                 indent(level + 1, into: &out)
-                writeString(key, into: &out)
-                out.append(UInt8(ascii: ":")); out.append(UInt8(ascii: " "))
-                write(members[key] ?? .null, level: level + 1, into: &out)
-                if i + 1 < keys.count { out.append(UInt8(ascii: ",")) }
+                writeString(member.key, into: &out)
+                out.append(": ")
+                write(member.value, level: level + 1, into: &out)
+                if i + 1 < sorted.count { out.append(UInt8(ascii: ",")) }
                 out.append(UInt8(ascii: "\n"))
             }
             indent(level, into: &out)
             out.append(UInt8(ascii: "}"))
+        default:
+            writeScalar(value, into: &out)
         }
     }
 
-    /// The decimal digits of `n`, `-` first when negative (`Int64.min` included): written
-    /// backwards into 20 bytes on the stack, then appended at once.
-    private static func writeInteger(_ n: Int64, into out: inout [UInt8]) {
-        if n < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = n.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt64.max has 20 digits
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var i = buffer.count
-            repeat {
-                i -= 1
-                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            out.append(contentsOf: UnsafeMutableRawBufferPointer(rebasing: buffer[i...]))
+    /// A value that is neither an array nor an object.
+    @inline(__always) private static func writeScalar(_ value: ReportValue, into out: inout ByteSink) {
+        switch value {
+        case .null: out.append("null")
+        case .array, .object, .integers, .numbers: preconditionFailure("writeScalar is given scalars only")
+        case .bool(let flag): out.append(flag ? "true" : "false")
+        case .int(let integer): writeInteger(integer, into: &out)
+        case .number(let x, let digits): FixedDecimal.write(x, digits: digits, into: &out)
+        case .string(let text): writeString(text, into: &out)
         }
+    }
+
+    /// The decimal digits of `n`, `-` first when negative (`Int64.min` included),
+    /// written backwards straight into the sink's next bytes.
+    @inline(__always) private static func writeInteger(_ n: Int64, into out: inout ByteSink) {
+        var magnitude = n.magnitude
+        var length = n < 0 ? 1 : 0
+        var probe = magnitude
+        repeat { length += 1; probe /= 10 } while probe != 0
+        let room = out.reserve(length)
+        if n < 0 { room[0] = UInt8(ascii: "-") }
+        var i = length
+        repeat {
+            i -= 1
+            room[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude != 0
+        out.commit(length)
     }
 
     private static func isScalar(_ value: ReportValue) -> Bool {
         switch value {
-        case .array, .object: return false
+        case .array, .object, .integers, .numbers: return false
         default: return true
         }
     }
 
-    private static func indent(_ level: Int, into out: inout [UInt8]) {
-        for _ in 0..<(2 * level) { out.append(UInt8(ascii: " ")) }
+    private static func indent(_ level: Int, into out: inout ByteSink) {
+        out.append(repeating: UInt8(ascii: " "), count: 2 * level)
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// ``writeString(_:into:)`` into bytes. UTF-8 bytes from 0x80 up are never `"`, `\\`
     /// or a control character, so escaping byte by byte escapes what the scalars would.
-    private static func writeString(_ text: String, into out: inout [UInt8]) {
+    private static func writeString(_ text: String, into out: inout ByteSink) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
             case 0x22: out.append(UInt8(ascii: "\\")); out.append(byte)
             case 0x5C: out.append(UInt8(ascii: "\\")); out.append(byte)
             case 0x00..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
+                out.append("\\u00")
                 out.append(hexDigits[Int(byte >> 4)])
                 out.append(hexDigits[Int(byte & 0xF)])
             default: out.append(byte)

@@ -9,8 +9,10 @@
 /// - Objects are dictionaries; their order never matters because ``JSONWriter`` sorts
 ///   keys by Unicode scalar values.
 /// - Equality is structural; `.number` compares the `Double`s with `==` (so `NaN` is
-///   unequal to itself) and the digits.
-public enum ReportValue: Equatable, Sendable {
+///   unequal to itself) and the digits. A packed list (`.integers`, `.numbers`) equals
+///   the `.array` of the same elements: packing is how a report holds a series, not
+///   part of its value.
+public enum ReportValue: Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -18,6 +20,32 @@ public enum ReportValue: Equatable, Sendable {
     case string(String)
     case array([ReportValue])
     case object([String: ReportValue])
+    /// A list of `.int`s held packed: a series over time (a 1,000-phone week's report
+    /// holds 82 series of 10,080 minutes), without an enum to build, write and free per
+    /// element. Read, written and compared as the `.array` of its `.int`s.
+    case integers([Int64])
+    /// A list of `.number(x, digits:)`s of one `digits`, held packed as ``integers(_:)`` is.
+    case numbers([Double], digits: Int)
+}
+
+extension ReportValue: Equatable {
+    public static func == (a: ReportValue, b: ReportValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.int(let x), .int(let y)): return x == y
+        case (.number(let x, let d), .number(let y, let e)): return x == y && d == e
+        case (.string(let x), .string(let y)): return x == y
+        case (.object(let x), .object(let y)): return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.integers(let x), .integers(let y)): return x == y
+        case (.numbers(let x, let d), .numbers(let y, let e)): return d == e && x.elementsEqual(y)
+        case (.array, .integers), (.array, .numbers), (.integers, .array), (.numbers, .array),
+             (.integers, .numbers), (.numbers, .integers):
+            return a.arrayValue! == b.arrayValue!
+        default: return false
+        }
+    }
 }
 
 // MARK: - Builders
@@ -83,10 +111,46 @@ extension ReportValue {
         return nil
     }
 
-    /// The elements of an `.array`, else nil.
+    /// The elements of an `.array` or a packed list, else nil.
     public var arrayValue: [ReportValue]? {
-        if case .array(let items) = self { return items }
-        return nil
+        switch self {
+        case .array(let items): return items
+        case .integers(let xs): return xs.map { .int($0) }
+        case .numbers(let xs, let digits): return xs.map { .number($0, digits: digits) }
+        default: return nil
+        }
+    }
+
+    /// The numeric value of each element of a list (0 where an element is not a
+    /// number), else nil: a series read without building an element per value.
+    public var doublesValue: [Double]? {
+        switch self {
+        case .array(let items): return items.map { $0.doubleValue ?? 0 }
+        case .integers(let xs): return xs.map { Double($0) }
+        case .numbers(let xs, _): return xs
+        default: return nil
+        }
+    }
+
+    /// The integer of each element of a list (0 where an element is not an `.int`),
+    /// else nil: a series of counts read without building an element per value.
+    public var integersValue: [Int64]? {
+        switch self {
+        case .array(let items): return items.map { $0.intValue ?? 0 }
+        case .integers(let xs): return xs
+        case .numbers(let xs, _): return [Int64](repeating: 0, count: xs.count)
+        default: return nil
+        }
+    }
+
+    /// The number of elements of an `.array` or a packed list, else nil.
+    public var arrayCount: Int? {
+        switch self {
+        case .array(let items): return items.count
+        case .integers(let xs): return xs.count
+        case .numbers(let xs, _): return xs.count
+        default: return nil
+        }
     }
 
     /// The members of an `.object`, else nil.
@@ -133,6 +197,13 @@ extension ReportValue {
             else { return nil }
             guard let dot else { return items[index] }
             return items[index].resolve(path[path.index(after: dot)...])
+        case .integers, .numbers:
+            // A packed element is a number: an index is the whole rest of the path.
+            guard let count = arrayCount, let index = Int(path), index >= 0, index < count,
+                  path.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            if case .integers(let xs) = self { return .int(xs[index]) }
+            if case .numbers(let xs, let digits) = self { return .number(xs[index], digits: digits) }
+            return nil
         default:
             return nil
         }

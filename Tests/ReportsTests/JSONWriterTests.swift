@@ -78,4 +78,24 @@ import Reports
         for key in keys.reversed() { second[key] = .string(key) }
         #expect(JSONWriter.encode(.object(first)) == JSONWriter.encode(.object(second)))
     }
+
+    /// A packed list writes the bytes of the `.array` of the same elements: empty,
+    /// every integer length and sign (`Int64.min` and `.max` included), a non-finite
+    /// number as `null`, and a document far past the writer's first 64 KiB.
+    @Test func packedListsWriteAsTheirArrays() {
+        let extremes: [Int64] = [0, -1, 9, 10, -10, 99, 100, .max, .min, 1_000_000_007]
+        let decimals: [Double] = [0, -0.0, 0.00005, 1.23456, -2.5, .nan, .infinity, 1e15]
+        let cases: [(packed: ReportValue, array: ReportValue)] = [
+            (.integers([]), .array([])),
+            (.integers(extremes), .array(extremes.map { .int($0) })),
+            (.numbers(decimals, digits: 4), .array(decimals.map { .fixed($0, 4) })),
+            (.numbers([], digits: 3), .array([])),
+        ]
+        for (packed, array) in cases {
+            #expect(JSONWriter.encode(["series": packed, "x": [packed]]) == JSONWriter.encode(["series": array, "x": [array]]))
+        }
+        let long = (0..<100_000).map { Int64($0) * 7 - 350_000 }
+        let text = JSONWriter.encode(.integers(long))
+        #expect(text == "[" + long.map(String.init).joined(separator: ", ") + "]\n")
+    }
 }

@@ -66,4 +66,32 @@ import Reports
         let repeated: ReportValue = ["k": 1, "k": 2]
         #expect(repeated == .object(["k": .int(2)]))
     }
+
+    /// A packed list is read, indexed and compared as the `.array` of its elements: a
+    /// report built in the process (packed) equals the same report read back from its
+    /// JSON (arrays), which merge and compare rely on.
+    @Test func packedListsReadAndCompareAsArrays() {
+        let counts: ReportValue = .integers([3, 0, -2])
+        let rates: ReportValue = .numbers([0.5, 1.25], digits: 3)
+        #expect(counts == [3, 0, -2])
+        #expect([3, 0, -2] == counts)
+        #expect(counts != [3, 0])
+        #expect(counts != [3, 0, .fixed(-2, 0)], "an integer is not a number with 0 digits")
+        #expect(rates == [.fixed(0.5, 3), .fixed(1.25, 3)])
+        #expect(rates != .numbers([0.5, 1.25], digits: 4))
+        #expect(ReportValue.numbers([.nan], digits: 1) != .numbers([.nan], digits: 1), "NaN is unequal to itself, packed or not")
+        #expect(ReportValue.integers([]) == .numbers([], digits: 2), "two empty lists")
+        let document: ReportValue = ["load": ["requests": counts, "rates": rates]]
+        #expect(document.lookup("load.requests.2") == .int(-2))
+        #expect(document.lookup("load.rates.1") == .number(1.25, digits: 3))
+        #expect(document.lookup("load.requests.3") == nil)
+        #expect(document.lookup("load.requests.+1") == nil)
+        #expect(document.lookup("load.requests.1.x") == nil)
+        #expect(counts.arrayValue == [.int(3), .int(0), .int(-2)])
+        #expect(counts.arrayCount == 3 && rates.arrayCount == 2 && ReportValue.int(1).arrayCount == nil)
+        #expect(rates.doublesValue == [0.5, 1.25])
+        #expect(counts.integersValue == [3, 0, -2])
+        #expect(ReportValue.array([1, "x"]).integersValue == [1, 0])
+        #expect(ReportValue.array([1, "x"]).doublesValue == [1, 0])
+    }
 }

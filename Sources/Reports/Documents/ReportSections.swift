@@ -464,7 +464,7 @@ public enum ReportSections {
                        "pushStreamMicroseconds", "apiBusyWorkersPeakUpperBound", "pushConcurrentPeakUpperBound",
                        "apiBusyByEndpoint", "apiBusyByCause"]
         let sharded = load["peaksAre"]?.stringValue == "sharded: bound"
-        func values(_ v: ReportValue?) -> [Double]? { v?.arrayValue.map { $0.map { $0.doubleValue ?? 0 } } }
+        func values(_ v: ReportValue?) -> [Double]? { v?.doublesValue }
         for key in keys where !skipped.contains(key) && load[key + "PerSecond"] == nil {
             var series: [(name: String, values: [Double])] = []
             if let values = values(load[key]) {
@@ -588,14 +588,14 @@ public enum ReportSections {
     }
 
     static func peakOf(_ r: ReportValue, _ path: String) -> String {
-        guard let values = r.lookup(path)?.arrayValue?.compactMap(\.doubleValue), let peak = values.max() else { return "no data" }
+        guard let values = r.lookup(path)?.doublesValue, let peak = values.max() else { return "no data" }
         return MetricText.plain(peak)
     }
 
     /// `, first at +00:15 (812 of 10,080 buckets)`: where a series' maximum is first
     /// reached and how often, as its chart marks it (``ReportSVG/firstMaximum(_:)``).
     static func firstReached(_ r: ReportValue, _ path: String) -> String {
-        guard let values = r.lookup(path)?.arrayValue?.map({ $0.doubleValue ?? 0 }), let first = ReportSVG.firstMaximum(values),
+        guard let values = r.lookup(path)?.doublesValue, let first = ReportSVG.firstMaximum(values),
               let bucket = r.lookup("backend.load.bucketSeconds")?.doubleValue else { return "" }
         return ", first at \(ReportSVG.elapsed(Double(first.index) * bucket))"
             + (first.buckets > 1 ? " (\(HumanUnits.count(first.buckets)) of \(HumanUnits.count(values.count)) buckets)" : "")

@@ -52,7 +52,7 @@ public enum CapacityFigures {
         var peakZone: (zone: ReportValue, localTime: ReportValue)
     }
 
-    static func ints(_ v: ReportValue?) -> [Int64] { (v?.arrayValue ?? []).map { $0.intValue ?? 0 } }
+    static func ints(_ v: ReportValue?) -> [Int64] { v?.integersValue ?? [] }
 
     static func compute(_ r: ReportValue) -> Figures {
         let load = r.at(["backend", "load"])
@@ -74,7 +74,7 @@ public enum CapacityFigures {
         for res in resources {
             let series = DerivedFigures.utilisationSeries(busy: res.busy, capacity: res.capacity, bucketSeconds: bucketSeconds,
                                                           durationMicroseconds: microseconds)
-            let headroom = DerivedFigures.headroomSeries(utilisation: series, refused: res.refused).map { $0.doubleValue ?? 1 }
+            let headroom = DerivedFigures.headroomValues(utilisation: series, refused: res.refused)
             var least = 0
             for b in headroom.indices where headroom[b] < headroom[least] { least = b }
             let total = res.busy.reduce(Int64(0), &+)

@@ -30,6 +30,16 @@ public enum DerivedFigures {
         .fixed(Double(count) / bucketSeconds, 3)
     }
 
+    /// ``bucketRate(_:bucketSeconds:)`` of each bucket, as a packed list.
+    public static func bucketRates<T: BinaryInteger>(_ counts: [T], bucketSeconds: Double) -> ReportValue {
+        .numbers(counts.map { Double(Int64(clamping: $0)) / bucketSeconds }, digits: 3)
+    }
+
+    /// Counts per bucket, as a packed list of integers.
+    public static func counts<T: BinaryInteger>(_ counts: [T]) -> ReportValue {
+        .integers(counts.map { Int64(clamping: $0) })
+    }
+
     /// `1 − busy / capacity` at 4 digits (a capacity of 0 counts as 1).
     public static func headroom(busy: Int64, capacity: Int64) -> ReportValue {
         .fixed(1 - Double(busy) / Double(Swift.max(capacity, 1)), 4)
@@ -68,14 +78,20 @@ public enum DerivedFigures {
         .fixed(refused ? 0 : 1 - utilisation, 4)
     }
 
-    /// Per-bucket headroom of a utilisation series with the bucket's refused requests.
-    public static func headroomSeries(utilisation: [Double], refused: [Int64]) -> [ReportValue] {
-        utilisation.indices.map { headroom(utilisation: utilisation[$0], refused: ($0 < refused.count ? refused[$0] : 0) > 0) }
+    /// Per-bucket headroom of a utilisation series with the bucket's refused requests
+    /// (``headroom(utilisation:refused:)`` of each bucket), as a packed list.
+    public static func headroomSeries(utilisation: [Double], refused: [Int64]) -> ReportValue {
+        .numbers(headroomValues(utilisation: utilisation, refused: refused), digits: 4)
+    }
+
+    /// The values of ``headroomSeries(utilisation:refused:)``.
+    static func headroomValues(utilisation: [Double], refused: [Int64]) -> [Double] {
+        utilisation.indices.map { ($0 < refused.count ? refused[$0] : 0) > 0 ? 0 : 1 - utilisation[$0] }
     }
 
     /// The run's headroom: its least per bucket (1 for a run without buckets).
     public static func leastHeadroom(utilisation: [Double], refused: [Int64]) -> ReportValue {
-        headroomSeries(utilisation: utilisation, refused: refused).min { ($0.doubleValue ?? 1) < ($1.doubleValue ?? 1) } ?? .fixed(1, 4)
+        headroomValues(utilisation: utilisation, refused: refused).min().map { .fixed($0, 4) } ?? .fixed(1, 4)
     }
 
     /// The mean wait of a queueing histogram (`backend.queue.*.meanWait`), from its exact

@@ -401,7 +401,7 @@ public enum ReportMerge {
         case .number(let x, let digits)?: return x.isFinite && x.magnitude < 1e15 ? FixedDecimal.format(x, digits: Swift.min(digits, 9)) ?? String(x) : String(x)
         case .bool(let b)?: return String(b)
         case .null?: return "null"
-        case .array(let items)?: return items.isEmpty ? "[]" : "a list of \(items.count)"
+        case .array?, .integers?, .numbers?: return value?.arrayCount == 0 ? "[]" : "a list of \(value?.arrayCount ?? 0)"
         case .object(let members)?: return members.isEmpty ? "{}" : "an object with \(members.count) keys"
         case nil: return "missing"
         }
@@ -636,7 +636,7 @@ public enum ReportMerge {
     }
 
     static func ints(_ document: ReportValue, _ path: [String]) -> [Int64] {
-        (document.at(path)?.arrayValue ?? []).map { $0.intValue ?? 0 }
+        document.at(path)?.integersValue ?? []
     }
 
     /// The integer at `path`, or the sum of the integers directly under the object there
@@ -665,10 +665,10 @@ public enum ReportMerge {
             }
             return DerivedFigures.headroom(utilisation: utilisation.max() ?? 0, refused: (found?.intValue ?? 0) > 0)
         case .headroomSeries(let busy, let capacity, let refused):
-            return .array(DerivedFigures.headroomSeries(utilisation: utilisationSeries(document, busy: busy, capacity: capacity),
-                                                        refused: ints(document, refused)))
+            return DerivedFigures.headroomSeries(utilisation: utilisationSeries(document, busy: busy, capacity: capacity),
+                                                 refused: ints(document, refused))
         case .utilisationSeries(let busy, let capacity):
-            return .array(utilisationSeries(document, busy: busy, capacity: capacity).map { .fixed($0, 4) })
+            return .numbers(utilisationSeries(document, busy: busy, capacity: capacity), digits: 4)
         case .utilisation(let busy, let capacity):
             let found = document.at(busy.split(separator: ".").map(String.init))
             let total = found?.arrayValue.map { $0.reduce(Int64(0)) { $0 &+ ($1.intValue ?? 0) } } ?? found?.intValue ?? 0
@@ -691,7 +691,7 @@ public enum ReportMerge {
         case .bucketRates(let counts):
             let prefix = counts.split(separator: ".").map(String.init)
             let countsPath = prefix + path.dropFirst(prefix.count)
-            return .array(ints(document, countsPath).map { DerivedFigures.bucketRate($0, bucketSeconds: Double(bucketSeconds)) })
+            return DerivedFigures.bucketRates(ints(document, countsPath), bucketSeconds: Double(bucketSeconds))
         case .busiestMinute:
             let total = ints(document, "backend.load.requests.total")
             guard !total.isEmpty else { return .null }

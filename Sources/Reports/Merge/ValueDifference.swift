@@ -9,12 +9,13 @@ public enum ValueDifference {
         case (nil, nil): return nil
         case (let x?, let y?):
             if let u = number(x), let v = number(y) { return u == v ? nil : (path, a, b) }
-            switch (x, y) {
-            case (.array(let xs), .array(let ys)):
+            if let xs = x.arrayValue, let ys = y.arrayValue {
                 for i in 0..<min(xs.count, ys.count) {
                     if let d = first(xs[i], ys[i], at: path + ["[\(i)]"]) { return d }
                 }
                 return xs.count == ys.count ? nil : (path, a, b)
+            }
+            switch (x, y) {
             case (.object(let xs), .object(let ys)):
                 for key in Set(xs.keys).union(ys.keys).sorted() {
                     if let d = first(xs[key], ys[key], at: path + [key]) { return d }

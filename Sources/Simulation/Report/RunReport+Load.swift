@@ -21,8 +21,8 @@ extension RunReport {
     func loadSection(_ features: [String: ReportValue]) -> ReportValue {
         let l = load, scope = self.scope
         let seconds = load.bucket.seconds
-        func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { DerivedFigures.bucketRate(Int64($0), bucketSeconds: seconds) }) }
-        func counts<T: BinaryInteger>(_ counts: [T]) -> ReportValue { .array(counts.map { .count($0) }) }
+        func rate(_ counts: [UInt32]) -> ReportValue { DerivedFigures.bucketRates(counts, bucketSeconds: seconds) }
+        func counts<T: BinaryInteger>(_ counts: [T]) -> ReportValue { DerivedFigures.counts(counts) }
         func byEndpoint(_ f: ([UInt32]) -> ReportValue) -> ReportValue {
             var series: [String: ReportValue] = ["total": f(l.total)]
             for (e, name) in scope.endpoints { series[name] = f(l.requests[e]) }
@@ -51,9 +51,9 @@ extension RunReport {
             "apiBusyByCause": .object(Dictionary(uniqueKeysWithValues: LoadCause.allCases.map { ($0.name, counts(l.apiBusyByCause[Int($0.rawValue)])) })),
             "apiUtilisation": DerivedFigures.utilisation(busy: Int64(clamping: l.apiBusy.reduce(0, &+)), capacity: Int64(server.workers),
                                                          microseconds: scenario.duration.microseconds),
-            "apiUtilisationOverTime": .array(utilisation.map { .fixed($0, 4) }),
+            "apiUtilisationOverTime": .numbers(utilisation, digits: 4),
             "apiHeadroom": DerivedFigures.leastHeadroom(utilisation: utilisation, refused: l.apiRejected.map(Int64.init)),
-            "apiHeadroomOverTime": .array(DerivedFigures.headroomSeries(utilisation: utilisation, refused: l.apiRejected.map(Int64.init))),
+            "apiHeadroomOverTime": DerivedFigures.headroomSeries(utilisation: utilisation, refused: l.apiRejected.map(Int64.init)),
             "peaksAre": "exact",
             "peak": [
                 "at": .seconds(Int64(peak.bucket) * load.bucket.microseconds),

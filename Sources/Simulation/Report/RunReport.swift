@@ -124,7 +124,7 @@ struct RunReport {
     private func evaluate(_ document: ReportValue) throws(ScenarioError) -> [ExpectationResult] {
         var results: [ExpectationResult] = []
         for (index, e) in scenario.expect.enumerated() {
-            guard let found = document.lookup(e.metric), found.arrayValue == nil, found.objectValue == nil, found.stringValue == nil else {
+            guard let found = document.lookup(e.metric), found.arrayCount == nil, found.objectValue == nil, found.stringValue == nil else {
                 throw ScenarioError(file: scenario.sourcePath, path: "$.expect[\(index)].metric",
                                     expected: "a number in report.json, such as \"invariants.violations\" or \"latency.testAvailableToNotified.p95\"",
                                     found: "\"\(e.metric)\"")

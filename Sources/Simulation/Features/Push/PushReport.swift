@@ -234,8 +234,8 @@ extension PushLoad {
     /// that it is compiled once, here (docs/harness.md, "Your runner's speed").
     func reportSeries(active: Bool) -> [String: ReportValue] {
         let seconds = bucket.seconds
-        func rate(_ counts: [UInt32]) -> ReportValue { .array(counts.map { DerivedFigures.bucketRate(Int64($0), bucketSeconds: seconds) }) }
-        func counts<T: BinaryInteger>(_ counts: [T]) -> ReportValue { .array(counts.map { .count($0) }) }
+        func rate(_ counts: [UInt32]) -> ReportValue { DerivedFigures.bucketRates(counts, bucketSeconds: seconds) }
+        func counts<T: BinaryInteger>(_ counts: [T]) -> ReportValue { DerivedFigures.counts(counts) }
         func series<T>(_ series: [[T]], _ f: ([T]) -> ReportValue) -> ReportValue {
             active ? ["apns": f(series[0]), "fcm": f(series[1])] : .object([:])
         }
