@@ -8,7 +8,7 @@ BIN := .build/release/fleetsim
 ## verdict at the baseline's scale"). GoldenReportTests runs the same scale.
 BASELINE_SCALE := 0.5
 
-.PHONY: run install test docs docs-check bench callgrind explore baseline model-version example build clean report-screenshot
+.PHONY: run install test docs docs-check bench callgrind census explore baseline model-version example build clean report-screenshot
 PREFIX ?= /usr/local
 
 ## Build (release) and run the default scenario; reports go to reports/default/.
@@ -78,6 +78,15 @@ callgrind: build
 	@mkdir -p .build/callgrind
 	valgrind --tool=callgrind --callgrind-out-file=.build/callgrind/callgrind.out --log-file=.build/callgrind/valgrind.log $(BIN) run scenarios/default.json --scale $(BASELINE_SCALE) --out .build/callgrind --quiet
 	@awk '/Collected :/ { n = $$NF; s = ""; while (length(n) > 3) { s = "," substr(n, length(n) - 2) s; n = substr(n, 1, length(n) - 3) }; print "instructions: " n s }' .build/callgrind/valgrind.log
+
+## Events per simulated device-day by kind and platform (docs/performance.md#events-by-kind):
+## the default scenario at --scale 0.1 with every delivered event recorded, counted by
+## scripts/census.awk. Not part of `make test`.
+census: build
+	@mkdir -p .build/census
+	$(BIN) run scenarios/default.json --scale 0.1 --out .build/census --record-events .build/census/events.txt --quiet
+	@printf 'kind\tplatform\tper device-day (fleet: per run)\n'
+	@awk -f scripts/census.awk .build/census/events.txt .build/census/events.txt | sort -t'	' -k3 -rn
 
 ## 200 seeds of the default scenario in parallel: every seed must pass.
 explore: build

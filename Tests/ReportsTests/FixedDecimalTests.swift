@@ -72,13 +72,15 @@ import SimKernel
 
     /// What report.json writes: `format`'s text appended to what the buffer holds, on the
     /// fast path and off it (1e300, 19 digits), with the digits clamped, and `null` for
-    /// a value without text.
+    /// a value without text; texts longer than the buffer's first room (1,100 digits)
+    /// grow it.
     @Test func writeAppendsTheFormattedText() {
         for x in [0, -0.0, 0.25, -1.5, 2.675, 123_456.789, 1e300, -1e-300, .nan, .infinity, -.infinity] as [Double] {
             for digits in [-1, 0, 3, 18, 19, 1_100] {
-                var out = Array("[".utf8)
+                var out = ByteSink(capacity: 0)
+                out.append(UInt8(ascii: "["))
                 FixedDecimal.write(x, digits: digits, into: &out)
-                #expect(String(decoding: out, as: UTF8.self) == "[" + (FixedDecimal.format(x, digits: digits) ?? "null"), "\(x) at \(digits)")
+                #expect(String(decoding: out.bytes(), as: UTF8.self) == "[" + (FixedDecimal.format(x, digits: digits) ?? "null"), "\(x) at \(digits)")
             }
         }
     }
