@@ -71,6 +71,10 @@ import Testing
         let direct = dir.appendingPathComponent("direct").path
         #expect(try CLI.run(["merge"] + shards + ["--out", direct]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: merged + "/requests.bin")) == Data(contentsOf: URL(fileURLWithPath: direct + "/requests.bin")))
+        // A merged report is read again as any report is: the regression gate compares two
+        // of them (its pooled figures are merge's own, never summed as a shard's count).
+        let c = try CLI.run(["compare", direct + "/report.json", merged + "/report.json"])
+        #expect(c.status == 0 && !c.stderr.contains("backend.pooled"), "\(c.stdout)\(c.stderr)")
 
         let w = try CLI.run(["whatif", merged, "--workers", "1,8"])
         #expect(w.status == 0, "\(w.stdout)\(w.stderr)")

@@ -163,7 +163,7 @@ public enum ReportInput {
                   items.allSatisfy({ $0.at(["metric"])?.stringValue != nil }) else {
                 throw refusal(name, path, "at most \(maximumExpectations) expectations, each with a string metric", value)
             }
-        case .identical, .shardPlan, .latency, .distribution, .hashSum, .derived:
+        case .identical, .shardPlan, .latency, .distribution, .hashSum, .derived, .replayed:
             break
         }
     }

@@ -55,6 +55,11 @@ public enum ReportMerge {
         case deliveredEvents
         /// Derived again from merged keys once every other key is merged.
         case derived(Derived)
+        /// `backend.pooled`: written by merge from its own replay of the shards' recorded
+        /// requests (docs/scale.md, "One pooled backend"), never combined from the inputs'
+        /// figures; an input's own (a merged report read again, as `compare` reads one) is
+        /// left out.
+        case replayed
     }
 
     /// What one key's rule gives before the derived figures: a value, a figure to derive
@@ -180,6 +185,7 @@ public enum ReportMerge {
         ("backend.requestsPerSecond.mean", .derived(.meanRate)), ("backend.requestsPerSecond.peak", .derived(.busiestMinute)),
         ("backend.requestsPerSecond.peakSecond", .derived(.busiestSecond)),
         ("backend.requestsPerSecond.p99", .derived(.secondsQuantile(0.99))),
+        ("backend.pooled.**", .replayed),
         ("backend.**", .sum),
         ("battery.*.capacityMah", .identical), ("battery.*.*.count", .sum),
         ("battery.**", .distribution),
@@ -417,7 +423,7 @@ public enum ReportMerge {
                               + "(\(describe(d.a)) vs \(describe(d.b)))")
             }
             return values[0]
-        case .shardPlan, .expectations, .derived:
+        case .shardPlan, .expectations, .derived, .replayed:
             return nil
         case .deliveredEvents:
             let fleet = path.dropLast() + ["fleetDelivered"]
