@@ -148,10 +148,10 @@ struct Run: Command {
 
         let outcome: RunOutcome
         do { outcome = try world.report() } catch { throw .input("\(error)") }
-        let markdown = ReportDocuments.markdown(outcome, wallSeconds: wallSeconds, strict: strict)
+        let (markdown, html) = ReportDocuments.markdownAndHTML(outcome, wallSeconds: wallSeconds, strict: strict)
         do {
             try ReportSet.write([("report.json", JSONWriter.utf8(outcome.report)), ("report.md", Array(markdown.utf8)),
-                                 ("report.html", Array(ReportDocuments.html(outcome, markdown: markdown, strict: strict).utf8)),
+                                 ("report.html", Array(html.utf8)),
                                  ("junit.xml", Array(ReportDocuments.junit(outcome, strict: strict,
                                                                            wall: .init(seconds: wallSeconds, start: Self.utc(startedAt), means: "this run's wall time")).utf8))],
                                 to: outDir, moving: requests.map { [(RequestLog.fileName, $0.path)] } ?? [],

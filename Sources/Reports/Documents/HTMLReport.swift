@@ -13,9 +13,25 @@ public enum HTMLReport {
     /// `features`: the features' sections (``FeatureSection``), in their order; `strict`:
     /// `--strict`, which counts inconclusive expectations as failures.
     public static func render(_ report: ReportValue, features: [FeatureSection] = [], strict: Bool = false) -> String {
+        render(report, features: features, sections: ReportSections.build(report, features: features, strict: strict), strict: strict)
+    }
+
+    /// report.md and report.html of one report, its sections built once: report.md's
+    /// verdict with the run's `wallSeconds` (report.html never shows a wall time, so its
+    /// bytes are a function of the report alone).
+    public static func renderWithMarkdown(_ report: ReportValue, features: [FeatureSection] = [], wallSeconds: Double? = nil,
+                                          strict: Bool = false) -> (markdown: String, html: String) {
+        var sections = ReportSections.build(report, features: features, strict: strict)
+        let html = render(report, features: features, sections: sections, strict: strict)
+        if wallSeconds != nil, let i = sections.firstIndex(where: { $0.id == "verdict" }) {
+            sections[i] = ReportSections.verdict(report, wallSeconds: wallSeconds, strict: strict)
+        }
+        return (MarkdownReport.render(report, sections: sections), html)
+    }
+
+    static func render(_ report: ReportValue, features: [FeatureSection], sections: [ReportSection], strict: Bool) -> String {
         let title = escape("FleetSim: \(ReportSections.str(report, "scenario"))")
         let word = ReportSections.verdictWord(report, strict: strict)
-        let sections = ReportSections.build(report, features: features, strict: strict)
         let labels = tocLabels.merging(features.map { ($0.id, $0.tocLabel) }) { core, _ in core }
         var body = "<nav class=\"toc\">"
         for section in sections {

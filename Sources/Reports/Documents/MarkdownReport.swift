@@ -4,8 +4,13 @@ public enum MarkdownReport {
     /// `features`: the features' sections (``FeatureSection``), in their order; `strict`:
     /// `--strict`, which counts inconclusive expectations as failures.
     public static func render(_ report: ReportValue, features: [FeatureSection] = [], wallSeconds: Double? = nil, strict: Bool = false) -> String {
+        render(report, sections: ReportSections.build(report, features: features, wallSeconds: wallSeconds, strict: strict))
+    }
+
+    /// The page of sections already built (``ReportSections/build(_:features:wallSeconds:strict:)``).
+    static func render(_ report: ReportValue, sections: [ReportSection]) -> String {
         var out = "# FleetSim report: \(ReportSections.str(report, "scenario"))\n"
-        for section in ReportSections.build(report, features: features, wallSeconds: wallSeconds, strict: strict) {
+        for section in sections {
             out += "\n## \(section.title)\n"
             for block in section.blocks {
                 switch block {

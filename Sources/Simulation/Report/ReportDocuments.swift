@@ -11,10 +11,10 @@ public enum ReportDocuments {
         MarkdownReport.render(outcome.report, features: FeatureList.reportSections, wallSeconds: wallSeconds, strict: strict)
     }
 
-    /// `report.html`: self-contained, deterministic; `markdown` is no longer embedded
-    /// (kept in the signature so callers compile unchanged).
-    public static func html(_ outcome: RunOutcome, markdown: String, strict: Bool = false) -> String {
-        HTMLReport.render(outcome.report, features: FeatureList.reportSections, strict: strict)
+    /// ``markdown(_:wallSeconds:strict:)`` and `report.html` (self-contained,
+    /// deterministic), their sections built once.
+    public static func markdownAndHTML(_ outcome: RunOutcome, wallSeconds: Double?, strict: Bool = false) -> (markdown: String, html: String) {
+        HTMLReport.renderWithMarkdown(outcome.report, features: FeatureList.reportSections, wallSeconds: wallSeconds, strict: strict)
     }
 
     /// `junit.xml`: one test case per invariant kind and per expectation; its time is
