@@ -14,7 +14,8 @@ import Reports
 /// P(W > t) = C(c, a) e^(−(cμ − λ) t).
 ///
 /// `make test` runs one case on a few seeds; the sweep of docs/report.md ("Intervals")
-/// runs with `FLEETSIM_COVERAGE=40` (seeds per case) and prints its table.
+/// runs with `FLEETSIM_COVERAGE=40` (seeds per case) and prints its table, on seeds 1-40
+/// or, with `FLEETSIM_COVERAGE_FIRST=41`, on 41-80 (the first seed).
 @Suite struct IntervalCoverageTests {
     static let servers = 4
 
@@ -133,21 +134,23 @@ import Reports
     /// The sweep: 12 cases, `FLEETSIM_COVERAGE` seeds each (docs/report.md, "Intervals").
     @Test(.enabled(if: ProcessInfo.processInfo.environment["FLEETSIM_COVERAGE"] != nil))
     func sweep() {
-        let seeds = UInt64(ProcessInfo.processInfo.environment["FLEETSIM_COVERAGE"].flatMap(Int.init) ?? 40)
+        let environment = ProcessInfo.processInfo.environment
+        let seeds = UInt64(environment["FLEETSIM_COVERAGE"].flatMap(Int.init) ?? 40)
+        let first = UInt64(environment["FLEETSIM_COVERAGE_FIRST"].flatMap(Int.init) ?? 1)
         var cases: [Case] = []
         for (rho, hours) in [(0.5, 2.0), (0.5, 24.0), (0.8, 2.0), (0.8, 24.0), (0.95, 24.0)] {
             for metric in ["p90", "p95", "p99", "meanWait"] where !(rho == 0.95 && hours == 2) {
                 cases.append(Case(rho: rho, hours: hours, metric: metric))
             }
         }
-        let tallies = Self.tally(cases, seeds: 1...seeds)
+        let tallies = Self.tally(cases, seeds: first...(first + seeds - 1))
         var lines = ["| ρ | run | figure | true value | held | no interval | mean half-width / (1.96 × spread) |", "|---|---|---|---|---|---|---|"]
         for (c, t) in zip(cases, tallies) {
             lines.append("| \(c.rho) | \(Int(c.hours)) h | \(c.metric) | \(String(format: "%.3f s", c.truth)) | \(t.held)/\(t.runs) | \(t.noInterval) | \(String(format: "%.2f", t.widthRatio)) |")
         }
         let held = tallies.map(\.held).reduce(0, +), runs = tallies.map(\.runs).reduce(0, +)
         lines.append("")
-        lines.append("all: \(held)/\(runs) (\(String(format: "%.1f", 100 * Double(held) / Double(runs))) %)")
+        lines.append("seeds \(first)-\(first + seeds - 1); all: \(held)/\(runs) (\(String(format: "%.1f", 100 * Double(held) / Double(runs))) %)")
         print(lines.joined(separator: "\n"))
         #expect(tallies.allSatisfy { Double($0.held) >= 0.85 * Double($0.runs) })
         #expect(Double(held) >= 0.92 * Double(runs))
