@@ -83,7 +83,7 @@ struct PlanProbe: Sendable {
     }
 
     /// Each expectation with an interval that passed: `backend.queueing.p95 = 912 ms (95 % CI
-    /// 870-950 ms, batch means: 20 batches of 6 min)`, what a holding probe shows.
+    /// 870-950 ms, batch means: 32 batches of 4.0 min)`, what a holding probe shows.
     var evidence: [String] {
         expectations.filter { $0.passed && $0.interval != nil }.map { e in
             "\(e.metric) = \(MetricText.format(e.value, path: e.metric)) (95 % CI \(ExpectationJudgement.rangeText(e.interval!))"

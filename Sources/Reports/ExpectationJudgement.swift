@@ -267,7 +267,7 @@ public struct ExpectationJudgement: Sendable, Equatable {
     public var evidenceText: String? { evidence(straddling: false) }
 
     /// ``evidenceText`` with, for an inconclusive verdict, `straddles <limit>` after the
-    /// interval: `n = 83; 95 % CI 51.0-91.0 h straddles 72.0 h; batch means: 20 batches of 1.2 h`.
+    /// interval: `n = 83; 95 % CI 51.0-91.0 h straddles 72.0 h; batch means: 32 batches of 5.2 h`.
     public func evidence(straddling: Bool) -> String? {
         guard let samples else { return nil }
         var clauses = ["n = \(HumanUnits.count(samples))"]
