@@ -54,4 +54,20 @@ import SimKernel
             #expect(world.core.devices.allSatisfy { $0.radio.cellular.inFlight < 100 && $0.radio.wifi.inFlight < 100 })
         }
     }
+
+    /// An analysis still running when the run stops is `outcomes.inFlight`, so the
+    /// outcomes add up to `started` in every report, a shard's too (merge checks that sum
+    /// on each input): without the deadline timer the outage's analyses never end, and
+    /// each is a request still open at the end.
+    @Test func analysesRunningAtTheEndAreInFlight() throws {
+        for (variants, running) in [([String](), false), (["continuation.deadlineIgnored"], true)] {
+            let world = try Self.run(variants)
+            let section = world.features.continuation.section()
+            let outcomes = try #require(section.lookup("outcomes")?.objectValue)
+            #expect(outcomes.values.reduce(Int64(0)) { $0 + ($1.intValue ?? 0) } == section.lookup("started")?.intValue, "\(variants)")
+            let open = world.features.continuation.slots.filter { $0.job >= 0 }.count
+            #expect(outcomes["inFlight"]?.intValue == Int64(open), "\(variants)")
+            #expect((open > 0) == running, "\(variants)")
+        }
+    }
 }

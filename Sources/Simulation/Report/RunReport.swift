@@ -14,7 +14,7 @@ public let fleetsimVersion = "0.2.0"
 /// (docs/harness.md, "The model version"). reports/baselines/model-versions.txt
 /// records it with the golden report's digest; a golden report that changes without it
 /// fails GoldenReportTests.
-public let modelVersion = 2
+public let modelVersion = 3
 
 /// What a finished run produced: `report.json`'s document and the verdicts that set
 /// the exit code.

@@ -11,11 +11,15 @@ extension ContinuationHost {
 
 
     /// Seed `004`'s analyses: how many started, what users chose at the alert, and how
-    /// each ended.
+    /// each ended; `inFlight`, those still running when the run stopped (their request,
+    /// deadline or background time not over), so that the outcomes add up to `started`
+    /// in every report, a shard's too.
     func section() -> ReportValue {
         let c = metrics
         var choices: [String: ReportValue] = [:]
         for (k, name) in ContinuationChoiceName.allCases.enumerated() { choices[name.rawValue] = .count(c.choices[k]) }
+        let ended = c.shownHere + c.failedHere + c.cancelled + c.completedInBackground + c.failedInBackground
+            + c.timedOut + c.backgroundTimeExpired + c.interruptedByTermination
         return [
             "started": .count(c.started),
             "offeredBackground": .count(c.offered),
@@ -29,6 +33,7 @@ extension ContinuationHost {
                 "timedOut": .count(c.timedOut),
                 "backgroundTimeExpired": .count(c.backgroundTimeExpired),
                 "interruptedByTermination": .count(c.interruptedByTermination),
+                "inFlight": .count(c.started >= ended ? c.started - ended : 0),
             ],
             "notified": .count(c.notified),
             "shownAtOpen": .count(c.shownAtOpen),
