@@ -71,7 +71,7 @@ public struct World<Logics: LogicSet> {
         // Shuffled ties are keyed per event (Core/TieKeys): the queue takes their orders.
         let clock = SimClock<WorldEvent>(reserve: devices.count * 4, end: SimTime.zero + scenario.duration)
         core = WorldCore(scenario: scenario, shard: shard, streamKeys: StreamKeys(seed: scenario.seed), clock: clock, devices: devices, launchPolicies: fleet.launchPolicies, cohorts: fleet.cohorts,
-                         timeZones: fleet.timeZones, calendars: fleet.timeZones.map(LocalCalendar.init(identifier:)),
+                         timeZones: fleet.timeZones, calendars: fleet.timeZones.map(ZoneCalendars.calendar),
                          localZones: fleet.timeZones.map { LocalTimeZone(identifier: $0) ?? LocalTimeZone(identifier: "UTC")! },
                          faults: FaultState(scenario.faults, zones: fleet.timeZones),
                          staleTriggers: Array(hugePagesRepeating: DeferredTimer(), count: devices.count),
