@@ -190,23 +190,26 @@ extension ReportValue {
             }
         case .array(let items):
             let dot = path.firstIndex(of: ".")
-            let component = path[..<(dot ?? path.endIndex)]
-            guard !component.isEmpty, component.utf8.count <= 18,
-                  component.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  let index = Int(component), index < items.count
-            else { return nil }
+            guard let index = Self.index(path[..<(dot ?? path.endIndex)], count: items.count) else { return nil }
             guard let dot else { return items[index] }
             return items[index].resolve(path[path.index(after: dot)...])
-        case .integers, .numbers:
-            // A packed element is a number: an index is the whole rest of the path.
-            guard let count = arrayCount, let index = Int(path), index >= 0, index < count,
-                  path.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-            if case .integers(let xs) = self { return .int(xs[index]) }
-            if case .numbers(let xs, let digits) = self { return .number(xs[index], digits: digits) }
-            return nil
+        // A packed element is a number: an index is the whole rest of the path.
+        case .integers(let xs):
+            return Self.index(path, count: xs.count).map { .int(xs[$0]) }
+        case .numbers(let xs, let digits):
+            return Self.index(path, count: xs.count).map { .number(xs[$0], digits: digits) }
         default:
             return nil
         }
+    }
+
+    /// A path component of ASCII digits that indexes a list of `count` elements.
+    private static func index(_ component: Substring, count: Int) -> Int? {
+        guard !component.isEmpty, component.utf8.count <= 18,
+              component.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let index = Int(component), index < count
+        else { return nil }
+        return index
     }
 }
 
