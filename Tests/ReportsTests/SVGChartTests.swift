@@ -91,4 +91,15 @@ private func entitiesAreValid(_ text: Substring) -> Bool {
         #expect(SVGChart.niceCeiling(3e9) == 5e9)
         #expect(SVGChart.niceCeiling(1e300) >= 1e300)
     }
+
+    /// A polyline's points are the text the coordinates' one-decimal strings joined would
+    /// be: signs, rounding ties, values past the 64-bit digits, and a non-finite
+    /// coordinate as `0`.
+    @Test func polylinePointsAreTheJoinedCoordinates() {
+        let pairs: [(Double, Double)] = [(70, 44), (70.05, -0.05), (-3.25, 0.15), (1e25, 123_456.789), (.nan, .infinity), (0, -0.0)]
+        var points = SVGPoints()
+        for (x, y) in pairs { points.add(x, y) }
+        #expect(points.text() == pairs.map { "\(ReportSVG.n($0.0)),\(ReportSVG.n($0.1))" }.joined(separator: " "))
+        #expect(SVGPoints().text() == "")
+    }
 }

@@ -165,15 +165,15 @@ public enum ReportSVG {
         let columns = Int(plotW)
         for s in drawn {
             let group = Swift.max(1, (s.values.count + columns - 1) / columns)
-            var points: [String] = []
+            var points = SVGPoints()
             var i = 0
             while i < s.values.count {
                 let end = Swift.min(s.values.count, i + group)
                 let peak = s.values[i..<end].max() ?? 0
-                points.append("\(n(x((Double(i) + Double(end - i) / 2) * bucketSeconds))),\(n(y(peak)))")
+                points.add(x((Double(i) + Double(end - i) / 2) * bucketSeconds), y(peak))
                 i = end
             }
-            out += "<polyline points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"\(n(s.width))\" stroke-linejoin=\"round\"><title>\(XMLText.escape(s.name))</title></polyline>\n"
+            out += "<polyline points=\"\(points.text())\" fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"\(n(s.width))\" stroke-linejoin=\"round\"><title>\(XMLText.escape(s.name))</title></polyline>\n"
         }
         out += busiestMinuteLine(busiestMinute, x: x, mark: mark?.at) + faultLabels(faults, x: x) + peakMark + "</svg>\n"
         out += legend(drawn.map { ($0.name, $0.color) }, zero: zero, capacity: capacity != nil, faults: !faults.isEmpty)
