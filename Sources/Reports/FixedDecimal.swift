@@ -85,6 +85,25 @@ public enum FixedDecimal {
             if (product >> (shift - 1)) & 1 == 1 { scaled += 1 }
         }
         let isZero = scaled == 0
+        if scaled <= UInt128(UInt64.max) {
+            // The usual case, in 64 bits: the digits written backwards where they go, the
+            // integer part at least "0" and the fraction padded with zeros.
+            let value = UInt64(scaled)
+            let negative = x.sign == .minus && !isZero
+            let digits = Swift.max(decimalLength(value), fractionDigits + 1)
+            let length = (negative ? 1 : 0) + digits + (fractionDigits > 0 ? 1 : 0)
+            if negative { out[0] = UInt8(ascii: "-") }
+            if fractionDigits == 0 {
+                writeDigits(value, endingAt: out + length)
+            } else {
+                let unit = tenPowers64[fractionDigits]
+                let point = out + length - fractionDigits - 1
+                writeDigits(value / unit, endingAt: point)
+                point[0] = UInt8(ascii: ".")
+                writeDigits(value % unit, endingAt: out + length, width: fractionDigits)
+            }
+            return length
+        }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { digits in
             // Decimal digits, least significant first: 19 at a time while above 64 bits.
             var n = 0
@@ -105,6 +124,48 @@ public enum FixedDecimal {
                 length += 1
             }
             return length
+        }
+    }
+
+    /// How many decimal digits `value` has (1 for 0).
+    @inline(__always) static func decimalLength(_ value: UInt64) -> Int {
+        var length = 1
+        while length < 20 && value >= tenPowers64[length] { length += 1 }
+        return length
+    }
+
+    /// "00" to "99", two bytes a pair.
+    static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+
+    /// Writes `value`'s decimal digits so that the last ends just before `end`, two at a
+    /// time, padded on the left with zeros to `width` digits (at least one digit).
+    @inline(__always) static func writeDigits(_ value: UInt64, endingAt end: UnsafeMutablePointer<UInt8>, width: Int = 1) {
+        var rest = value, p = end, written = 0
+        digitPairs.withUnsafeBufferPointer { pairs in
+            while rest >= 100 {
+                let pair = Int(rest % 100) &* 2
+                rest /= 100
+                p -= 2
+                p[0] = pairs[pair]
+                p[1] = pairs[pair &+ 1]
+                written &+= 2
+            }
+            if rest >= 10 {
+                let pair = Int(rest) &* 2
+                p -= 2
+                p[0] = pairs[pair]
+                p[1] = pairs[pair &+ 1]
+                written &+= 2
+            } else {
+                p -= 1
+                p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+                written &+= 1
+            }
+        }
+        while written < width {
+            p -= 1
+            p[0] = UInt8(ascii: "0")
+            written &+= 1
         }
     }
 

@@ -111,20 +111,19 @@ public enum JSONWriter {
     }
 
     /// The decimal digits of `n`, `-` first when negative (`Int64.min` included),
-    /// written backwards straight into the sink's next bytes.
+    /// written backwards straight into the sink's next bytes, two at a time from
+    /// ``FixedDecimal/digitPairs``. A load series is mostly zeros and small counts, so a
+    /// single digit is written at once.
     @inline(__always) private static func writeInteger(_ n: Int64, into out: inout ByteSink) {
-        var magnitude = n.magnitude
-        var length = n < 0 ? 1 : 0
-        var probe = magnitude
-        repeat { length += 1; probe /= 10 } while probe != 0
+        if n >= 0 && n < 10 {
+            out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n))
+            return
+        }
+        let sign = n < 0 ? 1 : 0
+        let length = sign + FixedDecimal.decimalLength(n.magnitude)
         let room = out.reserve(length)
-        if n < 0 { room[0] = UInt8(ascii: "-") }
-        var i = length
-        repeat {
-            i -= 1
-            room[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude != 0
+        if sign == 1 { room[0] = UInt8(ascii: "-") }
+        FixedDecimal.writeDigits(n.magnitude, endingAt: room + length)
         out.commit(length)
     }
 
