@@ -143,7 +143,11 @@ extension World {
         guard appHearsAnswer(job) else { return }
         if core.devices[i].task.running {
             switch result {
-            case .ok(.testHistory): core.observeHistoryReceived(i, openWindow: core.jobs[j].openWindow)
+            case .ok(.testHistory):
+                // Read before the call: an argument read from the core the call borrows
+                // made Swift copy the whole core, retaining its arrays.
+                let window = core.jobs[j].openWindow
+                core.observeHistoryReceived(i, openWindow: window)
             case .status(401): core.observeRefreshUnauthorized(i)
             case .ok(.activeSession(inProgress: true, _)): core.observeTestInProgressAnswered(i)
             default: break
