@@ -17,7 +17,7 @@ import Platform
         var wakeUps: [Int: Int] = [:], bedtimes: [Int: Int] = [:]
         var sum = 0.0, squares = 0.0
         for u in 0..<users {
-            let d = rhythm.day(user: u, day: day)
+            let d = rhythm.day(rhythm.user(u), day: day)
             #expect(d.wakeUp >= 4 * 3600 + 1800 && d.wakeUp <= 9 * 3600)
             #expect(d.bedtime <= 86_400)
             wakeUps[d.wakeUp, default: 0] += 1
@@ -41,7 +41,7 @@ import Platform
     @Test func aUsersDaysVaryAroundTheirUsualWakeUp() {
         for u in 0..<500 {
             let usual = rhythm.usualWakeUp(user: u)
-            let days = (0..<14).map { rhythm.day(user: u, day: day + Int32($0)) }
+            let days = (0..<14).map { rhythm.day(rhythm.user(u), day: day + Int32($0)) }
             for d in days {
                 #expect(abs(d.wakeUp - usual) <= DailyRhythm.dailyShift)
                 #expect(d.bedtime == d.wakeUp + DailyRhythm.awake)
@@ -54,9 +54,9 @@ import Platform
     /// day's total at bedtime, and the night in between waits for tomorrow's wake-up.
     @Test func stepsFollowTheUsersDayToTheSecond() {
         let health = HealthDataGenerator(seed: 42, rhythm: rhythm)
-        let user = 77
-        let today = rhythm.day(user: user, day: day), tomorrow = rhythm.day(user: user, day: day + 1)
-        let total = health.dailyTotal(user: user, day: day)
+        let user = rhythm.user(77)
+        let today = rhythm.day(user, day: day), tomorrow = rhythm.day(user, day: day + 1)
+        let total = health.dailyTotal(user: user.id, day: day)
         #expect(health.steps(user: user, day: day, before: day, secondOfDay: today.wakeUp) == 0)
         #expect(health.steps(user: user, day: day, before: day, secondOfDay: today.wakeUp + 3600) > 0)
         #expect(health.steps(user: user, day: day, before: day, secondOfDay: today.bedtime - 1) < total)
@@ -69,8 +69,8 @@ import Platform
     /// The same seed gives the same days; another seed other days.
     @Test func aClosedFormOfTheSeed() {
         let again = DailyRhythm(seed: 42), other = DailyRhythm(seed: 43)
-        let mine = (0..<100).map { rhythm.day(user: $0, day: day) }
-        #expect(mine == (0..<100).map { again.day(user: $0, day: day) })
-        #expect(mine != (0..<100).map { other.day(user: $0, day: day) })
+        let mine = (0..<100).map { rhythm.day(rhythm.user($0), day: day) }
+        #expect(mine == (0..<100).map { again.day(again.user($0), day: day) })
+        #expect(mine != (0..<100).map { other.day(other.user($0), day: day) })
     }
 }

@@ -28,7 +28,7 @@ import Platform
     @Test func rarelyPlugsInAtTheCriticalFivePercent() {
         let s = BatteryState(percent: 15, since: .zero, charging: false)
         // 10 points at 3.939 %/h: 2.538 h = 9138.46 s.
-        let at = model.nextSwitch(s, now: .zero, user: 0, local: (0, 0), rhythm: DailyRhythm(seed: 1))
+        let at = model.nextSwitch(s, now: .zero, user: DailyRhythm(seed: 1).user(0), local: (0, 0), rhythm: DailyRhythm(seed: 1))
         #expect(abs(at.seconds - 9138.46) < 0.01)
     }
 
@@ -37,8 +37,8 @@ import Platform
     @Test func overnightPlugsInAtBedtimeAndOutAtWakeUp() {
         let night = BatteryModel(capacityMah: 3300, habit: .overnight)
         let rhythm = DailyRhythm(seed: 7)
-        let user = 12, day: Int32 = 20_500
-        let today = rhythm.day(user: user, day: day), tomorrow = rhythm.day(user: user, day: day + 1)
+        let user = rhythm.user(12), day: Int32 = 20_500
+        let today = rhythm.day(user, day: day), tomorrow = rhythm.day(user, day: day + 1)
         let up = BatteryState(percent: 80, since: .zero, charging: false)
         // One second before bedtime, and at bedtime itself (then tomorrow's bedtime).
         #expect(night.nextSwitch(up, now: .zero, user: user, local: (day, today.bedtime - 1), rhythm: rhythm) == .zero + .seconds(1))

@@ -94,7 +94,7 @@ import Scenario
             // Spans of 1 to 71 hours from odd minutes, across both days around the change.
             for (from, hours) in [(0, 71), (7 * 60 + 13, 25), (23 * 60 + 47, 23), (26 * 60 + 3, 1), (47 * 60 + 59, 24)] {
                 let a = SimTime.zero + .minutes(Int64(from)), b = a + .hours(Int64(hours))
-                let model = health.trueSteps(user: Int(world.core.globalID(i)), from: a, to: b, home: home,
+                let model = health.trueSteps(user: health.rhythm.user(Int(world.core.globalID(i))), from: a, to: b, home: home,
                                              startUnixSeconds: world.core.startUnixSeconds)
                 #expect(world.core.oracleTrueSteps(i, health, from: a, to: b) == model, "\(zone) device \(i) from \(from) min for \(hours) h")
                 if model > 0 { compared += 1 }

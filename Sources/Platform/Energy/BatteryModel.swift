@@ -59,10 +59,10 @@ public struct BatteryModel: Sendable {
 
     /// The state at time zero: unplugged at `percent`, or plugged in if the habit says so
     /// (`overnight`: while `user` sleeps at the local clock reading `local`).
-    public func initial(percent: Double, user: Int, local: (day: Int32, secondOfDay: Int), rhythm: DailyRhythm) -> BatteryState {
+    public func initial(percent: Double, user: DailyRhythm.User, local: (day: Int32, secondOfDay: Int), rhythm: DailyRhythm) -> BatteryState {
         var s = BatteryState(percent: min(100, max(0, percent)), since: .zero, charging: false)
         switch habit {
-        case .overnight: s.charging = !rhythm.day(user: user, day: local.day).isAwake(local.secondOfDay)
+        case .overnight: s.charging = !rhythm.day(user, day: local.day).isAwake(local.secondOfDay)
         case .topUps: s.charging = s.percent <= BatteryModel.topUpFrom
         case .rarely: s.charging = s.percent <= BatteryModel.criticalPercent
         }
@@ -71,17 +71,17 @@ public struct BatteryModel: Sendable {
 
     /// When `user` next plugs in or unplugs, seen at `now` with the local clock reading
     /// `local` (a DST change in between moves the overnight times by an hour at most).
-    public func nextSwitch(_ s: BatteryState, now: SimTime, user: Int, local: (day: Int32, secondOfDay: Int), rhythm: DailyRhythm) -> SimTime {
+    public func nextSwitch(_ s: BatteryState, now: SimTime, user: DailyRhythm.User, local: (day: Int32, secondOfDay: Int), rhythm: DailyRhythm) -> SimTime {
         switch habit {
         case .overnight:
             // Plugged in: off at the next wake-up. Unplugged: on at today's bedtime, or
             // tomorrow's if today's has passed.
-            let today = rhythm.day(user: user, day: local.day)
+            let today = rhythm.day(user, day: local.day)
             let target = s.charging ? today.wakeUp : today.bedtime
             let wait = local.secondOfDay < target
                 ? target - local.secondOfDay
-                : 86_400 - local.secondOfDay + (s.charging ? rhythm.day(user: user, day: local.day + 1).wakeUp
-                                                           : rhythm.day(user: user, day: local.day + 1).bedtime)
+                : 86_400 - local.secondOfDay + (s.charging ? rhythm.day(user, day: local.day + 1).wakeUp
+                                                           : rhythm.day(user, day: local.day + 1).bedtime)
             return now + .seconds(Int64(wait))
         case .topUps:
             return now + timeToReach(s.charging ? BatteryModel.topUpTo : BatteryModel.topUpFrom, from: percent(s, at: now), charging: s.charging)

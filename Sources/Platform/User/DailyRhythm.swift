@@ -58,6 +58,24 @@ public struct DailyRhythm: Sendable {
         key = mixer.next()
     }
 
+    /// A user as their days are drawn: their id and their usual wake-up, seconds after
+    /// local midnight (``user(_:)``'s draw). A world keeps the wake-up per device: the
+    /// draw (a truncated normal) is most of a day's cost, and a day is asked at every
+    /// health read, HealthKit delivery and charger switch.
+    public struct User: Sendable, Equatable {
+        public let id: Int
+        public let usualWakeUp: Int
+
+        /// `usualWakeUp` is the rhythm's own draw for `id` (``DailyRhythm/user(_:)``), kept.
+        public init(id: Int, usualWakeUp: Int) {
+            self.id = id
+            self.usualWakeUp = usualWakeUp
+        }
+    }
+
+    /// User `id`, their usual wake-up drawn.
+    public func user(_ id: Int) -> User { User(id: id, usualWakeUp: usualWakeUp(user: id)) }
+
     /// The user's usual wake-up, seconds after local midnight.
     public func usualWakeUp(user: Int) -> Int {
         var stream = RandomStream(splitMixSeed: key ^ (UInt64(user) &* 0x9E37_79B9_7F4A_7C15))
@@ -68,19 +86,19 @@ public struct DailyRhythm: Sendable {
     }
 
     /// The user's wake-up and bedtime on local date `day` (days since 1970-01-01).
-    public func day(user: Int, day: Int32) -> Day {
-        var mixer = SplitMix64(state: key ^ (UInt64(user) &* 0xD1B5_4A32_D192_ED03) ^ (UInt64(UInt32(bitPattern: day)) << 40))
+    public func day(_ user: User, day: Int32) -> Day {
+        var mixer = SplitMix64(state: key ^ (UInt64(user.id) &* 0xD1B5_4A32_D192_ED03) ^ (UInt64(UInt32(bitPattern: day)) << 40))
         let shift = Int(mixer.next() % UInt64(2 * Self.dailyShift + 1)) - Self.dailyShift
-        let wakeUp = usualWakeUp(user: user) + shift
+        let wakeUp = user.usualWakeUp + shift
         return Day(wakeUp: wakeUp, bedtime: wakeUp + Self.awake)
     }
 
     /// Seconds from local (`day`, `secondOfDay`) until the user is next up: 0 while awake,
     /// else until today's wake-up or tomorrow's.
-    public func secondsUntilAwake(user: Int, day d: Int32, secondOfDay: Int) -> Int {
-        let today = day(user: user, day: d)
+    public func secondsUntilAwake(_ user: User, day d: Int32, secondOfDay: Int) -> Int {
+        let today = day(user, day: d)
         if today.isAwake(secondOfDay) { return 0 }
         if secondOfDay < today.wakeUp { return today.wakeUp - secondOfDay }
-        return 86_400 - secondOfDay + day(user: user, day: d + 1).wakeUp
+        return 86_400 - secondOfDay + day(user, day: d + 1).wakeUp
     }
 }

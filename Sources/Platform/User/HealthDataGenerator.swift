@@ -27,17 +27,17 @@ public struct HealthDataGenerator: Sendable {
     }
 
     /// Steps of local date `day` recorded before the local clock reads (`nowDay`, `secondOfDay`).
-    public func steps(user: Int, day: Int32, before nowDay: Int32, secondOfDay: Int) -> Int32 {
+    public func steps(user: DailyRhythm.User, day: Int32, before nowDay: Int32, secondOfDay: Int) -> Int32 {
         if nowDay < day { return 0 }
-        let total = dailyTotal(user: user, day: day)
+        let total = dailyTotal(user: user.id, day: day)
         if nowDay > day { return total }
-        let up = rhythm.day(user: user, day: day)
+        let up = rhythm.day(user, day: day)
         let active = Int64(min(max(secondOfDay, up.wakeUp), up.bedtime) - up.wakeUp)
         return Int32(Int64(total) * active / Int64(up.bedtime - up.wakeUp))
     }
 
     /// Seconds from local (`day`, `secondOfDay`) until the user next records steps (0 while they do).
-    public func secondsUntilSteps(user: Int, day: Int32, secondOfDay: Int) -> Int {
-        rhythm.secondsUntilAwake(user: user, day: day, secondOfDay: secondOfDay)
+    public func secondsUntilSteps(user: DailyRhythm.User, day: Int32, secondOfDay: Int) -> Int {
+        rhythm.secondsUntilAwake(user, day: day, secondOfDay: secondOfDay)
     }
 }

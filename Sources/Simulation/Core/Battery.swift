@@ -26,7 +26,7 @@ extension WorldCore {
     mutating func startBattery(_ d: UInt32, initialPercent: Double) {
         let i = Int(d)
         let battery = cohorts[Int(devices[i].cohort)].battery
-        let local = localTime(i, at: .zero), user = Int(globalID(i))
+        let local = localTime(i, at: .zero), user = rhythmUser(i)
         devices[i].battery = battery.initial(percent: initialPercent, user: user, local: local, rhythm: rhythm)
         schedule(.batterySwitch(device: d),
                        at: battery.nextSwitch(devices[i].battery, now: .zero, user: user, local: local, rhythm: rhythm))
@@ -40,7 +40,7 @@ extension WorldCore {
         battery.toggle(&devices[i].battery, at: now)
         note(d) { c in "battery: \(c.devices[i].battery.charging ? "plugged in" : "unplugged") at \(Int(c.devices[i].battery.percent)) %" }
         schedule(.batterySwitch(device: d),
-                       at: battery.nextSwitch(devices[i].battery, now: now, user: Int(globalID(i)),
+                       at: battery.nextSwitch(devices[i].battery, now: now, user: rhythmUser(i),
                                               local: localTime(i, at: now), rhythm: rhythm))
     }
 }

@@ -86,6 +86,10 @@ struct Device {
     /// The app's energy per operation (a task, a sync, ...) and outside them.
     var ledger = EnergyLedger()
     var backgroundAppRefresh: Bool
+    /// The user's usual wake-up, seconds after local midnight (``DailyRhythm/user(_:)``,
+    /// drawn at set-up): kept, as its draw is most of the cost of a day's wake-up and
+    /// bedtime (``WorldCore/rhythmUser(_:)``).
+    var usualWakeUp: UInt16
 
     // Random streams, one per purpose, as positions (``DeviceStreams``; drawn through
     // ``WorldCore/withStream(_:of:_:)``), here, in the ledger's tail. A use rebuilds

@@ -34,6 +34,7 @@ enum FleetBuilder {
             global += cohort.count
         }
         global = 0
+        let rhythm = DailyRhythm(seed: scenario.seed)
         fleet.launchPolicies = [LaunchPolicyState](hugePagesCapacity: iOSHeld)
         var androidHeld = 0
         for cohort in scenario.fleet {
@@ -79,7 +80,8 @@ enum FleetBuilder {
                     platformSlot: platformSlot,
                     homeTimeZone: zone,
                     notificationCenter: NotificationCenterModel(authorization: permission.authorization),
-                    backgroundAppRefresh: bar))
+                    backgroundAppRefresh: bar,
+                    usualWakeUp: UInt16(rhythm.usualWakeUp(user: global))))
             }
             fleet.cohorts.append(CohortModels(cohort, firstDevice: firstDevice, count: fleet.devices.count - firstDevice))
         }

@@ -38,7 +38,7 @@ extension WorldCore {
 extension HealthDataGenerator {
     /// The steps the user truly recorded in `[from, to)` (ground truth: the health data
     /// follows the user's home-zone day).
-    func trueSteps(user: Int, from: SimTime, to: SimTime, home: LocalCalendar, startUnixSeconds: Int64) -> Int32 {
+    func trueSteps(user: DailyRhythm.User, from: SimTime, to: SimTime, home: LocalCalendar, startUnixSeconds: Int64) -> Int32 {
         guard from < to else { return 0 }
         let start = WorldCore.localTime(from, calendar: home, startUnixSeconds: startUnixSeconds)
         let end = WorldCore.localTime(to, calendar: home, startUnixSeconds: startUnixSeconds)
@@ -49,7 +49,7 @@ extension HealthDataGenerator {
 
     /// Daily totals of `[from, to)` by the device's date, as the health store answers the
     /// app's read.
-    func healthData(user: Int, from: SimTime, to: SimTime, days: DeviceDays, home: LocalCalendar, startUnixSeconds: Int64) -> [DailySteps] {
+    func healthData(user: DailyRhythm.User, from: SimTime, to: SimTime, days: DeviceDays, home: LocalCalendar, startUnixSeconds: Int64) -> [DailySteps] {
         guard from < to else { return [] }
         let first = days.day(at: from), last = days.day(at: to)
         // Any range: the store answers every date it holds (the user's steps before the

@@ -92,7 +92,7 @@ extension WorldCore {
     /// so a bug in the calendars the app and the health store use cannot move the truth.
     func oracleTrueSteps(_ i: Int, _ health: HealthDataGenerator, from: SimTime, to: SimTime) -> Int32 {
         guard from < to else { return 0 }
-        let zone = Int(devices[i].homeTimeZone), user = Int(globalID(i))
+        let zone = Int(devices[i].homeTimeZone), user = rhythmUser(i)
         let start = oracle.zones[zone].wall(OracleZone.unixSeconds(from, startUnixSeconds: startUnixSeconds))
         let end = oracle.zones[zone].wall(OracleZone.unixSeconds(to, startUnixSeconds: startUnixSeconds))
         let endDay = Int32(end.day), startDay = Int32(start.day)

@@ -109,7 +109,7 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
         let synced = core.localTime(i, at: lastSync)
         observeStepSyncStarted(i, firstDay: synced.day, lastSync: lastSync, core: core)
         _ = store.upsert(user: i, day: synced.day,
-                         steps: health.steps(user: Int(core.globalID(i)), day: synced.day, before: synced.day, secondOfDay: synced.secondOfDay))
+                         steps: health.steps(user: core.rhythmUser(i), day: synced.day, before: synced.day, secondOfDay: synced.secondOfDay))
         let notification = setStaleNotification(d, at: lastSync + SimDuration(microseconds: logic.spec.staleNotificationAge.microseconds), core: &core)
         return (lastSync, notification)
     }
@@ -140,7 +140,7 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
             let clock = core.devices[i].clock
             slots[i].readFrom = clock.trueTime(ofWall: from.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
             slots[i].readTo = clock.trueTime(ofWall: to.unixMicroseconds, startUnixSeconds: core.startUnixSeconds)
-            readAnswer = .healthDataRead(health.healthData(user: Int(core.globalID(i)), from: slots[i].readFrom, to: slots[i].readTo,
+            readAnswer = .healthDataRead(health.healthData(user: core.rhythmUser(i), from: slots[i].readFrom, to: slots[i].readTo,
                                                     days: core.deviceDays(i), home: core.calendars[Int(core.devices[i].homeTimeZone)],
                                                     startUnixSeconds: core.startUnixSeconds))
         case .httpRequest(let id, let endpoint):
@@ -190,7 +190,7 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
     /// truly records (the days drawn per user: ``DailyRhythm``, so a zone's phones do not
     /// all wake at one instant).
     mutating func scheduleHealthDelivery(_ d: UInt32, core: inout WorldCore) {
-        let i = Int(d), user = Int(core.globalID(i))
+        let i = Int(d), user = core.rhythmUser(i)
         let at = HealthKitDelivery.next(
             after: core.now,
             drawGap: { core.streams(of: i).withStream(.stepSync, at: &streams[i]) { HealthKitDelivery.gap(&$0) } },
@@ -320,7 +320,7 @@ struct StepSyncHost<Logics: LogicSet>: FeatureHost {
     /// The first instant at or after `t` at which the user records steps.
     @inline(__always) private func firstStepAfter(_ i: Int, _ t: SimTime, core: borrowing WorldCore) -> SimTime {
         let local = core.localTime(i, at: t)
-        return t + .seconds(Int64(health.secondsUntilSteps(user: Int(core.globalID(i)), day: local.day, secondOfDay: local.secondOfDay)))
+        return t + .seconds(Int64(health.secondsUntilSteps(user: core.rhythmUser(i), day: local.day, secondOfDay: local.secondOfDay)))
     }
 }
 
