@@ -54,7 +54,10 @@ struct StepsChecker {
     /// only in the answer of a failure the seed retries, at most after the 3rd failed
     /// attempt, and for that attempt's delay of `delays` (`logic.stepSync.retryDelays`).
     static func retryTimerProblem(after: SimDuration, failures: UInt8, delivering: SyncTruth.Delivering, delays: [SimDuration]) -> String? {
-        let k = Int(failures), set = "retry timer set for \(after.exactSeconds)"
+        // The text is built only for a problem: the timer set as the schedule says is
+        // the usual case, and its text cost more than the whole judgement.
+        let k = Int(failures)
+        var set: String { "retry timer set for \(after.exactSeconds)" }
         switch delivering {
         case .finalFailure: return "\(set) after a client error (4xx), which is not retried"
         case .other, .retryTimer, .open, .periodicWork, .refreshLaunch, .healthDelivery: return "\(set) outside a failure's answer"
@@ -75,13 +78,13 @@ extension WorldCore {
     /// Device `i`'s date at true time `t`, on its clock as it is now (zone setting and
     /// skew): the calendar the health store buckets by, read with the oracle's own
     /// ``OracleZone``.
-    func oracleDeviceDay(_ i: Int, at t: SimTime) -> Int32 {
+    @inline(__always) func oracleDeviceDay(_ i: Int, at t: SimTime) -> Int32 {
         let unix = OracleZone.unixSeconds(t + devices[i].clock.skew, startUnixSeconds: startUnixSeconds)
         return Int32(oracle.zones[Int(devices[i].clock.timeZone)].wall(unix).day)
     }
 
     /// The true time at which device `i`'s date `day` begins (its clock as it is now).
-    func oracleDeviceDayStart(_ i: Int, _ day: Int32) -> SimTime {
+    @inline(__always) func oracleDeviceDayStart(_ i: Int, _ day: Int32) -> SimTime {
         let unix = oracle.zones[Int(devices[i].clock.timeZone)].dayStart(Int64(day))
         return SimTime(microseconds: (unix - startUnixSeconds) * 1_000_000) - devices[i].clock.skew
     }
