@@ -118,7 +118,7 @@ struct WorldCore {
     }
 
     /// One oracle check; a violation also goes into the device's trace, at its instant.
-    func verify(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
+    @inline(__always) func verify(_ holds: Bool, _ kind: ViolationKind, device: Int, time: SimTime, detail: String?) {
         if !oracle.check(holds, kind, device: device, time: time, detail: detail) {
             note(UInt32(device), "ORACLE: violation \(kind.rawValue): \(detail ?? "")")
         }

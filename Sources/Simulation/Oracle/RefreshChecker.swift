@@ -80,7 +80,7 @@ extension WorldCore {
 
     /// A test-history response reached the running task; `openWindow` is the window
     /// truly open when the server answered, or ``RefreshSlot/noWindow``.
-    func observeHistoryReceived(_ i: Int, openWindow: UInt32) {
+    @inline(__always) func observeHistoryReceived(_ i: Int, openWindow: UInt32) {
         guard oracle.watching else { return }
         oracle.refresh.devices[i].taskSawOpenWindow = openWindow
         oracle.refresh.devices[i].task.insert(.historyReceived)
@@ -115,7 +115,7 @@ extension WorldCore {
     /// the declared preferred interval after the device's wall clock now (the world's
     /// clock, skew included), exactly (seed `000`, "Refresh Frequency"), or within the
     /// jitter the spec declares around it (``JudgedSpecs/refreshJitter``, both ends in).
-    func observeRefreshSubmitted(_ i: Int, earliestWall: Int64) {
+    @inline(__always) func observeRefreshSubmitted(_ i: Int, earliestWall: Int64) {
         guard oracle.watching else { return }
         if devices[i].task.running { oracle.refresh.devices[i].task.insert(.submitted) }
         let ahead = earliestWall - devices[i].clock.wallMicroseconds(at: now, startUnixSeconds: startUnixSeconds)
@@ -166,7 +166,7 @@ extension WorldCore {
     /// unless the permission allowed posting at the task's launch or now (seed `000`,
     /// Phase 3.1), so a permission answered during the task is no violation;
     /// `notifiedDuringTest` if the task's active-session answer said a test was in progress.
-    func observeRefreshPosts(_ i: Int) {
+    @inline(__always) func observeRefreshPosts(_ i: Int) {
         guard oracle.watching else { return }
         let testInProgress = oracle.refresh.devices[i].task.contains(.sawTestInProgress)
         verify(!testInProgress, .notifiedDuringTest, device: i, time: now,
@@ -179,7 +179,7 @@ extension WorldCore {
     /// The refresh reports `background_refresh_completed` with `duration` (µs):
     /// `refreshAnalyticsWrong` unless it is the task's true time from its launch to now
     /// (the OS's launch time; the event follows the task's completion in the same instant).
-    func observeRefreshCompletedEvent(_ i: Int, duration: Int64) {
+    @inline(__always) func observeRefreshCompletedEvent(_ i: Int, duration: Int64) {
         guard oracle.watching else { return }
         let ran = (now - devices[i].task.launchedAt).microseconds
         verify(duration == ran, .refreshAnalyticsWrong, device: i, time: now,
@@ -191,7 +191,7 @@ extension WorldCore {
     /// (its work holds it; another work's task runs by that work's own limits) must not
     /// have outlived the hard stop, in true time from its launch
     /// (`refreshPastHardStop`; a task that ends at exactly the hard stop keeps it).
-    func observeTaskEnded(_ i: Int) {
+    @inline(__always) func observeTaskEnded(_ i: Int) {
         guard oracle.watching, cohorts[Int(devices[i].cohort)].runs(.refresh), devices[i].task.holder == WorkID.refresh.rawValue else { return }
         let ran = now - devices[i].task.launchedAt
         let hardStop = oracle.judged.refresh.hardStop
