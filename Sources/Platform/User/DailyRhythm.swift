@@ -3,8 +3,8 @@ import SimKernel
 
 /// When each user's day begins and ends on their local clock: the wake-up time (steps
 /// start to accrue, the phone comes off its overnight charger) and the bedtime (steps
-/// stop, the phone goes on the charger). A closed form of (seed, user, local date), so
-/// nothing is stored per user or per day.
+/// stop, the phone goes on the charger). A closed form of (seed, user, local date): nothing
+/// is stored per day, and per user only the usual wake-up a caller may keep (``User``).
 ///
 /// Real phones do not wake in the same second: a fleet whose users all started their day
 /// at 07:00:00 sent every zone's HealthKit deliveries and charger changes in one second
