@@ -2,6 +2,7 @@ import Testing
 import Reports
 import SimKernel
 import Scenario
+import Platform
 @testable import Simulation
 
 @Suite struct DeterminismTests {
@@ -82,5 +83,19 @@ import Scenario
         #expect(shard.devices.map(\.androidIndex) == [-1, 0, 1, -1])
         #expect(shard.launchPolicies.count == 2 && shard.launchPolicies.capacity == 2)
         #expect(shard.launchPolicies.map(\.opensPerDay) == [2, 9])
+    }
+
+    /// A device keeps its user's usual wake-up, the rhythm's draw for the device's global
+    /// id: in a shard too, so a user rises at the same minute whichever shard holds them.
+    @Test func aDeviceKeepsItsGlobalUsersUsualWakeUp() throws {
+        let scenario = try Fixtures.decode("""
+        {"name": "rhythm", "duration": "1d", "seed": 11,
+         "fleet": [{"cohort": "a", "count": 5, "platform": "ios"}, {"cohort": "b", "count": 4, "platform": "android"}]}
+        """)
+        let rhythm = DailyRhythm(seed: 11)
+        let whole = FleetBuilder.build(scenario)
+        #expect(whole.devices.map { Int($0.usualWakeUp) } == (0..<9).map { rhythm.usualWakeUp(user: $0) })
+        let shard = FleetBuilder.build(scenario, shard: ShardPlan(index: 2, count: 3))
+        #expect(shard.devices.map { Int($0.usualWakeUp) } == [2, 5, 8].map { rhythm.usualWakeUp(user: $0) })
     }
 }
