@@ -1,7 +1,8 @@
 /// A growable run of bytes written through a pointer: what ``JSONWriter`` appends a
 /// report into. A 1,000-phone week's report.json is about 4.4 MB of short numbers; an
 /// `Array.append` checks the buffer's uniqueness and capacity at every byte, which cost
-/// more than the digits themselves (docs/performance.md, "Set-up and the report").
+/// more than the digits themselves (docs/performance.md, "The report: packed series, one
+/// buffer").
 ///
 /// Rules: bytes are only ever appended; ``reserve(_:)`` hands out room for a known most
 /// that the caller then ``commit(_:)``s; the storage is freed when the sink ends.

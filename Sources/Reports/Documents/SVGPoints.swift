@@ -1,7 +1,8 @@
 /// A polyline's `points` attribute, `x,y x,y …`, each coordinate at one decimal as
 /// ``ReportSVG/n(_:_:)`` writes it (a non-finite one as `0`), built in one byte buffer.
 /// A week's load chart has thousands of points; a `String` per coordinate and a join
-/// cost about 2,700 instructions a point (docs/performance.md, "Set-up and the report").
+/// cost about 2,700 instructions a point (docs/performance.md, "The report: packed
+/// series, one buffer").
 struct SVGPoints: ~Copyable {
     private var bytes = ByteSink(capacity: 1 << 14)
 
