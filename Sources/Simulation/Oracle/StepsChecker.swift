@@ -93,7 +93,7 @@ extension WorldCore {
     /// follows the user's home-zone wall clock (``HealthDataGenerator``: a day's steps
     /// recorded before a local clock reading), read with the oracle's own ``OracleZone``,
     /// so a bug in the calendars the app and the health store use cannot move the truth.
-    func oracleTrueSteps(_ i: Int, _ health: HealthDataGenerator, from: SimTime, to: SimTime) -> Int32 {
+    @inline(__always) func oracleTrueSteps(_ i: Int, _ health: HealthDataGenerator, from: SimTime, to: SimTime) -> Int32 {
         guard from < to else { return 0 }
         let zone = Int(devices[i].homeTimeZone), user = rhythmUser(i)
         let start = oracle.zones[zone].wall(OracleZone.unixSeconds(from, startUnixSeconds: startUnixSeconds))
