@@ -77,6 +77,19 @@ extension PushHost {
                     detail: again ? "send \(id) repeats a request to \(Self.named(token, core)) that the provider refused with a client error" : nil)
     }
 
+    /// The send's judges that read its payload (the sending rules, its composition, a
+    /// released send's, its routing), in one call kept out of line, so that the core is
+    /// lent to them once: a checker the optimiser leaves out of line copies the core it
+    /// borrows at each call (docs/performance.md, "No whole-world copies").
+    @inline(never) func observePushPayloadSent(user u: Int, device d: Int, _ id: PushSendID, _ token: PushToken, _ payload: PushPayload,
+                                               expiration: Instant, core: borrowing WorldCore) {
+        guard core.oracle.watching else { return }
+        observePushSendRules(user: u, device: d, id, payload, expiration: expiration, core: core)
+        observePushComposition(user: u, device: d, id, payload, core: core)
+        observeReleaseSend(user: u, device: d, id, payload, core: core)
+        observePushRouting(user: u, device: d, id, token, payload, core: core)
+    }
+
     /// `token` as a violation's detail names it: by its device's global id, so a shard's
     /// report says what the plain run says (the host numbers its devices per shard).
     static func named(_ token: PushToken, _ core: WorldCore) -> PushToken {

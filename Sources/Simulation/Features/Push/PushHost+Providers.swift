@@ -13,10 +13,7 @@ extension PushHost {
         let d = Int(token.device.rawValue)
         let now = core.now
         observePushSend(user: u, device: d, id, token, expiration: expiration, priority: priority, core: core)
-        observePushSendRules(user: u, device: d, id, payload, expiration: expiration, core: core)
-        observePushComposition(user: u, device: d, id, payload, core: core)
-        observeReleaseSend(user: u, device: d, id, payload, core: core)
-        observePushRouting(user: u, device: d, id, token, payload, core: core)
+        observePushPayloadSent(user: u, device: d, id, token, payload, expiration: expiration, core: core)
 
         var notification: Int64 = -1
         switch payload.content {
